@@ -1,0 +1,29 @@
+/* The command line: getopt_long, validation and --help, turning argv into a
+ * cb_job. */
+#ifndef CB_OPTIONS_H
+#define CB_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../crawlbook.h"
+
+typedef struct cb_cli {
+  cb_job job;
+  bool help, version, explain;
+  bool seed_given;
+} cb_cli;
+
+/* Parses argv into cli (defaults filled in). `date_env` is the value of
+ * SOURCE_DATE_EPOCH or NULL; `random_seed` is used when no --seed is given.
+ * CB_EINPUT with a message naming the option on bad input. */
+cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t random_seed, cb_cli *cli,
+                       cb_error *err);
+
+/* Writes the --help text. */
+void cb_cli_help(FILE *out);
+
+/* Parses a whole decimal number in lo..hi (no sign, no trailing text). */
+bool cb_cli_number(const char *s, unsigned long long lo, unsigned long long hi, unsigned long long *out);
+
+#endif

@@ -1,0 +1,38 @@
+/* crawlbook's front door: run a job from options to a written file.
+ * Data flows one way: options -> generator (or a JSON file) -> model ->
+ * checks -> layout -> backend -> output file. Nothing here prints or exits;
+ * failures come back as a status with a message. */
+#ifndef CRAWLBOOK_H
+#define CRAWLBOOK_H
+
+#include <stdbool.h>
+
+#include "gen/generator.h"
+#include "model/dungeon.h"
+#include "model/error.h"
+#include "render/backend.h"
+
+/* A printed page stays legible up to about 60 rooms; past this the map is unreadable. */
+#define CB_MAX_PAGE_ROOMS 200
+
+typedef struct cb_job {
+  const char *generator;  /* generator name; ignored with input */
+  cb_gen_options gen;     /* its options, seed included */
+  const char *input;      /* a crawlbook JSON file to lay out instead of generating, or NULL */
+  const char *output;     /* path, "-" for standard output, NULL to write nothing */
+  cb_format format;
+  const char *backend;    /* "cairo" */
+  double dpi;             /* PNG resolution */
+  long long date;         /* document date, seconds since 1970 (SOURCE_DATE_EPOCH) */
+  const char *author;     /* PDF metadata, or NULL */
+} cb_job;
+
+/* Runs the job. On success, when keep is not NULL, *keep receives the dungeon
+ * (the caller frees it with cb_dungeon_free), e.g. to print its log.
+ * CB_EINPUT for bad input (nothing is written), CB_EINTERNAL otherwise. */
+cb_status cb_job_run(const cb_job *job, cb_dungeon **keep, cb_error *err);
+
+/* crawlbook's version, e.g. "0.1.0". */
+const char *cb_version(void);
+
+#endif

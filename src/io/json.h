@@ -1,0 +1,23 @@
+/* The model's JSON form (format "crawlbook/1", ../shared/spec/model.md),
+ * through jansson. Output is deterministic: fixed key order, coordinates with
+ * at most 12 significant digits. */
+#ifndef CB_JSON_H
+#define CB_JSON_H
+
+#include "../model/dungeon.h"
+#include "../model/error.h"
+
+#define CB_JSON_FORMAT "crawlbook/1"
+
+/* The dungeon as JSON text with a final newline; malloc-owned (the caller
+ * frees it), NULL with CB_EINTERNAL on OOM. */
+char *cb_json_dump(const cb_dungeon *d, cb_error *err);
+
+/* Reads and validates a dungeon from JSON text (name is used in messages).
+ * On success *out is a new dungeon the caller frees; on failure CB_EINPUT
+ * with "name:line:column: ..." or "name: rooms[3]: ..." and *out NULL. */
+cb_status cb_json_parse(const char *text, size_t len, const char *name, cb_dungeon **out, cb_error *err);
+/* The same for a file. */
+cb_status cb_json_read_file(const char *path, cb_dungeon **out, cb_error *err);
+
+#endif

@@ -1,0 +1,23 @@
+/* The room key: one entry per room in room-number order (tags, content line,
+ * keys and the locks they open, every passage and where it leads), flowed
+ * into columns. */
+#ifndef CB_KEY_H
+#define CB_KEY_H
+
+#include "../model/dungeon.h"
+#include "text.h"
+
+typedef struct cb_key_style {
+  const cb_measure *m;
+  double size, leading, gap; /* text size, baseline distance, space between entries (points) */
+  cb_rgb ink;
+} cb_key_style;
+
+/* Flows the entries of rooms from index `from` on into `cols` columns of the
+ * box x, y, w, h; returns the index of the first room that did not fit
+ * (d->nrooms when all did), -1 on OOM. An entry is never split or clipped:
+ * one taller than a whole column gets a column of its own. */
+int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, double x, double y, double w,
+                double h, int cols, double gutter);
+
+#endif

@@ -1,0 +1,161 @@
+#include "map.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "text.h"
+
+#define CB_PI 3.14159265358979323846
+
+static const double ROOM_MAX_R = 14.0, ROOM_MIN_R = 7.5, NUMBER_SIZE = 10.0;
+
+cb_symbol cb_map_passage_symbol(const cb_passage *ps) {
+  if (ps->flags & CB_FLAG_LOCKED) return CB_SYM_LOCKED;
+  if (ps->flags & CB_FLAG_SECRET) return CB_SYM_SECRET;
+  if (ps->flags & CB_FLAG_SOFT_LOCKED) return CB_SYM_SOFT_LOCKED;
+  if (ps->flags & CB_FLAG_TRAPPED) return CB_SYM_TRAPPED;
+  if (ps->flags & CB_FLAG_ONE_WAY) return CB_SYM_ONE_WAY;
+  return CB_SYM_PATH;
+}
+
+typedef struct view {
+  double scale, ox, oy, minx, miny;
+} view;
+
+static double vx(const view *v, double x) { return v->ox + (x - v->minx) * v->scale; }
+static double vy(const view *v, double y) { return v->oy + (y - v->miny) * v->scale; }
+
+/* Room radius: half a die where the procedure has dice, else from the
+ * closest pair of rooms; clamped so numbers stay legible. */
+static double room_radius(const cb_dungeon *d, const view *v, int level) {
+  double r = ROOM_MAX_R;
+  if (d->procedure.dropdice) {
+    r = d->procedure.dropdice->die_ft / 2 * v->scale;
+  } else {
+    double best = INFINITY;
+    for (int i = 0; i < d->nrooms && d->nrooms <= 4000; i++)
+      for (int j = i + 1; j < d->nrooms; j++) {
+        if (level && (d->rooms[i].level != level || d->rooms[j].level != level)) continue;
+        best = fmin(best, hypot(d->rooms[i].x - d->rooms[j].x, d->rooms[i].y - d->rooms[j].y));
+      }
+    if (isfinite(best)) r = best * v->scale * 0.4;
+  }
+  return fmax(ROOM_MIN_R, fmin(ROOM_MAX_R, r));
+}
+
+typedef struct mark {
+  cb_symbol sym;
+  const char *text;
+} mark;
+
+static int room_marks(const cb_room *r, mark *out) {
+  int n = 0;
+  if (r->tags & CB_TAG_MAIN_START) out[n++] = (mark){CB_SYM_MAIN_START, NULL};
+  else if (r->tags & CB_TAG_START) out[n++] = (mark){CB_SYM_START, NULL};
+  if (r->tags & CB_TAG_GOAL) out[n++] = (mark){CB_SYM_GOAL, NULL};
+  if (r->tags & CB_TAG_ENCOUNTER) out[n++] = (mark){CB_SYM_ENCOUNTER, NULL};
+  if (r->tags & CB_TAG_TREASURE) out[n++] = (mark){CB_SYM_TREASURE, NULL};
+  for (int k = 0; k < r->nkeys && n < 8; k++) out[n++] = (mark){CB_SYM_KEY, r->keys[k]};
+  return n;
+}
+
+static int angle_cmp(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The middle of the widest gap between the passages leaving a room. */
+static double free_direction(const cb_dungeon *d, const cb_room *r, double *gap_out) {
+  double ang[64];
+  int n = 0;
+  for (int i = 0; i < d->npassages && n < 64; i++) {
+    const cb_passage *ps = &d->passages[i];
+    int other = ps->from == r->id ? ps->to : ps->to == r->id ? ps->from : 0;
+    const cb_room *o = other ? cb_dungeon_room(d, other) : NULL;
+    if (!o || o->level != r->level) continue;
+    ang[n++] = atan2(o->y - r->y, o->x - r->x);
+  }
+  if (n == 0) {
+    *gap_out = 2 * CB_PI;
+    return -CB_PI / 4; /* up and to the right */
+  }
+  qsort(ang, (size_t)n, sizeof *ang, angle_cmp);
+  double best = -1, dir = 0;
+  for (int i = 0; i < n; i++) {
+    double a = ang[i], b = i + 1 < n ? ang[i + 1] : ang[0] + 2 * CB_PI, gap = b - a;
+    if (gap > best + 1e-9) best = gap, dir = a + gap / 2;
+  }
+  *gap_out = best;
+  return dir;
+}
+
+void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y, double w,
+                 double h, unsigned *used) {
+  double minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
+  for (int i = 0; i < d->nrooms; i++) {
+    const cb_room *r = &d->rooms[i];
+    if (level && r->level != level) continue;
+    minx = fmin(minx, r->x), maxx = fmax(maxx, r->x);
+    miny = fmin(miny, r->y), maxy = fmax(maxy, r->y);
+  }
+  if (!isfinite(minx)) return;
+  double pad = ROOM_MAX_R + st->badge * 1.6;
+  double rx = maxx - minx, ry = maxy - miny, sx = rx > 0 ? (w - 2 * pad) / rx : INFINITY,
+         sy = ry > 0 ? (h - 2 * pad) / ry : INFINITY;
+  view v = {fmin(sx, sy), 0, 0, minx, miny};
+  if (!isfinite(v.scale) || v.scale <= 0) v.scale = 1;
+  v.ox = x + (w - rx * v.scale) / 2;
+  v.oy = y + (h - ry * v.scale) / 2;
+  double rr = room_radius(d, &v, level);
+
+  for (int i = 0; i < d->npassages; i++) {
+    const cb_passage *ps = &d->passages[i];
+    const cb_room *a = cb_dungeon_room(d, ps->from), *b = cb_dungeon_room(d, ps->to);
+    if (!a || !b || (level && (a->level != level || b->level != level))) continue;
+    double ax = vx(&v, a->x), ay = vy(&v, a->y), bx = vx(&v, b->x), by = vy(&v, b->y);
+    double len = hypot(bx - ax, by - ay);
+    if (len <= 2 * rr) continue;
+    double ux = (bx - ax) / len, uy = (by - ay) / len;
+    cb_symbol s = cb_map_passage_symbol(ps);
+    *used |= 1u << s;
+    cb_symbol_passage(p, st, s, ps->lock, ax + ux * rr, ay + uy * rr, bx - ux * rr, by - uy * rr);
+  }
+  cb_ink room_ink = {.fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink,
+                     .width = st->line * 1.2};
+  for (int i = 0; i < d->nrooms; i++) {
+    const cb_room *r = &d->rooms[i];
+    if (level && r->level != level) continue;
+    double cx = vx(&v, r->x), cy = vy(&v, r->y);
+    cb_page_circle(p, cx, cy, rr);
+    cb_page_ink(p, &room_ink);
+    if (r->tags & CB_TAG_MAIN_START) {
+      cb_page_circle(p, cx, cy, rr - st->line * 1.6);
+      cb_ink inner = cb_ink_stroke(st->ink, st->line * 0.7);
+      cb_page_ink(p, &inner);
+    }
+    char num[16];
+    snprintf(num, sizeof num, "%d", r->number);
+    double size = fmin(NUMBER_SIZE, rr * 1.05), tw = cb_text_width(st->m, CB_FONT_BOLD, size, num);
+    cb_page_text(p, CB_FONT_BOLD, size, cx - tw / 2, cy + size * 0.34, st->ink, num);
+
+    mark marks[8];
+    int nm = room_marks(r, marks);
+    if (nm == 0) continue;
+    double gap, dir = free_direction(d, r, &gap);
+    double radius = rr + st->badge * 0.75, total = 0, widths[8];
+    for (int k = 0; k < nm; k++) {
+      widths[k] = cb_symbol_badge_width(st, marks[k].sym, marks[k].text);
+      total += widths[k] + st->badge * 0.2;
+    }
+    /* marks sit on an arc around the room, centred in its freest direction */
+    double a = dir - total / radius / 2;
+    for (int k = 0; k < nm; k++) {
+      double step = (widths[k] + st->badge * 0.2) / radius, mid = a + step / 2;
+      double extra = (widths[k] - st->badge) / 2 * fabs(cos(mid));
+      cb_symbol_badge(p, st, marks[k].sym, marks[k].text, cx + cos(mid) * (radius + extra), cy + sin(mid) * radius);
+      *used |= 1u << marks[k].sym;
+      a += step;
+    }
+  }
+}

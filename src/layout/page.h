@@ -1,0 +1,103 @@
+/* The page model: what the layout hands to a backend. Positioned paths and
+ * single lines of text in points (1/72 in), y growing downwards, nothing of
+ * dungeons. A cb_page owns an arena that holds its items and strings. */
+#ifndef CB_PAGE_H
+#define CB_PAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../model/arena.h"
+#include "../model/error.h"
+
+#define CB_PT_PER_MM (72.0 / 25.4)
+
+typedef struct cb_rgb {
+  double r, g, b;
+} cb_rgb;
+
+typedef enum { CB_FONT_REGULAR, CB_FONT_ITALIC, CB_FONT_BOLD, CB_FONT_BOLD_ITALIC } cb_font;
+enum { CB_FONT_COUNT = 4 };
+
+/* How a backend measures text, so that the layout can wrap it: the advance
+ * width in points of utf8 set in `font` at `size` points. */
+typedef struct cb_measure {
+  void *ctx;
+  double (*width)(void *ctx, cb_font font, double size, const char *utf8);
+} cb_measure;
+
+typedef enum { CB_OP_MOVE, CB_OP_LINE, CB_OP_CURVE, CB_OP_CLOSE } cb_op_kind;
+typedef struct cb_op {
+  cb_op_kind kind;
+  double x[3], y[3]; /* MOVE/LINE use [0]; CURVE uses control, control, end */
+} cb_op;
+
+typedef enum { CB_CAP_BUTT, CB_CAP_ROUND } cb_cap;
+
+typedef struct cb_ink {
+  bool fill, stroke;
+  cb_rgb fill_color, stroke_color;
+  double width; /* stroke width */
+  double dash[4];
+  int ndash;
+  cb_cap cap;
+} cb_ink;
+
+typedef enum { CB_ITEM_PATH, CB_ITEM_TEXT } cb_item_kind;
+typedef struct cb_item {
+  cb_item_kind kind;
+  /* path */
+  int op0, nops;
+  cb_ink ink;
+  /* text: one line, x at its left end, y on its baseline */
+  cb_font font;
+  double size, x, y;
+  cb_rgb color;
+  const char *text;
+} cb_item;
+
+typedef struct cb_page {
+  cb_arena *arena;
+  double w, h; /* points */
+  cb_item *items;
+  cb_op *ops;
+  int nitems, nops;
+  size_t cap_items, cap_ops;
+  const char *label; /* outline entry, or NULL */
+  bool oom;
+} cb_page;
+
+typedef struct cb_document {
+  const char *title, *author, *subject, *creator;
+  long long date; /* seconds since 1970, for the metadata */
+  cb_page **pages;
+  int npages;
+  size_t cap_pages;
+} cb_document;
+
+/* A new empty page w x h points; NULL on OOM. Free with cb_page_free. */
+cb_page *cb_page_new(double w, double h);
+void cb_page_free(cb_page *p);
+
+/* Path building: begin, add ops, end with an ink. Out of memory sets p->oom. */
+void cb_page_move(cb_page *p, double x, double y);
+void cb_page_line(cb_page *p, double x, double y);
+void cb_page_curve(cb_page *p, double x1, double y1, double x2, double y2, double x3, double y3);
+void cb_page_close(cb_page *p);
+/* Ends the path started since the last cb_page_ink (or the page's start). */
+void cb_page_ink(cb_page *p, const cb_ink *ink);
+/* Shapes built from the above. */
+void cb_page_circle(cb_page *p, double cx, double cy, double r);
+void cb_page_rect(cb_page *p, double x, double y, double w, double h);
+/* A line of text with its left end at x and its baseline at y. */
+void cb_page_text(cb_page *p, cb_font font, double size, double x, double y, cb_rgb color, const char *utf8);
+
+/* Inks. */
+cb_ink cb_ink_stroke(cb_rgb color, double width);
+cb_ink cb_ink_fill(cb_rgb color);
+
+/* A document owns its pages: cb_document_free frees them. */
+int cb_document_add(cb_document *doc, cb_page *page);
+void cb_document_free(cb_document *doc);
+
+#endif

@@ -1,0 +1,148 @@
+#include "sheet.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "key.h"
+#include "map.h"
+#include "symbols.h"
+#include "text.h"
+
+static const cb_rgb INK = {0, 0, 0}, PAPER = {1, 1, 1}, GREY = {0.45, 0.45, 0.45};
+static const double TITLE_SIZE = 20, SUB_SIZE = 10, BODY_SIZE = 8.6, LEGEND_SIZE = 8.2, FOOT_SIZE = 8;
+
+void cb_sheet_command(const cb_dungeon *d, char *buf, size_t cap) {
+  size_t n = (size_t)snprintf(buf, cap, "crawlbook --generator %s --seed %" PRIu64, d->generator, d->seed);
+  for (int i = 0; i < d->noptions && n < cap; i++) {
+    const char *v = d->options[i].value;
+    int quote = strchr(v, ' ') != NULL || v[0] == '\0';
+    n += (size_t)snprintf(buf + n, cap - n, quote ? " --%s '%s'" : " --%s %s", d->options[i].name, v);
+  }
+}
+
+static void footer(cb_page *p, const cb_measure *m, const cb_dungeon *d, const cb_sheet_options *o, int page,
+                   int pages) {
+  char line[1024], cmd[900];
+  cb_sheet_command(d, cmd, sizeof cmd);
+  double x = o->margin, w = p->w - 2 * o->margin;
+  snprintf(line, sizeof line, "page %d of %d", page, pages);
+  double pw = cb_text_width(m, CB_FONT_REGULAR, FOOT_SIZE, line);
+  char head[512];
+  snprintf(head, sizeof head, "%s \xc2\xb7 crawlbook %s \xc2\xb7 %s \xc2\xb7 seed %" PRIu64, d->title ? d->title : "",
+           o->version, d->generator, d->seed);
+  cb_span spans[] = {{CB_FONT_ITALIC, "To make it again: "}, {CB_FONT_REGULAR, cmd}};
+  cb_flow f = {m, FOOT_SIZE, FOOT_SIZE * 1.25, w, GREY};
+  int lines = cb_text_flow(NULL, &f, spans, 2, 0, 0);
+  double base = p->h - o->margin - (lines > 0 ? lines : 1) * f.leading;
+  cb_page_move(p, x, base - FOOT_SIZE * 1.1);
+  cb_page_line(p, x + w, base - FOOT_SIZE * 1.1);
+  cb_ink rule = cb_ink_stroke(GREY, 0.4);
+  cb_page_ink(p, &rule);
+  cb_page_text(p, CB_FONT_REGULAR, FOOT_SIZE, x, base, GREY, head);
+  cb_page_text(p, CB_FONT_REGULAR, FOOT_SIZE, x + w - pw, base, GREY, line);
+  cb_text_flow(p, &f, spans, 2, x, base + f.leading);
+}
+
+static double footer_height(const cb_measure *m, const cb_dungeon *d, double w) {
+  char cmd[900];
+  cb_sheet_command(d, cmd, sizeof cmd);
+  cb_span spans[] = {{CB_FONT_ITALIC, "To make it again: "}, {CB_FONT_REGULAR, cmd}};
+  cb_flow f = {m, FOOT_SIZE, FOOT_SIZE * 1.25, w, GREY};
+  int lines = cb_text_flow(NULL, &f, spans, 2, 0, 0);
+  return (lines + 1) * f.leading + FOOT_SIZE * 1.6;
+}
+
+/* The legend: only the symbols the map used, in a row that wraps. Returns its height. */
+static double legend(cb_page *p, const cb_symbols *st, unsigned used, double x, double y, double w) {
+  double cx = x, row = 0, rowh = st->badge * 1.5, sample = 26;
+  cb_page_text(p, CB_FONT_BOLD, LEGEND_SIZE, x, y + rowh * 0.5 + LEGEND_SIZE * 0.34, INK, "Legend");
+  cx += cb_text_width(st->m, CB_FONT_BOLD, LEGEND_SIZE, "Legend") + 10;
+  for (int s = 0; s < CB_SYM_COUNT; s++) {
+    if (!(used & (1u << s))) continue;
+    const char *name = cb_symbol_name((cb_symbol)s);
+    int is_badge = s <= CB_SYM_KEY;
+    double sw = is_badge ? cb_symbol_badge_width(st, (cb_symbol)s, s == CB_SYM_KEY ? "K1" : NULL) : sample;
+    double item = sw + 4 + cb_text_width(st->m, CB_FONT_REGULAR, LEGEND_SIZE, name) + 12;
+    if (cx + item > x + w && cx > x + 60) {
+      row++;
+      cx = x + cb_text_width(st->m, CB_FONT_BOLD, LEGEND_SIZE, "Legend") + 10;
+    }
+    double cy = y + row * rowh + rowh / 2;
+    if (is_badge) cb_symbol_badge(p, st, (cb_symbol)s, s == CB_SYM_KEY ? "K1" : NULL, cx + sw / 2, cy);
+    else cb_symbol_passage(p, st, (cb_symbol)s, s == CB_SYM_LOCKED ? NULL : NULL, cx, cy, cx + sw, cy);
+    cb_page_text(p, CB_FONT_REGULAR, LEGEND_SIZE, cx + sw + 4, cy + LEGEND_SIZE * 0.34, INK, name);
+    cx += item;
+  }
+  return (row + 1) * rowh;
+}
+
+static const char *describe(const cb_dungeon *d, char *buf, size_t cap) {
+  static const struct {
+    const char *gen, *what;
+  } names[] = {{"dropdice", "A Jaquaysed drop-dice point-crawl"},
+               {"cards", "A Cardtography dungeon"},
+               {"leximorph", "A leximorph tunnel dungeon"},
+               {"preconnect", "A pre-connected dungeon"},
+               {"battleships", "A BattleDungeon grid-crawl"}};
+  const char *what = "A dungeon";
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (strcmp(names[i].gen, d->generator) == 0) what = names[i].what;
+  snprintf(buf, cap, "%s of %d room%s \xc2\xb7 seed %" PRIu64, what, d->nrooms, d->nrooms == 1 ? "" : "s", d->seed);
+  return buf;
+}
+
+cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o, cb_document *doc,
+                          cb_error *err) {
+  double x = o->margin, w = o->page_w - 2 * o->margin, top = o->margin;
+  double bottom = o->page_h - o->margin - footer_height(m, d, w);
+  cb_symbols st = {m, 10.5, 1.0, 7.5, INK, PAPER};
+  cb_key_style ks = {m, BODY_SIZE, BODY_SIZE * 1.22, BODY_SIZE * 0.45, INK};
+  int first = doc->npages;
+
+  cb_page *p = cb_page_new(o->page_w, o->page_h);
+  if (!p || cb_document_add(doc, p)) {
+    cb_page_free(p);
+    return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  }
+  p->label = cb_arena_strdup(p->arena, d->title ? d->title : "Dungeon");
+  double y = top + TITLE_SIZE;
+  cb_page_text(p, CB_FONT_BOLD, TITLE_SIZE, x, y, INK, d->title ? d->title : "Dungeon");
+  char sub[256];
+  y += SUB_SIZE * 1.6;
+  cb_page_text(p, CB_FONT_ITALIC, SUB_SIZE, x, y, GREY, describe(d, sub, sizeof sub));
+  y += SUB_SIZE * 0.9;
+
+  /* the map takes what the key leaves, but at least 45% of the sheet */
+  double avail = bottom - y, map_h = fmax(avail * 0.56, fmin(avail - 120, w * 0.78));
+  if (map_h > avail * 0.72) map_h = avail * 0.72;
+  cb_page_rect(p, x, y, w, map_h);
+  cb_ink frame = cb_ink_stroke(GREY, 0.5);
+  cb_page_ink(p, &frame);
+  unsigned used = 0;
+  cb_map_draw(p, &st, d, 0, x + 4, y + 4, w - 8, map_h - 8, &used);
+  y += map_h + 6;
+  y += legend(p, &st, used, x, y, w) + 8;
+
+  cb_page_text(p, CB_FONT_BOLD, 11, x, y + 11, INK, "Room key");
+  y += 11 * 1.5;
+  int next = cb_key_fill(p, &ks, d, 0, x, y, w, bottom - y, 2, 14);
+  while (next >= 0 && next < d->nrooms) {
+    p = cb_page_new(o->page_w, o->page_h);
+    if (!p || cb_document_add(doc, p)) {
+      cb_page_free(p);
+      return cb_error_set(err, CB_EINTERNAL, "out of memory");
+    }
+    double ky = top;
+    cb_page_text(p, CB_FONT_BOLD, 11, x, ky + 11, INK, "Room key (continued)");
+    ky += 11 * 1.5;
+    next = cb_key_fill(p, &ks, d, next, x, ky, w, bottom - ky, 2, 14);
+  }
+  if (next < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  int pages = doc->npages - first;
+  for (int i = 0; i < pages; i++) footer(doc->pages[first + i], m, d, o, i + 1, pages);
+  for (int i = first; i < doc->npages; i++)
+    if (doc->pages[i]->oom) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  return CB_OK;
+}

@@ -1,0 +1,25 @@
+/* The one-page dungeon sheet: title, map, legend, room key in two columns
+ * and a footer with everything needed to regenerate it. A key too long for
+ * the sheet continues on further pages. */
+#ifndef CB_SHEET_H
+#define CB_SHEET_H
+
+#include "../model/dungeon.h"
+#include "page.h"
+
+typedef struct cb_sheet_options {
+  double page_w, page_h; /* points */
+  double margin;         /* points */
+  const char *version;   /* crawlbook's version for the footer */
+} cb_sheet_options;
+
+/* Lays out the dungeon into doc (which owns the new pages); text is measured
+ * with m. CB_EINTERNAL on OOM. */
+cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o, cb_document *doc,
+                          cb_error *err);
+
+/* The command line that regenerates the dungeon, e.g. "crawlbook --generator
+ * dropdice --seed 42 --rooms 10"; written into buf. */
+void cb_sheet_command(const cb_dungeon *d, char *buf, size_t cap);
+
+#endif

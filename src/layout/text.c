@@ -1,0 +1,96 @@
+#include "text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/alloc.h"
+
+typedef struct word {
+  cb_font font;
+  const char *s;
+  int len;
+  double w;
+  int glue; /* 1 when a space comes before it (same line) */
+} word;
+
+double cb_text_width(const cb_measure *m, cb_font font, double size, const char *utf8) {
+  return m->width(m->ctx, font, size, utf8);
+}
+
+static double measure_n(const cb_measure *m, cb_font font, double size, const char *s, int len) {
+  char buf[512];
+  if (len >= (int)sizeof buf) len = (int)sizeof buf - 1;
+  memcpy(buf, s, (size_t)len);
+  buf[len] = '\0';
+  return m->width(m->ctx, font, size, buf);
+}
+
+/* Draws words [from, to) as one line: consecutive words in one font share a text item. */
+static void draw_line(cb_page *p, const cb_flow *f, const word *w, int from, int to, const double *space, double x,
+                      double y) {
+  char buf[1024];
+  int i = from;
+  while (i < to) {
+    int j = i, n = 0;
+    double x0 = x;
+    while (j < to && w[j].font == w[i].font) {
+      if (j > i && w[j].glue && n < (int)sizeof buf - 1) buf[n++] = ' ';
+      int len = w[j].len < (int)sizeof buf - 1 - n ? w[j].len : (int)sizeof buf - 1 - n;
+      memcpy(buf + n, w[j].s, (size_t)len);
+      n += len;
+      x += (j > i && w[j].glue ? space[w[j].font] : 0) + w[j].w;
+      j++;
+    }
+    buf[n] = '\0';
+    cb_page_text(p, w[i].font, f->size, x0, y, f->color, buf);
+    if (j < to && w[j].glue) x += space[w[j].font];
+    i = j;
+  }
+}
+
+int cb_text_flow(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans, double x, double y) {
+  word *w = NULL;
+  size_t cap = 0;
+  int nw = 0, pending_glue = 0;
+  double space[CB_FONT_COUNT];
+  for (int k = 0; k < CB_FONT_COUNT; k++) space[k] = f->m->width(f->m->ctx, (cb_font)k, f->size, " ");
+  for (int s = 0; s < nspans; s++) {
+    const char *t = spans[s].text;
+    while (*t) {
+      if (*t == ' ') {
+        pending_glue = 1;
+        t++;
+        continue;
+      }
+      const char *e = t;
+      while (*e && *e != ' ') e++;
+      if (cb_grow(&w, &cap, (size_t)nw + 1, sizeof *w)) {
+        free(w);
+        return -1;
+      }
+      w[nw] = (word){spans[s].font, t, (int)(e - t), measure_n(f->m, spans[s].font, f->size, t, (int)(e - t)),
+                     nw > 0 && pending_glue};
+      nw++;
+      pending_glue = 0;
+      t = e;
+    }
+  }
+  int lines = 0, start = 0;
+  while (start < nw) {
+    double lw = w[start].w;
+    int end = start + 1;
+    while (end < nw) {
+      double add = (w[end].glue ? space[w[end].font] : 0) + w[end].w;
+      if (lw + add > f->width) break;
+      lw += add;
+      end++;
+    }
+    /* a break may only fall where there is a space */
+    while (end < nw && end > start + 1 && !w[end].glue) end--;
+    if (p) draw_line(p, f, w, start, end, space, x, y + lines * f->leading);
+    lines++;
+    start = end;
+  }
+  free(w);
+  return lines;
+}

@@ -1,0 +1,51 @@
+/* crawlbook's command line: parse, run the job, map errors to exit codes. */
+#include <cairo.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/options.h"
+#include "crawlbook.h"
+
+static uint64_t random_seed(void) {
+  uint64_t seed = 0;
+  FILE *f = fopen("/dev/urandom", "rb");
+  if (!f || fread(&seed, sizeof seed, 1, f) != 1) seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+  if (f) fclose(f);
+  return seed;
+}
+
+int main(int argc, char **argv) {
+  cb_cli cli;
+  cb_error err = {0};
+  if (cb_cli_parse(argc, argv, getenv("SOURCE_DATE_EPOCH"), random_seed(), &cli, &err) != CB_OK) {
+    fprintf(stderr, "crawlbook: %s\n", err.msg);
+    return 2;
+  }
+  if (cli.help) {
+    cb_cli_help(stdout);
+    return 0;
+  }
+  if (cli.version) {
+    printf("crawlbook %s\n", cb_version());
+    return 0;
+  }
+  if (!cli.seed_given && !cli.job.input) fprintf(stderr, "crawlbook: seed %" PRIu64 "\n", cli.job.gen.seed);
+  cb_dungeon *d = NULL;
+  cb_status st = cb_job_run(&cli.job, cli.explain ? &d : NULL, &err);
+  if (st == CB_OK && d) {
+    for (int i = 0; i < d->nlog; i++) printf("%s\n", d->log[i]);
+    if (fflush(stdout) != 0) st = cb_error_set(&err, CB_EINTERNAL, "cannot write to standard output");
+  }
+  cb_dungeon_free(d);
+  /* cairo's font caches; fontconfig's FcFini() still asserts on caches
+   * pango keeps, so what fontconfig holds is left to the leak suppressions */
+  cairo_debug_reset_static_data();
+  if (st != CB_OK) {
+    fprintf(stderr, "crawlbook: %s\n", err.msg);
+    return st == CB_EINPUT ? 2 : 1;
+  }
+  return 0;
+}

@@ -1,0 +1,155 @@
+#include "check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/alloc.h"
+
+int cb_graph_build(const cb_dungeon *d, cb_graph *g) {
+  memset(g, 0, sizeof *g);
+  int n = d->nrooms;
+  g->n = n;
+  g->start = cb_calloc((size_t)n + 1, sizeof *g->start);
+  size_t m = 2 * (size_t)d->npassages + 1;
+  g->room = cb_malloc(m * sizeof *g->room);
+  g->passage = cb_malloc(m * sizeof *g->passage);
+  int *fill = cb_calloc((size_t)n + 1, sizeof *fill);
+  if (!g->start || !g->room || !g->passage || !fill) goto fail;
+  for (int pass = 0; pass < 2; pass++) {
+    for (int i = 0; i < d->npassages; i++) {
+      const cb_passage *p = &d->passages[i];
+      const cb_room *a = cb_dungeon_room(d, p->from), *b = cb_dungeon_room(d, p->to);
+      if (!a || !b) continue;
+      int ia = (int)(a - d->rooms), ib = (int)(b - d->rooms);
+      if (pass == 0) {
+        g->start[ia + 1]++;
+        if (!(p->flags & CB_FLAG_ONE_WAY)) g->start[ib + 1]++;
+        continue;
+      }
+      int k = g->start[ia] + fill[ia]++;
+      g->room[k] = ib;
+      g->passage[k] = i;
+      if (!(p->flags & CB_FLAG_ONE_WAY)) {
+        k = g->start[ib] + fill[ib]++;
+        g->room[k] = ia;
+        g->passage[k] = i;
+      }
+    }
+    if (pass == 0)
+      for (int i = 0; i < n; i++) g->start[i + 1] += g->start[i];
+  }
+  free(fill);
+  return 0;
+fail:
+  free(fill);
+  cb_graph_free(g);
+  return -1;
+}
+
+void cb_graph_free(cb_graph *g) {
+  free(g->start);
+  free(g->room);
+  free(g->passage);
+  memset(g, 0, sizeof *g);
+}
+
+cb_status cb_check_structure(const cb_dungeon *d, cb_error *err) {
+  for (int i = 0; i < d->nlevels; i++)
+    for (int j = 0; j < i; j++)
+      if (d->levels[i].id == d->levels[j].id)
+        return cb_error_set(err, CB_EINPUT, "levels[%d]: level id %d appears twice", i, d->levels[i].id);
+  for (int i = 0; i < d->nrooms; i++) {
+    const cb_room *r = &d->rooms[i];
+    if (r->id < 1) return cb_error_set(err, CB_EINPUT, "rooms[%d]: id %d is not >= 1", i, r->id);
+    if (i > 0 && r->id <= d->rooms[i - 1].id)
+      return cb_error_set(err, CB_EINPUT, "rooms[%d]: room id %d is not unique", i, r->id);
+    bool level_known = false;
+    for (int l = 0; l < d->nlevels; l++) level_known |= d->levels[l].id == r->level;
+    if (!level_known)
+      return cb_error_set(err, CB_EINPUT, "rooms[%d]: room %d is on level %d, which is not in levels", i,
+                          r->id, r->level);
+    for (int k = 0; k < r->nkeys; k++) {
+      for (int j = 0; j <= i; j++)
+        for (int l = 0; l < d->rooms[j].nkeys; l++) {
+          if (j == i && l >= k) break;
+          if (strcmp(d->rooms[j].keys[l], r->keys[k]) == 0)
+            return cb_error_set(err, CB_EINPUT, "rooms[%d]: key %s is in more than one place", i,
+                                r->keys[k]);
+        }
+    }
+  }
+  for (int i = 0; i < d->npassages; i++) {
+    const cb_passage *p = &d->passages[i];
+    if (p->id != i + 1) return cb_error_set(err, CB_EINPUT, "passages[%d]: id %d, expected %d", i, p->id, i + 1);
+    if (!cb_dungeon_room(d, p->from))
+      return cb_error_set(err, CB_EINPUT, "passages[%d]: 'from' names room %d, which does not exist", i,
+                          p->from);
+    if (p->to != 0 && !cb_dungeon_room(d, p->to))
+      return cb_error_set(err, CB_EINPUT, "passages[%d]: 'to' names room %d, which does not exist", i,
+                          p->to);
+    bool locked = (p->flags & CB_FLAG_LOCKED) != 0;
+    if (locked != (p->lock != NULL))
+      return cb_error_set(err, CB_EINPUT,
+                          locked ? "passages[%d]: flag 'locked' needs a 'lock' naming its key"
+                                 : "passages[%d]: 'lock' given without the flag 'locked'",
+                          i);
+    if (p->lock && !cb_dungeon_key_room(d, p->lock))
+      return cb_error_set(err, CB_EINPUT, "passages[%d]: lock %s has no key in any room", i, p->lock);
+  }
+  return CB_OK;
+}
+
+int cb_check_start_room(const cb_dungeon *d) {
+  static const unsigned order[] = {CB_TAG_MAIN_START, CB_TAG_ENTRANCE, CB_TAG_START};
+  for (size_t t = 0; t < sizeof order / sizeof *order; t++)
+    for (int i = 0; i < d->nrooms; i++)
+      if (d->rooms[i].tags & order[t]) return i;
+  return d->nrooms ? 0 : -1;
+}
+
+int cb_check_walk(const cb_dungeon *d, const cb_graph *g, int start, bool *reached) {
+  int n = d->nrooms;
+  memset(reached, 0, (size_t)n * sizeof *reached);
+  if (start < 0 || start >= n) return 0;
+  int *stack = cb_malloc(((size_t)n + 1) * sizeof *stack);
+  /* key_room[i]: room index holding the key of passage i's lock, or -1 */
+  int *key_room = cb_malloc(((size_t)d->npassages + 1) * sizeof *key_room);
+  if (!stack || !key_room) {
+    free(stack);
+    free(key_room);
+    return -1;
+  }
+  for (int i = 0; i < d->npassages; i++) {
+    const cb_room *kr = d->passages[i].lock ? cb_dungeon_key_room(d, d->passages[i].lock) : NULL;
+    key_room[i] = kr ? (int)(kr - d->rooms) : -1;
+  }
+  /* Walk until no new key opens a new door: each round is a flood fill. */
+  bool grew = true;
+  while (grew) {
+    grew = false;
+    int top = 0;
+    for (int i = 0; i < n; i++)
+      if (reached[i] || i == start) {
+        reached[i] = true;
+        stack[top++] = i;
+      }
+    while (top > 0) {
+      int u = stack[--top];
+      for (int k = g->start[u]; k < g->start[u + 1]; k++) {
+        int v = g->room[k], pi = g->passage[k];
+        if (reached[v]) continue;
+        if ((d->passages[pi].flags & CB_FLAG_LOCKED) && (key_room[pi] < 0 || !reached[key_room[pi]]))
+          continue;
+        reached[v] = true;
+        grew = true;
+        stack[top++] = v;
+      }
+    }
+  }
+  int shut = 0;
+  for (int i = 0; i < d->npassages; i++)
+    if ((d->passages[i].flags & CB_FLAG_LOCKED) && (key_room[i] < 0 || !reached[key_room[i]])) shut++;
+  free(stack);
+  free(key_room);
+  return shut;
+}

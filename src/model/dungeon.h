@@ -1,0 +1,188 @@
+/* The dungeon model every generator fills and every later stage reads
+ * (../shared/spec/model.md). Ownership: a cb_dungeon owns an arena; every
+ * room, passage, string and procedure artefact reachable from it lives in
+ * that arena and is freed by cb_dungeon_free. Rooms are kept in ascending id
+ * order and passages in ascending id order. */
+#ifndef CB_DUNGEON_H
+#define CB_DUNGEON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+
+typedef enum {
+  CB_TAG_ENTRANCE = 1u << 0,
+  CB_TAG_START = 1u << 1,
+  CB_TAG_MAIN_START = 1u << 2,
+  CB_TAG_GOAL = 1u << 3,
+  CB_TAG_BOSS = 1u << 4,
+  CB_TAG_ENCOUNTER = 1u << 5,
+  CB_TAG_TREASURE = 1u << 6,
+  CB_TAG_KEY = 1u << 7,
+  CB_TAG_SURFACE_EXIT = 1u << 8,
+  CB_TAG_UNREACHABLE = 1u << 9
+} cb_tag;
+enum { CB_TAG_COUNT = 10 };
+
+typedef enum {
+  CB_PASSAGE_DOOR,
+  CB_PASSAGE_OPEN,
+  CB_PASSAGE_CORRIDOR,
+  CB_PASSAGE_TUNNEL,
+  CB_PASSAGE_STAIRS,
+  CB_PASSAGE_LADDER,
+  CB_PASSAGE_PORTAL
+} cb_passage_kind;
+enum { CB_PASSAGE_KIND_COUNT = 7 };
+
+typedef enum {
+  CB_FLAG_SECRET = 1u << 0,
+  CB_FLAG_LOCKED = 1u << 1,
+  CB_FLAG_SOFT_LOCKED = 1u << 2,
+  CB_FLAG_TRAPPED = 1u << 3,
+  CB_FLAG_OBSTRUCTED = 1u << 4,
+  CB_FLAG_ONE_WAY = 1u << 5,
+  CB_FLAG_CONCEALED = 1u << 6,
+  CB_FLAG_UNDER = 1u << 7,
+  CB_FLAG_OVER = 1u << 8,
+  CB_FLAG_DEAD_END = 1u << 9
+} cb_passage_flag;
+enum { CB_FLAG_COUNT = 10 };
+
+/* No value: rooms without a die or card, passages without a length. */
+#define CB_NO_VALUE (-1)
+
+typedef struct cb_room {
+  int id;     /* unique, >= 1: the number printed on the map and in the key */
+  int level;  /* a cb_level id */
+  int number; /* number within its level (battleships); equal to id elsewhere */
+  double x, y; /* map position in feet; y grows downwards (south) */
+  unsigned tags; /* cb_tag bits */
+  int value;     /* die value, card rank, or CB_NO_VALUE */
+  const char *card; /* "9S", "JK", or NULL */
+  const char *text; /* the content line, or NULL */
+  int nkeys;
+  const char **keys; /* key ids found here, e.g. "K1" */
+} cb_room;
+
+typedef struct cb_passage {
+  int id;
+  int from, to; /* room ids; to == 0 is a way out of the dungeon */
+  cb_passage_kind kind;
+  unsigned flags;   /* cb_passage_flag bits */
+  const char *lock; /* with CB_FLAG_LOCKED: the key that opens it */
+  double length_ft; /* CB_NO_VALUE when the procedure gives none */
+} cb_passage;
+
+typedef struct cb_level {
+  int id;
+  const char *name;
+} cb_level;
+
+/* An option that shaped the dungeon, as the user would type it. */
+typedef struct cb_option {
+  const char *name;  /* long option name without dashes, e.g. "rooms" */
+  const char *value; /* its value as text */
+  bool number;       /* value is a number in JSON */
+} cb_option;
+
+/* dropdice (seed 004) artefacts. */
+typedef struct cb_die {
+  int room;
+  double x, y;
+  int value;
+} cb_die;
+typedef struct cb_pair {
+  int a, b;
+} cb_pair;
+typedef enum {
+  CB_REWRITE_START_START,
+  CB_REWRITE_GOAL_GOAL,
+  CB_REWRITE_START_GOAL_SECRET,
+  CB_REWRITE_START_GOAL_LOCKED,
+  CB_REWRITE_ODD,
+  CB_REWRITE_EVEN,
+  CB_REWRITE_ZERO
+} cb_rewrite_rule;
+enum { CB_REWRITE_RULE_COUNT = 7 };
+typedef struct cb_rewrite {
+  int passage;
+  cb_rewrite_rule rule;
+} cb_rewrite;
+typedef struct cb_dropdice_proc {
+  double die_ft;         /* a die's width: the minimum spacing */
+  double area_w, area_h; /* the tray, in feet */
+  int ndice, ndelaunay, ntree, nextra, nrewrites;
+  cb_die *dice;
+  cb_pair *delaunay, *tree, *extra; /* room ids; tree and extra in the order added */
+  cb_rewrite *rewrites;
+} cb_dropdice_proc;
+
+typedef struct cb_procedure {
+  cb_dropdice_proc *dropdice; /* non-NULL for the dropdice generator */
+} cb_procedure;
+
+typedef struct cb_dungeon {
+  cb_arena *arena;
+  const char *generator;
+  uint64_t seed;
+  const char *title;
+  int nlevels, nrooms, npassages, noptions, nlog;
+  size_t cap_levels, cap_rooms, cap_passages, cap_options, cap_log;
+  cb_level *levels;
+  cb_room *rooms;
+  cb_passage *passages;
+  cb_option *options;
+  const char **log;
+  cb_procedure procedure;
+  bool oom; /* an allocation failed: the dungeon is incomplete */
+} cb_dungeon;
+
+/* A new empty dungeon; NULL when out of memory. Free with cb_dungeon_free. */
+cb_dungeon *cb_dungeon_new(const char *generator, uint64_t seed);
+void cb_dungeon_free(cb_dungeon *d);
+
+/* The adders return the new element (inside the dungeon, valid until the
+ * next add of the same kind) or NULL when out of memory, which also sets
+ * d->oom. Strings are copied into the arena. */
+cb_level *cb_dungeon_add_level(cb_dungeon *d, int id, const char *name);
+/* Adds a room with the next id (nrooms + 1), number == id, no tags and value
+ * CB_NO_VALUE. */
+cb_room *cb_dungeon_add_room(cb_dungeon *d, int level, double x, double y);
+/* Adds a room with a given id; ids must be added in ascending order. */
+cb_room *cb_dungeon_add_room_id(cb_dungeon *d, int id, int level, double x, double y);
+/* Adds a passage with the next id (npassages + 1), no flags, no length. */
+cb_passage *cb_dungeon_add_passage(cb_dungeon *d, int from, int to, cb_passage_kind kind);
+int cb_dungeon_add_key(cb_dungeon *d, cb_room *room, const char *key);
+/* Takes key `key` out of the room (the key tag goes with the last key). */
+void cb_dungeon_remove_key(cb_room *room, const char *key);
+int cb_dungeon_set_option(cb_dungeon *d, const char *name, const char *value, bool number);
+int cb_dungeon_set_title(cb_dungeon *d, const char *title);
+/* Appends a line to the procedure log. */
+int cb_dungeon_log(cb_dungeon *d, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Room by id (binary search), NULL when absent. */
+cb_room *cb_dungeon_room(const cb_dungeon *d, int id);
+/* The room holding key `key`, NULL when none. */
+const cb_room *cb_dungeon_key_room(const cb_dungeon *d, const char *key);
+
+/* Names as model.md spells them, and the reverse look-ups (-1 when unknown). */
+const char *cb_tag_name(cb_tag tag);
+int cb_tag_parse(const char *name); /* returns the cb_tag bit */
+const char *cb_passage_kind_name(cb_passage_kind kind);
+int cb_passage_kind_parse(const char *name);
+const char *cb_flag_name(cb_passage_flag flag);
+int cb_flag_parse(const char *name); /* returns the cb_passage_flag bit */
+const char *cb_rewrite_rule_name(cb_rewrite_rule rule);
+int cb_rewrite_rule_parse(const char *name);
+
+/* Grows an arena-backed array (see the cap_* fields); 0 or -1. */
+int cb_arena_grow(cb_arena *a, void *items, size_t *cap, size_t need, size_t elem);
+
+#endif

@@ -1,0 +1,318 @@
+/* The cairo + pango backend: PDF, SVG and PNG. SVG and PNG hold all pages
+ * in one picture, one below the other. */
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <cairo.h>
+#include <fontconfig/fontconfig.h>
+#include <math.h>
+#include <pango/pangocairo.h>
+#include <pango/pangofc-fontmap.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../util/alloc.h"
+#include "backend.h"
+#include "png.h"
+
+static const double PAGE_GAP = 12; /* points between stacked SVG/PNG pages */
+static const char *const FAMILY = "Vollkorn";
+
+typedef struct cairo_backend {
+  cb_backend base;
+  cb_render_options o;
+  PangoFontMap *fontmap;
+  PangoContext *pc;
+  PangoLayout *layout; /* reused for every measure and every line */
+  PangoFontDescription *fd[CB_FONT_COUNT];
+  cb_measure measure;
+  cb_sink sink;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  double yoff, cur_h, scale, total_w, total_h;
+} cairo_backend;
+
+static void fail(cairo_backend *b, cb_status st, const char *what) {
+  cb_error_set(&b->base.err, st, "%s", what);
+}
+
+static void set_font(cairo_backend *b, cb_font font, double size) {
+  PangoFontDescription *fd = b->fd[(unsigned)font < CB_FONT_COUNT ? font : 0];
+  pango_font_description_set_absolute_size(fd, size * PANGO_SCALE);
+  pango_layout_set_font_description(b->layout, fd);
+}
+
+static double measure_width(void *ctx, cb_font font, double size, const char *utf8) {
+  cairo_backend *b = ctx;
+  set_font(b, font, size);
+  pango_layout_set_text(b->layout, utf8, -1);
+  PangoRectangle logical;
+  pango_layout_get_extents(b->layout, NULL, &logical);
+  return logical.width / (double)PANGO_SCALE;
+}
+
+static void destroy(cb_backend *base) {
+  cairo_backend *b = (cairo_backend *)base;
+  if (b->cr) cairo_destroy(b->cr);
+  if (b->surface) cairo_surface_destroy(b->surface);
+  for (int i = 0; i < CB_FONT_COUNT; i++)
+    if (b->fd[i]) pango_font_description_free(b->fd[i]);
+  if (b->layout) g_object_unref(b->layout);
+  if (b->pc) g_object_unref(b->pc);
+  if (b->fontmap) {
+    /* fonts in pango's cache hold the map; shutting it down breaks the cycle */
+    pango_fc_font_map_shutdown(PANGO_FC_FONT_MAP(b->fontmap));
+    g_object_unref(b->fontmap);
+  }
+  free(b);
+}
+
+/* A font map that sees only the fonts we ship, whatever the machine has. */
+static PangoFontMap *private_fontmap(const char *dir) {
+  /* Our own fonts directory, with a cache of its own so that later starts
+   * skip the scan; a cache that cannot be written costs only the scan. */
+  char xml[8192];
+  int n = snprintf(xml, sizeof xml,
+                   "<?xml version=\"1.0\"?><fontconfig><dir>%s</dir>"
+                   "<cachedir prefix=\"xdg\">crawlbook/fontconfig</cachedir></fontconfig>",
+                   dir);
+  if (n < 0 || n >= (int)sizeof xml || strpbrk(dir, "<>&\"'")) return NULL;
+  FcConfig *cfg = FcConfigCreate();
+  if (!cfg) return NULL;
+  if (!FcConfigParseAndLoadFromMemory(cfg, (const FcChar8 *)xml, FcFalse) || !FcConfigBuildFonts(cfg)) {
+    FcConfigDestroy(cfg);
+    return NULL;
+  }
+  FcFontSet *set = FcConfigGetFonts(cfg, FcSetSystem);
+  if (!set || set->nfont == 0) {
+    FcConfigDestroy(cfg);
+    return NULL;
+  }
+  PangoFontMap *fm = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT);
+  if (fm) pango_fc_font_map_set_config(PANGO_FC_FONT_MAP(fm), cfg);
+  FcConfigDestroy(cfg); /* the font map keeps its own reference */
+  return fm;
+}
+
+static cb_status create(const cb_render_options *o, cb_backend **out, cb_error *err) {
+  cairo_backend *b = cb_calloc(1, sizeof *b);
+  if (!b) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  b->base.cls = &cb_backend_cairo;
+  b->o = *o;
+  b->fontmap = private_fontmap(o->fonts_dir);
+  if (!b->fontmap) {
+    destroy(&b->base);
+    return cb_error_set(err, CB_EINTERNAL, "no usable fonts in %s", o->fonts_dir);
+  }
+  b->pc = pango_font_map_create_context(b->fontmap);
+  /* 72 dpi so that 9 pt is 9 pt; no hinting or rounding so that PDF, SVG and
+   * PNG share one set of positions */
+  pango_cairo_context_set_resolution(b->pc, 72);
+  cairo_font_options_t *fo = cairo_font_options_create();
+  cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+  cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+  cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
+  pango_cairo_context_set_font_options(b->pc, fo);
+  cairo_font_options_destroy(fo);
+  pango_context_set_round_glyph_positions(b->pc, FALSE);
+  b->layout = pango_layout_new(b->pc);
+  /* lining figures: Vollkorn's default old-style digits dance on a map */
+  PangoAttrList *attrs = pango_attr_list_new();
+  pango_attr_list_insert(attrs, pango_attr_font_features_new("lnum 1"));
+  pango_layout_set_attributes(b->layout, attrs);
+  pango_attr_list_unref(attrs);
+  for (int i = 0; i < CB_FONT_COUNT; i++) {
+    b->fd[i] = pango_font_description_new();
+    pango_font_description_set_family(b->fd[i], FAMILY);
+    pango_font_description_set_weight(b->fd[i], i >= CB_FONT_BOLD ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+    pango_font_description_set_style(b->fd[i], i % 2 ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL);
+  }
+  b->measure = (cb_measure){b, measure_width};
+  *out = &b->base;
+  return CB_OK;
+}
+
+static const cb_measure *measure(cb_backend *base) { return &((cairo_backend *)base)->measure; }
+
+static cairo_status_t write_cb(void *closure, const unsigned char *data, unsigned int len) {
+  cairo_backend *b = closure;
+  if (b->base.err.status != CB_OK) return CAIRO_STATUS_WRITE_ERROR;
+  cb_status st = b->sink.write(b->sink.closure, data, len);
+  if (st != CB_OK) {
+    fail(b, st, "could not write the output");
+    return CAIRO_STATUS_WRITE_ERROR;
+  }
+  return CAIRO_STATUS_SUCCESS;
+}
+
+static void pdf_date(char *buf, size_t cap, long long t) {
+  time_t tt = (time_t)t;
+  struct tm tm;
+  gmtime_r(&tt, &tm);
+  strftime(buf, cap, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void begin_document(cb_backend *base, const cb_document *doc, cb_sink sink) {
+  cairo_backend *b = (cairo_backend *)base;
+  b->sink = sink;
+  double w0 = doc->npages ? doc->pages[0]->w : 595, h0 = doc->npages ? doc->pages[0]->h : 842;
+  b->total_w = 0;
+  b->total_h = 0;
+  for (int i = 0; i < doc->npages; i++) {
+    b->total_w = fmax(b->total_w, doc->pages[i]->w);
+    b->total_h += doc->pages[i]->h + (i ? PAGE_GAP : 0);
+  }
+  b->scale = 1;
+  switch (b->o.format) {
+  case CB_FORMAT_PDF: {
+    b->surface = cairo_pdf_surface_create_for_stream(write_cb, b, w0, h0);
+    char date[32];
+    pdf_date(date, sizeof date, doc->date);
+    cairo_pdf_surface_set_metadata(b->surface, CAIRO_PDF_METADATA_TITLE, doc->title ? doc->title : "");
+    if (doc->author) cairo_pdf_surface_set_metadata(b->surface, CAIRO_PDF_METADATA_AUTHOR, doc->author);
+    if (doc->subject) cairo_pdf_surface_set_metadata(b->surface, CAIRO_PDF_METADATA_SUBJECT, doc->subject);
+    cairo_pdf_surface_set_metadata(b->surface, CAIRO_PDF_METADATA_CREATOR, doc->creator ? doc->creator : "crawlbook");
+    cairo_pdf_surface_set_metadata(b->surface, CAIRO_PDF_METADATA_CREATE_DATE, date);
+    cairo_pdf_surface_set_metadata(b->surface, CAIRO_PDF_METADATA_MOD_DATE, date);
+    break;
+  }
+  case CB_FORMAT_SVG:
+    b->surface = cairo_svg_surface_create_for_stream(write_cb, b, b->total_w, b->total_h);
+    cairo_svg_surface_set_document_unit(b->surface, CAIRO_SVG_UNIT_PT);
+    break;
+  case CB_FORMAT_PNG: {
+    b->scale = b->o.dpi / 72.0;
+    double pw = ceil(b->total_w * b->scale), ph = ceil(b->total_h * b->scale);
+    if (pw * ph > 400e6 || pw > 32767 || ph > 32767) {
+      fail(b, CB_EINPUT, "the PNG would be too large: lower --dpi");
+      return;
+    }
+    b->surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)pw, (int)ph);
+    break;
+  }
+  default: fail(b, CB_EINTERNAL, "the cairo backend cannot write this format"); return;
+  }
+  b->cr = cairo_create(b->surface);
+  if (cairo_status(b->cr) != CAIRO_STATUS_SUCCESS) {
+    fail(b, CB_EINTERNAL, "cairo could not start the document");
+    return;
+  }
+  if (b->o.format == CB_FORMAT_PNG) {
+    cairo_set_source_rgb(b->cr, 0.75, 0.75, 0.75); /* the gap between pages */
+    cairo_paint(b->cr);
+  }
+  b->yoff = 0;
+}
+
+static void begin_page(cb_backend *base, const cb_page *p, int index) {
+  cairo_backend *b = (cairo_backend *)base;
+  if (b->base.err.status) return;
+  cairo_t *cr = b->cr;
+  cairo_save(cr);
+  b->cur_h = p->h;
+  if (b->o.format == CB_FORMAT_PDF) {
+    cairo_pdf_surface_set_size(b->surface, p->w, p->h);
+  } else {
+    if (index > 0) b->yoff += PAGE_GAP;
+    cairo_scale(cr, b->scale, b->scale);
+    cairo_translate(cr, 0, b->yoff);
+    cairo_rectangle(cr, 0, 0, p->w, p->h);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_fill(cr);
+  }
+}
+
+static void set_rgb(cairo_t *cr, cb_rgb c) { cairo_set_source_rgb(cr, c.r, c.g, c.b); }
+
+static void path(cb_backend *base, const cb_page *p, const cb_item *it) {
+  cairo_backend *b = (cairo_backend *)base;
+  cairo_t *cr = b->cr;
+  cairo_new_path(cr);
+  for (int i = it->op0; i < it->op0 + it->nops; i++) {
+    const cb_op *op = &p->ops[i];
+    switch (op->kind) {
+    case CB_OP_MOVE: cairo_move_to(cr, op->x[0], op->y[0]); break;
+    case CB_OP_LINE: cairo_line_to(cr, op->x[0], op->y[0]); break;
+    case CB_OP_CURVE: cairo_curve_to(cr, op->x[0], op->y[0], op->x[1], op->y[1], op->x[2], op->y[2]); break;
+    case CB_OP_CLOSE: cairo_close_path(cr); break;
+    }
+  }
+  const cb_ink *ink = &it->ink;
+  if (ink->fill) {
+    set_rgb(cr, ink->fill_color);
+    if (ink->stroke) cairo_fill_preserve(cr);
+    else cairo_fill(cr);
+  }
+  if (ink->stroke) {
+    set_rgb(cr, ink->stroke_color);
+    cairo_set_line_width(cr, ink->width);
+    cairo_set_line_cap(cr, ink->cap == CB_CAP_ROUND ? CAIRO_LINE_CAP_ROUND : CAIRO_LINE_CAP_BUTT);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    cairo_set_dash(cr, ink->dash, ink->ndash, 0);
+    cairo_stroke(cr);
+  }
+  cairo_new_path(cr);
+}
+
+static void text(cb_backend *base, const cb_item *it) {
+  cairo_backend *b = (cairo_backend *)base;
+  set_font(b, it->font, it->size);
+  pango_layout_set_text(b->layout, it->text, -1);
+  double baseline = pango_layout_get_baseline(b->layout) / (double)PANGO_SCALE;
+  set_rgb(b->cr, it->color);
+  cairo_move_to(b->cr, it->x, it->y - baseline);
+  pango_cairo_show_layout(b->cr, b->layout);
+}
+
+static void end_page(cb_backend *base) {
+  cairo_backend *b = (cairo_backend *)base;
+  if (b->base.err.status) return;
+  cairo_restore(b->cr);
+  if (b->o.format == CB_FORMAT_PDF) cairo_show_page(b->cr);
+  else b->yoff += b->cur_h;
+  if (cairo_status(b->cr) != CAIRO_STATUS_SUCCESS && !b->base.err.status)
+    fail(b, CB_EINTERNAL, cairo_status_to_string(cairo_status(b->cr)));
+}
+
+static void outline(cb_backend *base, const char *title, int index) {
+  cairo_backend *b = (cairo_backend *)base;
+  if (b->o.format != CB_FORMAT_PDF || b->base.err.status) return;
+  char link[32];
+  snprintf(link, sizeof link, "page=%d", index + 1);
+  cairo_pdf_surface_add_outline(b->surface, CAIRO_PDF_OUTLINE_ROOT, title, link, 0);
+}
+
+static void end_document(cb_backend *base) {
+  cairo_backend *b = (cairo_backend *)base;
+  if (!b->surface) return;
+  if (b->o.format == CB_FORMAT_PNG && !b->base.err.status) {
+    cairo_surface_flush(b->surface);
+    cb_status st = cb_png_write(cairo_image_surface_get_data(b->surface), cairo_image_surface_get_width(b->surface),
+                                cairo_image_surface_get_height(b->surface), cairo_image_surface_get_stride(b->surface),
+                                b->o.dpi, b->sink, &b->base.err);
+    (void)st;
+  }
+  if (b->cr) cairo_destroy(b->cr);
+  b->cr = NULL;
+  cairo_surface_finish(b->surface);
+  cairo_status_t cs = cairo_surface_status(b->surface);
+  if (cs != CAIRO_STATUS_SUCCESS && !b->base.err.status) fail(b, CB_EINTERNAL, cairo_status_to_string(cs));
+  cairo_surface_destroy(b->surface);
+  b->surface = NULL;
+}
+
+const cb_backend_class cb_backend_cairo = {
+    .name = "cairo",
+    .formats = (1u << CB_FORMAT_PDF) | (1u << CB_FORMAT_SVG) | (1u << CB_FORMAT_PNG),
+    .create = create,
+    .destroy = destroy,
+    .measure = measure,
+    .begin_document = begin_document,
+    .begin_page = begin_page,
+    .path = path,
+    .text = text,
+    .end_page = end_page,
+    .outline = outline,
+    .end_document = end_document,
+};
