@@ -38,11 +38,7 @@ static cb_status make_dungeon(const cb_job *job, cb_dungeon **out, cb_error *err
 }
 
 static cb_status write_json(const cb_dungeon *d, cb_output *out, cb_error *err) {
-  char *text = cb_json_dump(d, err);
-  if (!text) return err->status;
-  cb_status st = cb_output_write(out, (const unsigned char *)text, strlen(text));
-  free(text);
-  return st == CB_OK ? CB_OK : cb_error_set(err, st, "could not write the JSON");
+  return cb_json_write(d, (cb_sink){out, cb_output_write}, err);
 }
 
 static cb_status write_pages(const cb_job *job, const cb_dungeon *d, cb_output *out, cb_error *err) {

@@ -496,12 +496,16 @@ static cb_status final_rooms_pass(dd *s, cb_error *err) {
     cb_dungeon_log(d, "Every room is a goal; room %d (%d) becomes the main start instead.", room->id,
                    r[0].value);
   }
-  for (int k = 0; k < nr; k++) {
+  for (int k = 0; k < nr && n <= 200; k++) {
     const cb_room *room = &d->rooms[r[k].room];
     if (room->tags & CB_TAG_START)
       cb_dungeon_log(d, "Room %d (%d, neighbours sum %d) is a %sstarting room.", room->id, r[k].value, r[k].nsum,
                      room->tags & CB_TAG_MAIN_START ? "main " : "");
   }
+  if (n > 200)
+    for (int i = 0; i < n; i++)
+      if (d->rooms[i].tags & CB_TAG_MAIN_START)
+        cb_dungeon_log(d, "%d starting rooms; the main start is room %d.", nstarts, id(i));
   int treasure = 0;
   for (int i = 0; i < n; i++) {
     cb_room *room = &d->rooms[i];

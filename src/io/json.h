@@ -6,12 +6,14 @@
 
 #include "../model/dungeon.h"
 #include "../model/error.h"
+#include "../util/sink.h"
 
 #define CB_JSON_FORMAT "crawlbook/1"
 
-/* The dungeon as JSON text with a final newline; malloc-owned (the caller
- * frees it), NULL with CB_EINTERNAL on OOM. */
-char *cb_json_dump(const cb_dungeon *d, cb_error *err);
+/* Writes the dungeon as JSON: the top-level object with one room, passage or
+ * log line per line, so that a diff shows what changed. CB_EINTERNAL on OOM
+ * or with the sink's status when a write fails. */
+cb_status cb_json_write(const cb_dungeon *d, cb_sink sink, cb_error *err);
 
 /* Reads and validates a dungeon from JSON text (name is used in messages).
  * On success *out is a new dungeon the caller frees; on failure CB_EINPUT

@@ -11,12 +11,25 @@
 static const double ROOM_MAX_R = 14.0, ROOM_MIN_R = 7.5, NUMBER_SIZE = 10.0;
 
 cb_symbol cb_map_passage_symbol(const cb_passage *ps) {
-  if (ps->flags & CB_FLAG_LOCKED) return CB_SYM_LOCKED;
-  if (ps->flags & CB_FLAG_SECRET) return CB_SYM_SECRET;
-  if (ps->flags & CB_FLAG_SOFT_LOCKED) return CB_SYM_SOFT_LOCKED;
-  if (ps->flags & CB_FLAG_TRAPPED) return CB_SYM_TRAPPED;
-  if (ps->flags & CB_FLAG_ONE_WAY) return CB_SYM_ONE_WAY;
-  return CB_SYM_PATH;
+  /* the flag that changes play the most wins; the key lists the rest */
+  static const struct {
+    unsigned flag;
+    cb_symbol sym;
+  } by_flag[] = {{CB_FLAG_LOCKED, CB_SYM_LOCKED},     {CB_FLAG_SECRET, CB_SYM_SECRET},
+                 {CB_FLAG_DEAD_END, CB_SYM_DEAD_END}, {CB_FLAG_ONE_WAY, CB_SYM_ONE_WAY},
+                 {CB_FLAG_CONCEALED, CB_SYM_CONCEALED}, {CB_FLAG_SOFT_LOCKED, CB_SYM_SOFT_LOCKED},
+                 {CB_FLAG_TRAPPED, CB_SYM_TRAPPED},   {CB_FLAG_OBSTRUCTED, CB_SYM_OBSTRUCTED},
+                 {CB_FLAG_UNDER, CB_SYM_UNDER},       {CB_FLAG_OVER, CB_SYM_OVER}};
+  for (size_t i = 0; i < sizeof by_flag / sizeof *by_flag; i++)
+    if (ps->flags & by_flag[i].flag) return by_flag[i].sym;
+  switch (ps->kind) {
+  case CB_PASSAGE_DOOR: return CB_SYM_DOOR;
+  case CB_PASSAGE_OPEN: return CB_SYM_OPEN;
+  case CB_PASSAGE_STAIRS: return CB_SYM_STAIRS;
+  case CB_PASSAGE_LADDER: return CB_SYM_LADDER;
+  case CB_PASSAGE_PORTAL: return CB_SYM_PORTAL;
+  default: return CB_SYM_PATH;
+  }
 }
 
 typedef struct view {
@@ -49,14 +62,31 @@ typedef struct mark {
   const char *text;
 } mark;
 
-static int room_marks(const cb_room *r, mark *out) {
+enum { MAX_MARKS = 12 };
+
+/* The marks beside a room: its tags, its keys, and stairs to other levels
+ * (labelled "L2" with the level they reach). Texts live in the page arena. */
+static int room_marks(cb_page *p, const cb_dungeon *d, const cb_room *r, mark *out) {
+  static const struct {
+    unsigned tag;
+    cb_symbol sym;
+  } by_tag[] = {{CB_TAG_ENTRANCE, CB_SYM_ENTRANCE}, {CB_TAG_GOAL, CB_SYM_GOAL},
+                {CB_TAG_BOSS, CB_SYM_BOSS},         {CB_TAG_ENCOUNTER, CB_SYM_ENCOUNTER},
+                {CB_TAG_TREASURE, CB_SYM_TREASURE}, {CB_TAG_SURFACE_EXIT, CB_SYM_SURFACE_EXIT},
+                {CB_TAG_UNREACHABLE, CB_SYM_UNREACHABLE}};
   int n = 0;
   if (r->tags & CB_TAG_MAIN_START) out[n++] = (mark){CB_SYM_MAIN_START, NULL};
   else if (r->tags & CB_TAG_START) out[n++] = (mark){CB_SYM_START, NULL};
-  if (r->tags & CB_TAG_GOAL) out[n++] = (mark){CB_SYM_GOAL, NULL};
-  if (r->tags & CB_TAG_ENCOUNTER) out[n++] = (mark){CB_SYM_ENCOUNTER, NULL};
-  if (r->tags & CB_TAG_TREASURE) out[n++] = (mark){CB_SYM_TREASURE, NULL};
-  for (int k = 0; k < r->nkeys && n < 8; k++) out[n++] = (mark){CB_SYM_KEY, r->keys[k]};
+  for (size_t i = 0; i < sizeof by_tag / sizeof *by_tag; i++)
+    if (r->tags & by_tag[i].tag) out[n++] = (mark){by_tag[i].sym, NULL};
+  for (int k = 0; k < r->nkeys && n < MAX_MARKS; k++) out[n++] = (mark){CB_SYM_KEY, r->keys[k]};
+  for (int i = 0; i < d->npassages && n < MAX_MARKS; i++) {
+    const cb_passage *ps = &d->passages[i];
+    int other = ps->from == r->id ? ps->to : ps->to == r->id ? ps->from : 0;
+    const cb_room *o = other ? cb_dungeon_room(d, other) : NULL;
+    if (!o || o->level == r->level) continue;
+    out[n++] = (mark){CB_SYM_STAIRS_AWAY, cb_arena_printf(p->arena, "L%d", o->level)};
+  }
   return n;
 }
 
@@ -91,7 +121,7 @@ static double free_direction(const cb_dungeon *d, const cb_room *r, double *gap_
 }
 
 void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y, double w,
-                 double h, unsigned *used) {
+                 double h, cb_symbol_set *used) {
   double minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
   for (int i = 0; i < d->nrooms; i++) {
     const cb_room *r = &d->rooms[i];
@@ -118,7 +148,7 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
     if (len <= 2 * rr) continue;
     double ux = (bx - ax) / len, uy = (by - ay) / len;
     cb_symbol s = cb_map_passage_symbol(ps);
-    *used |= 1u << s;
+    *used |= CB_SYMBOL_BIT(s);
     cb_symbol_passage(p, st, s, ps->lock, ax + ux * rr, ay + uy * rr, bx - ux * rr, by - uy * rr);
   }
   cb_ink room_ink = {.fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink,
@@ -139,11 +169,11 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
     double size = fmin(NUMBER_SIZE, rr * 1.05), tw = cb_text_width(st->m, CB_FONT_BOLD, size, num);
     cb_page_text(p, CB_FONT_BOLD, size, cx - tw / 2, cy + size * 0.34, st->ink, num);
 
-    mark marks[8];
-    int nm = room_marks(r, marks);
+    mark marks[MAX_MARKS];
+    int nm = room_marks(p, d, r, marks);
     if (nm == 0) continue;
     double gap, dir = free_direction(d, r, &gap);
-    double radius = rr + st->badge * 0.75, total = 0, widths[8];
+    double radius = rr + st->badge * 0.75, total = 0, widths[MAX_MARKS];
     for (int k = 0; k < nm; k++) {
       widths[k] = cb_symbol_badge_width(st, marks[k].sym, marks[k].text);
       total += widths[k] + st->badge * 0.2;
@@ -154,7 +184,7 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
       double step = (widths[k] + st->badge * 0.2) / radius, mid = a + step / 2;
       double extra = (widths[k] - st->badge) / 2 * fabs(cos(mid));
       cb_symbol_badge(p, st, marks[k].sym, marks[k].text, cx + cos(mid) * (radius + extra), cy + sin(mid) * radius);
-      *used |= 1u << marks[k].sym;
+      *used |= CB_SYMBOL_BIT(marks[k].sym);
       a += step;
     }
   }

@@ -9,7 +9,7 @@
 /* Draws the map of level `level` (0: all) inside the box x, y, w, h (points)
  * and sets bit (1 << symbol) in *used for every symbol it drew. */
 void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y, double w,
-                 double h, unsigned *used);
+                 double h, cb_symbol_set *used);
 
 /* The symbol a passage is drawn with (the strongest of its flags). */
 cb_symbol cb_map_passage_symbol(const cb_passage *ps);

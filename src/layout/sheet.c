@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hooks.h"
 #include "key.h"
 #include "map.h"
 #include "symbols.h"
@@ -55,27 +56,58 @@ static double footer_height(const cb_measure *m, const cb_dungeon *d, double w) 
 }
 
 /* The legend: only the symbols the map used, in a row that wraps. Returns its height. */
-static double legend(cb_page *p, const cb_symbols *st, unsigned used, double x, double y, double w) {
+static double legend(cb_page *p, const cb_symbols *st, cb_symbol_set used, double x, double y, double w) {
   double cx = x, row = 0, rowh = st->badge * 1.5, sample = 26;
   cb_page_text(p, CB_FONT_BOLD, LEGEND_SIZE, x, y + rowh * 0.5 + LEGEND_SIZE * 0.34, INK, "Legend");
   cx += cb_text_width(st->m, CB_FONT_BOLD, LEGEND_SIZE, "Legend") + 10;
   for (int s = 0; s < CB_SYM_COUNT; s++) {
-    if (!(used & (1u << s))) continue;
+    if (!(used & CB_SYMBOL_BIT(s))) continue;
     const char *name = cb_symbol_name((cb_symbol)s);
-    int is_badge = s <= CB_SYM_KEY;
-    double sw = is_badge ? cb_symbol_badge_width(st, (cb_symbol)s, s == CB_SYM_KEY ? "K1" : NULL) : sample;
+    int is_badge = cb_symbol_is_badge((cb_symbol)s);
+    const char *sample_text = s == CB_SYM_KEY ? "K1" : s == CB_SYM_STAIRS_AWAY ? "L2" : NULL;
+    double sw = is_badge ? cb_symbol_badge_width(st, (cb_symbol)s, sample_text) : sample;
     double item = sw + 4 + cb_text_width(st->m, CB_FONT_REGULAR, LEGEND_SIZE, name) + 12;
     if (cx + item > x + w && cx > x + 60) {
       row++;
       cx = x + cb_text_width(st->m, CB_FONT_BOLD, LEGEND_SIZE, "Legend") + 10;
     }
     double cy = y + row * rowh + rowh / 2;
-    if (is_badge) cb_symbol_badge(p, st, (cb_symbol)s, s == CB_SYM_KEY ? "K1" : NULL, cx + sw / 2, cy);
-    else cb_symbol_passage(p, st, (cb_symbol)s, s == CB_SYM_LOCKED ? NULL : NULL, cx, cy, cx + sw, cy);
+    if (is_badge) cb_symbol_badge(p, st, (cb_symbol)s, sample_text, cx + sw / 2, cy);
+    else cb_symbol_passage(p, st, (cb_symbol)s, NULL, cx, cy, cx + sw, cy);
     cb_page_text(p, CB_FONT_REGULAR, LEGEND_SIZE, cx + sw + 4, cy + LEGEND_SIZE * 0.34, INK, name);
     cx += item;
   }
   return (row + 1) * rowh;
+}
+
+/* The map box holds every level side by side (one column each, a caption
+ * above each when there are several). */
+static void draw_levels(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
+                        double x, double y, double w, double h, cb_symbol_set *used) {
+  int n = d->nlevels > 0 ? d->nlevels : 1;
+  if (n == 1) {
+    if (hooks->map) hooks->map(p, st, d, 0, x + 4, y + 4, w - 8, h - 8, used);
+    else cb_map_draw(p, st, d, 0, x + 4, y + 4, w - 8, h - 8, used);
+    return;
+  }
+  int cols = n <= 3 ? n : (n + 1) / 2, rows = n <= 3 ? 1 : 2;
+  double cw = w / cols, ch = h / rows;
+  for (int i = 0; i < n; i++) {
+    double cx = x + (i % cols) * cw, cy = y + (i / cols) * ch;
+    const cb_level *l = &d->levels[i];
+    char cap[240];
+    snprintf(cap, sizeof cap, "%s", l->name && l->name[0] ? l->name : "Level");
+    cb_page_text(p, CB_FONT_BOLD, LEGEND_SIZE + 1, cx + 6, cy + LEGEND_SIZE + 5, INK, cap);
+    if (i % cols) {
+      cb_page_move(p, cx, cy + 4);
+      cb_page_line(p, cx, cy + ch - 4);
+      cb_ink sep = cb_ink_stroke(GREY, 0.4);
+      cb_page_ink(p, &sep);
+    }
+    double top = LEGEND_SIZE + 10;
+    if (hooks->map) hooks->map(p, st, d, l->id, cx + 4, cy + top, cw - 8, ch - top - 4, used);
+    else cb_map_draw(p, st, d, l->id, cx + 4, cy + top, cw - 8, ch - top - 4, used);
+  }
 }
 
 static const char *describe(const cb_dungeon *d, char *buf, size_t cap) {
@@ -118,10 +150,11 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
   double avail = bottom - y, map_h = fmax(avail * 0.56, fmin(avail - 120, w * 0.78));
   if (map_h > avail * 0.72) map_h = avail * 0.72;
   cb_page_rect(p, x, y, w, map_h);
-  cb_ink frame = cb_ink_stroke(GREY, 0.5);
-  cb_page_ink(p, &frame);
-  unsigned used = 0;
-  cb_map_draw(p, &st, d, 0, x + 4, y + 4, w - 8, map_h - 8, &used);
+  cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
+  cb_page_ink(p, &frame_ink);
+  const cb_layout_hooks *hooks = cb_layout_hooks_find(d->generator);
+  cb_symbol_set used = 0;
+  draw_levels(p, &st, d, hooks, x, y, w, map_h, &used);
   y += map_h + 6;
   y += legend(p, &st, used, x, y, w) + 8;
 
@@ -140,6 +173,11 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
     next = cb_key_fill(p, &ks, d, next, x, ky, w, bottom - ky, 2, 14);
   }
   if (next < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  cb_frame frame = {x, top, w, bottom - top};
+  if (hooks->extra_pages) {
+    cb_status st2 = hooks->extra_pages(d, &st, &frame, doc, err);
+    if (st2 != CB_OK) return st2;
+  }
   int pages = doc->npages - first;
   for (int i = 0; i < pages; i++) footer(doc->pages[first + i], m, d, o, i + 1, pages);
   for (int i = first; i < doc->npages; i++)

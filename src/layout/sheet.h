@@ -7,6 +7,11 @@
 #include "../model/dungeon.h"
 #include "page.h"
 
+/* The area of a page inside the margins and above the footer, points. */
+typedef struct cb_frame {
+  double x, y, w, h;
+} cb_frame;
+
 typedef struct cb_sheet_options {
   double page_w, page_h; /* points */
   double margin;         /* points */

@@ -6,28 +6,47 @@
 #include "text.h"
 
 static const char *const names[CB_SYM_COUNT] = {
-    "main start", "start", "goal", "encounter", "treasure", "key", "path", "secret path",
-    "hard-locked (key)", "soft-locked", "trapped", "one-way"};
+    "main start", "start", "entrance", "goal", "boss", "encounter", "treasure", "key", "way to the surface",
+    "stairs to another level", "unreachable",
+    "path", "door", "opening", "secret", "locked (key)", "soft-locked", "trapped", "obstructed", "one-way",
+    "concealed", "stairs", "ladder", "passes under", "passes over", "dead end", "portal"};
 
 const char *cb_symbol_name(cb_symbol s) { return (unsigned)s < CB_SYM_COUNT ? names[s] : "?"; }
+
+int cb_symbol_is_badge(cb_symbol s) { return s < CB_SYM_PATH; }
 
 static const char *badge_text(cb_symbol s, const char *text) {
   switch (s) {
   case CB_SYM_MAIN_START: return "M";
   case CB_SYM_START: return "St";
+  case CB_SYM_ENTRANCE: return "E";
   case CB_SYM_GOAL: return "G";
+  case CB_SYM_BOSS: return "B";
   case CB_SYM_ENCOUNTER: return "?";
   case CB_SYM_TREASURE: return "$";
   case CB_SYM_KEY: return text ? text : "K";
+  case CB_SYM_SURFACE_EXIT: return "\xe2\x86\x91"; /* an up arrow, drawn as a path below */
+  case CB_SYM_STAIRS_AWAY: return text ? text : "";
+  case CB_SYM_UNREACHABLE: return "\xc3\x97";
   default: return "";
   }
 }
 
 /* Black marks (white letters) for what a party looks for, white ones for the rest. */
-static int badge_dark(cb_symbol s) { return s == CB_SYM_MAIN_START || s == CB_SYM_GOAL || s == CB_SYM_KEY; }
+static int badge_dark(cb_symbol s) {
+  return s == CB_SYM_MAIN_START || s == CB_SYM_GOAL || s == CB_SYM_KEY || s == CB_SYM_BOSS ||
+         s == CB_SYM_ENTRANCE;
+}
+
+/* Marks whose symbol is a drawing, not letters. */
+static int badge_drawn(cb_symbol s) { return s == CB_SYM_SURFACE_EXIT || s == CB_SYM_UNREACHABLE; }
+
+static double stairs_icon_w(const cb_symbols *st) { return st->badge * 0.8; }
 
 double cb_symbol_badge_width(const cb_symbols *st, cb_symbol s, const char *text) {
+  if (badge_drawn(s)) return st->badge;
   double tw = cb_text_width(st->m, CB_FONT_BOLD, st->badge * 0.78, badge_text(s, text));
+  if (s == CB_SYM_STAIRS_AWAY) tw += stairs_icon_w(st) + (text && *text ? st->badge * 0.15 : 0);
   double w = tw + st->badge * 0.55;
   return w < st->badge ? st->badge : w;
 }
@@ -46,37 +65,90 @@ static void rounded_rect(cb_page *p, double x, double y, double w, double h, dou
   cb_page_close(p);
 }
 
+/* Three steps going down to the right, in a box of side s with its top left at x, y. */
+static void steps(cb_page *p, const cb_symbols *st, double x, double y, double s, cb_rgb color) {
+  cb_page_move(p, x, y);
+  for (int i = 0; i < 3; i++) {
+    cb_page_line(p, x + s * (i + 1) / 3, y + s * i / 3);
+    cb_page_line(p, x + s * (i + 1) / 3, y + s * (i + 1) / 3);
+  }
+  cb_ink ink = cb_ink_stroke(color, st->line * 0.9);
+  cb_page_ink(p, &ink);
+}
+
 void cb_symbol_badge(cb_page *p, const cb_symbols *st, cb_symbol s, const char *text, double cx, double cy) {
   const char *t = badge_text(s, text);
   double h = st->badge, w = cb_symbol_badge_width(st, s, text), size = h * 0.78;
   int dark = badge_dark(s);
+  cb_rgb fg = dark ? st->paper : st->ink;
   cb_ink ink = {.fill = true, .stroke = true, .fill_color = dark ? st->ink : st->paper, .stroke_color = st->ink,
                 .width = st->line * 0.8, .cap = CB_CAP_ROUND};
-  if (s == CB_SYM_ENCOUNTER || s == CB_SYM_TREASURE) cb_page_circle(p, cx, cy, h / 2);
-  else rounded_rect(p, cx - w / 2, cy - h / 2, w, h, s == CB_SYM_KEY ? h * 0.5 : h * 0.18);
+  if (s == CB_SYM_ENCOUNTER || s == CB_SYM_TREASURE || s == CB_SYM_SURFACE_EXIT || s == CB_SYM_UNREACHABLE)
+    cb_page_circle(p, cx, cy, h / 2);
+  else if (s == CB_SYM_BOSS) {
+    /* a crowned shield shape: pointed bottom */
+    cb_page_move(p, cx - w / 2, cy - h / 2);
+    cb_page_line(p, cx + w / 2, cy - h / 2);
+    cb_page_line(p, cx + w / 2, cy + h * 0.1);
+    cb_page_line(p, cx, cy + h * 0.62);
+    cb_page_line(p, cx - w / 2, cy + h * 0.1);
+    cb_page_close(p);
+  } else
+    rounded_rect(p, cx - w / 2, cy - h / 2, w, h, s == CB_SYM_KEY ? h * 0.5 : h * 0.18);
   cb_page_ink(p, &ink);
-  double tw = cb_text_width(st->m, CB_FONT_BOLD, size, t);
-  cb_page_text(p, CB_FONT_BOLD, size, cx - tw / 2, cy + size * 0.34, dark ? st->paper : st->ink, t);
+  if (s == CB_SYM_SURFACE_EXIT) {
+    /* an arrow up and out */
+    double a = h * 0.28;
+    cb_page_move(p, cx, cy + a);
+    cb_page_line(p, cx, cy - a);
+    cb_page_move(p, cx - a * 0.7, cy - a * 0.2);
+    cb_page_line(p, cx, cy - a);
+    cb_page_line(p, cx + a * 0.7, cy - a * 0.2);
+    cb_ink arrow = cb_ink_stroke(fg, st->line * 1.1);
+    cb_page_ink(p, &arrow);
+    return;
+  }
+  if (s == CB_SYM_UNREACHABLE) {
+    double a = h * 0.22;
+    cb_page_move(p, cx - a, cy - a);
+    cb_page_line(p, cx + a, cy + a);
+    cb_page_move(p, cx - a, cy + a);
+    cb_page_line(p, cx + a, cy - a);
+    cb_ink cross = cb_ink_stroke(fg, st->line * 1.1);
+    cb_page_ink(p, &cross);
+    return;
+  }
+  double tw = cb_text_width(st->m, CB_FONT_BOLD, size, t), x = cx - tw / 2;
+  if (s == CB_SYM_STAIRS_AWAY) {
+    double iw = stairs_icon_w(st), gap = t[0] ? st->badge * 0.15 : 0, total = iw + gap + tw;
+    steps(p, st, cx - total / 2, cy - iw / 2, iw, fg);
+    x = cx - total / 2 + iw + gap;
+    if (!t[0]) return;
+  }
+  cb_page_text(p, CB_FONT_BOLD, s == CB_SYM_BOSS ? size * 0.9 : size, x, cy + size * (s == CB_SYM_BOSS ? 0.22 : 0.34), fg, t);
 }
 
-/* A short mark across the middle of the passage, perpendicular to it. */
-static void cross_bar(cb_page *p, const cb_symbols *st, double mx, double my, double ux, double uy, double half) {
+static void stroke(cb_page *p, cb_rgb color, double width, cb_cap cap) {
+  cb_ink ink = cb_ink_stroke(color, width);
+  ink.cap = cap;
+  cb_page_ink(p, &ink);
+}
+
+/* A short mark across the passage at (mx, my), perpendicular to it. */
+static void cross_bar(cb_page *p, double mx, double my, double ux, double uy, double half, cb_rgb c, double w) {
   cb_page_move(p, mx - uy * half, my + ux * half);
   cb_page_line(p, mx + uy * half, my - ux * half);
-  cb_ink ink = cb_ink_stroke(st->ink, st->line * 2.2);
-  ink.cap = CB_CAP_BUTT;
-  cb_page_ink(p, &ink);
+  stroke(p, c, w, CB_CAP_BUTT);
 }
 
 static void padlock(cb_page *p, const cb_symbols *st, double cx, double cy) {
   double s = st->badge * 0.9, bw = s * 0.8, bh = s * 0.6;
-  cb_ink shackle = cb_ink_stroke(st->ink, st->line * 1.3);
   double r = bw * 0.32, top = cy - bh / 2;
   cb_page_move(p, cx - r, top + 0.5);
   cb_page_line(p, cx - r, top - r * 0.6);
   cb_page_curve(p, cx - r, top - r * 1.9, cx + r, top - r * 1.9, cx + r, top - r * 0.6);
   cb_page_line(p, cx + r, top + 0.5);
-  cb_page_ink(p, &shackle);
+  stroke(p, st->ink, st->line * 1.3, CB_CAP_ROUND);
   cb_page_rect(p, cx - bw / 2, top, bw, bh);
   cb_ink body = cb_ink_fill(st->ink);
   cb_page_ink(p, &body);
@@ -85,11 +157,35 @@ static void padlock(cb_page *p, const cb_symbols *st, double cx, double cy) {
   cb_page_ink(p, &hole);
 }
 
+/* A small letter in a white disc at the middle of the passage. */
+static void disc_letter(cb_page *p, const cb_symbols *st, double mx, double my, const char *letter) {
+  double r = st->badge * 0.42, size = st->badge * 0.7;
+  cb_page_circle(p, mx, my, r);
+  cb_ink ink = {.fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink, .width = st->line * 0.7};
+  cb_page_ink(p, &ink);
+  double tw = cb_text_width(st->m, CB_FONT_BOLD, size, letter);
+  cb_page_text(p, CB_FONT_BOLD, size, mx - tw / 2, my + size * 0.35, st->ink, letter);
+}
+
+/* A label beside the middle of the passage, on its upper side, on a white ground. */
+static void side_label(cb_page *p, const cb_symbols *st, double mx, double my, double ux, double uy,
+                       const char *label) {
+  double nx = -uy, ny = ux;
+  if (ny > 0 || (ny == 0 && nx < 0)) nx = -nx, ny = -ny;
+  double size = st->label, tw = cb_text_width(st->m, CB_FONT_BOLD, size, label);
+  double off = st->badge * 0.9 + size * 0.3;
+  double lx = mx + nx * (off + fabs(nx) * tw / 2), ly = my + ny * off;
+  cb_page_rect(p, lx - tw / 2 - 1, ly - size * 0.55, tw + 2, size * 1.05);
+  cb_ink bg = cb_ink_fill(st->paper);
+  cb_page_ink(p, &bg);
+  cb_page_text(p, CB_FONT_BOLD, size, lx - tw / 2, ly + size * 0.33, st->ink, label);
+}
+
 void cb_symbol_passage(cb_page *p, const cb_symbols *st, cb_symbol s, const char *label, double x1, double y1,
                        double x2, double y2) {
   double dx = x2 - x1, dy = y2 - y1, len = hypot(dx, dy);
   if (len < 1e-6) return;
-  double ux = dx / len, uy = dy / len, mx = (x1 + x2) / 2, my = (y1 + y2) / 2;
+  double ux = dx / len, uy = dy / len, mx = (x1 + x2) / 2, my = (y1 + y2) / 2, b = st->badge;
   cb_ink line = cb_ink_stroke(st->ink, st->line);
   if (s == CB_SYM_SECRET) {
     line.dash[0] = 0.01;
@@ -97,54 +193,86 @@ void cb_symbol_passage(cb_page *p, const cb_symbols *st, cb_symbol s, const char
     line.ndash = 2;
     line.width = st->line * 1.3;
   }
-  double gap = s == CB_SYM_TRAPPED ? fmin(st->badge * 1.6, len * 0.5) : 0;
+  /* the middle stretch some symbols draw over instead of the plain line */
+  double gap = 0;
+  if (s == CB_SYM_TRAPPED) gap = fmin(b * 1.6, len * 0.5);
+  if (s == CB_SYM_UNDER || s == CB_SYM_OVER || s == CB_SYM_LADDER || s == CB_SYM_STAIRS) gap = fmin(b * 1.8, len * 0.6);
+  if (s == CB_SYM_OPEN) gap = fmin(b * 0.6, len * 0.3);
+  if (s == CB_SYM_PORTAL) gap = fmin(b * 0.9, len * 0.4);
+  double gx0 = mx - ux * gap / 2, gy0 = my - uy * gap / 2, gx1 = mx + ux * gap / 2, gy1 = my + uy * gap / 2;
+  cb_page_move(p, x1, y1);
+  if (s == CB_SYM_DEAD_END) {
+    /* the passage stops short: a bar ends it two thirds of the way */
+    double ex = x1 + dx * 0.66, ey = y1 + dy * 0.66;
+    cb_page_line(p, ex, ey);
+    cb_page_ink(p, &line);
+    cross_bar(p, ex, ey, ux, uy, b * 0.45, st->ink, st->line * 2);
+    return;
+  }
   if (gap > 0) {
-    /* a zigzag across the middle: the hazard */
-    cb_page_move(p, x1, y1);
-    cb_page_line(p, mx - ux * gap / 2, my - uy * gap / 2);
-    int teeth = 4;
-    double amp = st->badge * 0.32;
-    for (int i = 1; i <= teeth; i++) {
-      double t = -gap / 2 + gap * (i - 0.5) / teeth, side = i % 2 ? 1 : -1;
-      cb_page_line(p, mx + ux * t - uy * amp * side, my + uy * t + ux * amp * side);
+    cb_page_line(p, gx0, gy0);
+    if (s == CB_SYM_TRAPPED) {
+      int teeth = 4;
+      double amp = b * 0.32;
+      for (int i = 1; i <= teeth; i++) {
+        double t = -gap / 2 + gap * (i - 0.5) / teeth, side = i % 2 ? 1 : -1;
+        cb_page_line(p, mx + ux * t - uy * amp * side, my + uy * t + ux * amp * side);
+      }
+      cb_page_line(p, gx1, gy1);
+    } else if (s == CB_SYM_UNDER) {
+      cb_page_ink(p, &line);
+      cb_ink dash = line;
+      dash.dash[0] = st->line * 2;
+      dash.dash[1] = st->line * 2;
+      dash.ndash = 2;
+      dash.cap = CB_CAP_BUTT;
+      cb_page_move(p, gx0, gy0);
+      cb_page_line(p, gx1, gy1);
+      cb_page_ink(p, &dash);
+      cb_page_move(p, gx1, gy1);
+    } else {
+      cb_page_ink(p, &line);
+      cb_page_move(p, gx1, gy1);
     }
-    cb_page_line(p, mx + ux * gap / 2, my + uy * gap / 2);
-    cb_page_line(p, x2, y2);
-  } else {
-    cb_page_move(p, x1, y1);
-    cb_page_line(p, x2, y2);
   }
+  cb_page_line(p, x2, y2);
   cb_page_ink(p, &line);
+  double nx = -uy, ny = ux;
   switch (s) {
-  case CB_SYM_SECRET: {
-    double r = st->badge * 0.42, size = st->badge * 0.7;
-    cb_page_circle(p, mx, my, r);
-    cb_ink ink = {.fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink,
-                  .width = st->line * 0.7};
-    cb_page_ink(p, &ink);
-    double tw = cb_text_width(st->m, CB_FONT_BOLD, size, "S");
-    cb_page_text(p, CB_FONT_BOLD, size, mx - tw / 2, my + size * 0.35, st->ink, "S");
+  case CB_SYM_SECRET: disc_letter(p, st, mx, my, "S"); break;
+  case CB_SYM_CONCEALED: disc_letter(p, st, mx, my, "C"); break;
+  case CB_SYM_SOFT_LOCKED: cross_bar(p, mx, my, ux, uy, b * 0.45, st->ink, st->line * 2.2); break;
+  case CB_SYM_DOOR: {
+    /* a door leaf across the passage */
+    double hw = b * 0.22, hl = b * 0.4;
+    cb_page_move(p, mx - ux * hw - nx * hl, my - uy * hw - ny * hl);
+    cb_page_line(p, mx + ux * hw - nx * hl, my + uy * hw - ny * hl);
+    cb_page_line(p, mx + ux * hw + nx * hl, my + uy * hw + ny * hl);
+    cb_page_line(p, mx - ux * hw + nx * hl, my - uy * hw + ny * hl);
+    cb_page_close(p);
+    cb_ink d = {.fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink, .width = st->line};
+    cb_page_ink(p, &d);
     break;
   }
-  case CB_SYM_SOFT_LOCKED: cross_bar(p, st, mx, my, ux, uy, st->badge * 0.45); break;
-  case CB_SYM_LOCKED: {
+  case CB_SYM_OPEN:
+    cross_bar(p, gx0, gy0, ux, uy, b * 0.3, st->ink, st->line);
+    cross_bar(p, gx1, gy1, ux, uy, b * 0.3, st->ink, st->line);
+    break;
+  case CB_SYM_OBSTRUCTED: {
+    double a = b * 0.32;
+    cb_page_move(p, mx - a, my - a);
+    cb_page_line(p, mx + a, my + a);
+    cb_page_move(p, mx - a, my + a);
+    cb_page_line(p, mx + a, my - a);
+    stroke(p, st->ink, st->line * 1.6, CB_CAP_BUTT);
+    break;
+  }
+  case CB_SYM_LOCKED:
     padlock(p, st, mx, my);
-    if (label) {
-      /* the key id beside the lock, on the side away from the line's slope */
-      double nx = -uy, ny = ux;
-      if (ny > 0) nx = -nx, ny = -ny;
-      double size = st->label, tw = cb_text_width(st->m, CB_FONT_BOLD, size, label);
-      double off = st->badge * 0.9 + size * 0.3;
-      double lx = mx + nx * off, ly = my + ny * off;
-      cb_page_rect(p, lx - tw / 2 - 1, ly - size * 0.55, tw + 2, size * 1.05);
-      cb_ink bg = cb_ink_fill(st->paper);
-      cb_page_ink(p, &bg);
-      cb_page_text(p, CB_FONT_BOLD, size, lx - tw / 2, ly + size * 0.33, st->ink, label);
-    }
+    if (label) side_label(p, st, mx, my, ux, uy, label);
     break;
-  }
   case CB_SYM_ONE_WAY: {
-    double a = st->badge * 0.5, bx = mx + ux * a / 2, by = my + uy * a / 2;
+    double a = b * 0.5, bx = mx + ux * a / 2, by = my + uy * a / 2;
     cb_page_move(p, bx, by);
     cb_page_line(p, bx - ux * a - uy * a * 0.5, by - uy * a + ux * a * 0.5);
     cb_page_line(p, bx - ux * a + uy * a * 0.5, by - uy * a - ux * a * 0.5);
@@ -153,6 +281,49 @@ void cb_symbol_passage(cb_page *p, const cb_symbols *st, cb_symbol s, const char
     cb_page_ink(p, &f);
     break;
   }
+  case CB_SYM_STAIRS:
+  case CB_SYM_LADDER: {
+    /* stairs: rungs that widen; a ladder: two rails and even rungs */
+    int rungs = 5;
+    for (int i = 0; i <= rungs; i++) {
+      double t = -gap / 2 + gap * i / rungs;
+      double half = s == CB_SYM_STAIRS ? b * (0.2 + 0.28 * i / rungs) : b * 0.32;
+      cross_bar(p, mx + ux * t, my + uy * t, ux, uy, half, st->ink, st->line * 0.9);
+    }
+    if (s == CB_SYM_LADDER)
+      for (int side = -1; side <= 1; side += 2) {
+        cb_page_move(p, gx0 + nx * b * 0.32 * side, gy0 + ny * b * 0.32 * side);
+        cb_page_line(p, gx1 + nx * b * 0.32 * side, gy1 + ny * b * 0.32 * side);
+        stroke(p, st->ink, st->line * 0.9, CB_CAP_BUTT);
+      }
+    break;
+  }
+  case CB_SYM_OVER:
+    /* a bridge: brackets on both sides */
+    for (int side = -1; side <= 1; side += 2) {
+      double o = b * 0.3 * side;
+      cb_page_move(p, gx0 - ux * b * 0.25 + nx * o * 1.5, gy0 - uy * b * 0.25 + ny * o * 1.5);
+      cb_page_line(p, gx0 + nx * o, gy0 + ny * o);
+      cb_page_line(p, gx1 + nx * o, gy1 + ny * o);
+      cb_page_line(p, gx1 + ux * b * 0.25 + nx * o * 1.5, gy1 + uy * b * 0.25 + ny * o * 1.5);
+      stroke(p, st->ink, st->line * 0.9, CB_CAP_ROUND);
+    }
+    cb_page_move(p, gx0, gy0);
+    cb_page_line(p, gx1, gy1);
+    stroke(p, st->ink, st->line, CB_CAP_BUTT);
+    break;
+  case CB_SYM_PORTAL:
+    cb_page_circle(p, mx, my, gap / 2);
+    {
+      cb_ink ring = {.fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink, .width = st->line};
+      cb_page_ink(p, &ring);
+    }
+    cb_page_circle(p, mx, my, gap / 5);
+    {
+      cb_ink dot = cb_ink_fill(st->ink);
+      cb_page_ink(p, &dot);
+    }
+    break;
   default: break;
   }
 }

@@ -6,18 +6,35 @@
 #include "page.h"
 
 typedef enum {
+  /* marks beside a room */
   CB_SYM_MAIN_START,
   CB_SYM_START,
+  CB_SYM_ENTRANCE,
   CB_SYM_GOAL,
+  CB_SYM_BOSS,
   CB_SYM_ENCOUNTER,
   CB_SYM_TREASURE,
   CB_SYM_KEY,
+  CB_SYM_SURFACE_EXIT,
+  CB_SYM_STAIRS_AWAY, /* stairs to another level; text says where */
+  CB_SYM_UNREACHABLE,
+  /* ways a passage is drawn */
   CB_SYM_PATH,
+  CB_SYM_DOOR,
+  CB_SYM_OPEN,
   CB_SYM_SECRET,
   CB_SYM_LOCKED,
   CB_SYM_SOFT_LOCKED,
   CB_SYM_TRAPPED,
+  CB_SYM_OBSTRUCTED,
   CB_SYM_ONE_WAY,
+  CB_SYM_CONCEALED,
+  CB_SYM_STAIRS,
+  CB_SYM_LADDER,
+  CB_SYM_UNDER,
+  CB_SYM_OVER,
+  CB_SYM_DEAD_END,
+  CB_SYM_PORTAL,
   CB_SYM_COUNT
 } cb_symbol;
 
@@ -31,6 +48,11 @@ typedef struct cb_symbols {
 
 /* What the legend calls each symbol. */
 const char *cb_symbol_name(cb_symbol s);
+/* True for the marks drawn beside rooms (badges), false for passage styles. */
+int cb_symbol_is_badge(cb_symbol s);
+/* A set of used symbols: CB_SYM_COUNT bits. */
+typedef unsigned long long cb_symbol_set;
+#define CB_SYMBOL_BIT(s) (1ull << (s))
 
 /* Width of the tag mark for s with its text (e.g. "K1"). */
 double cb_symbol_badge_width(const cb_symbols *st, cb_symbol s, const char *text);

@@ -202,6 +202,8 @@ int cb_dungeon_log(cb_dungeon *d, const char *fmt, ...) {
 }
 
 cb_room *cb_dungeon_room(const cb_dungeon *d, int id) {
+  /* generators number rooms 1..n: then the id is the index */
+  if (id >= 1 && id <= d->nrooms && d->rooms[id - 1].id == id) return &d->rooms[id - 1];
   int lo = 0, hi = d->nrooms - 1;
   while (lo <= hi) {
     int mid = lo + (hi - lo) / 2;

@@ -120,8 +120,15 @@ typedef struct cb_dropdice_proc {
   cb_rewrite *rewrites;
 } cb_dropdice_proc;
 
+/* Each generator's artefacts (model.md "procedure"); exactly the pointer of
+ * the dungeon's generator is set. The other generators' types live in their
+ * own headers (model/proc_<generator>.h), arena-allocated like the rest. */
 typedef struct cb_procedure {
-  cb_dropdice_proc *dropdice; /* non-NULL for the dropdice generator */
+  cb_dropdice_proc *dropdice;
+  struct cb_cards_proc *cards;
+  struct cb_leximorph_proc *leximorph;
+  struct cb_preconnect_proc *preconnect;
+  struct cb_battleships_proc *battleships;
 } cb_procedure;
 
 typedef struct cb_dungeon {
@@ -137,6 +144,7 @@ typedef struct cb_dungeon {
   cb_option *options;
   const char **log;
   cb_procedure procedure;
+  struct cb_sketch *sketch; /* leximorph's tunnel sketch (model/sketch.h), or NULL */
   bool oom; /* an allocation failed: the dungeon is incomplete */
 } cb_dungeon;
 

@@ -9,14 +9,10 @@
 
 #include "../layout/page.h"
 #include "../model/error.h"
+#include "../util/sink.h"
 
 typedef enum { CB_FORMAT_PDF, CB_FORMAT_SVG, CB_FORMAT_PNG, CB_FORMAT_JSON } cb_format;
 
-/* Where a backend's bytes go. write returns CB_OK or an error status. */
-typedef struct cb_sink {
-  void *closure;
-  cb_status (*write)(void *closure, const unsigned char *data, size_t len);
-} cb_sink;
 
 typedef struct cb_render_options {
   cb_format format;

@@ -1,0 +1,64 @@
+/* Internal to src/io: the pieces every JSON reader and writer shares, so
+ * that each generator's procedure (io/json_<generator>.c) reads and writes
+ * its artefacts the same way. */
+#ifndef CB_JSON_UTIL_H
+#define CB_JSON_UTIL_H
+
+#include <jansson.h>
+
+#include "../model/dungeon.h"
+#include "../model/error.h"
+
+enum { CB_JSON_MAX_ROOMS = 100000, CB_JSON_MAX_ITEMS = 1000000, CB_JSON_MAX_TEXT = 4096 };
+#define CB_JSON_MAX_COORD 1e8
+
+/* Reading: the file's name (for messages), the error, the dungeon filled. */
+typedef struct cb_json_reader {
+  const char *name;
+  cb_error *err;
+  cb_dungeon *d;
+  cb_status st; /* sticky: the first error */
+} cb_json_reader;
+
+/* Records "name: where: message" (the first error only); returns r->st. */
+cb_status cb_jr_fail(cb_json_reader *r, const char *where, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+cb_status cb_jr_oom(cb_json_reader *r);
+/* obj[key] when it has the type (JSON_REAL accepts integers too); NULL when
+ * absent (an error if required) or of the wrong type (an error). */
+json_t *cb_jr_field(cb_json_reader *r, json_t *obj, const char *where, const char *key, json_type type,
+                    int required);
+int cb_jr_int(cb_json_reader *r, json_t *obj, const char *where, const char *key, long lo, long hi, int required,
+              int dflt);
+double cb_jr_num(cb_json_reader *r, json_t *obj, const char *where, const char *key, double lo, double hi,
+                 int required, double dflt);
+/* A copy in the dungeon's arena; NULL when absent. */
+const char *cb_jr_str(cb_json_reader *r, json_t *obj, const char *where, const char *key, size_t maxlen,
+                      int required);
+/* A list of names parsed by `parse` into bits. */
+unsigned cb_jr_bits(cb_json_reader *r, json_t *obj, const char *where, const char *key, int (*parse)(const char *));
+/* An array of [a, b] room-id pairs into arena memory; *n gets the count. */
+cb_pair *cb_jr_pairs(cb_json_reader *r, json_t *obj, const char *where, const char *key, int required, int *n);
+/* An array field of at most `max` entries (NULL when absent/bad). */
+json_t *cb_jr_array(cb_json_reader *r, json_t *obj, const char *where, const char *key, size_t max, int required);
+
+/* Writing: a coordinate rounded to 1/100 ft, an array of pairs. */
+json_t *cb_jw_coord(double v);
+json_t *cb_jw_pairs(const cb_pair *p, int n);
+
+/* A generator's procedure artefacts, written as the "procedure" object (and
+ * optionally the top-level "sketch") and read back with validation. */
+typedef struct cb_proc_io {
+  const char *generator;
+  json_t *(*write)(const cb_dungeon *d);                       /* the "procedure" object; NULL on OOM */
+  cb_status (*read)(cb_json_reader *r, json_t *procedure);     /* fills d->procedure */
+  json_t *(*write_sketch)(const cb_dungeon *d);                /* optional */
+  cb_status (*read_sketch)(cb_json_reader *r, json_t *sketch); /* optional */
+} cb_proc_io;
+
+extern const cb_proc_io cb_proc_io_dropdice;
+
+#endif

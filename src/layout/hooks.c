@@ -1,0 +1,15 @@
+#include "hooks.h"
+
+#include <string.h>
+
+/* One row per generator that draws more than the generic sheet. */
+static const cb_layout_hooks rows[] = {
+    {"dropdice", NULL, NULL},
+};
+
+const cb_layout_hooks *cb_layout_hooks_find(const char *generator) {
+  static const cb_layout_hooks none = {NULL, NULL, NULL};
+  for (size_t i = 0; generator && i < sizeof rows / sizeof *rows; i++)
+    if (strcmp(rows[i].generator, generator) == 0) return &rows[i];
+  return &none;
+}

@@ -1,0 +1,26 @@
+/* What a generator adds to the generic sheet: its own way of drawing the map
+ * (cards on their grid, corridors as drawn) and pages after the key (the
+ * leximorph sketch, battleships' grids). One row per generator in hooks.c. */
+#ifndef CB_HOOKS_H
+#define CB_HOOKS_H
+
+#include "../model/dungeon.h"
+#include "sheet.h"
+#include "symbols.h"
+
+typedef struct cb_layout_hooks {
+  const char *generator;
+  /* Optional: draws level `level` (0: all) in the box instead of the generic
+   * point-crawl, setting the bits of the symbols it used. */
+  void (*map)(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y, double w,
+              double h, cb_symbol_set *used);
+  /* Optional: appends pages after the room key; `frame` is the area inside
+   * the margins and above the footer (which the sheet adds). */
+  cb_status (*extra_pages)(const cb_dungeon *d, const cb_symbols *st, const cb_frame *frame, cb_document *doc,
+                           cb_error *err);
+} cb_layout_hooks;
+
+/* The hooks of a generator; a row with every entry NULL when it has none. */
+const cb_layout_hooks *cb_layout_hooks_find(const char *generator);
+
+#endif

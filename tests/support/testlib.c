@@ -1,0 +1,60 @@
+#include "testlib.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int cb_test_seeds(int dflt) {
+  const char *s = getenv("CB_PROPERTY_SEEDS");
+  int n = s ? atoi(s) : 0;
+  return n > 0 ? n : dflt;
+}
+
+const char *cb_test_source_path(const char *rel) {
+  static char buf[PATH_MAX];
+  const char *root = getenv("CB_SOURCE_DIR");
+  snprintf(buf, sizeof buf, "%s/%s", root ? root : ".", rel);
+  return buf;
+}
+
+const char *cb_test_tmpdir(void) {
+  static char buf[PATH_MAX];
+  const char *base = getenv("TMPDIR");
+  snprintf(buf, sizeof buf, "%s/cbtest.XXXXXX", base && *base ? base : "/tmp");
+  return mkdtemp(buf);
+}
+
+void cb_test_rmdir(const char *dir) {
+  char cmd[PATH_MAX + 16];
+  if (!dir || strncmp(dir, "/", 1) != 0 || strstr(dir, "cbtest.") == NULL) return;
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+}
+
+char *cb_test_read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 65536, n = 0;
+  char *buf = malloc(cap + 1);
+  size_t got;
+  while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+    n += got;
+    if (n == cap) {
+      char *nb = realloc(buf, cap * 2 + 1);
+      if (!nb) {
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = nb;
+      cap *= 2;
+    }
+  }
+  fclose(f);
+  if (!buf) return NULL;
+  buf[n] = '\0';
+  if (len) *len = n;
+  return buf;
+}

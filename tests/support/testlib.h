@@ -1,0 +1,24 @@
+/* Helpers shared by the unit and property tests. Include after cmocka's
+ * prerequisites: <stdarg.h> <stddef.h> <stdint.h> <setjmp.h> <cmocka.h>. */
+#ifndef CB_TESTLIB_H
+#define CB_TESTLIB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* How many seeds a property test walks: $CB_PROPERTY_SEEDS or `dflt`
+ * (the suite's promise is at least 10,000). */
+int cb_test_seeds(int dflt);
+
+/* Path of a file in the source tree (tests/catalog/...), in a static buffer. */
+const char *cb_test_source_path(const char *rel);
+
+/* A fresh temporary directory for this test (removed by the caller with
+ * cb_test_rmdir); static buffer. */
+const char *cb_test_tmpdir(void);
+void cb_test_rmdir(const char *dir);
+
+/* Reads a whole file; malloc-owned, NUL-terminated; NULL if unreadable. */
+char *cb_test_read_file(const char *path, size_t *len);
+
+#endif
