@@ -9,7 +9,7 @@
  * reproducible: 2000-01-01T00:00:00Z. */
 #define CB_DEFAULT_DATE 946684800LL
 
-enum { OPT_EXTRA_BY = 1000, OPT_TITLE, OPT_DPI, OPT_BACKEND, OPT_AUTHOR };
+enum { OPT_EXTRA_BY = 1000, OPT_TITLE, OPT_DPI, OPT_BACKEND, OPT_AUTHOR, OPT_LEVELS, OPT_FAITHFUL };
 
 static const struct option long_opts[] = {
     {"generator", required_argument, NULL, 'g'}, {"seed", required_argument, NULL, 's'},
@@ -17,7 +17,8 @@ static const struct option long_opts[] = {
     {"format", required_argument, NULL, 'f'},    {"explain", no_argument, NULL, 'e'},
     {"extra-by", required_argument, NULL, OPT_EXTRA_BY}, {"title", required_argument, NULL, OPT_TITLE},
     {"dpi", required_argument, NULL, OPT_DPI},   {"backend", required_argument, NULL, OPT_BACKEND},
-    {"author", required_argument, NULL, OPT_AUTHOR}, {"help", no_argument, NULL, 'h'},
+    {"author", required_argument, NULL, OPT_AUTHOR}, {"levels", required_argument, NULL, OPT_LEVELS},
+    {"faithful", no_argument, NULL, OPT_FAITHFUL},   {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},         {NULL, 0, NULL, 0}};
 
 void cb_cli_help(FILE *out) {
@@ -32,6 +33,9 @@ void cb_cli_help(FILE *out) {
         "                        seed, printed on standard error)\n"
         "  -n, --rooms N         rooms (dice) to place (default 10); 1 to 100000 for\n"
         "                        --format json, 1 to 200 for printed output (legible up to ~60)\n"
+        "      --levels N        levels, for the generators that make several\n"
+        "      --faithful        follow the seed's procedure exactly, without the repairs\n"
+        "                        we add (re-rolls of dull deals, connecting lost rooms)\n"
         "      --extra-by HOW    dropdice: rank extra paths by 'tree' distance (default)\n"
         "                        or straight 'length'\n"
         "      --title TEXT      the dungeon's title (default: one drawn from the seed)\n"
@@ -126,6 +130,16 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       else return cb_error_set(err, CB_EINPUT, "--extra-by '%s': expected 'tree' or 'length'", optarg);
       gen_opt = true;
       break;
+    case OPT_LEVELS:
+      if (!cb_cli_number(optarg, 1, 1000, &v))
+        return cb_error_set(err, CB_EINPUT, "--levels '%s': expected a whole number from 1 to 1000", optarg);
+      job->gen.levels = (int)v;
+      gen_opt = true;
+      break;
+    case OPT_FAITHFUL:
+      job->gen.faithful = true;
+      gen_opt = true;
+      break;
     case OPT_TITLE:
       if (text_arg("title", optarg, 200, err)) return err->status;
       job->gen.title = optarg;
@@ -161,8 +175,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       return cb_error_set(err, CB_EINPUT, "unexpected argument '%s' (see --help)", argv[optind]);
     if (npos != 2) return cb_error_set(err, CB_EINPUT, "render takes exactly one FILE.json");
     if (gen_opt)
-      return cb_error_set(err, CB_EINPUT, "render lays out a saved dungeon: --generator, --seed, --rooms, "
-                                          "--extra-by and --title do not apply");
+      return cb_error_set(err, CB_EINPUT, "render lays out a saved dungeon: the generator's options (--generator, "
+                                          "--seed, --rooms, ...) do not apply");
     job->input = argv[optind + 1];
   }
   if (!cli->seed_given) job->gen.seed = random_seed;

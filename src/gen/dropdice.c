@@ -621,7 +621,10 @@ static cb_status check_keys(dd *s, cb_error *err) {
     free(reached);
     return oom(err);
   }
-  int start = cb_check_start_room(d), moved = 0, shut, progress = 1;
+  int start = cb_check_start_room(d), moved = 0, shut = 0, progress = !s->o->faithful;
+  if (s->o->faithful && (shut = cb_check_walk(d, &g, start, reached)) > 0)
+    cb_dungeon_log(d, "Key check (faithful, no repair): %d lock%s cannot be opened from room %d.", shut,
+                   shut == 1 ? "" : "s", id(start));
   while (progress && (shut = cb_check_walk(d, &g, start, reached)) > 0) {
     progress = 0;
     /* move the key of the first shut lock; the next walk opens it */
@@ -644,7 +647,7 @@ static cb_status check_keys(dd *s, cb_error *err) {
   cb_graph_free(&g);
   free(reached);
   if (shut < 0 || d->oom) return oom(err);
-  if (moved == 0) cb_dungeon_log(d, "Key check: every key can be reached from room %d.", id(start));
+  if (moved == 0 && !s->o->faithful) cb_dungeon_log(d, "Key check: every key can be reached from room %d.", id(start));
   return CB_OK;
 }
 
@@ -682,6 +685,7 @@ static cb_status describe_rooms(dd *s, cb_error *err) {
 static cb_status validate(const cb_gen_options *o, cb_error *err) {
   if (o->rooms != 0 && (o->rooms < 1 || o->rooms > MAX_ROOMS))
     return cb_error_set(err, CB_EINPUT, "--rooms %d: dropdice needs 1 to %d rooms", o->rooms, MAX_ROOMS);
+  if (o->levels > 1) return cb_error_set(err, CB_EINPUT, "--levels %d: dropdice makes one level", o->levels);
   return CB_OK;
 }
 
@@ -690,6 +694,7 @@ static cb_status record_options(cb_dungeon *d, const cb_gen_options *o, int n) {
   snprintf(buf, sizeof buf, "%d", n);
   cb_dungeon_set_option(d, "rooms", buf, true);
   cb_dungeon_set_option(d, "extra-by", o->extra_by == CB_EXTRA_BY_TREE ? "tree" : "length", false);
+  if (o->faithful) cb_dungeon_set_flag(d, "faithful");
   return CB_OK;
 }
 

@@ -4,6 +4,7 @@
 #ifndef CB_GENERATOR_H
 #define CB_GENERATOR_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../model/dungeon.h"
@@ -14,9 +15,11 @@ typedef enum { CB_EXTRA_BY_TREE, CB_EXTRA_BY_LENGTH } cb_extra_by;
 /* Options of every generator; each reads the ones it knows. */
 typedef struct cb_gen_options {
   uint64_t seed;
-  int rooms;              /* 0: the generator's default */
-  cb_extra_by extra_by;   /* dropdice: how extra paths are ranked */
-  const char *title;      /* NULL: the generator names the dungeon */
+  int rooms;            /* 0: the generator's default */
+  int levels;           /* 0: the generator's default */
+  bool faithful;        /* the seed's procedure exactly, without our repairs */
+  cb_extra_by extra_by; /* dropdice: how extra paths are ranked */
+  const char *title;    /* NULL: the generator names the dungeon */
 } cb_gen_options;
 
 typedef struct cb_generator {

@@ -40,6 +40,7 @@ static json_t *seed_value(uint64_t seed) {
 }
 
 static json_t *option_value(const cb_option *o) {
+  if (o->flag) return json_true();
   if (!o->number) return json_string(o->value);
   char *end;
   errno = 0;
@@ -261,7 +262,8 @@ static cb_status read_options(cb_json_reader *r, json_t *root) {
     if (!text || strlen(key) > 64 || strlen(text) > 256 || strpbrk(key, " '\"\\"))
       return cb_jr_fail(r, "options", "option '%.64s' must be a short name with a short string, number or boolean",
                         key);
-    if (cb_dungeon_set_option(r->d, key, text, json_is_number(v))) return cb_jr_oom(r);
+    if (json_is_true(v) ? cb_dungeon_set_flag(r->d, key) : cb_dungeon_set_option(r->d, key, text, json_is_number(v)))
+      return cb_jr_oom(r);
   }
   return r->st;
 }

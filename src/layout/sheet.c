@@ -18,7 +18,11 @@ void cb_sheet_command(const cb_dungeon *d, char *buf, size_t cap) {
   size_t n = (size_t)snprintf(buf, cap, "crawlbook --generator %s --seed %" PRIu64, d->generator, d->seed);
   for (int i = 0; i < d->noptions && n < cap; i++) {
     const char *v = d->options[i].value;
-    int quote = strchr(v, ' ') != NULL || v[0] == '\0';
+    if (d->options[i].flag) {
+      n += (size_t)snprintf(buf + n, cap - n, " --%s", d->options[i].name);
+      continue;
+    }
+    int quote = strpbrk(v, " '\"$\\") != NULL || v[0] == '\0';
     n += (size_t)snprintf(buf + n, cap - n, quote ? " --%s '%s'" : " --%s %s", d->options[i].name, v);
   }
 }

@@ -165,6 +165,7 @@ int cb_dungeon_set_option(cb_dungeon *d, const char *name, const char *value, bo
       if (!v) return oom(d), -1;
       d->options[i].value = v;
       d->options[i].number = number;
+      d->options[i].flag = false;
       return 0;
     }
   }
@@ -177,6 +178,13 @@ int cb_dungeon_set_option(cb_dungeon *d, const char *name, const char *value, bo
   o->number = number;
   if (!o->name || !o->value) return oom(d), -1;
   d->noptions++;
+  return 0;
+}
+
+int cb_dungeon_set_flag(cb_dungeon *d, const char *name) {
+  if (cb_dungeon_set_option(d, name, "true", false)) return -1;
+  for (int i = 0; i < d->noptions; i++)
+    if (strcmp(d->options[i].name, name) == 0) d->options[i].flag = true;
   return 0;
 }
 

@@ -86,6 +86,7 @@ typedef struct cb_option {
   const char *name;  /* long option name without dashes, e.g. "rooms" */
   const char *value; /* its value as text */
   bool number;       /* value is a number in JSON */
+  bool flag;         /* an option without a value (--faithful): true in JSON */
 } cb_option;
 
 /* dropdice (seed 004) artefacts. */
@@ -167,6 +168,8 @@ int cb_dungeon_add_key(cb_dungeon *d, cb_room *room, const char *key);
 /* Takes key `key` out of the room (the key tag goes with the last key). */
 void cb_dungeon_remove_key(cb_room *room, const char *key);
 int cb_dungeon_set_option(cb_dungeon *d, const char *name, const char *value, bool number);
+/* Records an option without a value, such as --faithful. */
+int cb_dungeon_set_flag(cb_dungeon *d, const char *name);
 int cb_dungeon_set_title(cb_dungeon *d, const char *title);
 /* Appends a line to the procedure log. */
 int cb_dungeon_log(cb_dungeon *d, const char *fmt, ...)
