@@ -28,6 +28,11 @@ static cb_status make_dungeon(const cb_job *job, cb_dungeon **out, cb_error *err
   }
   cb_status st = g->generate(&job->gen, out, err);
   if (st != CB_OK) return st;
+  if (job->gen.title && cb_dungeon_set_option(*out, "title", job->gen.title, false)) {
+    cb_dungeon_free(*out);
+    *out = NULL;
+    return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  }
   cb_error check = {0};
   if (cb_check_structure(*out, &check) != CB_OK) {
     cb_dungeon_free(*out);
