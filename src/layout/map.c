@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "place.h"
 #include "text.h"
+#include "../util/alloc.h"
 
 #define CB_PI 3.14159265358979323846
 
@@ -120,6 +122,76 @@ static double free_direction(const cb_dungeon *d, const cb_room *r, double *gap_
   return dir;
 }
 
+/* One mark cluster: the marks in a row (or a column), and where it goes. */
+typedef struct cluster {
+  int n;
+  mark marks[MAX_MARKS];
+  double widths[MAX_MARKS];
+} cluster;
+
+static const double ANGLES = 24; /* candidate directions around a room */
+
+/* Puts a room's marks where they cover the least: every direction around the
+ * room, close in first, as a row or as a column; prefers the widest gap
+ * between its passages. Draws them and adds them to the obstacles. */
+static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cluster *c, double cx, double cy,
+                        double rr, double dir, cb_symbol_set *used) {
+  double gap = st->badge * 0.2, h = st->badge, row_w = -gap, col_w = 0;
+  for (int k = 0; k < c->n; k++) row_w += c->widths[k] + gap, col_w = fmax(col_w, c->widths[k]);
+  double col_h = c->n * h + (c->n - 1) * gap;
+  double best = INFINITY, bx = cx, by = cy;
+  int best_col = 0;
+  for (int layout = 0; layout < (c->n > 1 ? 2 : 1); layout++) {
+    double bw = layout ? col_w : row_w, bh = layout ? col_h : h;
+    for (int ring = 0; ring < 3; ring++)
+      for (int i = 0; i < ANGLES; i++) {
+        double a = dir + 2 * CB_PI * i / ANGLES;
+        double reach = fabs(cos(a)) * bw / 2 + fabs(sin(a)) * bh / 2;
+        double d = rr + st->line + 1.5 + reach + ring * h * 0.9;
+        double px = cx + cos(a) * d, py = cy + sin(a) * d;
+        double cost = cb_place_cost(pl, cb_box_grow(cb_box_centered(px, py, bw, bh), 0.8));
+        cost += ring * 2 + layout * 1.5 + (1 - cos(a - dir)) * 1.0;
+        if (cost < best - 1e-9) best = cost, bx = px, by = py, best_col = layout;
+      }
+  }
+  double bw = best_col ? col_w : row_w, bh = best_col ? col_h : h;
+  cb_place_box(pl, cb_box_centered(bx, by, bw, bh));
+  double x = bx - bw / 2, y = by - bh / 2;
+  for (int k = 0; k < c->n; k++) {
+    double mx = best_col ? bx : x + c->widths[k] / 2, my = best_col ? y + h / 2 : by;
+    cb_symbol_badge(p, st, c->marks[k].sym, c->marks[k].text, mx, my);
+    *used |= CB_SYMBOL_BIT(c->marks[k].sym);
+    if (best_col) y += h + gap;
+    else x += c->widths[k] + gap;
+  }
+}
+
+/* A passage's label (a lock's key id) beside its middle mark, on the side and
+ * at the distance where it covers least. */
+static void place_label(cb_page *p, const cb_symbols *st, cb_place *pl, const char *text, double mx, double my,
+                        double ux, double uy) {
+  double w, h;
+  cb_symbol_label_size(st, text, &w, &h);
+  double best = INFINITY, bx = mx, by = my;
+  for (int side = -1; side <= 1; side += 2)
+    for (int step = 0; step < 4; step++)
+      for (int along = -1; along <= 1; along++) {
+        double off = st->badge * 0.6 + step * h * 0.6 + (fabs(ux) * h + fabs(uy) * w) / 2;
+        double px = mx - uy * off * side + ux * along * st->badge * 0.8;
+        double py = my + ux * off * side + uy * along * st->badge * 0.8;
+        double cost = cb_place_cost(pl, cb_box_grow(cb_box_centered(px, py, w, h), 0.5)) + step + abs(along) * 0.5;
+        if (cost < best - 1e-9) best = cost, bx = px, by = py;
+      }
+  cb_place_box(pl, cb_box_centered(bx, by, w, h));
+  cb_symbol_label(p, st, text, bx, by);
+}
+
+typedef struct drawn_passage {
+  const cb_passage *ps;
+  cb_symbol sym;
+  double x0, y0, x1, y1;
+} drawn_passage;
+
 void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y, double w,
                  double h, cb_symbol_set *used) {
   double minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
@@ -139,6 +211,15 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
   v.oy = y + (h - ry * v.scale) / 2;
   double rr = room_radius(d, &v, level);
 
+  cb_place *pl = cb_place_new((cb_box){x, y, x + w, y + h});
+  drawn_passage *dp = cb_malloc(((size_t)d->npassages + 1) * sizeof *dp);
+  if (!pl || !dp) {
+    p->oom = true;
+    cb_place_free(pl);
+    free(dp);
+    return;
+  }
+  int ndp = 0;
   for (int i = 0; i < d->npassages; i++) {
     const cb_passage *ps = &d->passages[i];
     const cb_room *a = cb_dungeon_room(d, ps->from), *b = cb_dungeon_room(d, ps->to);
@@ -147,9 +228,20 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
     double len = hypot(bx - ax, by - ay);
     if (len <= 2 * rr) continue;
     double ux = (bx - ax) / len, uy = (by - ay) / len;
-    cb_symbol s = cb_map_passage_symbol(ps);
-    *used |= CB_SYMBOL_BIT(s);
-    cb_symbol_passage(p, st, s, ps->lock, ax + ux * rr, ay + uy * rr, bx - ux * rr, by - uy * rr);
+    drawn_passage *e = &dp[ndp++];
+    *e = (drawn_passage){ps, cb_map_passage_symbol(ps), ax + ux * rr, ay + uy * rr, bx - ux * rr, by - uy * rr};
+    cb_place_segment(pl, e->x0, e->y0, e->x1, e->y1, st->line);
+    double mw, mh;
+    cb_symbol_passage_mark(st, e->sym, &mw, &mh);
+    if (mw > 0) cb_place_box(pl, cb_box_centered((e->x0 + e->x1) / 2, (e->y0 + e->y1) / 2, fmax(mw, mh), fmax(mw, mh)));
+  }
+  for (int i = 0; i < d->nrooms; i++) {
+    const cb_room *r = &d->rooms[i];
+    if (!level || r->level == level) cb_place_circle(pl, vx(&v, r->x), vy(&v, r->y), rr + 0.5);
+  }
+  for (int i = 0; i < ndp; i++) {
+    cb_symbol_passage(p, st, dp[i].sym, dp[i].x0, dp[i].y0, dp[i].x1, dp[i].y1);
+    *used |= CB_SYMBOL_BIT(dp[i].sym);
   }
   cb_ink room_ink = {.fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink,
                      .width = st->line * 1.2};
@@ -168,24 +260,26 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
     snprintf(num, sizeof num, "%d", r->number);
     double size = fmin(NUMBER_SIZE, rr * 1.05), tw = cb_text_width(st->m, CB_FONT_BOLD, size, num);
     cb_page_text(p, CB_FONT_BOLD, size, cx - tw / 2, cy + size * 0.34, st->ink, num);
-
-    mark marks[MAX_MARKS];
-    int nm = room_marks(p, d, r, marks);
-    if (nm == 0) continue;
-    double gap, dir = free_direction(d, r, &gap);
-    double radius = rr + st->badge * 0.75, total = 0, widths[MAX_MARKS];
-    for (int k = 0; k < nm; k++) {
-      widths[k] = cb_symbol_badge_width(st, marks[k].sym, marks[k].text);
-      total += widths[k] + st->badge * 0.2;
-    }
-    /* marks sit on an arc around the room, centred in its freest direction */
-    double a = dir - total / radius / 2;
-    for (int k = 0; k < nm; k++) {
-      double step = (widths[k] + st->badge * 0.2) / radius, mid = a + step / 2;
-      double extra = (widths[k] - st->badge) / 2 * fabs(cos(mid));
-      cb_symbol_badge(p, st, marks[k].sym, marks[k].text, cx + cos(mid) * (radius + extra), cy + sin(mid) * radius);
-      *used |= CB_SYMBOL_BIT(marks[k].sym);
-      a += step;
-    }
   }
+  /* labels last, where they cover least; a lock's key id first, as it must sit by its lock */
+  for (int i = 0; i < ndp; i++) {
+    if (!dp[i].ps->lock) continue;
+    double len = hypot(dp[i].x1 - dp[i].x0, dp[i].y1 - dp[i].y0);
+    place_label(p, st, pl, dp[i].ps->lock, (dp[i].x0 + dp[i].x1) / 2, (dp[i].y0 + dp[i].y1) / 2,
+                (dp[i].x1 - dp[i].x0) / len, (dp[i].y1 - dp[i].y0) / len);
+  }
+  /* rooms with the most marks choose first */
+  for (int want = MAX_MARKS; want >= 1; want--)
+    for (int i = 0; i < d->nrooms; i++) {
+      const cb_room *r = &d->rooms[i];
+      if (level && r->level != level) continue;
+      cluster c;
+      c.n = room_marks(p, d, r, c.marks);
+      if (c.n != want) continue;
+      for (int k = 0; k < c.n; k++) c.widths[k] = cb_symbol_badge_width(st, c.marks[k].sym, c.marks[k].text);
+      double gapw;
+      place_marks(p, st, pl, &c, vx(&v, r->x), vy(&v, r->y), rr, free_direction(d, r, &gapw), used);
+    }
+  cb_place_free(pl);
+  free(dp);
 }

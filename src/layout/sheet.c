@@ -84,7 +84,7 @@ static double legend(cb_page *p, const cb_symbols *st, cb_symbol_set used, doubl
     }
     double cy = y + row * rowh + rowh / 2;
     if (is_badge) cb_symbol_badge(p, st, (cb_symbol)s, sample_text, cx + sw / 2, cy);
-    else cb_symbol_passage(p, st, (cb_symbol)s, NULL, cx, cy, cx + sw, cy);
+    else cb_symbol_passage(p, st, (cb_symbol)s, cx, cy, cx + sw, cy);
     cb_page_text(p, CB_FONT_REGULAR, LEGEND_SIZE, cx + sw + 4, cy + LEGEND_SIZE * 0.34, INK, name);
     cx += item;
   }

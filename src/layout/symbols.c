@@ -167,22 +167,32 @@ static void disc_letter(cb_page *p, const cb_symbols *st, double mx, double my, 
   cb_page_text(p, CB_FONT_BOLD, size, mx - tw / 2, my + size * 0.35, st->ink, letter);
 }
 
-/* A label beside the middle of the passage, on its upper side, on a white ground. */
-static void side_label(cb_page *p, const cb_symbols *st, double mx, double my, double ux, double uy,
-                       const char *label) {
-  double nx = -uy, ny = ux;
-  if (ny > 0 || (ny == 0 && nx < 0)) nx = -nx, ny = -ny;
-  double size = st->label, tw = cb_text_width(st->m, CB_FONT_BOLD, size, label);
-  double off = st->badge * 0.9 + size * 0.3;
-  double lx = mx + nx * (off + fabs(nx) * tw / 2), ly = my + ny * off;
-  cb_page_rect(p, lx - tw / 2 - 1, ly - size * 0.55, tw + 2, size * 1.05);
-  cb_ink bg = cb_ink_fill(st->paper);
-  cb_page_ink(p, &bg);
-  cb_page_text(p, CB_FONT_BOLD, size, lx - tw / 2, ly + size * 0.33, st->ink, label);
+void cb_symbol_label_size(const cb_symbols *st, const char *text, double *w, double *h) {
+  *w = cb_text_width(st->m, CB_FONT_BOLD, st->label, text) + 2;
+  *h = st->label * 1.05;
 }
 
-void cb_symbol_passage(cb_page *p, const cb_symbols *st, cb_symbol s, const char *label, double x1, double y1,
-                       double x2, double y2) {
+void cb_symbol_label(cb_page *p, const cb_symbols *st, const char *text, double cx, double cy) {
+  double w, h;
+  cb_symbol_label_size(st, text, &w, &h);
+  cb_page_rect(p, cx - w / 2, cy - h / 2, w, h);
+  cb_ink bg = cb_ink_fill(st->paper);
+  cb_page_ink(p, &bg);
+  cb_page_text(p, CB_FONT_BOLD, st->label, cx - w / 2 + 1, cy + st->label * 0.35, st->ink, text);
+}
+
+void cb_symbol_passage_mark(const cb_symbols *st, cb_symbol s, double *w, double *h) {
+  double b = st->badge;
+  switch (s) {
+  case CB_SYM_PATH: *w = *h = 0; break;
+  case CB_SYM_TRAPPED: *w = b * 1.7, *h = b * 0.8; break;
+  case CB_SYM_UNDER: case CB_SYM_OVER: case CB_SYM_STAIRS: case CB_SYM_LADDER: *w = b * 1.9, *h = b; break;
+  case CB_SYM_LOCKED: *w = b * 0.9, *h = b * 1.1; break;
+  default: *w = *h = b * 0.95; break;
+  }
+}
+
+void cb_symbol_passage(cb_page *p, const cb_symbols *st, cb_symbol s, double x1, double y1, double x2, double y2) {
   double dx = x2 - x1, dy = y2 - y1, len = hypot(dx, dy);
   if (len < 1e-6) return;
   double ux = dx / len, uy = dy / len, mx = (x1 + x2) / 2, my = (y1 + y2) / 2, b = st->badge;
@@ -267,10 +277,7 @@ void cb_symbol_passage(cb_page *p, const cb_symbols *st, cb_symbol s, const char
     stroke(p, st->ink, st->line * 1.6, CB_CAP_BUTT);
     break;
   }
-  case CB_SYM_LOCKED:
-    padlock(p, st, mx, my);
-    if (label) side_label(p, st, mx, my, ux, uy, label);
-    break;
+  case CB_SYM_LOCKED: padlock(p, st, mx, my); break;
   case CB_SYM_ONE_WAY: {
     double a = b * 0.5, bx = mx + ux * a / 2, by = my + uy * a / 2;
     cb_page_move(p, bx, by);

@@ -59,9 +59,13 @@ double cb_symbol_badge_width(const cb_symbols *st, cb_symbol s, const char *text
 /* Draws the tag mark for s centred at (cx, cy); text is the key id for
  * CB_SYM_KEY, NULL otherwise. */
 void cb_symbol_badge(cb_page *p, const cb_symbols *st, cb_symbol s, const char *text, double cx, double cy);
-/* Draws a passage from (x1, y1) to (x2, y2) the way `s` says; label is the
- * key id of a lock (or NULL). */
-void cb_symbol_passage(cb_page *p, const cb_symbols *st, cb_symbol s, const char *label, double x1, double y1,
-                       double x2, double y2);
+/* Draws a passage from (x1, y1) to (x2, y2) the way `s` says. */
+void cb_symbol_passage(cb_page *p, const cb_symbols *st, cb_symbol s, double x1, double y1, double x2, double y2);
+/* The size of the mark a passage style puts on its middle (0 x 0 for a plain line). */
+void cb_symbol_passage_mark(const cb_symbols *st, cb_symbol s, double *w, double *h);
+/* A short label (a key id, a length) on a white ground, centred at (cx, cy),
+ * and its size. */
+void cb_symbol_label(cb_page *p, const cb_symbols *st, const char *text, double cx, double cy);
+void cb_symbol_label_size(const cb_symbols *st, const char *text, double *w, double *h);
 
 #endif
