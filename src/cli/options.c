@@ -9,7 +9,7 @@
  * reproducible: 2000-01-01T00:00:00Z. */
 #define CB_DEFAULT_DATE 946684800LL
 
-enum { OPT_EXTRA_BY = 1000, OPT_TITLE, OPT_DPI, OPT_BACKEND, OPT_AUTHOR, OPT_LEVELS, OPT_FAITHFUL };
+enum { OPT_EXTRA_BY = 1000, OPT_TITLE, OPT_DPI, OPT_BACKEND, OPT_AUTHOR, OPT_LEVELS, OPT_FAITHFUL, OPT_PLAYER_MAP };
 
 static const struct option long_opts[] = {
     {"generator", required_argument, NULL, 'g'}, {"seed", required_argument, NULL, 's'},
@@ -18,7 +18,8 @@ static const struct option long_opts[] = {
     {"extra-by", required_argument, NULL, OPT_EXTRA_BY}, {"title", required_argument, NULL, OPT_TITLE},
     {"dpi", required_argument, NULL, OPT_DPI},   {"backend", required_argument, NULL, OPT_BACKEND},
     {"author", required_argument, NULL, OPT_AUTHOR}, {"levels", required_argument, NULL, OPT_LEVELS},
-    {"faithful", no_argument, NULL, OPT_FAITHFUL},   {"help", no_argument, NULL, 'h'},
+    {"faithful", no_argument, NULL, OPT_FAITHFUL},   {"player-map", no_argument, NULL, OPT_PLAYER_MAP},
+    {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},         {NULL, 0, NULL, 0}};
 
 void cb_cli_help(FILE *out) {
@@ -46,6 +47,8 @@ void cb_cli_help(FILE *out) {
         "      --backend NAME    cairo (default: PDF, SVG, PNG) or haru (libharu: PDF only,\n"
         "                        faster, no kerning)\n"
         "      --author TEXT     the PDF's author\n"
+        "      --player-map      the players' handout: the map without secrets, traps,\n"
+        "                        keys or contents, and a notes grid instead of the key\n"
         "  -e, --explain         print the procedure, step by step, on standard output;\n"
         "                        with -o the file is written too, else nothing is\n"
         "  -h, --help            this text\n"
@@ -137,6 +140,7 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       job->gen.levels = (int)v;
       gen_opt = true;
       break;
+    case OPT_PLAYER_MAP: job->player_map = true; break;
     case OPT_FAITHFUL:
       job->gen.faithful = true;
       gen_opt = true;
@@ -197,6 +201,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   if (output) job->output = output;
   else if (!cli->explain) job->output = job->format == CB_FORMAT_JSON ? "dungeon.json" : "dungeon.pdf";
   (void)format_name;
+  if (job->player_map && job->format == CB_FORMAT_JSON)
+    return cb_error_set(err, CB_EINPUT, "--player-map is a printed handout: use PDF, SVG or PNG");
   if (strcmp(job->backend, "haru") == 0 && job->format != CB_FORMAT_PDF)
     return cb_error_set(err, CB_EINPUT, "--backend haru writes PDF only");
 

@@ -91,6 +91,35 @@ static double legend(cb_page *p, const cb_symbols *st, cb_symbol_set used, doubl
   return (row + 1) * rowh;
 }
 
+/* The handout's key: each room's number and two ruled lines to write on, in
+ * three columns. Returns the index of the first room that did not fit. */
+static int notes_fill(cb_page *p, const cb_measure *m, const cb_dungeon *d, int from, double x, double y, double w,
+                      double h) {
+  const int cols = 3;
+  const double gutter = 14, line = BODY_SIZE * 2.1;
+  double cw = (w - gutter * (cols - 1)) / cols;
+  /* two lines a room when all the rooms left fit so, else one */
+  int nlines = cols * (int)(h / (line * 2 + 3)) >= d->nrooms - from ? 2 : 1;
+  double entry = line * nlines + 3;
+  int per_col = (int)(h / entry), i = from;
+  if (per_col < 1) per_col = 1;
+  cb_ink rule = cb_ink_stroke(GREY, 0.4);
+  for (int col = 0; col < cols && i < d->nrooms; col++)
+    for (int k = 0; k < per_col && i < d->nrooms; k++, i++) {
+      double ex = x + col * (cw + gutter), ey = y + k * entry;
+      char num[16];
+      snprintf(num, sizeof num, "%d", d->rooms[i].number);
+      cb_page_text(p, CB_FONT_BOLD, BODY_SIZE, ex, ey + line - 3, INK, num);
+      double indent = cb_text_width(m, CB_FONT_BOLD, BODY_SIZE, "000") + 4;
+      for (int r = 1; r <= nlines; r++) {
+        cb_page_move(p, ex + indent, ey + r * line);
+        cb_page_line(p, ex + cw, ey + r * line);
+        cb_page_ink(p, &rule);
+      }
+    }
+  return i;
+}
+
 /* The map box holds every level side by side (one column each, a caption
  * above each when there are several). */
 static void draw_levels(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
@@ -154,7 +183,9 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
   cb_page_text(p, CB_FONT_BOLD, TITLE_SIZE, x, y, INK, d->title ? d->title : "Dungeon");
   char sub[256];
   y += SUB_SIZE * 1.6;
-  cb_page_text(p, CB_FONT_ITALIC, SUB_SIZE, x, y, GREY, describe(d, sub, sizeof sub));
+  describe(d, sub, sizeof sub);
+  if (o->player) snprintf(sub, sizeof sub, "The players' map: what the party knows \xc2\xb7 seed %" PRIu64, d->seed);
+  cb_page_text(p, CB_FONT_ITALIC, SUB_SIZE, x, y, GREY, sub);
   y += SUB_SIZE * 0.9;
 
   /* the map takes what the key leaves, but at least 45% of the sheet */
@@ -169,9 +200,9 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
   y += map_h + 6;
   y += legend(p, &st, used, x, y, w) + 8;
 
-  cb_page_text(p, CB_FONT_BOLD, 11, x, y + 11, INK, "Room key");
+  cb_page_text(p, CB_FONT_BOLD, 11, x, y + 11, INK, o->player ? "Notes" : "Room key");
   y += 11 * 1.5;
-  int next = cb_key_fill(p, &ks, d, 0, x, y, w, bottom - y, 2, 14);
+  int next = o->player ? notes_fill(p, m, d, 0, x, y, w, bottom - y) : cb_key_fill(p, &ks, d, 0, x, y, w, bottom - y, 2, 14);
   while (next >= 0 && next < d->nrooms) {
     p = cb_page_new(o->page_w, o->page_h);
     if (!p || cb_document_add(doc, p)) {
@@ -179,9 +210,10 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
       return cb_error_set(err, CB_EINTERNAL, "out of memory");
     }
     double ky = top;
-    cb_page_text(p, CB_FONT_BOLD, 11, x, ky + 11, INK, "Room key (continued)");
+    cb_page_text(p, CB_FONT_BOLD, 11, x, ky + 11, INK, o->player ? "Notes (continued)" : "Room key (continued)");
     ky += 11 * 1.5;
-    next = cb_key_fill(p, &ks, d, next, x, ky, w, bottom - ky, 2, 14);
+    next = o->player ? notes_fill(p, m, d, next, x, ky, w, bottom - ky)
+                     : cb_key_fill(p, &ks, d, next, x, ky, w, bottom - ky, 2, 14);
   }
   if (next < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
   cb_frame frame = {x, top, w, bottom - top};
