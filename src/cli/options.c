@@ -107,7 +107,7 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   bool gen_opt = false;
   unsigned long long v;
   opterr = 0;
-  optind = 1;
+  optind = 0; /* glibc: 0 resets getopt fully, so the parser can run again (tests, fuzzing) */
   int c;
   while ((c = getopt_long(argc, argv, ":g:s:n:o:f:ehV", long_opts, NULL)) != -1) {
     switch (c) {
