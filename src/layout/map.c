@@ -87,7 +87,9 @@ static int room_marks(cb_page *p, const cb_dungeon *d, const cb_room *r, mark *o
     int other = ps->from == r->id ? ps->to : ps->to == r->id ? ps->from : 0;
     const cb_room *o = other ? cb_dungeon_room(d, other) : NULL;
     if (!o || o->level == r->level) continue;
-    out[n++] = (mark){CB_SYM_STAIRS_AWAY, cb_arena_printf(p->arena, "L%d", o->level)};
+    const char *to = cb_arena_printf(p->arena, "L%d", o->level);
+    if (!to) p->oom = true;
+    out[n++] = (mark){CB_SYM_STAIRS_AWAY, to};
   }
   return n;
 }
@@ -155,7 +157,7 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
       }
   }
   double bw = best_col ? col_w : row_w, bh = best_col ? col_h : h;
-  cb_place_box(pl, cb_box_centered(bx, by, bw, bh));
+  if (cb_place_box(pl, cb_box_centered(bx, by, bw, bh))) p->oom = true;
   double x = bx - bw / 2, y = by - bh / 2;
   for (int k = 0; k < c->n; k++) {
     double mx = best_col ? bx : x + c->widths[k] / 2, my = best_col ? y + h / 2 : by;
@@ -182,7 +184,7 @@ static void place_label(cb_page *p, const cb_symbols *st, cb_place *pl, const ch
         double cost = cb_place_cost(pl, cb_box_grow(cb_box_centered(px, py, w, h), 0.5)) + step + abs(along) * 0.5;
         if (cost < best - 1e-9) best = cost, bx = px, by = py;
       }
-  cb_place_box(pl, cb_box_centered(bx, by, w, h));
+  if (cb_place_box(pl, cb_box_centered(bx, by, w, h))) p->oom = true;
   cb_symbol_label(p, st, text, bx, by);
 }
 
@@ -230,14 +232,16 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
     double ux = (bx - ax) / len, uy = (by - ay) / len;
     drawn_passage *e = &dp[ndp++];
     *e = (drawn_passage){ps, cb_map_passage_symbol(ps), ax + ux * rr, ay + uy * rr, bx - ux * rr, by - uy * rr};
-    cb_place_segment(pl, e->x0, e->y0, e->x1, e->y1, st->line);
+    if (cb_place_segment(pl, e->x0, e->y0, e->x1, e->y1, st->line)) p->oom = true;
     double mw, mh;
     cb_symbol_passage_mark(st, e->sym, &mw, &mh);
-    if (mw > 0) cb_place_box(pl, cb_box_centered((e->x0 + e->x1) / 2, (e->y0 + e->y1) / 2, fmax(mw, mh), fmax(mw, mh)));
+    if (mw > 0 &&
+        cb_place_box(pl, cb_box_centered((e->x0 + e->x1) / 2, (e->y0 + e->y1) / 2, fmax(mw, mh), fmax(mw, mh))))
+      p->oom = true;
   }
   for (int i = 0; i < d->nrooms; i++) {
     const cb_room *r = &d->rooms[i];
-    if (!level || r->level == level) cb_place_circle(pl, vx(&v, r->x), vy(&v, r->y), rr + 0.5);
+    if ((!level || r->level == level) && cb_place_circle(pl, vx(&v, r->x), vy(&v, r->y), rr + 0.5)) p->oom = true;
   }
   for (int i = 0; i < ndp; i++) {
     cb_symbol_passage(p, st, dp[i].sym, dp[i].x0, dp[i].y0, dp[i].x1, dp[i].y1);

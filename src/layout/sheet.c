@@ -63,7 +63,7 @@ static double footer_height(const cb_measure *m, const cb_dungeon *d, double w) 
   cb_span spans[] = {{CB_FONT_ITALIC, "To make it again: "}, {CB_FONT_REGULAR, cmd}};
   cb_flow f = {m, FOOT_SIZE, FOOT_SIZE * 1.25, w, GREY};
   int lines = cb_text_flow(NULL, &f, spans, 2, 0, 0);
-  return (lines + 1) * f.leading + FOOT_SIZE * 1.6;
+  return lines < 0 ? -1 : (lines + 1) * f.leading + FOOT_SIZE * 1.6;
 }
 
 /* The legend: only the symbols the map used, in a row that wraps. Returns its height. */
@@ -167,8 +167,9 @@ static const char *describe(const cb_dungeon *d, char *buf, size_t cap) {
 
 cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o, cb_document *doc,
                           cb_error *err) {
-  double x = o->margin, w = o->page_w - 2 * o->margin, top = o->margin;
-  double bottom = o->page_h - o->margin - footer_height(m, d, w);
+  double x = o->margin, w = o->page_w - 2 * o->margin, top = o->margin, fh = footer_height(m, d, w);
+  if (fh < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  double bottom = o->page_h - o->margin - fh;
   cb_symbols st = {m, 10.5, 1.0, 7.5, INK, PAPER};
   cb_key_style ks = {m, BODY_SIZE, BODY_SIZE * 1.22, BODY_SIZE * 0.45, INK};
   int first = doc->npages;
@@ -179,6 +180,7 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
     return cb_error_set(err, CB_EINTERNAL, "out of memory");
   }
   p->label = cb_arena_strdup(p->arena, d->title ? d->title : "Dungeon");
+  if (!p->label) p->oom = true;
   double y = top + TITLE_SIZE;
   cb_page_text(p, CB_FONT_BOLD, TITLE_SIZE, x, y, INK, d->title ? d->title : "Dungeon");
   char sub[256];
