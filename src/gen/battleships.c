@@ -573,7 +573,7 @@ static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *e
   s.proc->n = s.n;
   s.d->procedure.battleships = s.proc;
   record_options(&s);
-  if (cb_dungeon_set_title(s.d, o->title ? o->title : cb_gen_title(s.d, "Sunken Fleet"))) goto fail_oom;
+  if (cb_dungeon_set_title(s.d, o->title ? o->title : cb_gen_title(s.d, "Battle Halls"))) goto fail_oom;
   if ((st = add_rooms(&s, err)) != CB_OK) goto fail;
   cb_dungeon_log(s.d, "%d level%s, each a %d x %d grid: rooms 1 to %d, a peg at r;c (row r, column c) joining rooms r and c. "
                       "The fleet: %d ship%s, %d cells.",
