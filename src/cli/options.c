@@ -40,6 +40,7 @@ void cb_cli_help(FILE *out) {
         "  -n, --rooms N         rooms (dice) to place (default 10); 1 to 100000 for\n"
         "                        --format json, 1 to 200 for printed output (legible up to ~60)\n"
         "      --levels N        levels, for the generators that make several\n"
+        "                        (battleships: default 2, up to 1000)\n"
         "      --faithful        follow the seed's procedure exactly, without the repairs\n"
         "                        we add (re-rolls of dull deals, connecting lost rooms)\n"
         "      --extra-by HOW    dropdice: rank extra paths by 'tree' distance (default)\n"

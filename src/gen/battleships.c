@@ -83,6 +83,8 @@ static cb_status validate(const cb_gen_options *o, cb_error *err) {
   if (o->extra_stairs > 0 && L < 2)
     return cb_error_set(err, CB_EINPUT, "--extra-stairs %d: a single level has no stairs (give --levels 2 or more)",
                         o->extra_stairs);
+  if (o->matching_stairs && L < 2)
+    return cb_error_set(err, CB_EINPUT, "--matching-stairs: a single level has no stairs (give --levels 2 or more)");
   int need = 0;
   for (int l = 0; l < L && l < 3; l++)
     if (stairs_needed(o, L, l) > need) need = stairs_needed(o, L, l);
@@ -104,9 +106,9 @@ static cb_status validate(const cb_gen_options *o, cb_error *err) {
   int extra = o->extra_set ? o->extra : DEFAULT_EXTRA;
   int room_for = n * (n - 1) - cells - n > 0 ? n * (n - 1) - cells - n : 0;
   if (extra < 0 || extra > room_for)
-    return cb_error_set(err, CB_EINPUT, "--extra %d: a %d x %d grid has %d cells off the diagonal; less %d ship "
+    return cb_error_set(err, CB_EINPUT, "--extra %d%s: a %d x %d grid has %d cells off the diagonal; less %d ship "
                                         "cells and a white peg per column that leaves room for at most %d extra pegs",
-                        extra, n, n, n * (n - 1), cells, room_for);
+                        extra, o->extra_set ? "" : " (the default)", n, n, n * (n - 1), cells, room_for);
   return CB_OK;
 }
 

@@ -34,6 +34,8 @@ refuse "--fleet 'x'" --fleet x
 refuse "ship cells" --grid 4 --extra 0 --fleet 4,4,4,4
 refuse "does not fit" --grid 3 --levels 1 --extra 0 --fleet 3,3
 refuse "--extra-stairs" --levels 1 --extra-stairs 1
+refuse "--matching-stairs" --levels 1 --matching-stairs
+refuse "--extra 3 (the default)" --grid 3
 refuse "red pegs" --grid 4 --levels 3 --extra 0 --extra-stairs 1
 refuse "--rooms" --rooms 12
 refuse "too many for a printed page" --levels 21

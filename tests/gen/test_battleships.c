@@ -25,7 +25,7 @@ static cb_gen_options options_for(uint64_t s) {
   o.levels = 1 + (int)(s % 4);
   o.grid = s % 3 == 0 ? 10 : 4 + (int)(s / 3 % 12);
   o.secret_rows = s % 5 == 1;
-  o.matching_stairs = s % 7 == 2;
+  o.matching_stairs = o.levels > 1 && s % 7 == 2;
   o.faithful = s % 11 == 3;
   o.extra_stairs = o.levels > 1 && o.grid >= 8 && s % 13 == 4 ? 1 : 0;
   if (s % 17 == 5) o.extra = (int)(s % 6), o.extra_set = true;
