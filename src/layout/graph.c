@@ -133,12 +133,31 @@ static double badness(const gl *g, const double *x, const double *y) {
   return bad;
 }
 
-/* Fruchterman-Reingold with a pull to the centre (keeps lone rooms near). */
-static void spring(const gl *g, double *x, double *y, double *dx, double *dy) {
+static int find(int *up, int a) {
+  while (up[a] != a) a = up[a] = up[up[a]];
+  return a;
+}
+
+/* Parts of the level no passage joins (rooms lost under --faithful). */
+static int components(const gl *g) {
+  int *up = cb_malloc(((size_t)g->n + 1) * sizeof *up), parts = g->n;
+  if (!up) return 1;
+  for (int i = 0; i < g->n; i++) up[i] = i;
+  for (int e = 0; e < g->m; e++) {
+    int a = find(up, g->ea[e]), b = find(up, g->eb[e]);
+    if (a != b) up[a] = b, parts--;
+  }
+  free(up);
+  return parts;
+}
+
+/* Fruchterman-Reingold with a pull to the centre, stronger when parts of the
+ * level are not joined, so that they stay near each other. */
+static void spring(const gl *g, double *x, double *y, double *dx, double *dy, double gravity) {
   int n = g->n;
   double t0 = 0.12 * sqrt((double)n) + 0.2;
   for (int it = 0; it < ITERATIONS; it++) {
-    for (int i = 0; i < n; i++) dx[i] = -0.06 * x[i], dy[i] = -0.06 * y[i];
+    for (int i = 0; i < n; i++) dx[i] = -gravity * x[i], dy[i] = -gravity * y[i];
     for (int i = 0; i < n; i++)
       for (int j = i + 1; j < n; j++) {
         double ux = x[i] - x[j], uy = y[i] - y[j], d2 = ux * ux + uy * uy;
@@ -299,13 +318,13 @@ int cb_graph_layout(const cb_dungeon *d, int level, double aspect, cb_graph_pos 
   cb_rng rng;
   cb_rng_seed(&rng, d->seed, LAYOUT_STREAM + (uint64_t)level);
   int starts = n <= 16 ? 24 : n <= 40 ? 8 : n <= 120 ? 3 : 1;
-  double best = INFINITY, side = sqrt((double)n) + 1;
+  double best = INFINITY, side = sqrt((double)n) + 1, gravity = components(&g) > 1 ? 0.3 : 0.06;
   for (int t = 0; t < starts && n > 1; t++) {
     for (int i = 0; i < n; i++) {
       g.x[i] = (cb_rng_unit(&rng) - 0.5) * side;
       g.y[i] = (cb_rng_unit(&rng) - 0.5) * side;
     }
-    spring(&g, g.x, g.y, dx, dy);
+    spring(&g, g.x, g.y, dx, dy, gravity);
     double b = badness(&g, g.x, g.y);
     if (b < best) {
       best = b;
