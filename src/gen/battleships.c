@@ -18,8 +18,17 @@
 #include "../util/alloc.h"
 #include "generator.h"
 
-enum { DEFAULT_GRID = 10, MIN_GRID = 2, MAX_GRID = 100, DEFAULT_LEVELS = 2, MAX_LEVELS = 1000,
-       DEFAULT_EXTRA = 3, MAX_ROOMS = 100000, MAX_DEALS = 1000, LOGGED_DEALS = 3 };
+enum {
+  DEFAULT_GRID = 10,
+  MIN_GRID = 2,
+  MAX_GRID = 100,
+  DEFAULT_LEVELS = 2,
+  MAX_LEVELS = 1000,
+  DEFAULT_EXTRA = 3,
+  MAX_ROOMS = 100000,
+  MAX_DEALS = 1000,
+  LOGGED_DEALS = 3
+};
 /* The classic fleet (carrier, battleship, cruiser, submarine, destroyer) on
  * the classic 10 x 10 grid: 17 ship cells in 100. */
 static const int CLASSIC_FLEET[] = {5, 4, 3, 3, 2};
@@ -71,8 +80,8 @@ static int stairs_needed(const cb_gen_options *o, int nlevels, int l) {
 static cb_status validate(const cb_gen_options *o, cb_error *err) {
   int n = o->grid ? o->grid : DEFAULT_GRID, L = o->levels ? o->levels : DEFAULT_LEVELS;
   if (n < MIN_GRID || n > MAX_GRID)
-    return cb_error_set(err, CB_EINPUT, "--grid %d: battleships needs a grid of %d to %d rooms a side", n, MIN_GRID,
-                        MAX_GRID);
+    return cb_error_set(err, CB_EINPUT, "--grid %d: battleships needs a grid of %d to %d rooms a side", n,
+                        MIN_GRID, MAX_GRID);
   if (L < 1 || L > MAX_LEVELS)
     return cb_error_set(err, CB_EINPUT, "--levels %d: battleships makes 1 to %d levels", L, MAX_LEVELS);
   if ((long)L * n > MAX_ROOMS)
@@ -81,33 +90,39 @@ static cb_status validate(const cb_gen_options *o, cb_error *err) {
   if (o->rooms)
     return cb_error_set(err, CB_EINPUT, "--rooms: battleships has one room per grid row; use --grid N");
   if (o->extra_stairs > 0 && L < 2)
-    return cb_error_set(err, CB_EINPUT, "--extra-stairs %d: a single level has no stairs (give --levels 2 or more)",
+    return cb_error_set(err, CB_EINPUT,
+                        "--extra-stairs %d: a single level has no stairs (give --levels 2 or more)",
                         o->extra_stairs);
   if (o->matching_stairs && L < 2)
-    return cb_error_set(err, CB_EINPUT, "--matching-stairs: a single level has no stairs (give --levels 2 or more)");
+    return cb_error_set(err, CB_EINPUT,
+                        "--matching-stairs: a single level has no stairs (give --levels 2 or more)");
   int need = 0;
   for (int l = 0; l < L && l < 3; l++)
     if (stairs_needed(o, L, l) > need) need = stairs_needed(o, L, l);
   if (need > n - 1)
-    return cb_error_set(err, CB_EINPUT, "--extra-stairs %d: a grid needs %d red pegs for its stairs, and a %d x %d "
-                                        "grid has only %d",
+    return cb_error_set(err, CB_EINPUT,
+                        "--extra-stairs %d: a grid needs %d red pegs for its stairs, and a %d x %d "
+                        "grid has only %d",
                         o->extra_stairs, need, n, n, n - 1);
   int fleet[CB_MAX_FLEET * 4], nf = make_fleet(o, n, fleet), cells = 0;
   for (int i = 0; i < nf; i++) {
     if (fleet[i] > n)
-      return cb_error_set(err, CB_EINPUT, "--fleet: a ship of %d does not fit a %d x %d grid", fleet[i], n, n);
+      return cb_error_set(err, CB_EINPUT, "--fleet: a ship of %d does not fit a %d x %d grid", fleet[i], n,
+                          n);
     cells += fleet[i];
   }
   /* every row keeps at least one free cell off the diagonal */
   if (cells > n * (n - 1))
-    return cb_error_set(err, CB_EINPUT, "--fleet: %d ship cells do not fit a %d x %d grid and leave every row a "
-                                        "free cell (at most %d)",
+    return cb_error_set(err, CB_EINPUT,
+                        "--fleet: %d ship cells do not fit a %d x %d grid and leave every row a "
+                        "free cell (at most %d)",
                         cells, n, n, n * (n - 1));
   int extra = o->extra_set ? o->extra : DEFAULT_EXTRA;
   int room_for = n * (n - 1) - cells - n > 0 ? n * (n - 1) - cells - n : 0;
   if (extra < 0 || extra > room_for)
-    return cb_error_set(err, CB_EINPUT, "--extra %d%s: a %d x %d grid has %d cells off the diagonal; less %d ship "
-                                        "cells and a white peg per column that leaves room for at most %d extra pegs",
+    return cb_error_set(err, CB_EINPUT,
+                        "--extra %d%s: a %d x %d grid has %d cells off the diagonal; less %d ship "
+                        "cells and a white peg per column that leaves room for at most %d extra pegs",
                         extra, o->extra_set ? "" : " (the default)", n, n, n * (n - 1), cells, room_for);
   return CB_OK;
 }
@@ -133,7 +148,8 @@ static int drop_ship(bs *s, int l, int len, int *pr, int *pc, int *pdir) {
   int count = 0;
   for (int dir = 0; dir < 2; dir++)
     for (int r = 0; r < s->n; r++)
-      for (int c = 0; c < s->n; c++) count += ship_fits(s, l, r, c, dir, len);
+      for (int c = 0; c < s->n; c++)
+        count += ship_fits(s, l, r, c, dir, len);
   if (count == 0) return 0;
   int k = (int)cb_rng_below(&s->rng, (uint32_t)count);
   for (int dir = 0; dir < 2; dir++)
@@ -160,7 +176,8 @@ static int deal_problem(const bs *s, int l, char *why, size_t cap) {
     if (!row_free) return snprintf(why, cap, "row %d has no free cell", k + 1), 1;
   }
   int red = 0, need = stairs_needed(s->o, s->nlevels, l);
-  for (int k = 1; k < s->n; k++) red += *cell(s, l, k, k) == CB_BS_FREE;
+  for (int k = 1; k < s->n; k++)
+    red += *cell(s, l, k, k) == CB_BS_FREE;
   if (red < need)
     return snprintf(why, cap, "the ships cover the diagonal, leaving %d red peg%s for %d stairs", red,
                     red == 1 ? "" : "s", need),
@@ -170,7 +187,8 @@ static int deal_problem(const bs *s, int l, char *why, size_t cap) {
 
 static cb_status add_ship(bs *s, int l, int r, int c, int dir, int len, cb_error *err) {
   cb_battleships_proc *p = s->proc;
-  if (cb_arena_grow(s->d->arena, &p->ships, &s->cap_ships, (size_t)p->nships + 1, sizeof *p->ships)) return oom(err);
+  if (cb_arena_grow(s->d->arena, &p->ships, &s->cap_ships, (size_t)p->nships + 1, sizeof *p->ships))
+    return oom(err);
   cb_bs_ship *sh = &p->ships[p->nships++];
   sh->level = l + 1;
   sh->ncells = len;
@@ -195,17 +213,20 @@ static cb_status place_ships(bs *s, int l, cb_error *err) {
     for (int i = 0; ok && i < s->nfleet; i++) {
       ok = drop_ship(s, l, s->fleet[i], &rs[i], &cs[i], &ds[i]);
       if (!ok) snprintf(why, sizeof why, "the ship of %d finds no water left", s->fleet[i]);
-      for (int j = 0; ok && j < s->fleet[i]; j++) *cell(s, l, ds[i] ? rs[i] + j : rs[i], ds[i] ? cs[i] : cs[i] + j) = CB_BS_SHIP;
+      for (int j = 0; ok && j < s->fleet[i]; j++)
+        *cell(s, l, ds[i] ? rs[i] + j : rs[i], ds[i] ? cs[i] : cs[i] + j) = CB_BS_SHIP;
     }
     if (ok && !deal_problem(s, l, why, sizeof why)) {
       if (deal > 1 + LOGGED_DEALS)
-        cb_dungeon_log(s->d, "Level %d: the ships went down %d times before every row and column kept a free cell.",
+        cb_dungeon_log(s->d,
+                       "Level %d: the ships went down %d times before every row and column kept a free cell.",
                        l + 1, deal);
       break;
     }
     if (deal >= MAX_DEALS)
-      return cb_error_set(err, CB_EINPUT, "the fleet (%d ships, %d cells) does not fit a %d x %d grid: after %d "
-                                          "deals %s; use fewer or shorter ships (--fleet) or a larger --grid",
+      return cb_error_set(err, CB_EINPUT,
+                          "the fleet (%d ships, %d cells) does not fit a %d x %d grid: after %d "
+                          "deals %s; use fewer or shorter ships (--fleet) or a larger --grid",
                           s->nfleet, s->fleet_cells, n, n, MAX_DEALS, why);
     if (deal <= LOGGED_DEALS) cb_dungeon_log(s->d, "Level %d: %s, so the ships go down again.", l + 1, why);
   }
@@ -216,11 +237,13 @@ static cb_status place_ships(bs *s, int l, cb_error *err) {
     cb_status st = add_ship(s, l, rs[i], cs[i], ds[i], s->fleet[i], err);
     if (st != CB_OK) return st;
     if (len < (int)sizeof line && i < 12)
-      len += snprintf(line + len, sizeof line - (size_t)len, "%s a %d %s from %d;%d", i ? "," : "", s->fleet[i],
-                      ds[i] ? "down" : "across", rs[i] + 1, cs[i] + 1);
+      len += snprintf(line + len, sizeof line - (size_t)len, "%s a %d %s from %d;%d", i ? "," : "",
+                      s->fleet[i], ds[i] ? "down" : "across", rs[i] + 1, cs[i] + 1);
   }
-  if (s->nfleet > 12) cb_dungeon_log(s->d, "%s and %d more ships.", line, s->nfleet - 12);
-  else cb_dungeon_log(s->d, "%s.", line);
+  if (s->nfleet > 12)
+    cb_dungeon_log(s->d, "%s and %d more ships.", line, s->nfleet - 12);
+  else
+    cb_dungeon_log(s->d, "%s.", line);
   return CB_OK;
 }
 
@@ -228,13 +251,16 @@ static cb_status place_ships(bs *s, int l, cb_error *err) {
 static void place_red_pegs(bs *s, int l) {
   int covered = 0;
   for (int k = 1; k < s->n; k++) {
-    if (*cell(s, l, k, k) == CB_BS_FREE) *cell(s, l, k, k) = CB_BS_RED;
-    else covered++;
+    if (*cell(s, l, k, k) == CB_BS_FREE)
+      *cell(s, l, k, k) = CB_BS_RED;
+    else
+      covered++;
   }
   if (covered)
-    cb_dungeon_log(s->d, "Level %d: red pegs down the diagonal from 2;2 (%d diagonal cell%s under a ship).", l + 1,
-                   covered, covered == 1 ? "" : "s");
-  else cb_dungeon_log(s->d, "Level %d: red pegs down the diagonal from 2;2.", l + 1);
+    cb_dungeon_log(s->d, "Level %d: red pegs down the diagonal from 2;2 (%d diagonal cell%s under a ship).",
+                   l + 1, covered, covered == 1 ? "" : "s");
+  else
+    cb_dungeon_log(s->d, "Level %d: red pegs down the diagonal from 2;2.", l + 1);
 }
 
 /* A random free cell off the diagonal in row r (c < 0) or column c (r < 0);
@@ -255,8 +281,8 @@ static void place_column_pegs(bs *s, int l) {
     if (r < 0) continue; /* deal_problem rules this out */
     *cell(s, l, r, c) = CB_BS_WHITE;
     if (s->n <= 30)
-      cb_dungeon_log(s->d, "Level %d, column %d: a white peg at %d;%d, a passage from room %d to room %d.", l + 1,
-                     c + 1, r + 1, c + 1, c + 1, r + 1);
+      cb_dungeon_log(s->d, "Level %d, column %d: a white peg at %d;%d, a passage from room %d to room %d.",
+                     l + 1, c + 1, r + 1, c + 1, c + 1, r + 1);
   }
 }
 
@@ -266,18 +292,22 @@ static void place_row_pegs(bs *s, int l) {
   int added = 0;
   for (int r = 0; r < s->n; r++) {
     int has = 0;
-    for (int c = 0; c < s->n && !has; c++) has = *cell(s, l, r, c) == CB_BS_WHITE;
+    for (int c = 0; c < s->n && !has; c++)
+      has = *cell(s, l, r, c) == CB_BS_WHITE;
     if (has) continue;
     int c = free_cell_in_line(s, l, r, -1);
     if (c < 0) continue; /* deal_problem rules this out */
     *cell(s, l, r, c) = CB_BS_ROW;
     added++;
     if (s->n <= 30)
-      cb_dungeon_log(s->d, "Level %d, row %d has no white peg: %s from room %d to room %d (peg at %d;%d).", l + 1,
-                     r + 1, s->o->secret_rows ? "a secret passage" : "a passage", r + 1, c + 1, r + 1, c + 1);
+      cb_dungeon_log(s->d, "Level %d, row %d has no white peg: %s from room %d to room %d (peg at %d;%d).",
+                     l + 1, r + 1, s->o->secret_rows ? "a secret passage" : "a passage", r + 1, c + 1, r + 1,
+                     c + 1);
   }
-  if (added == 0 && s->n <= 30) cb_dungeon_log(s->d, "Level %d: every row already has a white peg.", l + 1);
-  else if (s->n > 30) cb_dungeon_log(s->d, "Level %d: %d rows had no white peg and got one.", l + 1, added);
+  if (added == 0 && s->n <= 30)
+    cb_dungeon_log(s->d, "Level %d: every row already has a white peg.", l + 1);
+  else if (s->n > 30)
+    cb_dungeon_log(s->d, "Level %d: %d rows had no white peg and got one.", l + 1, added);
 }
 
 /* Step 5, optional: K more white pegs at random free cells (jaquaying). */
@@ -287,8 +317,8 @@ static cb_status place_extra_pegs(bs *s, int l, cb_error *err) {
     for (int c = 0; c < n; c++)
       if (r != c && *cell(s, l, r, c) == CB_BS_FREE) s->pick[count++] = r * n + c;
   if (count < s->extra)
-    return cb_error_set(err, CB_EINPUT, "--extra %d: level %d's grid has only %d free cells left", s->extra, l + 1,
-                        count);
+    return cb_error_set(err, CB_EINPUT, "--extra %d: level %d's grid has only %d free cells left", s->extra,
+                        l + 1, count);
   for (int i = 0; i < s->extra; i++) {
     int k = i + (int)cb_rng_below(&s->rng, (uint32_t)(count - i)), t = s->pick[k];
     s->pick[k] = s->pick[i];
@@ -296,8 +326,8 @@ static cb_status place_extra_pegs(bs *s, int l, cb_error *err) {
     int r = t / n, c = t % n;
     *cell(s, l, r, c) = CB_BS_WHITE;
     if (n <= 30 || i < 5)
-      cb_dungeon_log(s->d, "Level %d: an extra white peg at %d;%d joins rooms %d and %d.", l + 1, r + 1, c + 1, r + 1,
-                     c + 1);
+      cb_dungeon_log(s->d, "Level %d: an extra white peg at %d;%d joins rooms %d and %d.", l + 1, r + 1,
+                     c + 1, r + 1, c + 1);
   }
   return CB_OK;
 }
@@ -321,22 +351,25 @@ static cb_status place_stairs(bs *s, cb_error *err) {
       if (s->o->matching_stairs) {
         k = k2 = pick_red(s, l, l + 1, &common);
         if (k < 0)
-          cb_dungeon_log(s->d, "No red peg is left at the same place on levels %d and %d, so these stairs do not "
-                               "match.",
+          cb_dungeon_log(s->d,
+                         "No red peg is left at the same place on levels %d and %d, so these stairs do not "
+                         "match.",
                          l + 1, l + 2);
       }
       if (k < 0) {
         k = pick_red(s, l, -1, &common);
         k2 = pick_red(s, l + 1, -1, &common);
       }
-      if (k < 0 || k2 < 0) return cb_error_set(err, CB_EINTERNAL, "battleships: no red peg left for the stairs");
+      if (k < 0 || k2 < 0)
+        return cb_error_set(err, CB_EINTERNAL, "battleships: no red peg left for the stairs");
       *cell(s, l, k, k) = CB_BS_STAIRS;
       *cell(s, l + 1, k2, k2) = CB_BS_STAIRS;
       if (cb_arena_grow(s->d->arena, &p->stairs, &s->cap_stairs, (size_t)p->nstairs + 1, sizeof *p->stairs))
         return oom(err);
       p->stairs[p->nstairs++] = (cb_bs_stairs){l + 1, k + 1, l + 2, k2 + 1};
-      cb_dungeon_log(s->d, "%s: the red peg at %d;%d of level %d comes out, and the one at %d;%d of level %d: "
-                           "stairs from room %d down to room %d.",
+      cb_dungeon_log(s->d,
+                     "%s: the red peg at %d;%d of level %d comes out, and the one at %d;%d of level %d: "
+                     "stairs from room %d down to room %d.",
                      e ? "More stairs" : "Stairs", k + 1, k + 1, l + 1, k2 + 1, k2 + 1, l + 2, k + 1, k2 + 1);
     }
   return CB_OK;
@@ -396,9 +429,11 @@ static cb_status connect_rooms(bs *s, cb_error *err) {
         if (!count) continue;
         int t = s->pick[cb_rng_below(&s->rng, (uint32_t)count)], r = t / n, c = t % n, other = r == k ? c : r;
         *cell(s, l, r, c) = CB_BS_REPAIR;
-        cb_dungeon_log(s->d, "Room %d of level %d cannot be reached from the start: a peg at %d;%d (marked +) joins "
-                             "it to room %d.",
-                       k + 1, l + 1, r + 1, c + 1, other + 1);
+        cb_dungeon_log(
+            s->d,
+            "Room %d of level %d cannot be reached from the start: a peg at %d;%d (marked +) joins "
+            "it to room %d.",
+            k + 1, l + 1, r + 1, c + 1, other + 1);
         flood(s, l * n + k, reached, queue);
         added++;
         progress = 1;
@@ -410,7 +445,8 @@ static cb_status connect_rooms(bs *s, cb_error *err) {
       s->d->rooms[l * n + k].tags |= CB_TAG_UNREACHABLE;
       if (n <= 30 || lost <= 10)
         cb_dungeon_log(s->d, "Room %d of level %d cannot be reached from the start%s.", k + 1, l + 1,
-                       s->o->faithful ? " (faithful: left as the grid has it)" : ": every cell joining it is a ship");
+                       s->o->faithful ? " (faithful: left as the grid has it)"
+                                      : ": every cell joining it is a ship");
     }
   }
   if (!s->o->faithful && added == 0 && lost == 0)
@@ -433,7 +469,8 @@ static cb_status read_passages(bs *s, cb_error *err) {
       for (int c = r + 1; c < n; c++) {
         char a = *cell(s, l, r, c), b = *cell(s, l, c, r);
         if (!cb_bs_is_peg(a) && !cb_bs_is_peg(b)) continue;
-        cb_passage *ps = cb_dungeon_add_passage(s->d, room_id(s, l, r), room_id(s, l, c), CB_PASSAGE_CORRIDOR);
+        cb_passage *ps =
+            cb_dungeon_add_passage(s->d, room_id(s, l, r), room_id(s, l, c), CB_PASSAGE_CORRIDOR);
         if (!ps) return oom(err);
         if (s->o->secret_rows && (!cb_bs_is_peg(a) || a == CB_BS_ROW) && (!cb_bs_is_peg(b) || b == CB_BS_ROW))
           ps->flags |= CB_FLAG_SECRET;
@@ -462,7 +499,8 @@ static cb_status mark_start_and_boss(bs *s, cb_error *err) {
       free(queue);
       return oom(err);
     }
-    for (int i = 0; i < n; i++) dist[i] = -1;
+    for (int i = 0; i < n; i++)
+      dist[i] = -1;
     int head = 0, tail = 0;
     dist[0] = 0;
     queue[tail++] = 0;
@@ -477,8 +515,8 @@ static cb_status mark_start_and_boss(bs *s, cb_error *err) {
         }
     }
     if (boss < 0) boss = n - 1; /* nothing reachable (--faithful): the last room */
-    cb_dungeon_log(d, "One level: the boss waits in room %d, %d passage%s from the start.", boss + 1, dist[boss],
-                   dist[boss] == 1 ? "" : "s");
+    cb_dungeon_log(d, "One level: the boss waits in room %d, %d passage%s from the start.", boss + 1,
+                   dist[boss], dist[boss] == 1 ? "" : "s");
     free(dist);
     free(queue);
   } else {
@@ -564,7 +602,8 @@ static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *e
   s.nlevels = o->levels ? o->levels : DEFAULT_LEVELS;
   s.extra = o->extra_set ? o->extra : DEFAULT_EXTRA;
   s.nfleet = make_fleet(o, s.n, s.fleet);
-  for (int i = 0; i < s.nfleet; i++) s.fleet_cells += s.fleet[i];
+  for (int i = 0; i < s.nfleet; i++)
+    s.fleet_cells += s.fleet[i];
   cb_rng_seed(&s.rng, o->seed, 0);
   s.d = cb_dungeon_new("battleships", o->seed);
   s.cells = cb_malloc((size_t)s.nlevels * s.n * s.n);
@@ -577,10 +616,11 @@ static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *e
   record_options(&s);
   if (cb_dungeon_set_title(s.d, o->title ? o->title : cb_gen_title(s.d, "Battle Halls"))) goto fail_oom;
   if ((st = add_rooms(&s, err)) != CB_OK) goto fail;
-  cb_dungeon_log(s.d, "%d level%s, each a %d x %d grid: rooms 1 to %d, a peg at r;c (row r, column c) joining rooms r and c. "
-                      "The fleet: %d ship%s, %d cells.",
-                 s.nlevels, s.nlevels == 1 ? "" : "s", s.n, s.n, s.n, s.nfleet, s.nfleet == 1 ? "" : "s",
-                 s.fleet_cells);
+  cb_dungeon_log(
+      s.d,
+      "%d level%s, each a %d x %d grid: rooms 1 to %d, a peg at r;c (row r, column c) joining rooms r and c. "
+      "The fleet: %d ship%s, %d cells.",
+      s.nlevels, s.nlevels == 1 ? "" : "s", s.n, s.n, s.n, s.nfleet, s.nfleet == 1 ? "" : "s", s.fleet_cells);
   for (int l = 0; l < s.nlevels; l++) {
     if ((st = place_ships(&s, l, err)) != CB_OK) goto fail;
     place_red_pegs(&s, l);

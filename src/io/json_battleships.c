@@ -20,7 +20,8 @@ static json_t *write_proc(const cb_dungeon *d) {
   json_object_set_new(o, "grid", json_integer(p->n));
   for (int g = 0; g < p->ngrids; g++) {
     json_t *rows = json_array();
-    for (int r = 0; rows && r < p->n; r++) json_array_append_new(rows, json_string(p->grids[g].rows[r]));
+    for (int r = 0; rows && r < p->n; r++)
+      json_array_append_new(rows, json_string(p->grids[g].rows[r]));
     json_array_append_new(grids, json_pack("{s:i,s:o}", "level", p->grids[g].level, "rows", rows));
   }
   json_object_set_new(o, "grids", grids);
@@ -41,13 +42,15 @@ static json_t *write_proc(const cb_dungeon *d) {
 }
 
 /* [level, room] with both in range. */
-static int level_room(cb_json_reader *r, json_t *v, const char *where, const char *key, int nlevels, int n, int out[2]) {
+static int level_room(cb_json_reader *r, json_t *v, const char *where, const char *key, int nlevels, int n,
+                      int out[2]) {
   json_t *a = cb_jr_field(r, v, where, key, JSON_ARRAY, 1);
   if (!a) return -1;
   json_t *l = json_array_get(a, 0), *k = json_array_get(a, 1);
   if (json_array_size(a) != 2 || !json_is_integer(l) || !json_is_integer(k) || json_integer_value(l) < 1 ||
       json_integer_value(l) > nlevels || json_integer_value(k) < 1 || json_integer_value(k) > n) {
-    cb_jr_fail(r, where, "'%s' must be [level, room] with a level 1 to %d and a room 1 to %d", key, nlevels, n);
+    cb_jr_fail(r, where, "'%s' must be [level, room] with a level 1 to %d and a room 1 to %d", key, nlevels,
+               n);
     return -1;
   }
   out[0] = (int)json_integer_value(l);
@@ -60,7 +63,8 @@ static cb_status read_grids(cb_json_reader *r, json_t *o, cb_battleships_proc *p
   json_t *grids = cb_jr_array(r, o, "procedure", "grids", 1000, 1);
   if (!grids) return r->st;
   if ((int)json_array_size(grids) != d->nlevels)
-    return cb_jr_fail(r, "procedure.grids", "holds %zu grids for %d levels", json_array_size(grids), d->nlevels);
+    return cb_jr_fail(r, "procedure.grids", "holds %zu grids for %d levels", json_array_size(grids),
+                      d->nlevels);
   p->ngrids = d->nlevels;
   p->grids = cb_arena_alloc(d->arena, (size_t)p->ngrids, sizeof *p->grids);
   if (!p->grids) return cb_jr_oom(r);
@@ -84,7 +88,8 @@ static cb_status read_grids(cb_json_reader *r, json_t *o, cb_battleships_proc *p
       for (int c = 0; c < p->n; c++) {
         char m = t[c];
         if (!strchr(".#RWGX+", m) || m == '\0')
-          return cb_jr_fail(r, where, "row %d, column %d: '%c' is not one of . # R W G X +", row + 1, c + 1, m);
+          return cb_jr_fail(r, where, "row %d, column %d: '%c' is not one of . # R W G X +", row + 1, c + 1,
+                            m);
         if (row == c && row > 0 && m != CB_BS_RED && m != CB_BS_STAIRS && m != CB_BS_SHIP)
           return cb_jr_fail(r, where, "%d;%d is on the diagonal: only R, X or # go there", row + 1, c + 1);
         if (row == 0 && c == 0 && m != CB_BS_FREE && m != CB_BS_SHIP)
@@ -121,20 +126,24 @@ static cb_status read_ships(cb_json_reader *r, json_t *o, cb_battleships_proc *p
     if (!sh->cells) return cb_jr_oom(r);
     for (int k = 0; k < sh->ncells; k++) {
       json_t *c = json_array_get(cells, (size_t)k), *a = json_array_get(c, 0), *b = json_array_get(c, 1);
-      if (json_array_size(c) != 2 || !json_is_integer(a) || !json_is_integer(b) || json_integer_value(a) < 1 ||
-          json_integer_value(a) > p->n || json_integer_value(b) < 1 || json_integer_value(b) > p->n)
-        return cb_jr_fail(r, where, "cell %d must be [row, column] within the %d x %d grid", k + 1, p->n, p->n);
+      if (json_array_size(c) != 2 || !json_is_integer(a) || !json_is_integer(b) ||
+          json_integer_value(a) < 1 || json_integer_value(a) > p->n || json_integer_value(b) < 1 ||
+          json_integer_value(b) > p->n)
+        return cb_jr_fail(r, where, "cell %d must be [row, column] within the %d x %d grid", k + 1, p->n,
+                          p->n);
       sh->cells[k][0] = (int)json_integer_value(a);
       sh->cells[k][1] = (int)json_integer_value(b);
       if (k > 0) {
         int dr = sh->cells[k][0] - sh->cells[k - 1][0], dc = sh->cells[k][1] - sh->cells[k - 1][1];
         int across = dr == 0 && dc == 1, down = dr == 1 && dc == 0;
         int want_down = sh->ncells > 1 && sh->cells[1][0] != sh->cells[0][0];
-        if (!(want_down ? down : across)) return cb_jr_fail(r, where, "the cells must run in a line, across or down");
+        if (!(want_down ? down : across))
+          return cb_jr_fail(r, where, "the cells must run in a line, across or down");
       }
       const char *row = p->grids[sh->level - 1].rows[sh->cells[k][0] - 1];
       if (row[sh->cells[k][1] - 1] != CB_BS_SHIP)
-        return cb_jr_fail(r, where, "cell %d;%d is not a ship cell ('#') on its grid", sh->cells[k][0], sh->cells[k][1]);
+        return cb_jr_fail(r, where, "cell %d;%d is not a ship cell ('#') on its grid", sh->cells[k][0],
+                          sh->cells[k][1]);
     }
   }
   p->nships = (int)nships;
@@ -142,12 +151,13 @@ static cb_status read_ships(cb_json_reader *r, json_t *o, cb_battleships_proc *p
   for (int g = 0; g < p->ngrids; g++) {
     long marks = 0, cells = 0;
     for (int row = 0; row < p->n; row++)
-      for (int c = 0; c < p->n; c++) marks += p->grids[g].rows[row][c] == CB_BS_SHIP;
+      for (int c = 0; c < p->n; c++)
+        marks += p->grids[g].rows[row][c] == CB_BS_SHIP;
     for (int s = 0; s < p->nships; s++)
       if (p->ships[s].level == g + 1) cells += p->ships[s].ncells;
     if (marks != cells)
-      return cb_jr_fail(r, "procedure.ships", "level %d's grid has %ld ship cells but its ships hold %ld", g + 1, marks,
-                        cells);
+      return cb_jr_fail(r, "procedure.ships", "level %d's grid has %ld ship cells but its ships hold %ld",
+                        g + 1, marks, cells);
   }
   return r->st;
 }
@@ -166,7 +176,8 @@ static cb_status read_stairs(cb_json_reader *r, json_t *o, cb_battleships_proc *
     snprintf(where, sizeof where, "procedure.stairs[%zu]", i);
     if (!json_is_object(v)) return cb_jr_fail(r, where, "must be an object");
     int a[2], b[2];
-    if (level_room(r, v, where, "from", d->nlevels, p->n, a) || level_room(r, v, where, "to", d->nlevels, p->n, b))
+    if (level_room(r, v, where, "from", d->nlevels, p->n, a) ||
+        level_room(r, v, where, "to", d->nlevels, p->n, b))
       return r->st;
     if (b[0] != a[0] + 1) return cb_jr_fail(r, where, "stairs join a level to the next one down");
     if (p->grids[a[0] - 1].rows[a[1] - 1][a[1] - 1] != CB_BS_STAIRS ||
@@ -176,9 +187,11 @@ static cb_status read_stairs(cb_json_reader *r, json_t *o, cb_battleships_proc *
   }
   p->nstairs = (int)ns;
   for (int g = 0; g < p->ngrids; g++)
-    for (int k = 0; k < p->n; k++) xs += p->grids[g].rows[k][k] == CB_BS_STAIRS;
+    for (int k = 0; k < p->n; k++)
+      xs += p->grids[g].rows[k][k] == CB_BS_STAIRS;
   if (xs != 2 * (long)ns)
-    return cb_jr_fail(r, "procedure.stairs", "the grids hold %ld X marks for %zu stairs (each needs two)", xs, ns);
+    return cb_jr_fail(r, "procedure.stairs", "the grids hold %ld X marks for %zu stairs (each needs two)", xs,
+                      ns);
   return r->st;
 }
 
@@ -188,10 +201,11 @@ static cb_status check_dungeon(cb_json_reader *r, const cb_battleships_proc *p) 
   const cb_dungeon *d = r->d;
   int n = p->n;
   if ((long)d->nrooms != (long)d->nlevels * n)
-    return cb_jr_fail(r, "procedure", "%d rooms, but %d levels of %d x %d grids make %d", d->nrooms, d->nlevels, n,
-                      n, d->nlevels * n);
+    return cb_jr_fail(r, "procedure", "%d rooms, but %d levels of %d x %d grids make %d", d->nrooms,
+                      d->nlevels, n, n, d->nlevels * n);
   for (int g = 0; g < d->nlevels; g++)
-    if (d->levels[g].id != g + 1) return cb_jr_fail(r, "levels", "battleships levels are numbered 1, 2, 3, ...");
+    if (d->levels[g].id != g + 1)
+      return cb_jr_fail(r, "levels", "battleships levels are numbered 1, 2, 3, ...");
   for (int i = 0; i < d->nrooms; i++) {
     const cb_room *room = &d->rooms[i];
     if (room->level != d->levels[i / n].id || room->number != i % n + 1)
@@ -205,9 +219,11 @@ static cb_status check_dungeon(cb_json_reader *r, const cb_battleships_proc *p) 
         if (!cb_bs_is_peg(p->grids[g].rows[a][b]) && !cb_bs_is_peg(p->grids[g].rows[b][a])) continue;
         const cb_passage *ps = next < d->npassages ? &d->passages[next] : NULL;
         int ida = d->rooms[g * n + a].id, idb = d->rooms[g * n + b].id;
-        if (!ps || ps->kind == CB_PASSAGE_STAIRS || !((ps->from == ida && ps->to == idb) || (ps->from == idb && ps->to == ida)))
-          return cb_jr_fail(r, "passages", "passage %d should join rooms %d and %d of level %d, as the pegs at %d;%d "
-                                           "and %d;%d say",
+        if (!ps || ps->kind == CB_PASSAGE_STAIRS ||
+            !((ps->from == ida && ps->to == idb) || (ps->from == idb && ps->to == ida)))
+          return cb_jr_fail(r, "passages",
+                            "passage %d should join rooms %d and %d of level %d, as the pegs at %d;%d "
+                            "and %d;%d say",
                             next + 1, a + 1, b + 1, g + 1, a + 1, b + 1, b + 1, a + 1);
         next++;
       }
@@ -217,10 +233,12 @@ static cb_status check_dungeon(cb_json_reader *r, const cb_battleships_proc *p) 
     int ida = d->rooms[(st->from_level - 1) * n + st->from_room - 1].id,
         idb = d->rooms[(st->to_level - 1) * n + st->to_room - 1].id;
     if (!ps || ps->kind != CB_PASSAGE_STAIRS || ps->from != ida || ps->to != idb)
-      return cb_jr_fail(r, "passages", "passage %d should be the stairs from room %d to room %d", next + 1, ida, idb);
+      return cb_jr_fail(r, "passages", "passage %d should be the stairs from room %d to room %d", next + 1,
+                        ida, idb);
   }
   if (next != d->npassages)
-    return cb_jr_fail(r, "passages", "%d passages, but the grids' pegs and stairs make %d", d->npassages, next);
+    return cb_jr_fail(r, "passages", "%d passages, but the grids' pegs and stairs make %d", d->npassages,
+                      next);
   return r->st;
 }
 

@@ -18,8 +18,8 @@
 static const cb_rgb SHIP = {0.74, 0.74, 0.74}, RULE = {0.55, 0.55, 0.55};
 static const double MAX_CELL = 20, TITLE_SIZE = 14, CAPTION_SIZE = 10, TEXT_SIZE = 8.6;
 
-void cb_battleships_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y, double w,
-                        double h, cb_symbol_set *used) {
+void cb_battleships_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
+                        double w, double h, cb_symbol_set *used) {
   /* the same dungeon with the rooms where the graph layout puts them */
   cb_dungeon moved = *d;
   cb_room *rooms = cb_malloc(((size_t)d->nrooms + 1) * sizeof *rooms);
@@ -54,7 +54,10 @@ typedef enum { MARK_RED, MARK_WHITE, MARK_ROW, MARK_STAIRS, MARK_REPAIR } mark;
 static void draw_mark(cb_page *p, const cb_symbols *st, mark m, double cx, double cy, double s) {
   double r = s * 0.27;
   cb_ink solid = cb_ink_fill(st->ink), line = cb_ink_stroke(st->ink, fmax(0.7, s * 0.07));
-  cb_ink open = {.fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink,
+  cb_ink open = {.fill = true,
+                 .stroke = true,
+                 .fill_color = st->paper,
+                 .stroke_color = st->ink,
                  .width = fmax(0.7, s * 0.06)};
   line.cap = CB_CAP_ROUND;
   switch (m) {
@@ -97,7 +100,8 @@ static void centred(cb_page *p, const cb_symbols *st, cb_font font, double size,
 }
 
 /* One level's grid with its caption; (x, y) is the caption's top left, s a cell's side. */
-static void draw_grid(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int g, double x, double y, double s) {
+static void draw_grid(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int g, double x, double y,
+                      double s) {
   const cb_battleships_proc *bp = d->procedure.battleships;
   int n = bp->n;
   char buf[64];
@@ -199,16 +203,18 @@ static double legend(cb_page *p, const cb_symbols *st, const cb_dungeon *d, doub
   char buf[256];
   cb_flow f = {st->m, TEXT_SIZE, TEXT_SIZE * 1.3, w, st->ink};
   cb_span how[] = {{CB_FONT_ITALIC, "Reading the grid: "},
-                   {CB_FONT_REGULAR, "in room r, look across row r and down column r; every white peg in them "
-                                     "(open, ringed or +) is a passage to the room of its other number. Cell r;c "
-                                     "is row r, column c; a peg at r;c and another at c;r are the same passage."}};
+                   {CB_FONT_REGULAR,
+                    "in room r, look across row r and down column r; every white peg in them "
+                    "(open, ringed or +) is a passage to the room of its other number. Cell r;c "
+                    "is row r, column c; a peg at r;c and another at c;r are the same passage."}};
   int lines = cb_text_flow(p, &f, how, 2, x, y + h + TEXT_SIZE);
   h += (lines > 0 ? lines : 1) * f.leading + 4;
   for (int i = 0; i < bp->nstairs && i < 60; i++) {
     const cb_bs_stairs *sx = &bp->stairs[i];
-    snprintf(buf, sizeof buf, "Stairs: level %d room %d (X at %d;%d) \xe2\x80\x94 level %d room %d (X at %d;%d).",
-             sx->from_level, sx->from_room, sx->from_room, sx->from_room, sx->to_level, sx->to_room, sx->to_room,
-             sx->to_room);
+    snprintf(buf, sizeof buf,
+             "Stairs: level %d room %d (X at %d;%d) \xe2\x80\x94 level %d room %d (X at %d;%d).",
+             sx->from_level, sx->from_room, sx->from_room, sx->from_room, sx->to_level, sx->to_room,
+             sx->to_room, sx->to_room);
     if (p) cb_page_text(p, CB_FONT_REGULAR, TEXT_SIZE, x, y + h + TEXT_SIZE, st->ink, buf);
     h += f.leading;
   }
@@ -225,8 +231,8 @@ static cb_page *new_page(cb_document *doc, double w, double h, cb_status *st, cb
   return p;
 }
 
-cb_status cb_battleships_pages(const cb_dungeon *d, const cb_symbols *st, const cb_frame *frame, cb_document *doc,
-                               cb_error *err) {
+cb_status cb_battleships_pages(const cb_dungeon *d, const cb_symbols *st, const cb_frame *frame,
+                               cb_document *doc, cb_error *err) {
   const cb_battleships_proc *bp = d->procedure.battleships;
   if (!bp || bp->ngrids == 0 || doc->npages == 0) return CB_OK;
   double pw = doc->pages[doc->npages - 1]->w, ph = doc->pages[doc->npages - 1]->h;
@@ -247,7 +253,8 @@ cb_status cb_battleships_pages(const cb_dungeon *d, const cb_symbols *st, const 
       if (!(p = new_page(doc, pw, ph, &status, err))) return status;
       y = frame->y;
     }
-    for (int k = 0; k < cols && g + k < bp->ngrids; k++) draw_grid(p, st, d, g + k, left + k * (colw + gap), y, s);
+    for (int k = 0; k < cols && g + k < bp->ngrids; k++)
+      draw_grid(p, st, d, g + k, left + k * (colw + gap), y, s);
     y += gridh;
   }
   double lh = legend(NULL, st, d, frame->x, 0, frame->w);

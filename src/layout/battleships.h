@@ -7,12 +7,12 @@
 
 /* Draws level `level` (0: all) with the rooms where cb_graph_layout puts
  * them (the dungeon's own x/y are only a nominal ring per level). */
-void cb_battleships_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y, double w,
-                        double h, cb_symbol_set *used);
+void cb_battleships_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
+                        double w, double h, cb_symbol_set *used);
 
 /* Appends pages with each level's grid as the seed draws it, a legend of
  * its marks and the stairs in words. */
-cb_status cb_battleships_pages(const cb_dungeon *d, const cb_symbols *st, const cb_frame *frame, cb_document *doc,
-                               cb_error *err);
+cb_status cb_battleships_pages(const cb_dungeon *d, const cb_symbols *st, const cb_frame *frame,
+                               cb_document *doc, cb_error *err);
 
 #endif

@@ -40,8 +40,10 @@ static int local_index(const gl *g, int id) {
   while (lo <= hi) {
     int mid = (lo + hi) / 2;
     if (g->id[mid] == id) return mid;
-    if (g->id[mid] < id) lo = mid + 1;
-    else hi = mid - 1;
+    if (g->id[mid] < id)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
   }
   return -1;
 }
@@ -49,7 +51,8 @@ static int local_index(const gl *g, int id) {
 /* Rooms of the level and the passages between them, one edge per pair. */
 static int gl_build(const cb_dungeon *d, int level, gl *g) {
   memset(g, 0, sizeof *g);
-  for (int i = 0; i < d->nrooms; i++) g->n += !level || d->rooms[i].level == level;
+  for (int i = 0; i < d->nrooms; i++)
+    g->n += !level || d->rooms[i].level == level;
   g->id = cb_malloc(((size_t)g->n + 1) * sizeof *g->id);
   g->x = cb_calloc((size_t)g->n + 1, sizeof *g->x);
   g->y = cb_calloc((size_t)g->n + 1, sizeof *g->y);
@@ -100,7 +103,8 @@ static int segments_cross(const double *x, const double *y, int a, int b, int c,
 static int crossings(const gl *g, const double *x, const double *y) {
   int c = 0;
   for (int i = 0; i < g->m; i++)
-    for (int j = i + 1; j < g->m; j++) c += segments_cross(x, y, g->ea[i], g->eb[i], g->ea[j], g->eb[j]);
+    for (int j = i + 1; j < g->m; j++)
+      c += segments_cross(x, y, g->ea[i], g->eb[i], g->ea[j], g->eb[j]);
   return c;
 }
 
@@ -134,7 +138,8 @@ static double badness(const gl *g, const double *x, const double *y) {
 }
 
 static int find(int *up, int a) {
-  while (up[a] != a) a = up[a] = up[up[a]];
+  while (up[a] != a)
+    a = up[a] = up[up[a]];
   return a;
 }
 
@@ -142,7 +147,8 @@ static int find(int *up, int a) {
 static int components(const gl *g) {
   int *up = cb_malloc(((size_t)g->n + 1) * sizeof *up), parts = g->n;
   if (!up) return 1;
-  for (int i = 0; i < g->n; i++) up[i] = i;
+  for (int i = 0; i < g->n; i++)
+    up[i] = i;
   for (int e = 0; e < g->m; e++) {
     int a = find(up, g->ea[e]), b = find(up, g->eb[e]);
     if (a != b) up[a] = b, parts--;
@@ -157,7 +163,8 @@ static void spring(const gl *g, double *x, double *y, double *dx, double *dy, do
   int n = g->n;
   double t0 = 0.12 * sqrt((double)n) + 0.2;
   for (int it = 0; it < ITERATIONS; it++) {
-    for (int i = 0; i < n; i++) dx[i] = -gravity * x[i], dy[i] = -gravity * y[i];
+    for (int i = 0; i < n; i++)
+      dx[i] = -gravity * x[i], dy[i] = -gravity * y[i];
     for (int i = 0; i < n; i++)
       for (int j = i + 1; j < n; j++) {
         double ux = x[i] - x[j], uy = y[i] - y[j], d2 = ux * ux + uy * uy;
@@ -206,9 +213,9 @@ static void swap_rooms(const gl *g, double *x, double *y, double *bad) {
 /* Moves single rooms to where they cause less trouble: around their
  * neighbours' middle or anywhere in the layout's box. */
 static void relocate_rooms(const gl *g, double *x, double *y, double *bad, cb_rng *rng) {
-  static const double dirs[8][2] = {{1, 0}, {0.7071, 0.7071}, {0, 1}, {-0.7071, 0.7071},
+  static const double dirs[8][2] = {{1, 0},  {0.7071, 0.7071},   {0, 1},  {-0.7071, 0.7071},
                                     {-1, 0}, {-0.7071, -0.7071}, {0, -1}, {0.7071, -0.7071}};
-  for (int pass = 0; pass < RELOCATE_PASSES && *bad > 0; pass++) {
+  for (int pass = 0; pass<RELOCATE_PASSES && * bad> 0; pass++) {
     int better = 0;
     double minx = INFINITY, maxx = -INFINITY, miny = INFINITY, maxy = -INFINITY;
     for (int i = 0; i < g->n; i++)
@@ -275,7 +282,8 @@ static void spread(const gl *g, double *x, double *y) {
 static void fit_box(const gl *g, double *x, double *y, double aspect) {
   int n = g->n;
   double mx = 0, my = 0;
-  for (int i = 0; i < n; i++) mx += x[i], my += y[i];
+  for (int i = 0; i < n; i++)
+    mx += x[i], my += y[i];
   mx /= n, my /= n;
   double sxx = 0, syy = 0, sxy = 0;
   for (int i = 0; i < n; i++) {
@@ -295,9 +303,12 @@ static void fit_box(const gl *g, double *x, double *y, double aspect) {
   double w = maxx - minx, h = maxy - miny;
   if (w <= 0 || h <= 0) return;
   double sx = 1, sy = 1;
-  if (w / h < aspect) sx = fmin(MAX_STRETCH, aspect * h / w);
-  else sy = fmin(MAX_STRETCH, w / h / aspect);
-  for (int i = 0; i < n; i++) x[i] *= sx, y[i] *= sy;
+  if (w / h < aspect)
+    sx = fmin(MAX_STRETCH, aspect * h / w);
+  else
+    sy = fmin(MAX_STRETCH, w / h / aspect);
+  for (int i = 0; i < n; i++)
+    x[i] *= sx, y[i] *= sy;
 }
 
 int cb_graph_layout(const cb_dungeon *d, int level, double aspect, cb_graph_pos **out) {
@@ -362,7 +373,8 @@ int cb_graph_crossings(const cb_dungeon *d, int level, const cb_graph_pos *pos, 
     gl_free(&g);
     return -1;
   }
-  for (int i = 0; i < n; i++) g.x[i] = pos[i].x, g.y[i] = pos[i].y;
+  for (int i = 0; i < n; i++)
+    g.x[i] = pos[i].x, g.y[i] = pos[i].y;
   int c = crossings(&g, g.x, g.y);
   gl_free(&g);
   return c;

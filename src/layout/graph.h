@@ -17,7 +17,7 @@
 #include "../model/dungeon.h"
 
 typedef struct cb_graph_pos {
-  int room; /* room id */
+  int room;    /* room id */
   double x, y; /* feet; neighbours end up about CB_GRAPH_EDGE_FT apart */
 } cb_graph_pos;
 

@@ -1,6 +1,7 @@
 /* battleships: every rule of generators.md that can be checked from the
  * output, over 10,000 seeds with the options varied by seed; the procedure
  * JSON read back; every option validated. */
+#include <cmocka.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <cmocka.h>
 
 #include "gen/generator.h"
 #include "io/json.h"
@@ -88,7 +88,8 @@ static void check_dungeon(const cb_gen_options *o, const cb_dungeon *d) {
     }
     /* an X per stairs end on this grid; G only where a row lacked a W */
     int xs = 0, plus = 0;
-    for (int k = 1; k <= n; k++) xs += mark(p, g, k, k) == 'X';
+    for (int k = 1; k <= n; k++)
+      xs += mark(p, g, k, k) == 'X';
     int want = (g > 0 ? 1 + E : 0) + (g < L - 1 ? 1 + E : 0);
     assert_int_equal(xs, want);
     for (int r = 1; r <= n; r++) {
@@ -121,7 +122,8 @@ static void check_dungeon(const cb_gen_options *o, const cb_dungeon *d) {
     }
     assert_int_equal(nships, nf);
     for (int r = 1; r <= n; r++)
-      for (int c = 1; c <= n; c++) marks += mark(p, g, r, c) == '#';
+      for (int c = 1; c <= n; c++)
+        marks += mark(p, g, r, c) == '#';
     assert_int_equal(marks, cells);
   }
 
@@ -160,7 +162,8 @@ static void check_dungeon(const cb_gen_options *o, const cb_dungeon *d) {
   /* start and boss; every room reachable unless --faithful (then tagged) */
   assert_true(d->rooms[0].tags & CB_TAG_MAIN_START);
   int bosses = 0;
-  for (int i = 0; i < d->nrooms; i++) bosses += (d->rooms[i].tags & CB_TAG_BOSS) != 0;
+  for (int i = 0; i < d->nrooms; i++)
+    bosses += (d->rooms[i].tags & CB_TAG_BOSS) != 0;
   assert_int_equal(bosses, 1);
   if (L > 1) assert_true(d->rooms[(L - 1) * n].tags & CB_TAG_BOSS);
   cb_graph gr;
@@ -241,7 +244,8 @@ static void json_round_trip(void **state) {
     cb_error err = {0};
     assert_int_equal(cb_gen_battleships.generate(&o, &d, &err), CB_OK);
     buf a = json_of(d);
-    if (cb_json_parse(a.data, a.len, "t.json", &back, &err) != CB_OK) fail_msg("seed %d: %s", (int)s, err.msg);
+    if (cb_json_parse(a.data, a.len, "t.json", &back, &err) != CB_OK)
+      fail_msg("seed %d: %s", (int)s, err.msg);
     check_dungeon(&o, back);
     buf b = json_of(back);
     assert_int_equal(a.len, b.len);
@@ -316,7 +320,8 @@ static void bad_options(void **state) {
   refuses(o, "a ship of 11");
   o = (cb_gen_options){0};
   o.grid = 4, o.nfleet = 13, o.extra_set = true;
-  for (int i = 0; i < 13; i++) o.fleet[i] = 1;
+  for (int i = 0; i < 13; i++)
+    o.fleet[i] = 1;
   refuses(o, "ship cells");
   o = (cb_gen_options){0};
   o.levels = 1, o.extra_stairs = 1;
@@ -378,7 +383,8 @@ static void single_level_boss(void **state) {
     cb_error err = {0};
     assert_int_equal(cb_gen_battleships.generate(&o, &d, &err), CB_OK);
     int n = d->nrooms, dist[16], queue[16], head = 0, tail = 0, boss = -1;
-    for (int i = 0; i < n; i++) dist[i] = -1;
+    for (int i = 0; i < n; i++)
+      dist[i] = -1;
     dist[0] = 0;
     queue[tail++] = 0;
     while (head < tail) {
@@ -390,7 +396,8 @@ static void single_level_boss(void **state) {
     }
     for (int i = 0; i < n; i++)
       if (d->rooms[i].tags & CB_TAG_BOSS) boss = i;
-    for (int i = 0; i < n; i++) assert_true(dist[i] <= dist[boss]);
+    for (int i = 0; i < n; i++)
+      assert_true(dist[i] <= dist[boss]);
     cb_dungeon_free(d);
   }
 }
@@ -411,9 +418,11 @@ static void many_levels(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(defaults),       cmocka_unit_test(every_rule_over_seeds), cmocka_unit_test(json_round_trip),
-      cmocka_unit_test(json_rejects),   cmocka_unit_test(bad_options),          cmocka_unit_test(fleet_that_never_fits),
-      cmocka_unit_test(narrates),       cmocka_unit_test(single_level_boss),    cmocka_unit_test(many_levels),
+      cmocka_unit_test(defaults),        cmocka_unit_test(every_rule_over_seeds),
+      cmocka_unit_test(json_round_trip), cmocka_unit_test(json_rejects),
+      cmocka_unit_test(bad_options),     cmocka_unit_test(fleet_that_never_fits),
+      cmocka_unit_test(narrates),        cmocka_unit_test(single_level_boss),
+      cmocka_unit_test(many_levels),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,6 @@
 /* The graph layout: rooms apart, off lines, few crossings, deterministic,
  * fast; over battleships dungeons (the generator without geometry). */
+#include <cmocka.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-#include <cmocka.h>
 
 #include "gen/generator.h"
 #include "layout/graph.h"
@@ -67,8 +67,8 @@ static void test_rooms_apart_and_off_lines(void **state) {
     }
     cb_dungeon_free(d);
   }
-  printf("crossings: %.2f per level on average, %d at worst, over %d levels\n", (double)total_cross / levels, worst,
-         levels);
+  printf("crossings: %.2f per level on average, %d at worst, over %d levels\n", (double)total_cross / levels,
+         worst, levels);
 }
 
 /* Same dungeon, same positions. */
