@@ -1,7 +1,6 @@
 /* battleships: every rule of generators.md that can be checked from the
  * output, over 10,000 seeds with the options varied by seed; the procedure
  * JSON read back; every option validated. */
-#include <cmocka.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <cmocka.h>
 
 #include "gen/generator.h"
 #include "io/json.h"

@@ -1,6 +1,5 @@
 /* The graph layout: rooms apart, off lines, few crossings, deterministic,
  * fast; over battleships dungeons (the generator without geometry). */
-#include <cmocka.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+
+#include <cmocka.h>
 
 #include "gen/generator.h"
 #include "layout/graph.h"
