@@ -7,7 +7,11 @@
  * Encoding of the working grids: bs.cells holds L grids of n x n marks
  * (proc_battleships.h: . # R W G X +), grid l (0-based) row r column c
  * (0-based) at cells[(l * n + r) * n + c]. Room number k is row/column k-1;
- * room ids run level by level: id = l * n + k. */
+ * room ids run level by level: id = l * n + k.
+ *
+ * The rooms' x/y are only nominal: a ring per level, levels left to right.
+ * The booklet places them with the graph layout (layout/graph.c), which
+ * generation never calls. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -375,9 +379,11 @@ static cb_status place_stairs(bs *s, cb_error *err) {
   return CB_OK;
 }
 
-/* Rooms joined to room index i (level l, number k) by pegs or stairs are
- * flooded into `reached`; queue is scratch of L * n. */
-static void flood(bs *s, int start, unsigned char *reached, int *queue) {
+/* Rooms joined to room index `start` (level l = index / n, number
+ * index % n + 1) by pegs or stairs are flooded into `reached`. A room has at
+ * most one stairs (each X is its own diagonal cell): stairs_to[index] is the
+ * room index at the other end, or -1. queue is scratch of L * n. */
+static void flood(bs *s, int start, const int *stairs_to, unsigned char *reached, int *queue) {
   int head = 0, tail = 0, n = s->n;
   if (reached[start]) return;
   reached[start] = 1;
@@ -391,14 +397,10 @@ static void flood(bs *s, int start, unsigned char *reached, int *queue) {
         queue[tail++] = v;
       }
     }
-    for (int i = 0; i < s->proc->nstairs; i++) {
-      const cb_bs_stairs *st = &s->proc->stairs[i];
-      int a = (st->from_level - 1) * n + st->from_room - 1, b = (st->to_level - 1) * n + st->to_room - 1;
-      int v = u == a ? b : u == b ? a : -1;
-      if (v >= 0 && !reached[v]) {
-        reached[v] = 1;
-        queue[tail++] = v;
-      }
+    int v = stairs_to[u];
+    if (v >= 0 && !reached[v]) {
+      reached[v] = 1;
+      queue[tail++] = v;
     }
   }
 }
@@ -408,13 +410,23 @@ static void flood(bs *s, int start, unsigned char *reached, int *queue) {
 static cb_status connect_rooms(bs *s, cb_error *err) {
   int n = s->n, total = s->nlevels * n, added = 0, lost = 0;
   unsigned char *reached = cb_calloc((size_t)total, 1);
-  int *queue = cb_malloc((size_t)total * sizeof *queue);
-  if (!reached || !queue) {
+  int *queue = cb_malloc((size_t)total * sizeof *queue),
+      *stairs_to = cb_malloc((size_t)total * sizeof *stairs_to);
+  if (!reached || !queue || !stairs_to) {
     free(reached);
     free(queue);
+    free(stairs_to);
     return oom(err);
   }
-  flood(s, 0, reached, queue);
+  for (int i = 0; i < total; i++)
+    stairs_to[i] = -1;
+  for (int i = 0; i < s->proc->nstairs; i++) {
+    const cb_bs_stairs *st = &s->proc->stairs[i];
+    int a = (st->from_level - 1) * n + st->from_room - 1, b = (st->to_level - 1) * n + st->to_room - 1;
+    stairs_to[a] = b;
+    stairs_to[b] = a;
+  }
+  flood(s, 0, stairs_to, reached, queue);
   for (int l = 0; l < s->nlevels; l++) {
     for (int progress = 1; progress && !s->o->faithful;) {
       progress = 0;
@@ -434,7 +446,7 @@ static cb_status connect_rooms(bs *s, cb_error *err) {
             "Room %d of level %d cannot be reached from the start: a peg at %d;%d (marked +) joins "
             "it to room %d.",
             k + 1, l + 1, r + 1, c + 1, other + 1);
-        flood(s, l * n + k, reached, queue);
+        flood(s, l * n + k, stairs_to, reached, queue);
         added++;
         progress = 1;
       }
@@ -456,6 +468,7 @@ static cb_status connect_rooms(bs *s, cb_error *err) {
                    lost == 1 ? "" : "s", lost == 1 ? "it" : "them");
   free(reached);
   free(queue);
+  free(stairs_to);
   return CB_OK;
 }
 
