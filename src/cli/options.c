@@ -9,7 +9,24 @@
  * reproducible: 2000-01-01T00:00:00Z. */
 #define CB_DEFAULT_DATE 946684800LL
 
-enum { OPT_EXTRA_BY = 1000, OPT_TITLE, OPT_DPI, OPT_BACKEND, OPT_AUTHOR, OPT_LEVELS, OPT_FAITHFUL, OPT_PLAYER_MAP };
+/* One option per line below, so that generators add theirs without touching
+ * anyone else's line. */
+enum {
+  OPT_EXTRA_BY = 1000,
+  OPT_TITLE,
+  OPT_DPI,
+  OPT_BACKEND,
+  OPT_AUTHOR,
+  OPT_LEVELS,
+  OPT_FAITHFUL,
+  OPT_PLAYER_MAP,
+  OPT_GRID,
+  OPT_EXTRA,
+  OPT_EXTRA_STAIRS,
+  OPT_SECRET_ROWS,
+  OPT_MATCHING_STAIRS,
+  OPT_FLEET,
+};
 
 static const struct option long_opts[] = {
     {"generator", required_argument, NULL, 'g'}, {"seed", required_argument, NULL, 's'},
@@ -18,8 +35,15 @@ static const struct option long_opts[] = {
     {"extra-by", required_argument, NULL, OPT_EXTRA_BY}, {"title", required_argument, NULL, OPT_TITLE},
     {"dpi", required_argument, NULL, OPT_DPI},   {"backend", required_argument, NULL, OPT_BACKEND},
     {"author", required_argument, NULL, OPT_AUTHOR}, {"levels", required_argument, NULL, OPT_LEVELS},
-    {"faithful", no_argument, NULL, OPT_FAITHFUL},   {"player-map", no_argument, NULL, OPT_PLAYER_MAP},
+    {"faithful", no_argument, NULL, OPT_FAITHFUL},
+    {"player-map", no_argument, NULL, OPT_PLAYER_MAP},
     {"help", no_argument, NULL, 'h'},
+    {"grid", required_argument, NULL, OPT_GRID},
+    {"extra", required_argument, NULL, OPT_EXTRA},
+    {"extra-stairs", required_argument, NULL, OPT_EXTRA_STAIRS},
+    {"secret-rows", no_argument, NULL, OPT_SECRET_ROWS},
+    {"matching-stairs", no_argument, NULL, OPT_MATCHING_STAIRS},
+    {"fleet", required_argument, NULL, OPT_FLEET},
     {"version", no_argument, NULL, 'V'},         {NULL, 0, NULL, 0}};
 
 void cb_cli_help(FILE *out) {
@@ -29,16 +53,26 @@ void cb_cli_help(FILE *out) {
         "\n"
         "  -g, --generator NAME  the procedure (default dropdice):\n"
         "                          dropdice     Jaquaysed drop-dice point-crawl (seed 004)\n"
-        "                          cards, leximorph, preconnect, battleships: not implemented yet\n"
+        "                          battleships  BattleDungeon grid-crawl (seed 003)\n"
+        "                          cards, leximorph, preconnect: not implemented yet\n"
         "  -s, --seed N          the seed, 0 to 18446744073709551615 (default: a random\n"
         "                        seed, printed on standard error)\n"
         "  -n, --rooms N         rooms (dice) to place (default 10); 1 to 100000 for\n"
         "                        --format json, 1 to 200 for printed output (legible up to ~60)\n"
         "      --levels N        levels, for the generators that make several\n"
+        "                        (battleships: default 2, up to 1000)\n"
         "      --faithful        follow the seed's procedure exactly, without the repairs\n"
         "                        we add (re-rolls of dull deals, connecting lost rooms)\n"
         "      --extra-by HOW    dropdice: rank extra paths by 'tree' distance (default)\n"
         "                        or straight 'length'\n"
+        "      --grid N          battleships: rooms per level, an N x N grid, 2 to 100\n"
+        "                        (default 10)\n"
+        "      --fleet LIST      battleships: ship lengths, e.g. 5,4,3,3,2 (default: the\n"
+        "                        classic fleet scaled to the grid)\n"
+        "      --extra K         battleships: extra white pegs per grid (default 3)\n"
+        "      --secret-rows     battleships: the pegs added for rows are secret passages\n"
+        "      --matching-stairs battleships: stairs join room k to room k of the next level\n"
+        "      --extra-stairs K  battleships: K more stairs between each pair of levels\n"
         "      --title TEXT      the dungeon's title (default: one drawn from the seed)\n"
         "  -o, --output FILE     write here (default dungeon.pdf; '-' for standard output);\n"
         "                        the extension picks the format: .pdf .svg .png .json\n"
@@ -94,6 +128,28 @@ static cb_status text_arg(const char *opt, const char *v, size_t max, cb_error *
   return CB_OK;
 }
 
+/* A comma-separated list of ship lengths, 1 to 100 each. */
+static cb_status fleet_arg(const char *v, cb_gen_options *g, cb_error *err) {
+  char buf[16];
+  g->nfleet = 0;
+  for (const char *p = v;;) {
+    size_t len = strcspn(p, ",");
+    unsigned long long n;
+    if (len == 0 || len >= sizeof buf)
+      return cb_error_set(err, CB_EINPUT, "--fleet '%s': expected ship lengths such as 5,4,3,3,2", v);
+    memcpy(buf, p, len);
+    buf[len] = '\0';
+    if (!cb_cli_number(buf, 1, 100, &n))
+      return cb_error_set(err, CB_EINPUT, "--fleet '%s': '%s' is not a ship length from 1 to 100", v, buf);
+    if (g->nfleet == CB_MAX_FLEET)
+      return cb_error_set(err, CB_EINPUT, "--fleet '%s': at most %d ships", v, CB_MAX_FLEET);
+    g->fleet[g->nfleet++] = (int)n;
+    if (!p[len]) break;
+    p += len + 1;
+  }
+  return CB_OK;
+}
+
 cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t random_seed, cb_cli *cli,
                        cb_error *err) {
   memset(cli, 0, sizeof *cli);
@@ -143,6 +199,31 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     case OPT_PLAYER_MAP: job->player_map = true; break;
     case OPT_FAITHFUL:
       job->gen.faithful = true;
+      gen_opt = true;
+      break;
+    case OPT_GRID:
+      if (!cb_cli_number(optarg, 2, 100, &v))
+        return cb_error_set(err, CB_EINPUT, "--grid '%s': expected a whole number from 2 to 100 (rooms per level)",
+                            optarg);
+      job->gen.grid = (int)v;
+      gen_opt = true;
+      break;
+    case OPT_EXTRA:
+      if (!cb_cli_number(optarg, 0, 10000, &v))
+        return cb_error_set(err, CB_EINPUT, "--extra '%s': expected a whole number from 0 to 10000", optarg);
+      job->gen.extra = (int)v;
+      job->gen.extra_set = gen_opt = true;
+      break;
+    case OPT_EXTRA_STAIRS:
+      if (!cb_cli_number(optarg, 0, 100, &v))
+        return cb_error_set(err, CB_EINPUT, "--extra-stairs '%s': expected a whole number from 0 to 100", optarg);
+      job->gen.extra_stairs = (int)v;
+      gen_opt = true;
+      break;
+    case OPT_SECRET_ROWS: job->gen.secret_rows = gen_opt = true; break;
+    case OPT_MATCHING_STAIRS: job->gen.matching_stairs = gen_opt = true; break;
+    case OPT_FLEET:
+      if (fleet_arg(optarg, &job->gen, err)) return err->status;
       gen_opt = true;
       break;
     case OPT_TITLE:

@@ -10,6 +10,8 @@
 #include "../model/dungeon.h"
 #include "../model/error.h"
 
+enum { CB_MAX_FLEET = 64 };
+
 typedef enum { CB_EXTRA_BY_TREE, CB_EXTRA_BY_LENGTH } cb_extra_by;
 
 /* Options of every generator; each reads the ones it knows. */
@@ -20,6 +22,14 @@ typedef struct cb_gen_options {
   bool faithful;        /* the seed's procedure exactly, without our repairs */
   cb_extra_by extra_by; /* dropdice: how extra paths are ranked */
   const char *title;    /* NULL: the generator names the dungeon */
+  /* battleships */
+  int grid;             /* rooms per level, the grid is grid x grid; 0: default 10 */
+  int extra;            /* extra white pegs per grid, with extra_set; else 3 */
+  bool extra_set;
+  int extra_stairs;     /* more level links per pair of levels */
+  bool secret_rows, matching_stairs;
+  int nfleet;           /* 0: the classic fleet, scaled */
+  int fleet[CB_MAX_FLEET]; /* ship lengths */
 } cb_gen_options;
 
 typedef struct cb_generator {
@@ -40,6 +50,7 @@ int cb_generator_planned(const char *name);
 
 /* Each procedure's table entry. */
 extern const cb_generator cb_gen_dropdice;
+extern const cb_generator cb_gen_battleships;
 
 /* Shared by generators: a title from the seed (its own stream, so that it
  * never changes the dungeon). Returns a static or arena string. */
