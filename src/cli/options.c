@@ -9,7 +9,9 @@
  * reproducible: 2000-01-01T00:00:00Z. */
 #define CB_DEFAULT_DATE 946684800LL
 
-enum { OPT_EXTRA_BY = 1000, OPT_TITLE, OPT_DPI, OPT_BACKEND, OPT_AUTHOR, OPT_LEVELS, OPT_FAITHFUL };
+enum { OPT_EXTRA_BY = 1000, OPT_TITLE, OPT_DPI, OPT_BACKEND, OPT_AUTHOR, OPT_LEVELS, OPT_FAITHFUL,
+       OPT_GRID, OPT_SHAPE, OPT_ENTRANCE, OPT_DECKS, OPT_JOKERS, OPT_SPRAWL, OPT_REDISCOVERED, OPT_DOUBLES,
+       OPT_NO_DOUBLES, OPT_MIN_ROOMS, OPT_CONTENT, OPT_LENGTHS, OPT_LENGTH_UNIT };
 
 static const struct option long_opts[] = {
     {"generator", required_argument, NULL, 'g'}, {"seed", required_argument, NULL, 's'},
@@ -19,6 +21,14 @@ static const struct option long_opts[] = {
     {"dpi", required_argument, NULL, OPT_DPI},   {"backend", required_argument, NULL, OPT_BACKEND},
     {"author", required_argument, NULL, OPT_AUTHOR}, {"levels", required_argument, NULL, OPT_LEVELS},
     {"faithful", no_argument, NULL, OPT_FAITHFUL},   {"help", no_argument, NULL, 'h'},
+    {"grid", required_argument, NULL, OPT_GRID},     {"shape", required_argument, NULL, OPT_SHAPE},
+    {"entrance", required_argument, NULL, OPT_ENTRANCE}, {"decks", required_argument, NULL, OPT_DECKS},
+    {"jokers", no_argument, NULL, OPT_JOKERS},       {"sprawl", no_argument, NULL, OPT_SPRAWL},
+    {"rediscovered", required_argument, NULL, OPT_REDISCOVERED},
+    {"doubles-obstructed", no_argument, NULL, OPT_DOUBLES},
+    {"no-doubles-obstructed", no_argument, NULL, OPT_NO_DOUBLES},
+    {"min-rooms", required_argument, NULL, OPT_MIN_ROOMS}, {"content", required_argument, NULL, OPT_CONTENT},
+    {"lengths", no_argument, NULL, OPT_LENGTHS},     {"length-unit", required_argument, NULL, OPT_LENGTH_UNIT},
     {"version", no_argument, NULL, 'V'},         {NULL, 0, NULL, 0}};
 
 void cb_cli_help(FILE *out) {
@@ -28,7 +38,8 @@ void cb_cli_help(FILE *out) {
         "\n"
         "  -g, --generator NAME  the procedure (default dropdice):\n"
         "                          dropdice     Jaquaysed drop-dice point-crawl (seed 004)\n"
-        "                          cards, leximorph, preconnect, battleships: not implemented yet\n"
+        "                          cards        Cardtography: a deck dealt on a grid (seed 000)\n"
+        "                          leximorph, preconnect, battleships: not implemented yet\n"
         "  -s, --seed N          the seed, 0 to 18446744073709551615 (default: a random\n"
         "                        seed, printed on standard error)\n"
         "  -n, --rooms N         rooms (dice) to place (default 10); 1 to 100000 for\n"
@@ -38,6 +49,24 @@ void cb_cli_help(FILE *out) {
         "                        we add (re-rolls of dull deals, connecting lost rooms)\n"
         "      --extra-by HOW    dropdice: rank extra paths by 'tree' distance (default)\n"
         "                        or straight 'length'\n"
+        "  cards (Cardtography):\n"
+        "      --grid WxH        the grid of cards dealt face down (default 5x5)\n"
+        "      --shape SHAPE     rect (default), oval, or a mask file of '#' (card) and '.'\n"
+        "                        rows, e.g. templates/mask-cross.txt (or mask-cross)\n"
+        "      --entrance WHERE  bottom (centre, default), top, centre, or a cell C,R\n"
+        "      --decks N         decks shuffled together, 1 to 8 (default 1)\n"
+        "      --jokers          add the jokers: boss rooms\n"
+        "      --sprawl          deal cards only as the dice call for them, on an\n"
+        "                        unbounded grid, up to --rooms per level (default 25)\n"
+        "      --rediscovered HOW a die into an explored card with no door to this one:\n"
+        "                        door (default), ignore, one-way or concealed\n"
+        "      --no-doubles-obstructed  doubles make plain doors (default: trapped,\n"
+        "                        locked, jammed or obstructed, rolled)\n"
+        "      --min-rooms N     deal again when a level keeps fewer cards (default 5)\n"
+        "      --content FILE    the table of what each card holds (default\n"
+        "                        templates/cards-contents.txt)\n"
+        "      --lengths         roll a die for each connection's length\n"
+        "      --length-unit FT  feet per pip of that die (default 10)\n"
         "      --title TEXT      the dungeon's title (default: one drawn from the seed)\n"
         "  -o, --output FILE     write here (default dungeon.pdf; '-' for standard output);\n"
         "                        the extension picks the format: .pdf .svg .png .json\n"
@@ -139,6 +168,60 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     case OPT_FAITHFUL:
       job->gen.faithful = true;
       gen_opt = true;
+      break;
+    case OPT_GRID: {
+      unsigned w, h;
+      char tail;
+      if (sscanf(optarg, "%ux%u%c", &w, &h, &tail) != 2 || optarg[0] < '0' || optarg[0] > '9' || w < 1 || h < 1 ||
+          w > 64 || h > 64)
+        return cb_error_set(err, CB_EINPUT, "--grid '%s': expected WxH from 1x1 to 64x64, e.g. 5x5", optarg);
+      job->gen.cards.grid_w = (int)w, job->gen.cards.grid_h = (int)h;
+      gen_opt = true;
+      break;
+    }
+    case OPT_SHAPE:
+      if (!*optarg) return cb_error_set(err, CB_EINPUT, "--shape: expected rect, oval or a mask file");
+      if (text_arg("shape", optarg, 1000, err)) return err->status;
+      job->gen.cards.shape = optarg, gen_opt = true;
+      break;
+    case OPT_ENTRANCE:
+      if (text_arg("entrance", optarg, 40, err)) return err->status;
+      job->gen.cards.entrance = optarg, gen_opt = true;
+      break;
+    case OPT_DECKS:
+      if (!cb_cli_number(optarg, 1, 8, &v))
+        return cb_error_set(err, CB_EINPUT, "--decks '%s': expected a whole number from 1 to 8", optarg);
+      job->gen.cards.decks = (int)v, gen_opt = true;
+      break;
+    case OPT_JOKERS: job->gen.cards.jokers = gen_opt = true; break;
+    case OPT_SPRAWL: job->gen.cards.sprawl = gen_opt = true; break;
+    case OPT_REDISCOVERED: {
+      static const char *const how[] = {"door", "ignore", "one-way", "concealed"};
+      int k = -1;
+      for (int i = 0; i < 4; i++)
+        if (strcmp(optarg, how[i]) == 0) k = i;
+      if (k < 0)
+        return cb_error_set(err, CB_EINPUT, "--rediscovered '%s': expected door, ignore, one-way or concealed", optarg);
+      job->gen.cards.rediscovered = (cb_rediscovered)k, gen_opt = true;
+      break;
+    }
+    case OPT_DOUBLES: job->gen.cards.plain_doubles = false, gen_opt = true; break;
+    case OPT_NO_DOUBLES: job->gen.cards.plain_doubles = gen_opt = true; break;
+    case OPT_MIN_ROOMS:
+      if (!cb_cli_number(optarg, 1, 100000, &v))
+        return cb_error_set(err, CB_EINPUT, "--min-rooms '%s': expected a whole number from 1 to 100000", optarg);
+      job->gen.cards.min_rooms = (int)v, gen_opt = true;
+      break;
+    case OPT_CONTENT:
+      if (!*optarg) return cb_error_set(err, CB_EINPUT, "--content: expected a table file");
+      if (text_arg("content", optarg, 1000, err)) return err->status;
+      job->gen.cards.content = optarg, gen_opt = true;
+      break;
+    case OPT_LENGTHS: job->gen.cards.lengths = gen_opt = true; break;
+    case OPT_LENGTH_UNIT:
+      if (!cb_cli_number(optarg, 1, 5280, &v))
+        return cb_error_set(err, CB_EINPUT, "--length-unit '%s': expected feet per pip, 1 to 5280", optarg);
+      job->gen.cards.length_unit = (int)v, gen_opt = true;
       break;
     case OPT_TITLE:
       if (text_arg("title", optarg, 200, err)) return err->status;
