@@ -57,16 +57,10 @@ static double room_radius(const cb_dungeon *d, const view *v, int level) {
   return fmax(ROOM_MIN_R, fmin(ROOM_MAX_R, r));
 }
 
-typedef struct mark {
-  cb_symbol sym;
-  const char *text;
-} mark;
+typedef cb_map_mark mark;
+enum { MAX_MARKS = CB_MAP_MAX_MARKS };
 
-enum { MAX_MARKS = 12 };
-
-/* The marks beside a room: its tags, its keys, and stairs to other levels
- * (labelled "L2" with the level they reach). Texts live in the page arena. */
-static int room_marks(cb_page *p, const cb_dungeon *d, const cb_room *r, mark *out) {
+int cb_map_room_marks(cb_page *p, const cb_dungeon *d, const cb_room *r, cb_map_mark *out) {
   static const struct {
     unsigned tag;
     cb_symbol sym;
@@ -170,7 +164,7 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
     cb_page_text(p, CB_FONT_BOLD, size, cx - tw / 2, cy + size * 0.34, st->ink, num);
 
     mark marks[MAX_MARKS];
-    int nm = room_marks(p, d, r, marks);
+    int nm = cb_map_room_marks(p, d, r, marks);
     if (nm == 0) continue;
     double gap, dir = free_direction(d, r, &gap);
     double radius = rr + st->badge * 0.75, total = 0, widths[MAX_MARKS];
