@@ -688,12 +688,20 @@ static cb_status take_turn(cs *s, int k, int entry, int from) {
   int ndoors = 0;
   for (int i = 0; i < 3; i++) {
     int v = dice[i], count = (dice[0] == v) + (dice[1] == v) + (dice[2] == v);
+    if (res[i] == CB_DIE_DOOR && tgt[i] == -2) {
+      /* sprawl: deal the card now; an earlier die may have taken the last one */
+      tgt[i] = target(s, c, v, true);
+      c = &s->cells[k];
+      if (s->oom) return CB_EINTERNAL;
+      if (tgt[i] < 0) res[i] = count >= 2 ? CB_DIE_SURFACE : CB_DIE_OUT;
+    }
     t->dice[i] = v;
     t->results[i] = res[i];
     const char *pos = DIAL[v];
     if (res[i] == CB_DIE_IGNORED && tgt[i] < 0) continue; /* a repeated value */
     if (res[i] == CB_DIE_ENTRY) {
-      append_phrase(phr, sizeof phr, "%d is the way %s", v, from >= 0 ? "we came in" : entry == 4 || entry == 1 ? "out" : "in");
+      if (from >= 0) append_phrase(phr, sizeof phr, "%d (%s) is the door already there, the one we came in by", v, pos);
+      else append_phrase(phr, sizeof phr, "%d (%s) is the way out", v, pos);
       continue;
     }
     if (res[i] == CB_DIE_OUT) {
@@ -713,8 +721,6 @@ static cb_status take_turn(cs *s, int k, int entry, int from) {
     if (res[i] == CB_DIE_SURFACE) {
       l = add_link(s, k, -1, v, CB_PASSAGE_DOOR, CB_FLAG_SECRET);
     } else {
-      if (tgt[i] == -2) tgt[i] = target(s, c, v, true);
-      c = &s->cells[k];
       if (tgt[i] < 0) return CB_EINTERNAL;
       unsigned flags = 0;
       if (res[i] == CB_DIE_REDISCOVERED && s->o->cards.rediscovered == CB_REDISCOVERED_ONE_WAY) flags = CB_FLAG_ONE_WAY;

@@ -83,6 +83,14 @@ static int valid_card(const char *c) {
   return 0;
 }
 
+static int card_rank(const char *c) {
+  static const char *const ranks[] = {"JK", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"};
+  if (strcmp(c, "JK") == 0) return 0;
+  for (int i = 1; i < 14; i++)
+    if (strlen(ranks[i]) == strlen(c) - 1 && strncmp(ranks[i], c, strlen(c) - 1) == 0) return i;
+  return -1;
+}
+
 static int read_int3(cb_json_reader *r, json_t *a, const char *where, const char *key, int lo, int hi, int out[3]) {
   if (!json_is_array(a) || json_array_size(a) != 3) {
     cb_jr_fail(r, where, "'%s' must be an array of three dice", key);
@@ -153,6 +161,16 @@ static cb_status read_proc(cb_json_reader *r, json_t *o) {
   cb_cards_proc *p = cb_arena_alloc(A, 1, sizeof *p);
   if (!p) return cb_jr_oom(r);
   r->d->procedure.cards = p;
+  for (int i = 0; i < r->d->nrooms; i++) {
+    const cb_room *room = &r->d->rooms[i];
+    char where[64];
+    snprintf(where, sizeof where, "rooms[%d]", i);
+    if (!room->card || !valid_card(room->card))
+      return cb_jr_fail(r, where, "card '%s': expected a rank (A 2..10 J Q K) and a suit (S H D C), or JK",
+                        room->card ? room->card : "");
+    if (room->value != card_rank(room->card))
+      return cb_jr_fail(r, where, "value %d is not the rank of %s", room->value, room->card);
+  }
   json_t *grid = cb_jr_field(r, o, w, "grid", JSON_OBJECT, 1);
   if (!grid) return r->st;
   p->w = cb_jr_int(r, grid, "procedure.grid", "w", 1, MAX_SIDE, 1, 1);
