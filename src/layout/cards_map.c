@@ -231,8 +231,16 @@ void cb_cards_map(cb_page *p, const cb_symbols *st0, const cb_dungeon *d, int le
   st.line = fmin(st0->line, fmax(0.4, g.cell * 0.014));
   st.label = fmin(st0->label, fmax(5.0, g.cell * 0.11));
 
-  /* the grid, faint: every cell of the shape, kept or removed */
-  for (int r = 0; r < pr->h; r++)
+  /* the grid, faint: every cell dealt on this level, kept or removed (the
+   * shape's mask when the procedure lists no cells) */
+  int drawn = 0;
+  for (int i = 0; i < pr->ncells; i++) {
+    const cb_card_cell *c = &pr->cells[i];
+    if (level && c->level != level) continue;
+    cb_page_rect(p, g.x0 + (c->col - 1) * g.cell, g.y0 + (c->row - 1) * g.cell, g.cell, g.cell);
+    drawn++;
+  }
+  for (int r = 0; r < pr->h && !drawn; r++)
     for (int c = 0; c < pr->w; c++)
       if (pr->mask[r][c] == '#') cb_page_rect(p, g.x0 + c * g.cell, g.y0 + r * g.cell, g.cell, g.cell);
   cb_ink grid = cb_ink_stroke(GRID, 0.35);
