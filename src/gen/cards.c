@@ -25,9 +25,12 @@ enum { MAX_SPRAWL_ROOMS = 200, MAX_DEALS = 1000, MAX_REROLLS = 20, DEFAULT_LENGT
 static const double CELL_FT = 30.0;
 static const char SUITS[] = "SHDC";
 static const char *const SUIT_NAMES[] = {"spades", "hearts", "diamonds", "clubs"};
-static const char *const RANK_NAMES[] = {"joker", "ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king"};
-static const char *const RANK_CODES[] = {"JK", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"};
-static const char *const DIAL[] = {"", "top", "upper right", "lower right", "bottom", "lower left", "upper left"};
+static const char *const RANK_NAMES[] = {"joker", "ace", "2", "3",  "4",    "5",     "6",
+                                         "7",     "8",   "9", "10", "jack", "queen", "king"};
+static const char *const RANK_CODES[] = {"JK", "A", "2", "3",  "4", "5", "6",
+                                         "7",  "8", "9", "10", "J", "Q", "K"};
+static const char *const DIAL[] = {"",       "top",        "upper right", "lower right",
+                                   "bottom", "lower left", "upper left"};
 
 /* A card code: suit * 13 + rank - 1 for the 52, 52 and 53 for the jokers. */
 static int card_rank(int c) { return c >= 52 ? 0 : c % 13 + 1; }
@@ -35,13 +38,17 @@ static int card_suit(int c) { return c >= 52 ? -1 : c / 13; }
 static int card_red(int c) { return card_suit(c) == 1 || card_suit(c) == 2; }
 
 static void card_code(int c, char *buf, size_t cap) {
-  if (c >= 52) snprintf(buf, cap, "JK");
-  else snprintf(buf, cap, "%s%c", RANK_CODES[card_rank(c)], SUITS[card_suit(c)]);
+  if (c >= 52)
+    snprintf(buf, cap, "JK");
+  else
+    snprintf(buf, cap, "%s%c", RANK_CODES[card_rank(c)], SUITS[card_suit(c)]);
 }
 
 static void card_words(int c, char *buf, size_t cap) {
-  if (c >= 52) snprintf(buf, cap, "a joker");
-  else snprintf(buf, cap, "%s of %s", RANK_NAMES[card_rank(c)], SUIT_NAMES[card_suit(c)]);
+  if (c >= 52)
+    snprintf(buf, cap, "a joker");
+  else
+    snprintf(buf, cap, "%s of %s", RANK_NAMES[card_rank(c)], SUIT_NAMES[card_suit(c)]);
 }
 
 static int opposite(int pos) { return (pos + 2) % 6 + 1; }
@@ -77,19 +84,22 @@ static cb_status read_mask(const char *path, layout *L, cb_error *err) {
     lineno++;
     size_t n = strlen(line);
     if (n == sizeof line - 1 && line[n - 1] != '\n') {
-      st = cb_error_set(err, CB_EINPUT, "%s:%d: line too long (a mask is at most %d cells wide)", path, lineno, MAX_SIDE);
+      st = cb_error_set(err, CB_EINPUT, "%s:%d: line too long (a mask is at most %d cells wide)", path,
+                        lineno, MAX_SIDE);
       goto done;
     }
-    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' ' || line[n - 1] == '\t')) line[--n] = 0;
+    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' ' || line[n - 1] == '\t'))
+      line[--n] = 0;
     if (n == 0 || line[0] == ';') continue; /* blank lines and ';' comments */
     for (size_t i = 0; i < n; i++)
       if (line[i] != '#' && line[i] != '.') {
-        st = cb_error_set(err, CB_EINPUT, "%s:%d: column %zu: '%c' is not '#' (a card) or '.' (no card)", path,
-                          lineno, i + 1, line[i] >= 32 && line[i] < 127 ? line[i] : '?');
+        st = cb_error_set(err, CB_EINPUT, "%s:%d: column %zu: '%c' is not '#' (a card) or '.' (no card)",
+                          path, lineno, i + 1, line[i] >= 32 && line[i] < 127 ? line[i] : '?');
         goto done;
       }
     if (n > MAX_SIDE) {
-      st = cb_error_set(err, CB_EINPUT, "%s:%d: %zu cells wide; a mask is at most %d", path, lineno, n, MAX_SIDE);
+      st = cb_error_set(err, CB_EINPUT, "%s:%d: %zu cells wide; a mask is at most %d", path, lineno, n,
+                        MAX_SIDE);
       goto done;
     }
     if (h == MAX_SIDE) {
@@ -97,7 +107,8 @@ static cb_status read_mask(const char *path, layout *L, cb_error *err) {
       goto done;
     }
     if (h > 0 && (int)n != w) {
-      st = cb_error_set(err, CB_EINPUT, "%s:%d: row is %zu cells wide, the rows above %d", path, lineno, n, w);
+      st =
+          cb_error_set(err, CB_EINPUT, "%s:%d: row is %zu cells wide, the rows above %d", path, lineno, n, w);
       goto done;
     }
     w = (int)n;
@@ -117,8 +128,10 @@ static cb_status read_mask(const char *path, layout *L, cb_error *err) {
     st = cb_error_set(err, CB_EINTERNAL, "out of memory");
     goto done;
   }
-  for (int r = 0; r < h; r++) memcpy(L->mask + r * w, rows[r], (size_t)w);
-  for (int i = 0; i < w * h; i++) L->ncells += L->mask[i] == '#';
+  for (int r = 0; r < h; r++)
+    memcpy(L->mask + r * w, rows[r], (size_t)w);
+  for (int i = 0; i < w * h; i++)
+    L->ncells += L->mask[i] == '#';
   if (L->ncells == 0) st = cb_error_set(err, CB_EINPUT, "%s:1: the mask has no '#' cell", path);
 done:
   fclose(f);
@@ -137,9 +150,12 @@ static void place_entrance(layout *L) {
     for (int c = 1; c <= L->w; c++) {
       if (!in_mask(L, c, r)) continue;
       double dc = c - mc, dr = r - mr, score;
-      if (L->entrance == ENTRANCE_BOTTOM) score = (L->h - r) * 1e6 + dc * dc + (dc > 0) * 0.1;
-      else if (L->entrance == ENTRANCE_TOP) score = (r - 1) * 1e6 + dc * dc + (dc > 0) * 0.1;
-      else score = dc * dc + dr * dr;
+      if (L->entrance == ENTRANCE_BOTTOM)
+        score = (L->h - r) * 1e6 + dc * dc + (dc > 0) * 0.1;
+      else if (L->entrance == ENTRANCE_TOP)
+        score = (r - 1) * 1e6 + dc * dc + (dc > 0) * 0.1;
+      else
+        score = dc * dc + dr * dr;
       if (score < best) best = score, L->ecol = c, L->erow = r;
     }
 }
@@ -159,41 +175,49 @@ static cb_status resolve_layout(const cb_gen_options *o, layout *L, cb_error *er
   L->entrance = ENTRANCE_BOTTOM;
   int cell_c = 0, cell_r = 0;
   if (c->entrance && strcmp(c->entrance, "bottom") != 0) {
-    if (strcmp(c->entrance, "top") == 0) L->entrance = ENTRANCE_TOP;
-    else if (strcmp(c->entrance, "centre") == 0 || strcmp(c->entrance, "center") == 0) L->entrance = ENTRANCE_CENTRE;
+    if (strcmp(c->entrance, "top") == 0)
+      L->entrance = ENTRANCE_TOP;
+    else if (strcmp(c->entrance, "centre") == 0 || strcmp(c->entrance, "center") == 0)
+      L->entrance = ENTRANCE_CENTRE;
     else {
       char tail;
       if (sscanf(c->entrance, "%d,%d%c", &cell_c, &cell_r, &tail) != 2 || cell_c < 1 || cell_r < 1)
-        return cb_error_set(err, CB_EINPUT, "--entrance '%s': expected bottom, top, centre or a cell C,R (from 1)",
+        return cb_error_set(err, CB_EINPUT,
+                            "--entrance '%s': expected bottom, top, centre or a cell C,R (from 1)",
                             c->entrance);
       L->entrance = ENTRANCE_CELL;
     }
   }
   if (c->sprawl) {
     if (c->grid_w || c->grid_h || c->shape)
-      return cb_error_set(err, CB_EINPUT, "--sprawl deals on an unbounded grid: --grid and --shape do not apply");
+      return cb_error_set(err, CB_EINPUT,
+                          "--sprawl deals on an unbounded grid: --grid and --shape do not apply");
     if (L->entrance == ENTRANCE_CELL)
-      return cb_error_set(err, CB_EINPUT, "--entrance %s: a sprawling grid has no fixed cells; use bottom, top or centre",
+      return cb_error_set(err, CB_EINPUT,
+                          "--entrance %s: a sprawling grid has no fixed cells; use bottom, top or centre",
                           c->entrance);
     L->sprawl_rooms = o->rooms ? o->rooms : DEFAULT_SPRAWL_ROOMS;
     if (L->sprawl_rooms > MAX_SPRAWL_ROOMS)
-      return cb_error_set(err, CB_EINPUT, "--rooms %d: a sprawling dungeon deals at most %d cards per level", o->rooms,
-                          MAX_SPRAWL_ROOMS);
+      return cb_error_set(err, CB_EINPUT, "--rooms %d: a sprawling dungeon deals at most %d cards per level",
+                          o->rooms, MAX_SPRAWL_ROOMS);
     if ((long)L->sprawl_rooms * levels > L->deck_size)
-      return cb_error_set(err, CB_EINPUT, "--levels %d: %d levels of up to %d cards need %d, but %s %d (add --decks)",
-                          levels, levels, L->sprawl_rooms, L->sprawl_rooms * levels, deck_words, L->deck_size);
+      return cb_error_set(err, CB_EINPUT,
+                          "--levels %d: %d levels of up to %d cards need %d, but %s %d (add --decks)", levels,
+                          levels, L->sprawl_rooms, L->sprawl_rooms * levels, deck_words, L->deck_size);
     L->ncells = L->sprawl_rooms;
     L->shape_name = "sprawl";
   } else {
     if (o->rooms)
-      return cb_error_set(err, CB_EINPUT, "--rooms %d: cards deals a grid (--grid WxH); --rooms is for --sprawl", o->rooms);
+      return cb_error_set(err, CB_EINPUT,
+                          "--rooms %d: cards deals a grid (--grid WxH); --rooms is for --sprawl", o->rooms);
     const char *shape = c->shape ? c->shape : "rect";
     L->shape_name = shape;
     if (strcmp(shape, "rect") == 0 || strcmp(shape, "oval") == 0) {
       L->w = c->grid_w ? c->grid_w : DEFAULT_SIDE;
       L->h = c->grid_h ? c->grid_h : DEFAULT_SIDE;
       if (L->w < 1 || L->h < 1 || L->w > MAX_SIDE || L->h > MAX_SIDE)
-        return cb_error_set(err, CB_EINPUT, "--grid %dx%d: expected 1x1 to %dx%d", L->w, L->h, MAX_SIDE, MAX_SIDE);
+        return cb_error_set(err, CB_EINPUT, "--grid %dx%d: expected 1x1 to %dx%d", L->w, L->h, MAX_SIDE,
+                            MAX_SIDE);
       L->mask = cb_malloc((size_t)L->w * L->h);
       if (!L->mask) return cb_error_set(err, CB_EINTERNAL, "out of memory");
       double a = L->w / 2.0, b = L->h / 2.0;
@@ -206,31 +230,36 @@ static cb_status resolve_layout(const cb_gen_options *o, layout *L, cb_error *er
         }
     } else {
       if (c->grid_w || c->grid_h)
-        return cb_error_set(err, CB_EINPUT, "--grid and --shape %s: the mask file sets the grid's size", shape);
+        return cb_error_set(err, CB_EINPUT, "--grid and --shape %s: the mask file sets the grid's size",
+                            shape);
       char buf[4096];
       cb_status st = read_mask(cb_table_path(shape, buf, sizeof buf), L, err);
       if (st != CB_OK) return st;
     }
     if (L->ncells > L->deck_size)
-      return cb_error_set(err, CB_EINPUT, "--grid %dx%d: %d cards, but %s %d (add --decks)", L->w, L->h, L->ncells,
-                          deck_words, L->deck_size);
+      return cb_error_set(err, CB_EINPUT, "--grid %dx%d: %d cards, but %s %d (add --decks)", L->w, L->h,
+                          L->ncells, deck_words, L->deck_size);
     if ((long)L->ncells * levels > L->deck_size)
-      return cb_error_set(err, CB_EINPUT, "--levels %d: %d levels of %d cards need %d, but %s %d (add --decks)", levels,
+      return cb_error_set(err, CB_EINPUT,
+                          "--levels %d: %d levels of %d cards need %d, but %s %d (add --decks)", levels,
                           levels, L->ncells, L->ncells * levels, deck_words, L->deck_size);
     if (L->entrance == ENTRANCE_CELL) {
       if (cell_c > L->w || cell_r > L->h)
         return cb_error_set(err, CB_EINPUT, "--entrance %s: outside the %dx%d grid", c->entrance, L->w, L->h);
       if (!in_mask(L, cell_c, cell_r))
-        return cb_error_set(err, CB_EINPUT, "--entrance %s: that cell holds no card in the shape", c->entrance);
+        return cb_error_set(err, CB_EINPUT, "--entrance %s: that cell holds no card in the shape",
+                            c->entrance);
       L->ecol = cell_c, L->erow = cell_r;
     } else {
       place_entrance(L);
     }
   }
   L->min_rooms = c->min_rooms ? c->min_rooms : DEFAULT_MIN_ROOMS;
-  if (L->min_rooms < 1) return cb_error_set(err, CB_EINPUT, "--min-rooms %d: expected 1 or more", L->min_rooms);
+  if (L->min_rooms < 1)
+    return cb_error_set(err, CB_EINPUT, "--min-rooms %d: expected 1 or more", L->min_rooms);
   if (c->min_rooms && L->min_rooms > L->ncells)
-    return cb_error_set(err, CB_EINPUT, "--min-rooms %d: a level holds at most %d cards", L->min_rooms, L->ncells);
+    return cb_error_set(err, CB_EINPUT, "--min-rooms %d: a level holds at most %d cards", L->min_rooms,
+                        L->ncells);
   if (L->min_rooms > L->ncells) L->min_rooms = L->ncells;
   return CB_OK;
 }
@@ -281,8 +310,10 @@ static cb_status content_load(const cb_gen_options *o, content *c, cb_error *err
     const cb_table_row *row = &c->t.rows[i];
     content_row *cr = &c->rows[c->n++];
     const char *s = row->fields[0], *r = row->fields[1];
-    if (strcmp(s, "*") == 0) cr->suits = 31;
-    else if (strcmp(s, "JK") == 0) cr->suits = 16;
+    if (strcmp(s, "*") == 0)
+      cr->suits = 31;
+    else if (strcmp(s, "JK") == 0)
+      cr->suits = 16;
     else
       for (const char *p = s; *p; p++) {
         const char *k = strchr(SUITS, *p);
@@ -294,7 +325,8 @@ static cb_status content_load(const cb_gen_options *o, content *c, cb_error *err
       }
     long lo, hi;
     const char *dash = strchr(r, '-');
-    if (strcmp(r, "*") == 0) lo = 0, hi = 13;
+    if (strcmp(r, "*") == 0)
+      lo = 0, hi = 13;
     else if (dash) {
       char a[16];
       size_t n = (size_t)(dash - r);
@@ -302,7 +334,8 @@ static cb_status content_load(const cb_gen_options *o, content *c, cb_error *err
       memcpy(a, r, n);
       a[n] = 0;
       if (!cb_table_int(a, 0, 13, &lo) || !cb_table_int(dash + 1, 0, 13, &hi) || lo > hi) {
-        st = cb_table_fail(&c->t, row, err, "ranks '%s': expected *, N or N-M with 0 (joker) to 13 (king)", r);
+        st =
+            cb_table_fail(&c->t, row, err, "ranks '%s': expected *, N or N-M with 0 (joker) to 13 (king)", r);
         goto fail;
       }
     } else if (cb_table_int(r, 0, 13, &lo)) {
@@ -316,9 +349,12 @@ static cb_status content_load(const cb_gen_options *o, content *c, cb_error *err
       char tags[256];
       snprintf(tags, sizeof tags, "%s", row->fields[2]);
       for (char *save = NULL, *tok = strtok_r(tags, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-        if (strcmp(tok, "encounter") == 0) cr->tags |= CB_TAG_ENCOUNTER;
-        else if (strcmp(tok, "treasure") == 0) cr->tags |= CB_TAG_TREASURE;
-        else if (strcmp(tok, "boss") == 0) cr->tags |= CB_TAG_BOSS;
+        if (strcmp(tok, "encounter") == 0)
+          cr->tags |= CB_TAG_ENCOUNTER;
+        else if (strcmp(tok, "treasure") == 0)
+          cr->tags |= CB_TAG_TREASURE;
+        else if (strcmp(tok, "boss") == 0)
+          cr->tags |= CB_TAG_BOSS;
         else {
           st = cb_table_fail(&c->t, row, err, "tag '%s': expected encounter, treasure, boss or -", tok);
           goto fail;
@@ -430,7 +466,8 @@ static void say(cs *s, const char *fmt, ...) {
 }
 
 static size_t hslot(int level, int col, int row, size_t cap) {
-  uint64_t h = (uint64_t)(uint32_t)level * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uint32_t)col * 0xC2B2AE3D27D4EB4Full ^
+  uint64_t h = (uint64_t)(uint32_t)level * 0x9E3779B97F4A7C15ull ^
+               (uint64_t)(uint32_t)col * 0xC2B2AE3D27D4EB4Full ^
                (uint64_t)(uint32_t)row * 0x165667B19E3779F9ull;
   h ^= h >> 29;
   return (size_t)(h & (cap - 1));
@@ -466,7 +503,8 @@ static int deal_card(cs *s, int level, int col, int row) {
   int k = s->ncells++;
   s->cells[k] = (cell){col, row, level, s->deck[s->next_card++], 0, 0};
   size_t i = hslot(level, col, row, s->hash_cap);
-  while (s->hash[i]) i = (i + 1) & (s->hash_cap - 1);
+  while (s->hash[i])
+    i = (i + 1) & (s->hash_cap - 1);
   s->hash[i] = k + 1;
   s->dealt_level++;
   return k;
@@ -474,7 +512,8 @@ static int deal_card(cs *s, int level, int col, int row) {
 
 static const cb_cards_script *scripted(const cs *s, int level, int col, int row) {
   for (int i = 0; i < s->nscript; i++)
-    if (s->script[i].level == level && s->script[i].col == col && s->script[i].row == row) return &s->script[i];
+    if (s->script[i].level == level && s->script[i].col == col && s->script[i].row == row)
+      return &s->script[i];
   return NULL;
 }
 
@@ -485,7 +524,8 @@ static int parse_card(const char *code) {
   const char *k = strchr(SUITS, code[n - 1]);
   if (!k || !code[n - 1]) return -1;
   for (int r = 1; r <= 13; r++)
-    if (strlen(RANK_CODES[r]) == n - 1 && strncmp(RANK_CODES[r], code, n - 1) == 0) return (int)(k - SUITS) * 13 + r - 1;
+    if (strlen(RANK_CODES[r]) == n - 1 && strncmp(RANK_CODES[r], code, n - 1) == 0)
+      return (int)(k - SUITS) * 13 + r - 1;
   return -1;
 }
 
@@ -521,7 +561,8 @@ static int target(cs *s, const cell *c, int pos, bool deal) {
   int k = cell_at(s, c->level, col, row);
   if (!s->o->cards.sprawl) return k;
   if (k >= 0) return k;
-  if (c->level == 1 && ((s->L->entrance == ENTRANCE_BOTTOM && row > 0) || (s->L->entrance == ENTRANCE_TOP && row < 0)))
+  if (c->level == 1 &&
+      ((s->L->entrance == ENTRANCE_BOTTOM && row > 0) || (s->L->entrance == ENTRANCE_TOP && row < 0)))
     return -1;
   if (s->dealt_level >= s->L->sprawl_rooms || s->next_card >= s->ndeck) return -1;
   return deal ? deal_card(s, c->level, col, row) : -2; /* -2: a card would be dealt */
@@ -557,7 +598,8 @@ static cb_status deal_level(cs *s, int level) {
 /* Variation 4: a door made by a doubled die is trapped, locked, jammed or obstructed (d4). */
 static cb_obstacle roll_obstacle(cs *s, link *l) {
   cb_obstacle ob = (cb_obstacle)cb_d4(&s->rng);
-  static const unsigned flag[] = {0, CB_FLAG_TRAPPED, CB_FLAG_LOCKED, CB_FLAG_SOFT_LOCKED, CB_FLAG_OBSTRUCTED};
+  static const unsigned flag[] = {0, CB_FLAG_TRAPPED, CB_FLAG_LOCKED, CB_FLAG_SOFT_LOCKED,
+                                  CB_FLAG_OBSTRUCTED};
   l->flags |= flag[ob];
   if (ob == CB_OBSTACLE_LOCKED) {
     /* its key lies in a room already explored on this level, so the party can fetch it first */
@@ -580,15 +622,21 @@ static void classify(cs *s, int k, int entry, const int dice[3], cb_die_result r
     int v = dice[i];
     tgt[i] = -1;
     bool repeat = false;
-    for (int j = 0; j < i; j++) repeat |= dice[j] == v;
+    for (int j = 0; j < i; j++)
+      repeat |= dice[j] == v;
     int count = (dice[0] == v) + (dice[1] == v) + (dice[2] == v);
-    if (repeat) res[i] = CB_DIE_IGNORED;
-    else if (v == entry) res[i] = CB_DIE_ENTRY;
-    else if (c->doors & (1u << v)) res[i] = CB_DIE_EXISTING;
-    else if ((tgt[i] = target(s, c, v, false)) == -1) res[i] = count >= 2 ? CB_DIE_SURFACE : CB_DIE_OUT;
+    if (repeat)
+      res[i] = CB_DIE_IGNORED;
+    else if (v == entry)
+      res[i] = CB_DIE_ENTRY;
+    else if (c->doors & (1u << v))
+      res[i] = CB_DIE_EXISTING;
+    else if ((tgt[i] = target(s, c, v, false)) == -1)
+      res[i] = count >= 2 ? CB_DIE_SURFACE : CB_DIE_OUT;
     else if (tgt[i] >= 0 && s->cells[tgt[i]].room)
       res[i] = s->o->cards.rediscovered == CB_REDISCOVERED_IGNORE ? CB_DIE_IGNORED : CB_DIE_REDISCOVERED;
-    else res[i] = CB_DIE_DOOR;
+    else
+      res[i] = CB_DIE_DOOR;
   }
 }
 
@@ -609,7 +657,8 @@ static int has_way_in(cs *s, int k, int entry) {
 static void roll_3d6(cs *s, int k, int dice[3]) {
   const cell *c = &s->cells[k];
   const cb_cards_script *sc = scripted(s, c->level, c->col, c->row);
-  for (int i = 0; i < 3; i++) dice[i] = sc ? sc->dice[i] : cb_d6(&s->rng);
+  for (int i = 0; i < 3; i++)
+    dice[i] = sc ? sc->dice[i] : cb_d6(&s->rng);
 }
 
 static void append_phrase(char *buf, size_t cap, const char *fmt, ...)
@@ -641,10 +690,12 @@ static cb_status take_turn(cs *s, int k, int entry, int from) {
   char head[256];
   if (from >= 0) {
     room_words(s, from, them, sizeof them);
-    snprintf(head, sizeof head, "%s, entered from room %d's %s door", me, s->cells[from].room, DIAL[opposite(entry)]);
+    snprintf(head, sizeof head, "%s, entered from room %d's %s door", me, s->cells[from].room,
+             DIAL[opposite(entry)]);
   } else {
     snprintf(head, sizeof head, "%s at column %d, row %d, %s", me, c->col, c->row,
-             entry ? (entry == 4 ? "the entrance with the way out below it" : "the entrance with the way out above it")
+             entry              ? (entry == 4 ? "the entrance with the way out below it"
+                                              : "the entrance with the way out above it")
              : s->nflipped == 1 ? "the entrance, reached from above by stairs, a pit or a portal"
                                 : "at the foot of the stairs from the level above");
   }
@@ -653,11 +704,12 @@ static cb_status take_turn(cs *s, int k, int entry, int from) {
   if (c->level < levels && s->stairs_cell[c->level] < 0 && c->card < 52) {
     for (int i = s->level_first; i < s->nflipped - 1; i++) {
       const cell *o = &s->cells[s->flipped[i]];
-      if (o->card < 52 && card_rank(o->card) == card_rank(c->card) && card_red(o->card) == card_red(c->card)) {
+      if (o->card < 52 && card_rank(o->card) == card_rank(c->card) &&
+          card_red(o->card) == card_red(c->card)) {
         s->stairs_cell[c->level] = k;
         room_words(s, s->flipped[i], them, sizeof them);
-        say(s, "Room %d (%s) matches %s in colour and value: stairs lead down to level %d from here.", c->room, w,
-            them, c->level + 1);
+        say(s, "Room %d (%s) matches %s in colour and value: stairs lead down to level %d from here.",
+            c->room, w, them, c->level + 1);
         break;
       }
     }
@@ -675,11 +727,15 @@ static cb_status take_turn(cs *s, int k, int entry, int from) {
   if (!s->o->faithful && s->nflipped - 1 == s->level_first) {
     int first_reroll = s->nrerolls;
     while (!makes_door(res) && has_way_in(s, k, entry) && s->nrerolls - first_reroll < MAX_REROLLS) {
-      if (cb_grow(&s->rerolls, &s->cap_rerolls, (size_t)s->nrerolls + 1, sizeof *s->rerolls)) return CB_EINTERNAL;
+      if (cb_grow(&s->rerolls, &s->cap_rerolls, (size_t)s->nrerolls + 1, sizeof *s->rerolls))
+        return CB_EINTERNAL;
       memcpy(s->rerolls[s->nrerolls++], dice, sizeof dice);
-      say(s, "Room %d rolled %d %d %d: no door into the dungeon, so (a game master's repair) the dice are rolled again.",
+      say(s,
+          "Room %d rolled %d %d %d: no door into the dungeon, so (a game master's repair) the dice are "
+          "rolled again.",
           c->room, dice[0], dice[1], dice[2]);
-      for (int i = 0; i < 3; i++) dice[i] = cb_d6(&s->rng);
+      for (int i = 0; i < 3; i++)
+        dice[i] = cb_d6(&s->rng);
       classify(s, k, entry, dice, res, tgt);
     }
     t->nrerolls = s->nrerolls - first_reroll; /* s->rerolls holds every turn's in turn order */
@@ -700,8 +756,10 @@ static cb_status take_turn(cs *s, int k, int entry, int from) {
     const char *pos = DIAL[v];
     if (res[i] == CB_DIE_IGNORED && tgt[i] < 0) continue; /* a repeated value */
     if (res[i] == CB_DIE_ENTRY) {
-      if (from >= 0) append_phrase(phr, sizeof phr, "%d (%s) is the door already there, the one we came in by", v, pos);
-      else append_phrase(phr, sizeof phr, "%d (%s) is the way out", v, pos);
+      if (from >= 0)
+        append_phrase(phr, sizeof phr, "%d (%s) is the door already there, the one we came in by", v, pos);
+      else
+        append_phrase(phr, sizeof phr, "%d (%s) is the way out", v, pos);
       continue;
     }
     if (res[i] == CB_DIE_OUT) {
@@ -714,7 +772,8 @@ static cb_status take_turn(cs *s, int k, int entry, int from) {
     }
     if (res[i] == CB_DIE_IGNORED) {
       room_words(s, tgt[i], them, sizeof them);
-      append_phrase(phr, sizeof phr, "%d (%s) opens into %s, explored and not connected: ignored", v, pos, them);
+      append_phrase(phr, sizeof phr, "%d (%s) opens into %s, explored and not connected: ignored", v, pos,
+                    them);
       continue;
     }
     int l;
@@ -723,8 +782,10 @@ static cb_status take_turn(cs *s, int k, int entry, int from) {
     } else {
       if (tgt[i] < 0) return CB_EINTERNAL;
       unsigned flags = 0;
-      if (res[i] == CB_DIE_REDISCOVERED && s->o->cards.rediscovered == CB_REDISCOVERED_ONE_WAY) flags = CB_FLAG_ONE_WAY;
-      if (res[i] == CB_DIE_REDISCOVERED && s->o->cards.rediscovered == CB_REDISCOVERED_CONCEALED) flags = CB_FLAG_CONCEALED;
+      if (res[i] == CB_DIE_REDISCOVERED && s->o->cards.rediscovered == CB_REDISCOVERED_ONE_WAY)
+        flags = CB_FLAG_ONE_WAY;
+      if (res[i] == CB_DIE_REDISCOVERED && s->o->cards.rediscovered == CB_REDISCOVERED_CONCEALED)
+        flags = CB_FLAG_CONCEALED;
       l = add_link(s, k, tgt[i], v, CB_PASSAGE_DOOR, flags);
       c->doors |= (unsigned char)(1u << v);
       s->cells[tgt[i]].doors |= (unsigned char)(1u << opposite(v));
@@ -735,7 +796,8 @@ static cb_status take_turn(cs *s, int k, int entry, int from) {
       t->obstacles[i] = roll_obstacle(s, &s->links[l]);
       if (t->obstacles[i] == CB_OBSTACLE_LOCKED) {
         int kc = s->key_cell[s->nkeys - 1];
-        snprintf(extra, sizeof extra, ", locked (doubles; its key K%d lies in room %d)", s->nkeys, s->cells[kc].room);
+        snprintf(extra, sizeof extra, ", locked (doubles; its key K%d lies in room %d)", s->nkeys,
+                 s->cells[kc].room);
       } else {
         snprintf(extra, sizeof extra, ", %s (doubles)", cb_obstacle_name(t->obstacles[i]));
       }
@@ -746,7 +808,8 @@ static cb_status take_turn(cs *s, int k, int entry, int from) {
       snprintf(extra + n, sizeof extra - n, ", %d ft long", t->lengths[i] * s->L->length_unit);
     }
     if (res[i] == CB_DIE_SURFACE) {
-      append_phrase(phr, sizeof phr, "doubled %d (%s) leads out: a hidden passage back to the surface%s", v, pos, extra);
+      append_phrase(phr, sizeof phr, "doubled %d (%s) leads out: a hidden passage back to the surface%s", v,
+                    pos, extra);
     } else if (res[i] == CB_DIE_REDISCOVERED) {
       room_words(s, tgt[i], them, sizeof them);
       static const char *const how[] = {"a door", "", "a one-way door, opening only from this side",
@@ -760,9 +823,10 @@ static cb_status take_turn(cs *s, int k, int entry, int from) {
       ndoors++;
     }
   }
-  const char *kind = dice[0] == dice[1] && dice[1] == dice[2]                         ? " (triples: one exit)"
-                     : dice[0] == dice[1] || dice[1] == dice[2] || dice[0] == dice[2] ? " (doubles: two exits)"
-                                                                                      : "";
+  const char *kind = dice[0] == dice[1] && dice[1] == dice[2] ? " (triples: one exit)"
+                     : dice[0] == dice[1] || dice[1] == dice[2] || dice[0] == dice[2]
+                         ? " (doubles: two exits)"
+                         : "";
   say(s, "%s: rolled %d %d %d%s -> %s.", head, dice[0], dice[1], dice[2], kind, phr);
   (void)ndoors;
   return s->oom ? CB_EINTERNAL : CB_OK;
@@ -812,7 +876,8 @@ static cb_status play_deal(cs *s, int deal_no, bool *dull) {
   s->ncells = s->nlinks = s->nturns = s->nrerolls = s->nflipped = s->nkeys = s->ntodo = 0;
   s->next_card = 0;
   memset(s->hash, 0, s->hash_cap * sizeof *s->hash);
-  for (int i = 0; i <= levels; i++) s->stairs_cell[i] = -1;
+  for (int i = 0; i <= levels; i++)
+    s->stairs_cell[i] = -1;
   cb_rng_shuffle(&s->rng, s->deck, s->ndeck);
   say(s, "Deal %d: shuffled %d cards and dealt %s face down.", deal_no, s->ndeck,
       s->o->cards.sprawl ? "them one at a time as the dice call for them" : "the grid");
@@ -831,8 +896,8 @@ static cb_status play_deal(cs *s, int deal_no, bool *dull) {
       if (start < 0) return CB_EINTERNAL;
       if (add_link(s, up, start, 0, CB_PASSAGE_STAIRS, 0) < 0) return CB_EINTERNAL;
       say(s, "Level %d: dealt %s; the stairs from room %d come down at column %d, row %d.", level,
-          s->o->cards.sprawl ? "as needed" : "a fresh grid from the deck", s->cells[up].room, s->cells[up].col,
-          s->cells[up].row);
+          s->o->cards.sprawl ? "as needed" : "a fresh grid from the deck", s->cells[up].room,
+          s->cells[up].col, s->cells[up].row);
       entry = 0;
       from = -1;
     }
@@ -845,8 +910,9 @@ static cb_status play_deal(cs *s, int deal_no, bool *dull) {
     char list[512];
     int kept = s->nflipped - s->level_first, removed = count_removed(s, level, list, sizeof list);
     if (removed)
-      say(s, "Level %d: every path has dead-ended with %d card%s face up; the %d never reached %s removed (%s).", level,
-          kept, kept == 1 ? "" : "s", removed, removed == 1 ? "is" : "are", list);
+      say(s,
+          "Level %d: every path has dead-ended with %d card%s face up; the %d never reached %s removed (%s).",
+          level, kept, kept == 1 ? "" : "s", removed, removed == 1 ? "is" : "are", list);
     else
       say(s, "Level %d: every card was reached; %d rooms.", level, kept);
     if (level < levels && s->stairs_cell[level] < 0)
@@ -856,17 +922,18 @@ static cb_status play_deal(cs *s, int deal_no, bool *dull) {
   if (s->o->faithful) return CB_OK;
   for (int level = 1; level <= s->levels_reached; level++) {
     int kept = 0;
-    for (int i = 0; i < s->nflipped; i++) kept += s->cells[s->flipped[i]].level == level;
+    for (int i = 0; i < s->nflipped; i++)
+      kept += s->cells[s->flipped[i]].level == level;
     if (kept < L->min_rooms) {
-      say(s, "Deal %d is dull: level %d kept %d card%s, fewer than --min-rooms %d; shuffled and dealt again.", deal_no,
-          level, kept, kept == 1 ? "" : "s", L->min_rooms);
+      say(s, "Deal %d is dull: level %d kept %d card%s, fewer than --min-rooms %d; shuffled and dealt again.",
+          deal_no, level, kept, kept == 1 ? "" : "s", L->min_rooms);
       *dull = true;
       return CB_OK;
     }
   }
   if (s->levels_reached < levels) {
-    say(s, "Deal %d is dull: only %d of %d levels were reached; shuffled and dealt again.", deal_no, s->levels_reached,
-        levels);
+    say(s, "Deal %d is dull: only %d of %d levels were reached; shuffled and dealt again.", deal_no,
+        s->levels_reached, levels);
     *dull = true;
   }
   return CB_OK;
@@ -883,15 +950,18 @@ static void shift_sprawl(cs *s, cb_cards_proc *p) {
     if (i == 0 || c->col > maxc) maxc = c->col;
     if (i == 0 || c->row > maxr) maxr = c->row;
   }
-  for (int i = 0; i < s->ncells; i++) s->cells[i].col -= minc - 1, s->cells[i].row -= minr - 1;
+  for (int i = 0; i < s->ncells; i++)
+    s->cells[i].col -= minc - 1, s->cells[i].row -= minr - 1;
   p->w = maxc - minc + 1, p->h = maxr - minr + 1;
 }
 
 static cb_status build_model(cs *s, cb_dungeon *d, cb_error *err) {
   cb_arena *A = d->arena;
   cb_cards_proc *p = d->procedure.cards;
-  if (s->o->cards.sprawl) shift_sprawl(s, p);
-  else p->w = s->L->w, p->h = s->L->h;
+  if (s->o->cards.sprawl)
+    shift_sprawl(s, p);
+  else
+    p->w = s->L->w, p->h = s->L->h;
   p->cell_ft = CELL_FT;
   p->mask = cb_arena_alloc(A, (size_t)p->h + 1, sizeof *p->mask);
   if (!p->mask) return oom(err);
@@ -903,7 +973,8 @@ static cb_status build_model(cs *s, cb_dungeon *d, cb_error *err) {
     p->mask[r] = row;
   }
   if (s->o->cards.sprawl) /* the union of every level's cells */
-    for (int i = 0; i < s->ncells; i++) ((char *)p->mask[s->cells[i].row - 1])[s->cells[i].col - 1] = '#';
+    for (int i = 0; i < s->ncells; i++)
+      ((char *)p->mask[s->cells[i].row - 1])[s->cells[i].col - 1] = '#';
   const cell *e = &s->cells[s->flipped[0]];
   p->entrance_col = e->col, p->entrance_row = e->row;
   p->ncells = s->ncells;
@@ -913,8 +984,8 @@ static cb_status build_model(cs *s, cb_dungeon *d, cb_error *err) {
   for (int i = 0; i < s->ncells; i++) {
     char code[8];
     card_code(s->cells[i].card, code, sizeof code);
-    p->cells[i] = (cb_card_cell){s->cells[i].col, s->cells[i].row, s->cells[i].level, cb_arena_strdup(A, code),
-                                 s->cells[i].room};
+    p->cells[i] = (cb_card_cell){s->cells[i].col, s->cells[i].row, s->cells[i].level,
+                                 cb_arena_strdup(A, code), s->cells[i].room};
   }
   for (int i = 0, first = 0; i < s->nturns; i++, first += s->turns[i - 1].nrerolls) {
     cb_card_turn t = s->turns[i];
@@ -968,7 +1039,8 @@ static cb_status build_model(cs *s, cb_dungeon *d, cb_error *err) {
     if (to == 0 && (l->flags & CB_FLAG_SECRET)) d->rooms[from - 1].tags |= CB_TAG_SURFACE_EXIT;
     if (l->kind == CB_PASSAGE_STAIRS && to) p->stairs[p->nstairs++] = (cb_card_stairs){from, to};
   }
-  for (int i = 0; i < s->nlines; i++) cb_dungeon_log(d, "%s", s->lines[i]);
+  for (int i = 0; i < s->nlines; i++)
+    cb_dungeon_log(d, "%s", s->lines[i]);
   return d->oom ? oom(err) : CB_OK;
 }
 
@@ -997,7 +1069,8 @@ static void record_options(cb_dungeon *d, const cb_gen_options *o, const layout 
   cb_dungeon_set_flag(d, c->plain_doubles ? "no-doubles-obstructed" : "doubles-obstructed");
   snprintf(buf, sizeof buf, "%d", o->levels ? o->levels : 1);
   cb_dungeon_set_option(d, "levels", buf, true);
-  if (o->faithful) cb_dungeon_set_flag(d, "faithful");
+  if (o->faithful)
+    cb_dungeon_set_flag(d, "faithful");
   else {
     snprintf(buf, sizeof buf, "%d", L->min_rooms);
     cb_dungeon_set_option(d, "min-rooms", buf, true);
@@ -1036,7 +1109,8 @@ cb_status cb_cards_generate_scripted(const cb_gen_options *o, const cb_cards_scr
   s.ndeck = L.deck_size;
   s.deck = cb_malloc((size_t)s.ndeck * sizeof *s.deck);
   s.hash_cap = 64;
-  while (s.hash_cap < (size_t)s.ndeck * 4) s.hash_cap *= 2;
+  while (s.hash_cap < (size_t)s.ndeck * 4)
+    s.hash_cap *= 2;
   s.hash = cb_calloc(s.hash_cap, sizeof *s.hash);
   s.stairs_cell = cb_malloc(((size_t)(o->levels ? o->levels : 1) + 1) * sizeof *s.stairs_cell);
   d = cb_dungeon_new("cards", o->seed);
@@ -1051,7 +1125,8 @@ cb_status cb_cards_generate_scripted(const cb_gen_options *o, const cb_cards_scr
   if (cb_dungeon_set_title(d, o->title ? o->title : cb_gen_title(d, "Card Vaults"))) goto fail_oom;
   int deals = 0;
   for (;;) {
-    for (int i = 0; i < s.nlines; i++) free(s.lines[i]);
+    for (int i = 0; i < s.nlines; i++)
+      free(s.lines[i]);
     s.nlines = 0;
     bool dull = false;
     if (play_deal(&s, ++deals, &dull) != CB_OK || s.oom) goto fail_oom;
@@ -1063,7 +1138,8 @@ cb_status cb_cards_generate_scripted(const cb_gen_options *o, const cb_cards_scr
     /* keep only the line that says why this deal was dealt again */
     char *why = s.lines[s.nlines - 1];
     s.lines[s.nlines - 1] = NULL;
-    for (int i = 0; i < s.nlines - 1; i++) free(s.lines[i]);
+    for (int i = 0; i < s.nlines - 1; i++)
+      free(s.lines[i]);
     s.nlines = 0;
     cb_dungeon_log(d, "%s", why);
     free(why);
@@ -1089,7 +1165,8 @@ done:
   free(s.flipped);
   free(s.key_cell);
   free(s.stairs_cell);
-  for (int i = 0; i < s.nlines; i++) free(s.lines[i]);
+  for (int i = 0; i < s.nlines; i++)
+    free(s.lines[i]);
   free(s.lines);
   return st;
 }

@@ -16,14 +16,15 @@ static json_t *write_proc(const cb_dungeon *d) {
   json_t *o = json_object(), *mask = json_array(), *cells = json_array(), *turns = json_array(),
          *stairs = json_array();
   if (!o || !mask || !cells || !turns || !stairs) goto fail;
-  for (int r = 0; r < p->h; r++) json_array_append_new(mask, json_string(p->mask[r]));
+  for (int r = 0; r < p->h; r++)
+    json_array_append_new(mask, json_string(p->mask[r]));
   json_object_set_new(o, "grid", json_pack("{s:i,s:i,s:o}", "w", p->w, "h", p->h, "mask", mask));
   mask = NULL;
   json_object_set_new(o, "cell_ft", json_real(p->cell_ft));
   for (int i = 0; i < p->ncells; i++)
-    json_array_append_new(cells, json_pack("{s:i,s:i,s:s,s:i,s:i}", "col", p->cells[i].col, "row", p->cells[i].row,
-                                           "card", p->cells[i].card, "level", p->cells[i].level, "room",
-                                           p->cells[i].room));
+    json_array_append_new(cells, json_pack("{s:i,s:i,s:s,s:i,s:i}", "col", p->cells[i].col, "row",
+                                           p->cells[i].row, "card", p->cells[i].card, "level",
+                                           p->cells[i].level, "room", p->cells[i].room));
   json_object_set_new(o, "cells", cells);
   cells = NULL;
   json_object_set_new(o, "entrance", json_pack("{s:i,s:i}", "col", p->entrance_col, "row", p->entrance_row));
@@ -39,20 +40,25 @@ static json_t *write_proc(const cb_dungeon *d) {
       any_ob |= on != NULL;
       any_len |= t->lengths[k] != 0;
     }
-    json_t *turn = json_pack("{s:i,s:i,s:i,s:i,s:o,s:o}", "room", t->room, "level", t->level, "col", t->col, "row",
-                             t->row, "dice", int3(t->dice), "results", res);
+    json_t *turn = json_pack("{s:i,s:i,s:i,s:i,s:o,s:o}", "room", t->room, "level", t->level, "col", t->col,
+                             "row", t->row, "dice", int3(t->dice), "results", res);
     if (!turn) {
       json_decref(obs);
       json_decref(len);
       goto fail;
     }
-    if (any_ob) json_object_set_new(turn, "obstacles", obs);
-    else json_decref(obs);
-    if (any_len) json_object_set_new(turn, "lengths", len);
-    else json_decref(len);
+    if (any_ob)
+      json_object_set_new(turn, "obstacles", obs);
+    else
+      json_decref(obs);
+    if (any_len)
+      json_object_set_new(turn, "lengths", len);
+    else
+      json_decref(len);
     if (t->nrerolls) {
       json_t *rr = json_array();
-      for (int k = 0; k < t->nrerolls; k++) json_array_append_new(rr, int3(t->rerolls[k]));
+      for (int k = 0; k < t->nrerolls; k++)
+        json_array_append_new(rr, int3(t->rerolls[k]));
       json_object_set_new(turn, "rerolled", rr);
     }
     json_array_append_new(turns, turn);
@@ -91,7 +97,8 @@ static int card_rank(const char *c) {
   return -1;
 }
 
-static int read_int3(cb_json_reader *r, json_t *a, const char *where, const char *key, int lo, int hi, int out[3]) {
+static int read_int3(cb_json_reader *r, json_t *a, const char *where, const char *key, int lo, int hi,
+                     int out[3]) {
   if (!json_is_array(a) || json_array_size(a) != 3) {
     cb_jr_fail(r, where, "'%s' must be an array of three dice", key);
     return -1;
@@ -117,23 +124,29 @@ static cb_status read_turn(cb_json_reader *r, json_t *v, const char *where, cb_c
   t->row = cb_jr_int(r, v, where, "row", 1, MAX_SIDE, 1, 1);
   if (r->st) return r->st;
   if (!cb_dungeon_room(r->d, t->room)) return cb_jr_fail(r, where, "'room' names no room");
-  json_t *dice = cb_jr_field(r, v, where, "dice", JSON_ARRAY, 1), *res = cb_jr_field(r, v, where, "results", JSON_ARRAY, 1);
+  json_t *dice = cb_jr_field(r, v, where, "dice", JSON_ARRAY, 1),
+         *res = cb_jr_field(r, v, where, "results", JSON_ARRAY, 1);
   if (r->st || read_int3(r, dice, where, "dice", 1, 6, t->dice)) return r->st;
   if (json_array_size(res) != 3) return cb_jr_fail(r, where, "'results' must hold one result per die");
   for (int k = 0; k < 3; k++) {
     int x = cb_die_result_parse(json_string_value(json_array_get(res, (size_t)k)));
-    if (x < 0) return cb_jr_fail(r, where, "results[%d]: expected door, entry, out, surface, existing, rediscovered or ignored", k);
+    if (x < 0)
+      return cb_jr_fail(
+          r, where, "results[%d]: expected door, entry, out, surface, existing, rediscovered or ignored", k);
     t->results[k] = (cb_die_result)x;
   }
-  json_t *obs = cb_jr_field(r, v, where, "obstacles", JSON_ARRAY, 0), *len = cb_jr_field(r, v, where, "lengths", JSON_ARRAY, 0);
+  json_t *obs = cb_jr_field(r, v, where, "obstacles", JSON_ARRAY, 0),
+         *len = cb_jr_field(r, v, where, "lengths", JSON_ARRAY, 0);
   if (r->st) return r->st;
-  if (obs && json_array_size(obs) != 3) return cb_jr_fail(r, where, "'obstacles' must hold one entry per die");
+  if (obs && json_array_size(obs) != 3)
+    return cb_jr_fail(r, where, "'obstacles' must hold one entry per die");
   if (len && json_array_size(len) != 3) return cb_jr_fail(r, where, "'lengths' must hold one entry per die");
   for (int k = 0; k < 3 && obs; k++) {
     json_t *o = json_array_get(obs, (size_t)k);
     if (json_is_null(o)) continue;
     int x = cb_obstacle_parse(json_string_value(o));
-    if (x < 0) return cb_jr_fail(r, where, "obstacles[%d]: expected null, trapped, locked, jammed or obstructed", k);
+    if (x < 0)
+      return cb_jr_fail(r, where, "obstacles[%d]: expected null, trapped, locked, jammed or obstructed", k);
     t->obstacles[k] = (cb_obstacle)x;
   }
   for (int k = 0; k < 3 && len; k++) {
@@ -209,7 +222,9 @@ static cb_status read_proc(cb_json_reader *r, json_t *o) {
     c->room = cb_jr_int(r, v, where, "room", 0, 1000000000, 0, 0);
     c->card = cb_jr_str(r, v, where, "card", 8, 1);
     if (r->st) return r->st;
-    if (!valid_card(c->card)) return cb_jr_fail(r, where, "card '%s': expected a rank (A 2..10 J Q K) and a suit (S H D C), or JK", c->card);
+    if (!valid_card(c->card))
+      return cb_jr_fail(r, where, "card '%s': expected a rank (A 2..10 J Q K) and a suit (S H D C), or JK",
+                        c->card);
     if (!room_ok(r, c->room)) return cb_jr_fail(r, where, "'room' names no room");
   }
   p->ncells = (int)n;

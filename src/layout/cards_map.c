@@ -57,9 +57,11 @@ static void rounded(cb_page *p, double x, double y, double w, double h, double r
 static void lobes(cb_page *p, double cx, double cy, double s, double sign) {
   double t = sign;
   cb_page_move(p, cx, cy + 0.5 * s * t);
-  cb_page_curve(p, cx - 0.12 * s, cy + 0.32 * s * t, cx - 0.5 * s, cy + 0.08 * s * t, cx - 0.5 * s, cy - 0.18 * s * t);
+  cb_page_curve(p, cx - 0.12 * s, cy + 0.32 * s * t, cx - 0.5 * s, cy + 0.08 * s * t, cx - 0.5 * s,
+                cy - 0.18 * s * t);
   cb_page_curve(p, cx - 0.5 * s, cy - 0.46 * s * t, cx - 0.1 * s, cy - 0.55 * s * t, cx, cy - 0.26 * s * t);
-  cb_page_curve(p, cx + 0.1 * s, cy - 0.55 * s * t, cx + 0.5 * s, cy - 0.46 * s * t, cx + 0.5 * s, cy - 0.18 * s * t);
+  cb_page_curve(p, cx + 0.1 * s, cy - 0.55 * s * t, cx + 0.5 * s, cy - 0.46 * s * t, cx + 0.5 * s,
+                cy - 0.18 * s * t);
   cb_page_curve(p, cx + 0.5 * s, cy + 0.08 * s * t, cx + 0.12 * s, cy + 0.32 * s * t, cx, cy + 0.5 * s * t);
   cb_page_close(p);
 }
@@ -96,14 +98,20 @@ void cb_cards_suit(cb_page *p, const cb_symbols *st, char suit, double cx, doubl
   default: /* a joker's star */
     for (int i = 0; i < 10; i++) {
       double a = -CB_PI / 2 + i * CB_PI / 5, r = i % 2 ? 0.2 * s : 0.5 * s;
-      if (i == 0) cb_page_move(p, cx + cos(a) * r, cy + sin(a) * r);
-      else cb_page_line(p, cx + cos(a) * r, cy + sin(a) * r);
+      if (i == 0)
+        cb_page_move(p, cx + cos(a) * r, cy + sin(a) * r);
+      else
+        cb_page_line(p, cx + cos(a) * r, cy + sin(a) * r);
     }
     cb_page_close(p);
     break;
   }
   if (suit == 'H' || suit == 'D') {
-    cb_ink ink = {.fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink, .width = fmax(0.5, s * 0.09)};
+    cb_ink ink = {.fill = true,
+                  .stroke = true,
+                  .fill_color = st->paper,
+                  .stroke_color = st->ink,
+                  .width = fmax(0.5, s * 0.09)};
     cb_page_ink(p, &ink);
   } else {
     cb_ink ink = cb_ink_fill(st->ink);
@@ -115,14 +123,17 @@ static void draw_card(cb_page *p, const cb_symbols *st, const geo *g, const cb_r
   double x, y;
   card_box(g, col, row, &x, &y);
   rounded(p, x, y, g->cw, g->ch, g->cw * 0.1);
-  cb_ink face = {.fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink, .width = st->line};
+  cb_ink face = {
+      .fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink, .width = st->line};
   cb_page_ink(p, &face);
   const char *card = r->card ? r->card : "?";
   size_t n = strlen(card);
   char rank[4] = "";
   char suit = 0;
-  if (strcmp(card, "JK") == 0) snprintf(rank, sizeof rank, "JK");
-  else if (n >= 2 && n <= 3) memcpy(rank, card, n - 1), rank[n - 1] = 0, suit = card[n - 1];
+  if (strcmp(card, "JK") == 0)
+    snprintf(rank, sizeof rank, "JK");
+  else if (n >= 2 && n <= 3)
+    memcpy(rank, card, n - 1), rank[n - 1] = 0, suit = card[n - 1];
   double rs = g->ch * 0.22, pad = g->cw * 0.09;
   cb_page_text(p, CB_FONT_BOLD, rs, x + pad, y + pad + rs * 0.78, st->ink, rank);
   double ss = g->ch * 0.17, rw = cb_text_width(st->m, CB_FONT_BOLD, rs, rank);
@@ -141,8 +152,8 @@ static void draw_card(cb_page *p, const cb_symbols *st, const geo *g, const cb_r
 }
 
 /* The marks of a room down its right edge, then up its left edge. */
-static void draw_marks(cb_page *p, const cb_symbols *st, const geo *g, const cb_dungeon *d, const cb_room *r, int col,
-                       int row, cb_symbol_set *used) {
+static void draw_marks(cb_page *p, const cb_symbols *st, const geo *g, const cb_dungeon *d, const cb_room *r,
+                       int col, int row, cb_symbol_set *used) {
   cb_map_mark marks[CB_MAP_MAX_MARKS];
   int nm = cb_map_room_marks(p, d, r, marks);
   double x, y;
@@ -179,8 +190,8 @@ static int dial_between(int ac, int ar, int bc, int br) {
 /* A door between two cards. Diagonal doors of neighbouring cards cross in the
  * gutter, so a diagonal's mark sits a third of the way up from its lower
  * card instead of in the middle. */
-static void draw_door(cb_page *p, const cb_symbols *st, cb_symbol s, const char *label, double x1, double y1, double x2,
-                      double y2, int diagonal) {
+static void draw_door(cb_page *p, const cb_symbols *st, cb_symbol s, const char *label, double x1, double y1,
+                      double x2, double y2, int diagonal) {
   if (!diagonal) {
     cb_symbol_passage(p, st, s, label, x1, y1, x2, y2);
     return;
@@ -202,7 +213,9 @@ static int out_position(const cb_dungeon *d, const cb_cards_proc *pr, const cb_p
   if (!(ps->flags & CB_FLAG_SECRET)) {
     for (int i = 0; i < d->noptions; i++)
       if (strcmp(d->options[i].name, "entrance") == 0)
-        return strcmp(d->options[i].value, "top") == 0 ? 1 : strcmp(d->options[i].value, "bottom") == 0 ? 4 : 0;
+        return strcmp(d->options[i].value, "top") == 0      ? 1
+               : strcmp(d->options[i].value, "bottom") == 0 ? 4
+                                                            : 0;
     return 4;
   }
   int seen = 0;
@@ -214,8 +227,8 @@ static int out_position(const cb_dungeon *d, const cb_cards_proc *pr, const cb_p
   return 0;
 }
 
-void cb_cards_map(cb_page *p, const cb_symbols *st0, const cb_dungeon *d, int level, double x, double y, double w,
-                  double h, cb_symbol_set *used) {
+void cb_cards_map(cb_page *p, const cb_symbols *st0, const cb_dungeon *d, int level, double x, double y,
+                  double w, double h, cb_symbol_set *used) {
   const cb_cards_proc *pr = d->procedure.cards;
   if (!pr || pr->w < 1 || pr->h < 1 || pr->cell_ft <= 0) {
     cb_map_draw(p, st0, d, level, x, y, w, h, used);
@@ -256,7 +269,9 @@ void cb_cards_map(cb_page *p, const cb_symbols *st0, const cb_dungeon *d, int le
     if (!b) {
       if (ps->kind != CB_PASSAGE_DOOR) continue;
       int nth = 0;
-      for (int j = 0; j < i; j++) nth += d->passages[j].from == ps->from && d->passages[j].to == 0 && (d->passages[j].flags & CB_FLAG_SECRET);
+      for (int j = 0; j < i; j++)
+        nth += d->passages[j].from == ps->from && d->passages[j].to == 0 &&
+               (d->passages[j].flags & CB_FLAG_SECRET);
       int pos = out_position(d, pr, ps, nth);
       if (pos < 1 || pos > 6) continue;
       double ax, ay, ox, oy;

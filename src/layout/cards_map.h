@@ -7,8 +7,8 @@
 
 /* Draws level `level` (0: all) of a cards dungeon in the box; falls back to
  * the point-crawl map when the dungeon has no cards procedure. */
-void cb_cards_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y, double w,
-                  double h, cb_symbol_set *used);
+void cb_cards_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
+                  double w, double h, cb_symbol_set *used);
 
 /* A suit (S H D C; anything else: a joker's star) as a vector shape s
  * points high centred at (cx, cy): black suits filled, red ones outlined. */

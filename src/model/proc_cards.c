@@ -2,11 +2,13 @@
 
 #include <string.h>
 
-static const char *const results[CB_DIE_RESULT_COUNT] = {"door", "entry", "out", "surface", "existing", "rediscovered",
-                                                         "ignored"};
+static const char *const results[CB_DIE_RESULT_COUNT] = {"door",     "entry",        "out",    "surface",
+                                                         "existing", "rediscovered", "ignored"};
 static const char *const obstacles[CB_OBSTACLE_COUNT] = {NULL, "trapped", "locked", "jammed", "obstructed"};
 
-const char *cb_die_result_name(cb_die_result r) { return (unsigned)r < CB_DIE_RESULT_COUNT ? results[r] : "?"; }
+const char *cb_die_result_name(cb_die_result r) {
+  return (unsigned)r < CB_DIE_RESULT_COUNT ? results[r] : "?";
+}
 
 int cb_die_result_parse(const char *name) {
   for (int i = 0; name && i < CB_DIE_RESULT_COUNT; i++)

@@ -20,7 +20,13 @@ typedef enum {
 enum { CB_DIE_RESULT_COUNT = 7 };
 
 /* Variation 4: what a door made by a doubled die is (d4), or none. */
-typedef enum { CB_OBSTACLE_NONE, CB_OBSTACLE_TRAPPED, CB_OBSTACLE_LOCKED, CB_OBSTACLE_JAMMED, CB_OBSTACLE_OBSTRUCTED } cb_obstacle;
+typedef enum {
+  CB_OBSTACLE_NONE,
+  CB_OBSTACLE_TRAPPED,
+  CB_OBSTACLE_LOCKED,
+  CB_OBSTACLE_JAMMED,
+  CB_OBSTACLE_OBSTRUCTED
+} cb_obstacle;
 enum { CB_OBSTACLE_COUNT = 5 };
 
 typedef struct cb_card_cell {
@@ -44,11 +50,11 @@ typedef struct cb_card_stairs {
 } cb_card_stairs;
 
 typedef struct cb_cards_proc {
-  int w, h;           /* grid size in cells */
-  const char **mask;  /* h rows of w characters: '#' a cell, '.' none */
-  double cell_ft;     /* a cell's width and height in feet */
+  int w, h;          /* grid size in cells */
+  const char **mask; /* h rows of w characters: '#' a cell, '.' none */
+  double cell_ft;    /* a cell's width and height in feet */
   int entrance_col, entrance_row;
-  int deals;          /* how many deals it took (1 unless dull deals were dealt again) */
+  int deals; /* how many deals it took (1 unless dull deals were dealt again) */
   int ncells, nturns, nstairs;
   cb_card_cell *cells;
   cb_card_turn *turns;

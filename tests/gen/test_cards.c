@@ -1,10 +1,10 @@
 /* cards (Cardtography): the seed's worked example replayed with its dice,
  * option errors, and the rules checked over many seeds and option mixes. */
+#include <cmocka.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +29,12 @@ static const cb_card_cell *cell_at(const cb_cards_proc *p, int level, int col, i
   return NULL;
 }
 
-static int room_col(const cb_dungeon *d, const cb_room *r) { return (int)(r->x / d->procedure.cards->cell_ft + 0.5 + 0.5); }
-static int room_row(const cb_dungeon *d, const cb_room *r) { return (int)(r->y / d->procedure.cards->cell_ft + 0.5 + 0.5); }
+static int room_col(const cb_dungeon *d, const cb_room *r) {
+  return (int)(r->x / d->procedure.cards->cell_ft + 0.5 + 0.5);
+}
+static int room_row(const cb_dungeon *d, const cb_room *r) {
+  return (int)(r->y / d->procedure.cards->cell_ft + 0.5 + 0.5);
+}
 
 /* The dial position from room a to room b on the same level, 0 if none. */
 static int dial(const cb_dungeon *d, const cb_room *a, const cb_room *b) {
@@ -72,9 +76,9 @@ static void worked_example(void **state) {
   assert_non_null(t);
   const cb_room *two = cb_dungeon_room(d, t->room);
   assert_string_equal(two->card, "2D");
-  assert_int_equal(t->results[0], CB_DIE_DOOR);     /* 2: upper right, into (3, 3) */
+  assert_int_equal(t->results[0], CB_DIE_DOOR);  /* 2: upper right, into (3, 3) */
   assert_int_equal(t->results[1], CB_DIE_ENTRY); /* 3: the entrance's door at 6, the way in */
-  assert_int_equal(t->results[2], CB_DIE_DOOR);     /* 6: upper left, into (1, 3) */
+  assert_int_equal(t->results[2], CB_DIE_DOOR);  /* 6: upper left, into (1, 3) */
   /* the entrance's door at 6 is the 2 of diamonds' door at 3 */
   int found = 0;
   for (int i = 0; i < d->npassages; i++) {
@@ -276,25 +280,31 @@ static void check_dungeon(const cb_gen_options *o, const cb_dungeon *d) {
         assert_int_equal(ps->from, 1);
         continue;
       }
-      /* stairs only where colour and value match a card up earlier on its level; the last level has none down */
+      /* stairs only where colour and value match a card up earlier on its level; the last level has none down
+       */
       assert_int_equal(b->level, a->level + 1);
       assert_true(a->level < levels);
       assert_true(a->id != 1);
       int match = 0;
       for (int j = 0; j < d->nrooms; j++)
-        match |= d->rooms[j].level == a->level && d->rooms[j].id < a->id && same_colour_value(&d->rooms[j], a);
+        match |=
+            d->rooms[j].level == a->level && d->rooms[j].id < a->id && same_colour_value(&d->rooms[j], a);
       assert_true(match);
       continue;
     }
     assert_int_equal(ps->kind, CB_PASSAGE_DOOR);
     if (!b) {
-      if (ps->flags & CB_FLAG_SECRET) assert_true(a->tags & CB_TAG_SURFACE_EXIT);
-      else assert_int_equal(ps->from, 1);
+      if (ps->flags & CB_FLAG_SECRET)
+        assert_true(a->tags & CB_TAG_SURFACE_EXIT);
+      else
+        assert_int_equal(ps->from, 1);
       continue;
     }
     assert_int_equal(a->level, b->level);
     int pos = dial(d, a, b);
-    if (pos == 0) fail_msg("seed %llu: door %d-%d joins cards that are not dial neighbours", (unsigned long long)o->seed, a->id, b->id);
+    if (pos == 0)
+      fail_msg("seed %llu: door %d-%d joins cards that are not dial neighbours", (unsigned long long)o->seed,
+               a->id, b->id);
     assert_int_equal(dial(d, b, a), opposite(pos));
     assert_false(used[a->id] & (1u << pos));
     assert_false(used[b->id] & (1u << opposite(pos)));
@@ -315,7 +325,8 @@ static void check_dungeon(const cb_gen_options *o, const cb_dungeon *d) {
     for (int k = 0; k < 3; k++) {
       int v = t->dice[k], n = (t->dice[0] == v) + (t->dice[1] == v) + (t->dice[2] == v), repeat = 0;
       assert_true(v >= 1 && v <= 6);
-      for (int j = 0; j < k; j++) repeat |= t->dice[j] == v;
+      for (int j = 0; j < k; j++)
+        repeat |= t->dice[j] == v;
       if (repeat) assert_int_equal(t->results[k], CB_DIE_IGNORED);
       if (t->results[k] == CB_DIE_SURFACE) assert_true(n >= 2);
       if (t->obstacles[k]) assert_true(n >= 2);
@@ -329,13 +340,15 @@ static void check_dungeon(const cb_gen_options *o, const cb_dungeon *d) {
         assert_true(cc->room > 0); /* no removed card has a door */
       }
       if (t->results[k] == CB_DIE_EXISTING) assert_true(used[r->id] & (1u << v));
-      if (t->results[k] == CB_DIE_REDISCOVERED) assert_int_not_equal(o->cards.rediscovered, CB_REDISCOVERED_IGNORE);
+      if (t->results[k] == CB_DIE_REDISCOVERED)
+        assert_int_not_equal(o->cards.rediscovered, CB_REDISCOVERED_IGNORE);
     }
     assert_true(doors <= 3);
     assert_int_equal(doors, made[r->id]);
     if (t->nrerolls) { /* only a level's first card rolls again, and only when not faithful */
       assert_false(o->faithful);
-      for (int j = 0; j < d->nrooms; j++) assert_false(d->rooms[j].level == r->level && d->rooms[j].id < r->id);
+      for (int j = 0; j < d->nrooms; j++)
+        assert_false(d->rooms[j].level == r->level && d->rooms[j].id < r->id);
     }
   }
   /* removed cards touch no door: every door's neighbour cell is kept */
@@ -355,7 +368,8 @@ static void check_dungeon(const cb_gen_options *o, const cb_dungeon *d) {
   bool *reached = calloc((size_t)d->nrooms, sizeof *reached);
   assert_int_equal(cb_check_walk(d, &g, cb_check_start_room(d), reached), 0);
   for (int i = 0; i < d->nrooms; i++)
-    if (!reached[i]) fail_msg("seed %llu: room %d cannot be reached", (unsigned long long)o->seed, d->rooms[i].id);
+    if (!reached[i])
+      fail_msg("seed %llu: room %d cannot be reached", (unsigned long long)o->seed, d->rooms[i].id);
   cb_graph_free(&g);
   free(reached);
   /* dull dungeons are dealt again unless faithful */
@@ -363,7 +377,8 @@ static void check_dungeon(const cb_gen_options *o, const cb_dungeon *d) {
     int min = o->cards.min_rooms ? o->cards.min_rooms : 5;
     for (int l = 1; l <= d->nlevels; l++) {
       int n = 0;
-      for (int i = 0; i < d->nrooms; i++) n += d->rooms[i].level == l;
+      for (int i = 0; i < d->nrooms; i++)
+        n += d->rooms[i].level == l;
       assert_true(n >= min);
     }
     assert_int_equal(d->nlevels, levels);
@@ -386,7 +401,8 @@ static void properties(void **state) {
     mix_options((uint64_t)s * 2654435761u + 1, &o);
     cb_error err = {0};
     cb_dungeon *d = NULL;
-    if (cb_gen_cards.generate(&o, &d, &err) != CB_OK) fail_msg("seed %llu: %s", (unsigned long long)o.seed, err.msg);
+    if (cb_gen_cards.generate(&o, &d, &err) != CB_OK)
+      fail_msg("seed %llu: %s", (unsigned long long)o.seed, err.msg);
     check_dungeon(&o, d);
     cb_dungeon_free(d);
   }
