@@ -1,6 +1,5 @@
 /* cards (Cardtography): the seed's worked example replayed with its dice,
  * option errors, and the rules checked over many seeds and option mixes. */
-#include <cmocka.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <cmocka.h>
 
 #include "gen/cards.h"
 #include "io/json.h"
