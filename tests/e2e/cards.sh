@@ -66,7 +66,7 @@ grep -q '"turns":\[{"room":1' "$tmp/a.json" || fail "JSON turns"
 for args in "--shape oval --grid 7x5" "--shape mask-cross" "--shape $CB_SOURCE_DIR/templates/mask-tower.txt" \
   "--entrance top" "--entrance centre" "--entrance 2,3" "--rediscovered one-way" "--rediscovered concealed" \
   "--rediscovered ignore" "--no-doubles-obstructed" "--faithful" "--levels 3 --decks 2" "--sprawl --rooms 30" \
-  "--sprawl --levels 2 --rooms 20 --entrance centre" "--lengths --length-unit 5" "--content cards-contents"; do
+  "--sprawl --levels 2 --rooms 20 --entrance centre" "--lengths --length-unit 5" "--content cards-contents" "--content cards-burial-caves --jokers"; do
   # shellcheck disable=SC2086
   "$CRAWLBOOK" --generator cards --seed 11 $args -o "$tmp/x.json" || fail "cards $args"
   # shellcheck disable=SC2086
