@@ -49,7 +49,19 @@ void cb_cli_help(FILE *out) {
         "                        we add (re-rolls of dull deals, connecting lost rooms)\n"
         "      --extra-by HOW    dropdice: rank extra paths by 'tree' distance (default)\n"
         "                        or straight 'length'\n"
-        "  cards (Cardtography):\n"
+        "      --title TEXT      the dungeon's title (default: one drawn from the seed)\n"
+        "  -o, --output FILE     write here (default dungeon.pdf; '-' for standard output);\n"
+        "                        the extension picks the format: .pdf .svg .png .json\n"
+        "  -f, --format FMT      pdf, svg, png or json, whatever the extension says\n"
+        "      --dpi N           PNG resolution, 36 to 600 (default 150)\n"
+        "      --backend NAME    cairo (default); haru is not implemented yet\n"
+        "      --author TEXT     the PDF's author\n"
+        "  -e, --explain         print the procedure, step by step, on standard output;\n"
+        "                        with -o the file is written too, else nothing is\n"
+        "  -h, --help            this text\n"
+        "  -V, --version         crawlbook's version\n"
+        "\n"
+        "cards (Cardtography) options:\n"
         "      --grid WxH        the grid of cards dealt face down (default 5x5)\n"
         "      --shape SHAPE     rect (default), oval, or a mask file of '#' (card) and '.'\n"
         "                        rows, e.g. templates/mask-cross.txt (or mask-cross)\n"
@@ -67,17 +79,6 @@ void cb_cli_help(FILE *out) {
         "                        templates/cards-contents.txt)\n"
         "      --lengths         roll a die for each connection's length\n"
         "      --length-unit FT  feet per pip of that die (default 10)\n"
-        "      --title TEXT      the dungeon's title (default: one drawn from the seed)\n"
-        "  -o, --output FILE     write here (default dungeon.pdf; '-' for standard output);\n"
-        "                        the extension picks the format: .pdf .svg .png .json\n"
-        "  -f, --format FMT      pdf, svg, png or json, whatever the extension says\n"
-        "      --dpi N           PNG resolution, 36 to 600 (default 150)\n"
-        "      --backend NAME    cairo (default); haru is not implemented yet\n"
-        "      --author TEXT     the PDF's author\n"
-        "  -e, --explain         print the procedure, step by step, on standard output;\n"
-        "                        with -o the file is written too, else nothing is\n"
-        "  -h, --help            this text\n"
-        "  -V, --version         crawlbook's version\n"
         "\n"
         "'render FILE.json' lays out a dungeon saved with --format json (edited by\n"
         "hand, say) instead of generating one.\n"
@@ -263,6 +264,12 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     job->input = argv[optind + 1];
   }
   if (!cli->seed_given) job->gen.seed = random_seed;
+  const cb_cards_options *co = &job->gen.cards;
+  if (strcmp(job->generator, "cards") != 0 &&
+      (co->grid_w || co->shape || co->entrance || co->decks || co->jokers || co->sprawl || co->rediscovered ||
+       co->plain_doubles || co->min_rooms || co->content || co->lengths || co->length_unit))
+    return cb_error_set(err, CB_EINPUT, "--grid, --shape, --entrance, --decks, --jokers, --sprawl, --rediscovered, "
+                                        "--min-rooms, --content, --lengths: options of --generator cards");
 
   if (format) {
     int f = format_of(format);

@@ -50,6 +50,11 @@ expect_error "no row for the" --content "$tmp/short-table.txt"
 expect_error "$tmp/bad-table.txt:1: ranks" --content "$tmp/bad-table.txt"
 expect_error "$tmp/none.txt" --content "$tmp/none.txt"
 
+# cards options belong to cards
+rm -rf "$tmp/out" && mkdir "$tmp/out"
+"$CRAWLBOOK" --generator dropdice --grid 3x3 -o "$tmp/out/x.pdf" 2>/dev/null
+[ $? -eq 2 ] && [ -z "$(ls -A "$tmp/out")" ] || fail "--grid with dropdice"
+
 # a good run: the map, the JSON, the same bytes from the JSON
 "$CRAWLBOOK" --generator cards --seed 7 --jokers -o "$tmp/a.pdf" || fail "seed 7 PDF"
 "$CRAWLBOOK" --generator cards --seed 7 --jokers -o "$tmp/a.json" || fail "seed 7 JSON"
