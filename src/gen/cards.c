@@ -794,6 +794,7 @@ static cb_status take_turn(cs *s, int k, int entry, int from) {
     char extra[160] = "";
     if (count >= 2 && !s->o->cards.plain_doubles && res[i] != CB_DIE_SURFACE) {
       t->obstacles[i] = roll_obstacle(s, &s->links[l]);
+      if (s->oom) return CB_EINTERNAL;
       if (t->obstacles[i] == CB_OBSTACLE_LOCKED) {
         int kc = s->key_cell[s->nkeys - 1];
         snprintf(extra, sizeof extra, ", locked (doubles; its key K%d lies in room %d)", s->nkeys,

@@ -15,6 +15,7 @@
 #include "model/check.h"
 #include "model/proc_cards.h"
 #include "testlib.h"
+#include "util/alloc.h"
 
 static int opposite(int p) { return (p + 2) % 6 + 1; }
 
@@ -487,11 +488,38 @@ static void json_rejects_bad_procedure(void **state) {
   cb_dungeon_free(d);
 }
 
+/* Out of memory anywhere: a clean CB_EINTERNAL, nothing leaked (ASan). */
+static void out_of_memory(void **state) {
+  (void)state;
+  cb_gen_options o = {.seed = 3, .levels = 2};
+  o.cards.grid_w = o.cards.grid_h = 4;
+  o.cards.jokers = true;
+  o.cards.lengths = true;
+  int failed = 0, n;
+  for (n = 0; n < 100000; n++) {
+    cb_alloc_fail_after(n);
+    cb_dungeon *d = NULL;
+    cb_error err = {0};
+    cb_status st = cb_gen_cards.generate(&o, &d, &err);
+    cb_alloc_fail_after(-1);
+    if (st == CB_OK) {
+      cb_dungeon_free(d);
+      break;
+    }
+    assert_int_equal(st, CB_EINTERNAL);
+    assert_null(d);
+    failed++;
+  }
+  assert_true(failed > 10);
+  assert_true(n < 100000);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(worked_example),  cmocka_unit_test(option_errors),
       cmocka_unit_test(bad_files),       cmocka_unit_test(properties),
       cmocka_unit_test(json_round_trip), cmocka_unit_test(json_rejects_bad_procedure),
+      cmocka_unit_test(out_of_memory),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
