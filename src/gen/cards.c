@@ -731,9 +731,9 @@ static cb_status take_turn(cs *s, int k, int entry, int from) {
         return CB_EINTERNAL;
       memcpy(s->rerolls[s->nrerolls++], dice, sizeof dice);
       say(s,
-          "Room %d rolled %d %d %d: no door into the dungeon, so (a game master's repair) the dice are "
-          "rolled again.",
-          c->room, dice[0], dice[1], dice[2]);
+          "Room %d (%s) rolled %d %d %d: not one door leads into the dungeon, so the game master rolls "
+          "again (a repair; --faithful keeps the first roll).",
+          c->room, w, dice[0], dice[1], dice[2]);
       for (int i = 0; i < 3; i++)
         dice[i] = cb_d6(&s->rng);
       classify(s, k, entry, dice, res, tgt);
