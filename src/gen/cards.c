@@ -616,7 +616,7 @@ static cb_obstacle roll_obstacle(cs *s, link *l) {
 
 /* Roll exits: 3d6 on the dial; each distinct value is a door position, read
  * by rules 1-4 (out, already a door, rediscovered, face down). */
-static void classify(cs *s, int k, int entry, const int dice[3], cb_die_result res[3], int tgt[3]) {
+static void read_dice(cs *s, int k, int entry, const int dice[3], cb_die_result res[3], int tgt[3]) {
   const cell *c = &s->cells[k];
   for (int i = 0; i < 3; i++) {
     int v = dice[i];
@@ -722,7 +722,7 @@ static cb_status take_turn(cs *s, int k, int entry, int from) {
   int dice[3], tgt[3];
   cb_die_result res[3];
   roll_3d6(s, k, dice);
-  classify(s, k, entry, dice, res, tgt);
+  read_dice(s, k, entry, dice, res, tgt);
   /* dull dungeons: a level's first card that opens no door into the dungeon rolls again */
   if (!s->o->faithful && s->nflipped - 1 == s->level_first) {
     int first_reroll = s->nrerolls;
@@ -736,7 +736,7 @@ static cb_status take_turn(cs *s, int k, int entry, int from) {
           c->room, w, dice[0], dice[1], dice[2]);
       for (int i = 0; i < 3; i++)
         dice[i] = cb_d6(&s->rng);
-      classify(s, k, entry, dice, res, tgt);
+      read_dice(s, k, entry, dice, res, tgt);
     }
     t->nrerolls = s->nrerolls - first_reroll; /* s->rerolls holds every turn's in turn order */
   }
@@ -855,7 +855,7 @@ static cb_status explore_level(cs *s, int level, int start, int entry, int from)
 }
 
 /* Remove the cards never reached: they are not part of the dungeon. */
-static int count_removed(cs *s, int level, char *list, size_t cap) {
+static int remove_unreached(cs *s, int level, char *list, size_t cap) {
   int removed = 0;
   list[0] = 0;
   for (int i = 0; i < s->ncells; i++) {
@@ -909,7 +909,7 @@ static cb_status play_deal(cs *s, int deal_no, bool *dull) {
     if (st != CB_OK) return st;
     s->levels_reached = level;
     char list[512];
-    int kept = s->nflipped - s->level_first, removed = count_removed(s, level, list, sizeof list);
+    int kept = s->nflipped - s->level_first, removed = remove_unreached(s, level, list, sizeof list);
     if (removed)
       say(s,
           "Level %d: every path has dead-ended with %d card%s face up; the %d never reached %s removed (%s).",
