@@ -26,6 +26,18 @@ enum {
   OPT_SECRET_ROWS,
   OPT_MATCHING_STAIRS,
   OPT_FLEET,
+  OPT_SHAPE,
+  OPT_ENTRANCE,
+  OPT_DECKS,
+  OPT_JOKERS,
+  OPT_SPRAWL,
+  OPT_REDISCOVERED,
+  OPT_DOUBLES,
+  OPT_NO_DOUBLES,
+  OPT_MIN_ROOMS,
+  OPT_CONTENT,
+  OPT_LENGTHS,
+  OPT_LENGTH_UNIT,
 };
 
 static const struct option long_opts[] = {
@@ -44,6 +56,18 @@ static const struct option long_opts[] = {
     {"secret-rows", no_argument, NULL, OPT_SECRET_ROWS},
     {"matching-stairs", no_argument, NULL, OPT_MATCHING_STAIRS},
     {"fleet", required_argument, NULL, OPT_FLEET},
+    {"shape", required_argument, NULL, OPT_SHAPE},
+    {"entrance", required_argument, NULL, OPT_ENTRANCE},
+    {"decks", required_argument, NULL, OPT_DECKS},
+    {"jokers", no_argument, NULL, OPT_JOKERS},
+    {"sprawl", no_argument, NULL, OPT_SPRAWL},
+    {"rediscovered", required_argument, NULL, OPT_REDISCOVERED},
+    {"doubles-obstructed", no_argument, NULL, OPT_DOUBLES},
+    {"no-doubles-obstructed", no_argument, NULL, OPT_NO_DOUBLES},
+    {"min-rooms", required_argument, NULL, OPT_MIN_ROOMS},
+    {"content", required_argument, NULL, OPT_CONTENT},
+    {"lengths", no_argument, NULL, OPT_LENGTHS},
+    {"length-unit", required_argument, NULL, OPT_LENGTH_UNIT},
     {"version", no_argument, NULL, 'V'},         {NULL, 0, NULL, 0}};
 
 void cb_cli_help(FILE *out) {
@@ -53,8 +77,9 @@ void cb_cli_help(FILE *out) {
         "\n"
         "  -g, --generator NAME  the procedure (default dropdice):\n"
         "                          dropdice     Jaquaysed drop-dice point-crawl (seed 004)\n"
+        "                          cards        Cardtography: a deck dealt on a grid (seed 000)\n"
         "                          battleships  BattleDungeon grid-crawl (seed 003)\n"
-        "                          cards, leximorph, preconnect: not implemented yet\n"
+        "                          leximorph, preconnect: not implemented yet\n"
         "  -s, --seed N          the seed, 0 to 18446744073709551615 (default: a random\n"
         "                        seed, printed on standard error)\n"
         "  -n, --rooms N         rooms (dice) to place (default 10); 1 to 100000 for\n"
@@ -87,6 +112,25 @@ void cb_cli_help(FILE *out) {
         "                        with -o the file is written too, else nothing is\n"
         "  -h, --help            this text\n"
         "  -V, --version         crawlbook's version\n"
+        "\n"
+        "cards (Cardtography) options:\n"
+        "      --grid WxH        the grid of cards dealt face down (default 5x5)\n"
+        "      --shape SHAPE     rect (default), oval, or a mask file of '#' (card) and '.'\n"
+        "                        rows, e.g. templates/mask-cross.txt (or mask-cross)\n"
+        "      --entrance WHERE  bottom (centre, default), top, centre, or a cell C,R\n"
+        "      --decks N         decks shuffled together, 1 to 8 (default 1)\n"
+        "      --jokers          add the jokers: boss rooms\n"
+        "      --sprawl          deal cards only as the dice call for them, on an\n"
+        "                        unbounded grid, up to --rooms per level (default 25)\n"
+        "      --rediscovered HOW a die into an explored card with no door to this one:\n"
+        "                        door (default), ignore, one-way or concealed\n"
+        "      --no-doubles-obstructed  doubles make plain doors (default: trapped,\n"
+        "                        locked, jammed or obstructed, rolled)\n"
+        "      --min-rooms N     deal again when a level keeps fewer cards (default 5)\n"
+        "      --content FILE    the table of what each card holds (default\n"
+        "                        templates/cards-contents.txt)\n"
+        "      --lengths         roll a die for each connection's length\n"
+        "      --length-unit FT  feet per pip of that die (default 10)\n"
         "\n"
         "'render FILE.json' lays out a dungeon saved with --format json (edited by\n"
         "hand, say) instead of generating one.\n"
@@ -121,6 +165,55 @@ static const char *format_name(cb_format f) {
   for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
     if (formats[i].format == f) return formats[i].ext;
   return "pdf";
+}
+
+/* The options that belong to some generators only, and which (space-separated). */
+static const struct {
+  int opt;
+  const char *generators;
+} scoped[] = {
+    {OPT_EXTRA_BY, "dropdice"},
+    {OPT_LEVELS, "cards battleships"},
+    {OPT_FAITHFUL, "dropdice cards battleships"},
+    {OPT_GRID, "cards battleships"},
+    {OPT_EXTRA, "battleships"},
+    {OPT_EXTRA_STAIRS, "battleships"},
+    {OPT_SECRET_ROWS, "battleships"},
+    {OPT_MATCHING_STAIRS, "battleships"},
+    {OPT_FLEET, "battleships"},
+    {OPT_SHAPE, "cards"},
+    {OPT_ENTRANCE, "cards"},
+    {OPT_DECKS, "cards"},
+    {OPT_JOKERS, "cards"},
+    {OPT_SPRAWL, "cards"},
+    {OPT_REDISCOVERED, "cards"},
+    {OPT_DOUBLES, "cards"},
+    {OPT_NO_DOUBLES, "cards"},
+    {OPT_MIN_ROOMS, "cards"},
+    {OPT_CONTENT, "cards"},
+    {OPT_LENGTHS, "cards"},
+    {OPT_LENGTH_UNIT, "cards"},
+};
+
+static const char *scope_of(int opt) {
+  for (size_t i = 0; i < sizeof scoped / sizeof *scoped; i++)
+    if (scoped[i].opt == opt) return scoped[i].generators;
+  return NULL;
+}
+
+static int applies(int opt, const char *generator) {
+  const char *list = scope_of(opt);
+  if (!list) return 1;
+  size_t n = strlen(generator);
+  for (const char *p = list; (p = strstr(p, generator)) != NULL; p += n)
+    if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return 1;
+  return 0;
+}
+
+static const char *option_name(int opt) {
+  for (const struct option *o = long_opts; o->name; o++)
+    if (o->val == opt) return o->name;
+  return "?";
 }
 
 static cb_status text_arg(const char *opt, const char *v, size_t max, cb_error *err) {
@@ -165,7 +258,9 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   opterr = 0;
   optind = 0; /* glibc: 0 resets getopt fully, so the parser can run again (tests, fuzzing) */
   int c;
+  int given[64], ngiven = 0;
   while ((c = getopt_long(argc, argv, ":g:s:n:o:f:ehV", long_opts, NULL)) != -1) {
+    if (scope_of(c) && ngiven < 64) given[ngiven++] = c;
     switch (c) {
     case 'g': job->generator = optarg, gen_opt = true; break;
     case 's':
@@ -201,13 +296,21 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       job->gen.faithful = true;
       gen_opt = true;
       break;
-    case OPT_GRID:
-      if (!cb_cli_number(optarg, 2, 100, &v))
-        return cb_error_set(err, CB_EINPUT, "--grid '%s': expected a whole number from 2 to 100 (rooms per level)",
-                            optarg);
-      job->gen.grid = (int)v;
+    case OPT_GRID: {
+      /* N (a square grid: battleships, cards) or WxH (cards) */
+      char *x = strchr(optarg, 'x');
+      unsigned long long w = 0, h = 0;
+      int ok = x ? (*x = '\0', cb_cli_number(optarg, 1, 100, &w) && cb_cli_number(x + 1, 1, 100, &h))
+                 : cb_cli_number(optarg, 1, 100, &w);
+      if (x) *x = 'x';
+      if (!x) h = w;
+      if (!ok)
+        return cb_error_set(err, CB_EINPUT, "--grid '%s': expected N or WxH, 1 to 100 a side, e.g. 10 or 5x5", optarg);
+      job->gen.grid = (int)w;
+      job->gen.cards.grid_w = (int)w, job->gen.cards.grid_h = (int)h;
       gen_opt = true;
       break;
+    }
     case OPT_EXTRA:
       if (!cb_cli_number(optarg, 0, 10000, &v))
         return cb_error_set(err, CB_EINPUT, "--extra '%s': expected a whole number from 0 to 10000", optarg);
@@ -225,6 +328,50 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     case OPT_FLEET:
       if (fleet_arg(optarg, &job->gen, err)) return err->status;
       gen_opt = true;
+      break;
+    case OPT_SHAPE:
+      if (!*optarg) return cb_error_set(err, CB_EINPUT, "--shape: expected rect, oval or a mask file");
+      if (text_arg("shape", optarg, 1000, err)) return err->status;
+      job->gen.cards.shape = optarg, gen_opt = true;
+      break;
+    case OPT_ENTRANCE:
+      if (text_arg("entrance", optarg, 40, err)) return err->status;
+      job->gen.cards.entrance = optarg, gen_opt = true;
+      break;
+    case OPT_DECKS:
+      if (!cb_cli_number(optarg, 1, 8, &v))
+        return cb_error_set(err, CB_EINPUT, "--decks '%s': expected a whole number from 1 to 8", optarg);
+      job->gen.cards.decks = (int)v, gen_opt = true;
+      break;
+    case OPT_JOKERS: job->gen.cards.jokers = gen_opt = true; break;
+    case OPT_SPRAWL: job->gen.cards.sprawl = gen_opt = true; break;
+    case OPT_REDISCOVERED: {
+      static const char *const how[] = {"door", "ignore", "one-way", "concealed"};
+      int k = -1;
+      for (int i = 0; i < 4; i++)
+        if (strcmp(optarg, how[i]) == 0) k = i;
+      if (k < 0)
+        return cb_error_set(err, CB_EINPUT, "--rediscovered '%s': expected door, ignore, one-way or concealed", optarg);
+      job->gen.cards.rediscovered = (cb_rediscovered)k, gen_opt = true;
+      break;
+    }
+    case OPT_DOUBLES: job->gen.cards.plain_doubles = false, gen_opt = true; break;
+    case OPT_NO_DOUBLES: job->gen.cards.plain_doubles = gen_opt = true; break;
+    case OPT_MIN_ROOMS:
+      if (!cb_cli_number(optarg, 1, 100000, &v))
+        return cb_error_set(err, CB_EINPUT, "--min-rooms '%s': expected a whole number from 1 to 100000", optarg);
+      job->gen.cards.min_rooms = (int)v, gen_opt = true;
+      break;
+    case OPT_CONTENT:
+      if (!*optarg) return cb_error_set(err, CB_EINPUT, "--content: expected a table file");
+      if (text_arg("content", optarg, 1000, err)) return err->status;
+      job->gen.cards.content = optarg, gen_opt = true;
+      break;
+    case OPT_LENGTHS: job->gen.cards.lengths = gen_opt = true; break;
+    case OPT_LENGTH_UNIT:
+      if (!cb_cli_number(optarg, 1, 5280, &v))
+        return cb_error_set(err, CB_EINPUT, "--length-unit '%s': expected feet per pip, 1 to 5280", optarg);
+      job->gen.cards.length_unit = (int)v, gen_opt = true;
       break;
     case OPT_TITLE:
       if (text_arg("title", optarg, 200, err)) return err->status;
@@ -264,6 +411,13 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     job->input = argv[optind + 1];
   }
   if (!cli->seed_given) job->gen.seed = random_seed;
+  for (int i = 0; i < ngiven; i++)
+    if (!applies(given[i], job->generator))
+      return cb_error_set(err, CB_EINPUT, "--%s: an option of --generator %s, not of %s", option_name(given[i]),
+                          scope_of(given[i]), job->generator);
+  if (job->gen.cards.grid_w != job->gen.cards.grid_h && strcmp(job->generator, "battleships") == 0)
+    return cb_error_set(err, CB_EINPUT, "--grid %dx%d: battleships grids are square: give one number",
+                        job->gen.cards.grid_w, job->gen.cards.grid_h);
 
   if (format) {
     int f = format_of(format);

@@ -59,16 +59,10 @@ static double room_radius(const cb_dungeon *d, const view *v, int level) {
   return fmax(ROOM_MIN_R, fmin(ROOM_MAX_R, r));
 }
 
-typedef struct mark {
-  cb_symbol sym;
-  const char *text;
-} mark;
+typedef cb_map_mark mark;
+enum { MAX_MARKS = CB_MAP_MAX_MARKS };
 
-enum { MAX_MARKS = 12 };
-
-/* The marks beside a room: its tags, its keys, and stairs to other levels
- * (labelled "L2" with the level they reach). Texts live in the page arena. */
-static int room_marks(cb_page *p, const cb_dungeon *d, const cb_room *r, mark *out) {
+int cb_map_room_marks(cb_page *p, const cb_dungeon *d, const cb_room *r, cb_map_mark *out) {
   static const struct {
     unsigned tag;
     cb_symbol sym;
@@ -278,7 +272,7 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
       const cb_room *r = &d->rooms[i];
       if (level && r->level != level) continue;
       cluster c;
-      c.n = room_marks(p, d, r, c.marks);
+      c.n = cb_map_room_marks(p, d, r, c.marks);
       if (c.n != want) continue;
       for (int k = 0; k < c.n; k++) c.widths[k] = cb_symbol_badge_width(st, c.marks[k].sym, c.marks[k].text);
       double gapw;

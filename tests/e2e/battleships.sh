@@ -22,7 +22,7 @@ refuse() { # refuse "what the message says" args...
   grep -q -- "$says" "$tmp/err" || fail "$*: '$(cat "$tmp/err")' does not say '$says'"
 }
 refuse "--grid '0'" --grid 0
-refuse "--grid '1'" --grid 1
+refuse "--grid 1" --grid 1
 refuse "--grid '101'" --grid 101
 refuse "--grid '99999999999'" --grid 99999999999
 refuse "--extra 1000" --extra 1000
