@@ -9,7 +9,8 @@
  * reproducible: 2000-01-01T00:00:00Z. */
 #define CB_DEFAULT_DATE 946684800LL
 
-enum { OPT_EXTRA_BY = 1000, OPT_TITLE, OPT_DPI, OPT_BACKEND, OPT_AUTHOR, OPT_LEVELS, OPT_FAITHFUL };
+enum { OPT_EXTRA_BY = 1000, OPT_TITLE, OPT_DPI, OPT_BACKEND, OPT_AUTHOR, OPT_LEVELS, OPT_FAITHFUL,
+       OPT_SECTORS, OPT_SECTOR_FT, OPT_ROTATE, OPT_NO_ROTATE, OPT_LETTERS, OPT_JUNCTIONS, OPT_WALLS };
 
 static const struct option long_opts[] = {
     {"generator", required_argument, NULL, 'g'}, {"seed", required_argument, NULL, 's'},
@@ -19,6 +20,10 @@ static const struct option long_opts[] = {
     {"dpi", required_argument, NULL, OPT_DPI},   {"backend", required_argument, NULL, OPT_BACKEND},
     {"author", required_argument, NULL, OPT_AUTHOR}, {"levels", required_argument, NULL, OPT_LEVELS},
     {"faithful", no_argument, NULL, OPT_FAITHFUL},   {"help", no_argument, NULL, 'h'},
+    {"sectors", required_argument, NULL, OPT_SECTORS}, {"sector-ft", required_argument, NULL, OPT_SECTOR_FT},
+    {"rotate", no_argument, NULL, OPT_ROTATE},       {"no-rotate", no_argument, NULL, OPT_NO_ROTATE},
+    {"letters", required_argument, NULL, OPT_LETTERS}, {"junctions", required_argument, NULL, OPT_JUNCTIONS},
+    {"walls", required_argument, NULL, OPT_WALLS},
     {"version", no_argument, NULL, 'V'},         {NULL, 0, NULL, 0}};
 
 void cb_cli_help(FILE *out) {
@@ -28,7 +33,8 @@ void cb_cli_help(FILE *out) {
         "\n"
         "  -g, --generator NAME  the procedure (default dropdice):\n"
         "                          dropdice     Jaquaysed drop-dice point-crawl (seed 004)\n"
-        "                          cards, leximorph, preconnect, battleships: not implemented yet\n"
+        "                          leximorph    pre-loading tunnel templates (seed 001)\n"
+        "                          cards, preconnect, battleships: not implemented yet\n"
         "  -s, --seed N          the seed, 0 to 18446744073709551615 (default: a random\n"
         "                        seed, printed on standard error)\n"
         "  -n, --rooms N         rooms (dice) to place (default 10); 1 to 100000 for\n"
@@ -38,6 +44,16 @@ void cb_cli_help(FILE *out) {
         "                        we add (re-rolls of dull deals, connecting lost rooms)\n"
         "      --extra-by HOW    dropdice: rank extra paths by 'tree' distance (default)\n"
         "                        or straight 'length'\n"
+        "      --sectors CxR     leximorph: columns x rows of sectors, 1x1 to 12x12\n"
+        "                        (default 2x2)\n"
+        "      --sector-ft N     leximorph: a sector's side in feet, 120 to 1200\n"
+        "                        (default 240)\n"
+        "      --rotate          leximorph: roll a d4 to turn each letter (default)\n"
+        "      --no-rotate       leximorph: keep every letter upright\n"
+        "      --letters FILE    leximorph: the d10 letter table (default\n"
+        "                        templates/leximorph-letters.txt, which explains strokes)\n"
+        "      --junctions FILE  leximorph: the d6 junction table (leximorph-junctions)\n"
+        "      --walls FILE      leximorph: the d8 wall table (leximorph-walls)\n"
         "      --title TEXT      the dungeon's title (default: one drawn from the seed)\n"
         "  -o, --output FILE     write here (default dungeon.pdf; '-' for standard output);\n"
         "                        the extension picks the format: .pdf .svg .png .json\n"
@@ -140,6 +156,38 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       job->gen.faithful = true;
       gen_opt = true;
       break;
+    case OPT_SECTORS: {
+      unsigned long long c2, r2;
+      const char *x = strchr(optarg, 'x');
+      char cols[16] = "";
+      if (x && (size_t)(x - optarg) < sizeof cols) memcpy(cols, optarg, (size_t)(x - optarg)), cols[x - optarg] = '\0';
+      if (!x || !cb_cli_number(cols, 1, 12, &c2) || !cb_cli_number(x + 1, 1, 12, &r2))
+        return cb_error_set(err, CB_EINPUT, "--sectors '%s': expected columns x rows, each 1 to 12 (e.g. 3x2)",
+                            optarg);
+      job->gen.sector_cols = (int)c2;
+      job->gen.sector_rows = (int)r2;
+      gen_opt = true;
+      break;
+    }
+    case OPT_SECTOR_FT:
+      if (!cb_cli_number(optarg, 120, 1200, &v))
+        return cb_error_set(err, CB_EINPUT, "--sector-ft '%s': expected a whole number of feet from 120 to 1200",
+                            optarg);
+      job->gen.sector_ft = (int)v;
+      gen_opt = true;
+      break;
+    case OPT_ROTATE: job->gen.no_rotate = false, gen_opt = true; break;
+    case OPT_NO_ROTATE: job->gen.no_rotate = true, gen_opt = true; break;
+    case OPT_LETTERS:
+    case OPT_JUNCTIONS:
+    case OPT_WALLS: {
+      const char *name = c == OPT_LETTERS ? "letters" : c == OPT_JUNCTIONS ? "junctions" : "walls";
+      if (!*optarg) return cb_error_set(err, CB_EINPUT, "--%s: give a table file", name);
+      if (text_arg(name, optarg, 900, err)) return err->status;
+      *(c == OPT_LETTERS ? &job->gen.letters : c == OPT_JUNCTIONS ? &job->gen.junctions : &job->gen.walls) = optarg;
+      gen_opt = true;
+      break;
+    }
     case OPT_TITLE:
       if (text_arg("title", optarg, 200, err)) return err->status;
       job->gen.title = optarg;

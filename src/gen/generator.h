@@ -20,6 +20,11 @@ typedef struct cb_gen_options {
   bool faithful;        /* the seed's procedure exactly, without our repairs */
   cb_extra_by extra_by; /* dropdice: how extra paths are ranked */
   const char *title;    /* NULL: the generator names the dungeon */
+  /* leximorph */
+  int sector_cols, sector_rows; /* 0: 2x2 */
+  int sector_ft;                /* 0: 240 */
+  bool no_rotate;               /* the letters stay upright (no d4) */
+  const char *letters, *junctions, *walls; /* tables (name in templates/ or a path); NULL: ours */
 } cb_gen_options;
 
 typedef struct cb_generator {
@@ -40,6 +45,7 @@ int cb_generator_planned(const char *name);
 
 /* Each procedure's table entry. */
 extern const cb_generator cb_gen_dropdice;
+extern const cb_generator cb_gen_leximorph;
 
 /* Shared by generators: a title from the seed (its own stream, so that it
  * never changes the dungeon). Returns a static or arena string. */
