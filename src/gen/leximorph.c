@@ -31,6 +31,7 @@ static const double CORNER_DEG = 35.0;  /* a bend sharper than this is a corner 
 static const double ARC_STEP_DEG = 12.0; /* arcs are flattened in steps this size */
 static const double DOOR_FT = 25.0;     /* a room behind a door sits this far off the tunnel */
 static const double PAIR_FT = 12.0;     /* half the gap between a pair of doors */
+static const double ROOM_FT = 15.0;     /* a room's side on the sketch, for spacing */
 
 /* ---- tables ---- */
 
@@ -786,6 +787,7 @@ typedef struct pending {
   int junction;   /* source: junction index or -1 */
   int wall, slot; /* source: wall index and 0/1, or -1 */
   int id;
+  double nx, ny; /* the way from the tunnel to a room behind a door */
 } pending;
 
 typedef struct crawl {
@@ -856,7 +858,7 @@ static cb_status roll_features(lx *s, pending **out, int *nout, int *nstations, 
       int door = J->effect == CB_JUNCTION_DOOR;
       if (door) free_direction(sk, j, &ux, &uy);
       if (cb_grow(&pend, &cap, (size_t)np + 1, sizeof *pend)) goto fail_oom;
-      pend[np++] = (pending){J->x + ux * DOOR_FT, J->y + uy * DOOR_FT, j, door, 0, j, -1, 0, 0};
+      pend[np++] = (pending){J->x + ux * DOOR_FT, J->y + uy * DOOR_FT, j, door, 0, j, -1, 0, 0, ux, uy};
     }
   }
   for (int t = 0; t < sk->ntunnels; t++) {
@@ -885,7 +887,7 @@ static cb_status roll_features(lx *s, pending **out, int *nout, int *nstations, 
           if (cb_grow(&pend, &cap, (size_t)np + 1, sizeof *pend)) goto fail_oom;
           pend[np++] = (pending){w->x + nx * DOOR_FT + ux * along, w->y + ny * DOOR_FT + uy * along,
                                  sk->njunctions + stations, 1, w->effect == CB_WALL_SECRET_DOOR, -1,
-                                 sk->nwalls - 1, slot, 0};
+                                 sk->nwalls - 1, slot, 0, nx, ny};
         }
       }
     }
@@ -913,7 +915,7 @@ static cb_status ensure_a_room(lx *s, pending **pend, int *np, cb_error *err) {
   pending *p = cb_malloc(sizeof *p);
   if (!p) return oom(err);
   free(*pend);
-  *p = (pending){sk->junctions[best].x, sk->junctions[best].y, best, 0, 0, best, -1, 0, 0};
+  *p = (pending){sk->junctions[best].x, sk->junctions[best].y, best, 0, 0, best, -1, 0, 0, 0, 0};
   *pend = p;
   *np = 1;
   cb_dungeon_log(s->d, "No roll made a room: junction %d, nearest the middle of the bottom edge, is taken as the "
@@ -930,9 +932,48 @@ static const char *const room_texts[] = {
     "One of a pair of doors side by side in the tunnel wall.",
 };
 
+static double seg_dist(double x, double y, const cb_sketch_point *a, const cb_sketch_point *b) {
+  double dx = b->x - a->x, dy = b->y - a->y, l2 = dx * dx + dy * dy;
+  double t = l2 > 0 ? ((x - a->x) * dx + (y - a->y) * dy) / l2 : 0;
+  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  return hypot(a->x + dx * t - x, a->y + dy * t - y);
+}
+
+/* Is a room at (x, y) clear of the tunnels and of rooms 0..n-1? */
+static int room_clear(const lx *s, const pending *pend, int n, double x, double y) {
+  const double gap = ROOM_FT + 3, W = s->cols * s->S, H = s->rows * s->S;
+  if (x < ROOM_FT / 2 || y < ROOM_FT / 2 || x > W - ROOM_FT / 2 || y > H - ROOM_FT / 2) return 0;
+  for (int i = 0; i < n; i++)
+    if (fabs(pend[i].x - x) < gap && fabs(pend[i].y - y) < gap) return 0;
+  for (int t = 0; t < s->sk->ntunnels; t++) {
+    const cb_sketch_tunnel *tu = &s->sk->tunnels[t];
+    for (int i = 0; i + 1 < tu->npoints; i++)
+      if (seg_dist(x, y, &tu->points[i], &tu->points[i + 1]) < ROOM_FT * 0.75 + 5) return 0;
+  }
+  return 1;
+}
+
+/* Where the sketch has no space for a room behind a door, its corridor runs
+ * on a little further (the room keeps its door). */
+static void make_space(const lx *s, pending *pend, int np) {
+  for (int i = 0; i < np; i++) {
+    pending *r = &pend[i];
+    if (r->nx == 0 && r->ny == 0) continue;
+    double bx = r->x - r->nx * DOOR_FT, by = r->y - r->ny * DOOR_FT;
+    for (int k = 0; k < 6; k++) {
+      double x = bx + r->nx * (DOOR_FT + 8 * k), y = by + r->ny * (DOOR_FT + 8 * k);
+      if (room_clear(s, pend, i, x, y)) {
+        r->x = x, r->y = y;
+        break;
+      }
+    }
+  }
+}
+
 /* The rooms: numbered from the top of the map down, left to right. */
 static cb_status place_rooms(lx *s, pending *pend, int np, cb_error *err) {
   cb_dungeon *d = s->d;
+  make_space(s, pend, np);
   qsort(pend, (size_t)np, sizeof *pend, pend_cmp);
   for (int i = 0; i < np; i++) {
     cb_room *r = cb_dungeon_add_room(d, 1, round(pend[i].x * 100) / 100, round(pend[i].y * 100) / 100);
@@ -1152,24 +1193,29 @@ static cb_status follow_tunnels(lx *s, pending *pend, int np, int nstations, cb_
   q.touched = cb_malloc(((size_t)n + 1) * sizeof *q.touched);
   if (!is_key || !first || !order || !q.dist || !q.flags || !q.heap || !q.touched) goto fail_oom;
   for (int i = 0; i < n; i++) q.dist[i] = INFINITY, first[i] = -1;
-  /* rooms are sorted by id: the first room at a node is its lowest */
-  for (int i = np - 1; i >= 0; i--) is_key[pend[i].station] = 1, first[pend[i].station] = i;
+  /* a place's rooms meet the tunnel through its first room, the lowest
+   * that is not behind a secret door (rooms are sorted by id) */
+  for (int i = np - 1; i >= 0; i--) {
+    int at = pend[i].station;
+    if (first[at] < 0 || !pend[i].secret || pend[first[at]].secret) first[at] = i;
+    is_key[at] = 1;
+  }
   int nkeys = 0;
   for (int i = 0; i < np; i++)
-    if (first[pend[i].station] == i) order[nkeys++] = pend[i].station;
+    if (is_key[pend[i].station] == 1) order[nkeys++] = pend[i].station, is_key[pend[i].station] = 2;
   for (int k = 0; k < nkeys; k++) {
     int a = order[k];
+    /* the rooms at one place along the tunnel open onto it side by side */
     for (int i = 0; i < np; i++)
-      for (int j = i + 1; j < np && pend[i].station == a; j++)
-        if (pend[j].station == a && add_passage(d, &pend[i], &pend[j], 0, 0, &ndoor, &nsecret)) goto fail_oom;
+      if (pend[i].station == a && i != first[a] &&
+          add_passage(d, &pend[first[a]], &pend[i], 0, 0, &ndoor, &nsecret))
+        goto fail_oom;
     walk_from(&c, is_key, a, &q);
     for (int m = k + 1; m < nkeys; m++) {
       int b = order[m];
-      if (!isfinite(q.dist[b])) continue;
-      for (int i = 0; i < np; i++)
-        for (int j = 0; j < np && pend[i].station == a; j++)
-          if (pend[j].station == b && add_passage(d, &pend[i], &pend[j], q.dist[b], q.flags[b], &ndoor, &nsecret))
-            goto fail_oom;
+      if (isfinite(q.dist[b]) &&
+          add_passage(d, &pend[first[a]], &pend[first[b]], q.dist[b], q.flags[b], &ndoor, &nsecret))
+        goto fail_oom;
     }
   }
   /* stairs down: from the nearest room along the tunnels */

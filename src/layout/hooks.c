@@ -2,9 +2,12 @@
 
 #include <string.h>
 
+#include "sketch.h"
+
 /* One row per generator that draws more than the generic sheet. */
 static const cb_layout_hooks rows[] = {
     {"dropdice", NULL, NULL},
+    {"leximorph", NULL, cb_sketch_pages},
 };
 
 const cb_layout_hooks *cb_layout_hooks_find(const char *generator) {

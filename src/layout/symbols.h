@@ -35,6 +35,17 @@ typedef enum {
   CB_SYM_OVER,
   CB_SYM_DEAD_END,
   CB_SYM_PORTAL,
+  /* marks on the leximorph tunnel sketch (doors, secret doors and stairs
+   * use the passage symbols above) */
+  CB_SYM_SK_JUNCTION,
+  CB_SYM_SK_TRAP,
+  CB_SYM_SK_TRAP_OFF,
+  CB_SYM_SK_OBSTACLE,
+  CB_SYM_SK_ROOM,
+  CB_SYM_SK_BLANK,
+  CB_SYM_SK_BRANCH,
+  CB_SYM_SK_DIAGONALS,
+  CB_SYM_SK_BLOCKED,
   CB_SYM_COUNT
 } cb_symbol;
 
@@ -63,5 +74,21 @@ void cb_symbol_badge(cb_page *p, const cb_symbols *st, cb_symbol s, const char *
  * key id of a lock (or NULL). */
 void cb_symbol_passage(cb_page *p, const cb_symbols *st, cb_symbol s, const char *label, double x1, double y1,
                        double x2, double y2);
+
+/* True for the tunnel-sketch marks (CB_SYM_SK_*). */
+int cb_symbol_is_sketch_mark(cb_symbol s);
+
+/* A tunnel as a graph-paper sketch draws it: two walls tw apart along the
+ * polyline xy[0..2n). Draw every tunnel with pass 0 (the walls), then every
+ * tunnel with pass 1 (the floor), so that crossings open into each other.
+ * An open end (open_end) is left without a wall: the passage goes on. */
+void cb_symbol_tunnel(cb_page *p, const cb_symbols *st, const double *xy, int n, double tw, int pass, int open_end);
+
+/* Draws sketch mark s at (x, y) on a tunnel's centre line; (ux, uy) is the
+ * tunnel's direction there, (nx, ny) the unit normal towards the wall a wall
+ * mark is on, tw the tunnel's width. For CB_SYM_SK_ROOM, text is the room's
+ * number and tw the room's side. */
+void cb_symbol_sketch_mark(cb_page *p, const cb_symbols *st, cb_symbol s, const char *text, double x, double y,
+                           double ux, double uy, double nx, double ny, double tw);
 
 #endif
