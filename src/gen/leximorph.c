@@ -371,8 +371,9 @@ static double closest(const seg *a, const seg *b, double p[4]) {
   c[3][2] = b->bx, c[3][3] = b->by, project(b->bx, b->by, a, &c[3][0], &c[3][1]);
   double best = INFINITY, dist[4];
   for (int i = 0; i < 4; i++) {
-    dist[i] = hypot(c[i][2] - c[i][0], c[i][3] - c[i][1]);
-    best = fmin(best, dist[i]);
+    double dx = c[i][2] - c[i][0], dy = c[i][3] - c[i][1];
+    dist[i] = sqrt(dx * dx + dy * dy);
+    if (dist[i] < best) best = dist[i];
   }
   int n = 0;
   p[0] = p[1] = p[2] = p[3] = 0;
@@ -932,11 +933,12 @@ static const char *const room_texts[] = {
     "One of a pair of doors side by side in the tunnel wall.",
 };
 
-static double seg_dist(double x, double y, const cb_sketch_point *a, const cb_sketch_point *b) {
+static double seg_dist2(double x, double y, const cb_sketch_point *a, const cb_sketch_point *b) {
   double dx = b->x - a->x, dy = b->y - a->y, l2 = dx * dx + dy * dy;
   double t = l2 > 0 ? ((x - a->x) * dx + (y - a->y) * dy) / l2 : 0;
   t = t < 0 ? 0 : t > 1 ? 1 : t;
-  return hypot(a->x + dx * t - x, a->y + dy * t - y);
+  double ex = a->x + dx * t - x, ey = a->y + dy * t - y;
+  return ex * ex + ey * ey;
 }
 
 /* Is a room at (x, y) clear of the tunnels and of rooms 0..n-1? */
@@ -945,10 +947,11 @@ static int room_clear(const lx *s, const pending *pend, int n, double x, double 
   if (x < ROOM_FT / 2 || y < ROOM_FT / 2 || x > W - ROOM_FT / 2 || y > H - ROOM_FT / 2) return 0;
   for (int i = 0; i < n; i++)
     if (fabs(pend[i].x - x) < gap && fabs(pend[i].y - y) < gap) return 0;
+  const double clear = ROOM_FT * 0.75 + 5;
   for (int t = 0; t < s->sk->ntunnels; t++) {
     const cb_sketch_tunnel *tu = &s->sk->tunnels[t];
     for (int i = 0; i + 1 < tu->npoints; i++)
-      if (seg_dist(x, y, &tu->points[i], &tu->points[i + 1]) < ROOM_FT * 0.75 + 5) return 0;
+      if (seg_dist2(x, y, &tu->points[i], &tu->points[i + 1]) < clear * clear) return 0;
   }
   return 1;
 }

@@ -62,12 +62,22 @@ cb_status cb_table_read(const char *path, int min_fields, int max_fields, cb_tab
     cb_table_free(t);
     return st;
   }
-  t->text = cb_malloc(MAX_FILE + 2);
-  size_t n = t->text ? fread(t->text, 1, MAX_FILE + 1, f) : 0;
+  /* grow as the file is read: tables are small, and read once per dungeon */
+  size_t n = 0, tcap = 0;
+  int nomem = 0;
+  for (;;) {
+    if (cb_grow(&t->text, &tcap, n + 4096 + 2, 1)) {
+      nomem = 1;
+      break;
+    }
+    size_t want = tcap - n - 1, got = fread(t->text + n, 1, want, f);
+    n += got;
+    if (got < want || n > MAX_FILE) break;
+  }
   int read_error = ferror(f);
   fclose(f);
   cb_status st = CB_OK;
-  if (!t->text) st = cb_error_set(err, CB_EINTERNAL, "out of memory");
+  if (nomem) st = cb_error_set(err, CB_EINTERNAL, "out of memory");
   else if (read_error) st = cb_table_fail(t, NULL, err, "cannot read it (is it a directory?)");
   else if (n > MAX_FILE) st = cb_table_fail(t, NULL, err, "larger than 1 MiB");
   else if (memchr(t->text, '\0', n)) st = cb_table_fail(t, NULL, err, "holds a NUL byte: not a text file");
