@@ -394,7 +394,11 @@ static double closest_sets(const lx *s, int a0, int a1, int b0, int b1, const in
     if (only_a && !only_a[i]) continue;
     for (int j = b0; j < b1; j++) {
       if (only_b && !only_b[j]) continue;
-      double q[4], dd = closest(&s->segs[i], &s->segs[j], q);
+      const seg *a = &s->segs[i], *b = &s->segs[j];
+      double gx = fmax(0, fmax(fmin(a->ax, a->bx) - fmax(b->ax, b->bx), fmin(b->ax, b->bx) - fmax(a->ax, a->bx)));
+      double gy = fmax(0, fmax(fmin(a->ay, a->by) - fmax(b->ay, b->by), fmin(b->ay, b->by) - fmax(a->ay, a->by)));
+      if (gx * gx + gy * gy > (best + 0.01) * (best + 0.01)) continue; /* their boxes are already further apart */
+      double q[4], dd = closest(a, b, q);
       if (dd < best - 1e-6) {
         best = dd;
         memcpy(p, q, sizeof q);
