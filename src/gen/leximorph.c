@@ -1189,7 +1189,10 @@ static cb_status follow_tunnels(lx *s, pending *pend, int np, int nstations, cb_
   cb_dungeon *d = s->d;
   crawl c = {0};
   cb_status st = build_crawl(s, nstations, &c, err);
-  if (st != CB_OK) return st;
+  if (st != CB_OK) {
+    crawl_free(&c);
+    return st;
+  }
   int n = c.n, ndoor = 0, nsecret = 0, nstairs = 0;
   search q = {0};
   int *is_key = cb_calloc((size_t)n + 1, sizeof *is_key), *first = cb_malloc(((size_t)n + 1) * sizeof *first);

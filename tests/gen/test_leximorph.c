@@ -15,6 +15,7 @@
 #include "io/json.h"
 #include "model/check.h"
 #include "model/proc_leximorph.h"
+#include "util/alloc.h"
 #include "testlib.h"
 
 static cb_dungeon *make(const cb_gen_options *o) {
@@ -458,6 +459,28 @@ static void explain_in_game_master_words(void **state) {
   cb_dungeon_free(d);
 }
 
+/* Every allocation may fail: the generator reports it and leaks nothing. */
+static void out_of_memory_anywhere(void **state) {
+  (void)state;
+  cb_gen_options o = {0};
+  o.seed = 5;
+  for (long n = 0;; n++) {
+    cb_dungeon *d = NULL;
+    cb_error err = {0};
+    cb_alloc_fail_after(n);
+    cb_status st = cb_gen_leximorph.generate(&o, &d, &err);
+    cb_alloc_fail_after(-1);
+    if (st == CB_OK) {
+      assert_non_null(d);
+      cb_dungeon_free(d);
+      break;
+    }
+    if (st != CB_EINTERNAL) fail_msg("allocation %ld: %s", n, err.msg);
+    assert_null(d);
+    assert_true(n < 100000);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(property_default),
@@ -471,6 +494,7 @@ int main(void) {
       cmocka_unit_test(result_table_errors),
       cmocka_unit_test(bad_options),
       cmocka_unit_test(explain_in_game_master_words),
+      cmocka_unit_test(out_of_memory_anywhere),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
