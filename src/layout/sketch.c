@@ -26,8 +26,30 @@ static const char *short_turn(int rotation) {
   return rotation >= 1 && rotation <= 4 ? w[rotation] : "";
 }
 
+/* How much of the tunnels (in 2-ft steps) lies inside the box, in points. */
+static int label_hits(const cb_dungeon *d, const cb_sketch *sk, const view *v, double x0, double y0, double x1,
+                      double y1) {
+  int hits = 0;
+  for (int i = 0; i < d->nrooms; i++) {
+    double x = px(v, d->rooms[i].x), y = py(v, d->rooms[i].y), r = v->room / 2 + 2;
+    if (x + r >= x0 && x - r <= x1 && y + r >= y0 && y - r <= y1) hits += 100;
+  }
+  for (int t = 0; t < sk->ntunnels; t++) {
+    const cb_sketch_tunnel *tu = &sk->tunnels[t];
+    for (int i = 0; i + 1 < tu->npoints; i++) {
+      double ax = tu->points[i].x, ay = tu->points[i].y, bx = tu->points[i + 1].x, by = tu->points[i + 1].y;
+      int n = (int)(hypot(bx - ax, by - ay) / 2) + 1;
+      for (int k = 0; k <= n; k++) {
+        double x = px(v, ax + (bx - ax) * k / n), y = py(v, ay + (by - ay) * k / n);
+        hits += x >= x0 && x <= x1 && y >= y0 && y <= y1;
+      }
+    }
+  }
+  return hits;
+}
+
 /* Graph paper, the sector grid, and each sector's letter and rolls. */
-static void paper(cb_page *p, const cb_symbols *st, const cb_sketch *sk, const view *v) {
+static void paper(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_sketch *sk, const view *v) {
   double W = sk->cols * sk->sector_ft, H = sk->rows * sk->sector_ft;
   int nx = (int)floor(W / SQUARE_FT + 1e-9), ny = (int)floor(H / SQUARE_FT + 1e-9);
   if (SQUARE_FT * v->s >= 3) {
@@ -47,15 +69,25 @@ static void paper(cb_page *p, const cb_symbols *st, const cb_sketch *sk, const v
   double side = sk->sector_ft * v->s, big = fmin(22, side * 0.11), small = fmin(7, fmax(4.5, side * 0.032));
   for (int k = 0; k < sk->nsectors; k++) {
     const cb_sketch_sector *s = &sk->sectors[k];
-    double x = px(v, (s->col - 1) * sk->sector_ft) + small * 0.6, y = py(v, (s->row - 1) * sk->sector_ft);
-    cb_page_text(p, CB_FONT_BOLD, big, x, y + big * 0.95, LETTER, s->letter);
+    char line[2][96];
+    snprintf(line[0], sizeof line[0], "sector %d,%d", s->col, s->row);
+    if (s->roll) snprintf(line[1], sizeof line[1], "d10 %d \xc2\xb7 d4 %d: %s", s->roll, s->rotation, short_turn(s->rotation));
+    else snprintf(line[1], sizeof line[1], "%s", short_turn(s->rotation));
     double lw = cb_text_width(st->m, CB_FONT_BOLD, big, s->letter) + small * 0.5;
-    char line[96];
-    snprintf(line, sizeof line, "sector %d,%d", s->col, s->row);
-    cb_page_text(p, CB_FONT_ITALIC, small, x + lw, y + big * 0.95 - small * 1.15, LABEL, line);
-    if (s->roll) snprintf(line, sizeof line, "d10 %d \xc2\xb7 d4 %d: %s", s->roll, s->rotation, short_turn(s->rotation));
-    else snprintf(line, sizeof line, "%s", short_turn(s->rotation));
-    cb_page_text(p, CB_FONT_ITALIC, small, x + lw, y + big * 0.95, LABEL, line);
+    double w = lw + fmax(cb_text_width(st->m, CB_FONT_ITALIC, small, line[0]),
+                         cb_text_width(st->m, CB_FONT_ITALIC, small, line[1]));
+    double h = big * 1.15, x0 = px(v, (s->col - 1) * sk->sector_ft), y0 = py(v, (s->row - 1) * sk->sector_ft);
+    /* the corner of the sector where the label covers the least tunnel */
+    double best_x = x0 + small * 0.6, best_y = y0;
+    int best = -1;
+    for (int c = 0; c < 4; c++) {
+      double x = c % 2 ? x0 + side - w - small * 0.6 : x0 + small * 0.6, y = c / 2 ? y0 + side - h - 2 : y0;
+      int hits = label_hits(d, sk, v, x - v->tw / 2, y - v->tw / 2, x + w + v->tw / 2, y + h + v->tw / 2);
+      if (best < 0 || hits < best) best = hits, best_x = x, best_y = y;
+    }
+    cb_page_text(p, CB_FONT_BOLD, big, best_x, best_y + big * 0.95, LETTER, s->letter);
+    cb_page_text(p, CB_FONT_ITALIC, small, best_x + lw, best_y + big * 0.95 - small * 1.15, LABEL, line[0]);
+    cb_page_text(p, CB_FONT_ITALIC, small, best_x + lw, best_y + big * 0.95, LABEL, line[1]);
   }
 }
 
@@ -284,7 +316,7 @@ cb_status cb_sketch_pages(const cb_dungeon *d, const cb_symbols *st, const cb_fr
   v.ox = f->x + (f->w - W * s) / 2;
   v.oy = y;
   cb_symbol_set used = 0;
-  paper(p, st, sk, &v);
+  paper(p, st, d, sk, &v);
   tunnels(p, st, sk, &v, 0);
   tunnels(p, st, sk, &v, 1);
   marks(p, st, d, sk, &v, &used);

@@ -218,6 +218,41 @@ static void property_options(void **state) {
   }
 }
 
+/* Where two tunnels cross or touch, the place is a junction (the d6 was rolled there). */
+static void crossings_are_junctions(void **state) {
+  (void)state;
+  int n = cb_test_seeds(10000) / 20;
+  for (int i = 0; i < n; i++) {
+    cb_gen_options o = {0};
+    o.seed = (uint64_t)i * 7919 + 3;
+    cb_dungeon *d = make(&o);
+    const cb_sketch *sk = d->sketch;
+    for (int t = 0; t < sk->ntunnels; t++)
+      for (int u = t + 1; u < sk->ntunnels; u++) {
+        const cb_sketch_tunnel *A = &sk->tunnels[t], *B = &sk->tunnels[u];
+        for (int a = 0; a + 1 < A->npoints; a++)
+          for (int b = 0; b + 1 < B->npoints; b++) {
+            const cb_sketch_point *p0 = &A->points[a], *p1 = &A->points[a + 1], *q0 = &B->points[b],
+                                  *q1 = &B->points[b + 1];
+            double rx = p1->x - p0->x, ry = p1->y - p0->y, sx = q1->x - q0->x, sy = q1->y - q0->y;
+            double den = rx * sy - ry * sx;
+            if (fabs(den) < 1e-9) continue;
+            double wx = q0->x - p0->x, wy = q0->y - p0->y;
+            double tt = (wx * sy - wy * sx) / den, uu = (wx * ry - wy * rx) / den;
+            if (tt < -1e-3 || tt > 1 + 1e-3 || uu < -1e-3 || uu > 1 + 1e-3) continue;
+            double x = p0->x + rx * tt, y = p0->y + ry * tt;
+            int found = 0;
+            for (int j = 0; j < sk->njunctions && !found; j++)
+              found = hypot(sk->junctions[j].x - x, sk->junctions[j].y - y) < 1.0;
+            if (!found)
+              fail_msg("seed %llu: tunnels %d and %d cross at %.1f,%.1f, not at a junction", (unsigned long long)o.seed,
+                       t + 1, u + 1, x, y);
+          }
+      }
+    cb_dungeon_free(d);
+  }
+}
+
 static void no_rotate_keeps_letters_upright(void **state) {
   (void)state;
   cb_gen_options o = {0};
@@ -485,6 +520,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(property_default),
       cmocka_unit_test(property_options),
+      cmocka_unit_test(crossings_are_junctions),
       cmocka_unit_test(no_rotate_keeps_letters_upright),
       cmocka_unit_test(same_seed_same_dungeon),
       cmocka_unit_test(json_round_trip),
