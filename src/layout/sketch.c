@@ -26,7 +26,7 @@ static const char *short_turn(int rotation) {
   return rotation >= 1 && rotation <= 4 ? w[rotation] : "";
 }
 
-/* How much of the tunnels (in 2-ft steps) lies inside the box, in points. */
+/* How much of the tunnels (sampled every 2 ft) and of the rooms lies inside the box, in points. */
 static int label_hits(const cb_dungeon *d, const cb_sketch *sk, const view *v, double x0, double y0, double x1,
                       double y1) {
   int hits = 0;
@@ -38,7 +38,7 @@ static int label_hits(const cb_dungeon *d, const cb_sketch *sk, const view *v, d
     const cb_sketch_tunnel *tu = &sk->tunnels[t];
     for (int i = 0; i + 1 < tu->npoints; i++) {
       double ax = tu->points[i].x, ay = tu->points[i].y, bx = tu->points[i + 1].x, by = tu->points[i + 1].y;
-      int n = (int)(hypot(bx - ax, by - ay) / 2) + 1;
+      int n = (int)fmin(200, hypot(bx - ax, by - ay) / 2) + 1; /* a hand-made sketch may hold long strokes */
       for (int k = 0; k <= n; k++) {
         double x = px(v, ax + (bx - ax) * k / n), y = py(v, ay + (by - ay) * k / n);
         hits += x >= x0 && x <= x1 && y >= y0 && y <= y1;
