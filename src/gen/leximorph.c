@@ -428,9 +428,9 @@ static cb_status join_letters(lx *s, cb_error *err) {
         continue;
       }
       if (add_seg(s, (seg){p[0], p[1], p[2], p[3], k, m, 1})) return oom(err);
-      cb_dungeon_log(s->d, "Sectors %d,%d (%s) and %d,%d (%s): joined the nearest strokes across the %s edge with a "
-                           "%.0f ft tunnel.",
-                     A->col, A->row, A->letter, B->col, B->row, B->letter, dir == 0 ? "shared" : "shared", dist);
+      cb_dungeon_log(s->d, "Sectors %d,%d (%s) and %d,%d (%s): the letters do not touch, so a %.0f ft tunnel joins "
+                           "their nearest strokes across the edge between them.",
+                     A->col, A->row, A->letter, B->col, B->row, B->letter, dist);
     }
   return CB_OK;
 }

@@ -80,5 +80,7 @@ grep -qE '^Junction 1 \(sector' "$tmp/explain" || say "no junction roll in --exp
 grep -qE 'left wall rolled [1-8] -> ' "$tmp/explain" || say "no wall roll in --explain"
 
 # PNG at two resolutions
-"$CRAWLBOOK" -g leximorph --seed 7 --dpi 80 -o "$tmp/a.png" || say "png failed"
+for dpi in 80 150; do
+  "$CRAWLBOOK" -g leximorph --seed 7 --dpi $dpi -o "$tmp/a$dpi.png" && [ -s "$tmp/a$dpi.png" ] || say "png at $dpi dpi failed"
+done
 exit $fail
