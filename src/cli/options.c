@@ -38,6 +38,13 @@ enum {
   OPT_CONTENT,
   OPT_LENGTHS,
   OPT_LENGTH_UNIT,
+  OPT_SECTORS,
+  OPT_SECTOR_FT,
+  OPT_ROTATE,
+  OPT_NO_ROTATE,
+  OPT_LETTERS,
+  OPT_JUNCTIONS,
+  OPT_WALLS,
 };
 
 static const struct option long_opts[] = {
@@ -68,6 +75,13 @@ static const struct option long_opts[] = {
     {"content", required_argument, NULL, OPT_CONTENT},
     {"lengths", no_argument, NULL, OPT_LENGTHS},
     {"length-unit", required_argument, NULL, OPT_LENGTH_UNIT},
+    {"sectors", required_argument, NULL, OPT_SECTORS},
+    {"sector-ft", required_argument, NULL, OPT_SECTOR_FT},
+    {"rotate", no_argument, NULL, OPT_ROTATE},
+    {"no-rotate", no_argument, NULL, OPT_NO_ROTATE},
+    {"letters", required_argument, NULL, OPT_LETTERS},
+    {"junctions", required_argument, NULL, OPT_JUNCTIONS},
+    {"walls", required_argument, NULL, OPT_WALLS},
     {"version", no_argument, NULL, 'V'},         {NULL, 0, NULL, 0}};
 
 void cb_cli_help(FILE *out) {
@@ -78,8 +92,9 @@ void cb_cli_help(FILE *out) {
         "  -g, --generator NAME  the procedure (default dropdice):\n"
         "                          dropdice     Jaquaysed drop-dice point-crawl (seed 004)\n"
         "                          cards        Cardtography: a deck dealt on a grid (seed 000)\n"
+        "                          leximorph    pre-loading tunnel templates (seed 001)\n"
         "                          battleships  BattleDungeon grid-crawl (seed 003)\n"
-        "                          leximorph, preconnect: not implemented yet\n"
+        "                          preconnect: not implemented yet\n"
         "  -s, --seed N          the seed, 0 to 18446744073709551615 (default: a random\n"
         "                        seed, printed on standard error)\n"
         "  -n, --rooms N         rooms (dice) to place (default 10); 1 to 100000 for\n"
@@ -98,6 +113,16 @@ void cb_cli_help(FILE *out) {
         "      --secret-rows     battleships: the pegs added for rows are secret passages\n"
         "      --matching-stairs battleships: stairs join room k to room k of the next level\n"
         "      --extra-stairs K  battleships: K more stairs between each pair of levels\n"
+        "      --sectors CxR     leximorph: columns x rows of sectors, 1x1 to 12x12\n"
+        "                        (default 2x2)\n"
+        "      --sector-ft N     leximorph: a sector's side in feet, 120 to 1200\n"
+        "                        (default 240)\n"
+        "      --rotate          leximorph: roll a d4 to turn each letter (default)\n"
+        "      --no-rotate       leximorph: keep every letter upright\n"
+        "      --letters FILE    leximorph: the d10 letter table (default\n"
+        "                        templates/leximorph-letters.txt, which explains strokes)\n"
+        "      --junctions FILE  leximorph: the d6 junction table (leximorph-junctions)\n"
+        "      --walls FILE      leximorph: the d8 wall table (leximorph-walls)\n"
         "      --title TEXT      the dungeon's title (default: one drawn from the seed)\n"
         "  -o, --output FILE     write here (default dungeon.pdf; '-' for standard output);\n"
         "                        the extension picks the format: .pdf .svg .png .json\n"
@@ -174,7 +199,7 @@ static const struct {
 } scoped[] = {
     {OPT_EXTRA_BY, "dropdice"},
     {OPT_LEVELS, "cards battleships"},
-    {OPT_FAITHFUL, "dropdice cards battleships"},
+    {OPT_FAITHFUL, "dropdice cards battleships leximorph"},
     {OPT_GRID, "cards battleships"},
     {OPT_EXTRA, "battleships"},
     {OPT_EXTRA_STAIRS, "battleships"},
@@ -193,6 +218,13 @@ static const struct {
     {OPT_CONTENT, "cards"},
     {OPT_LENGTHS, "cards"},
     {OPT_LENGTH_UNIT, "cards"},
+    {OPT_SECTORS, "leximorph"},
+    {OPT_SECTOR_FT, "leximorph"},
+    {OPT_ROTATE, "leximorph"},
+    {OPT_NO_ROTATE, "leximorph"},
+    {OPT_LETTERS, "leximorph"},
+    {OPT_JUNCTIONS, "leximorph"},
+    {OPT_WALLS, "leximorph"},
 };
 
 static const char *scope_of(int opt) {
@@ -259,8 +291,9 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   optind = 0; /* glibc: 0 resets getopt fully, so the parser can run again (tests, fuzzing) */
   int c;
   int given[64], ngiven = 0;
+  const char *given_arg[64];
   while ((c = getopt_long(argc, argv, ":g:s:n:o:f:ehV", long_opts, NULL)) != -1) {
-    if (scope_of(c) && ngiven < 64) given[ngiven++] = c;
+    if (scope_of(c) && ngiven < 64) given_arg[ngiven] = optarg, given[ngiven++] = c;
     switch (c) {
     case 'g': job->generator = optarg, gen_opt = true; break;
     case 's':
@@ -373,6 +406,38 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
         return cb_error_set(err, CB_EINPUT, "--length-unit '%s': expected feet per pip, 1 to 5280", optarg);
       job->gen.cards.length_unit = (int)v, gen_opt = true;
       break;
+    case OPT_SECTORS: {
+      unsigned long long c2, r2;
+      const char *x = strchr(optarg, 'x');
+      char cols[16] = "";
+      if (x && (size_t)(x - optarg) < sizeof cols) memcpy(cols, optarg, (size_t)(x - optarg)), cols[x - optarg] = '\0';
+      if (!x || !cb_cli_number(cols, 1, 12, &c2) || !cb_cli_number(x + 1, 1, 12, &r2))
+        return cb_error_set(err, CB_EINPUT, "--sectors '%s': expected columns x rows, each 1 to 12 (e.g. 3x2)",
+                            optarg);
+      job->gen.sector_cols = (int)c2;
+      job->gen.sector_rows = (int)r2;
+      gen_opt = true;
+      break;
+    }
+    case OPT_SECTOR_FT:
+      if (!cb_cli_number(optarg, 120, 1200, &v))
+        return cb_error_set(err, CB_EINPUT, "--sector-ft '%s': expected a whole number of feet from 120 to 1200",
+                            optarg);
+      job->gen.sector_ft = (int)v;
+      gen_opt = true;
+      break;
+    case OPT_ROTATE: job->gen.no_rotate = false, gen_opt = true; break;
+    case OPT_NO_ROTATE: job->gen.no_rotate = true, gen_opt = true; break;
+    case OPT_LETTERS:
+    case OPT_JUNCTIONS:
+    case OPT_WALLS: {
+      const char *name = c == OPT_LETTERS ? "letters" : c == OPT_JUNCTIONS ? "junctions" : "walls";
+      if (!*optarg) return cb_error_set(err, CB_EINPUT, "--%s: give a table file", name);
+      if (text_arg(name, optarg, 900, err)) return err->status;
+      *(c == OPT_LETTERS ? &job->gen.letters : c == OPT_JUNCTIONS ? &job->gen.junctions : &job->gen.walls) = optarg;
+      gen_opt = true;
+      break;
+    }
     case OPT_TITLE:
       if (text_arg("title", optarg, 200, err)) return err->status;
       job->gen.title = optarg;
@@ -413,8 +478,9 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   if (!cli->seed_given) job->gen.seed = random_seed;
   for (int i = 0; i < ngiven; i++)
     if (!applies(given[i], job->generator))
-      return cb_error_set(err, CB_EINPUT, "--%s: an option of --generator %s, not of %s", option_name(given[i]),
-                          scope_of(given[i]), job->generator);
+      return cb_error_set(err, CB_EINPUT, "--%s%s%s: not an option of %s (only of %s)", option_name(given[i]),
+                          given_arg[i] ? " " : "", given_arg[i] ? given_arg[i] : "", job->generator,
+                          scope_of(given[i]));
   if (job->gen.cards.grid_w != job->gen.cards.grid_h && strcmp(job->generator, "battleships") == 0)
     return cb_error_set(err, CB_EINPUT, "--grid %dx%d: battleships grids are square: give one number",
                         job->gen.cards.grid_w, job->gen.cards.grid_h);

@@ -49,6 +49,11 @@ typedef struct cb_gen_options {
   int nfleet;           /* 0: the classic fleet, scaled */
   int fleet[CB_MAX_FLEET]; /* ship lengths */
   cb_cards_options cards;
+  /* leximorph */
+  int sector_cols, sector_rows; /* 0: 2x2 */
+  int sector_ft;                /* 0: 240 */
+  bool no_rotate;               /* the letters stay upright (no d4) */
+  const char *letters, *junctions, *walls; /* tables (name in templates/ or a path); NULL: ours */
 } cb_gen_options;
 
 typedef struct cb_generator {
@@ -71,6 +76,7 @@ int cb_generator_planned(const char *name);
 extern const cb_generator cb_gen_dropdice;
 extern const cb_generator cb_gen_battleships;
 extern const cb_generator cb_gen_cards;
+extern const cb_generator cb_gen_leximorph;
 
 /* Shared by generators: a title from the seed (its own stream, so that it
  * never changes the dungeon). Returns a static or arena string. */

@@ -8,8 +8,9 @@ static const cb_generator *const generators[] = {
     &cb_gen_dropdice,
     &cb_gen_cards,
     &cb_gen_battleships,
+    &cb_gen_leximorph,
 };
-static const char *const planned[] = {"leximorph", "preconnect"};
+static const char *const planned[] = {"preconnect"};
 
 const cb_generator *cb_generator_find(const char *name) {
   for (size_t i = 0; name && i < sizeof generators / sizeof *generators; i++)

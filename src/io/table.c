@@ -56,11 +56,7 @@ static cb_status start(cb_table *t, const char *name, cb_error *err) {
   memset(t, 0, sizeof *t);
   size_t plen = strlen(name);
   t->path = cb_malloc(plen + 1);
-  t->text = cb_malloc(MAX_FILE + 2);
-  if (!t->path || !t->text) {
-    cb_table_free(t);
-    return cb_error_set(err, CB_EINTERNAL, "out of memory");
-  }
+  if (!t->path) return cb_error_set(err, CB_EINTERNAL, "out of memory");
   memcpy(t->path, name, plen + 1);
   return CB_OK;
 }
@@ -84,6 +80,11 @@ cb_status cb_table_parse(const char *text, size_t len, const char *name, int min
   cb_status st = start(t, name, err);
   if (st != CB_OK) return st;
   size_t n = len > MAX_FILE ? MAX_FILE + 1 : len;
+  t->text = cb_malloc(n + 2);
+  if (!t->text) {
+    cb_table_free(t);
+    return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  }
   memcpy(t->text, text, n);
   return finish(t, n, min_fields, max_fields, err);
 }
@@ -97,11 +98,23 @@ cb_status cb_table_read(const char *path, int min_fields, int max_fields, cb_tab
     cb_table_free(t);
     return st;
   }
-  size_t n = fread(t->text, 1, MAX_FILE + 1, f);
+  /* grow as the file is read: tables are small, and read once per dungeon */
+  size_t n = 0, tcap = 0;
+  int nomem = 0;
+  for (;;) {
+    if (cb_grow(&t->text, &tcap, n + 4096 + 2, 1)) {
+      nomem = 1;
+      break;
+    }
+    size_t want = tcap - n - 1, got = fread(t->text + n, 1, want, f);
+    n += got;
+    if (got < want || n > MAX_FILE) break;
+  }
   int read_error = ferror(f);
   fclose(f);
-  if (read_error) {
-    st = cb_table_fail(t, NULL, err, "cannot read it (is it a directory?)");
+  if (nomem || read_error) {
+    st = nomem ? cb_error_set(err, CB_EINTERNAL, "out of memory")
+               : cb_table_fail(t, NULL, err, "cannot read it (is it a directory?)");
     cb_table_free(t);
     return st;
   }
