@@ -182,6 +182,52 @@ static void place_label(cb_page *p, const cb_symbols *st, cb_place *pl, const ch
   cb_symbol_label(p, st, text, bx, by);
 }
 
+/* Keeps the procedure's positions but nudges rooms apart until no two
+ * circles touch and no passage runs through a room it does not join
+ * (a few relaxation rounds; positions move as little as they must). */
+static void nudge_rooms(const cb_dungeon *d, int level, double *px, double *py, double rr, double x0, double y0,
+                        double x1, double y1) {
+  const double want = 2 * rr + 7, clear = rr + 3;
+  for (int round = 0; round < 60; round++) {
+    int moved = 0;
+    for (int i = 0; i < d->nrooms; i++) {
+      if (level && d->rooms[i].level != level) continue;
+      for (int j = i + 1; j < d->nrooms; j++) {
+        if (level && d->rooms[j].level != level) continue;
+        double dx = px[j] - px[i], dy = py[j] - py[i], dist = hypot(dx, dy);
+        if (dist >= want) continue;
+        if (dist < 1e-6) dx = 1, dy = 0.5 * ((i + j) % 3 - 1), dist = hypot(dx, dy);
+        double push = (want - dist) / 2 + 0.05;
+        px[i] -= dx / dist * push, py[i] -= dy / dist * push;
+        px[j] += dx / dist * push, py[j] += dy / dist * push;
+        moved = 1;
+      }
+    }
+    for (int k = 0; k < d->npassages; k++) {
+      const cb_room *a = cb_dungeon_room(d, d->passages[k].from), *b = cb_dungeon_room(d, d->passages[k].to);
+      if (!a || !b || a->level != b->level || (level && a->level != level)) continue;
+      int ia = (int)(a - d->rooms), ib = (int)(b - d->rooms);
+      double ax = px[ia], ay = py[ia], bx = px[ib], by = py[ib], len2 = (bx - ax) * (bx - ax) + (by - ay) * (by - ay);
+      if (len2 < 1e-9) continue;
+      for (int i = 0; i < d->nrooms; i++) {
+        if (i == ia || i == ib || (level && d->rooms[i].level != level) || d->rooms[i].level != a->level) continue;
+        double t = ((px[i] - ax) * (bx - ax) + (py[i] - ay) * (by - ay)) / len2;
+        if (t <= 0 || t >= 1) continue;
+        double qx = ax + t * (bx - ax), qy = ay + t * (by - ay), dx = px[i] - qx, dy = py[i] - qy, dist = hypot(dx, dy);
+        if (dist >= clear) continue;
+        if (dist < 1e-6) dx = -(by - ay), dy = bx - ax, dist = hypot(dx, dy);
+        px[i] += dx / dist * (clear - dist + 0.05), py[i] += dy / dist * (clear - dist + 0.05);
+        moved = 1;
+      }
+    }
+    for (int i = 0; i < d->nrooms; i++) {
+      px[i] = fmin(fmax(px[i], x0 + rr), x1 - rr);
+      py[i] = fmin(fmax(py[i], y0 + rr), y1 - rr);
+    }
+    if (!moved) break;
+  }
+}
+
 typedef struct drawn_passage {
   const cb_passage *ps;
   cb_symbol sym;
@@ -209,18 +255,23 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
 
   cb_place *pl = cb_place_new((cb_box){x, y, x + w, y + h});
   drawn_passage *dp = cb_malloc(((size_t)d->npassages + 1) * sizeof *dp);
-  if (!pl || !dp) {
+  double *px = cb_malloc(((size_t)d->nrooms + 1) * sizeof *px), *py = cb_malloc(((size_t)d->nrooms + 1) * sizeof *py);
+  if (!pl || !dp || !px || !py) {
     p->oom = true;
     cb_place_free(pl);
     free(dp);
+    free(px);
+    free(py);
     return;
   }
+  for (int i = 0; i < d->nrooms; i++) px[i] = vx(&v, d->rooms[i].x), py[i] = vy(&v, d->rooms[i].y);
+  nudge_rooms(d, level, px, py, rr, x, y, x + w, y + h);
   int ndp = 0;
   for (int i = 0; i < d->npassages; i++) {
     const cb_passage *ps = &d->passages[i];
     const cb_room *a = cb_dungeon_room(d, ps->from), *b = cb_dungeon_room(d, ps->to);
     if (!a || !b || (level && (a->level != level || b->level != level))) continue;
-    double ax = vx(&v, a->x), ay = vy(&v, a->y), bx = vx(&v, b->x), by = vy(&v, b->y);
+    double ax = px[a - d->rooms], ay = py[a - d->rooms], bx = px[b - d->rooms], by = py[b - d->rooms];
     double len = hypot(bx - ax, by - ay);
     if (len <= 2 * rr) continue;
     double ux = (bx - ax) / len, uy = (by - ay) / len;
@@ -235,7 +286,7 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
   }
   for (int i = 0; i < d->nrooms; i++) {
     const cb_room *r = &d->rooms[i];
-    if ((!level || r->level == level) && cb_place_circle(pl, vx(&v, r->x), vy(&v, r->y), rr + 0.5)) p->oom = true;
+    if ((!level || r->level == level) && cb_place_circle(pl, px[i], py[i], rr + 0.5)) p->oom = true;
   }
   for (int i = 0; i < ndp; i++) {
     cb_symbol_passage(p, st, dp[i].sym, dp[i].x0, dp[i].y0, dp[i].x1, dp[i].y1);
@@ -246,7 +297,7 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
   for (int i = 0; i < d->nrooms; i++) {
     const cb_room *r = &d->rooms[i];
     if (level && r->level != level) continue;
-    double cx = vx(&v, r->x), cy = vy(&v, r->y);
+    double cx = px[i], cy = py[i];
     cb_page_circle(p, cx, cy, rr);
     cb_page_ink(p, &room_ink);
     if (r->tags & CB_TAG_MAIN_START) {
@@ -276,8 +327,10 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
       if (c.n != want) continue;
       for (int k = 0; k < c.n; k++) c.widths[k] = cb_symbol_badge_width(st, c.marks[k].sym, c.marks[k].text);
       double gapw;
-      place_marks(p, st, pl, &c, vx(&v, r->x), vy(&v, r->y), rr, free_direction(d, r, &gapw), used);
+      place_marks(p, st, pl, &c, px[i], py[i], rr, free_direction(d, r, &gapw), used);
     }
   cb_place_free(pl);
   free(dp);
+  free(px);
+  free(py);
 }
