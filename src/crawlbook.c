@@ -65,7 +65,8 @@ static cb_status write_pages(const cb_job *job, const cb_dungeon *d, cb_output *
   snprintf(creator, sizeof creator, "crawlbook %s", CB_VERSION);
   cb_document doc = {.title = d->title, .author = job->author, .subject = d->generator, .creator = creator,
                      .date = job->date};
-  cb_sheet_options so = {A4_W, A4_H, MARGIN_MM * CB_PT_PER_MM, CB_VERSION, job->player_map};
+  cb_sheet_options so = {job->page_w > 0 ? job->page_w : A4_W, job->page_h > 0 ? job->page_h : A4_H,
+                         MARGIN_MM * CB_PT_PER_MM, CB_VERSION, job->player_map, job->page_args};
   cb_dungeon *view = job->player_map ? cb_player_view(d) : NULL;
   if (job->player_map && !view) st = cb_error_set(err, CB_EINTERNAL, "out of memory");
   else st = cb_sheet_layout(view ? view : d, cls->measure(b), &so, &doc, err);

@@ -1,5 +1,7 @@
 #include "options.h"
 
+#include "../layout/page.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -45,6 +47,8 @@ enum {
   OPT_LETTERS,
   OPT_JUNCTIONS,
   OPT_WALLS,
+  OPT_PAGE_SIZE,
+  OPT_LANDSCAPE,
 };
 
 static const struct option long_opts[] = {
@@ -82,6 +86,8 @@ static const struct option long_opts[] = {
     {"letters", required_argument, NULL, OPT_LETTERS},
     {"junctions", required_argument, NULL, OPT_JUNCTIONS},
     {"walls", required_argument, NULL, OPT_WALLS},
+    {"page-size", required_argument, NULL, OPT_PAGE_SIZE},
+    {"landscape", no_argument, NULL, OPT_LANDSCAPE},
     {"version", no_argument, NULL, 'V'},         {NULL, 0, NULL, 0}};
 
 void cb_cli_help(FILE *out) {
@@ -131,6 +137,9 @@ void cb_cli_help(FILE *out) {
         "      --backend NAME    cairo (default: PDF, SVG, PNG) or haru (libharu: PDF only,\n"
         "                        faster, no kerning)\n"
         "      --author TEXT     the PDF's author\n"
+        "      --page-size SIZE  a4 (default), letter, a5, half-letter, or WxH in mm or in,\n"
+        "                        e.g. 148x210mm or 6x9in (90 to 1200 mm a side)\n"
+        "      --landscape       turn the page\n"
         "      --player-map      the players' handout: the map without secrets, traps,\n"
         "                        keys or contents, and a notes grid instead of the key\n"
         "  -e, --explain         print the procedure, step by step, on standard output;\n"
@@ -248,6 +257,26 @@ static const char *option_name(int opt) {
   return "?";
 }
 
+bool cb_cli_page_size(const char *s, double *w, double *h) {
+  static const struct {
+    const char *name;
+    double w_mm, h_mm;
+  } named[] = {{"a4", 210, 297}, {"letter", 215.9, 279.4}, {"a5", 148, 210}, {"half-letter", 139.7, 215.9}};
+  for (size_t i = 0; i < sizeof named / sizeof *named; i++)
+    if (strcmp(s, named[i].name) == 0) {
+      *w = named[i].w_mm * CB_PT_PER_MM, *h = named[i].h_mm * CB_PT_PER_MM;
+      return true;
+    }
+  double a, b;
+  char unit[4] = "", tail;
+  if (sscanf(s, "%lfx%lf%3[a-z]%c", &a, &b, unit, &tail) != 3 || (s[0] < '0' || s[0] > '9')) return false;
+  double k = strcmp(unit, "mm") == 0 ? 1 : strcmp(unit, "in") == 0 ? 25.4 : 0;
+  a *= k, b *= k;
+  if (!(a >= 90 && b >= 90 && a <= 1200 && b <= 1200)) return false;
+  *w = a * CB_PT_PER_MM, *h = b * CB_PT_PER_MM;
+  return true;
+}
+
 static cb_status text_arg(const char *opt, const char *v, size_t max, cb_error *err) {
   if (strlen(v) > max) return cb_error_set(err, CB_EINPUT, "--%s: longer than %zu bytes", opt, max);
   return CB_OK;
@@ -290,6 +319,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   opterr = 0;
   optind = 0; /* glibc: 0 resets getopt fully, so the parser can run again (tests, fuzzing) */
   int c;
+  bool landscape = false;
+  const char *page_size = NULL;
   int given[64], ngiven = 0;
   const char *given_arg[64];
   while ((c = getopt_long(argc, argv, ":g:s:n:o:f:ehV", long_opts, NULL)) != -1) {
@@ -325,6 +356,13 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       gen_opt = true;
       break;
     case OPT_PLAYER_MAP: job->player_map = true; break;
+    case OPT_PAGE_SIZE:
+      page_size = optarg;
+      if (strlen(optarg) > 40 || !cb_cli_page_size(optarg, &job->page_w, &job->page_h))
+        return cb_error_set(err, CB_EINPUT, "--page-size '%s': expected a4, letter, a5, half-letter or WxH in mm or in "
+                                            "(90 to 1200 mm a side), e.g. 148x210mm", optarg);
+      break;
+    case OPT_LANDSCAPE: landscape = true; break;
     case OPT_FAITHFUL:
       job->gen.faithful = true;
       gen_opt = true;
@@ -476,6 +514,18 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     job->input = argv[optind + 1];
   }
   if (!cli->seed_given) job->gen.seed = random_seed;
+  if (page_size || landscape) {
+    snprintf(cli->page_args, sizeof cli->page_args, "%s%s%s", page_size ? "--page-size " : "", page_size ? page_size : "",
+             landscape ? (page_size ? " --landscape" : "--landscape") : "");
+    job->page_args = cli->page_args;
+  }
+  if (landscape) {
+    if (job->page_w <= 0) cb_cli_page_size("a4", &job->page_w, &job->page_h);
+    if (job->page_w < job->page_h) {
+      double t = job->page_w;
+      job->page_w = job->page_h, job->page_h = t;
+    }
+  }
   for (int i = 0; i < ngiven; i++)
     if (!applies(given[i], job->generator))
       return cb_error_set(err, CB_EINPUT, "--%s%s%s: not an option of %s (only of %s)", option_name(given[i]),

@@ -34,10 +34,19 @@ void cb_sheet_command(const cb_dungeon *d, char *buf, size_t cap) {
   }
 }
 
+/* The footer's command: the dungeon's and the page's options. */
+static void command_line(const cb_dungeon *d, const cb_sheet_options *o, char *cmd, size_t cap) {
+  cb_sheet_command(d, cmd, cap);
+  if (o->page_args && *o->page_args) {
+    size_t n = strlen(cmd);
+    snprintf(cmd + n, cap - n, " %s", o->page_args);
+  }
+}
+
 static void footer(cb_page *p, const cb_measure *m, const cb_dungeon *d, const cb_sheet_options *o, int page,
                    int pages) {
   char line[1024], cmd[900];
-  cb_sheet_command(d, cmd, sizeof cmd);
+  command_line(d, o, cmd, sizeof cmd);
   double x = o->margin, w = p->w - 2 * o->margin;
   snprintf(line, sizeof line, "page %d of %d", page, pages);
   double pw = cb_text_width(m, CB_FONT_REGULAR, FOOT_SIZE, line);
@@ -57,9 +66,9 @@ static void footer(cb_page *p, const cb_measure *m, const cb_dungeon *d, const c
   cb_text_flow(p, &f, spans, 2, x, base + f.leading);
 }
 
-static double footer_height(const cb_measure *m, const cb_dungeon *d, double w) {
+static double footer_height(const cb_measure *m, const cb_dungeon *d, const cb_sheet_options *o, double w) {
   char cmd[900];
-  cb_sheet_command(d, cmd, sizeof cmd);
+  command_line(d, o, cmd, sizeof cmd);
   cb_span spans[] = {{CB_FONT_ITALIC, "To make it again: "}, {CB_FONT_REGULAR, cmd}};
   cb_flow f = {m, FOOT_SIZE, FOOT_SIZE * 1.25, w, GREY};
   int lines = cb_text_flow(NULL, &f, spans, 2, 0, 0);
@@ -167,7 +176,7 @@ static const char *describe(const cb_dungeon *d, char *buf, size_t cap) {
 
 cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o, cb_document *doc,
                           cb_error *err) {
-  double x = o->margin, w = o->page_w - 2 * o->margin, top = o->margin, fh = footer_height(m, d, w);
+  double x = o->margin, w = o->page_w - 2 * o->margin, top = o->margin, fh = footer_height(m, d, o, w);
   if (fh < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
   double bottom = o->page_h - o->margin - fh;
   cb_symbols st = {m, 10.5, 1.0, 7.5, INK, PAPER};
@@ -190,21 +199,35 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
   cb_page_text(p, CB_FONT_ITALIC, SUB_SIZE, x, y, GREY, sub);
   y += SUB_SIZE * 0.9;
 
-  /* the map takes what the key leaves, but at least 45% of the sheet */
-  double avail = bottom - y, map_h = fmax(avail * 0.56, fmin(avail - 120, w * 0.78));
-  if (map_h > avail * 0.72) map_h = avail * 0.72;
-  cb_page_rect(p, x, y, w, map_h);
-  cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
-  cb_page_ink(p, &frame_ink);
   const cb_layout_hooks *hooks = cb_layout_hooks_find(d->generator);
   cb_symbol_set used = 0;
-  draw_levels(p, &st, d, hooks, x, y, w, map_h, &used);
-  y += map_h + 6;
-  y += legend(p, &st, used, x, y, w) + 8;
-
-  cb_page_text(p, CB_FONT_BOLD, 11, x, y + 11, INK, o->player ? "Notes" : "Room key");
-  y += 11 * 1.5;
-  int next = o->player ? notes_fill(p, m, d, 0, x, y, w, bottom - y) : cb_key_fill(p, &ks, d, 0, x, y, w, bottom - y, 2, 14);
+  cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
+  int next;
+  if (o->page_w > o->page_h * 1.05) {
+    /* a wide page: the map on the left with its legend below, the key beside it */
+    double avail = bottom - y, map_w = w * 0.6, map_h = avail - st.badge * 3.2 - 14;
+    cb_page_rect(p, x, y, map_w, map_h);
+    cb_page_ink(p, &frame_ink);
+    draw_levels(p, &st, d, hooks, x, y, map_w, map_h, &used);
+    legend(p, &st, used, x, y + map_h + 6, map_w);
+    double kx = x + map_w + 16, kw = w - map_w - 16, ky = y;
+    cb_page_text(p, CB_FONT_BOLD, 11, kx, ky + 11, INK, o->player ? "Notes" : "Room key");
+    ky += 11 * 1.5;
+    next = o->player ? notes_fill(p, m, d, 0, kx, ky, kw, bottom - ky)
+                     : cb_key_fill(p, &ks, d, 0, kx, ky, kw, bottom - ky, kw > 330 ? 2 : 1, 12);
+  } else {
+    /* the map takes what the key leaves, but at least 45% of the sheet */
+    double avail = bottom - y, map_h = fmax(avail * 0.56, fmin(avail - 120, w * 0.78));
+    if (map_h > avail * 0.72) map_h = avail * 0.72;
+    cb_page_rect(p, x, y, w, map_h);
+    cb_page_ink(p, &frame_ink);
+    draw_levels(p, &st, d, hooks, x, y, w, map_h, &used);
+    y += map_h + 6;
+    y += legend(p, &st, used, x, y, w) + 8;
+    cb_page_text(p, CB_FONT_BOLD, 11, x, y + 11, INK, o->player ? "Notes" : "Room key");
+    y += 11 * 1.5;
+    next = o->player ? notes_fill(p, m, d, 0, x, y, w, bottom - y) : cb_key_fill(p, &ks, d, 0, x, y, w, bottom - y, 2, 14);
+  }
   while (next >= 0 && next < d->nrooms) {
     p = cb_page_new(o->page_w, o->page_h);
     if (!p || cb_document_add(doc, p)) {

@@ -19,6 +19,7 @@ typedef struct cb_sheet_options {
   double margin;         /* points */
   const char *version;   /* crawlbook's version for the footer */
   bool player;           /* the players' handout: a notes grid instead of the key */
+  const char *page_args; /* appended to the footer's command line, or NULL */
 } cb_sheet_options;
 
 /* Lays out the dungeon into doc (which owns the new pages); text is measured
