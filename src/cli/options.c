@@ -9,7 +9,7 @@
  * reproducible: 2000-01-01T00:00:00Z. */
 #define CB_DEFAULT_DATE 946684800LL
 
-enum { OPT_EXTRA_BY = 1000, OPT_TITLE, OPT_DPI, OPT_BACKEND, OPT_AUTHOR, OPT_LEVELS, OPT_FAITHFUL };
+enum { OPT_EXTRA_BY = 1000, OPT_TITLE, OPT_DPI, OPT_BACKEND, OPT_AUTHOR, OPT_LEVELS, OPT_FAITHFUL, OPT_LADDERS };
 
 static const struct option long_opts[] = {
     {"generator", required_argument, NULL, 'g'}, {"seed", required_argument, NULL, 's'},
@@ -18,7 +18,7 @@ static const struct option long_opts[] = {
     {"extra-by", required_argument, NULL, OPT_EXTRA_BY}, {"title", required_argument, NULL, OPT_TITLE},
     {"dpi", required_argument, NULL, OPT_DPI},   {"backend", required_argument, NULL, OPT_BACKEND},
     {"author", required_argument, NULL, OPT_AUTHOR}, {"levels", required_argument, NULL, OPT_LEVELS},
-    {"faithful", no_argument, NULL, OPT_FAITHFUL},   {"help", no_argument, NULL, 'h'},
+    {"faithful", no_argument, NULL, OPT_FAITHFUL},   {"ladders", no_argument, NULL, OPT_LADDERS},   {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},         {NULL, 0, NULL, 0}};
 
 void cb_cli_help(FILE *out) {
@@ -28,16 +28,20 @@ void cb_cli_help(FILE *out) {
         "\n"
         "  -g, --generator NAME  the procedure (default dropdice):\n"
         "                          dropdice     Jaquaysed drop-dice point-crawl (seed 004)\n"
-        "                          cards, leximorph, preconnect, battleships: not implemented yet\n"
+        "                          preconnect   pre-connecting, SubMethod I (seed 002)\n"
+        "                          cards, leximorph, battleships: not implemented yet\n"
         "  -s, --seed N          the seed, 0 to 18446744073709551615 (default: a random\n"
         "                        seed, printed on standard error)\n"
-        "  -n, --rooms N         rooms (dice) to place (default 10); 1 to 100000 for\n"
+        "  -n, --rooms N         rooms to make (dropdice default 10, preconnect 12 and at\n"
+        "                        most 500); 1 to 100000 for\n"
         "                        --format json, 1 to 200 for printed output (legible up to ~60)\n"
         "      --levels N        levels, for the generators that make several\n"
         "      --faithful        follow the seed's procedure exactly, without the repairs\n"
         "                        we add (re-rolls of dull deals, connecting lost rooms)\n"
         "      --extra-by HOW    dropdice: rank extra paths by 'tree' distance (default)\n"
         "                        or straight 'length'\n"
+        "      --ladders         preconnect: a corridor crossing under or over another\n"
+        "                        area on an odd roll has ladders, not stairs\n"
         "      --title TEXT      the dungeon's title (default: one drawn from the seed)\n"
         "  -o, --output FILE     write here (default dungeon.pdf; '-' for standard output);\n"
         "                        the extension picks the format: .pdf .svg .png .json\n"
@@ -140,6 +144,10 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       job->gen.faithful = true;
       gen_opt = true;
       break;
+    case OPT_LADDERS:
+      job->gen.ladders = true;
+      gen_opt = true;
+      break;
     case OPT_TITLE:
       if (text_arg("title", optarg, 200, err)) return err->status;
       job->gen.title = optarg;
@@ -180,6 +188,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     job->input = argv[optind + 1];
   }
   if (!cli->seed_given) job->gen.seed = random_seed;
+  if (job->gen.ladders && strcmp(job->generator, "preconnect") != 0)
+    return cb_error_set(err, CB_EINPUT, "--ladders: only the preconnect generator draws crossings");
 
   if (format) {
     int f = format_of(format);

@@ -19,6 +19,7 @@ typedef struct cb_gen_options {
   int levels;           /* 0: the generator's default */
   bool faithful;        /* the seed's procedure exactly, without our repairs */
   cb_extra_by extra_by; /* dropdice: how extra paths are ranked */
+  bool ladders;         /* preconnect: odd crossing rolls put ladders, not stairs */
   const char *title;    /* NULL: the generator names the dungeon */
 } cb_gen_options;
 
@@ -40,6 +41,7 @@ int cb_generator_planned(const char *name);
 
 /* Each procedure's table entry. */
 extern const cb_generator cb_gen_dropdice;
+extern const cb_generator cb_gen_preconnect;
 
 /* Shared by generators: a title from the seed (its own stream, so that it
  * never changes the dungeon). Returns a static or arena string. */

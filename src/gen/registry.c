@@ -3,8 +3,8 @@
 #include "../model/rng.h"
 #include "generator.h"
 
-static const cb_generator *const generators[] = {&cb_gen_dropdice};
-static const char *const planned[] = {"cards", "leximorph", "preconnect", "battleships"};
+static const cb_generator *const generators[] = {&cb_gen_dropdice, &cb_gen_preconnect};
+static const char *const planned[] = {"cards", "leximorph", "battleships"};
 
 const cb_generator *cb_generator_find(const char *name) {
   for (size_t i = 0; name && i < sizeof generators / sizeof *generators; i++)

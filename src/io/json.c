@@ -12,7 +12,7 @@
 #include "json_util.h"
 
 /* Each generator's procedure reader and writer; add a row per generator. */
-static const cb_proc_io *const proc_ios[] = {&cb_proc_io_dropdice};
+static const cb_proc_io *const proc_ios[] = {&cb_proc_io_dropdice, &cb_proc_io_preconnect};
 static const char *const generator_names[] = {"cards", "leximorph", "preconnect", "battleships", "dropdice"};
 
 static const cb_proc_io *proc_io(const char *generator) {

@@ -60,5 +60,6 @@ typedef struct cb_proc_io {
 } cb_proc_io;
 
 extern const cb_proc_io cb_proc_io_dropdice;
+extern const cb_proc_io cb_proc_io_preconnect;
 
 #endif

@@ -2,13 +2,16 @@
 
 #include <string.h>
 
+#include "corridors.h"
+
 /* One row per generator that draws more than the generic sheet. */
 static const cb_layout_hooks rows[] = {
-    {"dropdice", NULL, NULL},
+    {.generator = "dropdice"},
+    {.generator = "preconnect", .map = cb_corridors_draw, .key_note = cb_corridors_key_note},
 };
 
 const cb_layout_hooks *cb_layout_hooks_find(const char *generator) {
-  static const cb_layout_hooks none = {NULL, NULL, NULL};
+  static const cb_layout_hooks none = {.generator = NULL};
   for (size_t i = 0; generator && i < sizeof rows / sizeof *rows; i++)
     if (strcmp(rows[i].generator, generator) == 0) return &rows[i];
   return &none;

@@ -141,7 +141,7 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
   double x = o->margin, w = o->page_w - 2 * o->margin, top = o->margin;
   double bottom = o->page_h - o->margin - footer_height(m, d, w);
   cb_symbols st = {m, 10.5, 1.0, 7.5, INK, PAPER};
-  cb_key_style ks = {m, BODY_SIZE, BODY_SIZE * 1.22, BODY_SIZE * 0.45, INK};
+  cb_key_style ks = {m, BODY_SIZE, BODY_SIZE * 1.22, BODY_SIZE * 0.45, INK, NULL};
   int first = doc->npages;
 
   cb_page *p = cb_page_new(o->page_w, o->page_h);
@@ -164,6 +164,7 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
   cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
   cb_page_ink(p, &frame_ink);
   const cb_layout_hooks *hooks = cb_layout_hooks_find(d->generator);
+  ks.note = hooks->key_note;
   cb_symbol_set used = 0;
   draw_levels(p, &st, d, hooks, x, y, w, map_h, &used);
   y += map_h + 6;

@@ -64,4 +64,13 @@ void cb_symbol_badge(cb_page *p, const cb_symbols *st, cb_symbol s, const char *
 void cb_symbol_passage(cb_page *p, const cb_symbols *st, cb_symbol s, const char *label, double x1, double y1,
                        double x2, double y2);
 
+/* Draws the mark of `s` alone, centred at (x, y) on a passage `width`
+ * points wide that runs along the unit vector (ux, uy): a door leaf across
+ * it (CB_SYM_DOOR), a lettered disc (SECRET, CONCEALED), steps widening
+ * along it (STAIRS), rails and rungs (LADDER), a bar (DEAD_END). Symbols
+ * without a mark of their own draw nothing. For maps that draw passages as
+ * corridors and put the marks on them. */
+void cb_symbol_mark(cb_page *p, const cb_symbols *st, cb_symbol s, double x, double y, double ux, double uy,
+                    double width);
+
 #endif

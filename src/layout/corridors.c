@@ -1,0 +1,295 @@
+#include "corridors.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../model/proc_preconnect.h"
+#include "map.h"
+#include "text.h"
+
+static const cb_rgb GRID = {0.80, 0.86, 0.92};
+static const double MARGIN_PT = 14, MAX_SCALE = 4, NUMBER_SIZE = 10;
+static const double CORRIDOR_FT = 5; /* drawn width of a corridor */
+static const double EPS = 1e-6;
+static const char *const FACING_WORD[CB_FACING_COUNT] = {"north", "east", "south", "west"};
+
+typedef struct view {
+  double scale, ox, oy, minx, miny;
+  double cw; /* a corridor's drawn width, points */
+} view;
+
+static double vx(const view *v, double x) { return v->ox + (x - v->minx) * v->scale; }
+static double vy(const view *v, double y) { return v->oy + (y - v->miny) * v->scale; }
+
+static void polyline(cb_page *p, const view *v, const cb_pc_point *pts, int n) {
+  cb_page_move(p, vx(v, pts[0].x), vy(v, pts[0].y));
+  for (int i = 1; i < n; i++) cb_page_line(p, vx(v, pts[i].x), vy(v, pts[i].y));
+}
+
+static double seg_len(cb_pc_point a, cb_pc_point b) { return fabs(b.x - a.x) + fabs(b.y - a.y); }
+
+/* How far along the polyline q lies (the first leg holding it); -1 if on none. */
+static double along(const cb_pc_point *pts, int n, cb_pc_point q) {
+  double s = 0;
+  for (int i = 1; i < n; i++) {
+    cb_pc_point a = pts[i - 1], b = pts[i];
+    if (q.x > fmin(a.x, b.x) - EPS && q.x < fmax(a.x, b.x) + EPS && q.y > fmin(a.y, b.y) - EPS &&
+        q.y < fmax(a.y, b.y) + EPS)
+      return s + seg_len(a, q);
+    s += seg_len(a, b);
+  }
+  return -1;
+}
+
+/* The stretch s0..s1 of the polyline into out (at most n + 2 points). */
+static int stretch(const cb_pc_point *pts, int n, double s0, double s1, cb_pc_point *out) {
+  int m = 0;
+  double s = 0;
+  for (int i = 1; i < n; i++) {
+    cb_pc_point a = pts[i - 1], b = pts[i];
+    double l = seg_len(a, b);
+    if (l > 0 && s + l > s0 - EPS && s < s1 + EPS) {
+      double t0 = fmax(0, (s0 - s) / l), t1 = fmin(1, (s1 - s) / l);
+      cb_pc_point p0 = {a.x + (b.x - a.x) * t0, a.y + (b.y - a.y) * t0};
+      cb_pc_point p1 = {a.x + (b.x - a.x) * t1, a.y + (b.y - a.y) * t1};
+      if (m == 0) out[m++] = p0;
+      out[m++] = p1;
+    }
+    s += l;
+  }
+  return m;
+}
+
+/* The unit direction of the leg at s (towards the corridor's end). */
+static void direction_at(const cb_pc_point *pts, int n, double s, double *ux, double *uy) {
+  *ux = 1, *uy = 0;
+  for (int i = 1; i < n; i++) {
+    double l = seg_len(pts[i - 1], pts[i]);
+    if (l <= EPS) continue;
+    *ux = (pts[i].x - pts[i - 1].x) / l;
+    *uy = (pts[i].y - pts[i - 1].y) / l;
+    if (s <= l + EPS) return;
+    s -= l;
+  }
+}
+
+static void band(cb_page *p, const cb_symbols *st, const view *v, const cb_pc_point *pts, int n, int pass) {
+  if (n < 2 || seg_len(pts[0], pts[n - 1]) + seg_len(pts[0], pts[1]) <= EPS) return;
+  polyline(p, v, pts, n);
+  cb_ink ink = cb_ink_stroke(pass ? st->paper : st->ink, pass ? v->cw : v->cw + 2 * st->line);
+  ink.cap = CB_CAP_BUTT;
+  cb_page_ink(p, &ink);
+}
+
+static void mark(cb_page *p, const cb_symbols *st, const view *v, cb_symbol s, cb_pc_point at, double ux, double uy,
+                 cb_symbol_set *used) {
+  cb_symbol_mark(p, st, s, vx(v, at.x), vy(v, at.y), ux, uy, v->cw);
+  *used |= CB_SYMBOL_BIT(s);
+}
+
+static void grid(cb_page *p, const view *v, double minx, double miny, double maxx, double maxy) {
+  if (v->scale * 10 < 3) return;
+  for (double gx = floor(minx / 10) * 10; gx <= maxx + EPS; gx += 10) {
+    cb_page_move(p, vx(v, gx), vy(v, miny));
+    cb_page_line(p, vx(v, gx), vy(v, maxy));
+  }
+  for (double gy = floor(miny / 10) * 10; gy <= maxy + EPS; gy += 10) {
+    cb_page_move(p, vx(v, minx), vy(v, gy));
+    cb_page_line(p, vx(v, maxx), vy(v, gy));
+  }
+  cb_ink ink = cb_ink_stroke(GRID, 0.3);
+  cb_page_ink(p, &ink);
+}
+
+/* Under: the crossed corridor drawn again across ours, ours dashed through. */
+static void draw_under(cb_page *p, const cb_symbols *st, const view *v, const cb_preconnect_proc *pp,
+                       const cb_pc_crossing *c, const cb_pc_point *seg, int m) {
+  if (c->door >= 1 && c->door <= pp->ndoors) {
+    const cb_pc_door *o = &pp->doors[c->door - 1];
+    cb_pc_point mid = {(c->enter.x + c->leave.x) / 2, (c->enter.y + c->leave.y) / 2};
+    for (int part = 0; part < 2; part++) {
+      const cb_pc_point *w = part ? o->side : o->points;
+      int k = part ? o->nside : o->npoints;
+      double s = along(w, k, mid);
+      if (s < 0) continue;
+      cb_pc_point piece[8];
+      double reach = CORRIDOR_FT * 1.4;
+      int pm = stretch(w, k, fmax(0, s - reach), s + reach, piece);
+      for (int pass = 0; pass < 2 && pm >= 2; pass++) band(p, st, v, piece, pm, pass);
+      break;
+    }
+  }
+  if (m < 2) return;
+  polyline(p, v, seg, m);
+  cb_ink dash = cb_ink_stroke(st->ink, st->line * 0.9);
+  dash.dash[0] = st->line * 2.2;
+  dash.dash[1] = st->line * 1.8;
+  dash.ndash = 2;
+  cb_page_ink(p, &dash);
+}
+
+void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
+                       double w, double h, cb_symbol_set *used) {
+  const cb_preconnect_proc *pp = d->procedure.preconnect;
+  if (!pp || pp->nrooms == 0) {
+    cb_map_draw(p, st, d, level, x, y, w, h, used);
+    return;
+  }
+  double minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
+#define GROW(px, py) minx = fmin(minx, px), maxx = fmax(maxx, px), miny = fmin(miny, py), maxy = fmax(maxy, py)
+  for (int i = 0; i < pp->nrooms; i++) {
+    GROW(pp->rooms[i].x, pp->rooms[i].y);
+    GROW(pp->rooms[i].x + pp->rooms[i].w, pp->rooms[i].y + pp->rooms[i].h);
+  }
+  for (int i = 0; i < pp->ndoors; i++) {
+    for (int k = 0; k < pp->doors[i].npoints; k++) GROW(pp->doors[i].points[k].x, pp->doors[i].points[k].y);
+    for (int k = 0; k < pp->doors[i].nside; k++) GROW(pp->doors[i].side[k].x, pp->doors[i].side[k].y);
+  }
+#undef GROW
+  minx -= 10, miny -= 10, maxx += 10, maxy += 10;
+  view v = {0};
+  v.scale = fmin(MAX_SCALE, fmin((w - 2 * MARGIN_PT) / (maxx - minx), (h - 2 * MARGIN_PT) / (maxy - miny)));
+  v.minx = minx, v.miny = miny;
+  v.ox = x + (w - (maxx - minx) * v.scale) / 2;
+  v.oy = y + (h - (maxy - miny) * v.scale) / 2;
+  v.cw = fmax(2.5, fmin(8, CORRIDOR_FT * v.scale));
+  grid(p, &v, minx, miny, maxx, maxy);
+
+  /* corridors: ink edges first, then paper inside, so crossings merge */
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < pp->ndoors; i++) {
+      const cb_pc_door *dr = &pp->doors[i];
+      band(p, st, &v, dr->points, dr->npoints, pass);
+      band(p, st, &v, dr->side, dr->nside, pass);
+    }
+  cb_ink room_ink = {.fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink,
+                     .width = st->line * 1.4};
+  for (int i = 0; i < pp->nrooms; i++) {
+    const cb_pc_room *r = &pp->rooms[i];
+    cb_page_rect(p, vx(&v, r->x), vy(&v, r->y), r->w * v.scale, r->h * v.scale);
+    cb_page_ink(p, &room_ink);
+  }
+
+  /* crossings on top: over runs the corridor across, under dashes it through */
+  for (int i = 0; i < pp->ndoors; i++) {
+    const cb_pc_door *dr = &pp->doors[i];
+    for (int k = 0; k < dr->ncrossings; k++) {
+      const cb_pc_crossing *c = &dr->crossings[k];
+      if (c->result != CB_CROSS_UNDER && c->result != CB_CROSS_OVER) continue;
+      double s0 = along(dr->points, dr->npoints, c->enter), s1 = along(dr->points, dr->npoints, c->leave);
+      if (s0 < 0 || s1 < s0) continue;
+      cb_pc_point seg[16];
+      int m = dr->npoints + 2 <= 16 ? stretch(dr->points, dr->npoints, s0, s1, seg) : 0;
+      if (c->result == CB_CROSS_OVER) {
+        for (int pass = 0; pass < 2; pass++) band(p, st, &v, seg, m, pass);
+        *used |= CB_SYMBOL_BIT(CB_SYM_OVER);
+      } else {
+        draw_under(p, st, &v, pp, c, seg, m);
+        *used |= CB_SYMBOL_BIT(CB_SYM_UNDER);
+      }
+      cb_symbol stairs = c->ladder ? CB_SYM_LADDER : CB_SYM_STAIRS;
+      double ux, uy;
+      direction_at(dr->points, dr->npoints, s0, &ux, &uy);
+      mark(p, st, &v, stairs, c->enter, ux, uy, used);
+      direction_at(dr->points, dr->npoints, s1, &ux, &uy);
+      mark(p, st, &v, stairs, c->leave, -ux, -uy, used);
+    }
+  }
+
+  /* doors where corridors meet walls; secret doors and dead ends where they stop */
+  for (int i = 0; i < pp->ndoors; i++) {
+    const cb_pc_door *dr = &pp->doors[i];
+    if (dr->npoints < 1) continue;
+    static const int DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
+    int f = (int)dr->facing % 4;
+    mark(p, st, &v, CB_SYM_DOOR, dr->points[0], DX[f], DY[f], used);
+    const cb_passage *ps = dr->passage >= 1 && dr->passage <= d->npassages ? &d->passages[dr->passage - 1] : NULL;
+    double total = 0;
+    for (int k = 1; k < dr->npoints; k++) total += seg_len(dr->points[k - 1], dr->points[k]);
+    if (total <= EPS) continue;
+    double ux, uy;
+    direction_at(dr->points, dr->npoints, total, &ux, &uy);
+    cb_pc_point end = dr->points[dr->npoints - 1];
+    cb_symbol s = !ps ? CB_SYM_DOOR
+                  : ps->flags & CB_FLAG_DEAD_END ? CB_SYM_DEAD_END
+                  : ps->flags & CB_FLAG_SECRET   ? CB_SYM_SECRET
+                                                 : CB_SYM_DOOR;
+    mark(p, st, &v, s, end, ux, uy, used);
+  }
+  for (int i = 0; i < pp->ndoors; i++) {
+    const cb_pc_door *dr = &pp->doors[i];
+    if (dr->nside != 2) continue;
+    double l = seg_len(dr->side[0], dr->side[1]);
+    if (l <= EPS) continue;
+    mark(p, st, &v, CB_SYM_DEAD_END, dr->side[1], (dr->side[1].x - dr->side[0].x) / l,
+         (dr->side[1].y - dr->side[0].y) / l, used);
+  }
+
+  /* room numbers last, over everything */
+  for (int i = 0; i < pp->nrooms; i++) {
+    const cb_pc_room *r = &pp->rooms[i];
+    const cb_room *room = cb_dungeon_room(d, r->room);
+    char num[16];
+    snprintf(num, sizeof num, "%d", room ? room->number : r->room);
+    double cx = vx(&v, r->x + r->w / 2), cy = vy(&v, r->y + r->h / 2);
+    double size = fmin(NUMBER_SIZE, fmin(r->w, r->h) * v.scale * 0.55);
+    double tw = cb_text_width(st->m, CB_FONT_BOLD, size, num);
+    cb_page_text(p, CB_FONT_BOLD, size, cx - tw / 2, cy + size * 0.34, st->ink, num);
+    if (room && (room->tags & CB_TAG_ENTRANCE)) {
+      double bw = cb_symbol_badge_width(st, CB_SYM_ENTRANCE, NULL);
+      cb_symbol_badge(p, st, CB_SYM_ENTRANCE, NULL, vx(&v, r->x) - bw * 0.5 - 1.5, vy(&v, r->y) - st->badge * 0.5 - 1.5);
+      *used |= CB_SYMBOL_BIT(CB_SYM_ENTRANCE);
+    }
+  }
+}
+
+static size_t add(char *buf, size_t cap, size_t n, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static size_t add(char *buf, size_t cap, size_t n, const char *fmt, ...) {
+  if (n >= cap) return n;
+  va_list ap;
+  va_start(ap, fmt);
+  int k = vsnprintf(buf + n, cap - n, fmt, ap);
+  va_end(ap);
+  return k < 0 ? n : n + (size_t)k;
+}
+
+void cb_corridors_key_note(const cb_dungeon *d, const cb_room *r, char *buf, size_t cap) {
+  const cb_preconnect_proc *pp = d->procedure.preconnect;
+  size_t n = 0;
+  buf[0] = '\0';
+  if (!pp) return;
+  int count = 0;
+  for (int i = 0; i < pp->ndoors; i++) {
+    const cb_pc_door *dr = &pp->doors[i];
+    if (dr->room != r->id || dr->nrolls < 1) continue;
+    const cb_passage *ps = dr->passage >= 1 && dr->passage <= d->npassages ? &d->passages[dr->passage - 1] : NULL;
+    n = add(buf, cap, n, "%s%s door: d10 %d", count ? "; " : "Doors (d10): ", FACING_WORD[dr->facing % 4],
+            dr->rolls[0] % 10);
+    for (int k = 0; k + 1 < dr->nrolls; k++)
+      if (dr->via[k]) n = add(buf, cap, n, " (distant: room %d), then %d", dr->via[k], dr->rolls[k + 1] % 10);
+    if (dr->destination) n = add(buf, cap, n, " \xe2\x86\x92 room %d", dr->destination);
+    if (dr->reread) n = add(buf, cap, n, ", re-read");
+    if (dr->new_room) n = add(buf, cap, n, ", new: drawn as room %d", dr->to);
+    else if (ps && (ps->flags & CB_FLAG_DEAD_END)) n = add(buf, cap, n, ", dead end");
+    else if (ps && (ps->flags & CB_FLAG_SECRET)) n = add(buf, cap, n, ", secret door into room %d", dr->to);
+    else if (dr->to == dr->room) n = add(buf, cap, n, ", a loop");
+    else if (dr->to != dr->destination) n = add(buf, cap, n, ": room %d", dr->to);
+    for (int k = 0; k < dr->ncrossings; k++) {
+      const cb_pc_crossing *c = &dr->crossings[k];
+      const char *what = cb_crossing_result_name(c->result);
+      if (c->room) n = add(buf, cap, n, ", %s room %d (%d)", what, c->room, c->roll % 10);
+      else n = add(buf, cap, n, ", %s a corridor (%d)", what, c->roll % 10);
+    }
+    if (dr->postponed) n = add(buf, cap, n, ", postponed");
+    if (dr->extra) n = add(buf, cap, n, ", an extra door");
+    count++;
+  }
+  if (count) add(buf, cap, n, ".");
+}
