@@ -43,6 +43,9 @@ static const double CHECK_AT_FT = 60, AFTER_CHECK_FT = 20, SIDE_FT = 20;
 
 typedef cb_pc_point pt;
 
+static inline double lo2(double a, double b) { return a < b ? a : b; }
+static inline double hi2(double a, double b) { return a > b ? a : b; }
+
 /* Working state. Doors are indices into p->doors (the array moves as it grows). */
 typedef struct pc {
   cb_dungeon *d;
@@ -57,6 +60,10 @@ typedef struct pc {
     int kind; /* 0 not postponed, 1 a distant room to find, 2 a number to re-read */
   } *pending; /* per door */
   size_t cap_pending;
+  struct box {
+    double x0, y0, x1, y1;
+  } *box; /* per door: its corridor's bounding box (side passage included) */
+  size_t cap_box;
   bool big; /* too many rooms for a line per step in the log */
 } pc;
 
@@ -162,8 +169,8 @@ static int clip(pt a, pt b, const cb_pc_room *r, double *t0, double *t1) {
       u = w;
       w = t;
     }
-    lo = fmax(lo, u);
-    hi = fmin(hi, w);
+    lo = hi2(lo, u);
+    hi = lo2(hi, w);
   }
   if (hi - lo <= EPS) return 0;
   *t0 = lo;
@@ -179,7 +186,7 @@ static int cross_segments(pt a, pt b, double s, double total, pt c, pt e, hits *
   if (ah != ch) {
     pt h0 = ah ? a : c, h1 = ah ? b : e, v0 = ah ? c : a, v1 = ah ? e : b;
     double x = v0.x, y = h0.y;
-    double hx0 = fmin(h0.x, h1.x), hx1 = fmax(h0.x, h1.x), vy0 = fmin(v0.y, v1.y), vy1 = fmax(v0.y, v1.y);
+    double hx0 = lo2(h0.x, h1.x), hx1 = hi2(h0.x, h1.x), vy0 = lo2(v0.y, v1.y), vy1 = hi2(v0.y, v1.y);
     /* strictly inside the other's leg; anywhere on ours but its very ends */
     int ours_ok = ah ? (x > hx0 - EPS && x < hx1 + EPS && y > vy0 + EPS && y < vy1 - EPS)
                      : (x > hx0 + EPS && x < hx1 - EPS && y > vy0 - EPS && y < vy1 + EPS);
@@ -193,7 +200,7 @@ static int cross_segments(pt a, pt b, double s, double total, pt c, pt e, hits *
   /* parallel: a crossing only where they run along the same line */
   if (ah ? fabs(a.y - c.y) > EPS : fabs(a.x - c.x) > EPS) return 0;
   double a0 = ah ? a.x : a.y, a1 = ah ? b.x : b.y, c0 = ah ? c.x : c.y, c1 = ah ? e.x : e.y;
-  double lo = fmax(fmin(a0, a1), fmin(c0, c1)), hi = fmin(fmax(a0, a1), fmax(c0, c1));
+  double lo = hi2(lo2(a0, a1), lo2(c0, c1)), hi = lo2(hi2(a0, a1), hi2(c0, c1));
   if (hi - lo <= EPS) return 0;
   double u0 = s + fabs(lo - a0), u1 = s + fabs(hi - a0);
   if (u0 > u1) {
@@ -216,8 +223,12 @@ static int hit_cmp(const void *pa, const void *pb) {
 static int find_hits(pc *s, const pt *v, int n, int self, hits *hs) {
   hs->n = 0;
   double total = poly_len(v, n);
+  double minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
+  for (int i = 0; i < n; i++)
+    minx = lo2(minx, v[i].x), maxx = hi2(maxx, v[i].x), miny = lo2(miny, v[i].y), maxy = hi2(maxy, v[i].y);
   for (int r = 0; r < s->p->nrooms; r++) {
     const cb_pc_room *rr = &s->p->rooms[r];
+    if (rr->x > maxx || rr->x + rr->w < minx || rr->y > maxy || rr->y + rr->h < miny) continue;
     double s0 = 0;
     int open = 0;
     hit cur = {0, 0, rr->room, -1};
@@ -236,19 +247,19 @@ static int find_hits(pc *s, const pt *v, int n, int self, hits *hs) {
     }
     if (open && add_hit(hs, cur)) return -1;
   }
-  double minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
-  for (int i = 0; i < n; i++)
-    minx = fmin(minx, v[i].x), maxx = fmax(maxx, v[i].x), miny = fmin(miny, v[i].y), maxy = fmax(maxy, v[i].y);
   for (int j = 0; j < s->p->ndoors; j++) {
     const cb_pc_door *o = &s->p->doors[j];
-    if (j == self || o->npoints < 2) continue;
+    const struct box *b = &s->box[j];
+    if (j == self || o->npoints < 2 || b->x1 < minx - EPS || b->x0 > maxx + EPS || b->y1 < miny - EPS ||
+        b->y0 > maxy + EPS)
+      continue;
     for (int part = 0; part < 2; part++) {
       const pt *w = part ? o->side : o->points;
       int m = part ? o->nside : o->npoints;
       for (int k = 1; k < m; k++) {
         pt c = w[k - 1], e = w[k];
-        if (fmax(c.x, e.x) < minx - EPS || fmin(c.x, e.x) > maxx + EPS || fmax(c.y, e.y) < miny - EPS ||
-            fmin(c.y, e.y) > maxy + EPS)
+        if (hi2(c.x, e.x) < minx - EPS || lo2(c.x, e.x) > maxx + EPS || hi2(c.y, e.y) < miny - EPS ||
+            lo2(c.y, e.y) > maxy + EPS)
           continue;
         double sa = 0;
         for (int i = 1; i < n; i++) {
@@ -288,31 +299,37 @@ static int room_fits(pc *s, const cb_pc_room *r, int parent) {
   return 1;
 }
 
-/* The points on room r's wall f where doors or corridors already meet it. */
-static int wall_taken(pc *s, int room, cb_facing f, double off) {
+/* How close the nearest door or corridor end on room r's wall f comes to `off` feet along it. */
+static double wall_gap(pc *s, int room, cb_facing f, double off) {
   const cb_pc_room *r = rect_of(s, room);
+  double gap = INFINITY;
   for (int j = 0; j < s->p->ndoors; j++) {
     const cb_pc_door *o = &s->p->doors[j];
-    if (o->room == room && o->facing == f && fabs(wall_off(r, f, o->at) - off) < EDGE_FT - EPS) return 1;
+    if (o->room == room && o->facing == f) gap = fmin(gap, fabs(wall_off(r, f, o->at) - off));
     if (o->npoints >= 2 && o->to == room) {
       pt q = o->points[o->npoints - 1];
-      if (on_wall(r, f, q) && fabs(wall_off(r, f, q) - off) < EDGE_FT - EPS) return 1;
+      if (on_wall(r, f, q)) gap = fmin(gap, fabs(wall_off(r, f, q) - off));
     }
   }
-  return 0;
+  return gap;
 }
 
-/* The free spot on wall f nearest to `want` feet along it. */
+/* The spot on wall f nearest to `want` feet along it that keeps EDGE_FT from
+ * every other door; on a crowded wall, the spot farthest from them. */
 static double free_spot(pc *s, int room, cb_facing f, double want) {
   const cb_pc_room *r = rect_of(s, room);
   double len = wall_len(r, f), best = snap(fmin(len - EDGE_FT, fmax(EDGE_FT, want)));
-  if (!wall_taken(s, room, f, best)) return best;
+  double roomiest = best, most = wall_gap(s, room, f, best);
+  if (most >= EDGE_FT - EPS) return best;
   for (double step = SNAP_FT; step < len; step += SNAP_FT)
     for (int sign = -1; sign <= 1; sign += 2) {
       double off = best + sign * step;
-      if (off >= EDGE_FT - EPS && off <= len - EDGE_FT + EPS && !wall_taken(s, room, f, off)) return off;
+      if (off < SNAP_FT - EPS || off > len - SNAP_FT + EPS) continue;
+      double gap = wall_gap(s, room, f, off);
+      if (gap >= EDGE_FT - EPS && off >= EDGE_FT - EPS && off <= len - EDGE_FT + EPS) return off;
+      if (gap > most + EPS) most = gap, roomiest = off;
     }
-  return best;
+  return roomiest;
 }
 
 /* ---- the model ---- */
@@ -324,7 +341,12 @@ static cb_pc_door *new_door(pc *s, int room, cb_facing f, pt at, cb_error *err) 
     oom(err);
     return NULL;
   }
+  if (cb_grow(&s->box, &s->cap_box, (size_t)p->ndoors + 1, sizeof *s->box)) {
+    oom(err);
+    return NULL;
+  }
   s->pending[p->ndoors] = (struct pending){0, 0};
+  s->box[p->ndoors] = (struct box){INFINITY, INFINITY, -INFINITY, -INFINITY};
   cb_pc_door *dr = &p->doors[p->ndoors++];
   memset(dr, 0, sizeof *dr);
   dr->room = room;
@@ -608,6 +630,11 @@ static cb_status finish_corridor(pc *s, int di, const pt *v, int n, int to, unsi
   if (!dr->points) return oom(err);
   memcpy(dr->points, v, (size_t)n * sizeof *v);
   dr->npoints = n;
+  struct box *b = &s->box[di];
+  for (int k = 0; k < n + dr->nside; k++) {
+    pt q = k < n ? v[k] : dr->side[k - n];
+    b->x0 = lo2(b->x0, q.x), b->y0 = lo2(b->y0, q.y), b->x1 = hi2(b->x1, q.x), b->y1 = hi2(b->y1, q.y);
+  }
   dr->to = to;
   dr->order = ++s->drawn;
   for (int i = 0; i < dr->ncrossings; i++) {
@@ -945,25 +972,32 @@ static cb_status draw_map(pc *s, cb_error *err) {
   roll_room(s, &rr, false);
   cb_status st = place_room(s, &rr, 0, 0, -1, 0, err);
   if (st != CB_OK) return st;
-  int next = 0, extras = 0;
+  int next = 0, extras = 0, announced = 0;
   for (;;) {
     while (next < s->p->ndoors) {
       if ((st = resolve_door(s, next, false, err)) != CB_OK) return st;
       next++;
     }
-    if (s->p->nrooms >= s->n || s->o->faithful) break;
-    if (++extras > MAX_EXTRA_DOORS) return cb_error_set(err, CB_EINTERNAL, "the map stopped growing");
-    if ((st = extra_door(s, err)) != CB_OK) return st;
+    if (s->p->nrooms < s->n && !s->o->faithful) {
+      if (++extras > MAX_EXTRA_DOORS) return cb_error_set(err, CB_EINTERNAL, "the map stopped growing");
+      if ((st = extra_door(s, err)) != CB_OK) return st;
+      continue;
+    }
+    if (s->p->nrooms < s->n && !announced)
+      cb_dungeon_log(s->d, "Every door is resolved with %d of %d rooms drawn; --faithful adds no doors, so the map "
+                           "stays at %d rooms.",
+                     s->p->nrooms, s->n, s->p->nrooms);
+    int npost = 0;
+    for (int i = 0; i < s->p->ndoors; i++) npost += s->p->doors[i].postponed && s->p->doors[i].npoints == 0;
+    if (npost == 0) break;
+    cb_dungeon_log(s->d, "%s now the %d postponed corridor%s.", announced ? "Again," : "All rooms are drawn;", npost,
+                   npost == 1 ? "" : "s");
+    announced = 1;
+    /* a postponed corridor may still draw a new room (with --faithful), whose doors come next */
+    for (int i = 0; i < s->p->ndoors; i++)
+      if (s->p->doors[i].postponed && s->p->doors[i].npoints == 0 && (st = resolve_door(s, i, true, err)) != CB_OK)
+        return st;
   }
-  if (s->p->nrooms < s->n)
-    cb_dungeon_log(s->d, "Every door is resolved with %d of %d rooms drawn; --faithful adds no doors, so the map "
-                         "stays at %d rooms.",
-                   s->p->nrooms, s->n, s->p->nrooms);
-  int npost = 0;
-  for (int i = 0; i < s->p->ndoors; i++) npost += s->p->doors[i].postponed;
-  if (npost) cb_dungeon_log(s->d, "All rooms are drawn; now the %d postponed corridor%s.", npost, npost == 1 ? "" : "s");
-  for (int i = 0; i < s->p->ndoors; i++)
-    if (s->p->doors[i].postponed && (st = resolve_door(s, i, true, err)) != CB_OK) return st;
   return s->d->oom ? oom(err) : CB_OK;
 }
 
@@ -1028,6 +1062,7 @@ fail:
   cb_dungeon_free(s.d);
 done:
   free(s.pending);
+  free(s.box);
   return st;
 }
 
