@@ -15,7 +15,7 @@
 #include "../util/alloc.h"
 #include "generator.h"
 
-enum { DEFAULT_ROOMS = 12, MAX_ROOMS = 500, MAX_EXTRA_DOORS = 100000 };
+enum { DEFAULT_ROOMS = 12, MAX_ROOMS = 500, MAX_EXTRA_DOORS = 100000, MAX_SHAPES_TRIED = 6 };
 static const double SQUARE_FT = 10;  /* the map's squares */
 static const double STUB_FT = 10;    /* a corridor leaves a wall straight for this long before turning */
 static const double GAP_FT = 20;     /* rooms keep at least this far apart (a new room may touch its parent) */
@@ -288,6 +288,10 @@ static int room_fits(pc *s, const cb_pc_room *r, int parent) {
   cb_pc_room grown = {0, r->x - CLEAR_FT, r->y - CLEAR_FT, r->w + 2 * CLEAR_FT, r->h + 2 * CLEAR_FT};
   for (int j = 0; j < s->p->ndoors; j++) {
     const cb_pc_door *o = &s->p->doors[j];
+    const struct box *b = &s->box[j];
+    if (o->npoints < 2 || b->x1 <= grown.x || b->x0 >= grown.x + grown.w || b->y1 <= grown.y ||
+        b->y0 >= grown.y + grown.h)
+      continue;
     for (int part = 0; part < 2; part++) {
       const pt *w = part ? o->side : o->points;
       int m = part ? o->nside : o->npoints;
@@ -522,7 +526,7 @@ static cb_status shape_corridor(pc *s, cb_pc_door *dr, int target, route *best, 
     if ((b.x - a.x) * DX[dr->facing] + (b.y - a.y) * DY[dr->facing] <= EPS) cand[i].cost = INFINITY;
   }
   /* cheapest shapes first; crossings cost 1000 ft each, through its own ends far more */
-  for (int round = 0; round < nc; round++) {
+  for (int round = 0; round < MAX_SHAPES_TRIED; round++) {
     int k = -1;
     for (int i = 0; i < nc; i++)
       if (cand[i].cost < INFINITY && (k < 0 || cand[i].cost < cand[k].cost)) k = i;
@@ -762,8 +766,8 @@ static cb_status corridor_to_new_room(pc *s, int di, const char *why, cb_error *
   rolled_room rr;
   roll_room(s, &rr, true);
   cb_facing entry = (cb_facing)((dir + 2) % 4), facing = s->p->doors[di].facing;
-  cb_pc_room at = {0}, best_at = {0};
-  double off = 0, best_off = 0;
+  cb_pc_room best_at = {0};
+  double best_off = 0;
   hits hs = {0};
   for (int k = 0; k <= 12 && best_cost != 0; k++) {
     int step = (k + 1) / 2, sign = k % 2 ? 1 : -1;
@@ -782,7 +786,6 @@ static cb_status corridor_to_new_room(pc *s, int di, const char *why, cb_error *
       w[m++] = (pt){w[1].x + lx, w[1].y + ly};
       for (int i = 1; i < n0; i++) w[m++] = (pt){v0[i].x + lx, v0[i].y + ly};
     }
-    int pushed = stand_room(s, di, w, &m, dir, &rr, entry, &at, &off);
     m = simplify(w, m);
     if (m == 1) w[m++] = w[0];
     int cost = hit_cost(s, w, m, di, &hs);
@@ -791,7 +794,7 @@ static cb_status corridor_to_new_room(pc *s, int di, const char *why, cb_error *
       return oom(err);
     }
     if (best_cost < 0 || cost < best_cost) {
-      best_cost = cost, best_push = pushed, best_step = step * (int)SQUARE_FT, best_at = at, best_off = off;
+      best_cost = cost, best_step = step * (int)SQUARE_FT;
       memcpy(best, w, (size_t)m * sizeof *w);
       nbest = m;
       if (step) {
@@ -800,6 +803,11 @@ static cb_status corridor_to_new_room(pc *s, int di, const char *why, cb_error *
       }
     }
   }
+  /* a straight corridor with no length keeps two equal points: the room touches the door */
+  if (nbest == 2 && seg_len(best[0], best[1]) < EPS) nbest = 2;
+  best_push = stand_room(s, di, best, &nbest, dir, &rr, entry, &best_at, &best_off);
+  nbest = simplify(best, nbest);
+  if (nbest == 1) best[nbest++] = best[0];
   pt *v = best;
   int n = nbest;
   int secret_to = 0, dead = 0;
