@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,17 +16,41 @@ static const double CORRIDOR_FT = 5; /* drawn width of a corridor */
 static const double EPS = 1e-6;
 static const char *const FACING_WORD[CB_FACING_COUNT] = {"north", "east", "south", "west"};
 
+/* Plane (feet) to page (points). A map much taller than its box is turned a
+ * quarter clockwise (north to the right), and a north arrow says so. */
 typedef struct view {
-  double scale, ox, oy, minx, miny;
-  double cw; /* a corridor's drawn width, points */
+  double scale, ox, oy, minx, miny; /* minx, miny: of the turned plane */
+  double cw;                        /* a corridor's drawn width, points */
+  bool turned;
 } view;
 
-static double vx(const view *v, double x) { return v->ox + (x - v->minx) * v->scale; }
-static double vy(const view *v, double y) { return v->oy + (y - v->miny) * v->scale; }
+static void turn(const view *v, double x, double y, double *tx, double *ty) {
+  *tx = v->turned ? -y : x;
+  *ty = v->turned ? x : y;
+}
+
+static void to_page(const view *v, double x, double y, double *px, double *py) {
+  double tx, ty;
+  turn(v, x, y, &tx, &ty);
+  *px = v->ox + (tx - v->minx) * v->scale;
+  *py = v->oy + (ty - v->miny) * v->scale;
+}
+
+static void page_move(cb_page *p, const view *v, double x, double y) {
+  double px, py;
+  to_page(v, x, y, &px, &py);
+  cb_page_move(p, px, py);
+}
+
+static void page_line(cb_page *p, const view *v, double x, double y) {
+  double px, py;
+  to_page(v, x, y, &px, &py);
+  cb_page_line(p, px, py);
+}
 
 static void polyline(cb_page *p, const view *v, const cb_pc_point *pts, int n) {
-  cb_page_move(p, vx(v, pts[0].x), vy(v, pts[0].y));
-  for (int i = 1; i < n; i++) cb_page_line(p, vx(v, pts[i].x), vy(v, pts[i].y));
+  page_move(p, v, pts[0].x, pts[0].y);
+  for (int i = 1; i < n; i++) page_line(p, v, pts[i].x, pts[i].y);
 }
 
 static double seg_len(cb_pc_point a, cb_pc_point b) { return fabs(b.x - a.x) + fabs(b.y - a.y); }
@@ -85,19 +110,22 @@ static void band(cb_page *p, const cb_symbols *st, const view *v, const cb_pc_po
 
 static void mark(cb_page *p, const cb_symbols *st, const view *v, cb_symbol s, cb_pc_point at, double ux, double uy,
                  cb_symbol_set *used) {
-  cb_symbol_mark(p, st, s, vx(v, at.x), vy(v, at.y), ux, uy, v->cw);
+  double px, py, tx, ty;
+  to_page(v, at.x, at.y, &px, &py);
+  turn(v, ux, uy, &tx, &ty);
+  cb_symbol_mark(p, st, s, px, py, tx, ty, v->cw);
   *used |= CB_SYMBOL_BIT(s);
 }
 
 static void grid(cb_page *p, const view *v, double minx, double miny, double maxx, double maxy) {
   if (v->scale * 10 < 3) return;
   for (double gx = floor(minx / 10) * 10; gx <= maxx + EPS; gx += 10) {
-    cb_page_move(p, vx(v, gx), vy(v, miny));
-    cb_page_line(p, vx(v, gx), vy(v, maxy));
+    page_move(p, v, gx, miny);
+    page_line(p, v, gx, maxy);
   }
   for (double gy = floor(miny / 10) * 10; gy <= maxy + EPS; gy += 10) {
-    cb_page_move(p, vx(v, minx), vy(v, gy));
-    cb_page_line(p, vx(v, maxx), vy(v, gy));
+    page_move(p, v, minx, gy);
+    page_line(p, v, maxx, gy);
   }
   cb_ink ink = cb_ink_stroke(GRID, 0.3);
   cb_page_ink(p, &ink);
@@ -150,10 +178,14 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
 #undef GROW
   minx -= 10, miny -= 10, maxx += 10, maxy += 10;
   view v = {0};
-  v.scale = fmin(MAX_SCALE, fmin((w - 2 * MARGIN_PT) / (maxx - minx), (h - 2 * MARGIN_PT) / (maxy - miny)));
-  v.minx = minx, v.miny = miny;
-  v.ox = x + (w - (maxx - minx) * v.scale) / 2;
-  v.oy = y + (h - (maxy - miny) * v.scale) / 2;
+  double pw = maxx - minx, ph = maxy - miny, aw = w - 2 * MARGIN_PT, ah = h - 2 * MARGIN_PT;
+  double upright = fmin(aw / pw, ah / ph), turned = fmin(aw / ph, ah / pw);
+  v.turned = turned > upright * 1.15;
+  v.scale = fmin(MAX_SCALE, v.turned ? turned : upright);
+  double turned_w = v.turned ? ph : pw, turned_h = v.turned ? pw : ph;
+  v.minx = v.turned ? -maxy : minx, v.miny = v.turned ? minx : miny;
+  v.ox = x + (w - turned_w * v.scale) / 2;
+  v.oy = y + (h - turned_h * v.scale) / 2;
   v.cw = fmax(2.5, fmin(8, CORRIDOR_FT * v.scale));
   grid(p, &v, minx, miny, maxx, maxy);
 
@@ -168,7 +200,11 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
                      .width = st->line * 1.4};
   for (int i = 0; i < pp->nrooms; i++) {
     const cb_pc_room *r = &pp->rooms[i];
-    cb_page_rect(p, vx(&v, r->x), vy(&v, r->y), r->w * v.scale, r->h * v.scale);
+    page_move(p, &v, r->x, r->y);
+    page_line(p, &v, r->x + r->w, r->y);
+    page_line(p, &v, r->x + r->w, r->y + r->h);
+    page_line(p, &v, r->x, r->y + r->h);
+    cb_page_close(p);
     cb_page_ink(p, &room_ink);
   }
 
@@ -227,19 +263,25 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
          (dr->side[1].y - dr->side[0].y) / l, used);
   }
 
+  cb_symbol_north(p, st, x + w - MARGIN_PT - st->badge, y + MARGIN_PT + st->badge, v.turned ? 1 : 0, -1 + (v.turned ? 1 : 0));
+
   /* room numbers last, over everything */
   for (int i = 0; i < pp->nrooms; i++) {
     const cb_pc_room *r = &pp->rooms[i];
     const cb_room *room = cb_dungeon_room(d, r->room);
     char num[16];
     snprintf(num, sizeof num, "%d", room ? room->number : r->room);
-    double cx = vx(&v, r->x + r->w / 2), cy = vy(&v, r->y + r->h / 2);
+    double cx, cy;
+    to_page(&v, r->x + r->w / 2, r->y + r->h / 2, &cx, &cy);
     double size = fmin(NUMBER_SIZE, fmin(r->w, r->h) * v.scale * 0.55);
     double tw = cb_text_width(st->m, CB_FONT_BOLD, size, num);
     cb_page_text(p, CB_FONT_BOLD, size, cx - tw / 2, cy + size * 0.34, st->ink, num);
     if (room && (room->tags & CB_TAG_ENTRANCE)) {
       double bw = cb_symbol_badge_width(st, CB_SYM_ENTRANCE, NULL);
-      cb_symbol_badge(p, st, CB_SYM_ENTRANCE, NULL, vx(&v, r->x) - bw * 0.5 - 1.5, vy(&v, r->y) - st->badge * 0.5 - 1.5);
+      double ax, ay, bx, by;
+      to_page(&v, r->x, r->y, &ax, &ay);
+      to_page(&v, r->x + r->w, r->y + r->h, &bx, &by);
+      cb_symbol_badge(p, st, CB_SYM_ENTRANCE, NULL, fmin(ax, bx) - bw * 0.5 - 1.5, fmin(ay, by) - st->badge * 0.5 - 1.5);
       *used |= CB_SYMBOL_BIT(CB_SYM_ENTRANCE);
     }
   }

@@ -367,3 +367,18 @@ void cb_symbol_mark(cb_page *p, const cb_symbols *st, cb_symbol s, double x, dou
   default: break;
   }
 }
+
+void cb_symbol_north(cb_page *p, const cb_symbols *st, double cx, double cy, double ux, double uy) {
+  double len = st->badge * 1.6, half = st->badge * 0.35, nx = -uy, ny = ux;
+  double tx = cx + ux * len / 2, ty = cy + uy * len / 2, bx = cx - ux * len / 2, by = cy - uy * len / 2;
+  cb_page_move(p, tx, ty);
+  cb_page_line(p, bx + nx * half, by + ny * half);
+  cb_page_line(p, cx - ux * len * 0.2, cy - uy * len * 0.2);
+  cb_page_line(p, bx - nx * half, by - ny * half);
+  cb_page_close(p);
+  cb_ink ink = {.fill = true, .stroke = true, .fill_color = st->ink, .stroke_color = st->ink, .width = st->line * 0.6};
+  cb_page_ink(p, &ink);
+  double size = st->badge * 0.8, w = cb_text_width(st->m, CB_FONT_BOLD, size, "N");
+  double lx = tx + ux * size * 0.75, ly = ty + uy * size * 0.75;
+  cb_page_text(p, CB_FONT_BOLD, size, lx - w / 2, ly + size * 0.35, st->ink, "N");
+}

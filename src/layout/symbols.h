@@ -73,4 +73,8 @@ void cb_symbol_passage(cb_page *p, const cb_symbols *st, cb_symbol s, const char
 void cb_symbol_mark(cb_page *p, const cb_symbols *st, cb_symbol s, double x, double y, double ux, double uy,
                     double width);
 
+/* A north arrow centred at (cx, cy) pointing along the unit vector (ux, uy),
+ * with an "N" at its tip; for maps that may be drawn turned. */
+void cb_symbol_north(cb_page *p, const cb_symbols *st, double cx, double cy, double ux, double uy);
+
 #endif
