@@ -22,7 +22,8 @@ static const double GAP_FT = 20;     /* rooms keep at least this far apart (a ne
 static const double CLEAR_FT = 10;   /* rooms keep this far from corridors */
 static const double EDGE_FT = 5;     /* doors keep this far from a wall's corners and from each other */
 static const double SNAP_FT = 2.5;   /* every door lies on this grid */
-static const double STAIRS_FT = 5;   /* stairs this far before and after a crossed corridor */
+static const double STAIRS_FT = 5;
+static const double NEAR_FT = 10;   /* a corridor closer than this beside another is crowded */   /* stairs this far before and after a crossed corridor */
 static const double EPS = 1e-6;
 
 static const int DX[CB_FACING_COUNT] = {0, 1, 0, -1}, DY[CB_FACING_COUNT] = {-1, 0, 1, 0};
@@ -271,6 +272,37 @@ static int find_hits(pc *s, const pt *v, int n, int self, hits *hs) {
   }
   if (hs->n > 1) qsort(hs->h, (size_t)hs->n, sizeof *hs->h, hit_cmp);
   return 0;
+}
+
+/* How much of the polyline runs close beside another corridor (within
+ * NEAR_FT, parallel), in feet: a corridor squeezed against another reads
+ * badly on the map. */
+static double crowding(pc *s, const pt *v, int n, int self) {
+  double minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY, sum = 0;
+  for (int i = 0; i < n; i++)
+    minx = lo2(minx, v[i].x), maxx = hi2(maxx, v[i].x), miny = lo2(miny, v[i].y), maxy = hi2(maxy, v[i].y);
+  minx -= NEAR_FT, miny -= NEAR_FT, maxx += NEAR_FT, maxy += NEAR_FT;
+  for (int j = 0; j < s->p->ndoors; j++) {
+    const cb_pc_door *o = &s->p->doors[j];
+    const struct box *b = &s->box[j];
+    if (j == self || o->npoints < 2 || b->x1 < minx || b->x0 > maxx || b->y1 < miny || b->y0 > maxy) continue;
+    for (int k = 1; k < o->npoints; k++) {
+      pt c = o->points[k - 1], e = o->points[k];
+      int ch = fabs(c.y - e.y) < EPS;
+      for (int i = 1; i < n; i++) {
+        pt a = v[i - 1], z = v[i];
+        int ah = fabs(a.y - z.y) < EPS;
+        if (ah != ch) continue;
+        double gap = ah ? fabs(a.y - c.y) : fabs(a.x - c.x);
+        if (gap < EPS || gap >= NEAR_FT - EPS) continue;
+        double a0 = ah ? lo2(a.x, z.x) : lo2(a.y, z.y), a1 = ah ? hi2(a.x, z.x) : hi2(a.y, z.y);
+        double c0 = ah ? lo2(c.x, e.x) : lo2(c.y, e.y), c1 = ah ? hi2(c.x, e.x) : hi2(c.y, e.y);
+        double over = lo2(a1, c1) - hi2(a0, c0);
+        if (over > 0) sum += over;
+      }
+    }
+  }
+  return sum;
 }
 
 /* Does rectangle r (grown by `grow`) overlap the open rectangle q? */
@@ -534,6 +566,7 @@ static cb_status shape_corridor(pc *s, cb_pc_door *dr, int target, route *best, 
     route r = cand[k];
     cand[k].cost = INFINITY;
     if (find_hits(s, r.v, r.n, di, hs)) return oom(err);
+    r.cost += 2 * crowding(s, r.v, r.n, di);
     for (int h = 0; h < hs->n; h++)
       r.cost += hs->h[h].room == dr->room || hs->h[h].room == target ? 100000 : 1000;
     if (r.cost < best->cost) *best = r;

@@ -233,6 +233,13 @@ static cb_status read_proc(cb_json_reader *r, json_t *o) {
       if (p->rooms[j].room == pr->room) return cb_jr_fail(r, where, "room %d is drawn twice", pr->room);
   }
   p->nrooms = (int)n;
+  for (int k = 0; k < r->d->nrooms; k++) {
+    int found = 0;
+    for (int j = 0; j < p->nrooms && !found; j++) found = p->rooms[j].room == r->d->rooms[k].id;
+    if (!found)
+      return cb_jr_fail(r, "procedure.rooms", "room %d has no rectangle (drop the procedure to draw a point-crawl)",
+                        r->d->rooms[k].id);
+  }
   n = json_array_size(doors);
   p->doors = cb_arena_alloc(r->d->arena, n + 1, sizeof *p->doors);
   if (!p->doors) return cb_jr_oom(r);

@@ -178,13 +178,14 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
 #undef GROW
   minx -= 10, miny -= 10, maxx += 10, maxy += 10;
   view v = {0};
-  double pw = maxx - minx, ph = maxy - miny, aw = w - 2 * MARGIN_PT, ah = h - 2 * MARGIN_PT;
+  double arrow = st->badge * 2.5; /* the north arrow's column on the right */
+  double pw = maxx - minx, ph = maxy - miny, aw = w - 2 * MARGIN_PT - arrow, ah = h - 2 * MARGIN_PT;
   double upright = fmin(aw / pw, ah / ph), turned = fmin(aw / ph, ah / pw);
   v.turned = turned > upright * 1.15;
   v.scale = fmin(MAX_SCALE, v.turned ? turned : upright);
   double turned_w = v.turned ? ph : pw, turned_h = v.turned ? pw : ph;
   v.minx = v.turned ? -maxy : minx, v.miny = v.turned ? minx : miny;
-  v.ox = x + (w - turned_w * v.scale) / 2;
+  v.ox = x + (w - arrow - turned_w * v.scale) / 2;
   v.oy = y + (h - turned_h * v.scale) / 2;
   v.cw = fmax(2.5, fmin(8, CORRIDOR_FT * v.scale));
   grid(p, &v, minx, miny, maxx, maxy);
@@ -196,6 +197,19 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
       band(p, st, &v, dr->points, dr->npoints, pass);
       band(p, st, &v, dr->side, dr->nside, pass);
     }
+  /* passages no door drew (added by hand to a saved dungeon): straight, centre to centre, under the rooms */
+  for (int i = 0; i < d->npassages; i++) {
+    int drawn = 0;
+    for (int k = 0; k < pp->ndoors && !drawn; k++) drawn = pp->doors[k].passage == d->passages[i].id;
+    const cb_room *a = cb_dungeon_room(d, d->passages[i].from), *b = cb_dungeon_room(d, d->passages[i].to);
+    if (drawn || !a || !b || a == b) continue;
+    double ax, ay, bx, by;
+    to_page(&v, a->x, a->y, &ax, &ay);
+    to_page(&v, b->x, b->y, &bx, &by);
+    cb_symbol s = cb_map_passage_symbol(&d->passages[i]);
+    cb_symbol_passage(p, st, s, d->passages[i].lock, ax, ay, bx, by);
+    *used |= CB_SYMBOL_BIT(s);
+  }
   cb_ink room_ink = {.fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink,
                      .width = st->line * 1.4};
   for (int i = 0; i < pp->nrooms; i++) {
@@ -263,7 +277,7 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
          (dr->side[1].y - dr->side[0].y) / l, used);
   }
 
-  cb_symbol_north(p, st, x + w - MARGIN_PT - st->badge, y + MARGIN_PT + st->badge, v.turned ? 1 : 0, -1 + (v.turned ? 1 : 0));
+  cb_symbol_north(p, st, x + w - arrow / 2, y + MARGIN_PT + st->badge, v.turned ? 1 : 0, -1 + (v.turned ? 1 : 0));
 
   /* room numbers last, over everything */
   for (int i = 0; i < pp->nrooms; i++) {
