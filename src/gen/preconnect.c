@@ -312,7 +312,11 @@ static int rects_overlap(const cb_pc_room *r, double grow, const cb_pc_room *q) 
 }
 
 /* May a new room stand at r? Not on a room (but touching its parent), not on a corridor. */
-static int room_fits(pc *s, const cb_pc_room *r, int parent) {
+static int room_fits(pc *s, const cb_pc_room *r, int parent, int self) {
+  double t0, t1;
+  const cb_pc_door *me = &s->p->doors[self];
+  cb_pc_room near = {0, r->x - CLEAR_FT, r->y - CLEAR_FT, r->w + 2 * CLEAR_FT, r->h + 2 * CLEAR_FT};
+  if (me->nside == 2 && clip(me->side[0], me->side[1], &near, &t0, &t1)) return 0;
   for (int i = 0; i < s->p->nrooms; i++) {
     const cb_pc_room *q = &s->p->rooms[i];
     if (rects_overlap(q, q->room == parent ? 0 : GAP_FT, r)) return 0;
@@ -327,7 +331,6 @@ static int room_fits(pc *s, const cb_pc_room *r, int parent) {
     for (int part = 0; part < 2; part++) {
       const pt *w = part ? o->side : o->points;
       int m = part ? o->nside : o->npoints;
-      double t0, t1;
       for (int k = 1; k < m; k++)
         if (clip(w[k - 1], w[k], &grown, &t0, &t1)) return 0;
     }
@@ -693,19 +696,23 @@ static cb_status corridor_to_room(pc *s, int di, int target, cb_error *err) {
   route r;
   cb_status st = shape_corridor(s, &s->p->doors[di], target, &r, &hs, err);
   if (st == CB_OK && find_hits(s, r.v, r.n, di, &hs)) st = oom(err);
+  cb_pc_door *dr = &s->p->doors[di];
+  if (st == CB_OK && !s->big) {
+    char turns[32];
+    if (r.n <= 2) snprintf(turns, sizeof turns, "straight");
+    else snprintf(turns, sizeof turns, "with %d turn%s", r.n - 2, r.n == 3 ? "" : "s");
+    cb_dungeon_log(s->d, "Room %d, %s door: %.0f ft of corridor, %s, to room %d%s.", dr->room,
+                   FACING_WORD[dr->facing], poly_len(r.v, r.n), turns, target,
+                   target == dr->room ? " (a loop back into the same room)" : "");
+  }
   int secret_to = 0, dead = 0;
   if (st == CB_OK) st = roll_crossings(s, di, r.v, &r.n, &hs, &secret_to, &dead, err);
   free(hs.h);
   if (st != CB_OK) return st;
-  cb_pc_door *dr = &s->p->doors[di];
+  dr = &s->p->doors[di];
   int to = dead ? dr->room : secret_to ? secret_to : target;
   unsigned flags = dead ? CB_FLAG_DEAD_END : secret_to ? CB_FLAG_SECRET : 0;
-  st = finish_corridor(s, di, r.v, r.n, to, flags, err);
-  if (st == CB_OK && !s->big && !dead && !secret_to)
-    cb_dungeon_log(s->d, "Room %d, %s door: %.0f ft of corridor with %d turn%s to room %d%s.", dr->room,
-                   FACING_WORD[dr->facing], poly_len(r.v, r.n), r.n - 2, r.n == 3 ? "" : "s", target,
-                   target == dr->room ? " (a loop back into the same room)" : "");
-  return st;
+  return finish_corridor(s, di, r.v, r.n, to, flags, err);
 }
 
 /* Corridor length (d10): 0 none, 1-6 that many times 10 ft, 7+ 60 ft and a
@@ -776,7 +783,7 @@ static int stand_room(pc *s, int di, pt *v, int *n, cb_facing dir, const rolled_
         if (*off < EDGE_FT - EPS || *off > wall - EDGE_FT + EPS || (step == 0 && sign < 0)) continue;
         at->x = dir == CB_FACING_E ? e.x : dir == CB_FACING_W ? e.x - rr->w : e.x - *off;
         at->y = dir == CB_FACING_S ? e.y : dir == CB_FACING_N ? e.y - rr->h : e.y - *off;
-        if (room_fits(s, at, touching ? s->p->doors[di].room : 0)) return pushed;
+        if (room_fits(s, at, touching ? s->p->doors[di].room : 0, di)) return pushed;
       }
     if (touching) {
       v[1] = (pt){v[0].x + DX[dir] * SQUARE_FT, v[0].y + DY[dir] * SQUARE_FT}; /* a corridor appears */
@@ -838,21 +845,30 @@ static cb_status corridor_to_new_room(pc *s, int di, const char *why, cb_error *
   }
   /* a straight corridor with no length keeps two equal points: the room touches the door */
   if (nbest == 2 && seg_len(best[0], best[1]) < EPS) nbest = 2;
+  cb_pc_door *me = &s->p->doors[di];
+  if (me->nside == 2) {
+    /* a side passage stops short of whatever it would run into */
+    if (find_hits(s, me->side, 2, di, &hs)) {
+      free(hs.h);
+      return oom(err);
+    }
+    if (hs.n > 0) {
+      double keep = floor((hs.h[0].s0 - CLEAR_FT) / SNAP_FT) * SNAP_FT;
+      cb_facing g = me->side[1].x > me->side[0].x ? CB_FACING_E : me->side[1].x < me->side[0].x ? CB_FACING_W
+                  : me->side[1].y > me->side[0].y ? CB_FACING_S : CB_FACING_N;
+      if (keep < CLEAR_FT) me->nside = 0;
+      else me->side[1] = (pt){me->side[0].x + DX[g] * keep, me->side[0].y + DY[g] * keep};
+    }
+  }
   best_push = stand_room(s, di, best, &nbest, dir, &rr, entry, &best_at, &best_off);
   nbest = simplify(best, nbest);
   if (nbest == 1) best[nbest++] = best[0];
   pt *v = best;
   int n = nbest;
-  int secret_to = 0, dead = 0;
-  cb_status st = find_hits(s, v, n, di, &hs) ? oom(err) : CB_OK;
-  double len = poly_len(v, n);
-  if (st == CB_OK) st = roll_crossings(s, di, v, &n, &hs, &secret_to, &dead, err);
-  free(hs.h);
-  if (st != CB_OK) return st;
   cb_pc_door *dr = &s->p->doors[di];
-  char lw[160];
-  length_words(dr, lw, sizeof lw);
   if (!s->big) {
+    char lw[160];
+    length_words(dr, lw, sizeof lw);
     cb_dungeon_log(s->d, "Room %d, %s door: %s; %s.", dr->room, FACING_WORD[dr->facing], why, lw);
     if (best_step)
       cb_dungeon_log(s->d, "Room %d, %s door: the corridor steps %d ft aside to cross less.", dr->room,
@@ -860,8 +876,14 @@ static cb_status corridor_to_new_room(pc *s, int di, const char *why, cb_error *
     if (best_push)
       cb_dungeon_log(s->d, "Room %d, %s door: a room would stand on the map there; the new room is pushed %d ft "
                            "further to stand clear (%.0f ft of corridor in all).",
-                     dr->room, FACING_WORD[dr->facing], best_push * 10, len);
+                     dr->room, FACING_WORD[dr->facing], best_push * 10, poly_len(v, n));
   }
+  int secret_to = 0, dead = 0;
+  cb_status st = find_hits(s, v, n, di, &hs) ? oom(err) : CB_OK;
+  if (st == CB_OK) st = roll_crossings(s, di, v, &n, &hs, &secret_to, &dead, err);
+  free(hs.h);
+  if (st != CB_OK) return st;
+  dr = &s->p->doors[di];
   if (dead || secret_to) {
     if (!s->big)
       cb_dungeon_log(s->d, "Room %d, %s door: the corridor ends before the new room; it is not drawn.", dr->room,

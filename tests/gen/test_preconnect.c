@@ -148,6 +148,10 @@ static void check_geometry(const cb_preconnect_proc *p, const cb_pc_door *dr, in
     for (int k = 0; k < dr->ncrossings; k++) recorded |= dr->crossings[k].room == p->rooms[r].room;
     if (!recorded) fail_msg("door %d runs through room %d without a crossing roll", di + 1, p->rooms[r].room);
   }
+  /* a side passage stops short of rooms */
+  for (int r = 0; r < p->nrooms && dr->nside == 2; r++)
+    if (seg_in_room(dr->side[0], dr->side[1], &p->rooms[r]))
+      fail_msg("door %d's side passage runs into room %d", di + 1, p->rooms[r].room);
   for (int j = 0; j < p->ndoors; j++) {
     const cb_pc_door *o = &p->doors[j];
     if (j == di || o->order >= dr->order || o->npoints < 2 || !boxes_meet(&boxes[di], &boxes[j])) continue;
