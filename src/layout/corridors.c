@@ -326,25 +326,23 @@ void cb_corridors_key_note(const cb_dungeon *d, const cb_room *r, char *buf, siz
     const cb_pc_door *dr = &pp->doors[i];
     if (dr->room != r->id || dr->nrolls < 1) continue;
     const cb_passage *ps = dr->passage >= 1 && dr->passage <= d->npassages ? &d->passages[dr->passage - 1] : NULL;
-    n = add(buf, cap, n, "%s%s door: d10 %d", count ? "; " : "Doors (d10): ", FACING_WORD[dr->facing % 4],
-            dr->rolls[0] % 10);
+    n = add(buf, cap, n, "%s%s %d", count ? "; " : "Doors (d10): ", FACING_WORD[dr->facing % 4], dr->rolls[0] % 10);
     for (int k = 0; k + 1 < dr->nrolls; k++)
-      if (dr->via[k]) n = add(buf, cap, n, " (distant: room %d), then %d", dr->via[k], dr->rolls[k + 1] % 10);
-    if (dr->destination) n = add(buf, cap, n, " \xe2\x86\x92 room %d", dr->destination);
-    if (dr->reread) n = add(buf, cap, n, ", re-read");
-    if (dr->new_room) n = add(buf, cap, n, ", new: drawn as room %d", dr->to);
+      if (dr->via[k]) n = add(buf, cap, n, " (distant: room %d) then %d", dr->via[k], dr->rolls[k + 1] % 10);
+    if (dr->destination) n = add(buf, cap, n, " \xe2\x86\x92 %d", dr->destination);
+    if (dr->new_room) n = add(buf, cap, n, ", new room %d", dr->to);
     else if (ps && (ps->flags & CB_FLAG_DEAD_END)) n = add(buf, cap, n, ", dead end");
-    else if (ps && (ps->flags & CB_FLAG_SECRET)) n = add(buf, cap, n, ", secret door into room %d", dr->to);
+    else if (ps && (ps->flags & CB_FLAG_SECRET)) n = add(buf, cap, n, ", secret door into %d", dr->to);
+    else if (dr->reread) n = add(buf, cap, n, ", read as %d", dr->to);
     else if (dr->to == dr->room) n = add(buf, cap, n, ", a loop");
-    else if (dr->to != dr->destination) n = add(buf, cap, n, ": room %d", dr->to);
+    if (dr->postponed) n = add(buf, cap, n, ", postponed");
+    if (dr->extra) n = add(buf, cap, n, ", added");
     for (int k = 0; k < dr->ncrossings; k++) {
       const cb_pc_crossing *c = &dr->crossings[k];
-      const char *what = cb_crossing_result_name(c->result);
-      if (c->room) n = add(buf, cap, n, ", %s room %d (%d)", what, c->room, c->roll % 10);
-      else n = add(buf, cap, n, ", %s a corridor (%d)", what, c->roll % 10);
+      n = add(buf, cap, n, "%s%d %s", k ? ", " : " (crossings: ", c->roll % 10,
+              c->result == CB_CROSS_SECRET ? "secret" : cb_crossing_result_name(c->result));
+      if (k + 1 == dr->ncrossings) n = add(buf, cap, n, ")");
     }
-    if (dr->postponed) n = add(buf, cap, n, ", postponed");
-    if (dr->extra) n = add(buf, cap, n, ", an extra door");
     count++;
   }
   if (count) add(buf, cap, n, ".");

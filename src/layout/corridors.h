@@ -14,7 +14,9 @@
 void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
                        double w, double h, cb_symbol_set *used);
 
-/* The key note: "Doors: north rolled 8 -> room 9, not drawn yet: new room 7; ..." */
+/* The key note: every door of room r with its d10s and what they read,
+ * "Doors (d10): north 8 -> 9, new room 7 (crossings: 3 under); east 0
+ * (distant: room 3) then 4 -> 2". */
 void cb_corridors_key_note(const cb_dungeon *d, const cb_room *r, char *buf, size_t cap);
 
 #endif
