@@ -183,6 +183,8 @@ static cb_status read_door(cb_json_reader *r, json_t *v, const char *w, cb_pc_do
   if (f < 0) return cb_jr_fail(r, w, "'facing' must be N, E, S or W");
   dr->facing = (cb_facing)f;
   if (!room_known(r, dr->room)) return cb_jr_fail(r, w, "'room' names no room");
+  if (dr->passage && r->d->passages[dr->passage - 1].from != dr->room)
+    return cb_jr_fail(r, w, "passage %d does not leave room %d", dr->passage, dr->room);
   if (dr->to && !room_known(r, dr->to)) return cb_jr_fail(r, w, "'to' names no room");
   if (json_object_get(v, "at") && read_point(r, json_object_get(v, "at"), w, &dr->at)) return r->st;
   if (json_object_get(v, "rolls")) {

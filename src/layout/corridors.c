@@ -141,7 +141,7 @@ static void draw_under(cb_page *p, const cb_symbols *st, const view *v, const cb
       const cb_pc_point *w = part ? o->side : o->points;
       int k = part ? o->nside : o->npoints;
       double s = along(w, k, mid);
-      if (s < 0) continue;
+      if (s < 0 || k + 2 > 8) continue;
       cb_pc_point piece[8];
       double reach = CORRIDOR_FT * 1.4;
       int pm = stretch(w, k, fmax(0, s - reach), s + reach, piece);
