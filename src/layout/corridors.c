@@ -158,6 +158,26 @@ static void draw_under(cb_page *p, const cb_symbols *st, const view *v, const cb
   cb_page_ink(p, &dash);
 }
 
+/* How far a word of width tw and size `size` centred at (x, y) keeps from
+ * the nearest secret door's disc (negative: the disc covers it). */
+static double clearance(const cb_symbols *st, const view *v, const cb_dungeon *d, const cb_preconnect_proc *pp,
+                        double x, double y, double tw, double size) {
+  double rad = st->badge * 0.62 + 1, least = INFINITY;
+  for (int i = 0; i < pp->ndoors; i++) {
+    const cb_pc_door *dr = &pp->doors[i];
+    if (dr->npoints < 2 || dr->passage < 1 || dr->passage > d->npassages) continue;
+    if (!(d->passages[dr->passage - 1].flags & CB_FLAG_SECRET)) continue;
+    double px, py, ux, uy, total = 0;
+    for (int k = 1; k < dr->npoints; k++) total += seg_len(dr->points[k - 1], dr->points[k]);
+    direction_at(dr->points, dr->npoints, total, &ux, &uy);
+    double back = fmin(total, (st->badge * 0.45) / v->scale);
+    to_page(v, dr->points[dr->npoints - 1].x - ux * back, dr->points[dr->npoints - 1].y - uy * back, &px, &py);
+    double dx = fmax(0, fabs(px - x) - tw / 2), dy = fmax(0, fabs(py - y) - size * 0.6);
+    least = fmin(least, hypot(dx, dy) - rad);
+  }
+  return least;
+}
+
 void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
                        double w, double h, cb_symbol_set *used) {
   const cb_preconnect_proc *pp = d->procedure.preconnect;
@@ -262,6 +282,11 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
     double ux, uy;
     direction_at(dr->points, dr->npoints, total, &ux, &uy);
     cb_pc_point end = dr->points[dr->npoints - 1];
+    if (ps && (ps->flags & CB_FLAG_SECRET) && !(ps->flags & CB_FLAG_DEAD_END)) {
+      /* the disc sits on the corridor just short of the wall, not over the room */
+      double back = fmin(total, (st->badge * 0.45) / v.scale);
+      end = (cb_pc_point){end.x - ux * back, end.y - uy * back};
+    }
     cb_symbol s = !ps ? CB_SYM_DOOR
                   : ps->flags & CB_FLAG_DEAD_END ? CB_SYM_DEAD_END
                   : ps->flags & CB_FLAG_SECRET   ? CB_SYM_SECRET
@@ -289,13 +314,27 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
     to_page(&v, r->x + r->w / 2, r->y + r->h / 2, &cx, &cy);
     double size = fmin(NUMBER_SIZE, fmin(r->w, r->h) * v.scale * 0.55);
     double tw = cb_text_width(st->m, CB_FONT_BOLD, size, num);
-    cb_page_text(p, CB_FONT_BOLD, size, cx - tw / 2, cy + size * 0.34, st->ink, num);
+    /* the middle of the room, or the spot nearest it that no secret door's disc covers */
+    double rw = r->w * v.scale, rh = r->h * v.scale, nx = cx, ny = cy;
+    double most = -INFINITY;
+    for (int k = 0; k < 9 && most < 0; k++) {
+      double ox = (k % 3 - 1) * (rw - tw) / 3, oy = (k / 3 - 1) * (rh - size) / 3;
+      if (k == 0) ox = oy = 0;
+      else if (k == 4) ox = -(rw - tw) / 3, oy = -(rh - size) / 3;
+      double room_left = clearance(st, &v, d, pp, cx + ox, cy + oy, tw, size);
+      if (room_left > most) most = room_left, nx = cx + ox, ny = cy + oy;
+    }
+    cb_page_text(p, CB_FONT_BOLD, size, nx - tw / 2, ny + size * 0.34, st->ink, num);
     if (room && (room->tags & CB_TAG_ENTRANCE)) {
       double bw = cb_symbol_badge_width(st, CB_SYM_ENTRANCE, NULL);
       double ax, ay, bx, by;
       to_page(&v, r->x, r->y, &ax, &ay);
       to_page(&v, r->x + r->w, r->y + r->h, &bx, &by);
-      cb_symbol_badge(p, st, CB_SYM_ENTRANCE, NULL, fmin(ax, bx) - bw * 0.5 - 1.5, fmin(ay, by) - st->badge * 0.5 - 1.5);
+      /* inside the room's top left corner when the room has room for it, else just outside */
+      int inside = fabs(bx - ax) >= tw + 2 * bw + 6 && fabs(by - ay) >= size + 2 * st->badge + 4;
+      double ex = inside ? fmin(ax, bx) + bw * 0.5 + 2.5 : fmin(ax, bx) - bw * 0.5 - 1.5;
+      double ey = inside ? fmin(ay, by) + st->badge * 0.5 + 2.5 : fmin(ay, by) - st->badge * 0.5 - 1.5;
+      cb_symbol_badge(p, st, CB_SYM_ENTRANCE, NULL, ex, ey);
       *used |= CB_SYMBOL_BIT(CB_SYM_ENTRANCE);
     }
   }
