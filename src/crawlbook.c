@@ -1,5 +1,6 @@
 #include "crawlbook.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,9 +8,11 @@
 #include "io/datadir.h"
 #include "io/json.h"
 #include "io/output.h"
+#include "layout/cover.h"
 #include "layout/player.h"
 #include "layout/sheet.h"
 #include "model/check.h"
+#include "util/alloc.h"
 
 #ifndef CB_VERSION
 #define CB_VERSION "0.0.0"
@@ -45,33 +48,182 @@ static cb_status write_json(const cb_dungeon *d, cb_output *out, cb_error *err) 
   return cb_json_write(d, (cb_sink){out, cb_output_write}, err);
 }
 
-static cb_status write_pages(const cb_job *job, const cb_dungeon *d, cb_output *out, cb_error *err) {
-  if (d->nrooms > CB_MAX_PAGE_ROOMS)
-    return cb_error_set(err, CB_EINPUT, "%d rooms are too many for a printed page (at most %d); use --format json",
-                        d->nrooms, CB_MAX_PAGE_ROOMS);
-  const cb_backend_class *cls = cb_backend_find(job->backend ? job->backend : "cairo");
-  if (!cls) return cb_error_set(err, CB_EINPUT, "--backend %s: not implemented yet", job->backend);
+/* A backend with its page settings, made once per document. */
+typedef struct renderer {
+  const cb_backend_class *cls;
+  cb_backend *b;
+  cb_sheet_options so;
+} renderer;
+
+static cb_status open_renderer(const cb_job *job, renderer *r, cb_error *err) {
+  memset(r, 0, sizeof *r);
+  r->cls = cb_backend_find(job->backend ? job->backend : "cairo");
+  if (!r->cls) return cb_error_set(err, CB_EINPUT, "--backend %s: no such backend", job->backend);
   const char *data = cb_datadir();
   if (!data) return cb_error_set(err, CB_EINTERNAL, "cannot find crawlbook's fonts (set CRAWLBOOK_DATADIR)");
   char fonts[4096];
   snprintf(fonts, sizeof fonts, "%s/fonts", data);
   cb_render_options ro = {job->format, job->dpi > 0 ? job->dpi : 150, fonts};
-  cb_backend *b = NULL;
-  cb_status st = cb_backend_create(cls, &ro, &b, err);
+  r->so = (cb_sheet_options){job->page_w > 0 ? job->page_w : A4_W, job->page_h > 0 ? job->page_h : A4_H,
+                             MARGIN_MM * CB_PT_PER_MM, CB_VERSION, job->player_map, job->page_args};
+  return cb_backend_create(r->cls, &ro, &r->b, err);
+}
+
+/* The dungeon's pages (the players' view when asked) appended to doc. */
+static cb_status lay_out(const cb_job *job, const renderer *r, const cb_dungeon *d, cb_document *doc, cb_error *err) {
+  if (d->nrooms > CB_MAX_PAGE_ROOMS)
+    return cb_error_set(err, CB_EINPUT, "%d rooms are too many for a printed page (at most %d); use --format json",
+                        d->nrooms, CB_MAX_PAGE_ROOMS);
+  cb_dungeon *view = job->player_map ? cb_player_view(d) : NULL;
+  if (job->player_map && !view) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  cb_status st = cb_sheet_layout(view ? view : d, r->cls->measure(r->b), &r->so, doc, err);
+  cb_dungeon_free(view);
+  return st;
+}
+
+static void doc_info(const cb_job *job, cb_document *doc, const char *title, const char *subject, char *creator,
+                     size_t cap) {
+  snprintf(creator, cap, "crawlbook %s", CB_VERSION);
+  *doc = (cb_document){.title = title, .author = job->author, .subject = subject, .creator = creator, .date = job->date};
+}
+
+static cb_status write_pages(const cb_job *job, const cb_dungeon *d, cb_output *out, cb_error *err) {
+  renderer r;
+  cb_status st = open_renderer(job, &r, err);
   if (st != CB_OK) return st;
   char creator[64];
-  snprintf(creator, sizeof creator, "crawlbook %s", CB_VERSION);
-  cb_document doc = {.title = d->title, .author = job->author, .subject = d->generator, .creator = creator,
-                     .date = job->date};
-  cb_sheet_options so = {job->page_w > 0 ? job->page_w : A4_W, job->page_h > 0 ? job->page_h : A4_H,
-                         MARGIN_MM * CB_PT_PER_MM, CB_VERSION, job->player_map, job->page_args};
-  cb_dungeon *view = job->player_map ? cb_player_view(d) : NULL;
-  if (job->player_map && !view) st = cb_error_set(err, CB_EINTERNAL, "out of memory");
-  else st = cb_sheet_layout(view ? view : d, cls->measure(b), &so, &doc, err);
-  cb_dungeon_free(view);
-  if (st == CB_OK) st = cb_backend_render(b, &doc, (cb_sink){out, cb_output_write}, err);
+  cb_document doc;
+  doc_info(job, &doc, d->title, d->generator, creator, sizeof creator);
+  st = lay_out(job, &r, d, &doc, err);
+  if (st == CB_OK) st = cb_backend_render(r.b, &doc, (cb_sink){out, cb_output_write}, err);
   cb_document_free(&doc);
-  cb_backend_destroy(b);
+  cb_backend_destroy(r.b);
+  return st;
+}
+
+/* One dungeon of a batch: the job with the i-th seed. */
+static cb_job nth(const cb_job *job, int i) {
+  cb_job sub = *job;
+  sub.gen.seed = job->gen.seed + (uint64_t)i;
+  sub.count = 1;
+  return sub;
+}
+
+/* A batch in one PDF: a cover with the contents, then every dungeon's pages,
+ * a bookmark each. Dungeons are made twice (once to count their pages for the
+ * contents, once to draw them) so that no more than one is ever in memory. */
+static cb_status write_book(const cb_job *job, cb_output *out, cb_error *err) {
+  int n = job->count;
+  renderer r;
+  cb_status st = open_renderer(job, &r, err);
+  if (st != CB_OK) return st;
+  cb_arena *names = cb_arena_new();
+  cb_toc_entry *toc = cb_calloc((size_t)n, sizeof *toc);
+  char command[1024] = "", about[256], creator[64];
+  if (!names || !toc) {
+    st = cb_error_set(err, CB_EINTERNAL, "out of memory");
+    goto done;
+  }
+  int page = cb_cover_pages(n, &r.so) + 1;
+  for (int i = 0; i < n && st == CB_OK; i++) {
+    cb_job sub = nth(job, i);
+    cb_dungeon *d = NULL;
+    cb_document doc = {0};
+    st = make_dungeon(&sub, &d, err);
+    if (st == CB_OK) st = lay_out(&sub, &r, d, &doc, err);
+    if (st == CB_OK) {
+      toc[i] = (cb_toc_entry){cb_arena_strdup(names, d->title ? d->title : "Dungeon"), d->seed, d->nrooms, page};
+      if (!toc[i].title) st = cb_error_set(err, CB_EINTERNAL, "out of memory");
+      page += doc.npages;
+      if (i == 0) {
+        /* the batch's command: the first dungeon's, with the range of seeds */
+        char one[900];
+        cb_sheet_command(d, one, sizeof one);
+        const char *rest = strstr(one, " --seed ");
+        rest = rest ? strchr(rest + 8, ' ') : NULL;
+        snprintf(command, sizeof command, "crawlbook --generator %s --seeds %" PRIu64 "..%" PRIu64 "%s%s%s",
+                 d->generator, job->gen.seed, job->gen.seed + (uint64_t)n - 1, rest ? rest : "",
+                 job->page_args ? " " : "", job->page_args ? job->page_args : "");
+        snprintf(about, sizeof about, "%d %s dungeon%s, seeds %" PRIu64 " to %" PRIu64, n, d->generator,
+                 n == 1 ? "" : "s", job->gen.seed, job->gen.seed + (uint64_t)n - 1);
+      }
+    }
+    cb_document_free(&doc);
+    cb_dungeon_free(d);
+  }
+  if (st != CB_OK) goto done;
+  cb_document cover;
+  doc_info(job, &cover, "A crawlbook of dungeons", "crawlbook batch", creator, sizeof creator);
+  st = cb_cover_layout(toc, n, "A Crawlbook of Dungeons", about, command, r.cls->measure(r.b), &r.so, &cover, err);
+  if (st == CB_OK) {
+    cb_backend_begin(r.b, &cover, (cb_sink){out, cb_output_write});
+    for (int i = 0; i < cover.npages; i++) cb_backend_page(r.b, cover.pages[i]);
+    cb_backend_outline(r.b, "Contents", 0);
+  }
+  cb_document_free(&cover);
+  for (int i = 0; i < n && st == CB_OK; i++) {
+    cb_job sub = nth(job, i);
+    cb_dungeon *d = NULL;
+    cb_document doc = {0};
+    st = make_dungeon(&sub, &d, err);
+    if (st == CB_OK) st = lay_out(&sub, &r, d, &doc, err);
+    for (int k = 0; st == CB_OK && k < doc.npages; k++) {
+      cb_backend_page(r.b, doc.pages[k]);
+      if (k == 0) cb_backend_outline(r.b, toc[i].title, toc[i].page - 1);
+    }
+    cb_document_free(&doc);
+    cb_dungeon_free(d);
+    if (job->progress) job->progress(job->progress_ctx, i + 1, n);
+  }
+  if (st == CB_OK) st = cb_backend_end(r.b, err);
+  else cb_backend_end(r.b, &(cb_error){0});
+done:
+  cb_backend_destroy(r.b);
+  cb_arena_free(names);
+  free(toc);
+  return st;
+}
+
+/* "name-%03d.pdf" with i: the one %d or %0Nd replaced (checked by cb_job_pattern). */
+static void pattern_name(const char *pattern, int i, char *buf, size_t cap) {
+  const char *pc = strchr(pattern, '%');
+  const char *d = strchr(pc, 'd');
+  int width = pc[1] == '0' ? atoi(pc + 2) : 0;
+  snprintf(buf, cap, "%.*s%0*d%s", (int)(pc - pattern), pattern, width, i, d + 1);
+}
+
+int cb_job_pattern(const char *output) {
+  const char *pc = output ? strchr(output, '%') : NULL;
+  if (!pc) return 0;
+  const char *q = pc + 1;
+  if (*q == '0') {
+    q++;
+    if (*q < '1' || *q > '9') return -1;
+    q++;
+  }
+  if (*q != 'd' || strchr(q, '%')) return -1;
+  return 1;
+}
+
+static cb_status run_one(const cb_job *job, cb_dungeon **keep, cb_error *err) {
+  /* open the output first, so that a bad path fails before any work */
+  cb_output *out = NULL;
+  cb_status st = CB_OK;
+  if (job->output && (st = cb_output_open(job->output, &out, err)) != CB_OK) return st;
+  cb_dungeon *d = NULL;
+  if (job->count > 1 && out) {
+    st = write_book(job, out, err);
+  } else {
+    st = make_dungeon(job, &d, err);
+    if (st == CB_OK && out)
+      st = job->format == CB_FORMAT_JSON ? write_json(d, out, err) : write_pages(job, d, out, err);
+  }
+  if (out) {
+    if (st == CB_OK) st = cb_output_commit(out, err);
+    else cb_output_abort(out);
+  }
+  if (st == CB_OK && keep) *keep = d;
+  else cb_dungeon_free(d);
   return st;
 }
 
@@ -84,19 +236,26 @@ cb_status cb_job_run(const cb_job *job, cb_dungeon **keep, cb_error *err) {
   if (job->format != CB_FORMAT_JSON && job->output && job->gen.rooms > CB_MAX_PAGE_ROOMS)
     return cb_error_set(err, CB_EINPUT, "--rooms %d: a printed page holds at most %d rooms; use --format json",
                         job->gen.rooms, CB_MAX_PAGE_ROOMS);
-  /* open the output first, so that a bad path fails before any work */
-  cb_output *out = NULL;
+  int pattern = cb_job_pattern(job->output);
+  if (pattern < 0)
+    return cb_error_set(err, CB_EINPUT, "--output '%s': a name pattern takes one %%d or %%0Nd, e.g. dungeon-%%03d.pdf",
+                        job->output);
+  if (job->count > 1 && !pattern && job->output && job->format != CB_FORMAT_PDF)
+    return cb_error_set(err, CB_EINPUT, "several dungeons go into one PDF; for %s give a name pattern such as "
+                                        "-o 'dungeon-%%03d.%s'",
+                        job->format == CB_FORMAT_JSON ? "JSON" : job->format == CB_FORMAT_SVG ? "SVG" : "PNG",
+                        job->format == CB_FORMAT_JSON ? "json" : job->format == CB_FORMAT_SVG ? "svg" : "png");
+  if (!pattern) return run_one(job, job->count > 1 ? NULL : keep, err);
+  /* one file per dungeon */
+  int n = job->count > 1 ? job->count : 1;
   cb_status st = CB_OK;
-  if (job->output && (st = cb_output_open(job->output, &out, err)) != CB_OK) return st;
-  cb_dungeon *d = NULL;
-  st = make_dungeon(job, &d, err);
-  if (st == CB_OK && out)
-    st = job->format == CB_FORMAT_JSON ? write_json(d, out, err) : write_pages(job, d, out, err);
-  if (out) {
-    if (st == CB_OK) st = cb_output_commit(out, err);
-    else cb_output_abort(out);
+  for (int i = 0; i < n && st == CB_OK; i++) {
+    char name[4096];
+    cb_job sub = nth(job, i);
+    pattern_name(job->output, i + 1, name, sizeof name);
+    sub.output = name;
+    st = run_one(&sub, NULL, err);
+    if (job->progress) job->progress(job->progress_ctx, i + 1, n);
   }
-  if (st == CB_OK && keep) *keep = d;
-  else cb_dungeon_free(d);
   return st;
 }

@@ -14,6 +14,8 @@
 
 /* A printed page stays legible up to about 60 rooms; past this the map is unreadable. */
 #define CB_MAX_PAGE_ROOMS 200
+/* The most dungeons one batch makes. */
+#define CB_MAX_BATCH 10000
 
 typedef struct cb_job {
   const char *generator;  /* generator name; ignored with input */
@@ -28,12 +30,20 @@ typedef struct cb_job {
   bool player_map;        /* lay out the players' handout instead of the game master's sheet */
   double page_w, page_h;  /* points; 0: A4 portrait */
   const char *page_args;  /* how the page was asked for ("--page-size a5 --landscape"), for the footer; or NULL */
+  int count;              /* dungeons, seeds gen.seed, gen.seed + 1, ...: one PDF with a contents cover, or
+                             one file each when output is a pattern ("dungeon-%03d.pdf"); 0 or 1: one */
+  void (*progress)(void *ctx, int done, int total); /* called after each dungeon of a batch, or NULL */
+  void *progress_ctx;
 } cb_job;
 
 /* Runs the job. On success, when keep is not NULL, *keep receives the dungeon
  * (the caller frees it with cb_dungeon_free), e.g. to print its log.
  * CB_EINPUT for bad input (nothing is written), CB_EINTERNAL otherwise. */
 cb_status cb_job_run(const cb_job *job, cb_dungeon **keep, cb_error *err);
+
+/* 1 when output is a name pattern with one %d or %0Nd, 0 when it has no
+ * '%', -1 when it is a malformed pattern. */
+int cb_job_pattern(const char *output);
 
 /* crawlbook's version, e.g. "0.1.0". */
 const char *cb_version(void);

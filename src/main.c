@@ -9,6 +9,16 @@
 #include "cli/options.h"
 #include "crawlbook.h"
 
+/* A progress bar on standard error, only when it is a terminal. */
+static void progress(void *ctx, int done, int total) {
+  (void)ctx;
+  int width = 40, filled = total > 0 ? done * width / total : width;
+  fprintf(stderr, "\r[%.*s%*s] %d/%d", filled, "########################################", width - filled, "", done,
+          total);
+  if (done == total) fputc('\n', stderr);
+  fflush(stderr);
+}
+
 static uint64_t random_seed(void) {
   uint64_t seed = 0;
   FILE *f = fopen("/dev/urandom", "rb");
@@ -33,6 +43,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (!cli.seed_given && !cli.job.input) fprintf(stderr, "crawlbook: seed %" PRIu64 "\n", cli.job.gen.seed);
+  if (cli.job.count > 1 && isatty(STDERR_FILENO)) cli.job.progress = progress;
   cb_dungeon *d = NULL;
   cb_status st = cb_job_run(&cli.job, cli.explain ? &d : NULL, &err);
   if (st == CB_OK && d) {

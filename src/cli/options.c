@@ -50,6 +50,8 @@ enum {
   OPT_PAGE_SIZE,
   OPT_LANDSCAPE,
   OPT_LADDERS,
+  OPT_COUNT,
+  OPT_SEEDS,
 };
 
 static const struct option long_opts[] = {
@@ -90,6 +92,8 @@ static const struct option long_opts[] = {
     {"page-size", required_argument, NULL, OPT_PAGE_SIZE},
     {"landscape", no_argument, NULL, OPT_LANDSCAPE},
     {"ladders", no_argument, NULL, OPT_LADDERS},
+    {"count", required_argument, NULL, OPT_COUNT},
+    {"seeds", required_argument, NULL, OPT_SEEDS},
     {"version", no_argument, NULL, 'V'},         {NULL, 0, NULL, 0}};
 
 void cb_cli_help(FILE *out) {
@@ -145,6 +149,10 @@ void cb_cli_help(FILE *out) {
         "      --page-size SIZE  a4 (default), letter, a5, half-letter, or WxH in mm or in,\n"
         "                        e.g. 148x210mm or 6x9in (90 to 1200 mm a side)\n"
         "      --landscape       turn the page\n"
+        "      --count N         N dungeons (seeds S, S+1, ...): one PDF with a contents\n"
+        "                        cover and a bookmark each, or one file each when -o is a\n"
+        "                        pattern such as 'dungeon-%03d.pdf' (1 to 10000)\n"
+        "      --seeds A..B      the dungeons of seeds A to B, the same way\n"
         "      --player-map      the players' handout: the map without secrets, traps,\n"
         "                        keys or contents, and a notes grid instead of the key\n"
         "  -e, --explain         print the procedure, step by step, on standard output;\n"
@@ -325,7 +333,7 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   opterr = 0;
   optind = 0; /* glibc: 0 resets getopt fully, so the parser can run again (tests, fuzzing) */
   int c;
-  bool landscape = false;
+  bool landscape = false, count_given = false, seeds_given = false;
   const char *page_size = NULL;
   int given[64], ngiven = 0;
   const char *given_arg[64];
@@ -362,6 +370,26 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       gen_opt = true;
       break;
     case OPT_PLAYER_MAP: job->player_map = true; break;
+    case OPT_COUNT:
+      if (!cb_cli_number(optarg, 1, CB_MAX_BATCH, &v))
+        return cb_error_set(err, CB_EINPUT, "--count '%s': expected a whole number from 1 to %d", optarg, CB_MAX_BATCH);
+      job->count = (int)v;
+      count_given = true;
+      break;
+    case OPT_SEEDS: {
+      const char *dots = strstr(optarg, "..");
+      char first[32] = "";
+      unsigned long long a = 0, b = 0;
+      if (dots && (size_t)(dots - optarg) < sizeof first) memcpy(first, optarg, (size_t)(dots - optarg));
+      if (!dots || !cb_cli_number(first, 0, UINT64_MAX, &a) || !cb_cli_number(dots + 2, 0, UINT64_MAX, &b) || b < a ||
+          b - a >= CB_MAX_BATCH)
+        return cb_error_set(err, CB_EINPUT, "--seeds '%s': expected A..B with A <= B and at most %d seeds, e.g. 1..20",
+                            optarg, CB_MAX_BATCH);
+      job->gen.seed = a;
+      job->count = (int)(b - a + 1);
+      seeds_given = cli->seed_given = true;
+      break;
+    }
     case OPT_PAGE_SIZE:
       page_size = optarg;
       if (strlen(optarg) > 40 || !cb_cli_page_size(optarg, &job->page_w, &job->page_h))
@@ -523,6 +551,9 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
                                           "--seed, --rooms, ...) do not apply");
     job->input = argv[optind + 1];
   }
+  if (seeds_given && count_given) return cb_error_set(err, CB_EINPUT, "--seeds A..B already says how many: drop --count");
+  if (job->count > 1 && job->input) return cb_error_set(err, CB_EINPUT, "render lays out one saved dungeon: --count and --seeds do not apply");
+  if (job->count > 1 && cli->explain) return cb_error_set(err, CB_EINPUT, "--explain tells one dungeon's story: not with --count or --seeds");
   if (!cli->seed_given) job->gen.seed = random_seed;
   if (page_size || landscape) {
     snprintf(cli->page_args, sizeof cli->page_args, "%s%s%s", page_size ? "--page-size " : "", page_size ? page_size : "",

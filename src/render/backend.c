@@ -22,23 +22,37 @@ void cb_backend_destroy(cb_backend *b) {
   if (b) b->cls->destroy(b);
 }
 
-cb_status cb_backend_render(cb_backend *b, const cb_document *doc, cb_sink sink, cb_error *err) {
+void cb_backend_begin(cb_backend *b, const cb_document *info, cb_sink sink) {
+  b->npages = 0;
+  b->cls->begin_document(b, info, sink);
+}
+
+void cb_backend_page(cb_backend *b, const cb_page *p) {
   const cb_backend_class *c = b->cls;
-  c->begin_document(b, doc, sink);
-  for (int i = 0; i < doc->npages && b->err.status == CB_OK; i++) {
-    const cb_page *p = doc->pages[i];
-    c->begin_page(b, p, i);
-    for (int k = 0; k < p->nitems && b->err.status == CB_OK; k++) {
-      const cb_item *it = &p->items[k];
-      if (it->kind == CB_ITEM_PATH) c->path(b, p, it);
-      else c->text(b, it);
-    }
-    c->end_page(b);
+  if (b->err.status != CB_OK) return;
+  c->begin_page(b, p, b->npages++);
+  for (int k = 0; k < p->nitems && b->err.status == CB_OK; k++) {
+    const cb_item *it = &p->items[k];
+    if (it->kind == CB_ITEM_PATH) c->path(b, p, it);
+    else c->text(b, it);
   }
-  if (c->outline)
-    for (int i = 0; i < doc->npages && b->err.status == CB_OK; i++)
-      if (doc->pages[i]->label) c->outline(b, doc->pages[i]->label, i);
-  c->end_document(b);
+  c->end_page(b);
+}
+
+void cb_backend_outline(cb_backend *b, const char *title, int index) {
+  if (b->cls->outline && b->err.status == CB_OK) b->cls->outline(b, title, index);
+}
+
+cb_status cb_backend_end(cb_backend *b, cb_error *err) {
+  b->cls->end_document(b);
   if (b->err.status != CB_OK) return cb_error_set(err, b->err.status, "%s", b->err.msg);
   return CB_OK;
+}
+
+cb_status cb_backend_render(cb_backend *b, const cb_document *doc, cb_sink sink, cb_error *err) {
+  cb_backend_begin(b, doc, sink);
+  for (int i = 0; i < doc->npages; i++) cb_backend_page(b, doc->pages[i]);
+  for (int i = 0; i < doc->npages; i++)
+    if (doc->pages[i]->label) cb_backend_outline(b, doc->pages[i]->label, i);
+  return cb_backend_end(b, err);
 }

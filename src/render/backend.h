@@ -43,6 +43,7 @@ typedef struct cb_backend_class {
 struct cb_backend {
   const cb_backend_class *cls;
   cb_error err; /* sticky: the first error */
+  int npages;   /* pages drawn so far in this document */
 };
 
 /* The backend called name ("cairo"), or NULL. */
@@ -53,8 +54,18 @@ cb_status cb_backend_create(const cb_backend_class *cls, const cb_render_options
                             cb_error *err);
 void cb_backend_destroy(cb_backend *b);
 
-/* Draws every page of doc into sink; the backend's first error, if any. */
+/* Draws every page of doc into sink; the backend's first error, if any.
+ * Pages with a label get a bookmark. */
 cb_status cb_backend_render(cb_backend *b, const cb_document *doc, cb_sink sink, cb_error *err);
+
+/* The same one page at a time, so that a long document never sits in memory
+ * (PDF only: SVG and PNG must know every page up front). `info` gives the
+ * metadata; its pages are not drawn. A page may be freed once drawn. */
+void cb_backend_begin(cb_backend *b, const cb_document *info, cb_sink sink);
+void cb_backend_page(cb_backend *b, const cb_page *p);
+/* A bookmark to page `index` (0-based, drawn or still to come). */
+void cb_backend_outline(cb_backend *b, const char *title, int index);
+cb_status cb_backend_end(cb_backend *b, cb_error *err);
 
 extern const cb_backend_class cb_backend_cairo;
 extern const cb_backend_class cb_backend_haru;
