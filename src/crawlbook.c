@@ -109,6 +109,14 @@ static cb_job nth(const cb_job *job, int i) {
   return sub;
 }
 
+/* The i-th dungeon of a batch, made and laid out into doc. */
+static cb_status make_and_lay_out(const cb_job *job, const renderer *r, int i, cb_dungeon **d, cb_document *doc,
+                                  cb_error *err) {
+  cb_job sub = nth(job, i);
+  cb_status st = make_dungeon(&sub, d, err);
+  return st == CB_OK ? lay_out(&sub, r, *d, doc, err) : st;
+}
+
 /* A batch in one PDF: a cover with the contents, then every dungeon's pages,
  * a bookmark each. Dungeons are made twice (once to count their pages for the
  * contents, once to draw them) so that no more than one is ever in memory. */
@@ -126,11 +134,9 @@ static cb_status write_book(const cb_job *job, cb_output *out, cb_error *err) {
   }
   int page = cb_cover_pages(n, &r.so) + 1;
   for (int i = 0; i < n && st == CB_OK; i++) {
-    cb_job sub = nth(job, i);
     cb_dungeon *d = NULL;
     cb_document doc = {0};
-    st = make_dungeon(&sub, &d, err);
-    if (st == CB_OK) st = lay_out(&sub, &r, d, &doc, err);
+    st = make_and_lay_out(job, &r, i, &d, &doc, err);
     if (st == CB_OK) {
       toc[i] = (cb_toc_entry){cb_arena_strdup(names, d->title ? d->title : "Dungeon"), d->seed, d->nrooms, page};
       if (!toc[i].title) st = cb_error_set(err, CB_EINTERNAL, "out of memory");
@@ -162,11 +168,9 @@ static cb_status write_book(const cb_job *job, cb_output *out, cb_error *err) {
   }
   cb_document_free(&cover);
   for (int i = 0; i < n && st == CB_OK; i++) {
-    cb_job sub = nth(job, i);
     cb_dungeon *d = NULL;
     cb_document doc = {0};
-    st = make_dungeon(&sub, &d, err);
-    if (st == CB_OK) st = lay_out(&sub, &r, d, &doc, err);
+    st = make_and_lay_out(job, &r, i, &d, &doc, err);
     for (int k = 0; st == CB_OK && k < doc.npages; k++) {
       cb_backend_page(r.b, doc.pages[k]);
       if (k == 0) cb_backend_outline(r.b, toc[i].title, toc[i].page - 1);

@@ -39,20 +39,6 @@ static void anchor(const geo *g, int col, int row, int pos, double *ax, double *
   *ay = y + fy[pos] * g->ch;
 }
 
-static void rounded(cb_page *p, double x, double y, double w, double h, double r) {
-  const double k = 0.5522847498 * r;
-  cb_page_move(p, x + r, y);
-  cb_page_line(p, x + w - r, y);
-  cb_page_curve(p, x + w - r + k, y, x + w, y + r - k, x + w, y + r);
-  cb_page_line(p, x + w, y + h - r);
-  cb_page_curve(p, x + w, y + h - r + k, x + w - r + k, y + h, x + w - r, y + h);
-  cb_page_line(p, x + r, y + h);
-  cb_page_curve(p, x + r - k, y + h, x, y + h - r + k, x, y + h - r);
-  cb_page_line(p, x, y + r);
-  cb_page_curve(p, x, y + r - k, x + r - k, y, x + r, y);
-  cb_page_close(p);
-}
-
 /* A heart pointing down (sign 1) or, for a spade's body, up (sign -1). */
 static void lobes(cb_page *p, double cx, double cy, double s, double sign) {
   double t = sign;
@@ -122,7 +108,7 @@ void cb_cards_suit(cb_page *p, const cb_symbols *st, char suit, double cx, doubl
 static void draw_card(cb_page *p, const cb_symbols *st, const geo *g, const cb_room *r, int col, int row) {
   double x, y;
   card_box(g, col, row, &x, &y);
-  rounded(p, x, y, g->cw, g->ch, g->cw * 0.1);
+  cb_page_rounded_rect(p, x, y, g->cw, g->ch, g->cw * 0.1);
   cb_ink face = {
       .fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink, .width = st->line};
   cb_page_ink(p, &face);

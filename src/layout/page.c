@@ -88,6 +88,20 @@ void cb_page_rect(cb_page *p, double x, double y, double w, double h) {
   cb_page_close(p);
 }
 
+void cb_page_rounded_rect(cb_page *p, double x, double y, double w, double h, double r) {
+  const double k = 0.5522847498 * r;
+  cb_page_move(p, x + r, y);
+  cb_page_line(p, x + w - r, y);
+  cb_page_curve(p, x + w - r + k, y, x + w, y + r - k, x + w, y + r);
+  cb_page_line(p, x + w, y + h - r);
+  cb_page_curve(p, x + w, y + h - r + k, x + w - r + k, y + h, x + w - r, y + h);
+  cb_page_line(p, x + r, y + h);
+  cb_page_curve(p, x + r - k, y + h, x, y + h - r + k, x, y + h - r);
+  cb_page_line(p, x, y + r);
+  cb_page_curve(p, x, y + r - k, x + r - k, y, x + r, y);
+  cb_page_close(p);
+}
+
 void cb_page_text(cb_page *p, cb_font font, double size, double x, double y, cb_rgb color, const char *utf8) {
   const char *copy = cb_arena_strdup(p->arena, utf8);
   cb_item *it = copy ? add_item(p) : NULL;

@@ -89,6 +89,7 @@ void cb_page_ink(cb_page *p, const cb_ink *ink);
 /* Shapes built from the above. */
 void cb_page_circle(cb_page *p, double cx, double cy, double r);
 void cb_page_rect(cb_page *p, double x, double y, double w, double h);
+void cb_page_rounded_rect(cb_page *p, double x, double y, double w, double h, double r);
 /* A line of text with its left end at x and its baseline at y. */
 void cb_page_text(cb_page *p, cb_font font, double size, double x, double y, cb_rgb color, const char *utf8);
 

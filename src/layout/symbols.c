@@ -55,20 +55,6 @@ double cb_symbol_badge_width(const cb_symbols *st, cb_symbol s, const char *text
   return w < st->badge ? st->badge : w;
 }
 
-static void rounded_rect(cb_page *p, double x, double y, double w, double h, double r) {
-  const double k = 0.5522847498 * r;
-  cb_page_move(p, x + r, y);
-  cb_page_line(p, x + w - r, y);
-  cb_page_curve(p, x + w - r + k, y, x + w, y + r - k, x + w, y + r);
-  cb_page_line(p, x + w, y + h - r);
-  cb_page_curve(p, x + w, y + h - r + k, x + w - r + k, y + h, x + w - r, y + h);
-  cb_page_line(p, x + r, y + h);
-  cb_page_curve(p, x + r - k, y + h, x, y + h - r + k, x, y + h - r);
-  cb_page_line(p, x, y + r);
-  cb_page_curve(p, x, y + r - k, x + r - k, y, x + r, y);
-  cb_page_close(p);
-}
-
 /* Three steps going down to the right, in a box of side s with its top left at x, y. */
 static void steps(cb_page *p, const cb_symbols *st, double x, double y, double s, cb_rgb color) {
   cb_page_move(p, x, y);
@@ -98,7 +84,7 @@ void cb_symbol_badge(cb_page *p, const cb_symbols *st, cb_symbol s, const char *
     cb_page_line(p, cx - w / 2, cy + h * 0.1);
     cb_page_close(p);
   } else
-    rounded_rect(p, cx - w / 2, cy - h / 2, w, h, s == CB_SYM_KEY ? h * 0.5 : h * 0.18);
+    cb_page_rounded_rect(p, cx - w / 2, cy - h / 2, w, h, s == CB_SYM_KEY ? h * 0.5 : h * 0.18);
   cb_page_ink(p, &ink);
   if (s == CB_SYM_SURFACE_EXIT) {
     /* an arrow up and out */
