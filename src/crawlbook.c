@@ -65,7 +65,8 @@ static cb_status open_renderer(const cb_job *job, renderer *r, cb_error *err) {
   snprintf(fonts, sizeof fonts, "%s/fonts", data);
   cb_render_options ro = {job->format, job->dpi > 0 ? job->dpi : 150, fonts};
   r->so = (cb_sheet_options){job->page_w > 0 ? job->page_w : A4_W, job->page_h > 0 ? job->page_h : A4_H,
-                             MARGIN_MM * CB_PT_PER_MM, CB_VERSION, job->player_map, job->page_args};
+                             MARGIN_MM * CB_PT_PER_MM, CB_VERSION, job->player_map, job->page_args,
+                             job->colour};
   return cb_backend_create(r->cls, &ro, &r->b, err);
 }
 

@@ -28,6 +28,7 @@ typedef struct cb_job {
   long long date;         /* document date, seconds since 1970 (SOURCE_DATE_EPOCH) */
   const char *author;     /* PDF metadata, or NULL */
   bool player_map;        /* lay out the players' handout instead of the game master's sheet */
+  bool colour;            /* the colour style instead of black ink */
   double page_w, page_h;  /* points; 0: A4 portrait */
   const char *page_args;  /* how the page was asked for ("--page-size a5 --landscape"), for the footer; or NULL */
   int count;              /* dungeons, seeds gen.seed, gen.seed + 1, ...: one PDF with a contents cover, or

@@ -52,6 +52,7 @@ enum {
   OPT_LADDERS,
   OPT_COUNT,
   OPT_SEEDS,
+  OPT_STYLE,
 };
 
 static const struct option long_opts[] = {
@@ -94,6 +95,7 @@ static const struct option long_opts[] = {
     {"ladders", no_argument, NULL, OPT_LADDERS},
     {"count", required_argument, NULL, OPT_COUNT},
     {"seeds", required_argument, NULL, OPT_SEEDS},
+    {"style", required_argument, NULL, OPT_STYLE},
     {"version", no_argument, NULL, 'V'},         {NULL, 0, NULL, 0}};
 
 void cb_cli_help(FILE *out) {
@@ -149,6 +151,7 @@ void cb_cli_help(FILE *out) {
         "      --page-size SIZE  a4 (default), letter, a5, half-letter, or WxH in mm or in,\n"
         "                        e.g. 148x210mm or 6x9in (90 to 1200 mm a side)\n"
         "      --landscape       turn the page\n"
+        "      --style STYLE     ink (default: black on white) or colour\n"
         "      --count N         N dungeons (seeds S, S+1, ...): one PDF with a contents\n"
         "                        cover and a bookmark each, or one file each when -o is a\n"
         "                        pattern such as 'dungeon-%03d.pdf' (1 to 10000)\n"
@@ -334,7 +337,7 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   optind = 0; /* glibc: 0 resets getopt fully, so the parser can run again (tests, fuzzing) */
   int c;
   bool landscape = false, count_given = false, seeds_given = false;
-  const char *page_size = NULL;
+  const char *page_size = NULL, *style = NULL;
   int given[64], ngiven = 0;
   const char *given_arg[64];
   while ((c = getopt_long(argc, argv, ":g:s:n:o:f:ehV", long_opts, NULL)) != -1) {
@@ -370,6 +373,12 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       gen_opt = true;
       break;
     case OPT_PLAYER_MAP: job->player_map = true; break;
+    case OPT_STYLE:
+      if (strcmp(optarg, "ink") != 0 && strcmp(optarg, "colour") != 0 && strcmp(optarg, "color") != 0)
+        return cb_error_set(err, CB_EINPUT, "--style '%s': expected ink or colour", optarg);
+      job->colour = optarg[0] == 'c';
+      style = optarg[0] == 'c' ? "colour" : NULL;
+      break;
     case OPT_COUNT:
       if (!cb_cli_number(optarg, 1, CB_MAX_BATCH, &v))
         return cb_error_set(err, CB_EINPUT, "--count '%s': expected a whole number from 1 to %d", optarg, CB_MAX_BATCH);
@@ -555,10 +564,10 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   if (job->count > 1 && job->input) return cb_error_set(err, CB_EINPUT, "render lays out one saved dungeon: --count and --seeds do not apply");
   if (job->count > 1 && cli->explain) return cb_error_set(err, CB_EINPUT, "--explain tells one dungeon's story: not with --count or --seeds");
   if (!cli->seed_given) job->gen.seed = random_seed;
-  if (page_size || landscape) {
-    snprintf(cli->page_args, sizeof cli->page_args, "%s%s%s", page_size ? "--page-size " : "", page_size ? page_size : "",
-             landscape ? (page_size ? " --landscape" : "--landscape") : "");
-    job->page_args = cli->page_args;
+  if (page_size || landscape || style) {
+    snprintf(cli->page_args, sizeof cli->page_args, "%s%s%s%s", page_size ? " --page-size " : "",
+             page_size ? page_size : "", landscape ? " --landscape" : "", style ? " --style colour" : "");
+    job->page_args = cli->page_args + 1;
   }
   if (landscape) {
     if (job->page_w <= 0) cb_cli_page_size("a4", &job->page_w, &job->page_h);

@@ -231,7 +231,7 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
     if (d->passages[i].lock) cb_symbol_label(p, st, d->passages[i].lock, (ax + bx) / 2, (ay + by) / 2 - st->badge);
     *used |= CB_SYMBOL_BIT(s);
   }
-  cb_ink room_ink = {.fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink,
+  cb_ink room_ink = {.fill = true, .stroke = true, .fill_color = cb_symbol_room_fill(st), .stroke_color = st->ink,
                      .width = st->line * 1.4};
   for (int i = 0; i < pp->nrooms; i++) {
     const cb_pc_room *r = &pp->rooms[i];

@@ -292,7 +292,7 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
     cb_symbol_passage(p, st, dp[i].sym, dp[i].x0, dp[i].y0, dp[i].x1, dp[i].y1);
     *used |= CB_SYMBOL_BIT(dp[i].sym);
   }
-  cb_ink room_ink = {.fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink,
+  cb_ink room_ink = {.fill = true, .stroke = true, .fill_color = cb_symbol_room_fill(st), .stroke_color = st->ink,
                      .width = st->line * 1.2};
   for (int i = 0; i < d->nrooms; i++) {
     const cb_room *r = &d->rooms[i];

@@ -179,7 +179,7 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
   double x = o->margin, w = o->page_w - 2 * o->margin, top = o->margin, fh = footer_height(m, d, o, w);
   if (fh < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
   double bottom = o->page_h - o->margin - fh;
-  cb_symbols st = {m, 10.5, 1.0, 7.5, INK, PAPER};
+  cb_symbols st = {m, 10.5, 1.0, 7.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room};
   cb_key_style ks = {m, BODY_SIZE, BODY_SIZE * 1.22, BODY_SIZE * 0.45, INK, NULL};
   int first = doc->npages;
 

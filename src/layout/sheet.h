@@ -20,6 +20,7 @@ typedef struct cb_sheet_options {
   const char *version;   /* crawlbook's version for the footer */
   bool player;           /* the players' handout: a notes grid instead of the key */
   const char *page_args; /* appended to the footer's command line, or NULL */
+  bool colour;           /* the colour style (else black ink on white) */
 } cb_sheet_options;
 
 /* Lays out the dungeon into doc (which owns the new pages); text is measured

@@ -13,6 +13,44 @@ static const char *const names[CB_SYM_COUNT] = {
     "ordinary junction", "trapped", "trap (disabled)", "minor obstacle", "room", "blank wall", "side passage",
     "two diagonal passages", "blocked passage"};
 
+#define GREEN {0.10, 0.45, 0.20}
+#define CRIMSON {0.65, 0.08, 0.10}
+#define RED {0.80, 0.18, 0.10}
+#define GOLD {0.66, 0.46, 0.02}
+#define BLUE {0.12, 0.32, 0.68}
+#define ORANGE {0.85, 0.45, 0.05}
+#define TEAL {0.05, 0.42, 0.45}
+#define SEPIA {0.22, 0.16, 0.10}
+const cb_rgb cb_palette_colour[CB_SYM_COUNT] = {
+    [CB_SYM_MAIN_START] = GREEN, [CB_SYM_START] = GREEN,        [CB_SYM_ENTRANCE] = GREEN,
+    [CB_SYM_GOAL] = CRIMSON,     [CB_SYM_BOSS] = CRIMSON,       [CB_SYM_ENCOUNTER] = RED,
+    [CB_SYM_TREASURE] = GOLD,    [CB_SYM_KEY] = GOLD,           [CB_SYM_SURFACE_EXIT] = BLUE,
+    [CB_SYM_STAIRS_AWAY] = TEAL, [CB_SYM_UNREACHABLE] = {0.5, 0.5, 0.5},
+    [CB_SYM_PATH] = SEPIA,       [CB_SYM_DOOR] = SEPIA,         [CB_SYM_OPEN] = SEPIA,
+    [CB_SYM_SECRET] = BLUE,      [CB_SYM_LOCKED] = GOLD,        [CB_SYM_SOFT_LOCKED] = ORANGE,
+    [CB_SYM_TRAPPED] = RED,      [CB_SYM_OBSTRUCTED] = ORANGE,  [CB_SYM_ONE_WAY] = {0.45, 0.20, 0.55},
+    [CB_SYM_CONCEALED] = BLUE,   [CB_SYM_STAIRS] = TEAL,        [CB_SYM_LADDER] = TEAL,
+    [CB_SYM_UNDER] = TEAL,       [CB_SYM_OVER] = TEAL,          [CB_SYM_DEAD_END] = SEPIA,
+    [CB_SYM_PORTAL] = {0.45, 0.20, 0.55},
+};
+const cb_rgb cb_palette_room = {1.0, 0.965, 0.88};
+
+cb_rgb cb_symbol_color(const cb_symbols *st, cb_symbol s) {
+  if (!st->accent || (unsigned)s >= CB_SYM_COUNT) return st->ink;
+  cb_rgb c = st->accent[s];
+  /* symbols the palette leaves out (all zero) keep the ink */
+  return c.r == 0 && c.g == 0 && c.b == 0 ? st->ink : c;
+}
+
+cb_rgb cb_symbol_room_fill(const cb_symbols *st) { return st->accent ? st->room : st->paper; }
+
+/* st with its ink turned to s's colour: every stroke of s below uses it. */
+static cb_symbols tinted(const cb_symbols *st, cb_symbol s) {
+  cb_symbols t = *st;
+  t.ink = cb_symbol_color(st, s);
+  return t;
+}
+
 const char *cb_symbol_name(cb_symbol s) { return (unsigned)s < CB_SYM_COUNT ? names[s] : "?"; }
 
 int cb_symbol_is_badge(cb_symbol s) { return s < CB_SYM_PATH; }
@@ -66,7 +104,9 @@ static void steps(cb_page *p, const cb_symbols *st, double x, double y, double s
   cb_page_ink(p, &ink);
 }
 
-void cb_symbol_badge(cb_page *p, const cb_symbols *st, cb_symbol s, const char *text, double cx, double cy) {
+void cb_symbol_badge(cb_page *p, const cb_symbols *st0, cb_symbol s, const char *text, double cx, double cy) {
+  cb_symbols tint = tinted(st0, s);
+  const cb_symbols *st = &tint;
   const char *t = badge_text(s, text);
   double h = st->badge, w = cb_symbol_badge_width(st, s, text), size = h * 0.78;
   int dark = badge_dark(s);
@@ -182,7 +222,9 @@ void cb_symbol_passage_mark(const cb_symbols *st, cb_symbol s, double *w, double
   }
 }
 
-void cb_symbol_passage(cb_page *p, const cb_symbols *st, cb_symbol s, double x1, double y1, double x2, double y2) {
+void cb_symbol_passage(cb_page *p, const cb_symbols *st0, cb_symbol s, double x1, double y1, double x2, double y2) {
+  cb_symbols tint = tinted(st0, s);
+  const cb_symbols *st = &tint;
   double dx = x2 - x1, dy = y2 - y1, len = hypot(dx, dy);
   if (len < 1e-6) return;
   double ux = dx / len, uy = dy / len, mx = (x1 + x2) / 2, my = (y1 + y2) / 2, b = st->badge;
@@ -430,8 +472,10 @@ void cb_symbol_sketch_mark(cb_page *p, const cb_symbols *st, cb_symbol s, const 
   }
 }
 
-void cb_symbol_mark(cb_page *p, const cb_symbols *st, cb_symbol s, double x, double y, double ux, double uy,
+void cb_symbol_mark(cb_page *p, const cb_symbols *st0, cb_symbol s, double x, double y, double ux, double uy,
                     double width) {
+  cb_symbols tint = tinted(st0, s);
+  const cb_symbols *st = &tint;
   double nx = -uy, ny = ux, half = width / 2 + st->line;
   switch (s) {
   case CB_SYM_DOOR: {

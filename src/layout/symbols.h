@@ -55,7 +55,18 @@ typedef struct cb_symbols {
   double line;      /* a passage's line width */
   double label;     /* label text size */
   cb_rgb ink, paper;
+  /* The colour style: a colour per symbol (CB_SYM_COUNT of them) and the
+   * rooms' fill; NULL for black ink on white. */
+  const cb_rgb *accent;
+  cb_rgb room;
 } cb_symbols;
+
+/* The colour a symbol is drawn in, and a room's fill, under st's style. */
+cb_rgb cb_symbol_color(const cb_symbols *st, cb_symbol s);
+cb_rgb cb_symbol_room_fill(const cb_symbols *st);
+/* The colour style's palette: chosen to stay apart in grey too. */
+extern const cb_rgb cb_palette_colour[];
+extern const cb_rgb cb_palette_room;
 
 /* What the legend calls each symbol. */
 const char *cb_symbol_name(cb_symbol s);
