@@ -201,12 +201,13 @@ static double legend(cb_page *p, const cb_symbols *st, const cb_dungeon *d, doub
   double h = (row + 1) * rowh + 6;
   /* how to read it, then the stairs */
   char buf[256];
-  cb_flow f = {st->m, TEXT_SIZE, TEXT_SIZE * 1.3, w, st->ink};
-  cb_span how[] = {{CB_FONT_ITALIC, "Reading the grid: "},
+  cb_flow f = {st->m, TEXT_SIZE, TEXT_SIZE * 1.3, w, st->ink, NULL, NULL};
+  cb_span how[] = {{CB_FONT_ITALIC, "Reading the grid: ", NULL, 0},
                    {CB_FONT_REGULAR,
                     "in room r, look across row r and down column r; every white peg in them "
                     "(open, ringed or +) is a passage to the room of its other number. Cell r;c "
-                    "is row r, column c; a peg at r;c and another at c;r are the same passage."}};
+                    "is row r, column c; a peg at r;c and another at c;r are the same passage.",
+                    NULL, 0}};
   int lines = cb_text_flow(p, &f, how, 2, x, y + h + TEXT_SIZE);
   h += (lines > 0 ? lines : 1) * f.leading + 4;
   for (int i = 0; i < bp->nstairs && i < 60; i++) {

@@ -3,12 +3,23 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "map.h"
+
 typedef struct entry {
   cb_span spans[64];
   int n;
   char buf[4096];
   size_t used;
+  cb_map_mark marks[CB_MAP_MAX_MARKS];
 } entry;
+
+/* The key's marks: the map's symbols a size smaller, on the text's baseline. */
+static void draw_mark(void *ctx, cb_page *p, const void *object, double x, double y) {
+  const cb_symbols *st = ctx;
+  const cb_map_mark *m = object;
+  double w = cb_symbol_badge_width(st, m->sym, m->text);
+  cb_symbol_badge(p, st, m->sym, m->text, x + w / 2, y - st->badge * 0.32);
+}
 
 static const char *keep(entry *e, const char *fmt_text) {
   size_t len = strlen(fmt_text);
@@ -20,7 +31,7 @@ static const char *keep(entry *e, const char *fmt_text) {
 }
 
 static void span(entry *e, cb_font font, const char *text) {
-  if (e->n < (int)(sizeof e->spans / sizeof *e->spans)) e->spans[e->n++] = (cb_span){font, keep(e, text)};
+  if (e->n < (int)(sizeof e->spans / sizeof *e->spans)) e->spans[e->n++] = (cb_span){font, keep(e, text), NULL, 0};
 }
 
 static const struct {
@@ -76,6 +87,15 @@ static void build_entry(entry *e, const cb_key_style *ks, const cb_dungeon *d, c
   }
   snprintf(buf, sizeof buf, "%d", r->number);
   span(e, CB_FONT_BOLD, buf);
+  if (ks->symbols) {
+    /* the room's marks, as on the map */
+    int nm = cb_map_room_marks(NULL, d, r, e->marks);
+    for (int k = 0; k < nm && e->n + 2 < (int)(sizeof e->spans / sizeof *e->spans); k++) {
+      span(e, CB_FONT_REGULAR, " ");
+      e->spans[e->n++] = (cb_span){CB_FONT_REGULAR, "", &e->marks[k],
+                                   cb_symbol_badge_width(ks->symbols, e->marks[k].sym, e->marks[k].text)};
+    }
+  }
   if (r->card) snprintf(buf, sizeof buf, " (%s)", r->card), span(e, CB_FONT_REGULAR, buf);
   else if (r->value != CB_NO_VALUE) snprintf(buf, sizeof buf, " (%d)", r->value), span(e, CB_FONT_REGULAR, buf);
   size_t n = 0;
@@ -134,7 +154,7 @@ int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int fro
                 double h, int cols, double gutter) {
   static entry e; /* 5 KB of scratch; the layout runs on one thread */
   double cw = (w - gutter * (cols - 1)) / cols;
-  cb_flow f = {ks->m, ks->size, ks->leading, cw, ks->ink};
+  cb_flow f = {ks->m, ks->size, ks->leading, cw, ks->ink, draw_mark, (void *)ks->symbols};
   int col = 0, i = from;
   double cy = 0;
   while (i < d->nrooms && col < cols) {

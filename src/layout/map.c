@@ -76,7 +76,7 @@ int cb_map_room_marks(cb_page *p, const cb_dungeon *d, const cb_room *r, cb_map_
   for (size_t i = 0; i < sizeof by_tag / sizeof *by_tag; i++)
     if (r->tags & by_tag[i].tag) out[n++] = (mark){by_tag[i].sym, NULL};
   for (int k = 0; k < r->nkeys && n < MAX_MARKS; k++) out[n++] = (mark){CB_SYM_KEY, r->keys[k]};
-  for (int i = 0; i < d->npassages && n < MAX_MARKS; i++) {
+  for (int i = 0; p && i < d->npassages && n < MAX_MARKS; i++) {
     const cb_passage *ps = &d->passages[i];
     int other = ps->from == r->id ? ps->to : ps->to == r->id ? ps->from : 0;
     const cb_room *o = other ? cb_dungeon_room(d, other) : NULL;

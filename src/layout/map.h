@@ -23,7 +23,9 @@ enum { CB_MAP_MAX_MARKS = 12 };
 
 /* The marks of room r: its tags, its keys, and stairs to other levels
  * (labelled "L2" with the level they reach), at most CB_MAP_MAX_MARKS, in
- * out; returns how many. Texts live in the page arena. */
+ * out; returns how many. Texts live in the page arena.
+ * Without a page (p NULL) the stairs marks, whose labels live in the page, are
+ * left out. */
 int cb_map_room_marks(cb_page *p, const cb_dungeon *d, const cb_room *r, cb_map_mark *out);
 
 #endif

@@ -53,8 +53,8 @@ static void footer(cb_page *p, const cb_measure *m, const cb_dungeon *d, const c
   char head[512];
   snprintf(head, sizeof head, "%s \xc2\xb7 crawlbook %s \xc2\xb7 %s \xc2\xb7 seed %" PRIu64, d->title ? d->title : "",
            o->version, d->generator, d->seed);
-  cb_span spans[] = {{CB_FONT_ITALIC, "To make it again: "}, {CB_FONT_REGULAR, cmd}};
-  cb_flow f = {m, FOOT_SIZE, FOOT_SIZE * 1.25, w, GREY};
+  cb_span spans[] = {{CB_FONT_ITALIC, "To make it again: ", NULL, 0}, {CB_FONT_REGULAR, cmd, NULL, 0}};
+  cb_flow f = {m, FOOT_SIZE, FOOT_SIZE * 1.25, w, GREY, NULL, NULL};
   int lines = cb_text_flow(NULL, &f, spans, 2, 0, 0);
   double base = p->h - o->margin - (lines > 0 ? lines : 1) * f.leading;
   cb_page_move(p, x, base - FOOT_SIZE * 1.1);
@@ -69,8 +69,8 @@ static void footer(cb_page *p, const cb_measure *m, const cb_dungeon *d, const c
 static double footer_height(const cb_measure *m, const cb_dungeon *d, const cb_sheet_options *o, double w) {
   char cmd[900];
   command_line(d, o, cmd, sizeof cmd);
-  cb_span spans[] = {{CB_FONT_ITALIC, "To make it again: "}, {CB_FONT_REGULAR, cmd}};
-  cb_flow f = {m, FOOT_SIZE, FOOT_SIZE * 1.25, w, GREY};
+  cb_span spans[] = {{CB_FONT_ITALIC, "To make it again: ", NULL, 0}, {CB_FONT_REGULAR, cmd, NULL, 0}};
+  cb_flow f = {m, FOOT_SIZE, FOOT_SIZE * 1.25, w, GREY, NULL, NULL};
   int lines = cb_text_flow(NULL, &f, spans, 2, 0, 0);
   return lines < 0 ? -1 : (lines + 1) * f.leading + FOOT_SIZE * 1.6;
 }
@@ -180,7 +180,10 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
   if (fh < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
   double bottom = o->page_h - o->margin - fh;
   cb_symbols st = {m, 10.5, 1.0, 7.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room};
-  cb_key_style ks = {m, BODY_SIZE, BODY_SIZE * 1.22, BODY_SIZE * 0.45, INK, NULL};
+  cb_symbols key_marks = st;
+  key_marks.badge = BODY_SIZE * 1.1;
+  key_marks.line = 0.8;
+  cb_key_style ks = {m, BODY_SIZE, BODY_SIZE * 1.32, BODY_SIZE * 0.45, INK, &key_marks, NULL};
   int first = doc->npages;
 
   cb_page *p = cb_page_new(o->page_w, o->page_h);

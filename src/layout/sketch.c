@@ -293,8 +293,8 @@ cb_status cb_sketch_pages(const cb_dungeon *d, const cb_symbols *st, const cb_fr
   y += NOTE_SIZE * 1.7;
   cb_span note[] = {{CB_FONT_ITALIC, "The tunnel template as rolled: a letter per sector (d10), turned by a d4; a "
                                      "d6 at every junction, a d8 on both walls every 60 ft. Room numbers match the "
-                                     "map and the key."}};
-  cb_flow fl = {st->m, NOTE_SIZE, NOTE_SIZE * 1.25, f->w, LABEL};
+                                     "map and the key.", NULL, 0}};
+  cb_flow fl = {st->m, NOTE_SIZE, NOTE_SIZE * 1.25, f->w, LABEL, NULL, NULL};
   int lines = cb_text_flow(p, &fl, note, 1, f->x, y);
   y += lines * fl.leading + 6;
 

@@ -10,7 +10,8 @@ typedef struct word {
   const char *s;
   int len;
   double w;
-  int glue; /* 1 when a space comes before it (same line) */
+  int glue;           /* 1 when a space comes before it (same line) */
+  const void *object; /* an inline object instead of text */
 } word;
 
 double cb_text_width(const cb_measure *m, cb_font font, double size, const char *utf8) {
@@ -31,9 +32,16 @@ static void draw_line(cb_page *p, const cb_flow *f, const word *w, int from, int
   char buf[1024];
   int i = from;
   while (i < to) {
+    if (w[i].object) {
+      if (f->draw) f->draw(f->ctx, p, w[i].object, x, y);
+      x += w[i].w;
+      if (i + 1 < to && w[i + 1].glue) x += space[w[i + 1].font];
+      i++;
+      continue;
+    }
     int j = i, n = 0;
     double x0 = x;
-    while (j < to && w[j].font == w[i].font) {
+    while (j < to && w[j].font == w[i].font && !w[j].object) {
       if (j > i && w[j].glue && n < (int)sizeof buf - 1) buf[n++] = ' ';
       int len = w[j].len < (int)sizeof buf - 1 - n ? w[j].len : (int)sizeof buf - 1 - n;
       memcpy(buf + n, w[j].s, (size_t)len);
@@ -55,6 +63,17 @@ int cb_text_flow(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans,
   double space[CB_FONT_COUNT];
   for (int k = 0; k < CB_FONT_COUNT; k++) space[k] = f->m->width(f->m->ctx, (cb_font)k, f->size, " ");
   for (int s = 0; s < nspans; s++) {
+    if (spans[s].object) {
+      if (cb_grow(&w, &cap, (size_t)nw + 1, sizeof *w)) {
+        free(w);
+        if (p) p->oom = true;
+        return -1;
+      }
+      w[nw] = (word){spans[s].font, "", 0, spans[s].object_w, nw > 0 && pending_glue, spans[s].object};
+      nw++;
+      pending_glue = 0;
+      continue;
+    }
     const char *t = spans[s].text;
     while (*t) {
       if (*t == ' ') {
@@ -70,7 +89,7 @@ int cb_text_flow(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans,
         return -1;
       }
       w[nw] = (word){spans[s].font, t, (int)(e - t), measure_n(f->m, spans[s].font, f->size, t, (int)(e - t)),
-                     nw > 0 && pending_glue};
+                     nw > 0 && pending_glue, NULL};
       nw++;
       pending_glue = 0;
       t = e;

@@ -7,6 +7,10 @@
 typedef struct cb_span {
   cb_font font;
   const char *text;
+  /* Non-NULL: not text but an inline object (a symbol) object_w wide, which
+   * the flow's draw function puts on the line; text is then ignored. */
+  const void *object;
+  double object_w;
 } cb_span;
 
 typedef struct cb_flow {
@@ -15,6 +19,9 @@ typedef struct cb_flow {
   double leading; /* baseline to baseline */
   double width;   /* line width */
   cb_rgb color;
+  /* Draws an inline object with its left end at x on the baseline y. */
+  void (*draw)(void *ctx, cb_page *p, const void *object, double x, double y);
+  void *ctx;
 } cb_flow;
 
 /* Lays the spans out in lines no wider than f->width (a word longer than a
