@@ -100,27 +100,27 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   job->date = CB_DEFAULT_DATE;
   job->gen.extra_by = CB_EXTRA_BY_TREE;
   const char *format = NULL, *output = NULL;
-  const char *gen_opt = NULL; /* a generator option given, for render's message */
+  bool gen_opt = false;
+  int gen_c = 0; /* the first generator option given, for render's message */
   unsigned long long v;
   opterr = 0;
-  optind = 0; /* glibc: 0 also resets the scan inside a cluster like -eZ left by a previous parse */
+  optind = 0; /* glibc: 0 resets getopt fully, so the parser can run again (tests, fuzzing) */
   int c;
   while ((c = getopt_long(argc, argv, ":g:s:n:o:f:ehV", long_opts, NULL)) != -1) {
     switch (c) {
-    case 'g': job->generator = optarg, gen_opt = "--generator"; break;
+    case 'g': job->generator = optarg, gen_opt = true; break;
     case 's':
       if (!cb_cli_number(optarg, 0, UINT64_MAX, &v))
         return cb_error_set(err, CB_EINPUT, "--seed '%s': expected a whole number from 0 to 18446744073709551615",
                             optarg);
       job->gen.seed = v;
-      cli->seed_given = true;
-      gen_opt = "--seed";
+      cli->seed_given = gen_opt = true;
       break;
     case 'n':
       if (!cb_cli_number(optarg, 1, 100000, &v))
         return cb_error_set(err, CB_EINPUT, "--rooms '%s': expected a whole number from 1 to 100000", optarg);
       job->gen.rooms = (int)v;
-      gen_opt = "--rooms";
+      gen_opt = true;
       break;
     case 'o': output = optarg; break;
     case 'f': format = optarg; break;
@@ -129,22 +129,22 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       if (strcmp(optarg, "tree") == 0) job->gen.extra_by = CB_EXTRA_BY_TREE;
       else if (strcmp(optarg, "length") == 0) job->gen.extra_by = CB_EXTRA_BY_LENGTH;
       else return cb_error_set(err, CB_EINPUT, "--extra-by '%s': expected 'tree' or 'length'", optarg);
-      gen_opt = "--extra-by";
+      gen_opt = true;
       break;
     case OPT_LEVELS:
       if (!cb_cli_number(optarg, 1, 1000, &v))
         return cb_error_set(err, CB_EINPUT, "--levels '%s': expected a whole number from 1 to 1000", optarg);
       job->gen.levels = (int)v;
-      gen_opt = "--levels";
+      gen_opt = true;
       break;
     case OPT_FAITHFUL:
       job->gen.faithful = true;
-      gen_opt = "--faithful";
+      gen_opt = true;
       break;
     case OPT_TITLE:
       if (text_arg("title", optarg, 200, err)) return err->status;
       job->gen.title = optarg;
-      gen_opt = "--title";
+      gen_opt = true;
       break;
     case OPT_DPI:
       if (!cb_cli_number(optarg, 36, 600, &v))
@@ -173,15 +173,19 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
         return cb_error_set(err, CB_EINPUT, "unknown option '-%c' (see --help)", optopt);
       return cb_error_set(err, CB_EINPUT, "unknown option '%s' (see --help)", argv[optind - 1]);
     }
+    if (gen_opt && !gen_c) gen_c = c;
   }
   int npos = argc - optind;
   if (npos > 0) {
     if (strcmp(argv[optind], "render") != 0)
       return cb_error_set(err, CB_EINPUT, "unexpected argument '%s' (see --help)", argv[optind]);
     if (npos != 2) return cb_error_set(err, CB_EINPUT, "render takes exactly one FILE.json");
-    if (gen_opt)
-      return cb_error_set(err, CB_EINPUT, "render lays out a saved dungeon: %s is a generator's option and does not "
-                                          "apply", gen_opt);
+    if (gen_opt) {
+      const struct option *o = long_opts;
+      while (o->name && o->val != gen_c) o++;
+      return cb_error_set(err, CB_EINPUT, "render lays out a saved dungeon: --%s is a generator's option and does not "
+                                          "apply", o->name ? o->name : "?");
+    }
     job->input = argv[optind + 1];
   }
   if (!cli->seed_given) job->gen.seed = random_seed;

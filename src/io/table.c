@@ -102,11 +102,7 @@ cb_status cb_table_read(const char *path, int min_fields, int max_fields, cb_tab
         }
         q = bar + 1;
       }
-      if (nf > MAX_FIELDS) {
-        st = cb_table_fail(t, &row, err, "more than %d fields", MAX_FIELDS);
-        break;
-      }
-      if (nf < min_fields || nf > max_fields) {
+      if (nf < min_fields || nf > max_fields || nf > MAX_FIELDS) {
         if (min_fields == max_fields)
           st = cb_table_fail(t, &row, err, "expected %d fields separated by '|', found %d", min_fields, nf);
         else
