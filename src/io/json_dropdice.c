@@ -3,6 +3,7 @@
 
 static json_t *write_proc(const cb_dungeon *d) {
   const cb_dropdice_proc *p = d->procedure.dropdice;
+  if (!p) return json_object(); /* a hand-made dungeon has no procedure */
   json_t *o = json_object(), *dice = json_array(), *rw = json_array();
   if (!o || !dice || !rw) {
     json_decref(o);

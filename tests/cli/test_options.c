@@ -53,7 +53,7 @@ static void good_values(void **state) {
   cb_error err;
   assert_int_equal(parse("1700000000", &cli, &err,
                          ARGS("--seed", "18446744073709551615", "--rooms", "100000", "-o", "out/x.JSON.json", "--dpi",
-                              "600", "--extra-by", "length", "--faithful", "--levels", "3", "--title", "T")),
+                              "600", "--extra-by", "length", "--faithful", "--title", "T")),
                    CB_OK);
   assert_true(cli.job.gen.seed == UINT64_MAX && cli.seed_given);
   assert_int_equal(cli.job.gen.rooms, 100000);
@@ -63,7 +63,6 @@ static void good_values(void **state) {
   assert_true(cli.job.date == 1700000000LL);
   assert_int_equal(cli.job.gen.extra_by, CB_EXTRA_BY_LENGTH);
   assert_true(cli.job.gen.faithful);
-  assert_int_equal(cli.job.gen.levels, 3);
   assert_string_equal(cli.job.gen.title, "T");
   assert_int_equal(parse("0", &cli, &err, ARGS("-s", "0", "-n", "1", "--dpi", "36", "-f", "svg", "-o", "-")), CB_OK);
   assert_true(cli.job.gen.seed == 0 && cli.job.gen.rooms == 1 && cli.job.dpi == 36 && cli.job.date == 0);
@@ -120,7 +119,6 @@ static void bad_values(void **state) {
   long_text[201] = '\0';
   bad(NULL, ARGS("--title", long_text), "--title");
   bad(NULL, ARGS("--author", long_text), "--author");
-  bad(NULL, ARGS("--backend", "haru"), "--backend");
   bad(NULL, ARGS("--backend", "gdi"), "--backend");
   bad(NULL, ARGS("--format", "doc"), "--format");
   bad(NULL, ARGS("--format", "PDF"), "--format");

@@ -119,6 +119,29 @@ static void hand_made_dungeon_round_trips(void **state) {
   cb_dungeon_free(d);
 }
 
+/* A hand-made dungeon of any generator may come without its procedure
+ * ("procedure": {}); writing it again must not need one. */
+static void dungeons_without_a_procedure(void **state) {
+  (void)state;
+  const char *gens[] = {"dropdice", "cards", "leximorph", "preconnect", "battleships"};
+  for (size_t i = 0; i < sizeof gens / sizeof *gens; i++) {
+    char doc[1024];
+    snprintf(doc, sizeof doc,
+             "{\"format\":\"crawlbook/1\",\"generator\":\"%s\",\"seed\":3,\"title\":\"Hand-made\","
+             "\"levels\":[{\"id\":1,\"name\":\"L\"}],\"rooms\":[{\"id\":1,\"level\":1,\"x\":0,\"y\":0},"
+             "{\"id\":2,\"level\":1,\"x\":30,\"y\":0}],\"passages\":[{\"id\":1,\"from\":1,\"to\":2,"
+             "\"kind\":\"door\"}],\"procedure\":{}}",
+             gens[i]);
+    cb_dungeon *d = parse_ok(doc, strlen(doc));
+    size_t len;
+    char *text = to_json(d, &len);
+    if (!strstr(text, "\"procedure\": {}")) fail_msg("%s: the procedure is not written empty:\n%s", gens[i], text);
+    round_trip_bytes(d);
+    free(text);
+    cb_dungeon_free(d);
+  }
+}
+
 static void seeds_above_2_pow_53_are_strings(void **state) {
   (void)state;
   static const struct {
@@ -437,6 +460,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(generated_dungeons_round_trip),
       cmocka_unit_test(hand_made_dungeon_round_trips),
+      cmocka_unit_test(dungeons_without_a_procedure),
       cmocka_unit_test(seeds_above_2_pow_53_are_strings),
       cmocka_unit_test(good_document_parses),
       cmocka_unit_test(truncated_text),

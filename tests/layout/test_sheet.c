@@ -66,7 +66,7 @@ static int has_text_containing(const cb_document *doc, int page, const char *nee
 }
 
 static void lay_out(const cb_dungeon *d, cb_document *doc) {
-  cb_sheet_options so = {A4_W, A4_H, MARGIN, "9.9.9"};
+  cb_sheet_options so = {.page_w = A4_W, .page_h = A4_H, .margin = MARGIN, .version = "9.9.9"};
   cb_error err = {0};
   if (cb_sheet_layout(d, &fake_measure, &so, doc, &err) != CB_OK) fail_msg("layout: %s", err.msg);
 }
