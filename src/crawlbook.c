@@ -7,6 +7,7 @@
 #include "io/datadir.h"
 #include "io/json.h"
 #include "io/output.h"
+#include "layout/player.h"
 #include "layout/sheet.h"
 #include "model/check.h"
 
@@ -64,8 +65,12 @@ static cb_status write_pages(const cb_job *job, const cb_dungeon *d, cb_output *
   snprintf(creator, sizeof creator, "crawlbook %s", CB_VERSION);
   cb_document doc = {.title = d->title, .author = job->author, .subject = d->generator, .creator = creator,
                      .date = job->date};
-  cb_sheet_options so = {A4_W, A4_H, MARGIN_MM * CB_PT_PER_MM, CB_VERSION};
-  st = cb_sheet_layout(d, cls->measure(b), &so, &doc, err);
+  cb_sheet_options so = {job->page_w > 0 ? job->page_w : A4_W, job->page_h > 0 ? job->page_h : A4_H,
+                         MARGIN_MM * CB_PT_PER_MM, CB_VERSION, job->player_map, job->page_args};
+  cb_dungeon *view = job->player_map ? cb_player_view(d) : NULL;
+  if (job->player_map && !view) st = cb_error_set(err, CB_EINTERNAL, "out of memory");
+  else st = cb_sheet_layout(view ? view : d, cls->measure(b), &so, &doc, err);
+  cb_dungeon_free(view);
   if (st == CB_OK) st = cb_backend_render(b, &doc, (cb_sink){out, cb_output_write}, err);
   cb_document_free(&doc);
   cb_backend_destroy(b);

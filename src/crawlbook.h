@@ -25,6 +25,9 @@ typedef struct cb_job {
   double dpi;             /* PNG resolution */
   long long date;         /* document date, seconds since 1970 (SOURCE_DATE_EPOCH) */
   const char *author;     /* PDF metadata, or NULL */
+  bool player_map;        /* lay out the players' handout instead of the game master's sheet */
+  double page_w, page_h;  /* points; 0: A4 portrait */
+  const char *page_args;  /* how the page was asked for ("--page-size a5 --landscape"), for the footer; or NULL */
 } cb_job;
 
 /* Runs the job. On success, when keep is not NULL, *keep receives the dungeon

@@ -1,5 +1,7 @@
 #include "options.h"
 
+#include "../layout/page.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -9,7 +11,45 @@
  * reproducible: 2000-01-01T00:00:00Z. */
 #define CB_DEFAULT_DATE 946684800LL
 
-enum { OPT_EXTRA_BY = 1000, OPT_TITLE, OPT_DPI, OPT_BACKEND, OPT_AUTHOR, OPT_LEVELS, OPT_FAITHFUL };
+/* One option per line below, so that generators add theirs without touching
+ * anyone else's line. */
+enum {
+  OPT_EXTRA_BY = 1000,
+  OPT_TITLE,
+  OPT_DPI,
+  OPT_BACKEND,
+  OPT_AUTHOR,
+  OPT_LEVELS,
+  OPT_FAITHFUL,
+  OPT_PLAYER_MAP,
+  OPT_GRID,
+  OPT_EXTRA,
+  OPT_EXTRA_STAIRS,
+  OPT_SECRET_ROWS,
+  OPT_MATCHING_STAIRS,
+  OPT_FLEET,
+  OPT_SHAPE,
+  OPT_ENTRANCE,
+  OPT_DECKS,
+  OPT_JOKERS,
+  OPT_SPRAWL,
+  OPT_REDISCOVERED,
+  OPT_DOUBLES,
+  OPT_NO_DOUBLES,
+  OPT_MIN_ROOMS,
+  OPT_CONTENT,
+  OPT_LENGTHS,
+  OPT_LENGTH_UNIT,
+  OPT_SECTORS,
+  OPT_SECTOR_FT,
+  OPT_ROTATE,
+  OPT_NO_ROTATE,
+  OPT_LETTERS,
+  OPT_JUNCTIONS,
+  OPT_WALLS,
+  OPT_PAGE_SIZE,
+  OPT_LANDSCAPE,
+};
 
 static const struct option long_opts[] = {
     {"generator", required_argument, NULL, 'g'}, {"seed", required_argument, NULL, 's'},
@@ -18,7 +58,36 @@ static const struct option long_opts[] = {
     {"extra-by", required_argument, NULL, OPT_EXTRA_BY}, {"title", required_argument, NULL, OPT_TITLE},
     {"dpi", required_argument, NULL, OPT_DPI},   {"backend", required_argument, NULL, OPT_BACKEND},
     {"author", required_argument, NULL, OPT_AUTHOR}, {"levels", required_argument, NULL, OPT_LEVELS},
-    {"faithful", no_argument, NULL, OPT_FAITHFUL},   {"help", no_argument, NULL, 'h'},
+    {"faithful", no_argument, NULL, OPT_FAITHFUL},
+    {"player-map", no_argument, NULL, OPT_PLAYER_MAP},
+    {"help", no_argument, NULL, 'h'},
+    {"grid", required_argument, NULL, OPT_GRID},
+    {"extra", required_argument, NULL, OPT_EXTRA},
+    {"extra-stairs", required_argument, NULL, OPT_EXTRA_STAIRS},
+    {"secret-rows", no_argument, NULL, OPT_SECRET_ROWS},
+    {"matching-stairs", no_argument, NULL, OPT_MATCHING_STAIRS},
+    {"fleet", required_argument, NULL, OPT_FLEET},
+    {"shape", required_argument, NULL, OPT_SHAPE},
+    {"entrance", required_argument, NULL, OPT_ENTRANCE},
+    {"decks", required_argument, NULL, OPT_DECKS},
+    {"jokers", no_argument, NULL, OPT_JOKERS},
+    {"sprawl", no_argument, NULL, OPT_SPRAWL},
+    {"rediscovered", required_argument, NULL, OPT_REDISCOVERED},
+    {"doubles-obstructed", no_argument, NULL, OPT_DOUBLES},
+    {"no-doubles-obstructed", no_argument, NULL, OPT_NO_DOUBLES},
+    {"min-rooms", required_argument, NULL, OPT_MIN_ROOMS},
+    {"content", required_argument, NULL, OPT_CONTENT},
+    {"lengths", no_argument, NULL, OPT_LENGTHS},
+    {"length-unit", required_argument, NULL, OPT_LENGTH_UNIT},
+    {"sectors", required_argument, NULL, OPT_SECTORS},
+    {"sector-ft", required_argument, NULL, OPT_SECTOR_FT},
+    {"rotate", no_argument, NULL, OPT_ROTATE},
+    {"no-rotate", no_argument, NULL, OPT_NO_ROTATE},
+    {"letters", required_argument, NULL, OPT_LETTERS},
+    {"junctions", required_argument, NULL, OPT_JUNCTIONS},
+    {"walls", required_argument, NULL, OPT_WALLS},
+    {"page-size", required_argument, NULL, OPT_PAGE_SIZE},
+    {"landscape", no_argument, NULL, OPT_LANDSCAPE},
     {"version", no_argument, NULL, 'V'},         {NULL, 0, NULL, 0}};
 
 void cb_cli_help(FILE *out) {
@@ -28,27 +97,74 @@ void cb_cli_help(FILE *out) {
         "\n"
         "  -g, --generator NAME  the procedure (default dropdice):\n"
         "                          dropdice     Jaquaysed drop-dice point-crawl (seed 004)\n"
-        "                          cards, leximorph, preconnect, battleships: not implemented yet\n"
+        "                          cards        Cardtography: a deck dealt on a grid (seed 000)\n"
+        "                          leximorph    pre-loading tunnel templates (seed 001)\n"
+        "                          battleships  BattleDungeon grid-crawl (seed 003)\n"
+        "                          preconnect: not implemented yet\n"
         "  -s, --seed N          the seed, 0 to 18446744073709551615 (default: a random\n"
         "                        seed, printed on standard error)\n"
         "  -n, --rooms N         rooms (dice) to place (default 10); 1 to 100000 for\n"
         "                        --format json, 1 to 200 for printed output (legible up to ~60)\n"
         "      --levels N        levels, for the generators that make several\n"
+        "                        (battleships: default 2, up to 1000)\n"
         "      --faithful        follow the seed's procedure exactly, without the repairs\n"
         "                        we add (re-rolls of dull deals, connecting lost rooms)\n"
         "      --extra-by HOW    dropdice: rank extra paths by 'tree' distance (default)\n"
         "                        or straight 'length'\n"
+        "      --grid N          battleships: rooms per level, an N x N grid, 2 to 100\n"
+        "                        (default 10)\n"
+        "      --fleet LIST      battleships: ship lengths, e.g. 5,4,3,3,2 (default: the\n"
+        "                        classic fleet scaled to the grid)\n"
+        "      --extra K         battleships: extra white pegs per grid (default 3)\n"
+        "      --secret-rows     battleships: the pegs added for rows are secret passages\n"
+        "      --matching-stairs battleships: stairs join room k to room k of the next level\n"
+        "      --extra-stairs K  battleships: K more stairs between each pair of levels\n"
+        "      --sectors CxR     leximorph: columns x rows of sectors, 1x1 to 12x12\n"
+        "                        (default 2x2)\n"
+        "      --sector-ft N     leximorph: a sector's side in feet, 120 to 1200\n"
+        "                        (default 240)\n"
+        "      --rotate          leximorph: roll a d4 to turn each letter (default)\n"
+        "      --no-rotate       leximorph: keep every letter upright\n"
+        "      --letters FILE    leximorph: the d10 letter table (default\n"
+        "                        templates/leximorph-letters.txt, which explains strokes)\n"
+        "      --junctions FILE  leximorph: the d6 junction table (leximorph-junctions)\n"
+        "      --walls FILE      leximorph: the d8 wall table (leximorph-walls)\n"
         "      --title TEXT      the dungeon's title (default: one drawn from the seed)\n"
         "  -o, --output FILE     write here (default dungeon.pdf; '-' for standard output);\n"
         "                        the extension picks the format: .pdf .svg .png .json\n"
         "  -f, --format FMT      pdf, svg, png or json, whatever the extension says\n"
         "      --dpi N           PNG resolution, 36 to 600 (default 150)\n"
-        "      --backend NAME    cairo (default); haru is not implemented yet\n"
+        "      --backend NAME    cairo (default: PDF, SVG, PNG) or haru (libharu: PDF only,\n"
+        "                        faster, no kerning)\n"
         "      --author TEXT     the PDF's author\n"
+        "      --page-size SIZE  a4 (default), letter, a5, half-letter, or WxH in mm or in,\n"
+        "                        e.g. 148x210mm or 6x9in (90 to 1200 mm a side)\n"
+        "      --landscape       turn the page\n"
+        "      --player-map      the players' handout: the map without secrets, traps,\n"
+        "                        keys or contents, and a notes grid instead of the key\n"
         "  -e, --explain         print the procedure, step by step, on standard output;\n"
         "                        with -o the file is written too, else nothing is\n"
         "  -h, --help            this text\n"
         "  -V, --version         crawlbook's version\n"
+        "\n"
+        "cards (Cardtography) options:\n"
+        "      --grid WxH        the grid of cards dealt face down (default 5x5)\n"
+        "      --shape SHAPE     rect (default), oval, or a mask file of '#' (card) and '.'\n"
+        "                        rows, e.g. templates/mask-cross.txt (or mask-cross)\n"
+        "      --entrance WHERE  bottom (centre, default), top, centre, or a cell C,R\n"
+        "      --decks N         decks shuffled together, 1 to 8 (default 1)\n"
+        "      --jokers          add the jokers: boss rooms\n"
+        "      --sprawl          deal cards only as the dice call for them, on an\n"
+        "                        unbounded grid, up to --rooms per level (default 25)\n"
+        "      --rediscovered HOW a die into an explored card with no door to this one:\n"
+        "                        door (default), ignore, one-way or concealed\n"
+        "      --no-doubles-obstructed  doubles make plain doors (default: trapped,\n"
+        "                        locked, jammed or obstructed, rolled)\n"
+        "      --min-rooms N     deal again when a level keeps fewer cards (default 5)\n"
+        "      --content FILE    the table of what each card holds (default\n"
+        "                        templates/cards-contents.txt)\n"
+        "      --lengths         roll a die for each connection's length\n"
+        "      --length-unit FT  feet per pip of that die (default 10)\n"
         "\n"
         "'render FILE.json' lays out a dungeon saved with --format json (edited by\n"
         "hand, say) instead of generating one.\n"
@@ -85,8 +201,106 @@ static const char *format_name(cb_format f) {
   return "pdf";
 }
 
+/* The options that belong to some generators only, and which (space-separated). */
+static const struct {
+  int opt;
+  const char *generators;
+} scoped[] = {
+    {OPT_EXTRA_BY, "dropdice"},
+    {OPT_LEVELS, "cards battleships"},
+    {OPT_FAITHFUL, "dropdice cards battleships leximorph"},
+    {OPT_GRID, "cards battleships"},
+    {OPT_EXTRA, "battleships"},
+    {OPT_EXTRA_STAIRS, "battleships"},
+    {OPT_SECRET_ROWS, "battleships"},
+    {OPT_MATCHING_STAIRS, "battleships"},
+    {OPT_FLEET, "battleships"},
+    {OPT_SHAPE, "cards"},
+    {OPT_ENTRANCE, "cards"},
+    {OPT_DECKS, "cards"},
+    {OPT_JOKERS, "cards"},
+    {OPT_SPRAWL, "cards"},
+    {OPT_REDISCOVERED, "cards"},
+    {OPT_DOUBLES, "cards"},
+    {OPT_NO_DOUBLES, "cards"},
+    {OPT_MIN_ROOMS, "cards"},
+    {OPT_CONTENT, "cards"},
+    {OPT_LENGTHS, "cards"},
+    {OPT_LENGTH_UNIT, "cards"},
+    {OPT_SECTORS, "leximorph"},
+    {OPT_SECTOR_FT, "leximorph"},
+    {OPT_ROTATE, "leximorph"},
+    {OPT_NO_ROTATE, "leximorph"},
+    {OPT_LETTERS, "leximorph"},
+    {OPT_JUNCTIONS, "leximorph"},
+    {OPT_WALLS, "leximorph"},
+};
+
+static const char *scope_of(int opt) {
+  for (size_t i = 0; i < sizeof scoped / sizeof *scoped; i++)
+    if (scoped[i].opt == opt) return scoped[i].generators;
+  return NULL;
+}
+
+static int applies(int opt, const char *generator) {
+  const char *list = scope_of(opt);
+  if (!list) return 1;
+  size_t n = strlen(generator);
+  for (const char *p = list; (p = strstr(p, generator)) != NULL; p += n)
+    if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return 1;
+  return 0;
+}
+
+static const char *option_name(int opt) {
+  for (const struct option *o = long_opts; o->name; o++)
+    if (o->val == opt) return o->name;
+  return "?";
+}
+
+bool cb_cli_page_size(const char *s, double *w, double *h) {
+  static const struct {
+    const char *name;
+    double w_mm, h_mm;
+  } named[] = {{"a4", 210, 297}, {"letter", 215.9, 279.4}, {"a5", 148, 210}, {"half-letter", 139.7, 215.9}};
+  for (size_t i = 0; i < sizeof named / sizeof *named; i++)
+    if (strcmp(s, named[i].name) == 0) {
+      *w = named[i].w_mm * CB_PT_PER_MM, *h = named[i].h_mm * CB_PT_PER_MM;
+      return true;
+    }
+  double a, b;
+  char unit[4] = "", tail;
+  if (sscanf(s, "%lfx%lf%3[a-z]%c", &a, &b, unit, &tail) != 3 || (s[0] < '0' || s[0] > '9')) return false;
+  double k = strcmp(unit, "mm") == 0 ? 1 : strcmp(unit, "in") == 0 ? 25.4 : 0;
+  a *= k, b *= k;
+  if (!(a >= 90 && b >= 90 && a <= 1200 && b <= 1200)) return false;
+  *w = a * CB_PT_PER_MM, *h = b * CB_PT_PER_MM;
+  return true;
+}
+
 static cb_status text_arg(const char *opt, const char *v, size_t max, cb_error *err) {
   if (strlen(v) > max) return cb_error_set(err, CB_EINPUT, "--%s: longer than %zu bytes", opt, max);
+  return CB_OK;
+}
+
+/* A comma-separated list of ship lengths, 1 to 100 each. */
+static cb_status fleet_arg(const char *v, cb_gen_options *g, cb_error *err) {
+  char buf[16];
+  g->nfleet = 0;
+  for (const char *p = v;;) {
+    size_t len = strcspn(p, ",");
+    unsigned long long n;
+    if (len == 0 || len >= sizeof buf)
+      return cb_error_set(err, CB_EINPUT, "--fleet '%s': expected ship lengths such as 5,4,3,3,2", v);
+    memcpy(buf, p, len);
+    buf[len] = '\0';
+    if (!cb_cli_number(buf, 1, 100, &n))
+      return cb_error_set(err, CB_EINPUT, "--fleet '%s': '%s' is not a ship length from 1 to 100", v, buf);
+    if (g->nfleet == CB_MAX_FLEET)
+      return cb_error_set(err, CB_EINPUT, "--fleet '%s': at most %d ships", v, CB_MAX_FLEET);
+    g->fleet[g->nfleet++] = (int)n;
+    if (!p[len]) break;
+    p += len + 1;
+  }
   return CB_OK;
 }
 
@@ -106,7 +320,12 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   opterr = 0;
   optind = 0; /* glibc: 0 resets getopt fully, so the parser can run again (tests, fuzzing) */
   int c;
+  bool landscape = false;
+  const char *page_size = NULL;
+  int given[64], ngiven = 0;
+  const char *given_arg[64];
   while ((c = getopt_long(argc, argv, ":g:s:n:o:f:ehV", long_opts, NULL)) != -1) {
+    if (scope_of(c) && ngiven < 64) given_arg[ngiven] = optarg, given[ngiven++] = c;
     switch (c) {
     case 'g': job->generator = optarg, gen_opt = true; break;
     case 's':
@@ -137,10 +356,127 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       job->gen.levels = (int)v;
       gen_opt = true;
       break;
+    case OPT_PLAYER_MAP: job->player_map = true; break;
+    case OPT_PAGE_SIZE:
+      page_size = optarg;
+      if (strlen(optarg) > 40 || !cb_cli_page_size(optarg, &job->page_w, &job->page_h))
+        return cb_error_set(err, CB_EINPUT, "--page-size '%s': expected a4, letter, a5, half-letter or WxH in mm or in "
+                                            "(90 to 1200 mm a side), e.g. 148x210mm", optarg);
+      break;
+    case OPT_LANDSCAPE: landscape = true; break;
     case OPT_FAITHFUL:
       job->gen.faithful = true;
       gen_opt = true;
       break;
+    case OPT_GRID: {
+      /* N (a square grid: battleships, cards) or WxH (cards) */
+      char *x = strchr(optarg, 'x');
+      unsigned long long w = 0, h = 0;
+      int ok = x ? (*x = '\0', cb_cli_number(optarg, 1, 100, &w) && cb_cli_number(x + 1, 1, 100, &h))
+                 : cb_cli_number(optarg, 1, 100, &w);
+      if (x) *x = 'x';
+      if (!x) h = w;
+      if (!ok)
+        return cb_error_set(err, CB_EINPUT, "--grid '%s': expected N or WxH, 1 to 100 a side, e.g. 10 or 5x5", optarg);
+      job->gen.grid = (int)w;
+      job->gen.cards.grid_w = (int)w, job->gen.cards.grid_h = (int)h;
+      gen_opt = true;
+      break;
+    }
+    case OPT_EXTRA:
+      if (!cb_cli_number(optarg, 0, 10000, &v))
+        return cb_error_set(err, CB_EINPUT, "--extra '%s': expected a whole number from 0 to 10000", optarg);
+      job->gen.extra = (int)v;
+      job->gen.extra_set = gen_opt = true;
+      break;
+    case OPT_EXTRA_STAIRS:
+      if (!cb_cli_number(optarg, 0, 100, &v))
+        return cb_error_set(err, CB_EINPUT, "--extra-stairs '%s': expected a whole number from 0 to 100", optarg);
+      job->gen.extra_stairs = (int)v;
+      gen_opt = true;
+      break;
+    case OPT_SECRET_ROWS: job->gen.secret_rows = gen_opt = true; break;
+    case OPT_MATCHING_STAIRS: job->gen.matching_stairs = gen_opt = true; break;
+    case OPT_FLEET:
+      if (fleet_arg(optarg, &job->gen, err)) return err->status;
+      gen_opt = true;
+      break;
+    case OPT_SHAPE:
+      if (!*optarg) return cb_error_set(err, CB_EINPUT, "--shape: expected rect, oval or a mask file");
+      if (text_arg("shape", optarg, 1000, err)) return err->status;
+      job->gen.cards.shape = optarg, gen_opt = true;
+      break;
+    case OPT_ENTRANCE:
+      if (text_arg("entrance", optarg, 40, err)) return err->status;
+      job->gen.cards.entrance = optarg, gen_opt = true;
+      break;
+    case OPT_DECKS:
+      if (!cb_cli_number(optarg, 1, 8, &v))
+        return cb_error_set(err, CB_EINPUT, "--decks '%s': expected a whole number from 1 to 8", optarg);
+      job->gen.cards.decks = (int)v, gen_opt = true;
+      break;
+    case OPT_JOKERS: job->gen.cards.jokers = gen_opt = true; break;
+    case OPT_SPRAWL: job->gen.cards.sprawl = gen_opt = true; break;
+    case OPT_REDISCOVERED: {
+      static const char *const how[] = {"door", "ignore", "one-way", "concealed"};
+      int k = -1;
+      for (int i = 0; i < 4; i++)
+        if (strcmp(optarg, how[i]) == 0) k = i;
+      if (k < 0)
+        return cb_error_set(err, CB_EINPUT, "--rediscovered '%s': expected door, ignore, one-way or concealed", optarg);
+      job->gen.cards.rediscovered = (cb_rediscovered)k, gen_opt = true;
+      break;
+    }
+    case OPT_DOUBLES: job->gen.cards.plain_doubles = false, gen_opt = true; break;
+    case OPT_NO_DOUBLES: job->gen.cards.plain_doubles = gen_opt = true; break;
+    case OPT_MIN_ROOMS:
+      if (!cb_cli_number(optarg, 1, 100000, &v))
+        return cb_error_set(err, CB_EINPUT, "--min-rooms '%s': expected a whole number from 1 to 100000", optarg);
+      job->gen.cards.min_rooms = (int)v, gen_opt = true;
+      break;
+    case OPT_CONTENT:
+      if (!*optarg) return cb_error_set(err, CB_EINPUT, "--content: expected a table file");
+      if (text_arg("content", optarg, 1000, err)) return err->status;
+      job->gen.cards.content = optarg, gen_opt = true;
+      break;
+    case OPT_LENGTHS: job->gen.cards.lengths = gen_opt = true; break;
+    case OPT_LENGTH_UNIT:
+      if (!cb_cli_number(optarg, 1, 5280, &v))
+        return cb_error_set(err, CB_EINPUT, "--length-unit '%s': expected feet per pip, 1 to 5280", optarg);
+      job->gen.cards.length_unit = (int)v, gen_opt = true;
+      break;
+    case OPT_SECTORS: {
+      unsigned long long c2, r2;
+      const char *x = strchr(optarg, 'x');
+      char cols[16] = "";
+      if (x && (size_t)(x - optarg) < sizeof cols) memcpy(cols, optarg, (size_t)(x - optarg)), cols[x - optarg] = '\0';
+      if (!x || !cb_cli_number(cols, 1, 12, &c2) || !cb_cli_number(x + 1, 1, 12, &r2))
+        return cb_error_set(err, CB_EINPUT, "--sectors '%s': expected columns x rows, each 1 to 12 (e.g. 3x2)",
+                            optarg);
+      job->gen.sector_cols = (int)c2;
+      job->gen.sector_rows = (int)r2;
+      gen_opt = true;
+      break;
+    }
+    case OPT_SECTOR_FT:
+      if (!cb_cli_number(optarg, 120, 1200, &v))
+        return cb_error_set(err, CB_EINPUT, "--sector-ft '%s': expected a whole number of feet from 120 to 1200",
+                            optarg);
+      job->gen.sector_ft = (int)v;
+      gen_opt = true;
+      break;
+    case OPT_ROTATE: job->gen.no_rotate = false, gen_opt = true; break;
+    case OPT_NO_ROTATE: job->gen.no_rotate = true, gen_opt = true; break;
+    case OPT_LETTERS:
+    case OPT_JUNCTIONS:
+    case OPT_WALLS: {
+      const char *name = c == OPT_LETTERS ? "letters" : c == OPT_JUNCTIONS ? "junctions" : "walls";
+      if (!*optarg) return cb_error_set(err, CB_EINPUT, "--%s: give a table file", name);
+      if (text_arg(name, optarg, 900, err)) return err->status;
+      *(c == OPT_LETTERS ? &job->gen.letters : c == OPT_JUNCTIONS ? &job->gen.junctions : &job->gen.walls) = optarg;
+      gen_opt = true;
+      break;
+    }
     case OPT_TITLE:
       if (text_arg("title", optarg, 200, err)) return err->status;
       job->gen.title = optarg;
@@ -152,10 +488,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       job->dpi = (double)v;
       break;
     case OPT_BACKEND:
-      if (strcmp(optarg, "cairo") != 0) {
-        if (strcmp(optarg, "haru") == 0) return cb_error_set(err, CB_EINPUT, "--backend haru: not implemented yet");
-        return cb_error_set(err, CB_EINPUT, "--backend '%s': expected 'cairo'", optarg);
-      }
+      if (strcmp(optarg, "cairo") != 0 && strcmp(optarg, "haru") != 0)
+        return cb_error_set(err, CB_EINPUT, "--backend '%s': expected 'cairo' or 'haru'", optarg);
       job->backend = optarg;
       break;
     case OPT_AUTHOR:
@@ -189,6 +523,26 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     job->input = argv[optind + 1];
   }
   if (!cli->seed_given) job->gen.seed = random_seed;
+  if (page_size || landscape) {
+    snprintf(cli->page_args, sizeof cli->page_args, "%s%s%s", page_size ? "--page-size " : "", page_size ? page_size : "",
+             landscape ? (page_size ? " --landscape" : "--landscape") : "");
+    job->page_args = cli->page_args;
+  }
+  if (landscape) {
+    if (job->page_w <= 0) cb_cli_page_size("a4", &job->page_w, &job->page_h);
+    if (job->page_w < job->page_h) {
+      double t = job->page_w;
+      job->page_w = job->page_h, job->page_h = t;
+    }
+  }
+  for (int i = 0; i < ngiven; i++)
+    if (!applies(given[i], job->generator))
+      return cb_error_set(err, CB_EINPUT, "--%s%s%s: not an option of %s (only of %s)", option_name(given[i]),
+                          given_arg[i] ? " " : "", given_arg[i] ? given_arg[i] : "", job->generator,
+                          scope_of(given[i]));
+  if (job->gen.cards.grid_w != job->gen.cards.grid_h && strcmp(job->generator, "battleships") == 0)
+    return cb_error_set(err, CB_EINPUT, "--grid %dx%d: battleships grids are square: give one number",
+                        job->gen.cards.grid_w, job->gen.cards.grid_h);
 
   if (format) {
     int f = format_of(format);
@@ -207,8 +561,10 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   if (output) job->output = output;
   else if (!cli->explain) job->output = job->format == CB_FORMAT_JSON ? "dungeon.json" : "dungeon.pdf";
   (void)format_name;
-  if (job->format == CB_FORMAT_JSON && strcmp(job->backend, "cairo") != 0)
-    return cb_error_set(err, CB_EINPUT, "--backend does not apply to JSON");
+  if (job->player_map && job->format == CB_FORMAT_JSON)
+    return cb_error_set(err, CB_EINPUT, "--player-map is a printed handout: use PDF, SVG or PNG");
+  if (strcmp(job->backend, "haru") == 0 && job->format != CB_FORMAT_PDF)
+    return cb_error_set(err, CB_EINPUT, "--backend haru writes PDF only");
 
   if (date_env && *date_env) {
     if (!cb_cli_number(date_env, 0, 253402300799ULL, &v))

@@ -12,6 +12,7 @@ typedef struct cb_cli {
   cb_job job;
   bool help, version, explain;
   bool seed_given;
+  char page_args[160]; /* the page options as given, for the footer */
 } cb_cli;
 
 /* Parses argv into cli (defaults filled in). `date_env` is the value of
@@ -19,6 +20,11 @@ typedef struct cb_cli {
  * CB_EINPUT with a message naming the option on bad input. */
 cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t random_seed, cb_cli *cli,
                        cb_error *err);
+
+/* A page size: a4, letter, a5, half-letter, or WxH with mm or in (e.g.
+ * 148x210mm, 5.5x8.5in), in points; false when it is none of these or
+ * outside 90 mm to 1200 mm a side. */
+bool cb_cli_page_size(const char *s, double *w, double *h);
 
 /* Writes the --help text. */
 void cb_cli_help(FILE *out);

@@ -657,16 +657,13 @@ static const struct {
   unsigned tags;
   const char *text;
 } content_lines[] = {
-    {CB_TAG_MAIN_START, "The main entrance: the primary and most obvious way in."},
-    {CB_TAG_START, "A secondary entrance, perhaps hidden or sealed from the outside."},
-    {CB_TAG_GOAL | CB_TAG_ENCOUNTER, "The goal, guarded: the reason the party came (a MacGuffin, the Big Bad, "
-                                     "a massive hoard, or the way deeper)."},
-    {CB_TAG_GOAL, "The goal: the reason the party came (a MacGuffin, the Big Bad, a massive hoard, or the "
-                  "way deeper)."},
-    {CB_TAG_ENCOUNTER | CB_TAG_TREASURE, "A fixed encounter guards something of value."},
-    {CB_TAG_ENCOUNTER, "A fixed encounter: someone or something is always here; roll for its reaction."},
-    {CB_TAG_TREASURE, "Something of value lies here: loot or a magic item."},
-    {0, "Empty: roll for random encounters as usual."},
+    {CB_TAG_MAIN_START, "The obvious way in."},
+    {CB_TAG_START, "A second way in, perhaps hidden or sealed from outside."},
+    {CB_TAG_GOAL, "Why the party came: a MacGuffin, the Big Bad, a hoard, or the way deeper."},
+    {CB_TAG_ENCOUNTER | CB_TAG_TREASURE, "Someone or something guards a thing of value."},
+    {CB_TAG_ENCOUNTER, "Someone or something is always here: roll its reaction."},
+    {CB_TAG_TREASURE, "Loot or a magic item."},
+    {0, "Empty, but roll for wandering monsters."},
 };
 
 static cb_status describe_rooms(dd *s, cb_error *err) {

@@ -3,8 +3,14 @@
 #include "../model/rng.h"
 #include "generator.h"
 
-static const cb_generator *const generators[] = {&cb_gen_dropdice};
-static const char *const planned[] = {"cards", "leximorph", "preconnect", "battleships"};
+/* One generator per line; a procedure moves from planned to generators when it lands. */
+static const cb_generator *const generators[] = {
+    &cb_gen_dropdice,
+    &cb_gen_cards,
+    &cb_gen_battleships,
+    &cb_gen_leximorph,
+};
+static const char *const planned[] = {"preconnect"};
 
 const cb_generator *cb_generator_find(const char *name) {
   for (size_t i = 0; name && i < sizeof generators / sizeof *generators; i++)

@@ -12,7 +12,12 @@
 #include "json_util.h"
 
 /* Each generator's procedure reader and writer; add a row per generator. */
-static const cb_proc_io *const proc_ios[] = {&cb_proc_io_dropdice};
+static const cb_proc_io *const proc_ios[] = {
+    &cb_proc_io_dropdice,
+    &cb_proc_io_battleships,
+    &cb_proc_io_cards,
+    &cb_proc_io_leximorph,
+};
 static const char *const generator_names[] = {"cards", "leximorph", "preconnect", "battleships", "dropdice"};
 
 static const cb_proc_io *proc_io(const char *generator) {
@@ -21,147 +26,245 @@ static const cb_proc_io *proc_io(const char *generator) {
   return NULL;
 }
 
-/* ---- writing ---- */
-
-static json_t *names_array(unsigned bits, int count, int is_tag) {
-  json_t *a = json_array();
-  for (int i = 0; a && i < count; i++)
-    if (bits & (1u << i))
-      json_array_append_new(a, json_string(is_tag ? cb_tag_name((cb_tag)(1u << i))
-                                                  : cb_flag_name((cb_passage_flag)(1u << i))));
-  return a;
-}
-
-static json_t *seed_value(uint64_t seed) {
-  if (seed <= 9007199254740991ULL) return json_integer((json_int_t)seed);
-  char buf[32];
-  snprintf(buf, sizeof buf, "%" PRIu64, seed);
-  return json_string(buf);
-}
-
-static json_t *option_value(const cb_option *o) {
-  if (o->flag) return json_true();
-  if (!o->number) return json_string(o->value);
-  char *end;
-  errno = 0;
-  long long v = strtoll(o->value, &end, 10);
-  if (*end == '\0' && errno == 0) return json_integer(v);
-  double f = strtod(o->value, &end);
-  return *end == '\0' && isfinite(f) ? json_real(f) : json_string(o->value);
-}
-
-static json_t *room_json(const cb_room *r) {
-  json_t *o = json_object(), *keys = json_array();
-  if (!o || !keys) {
-    json_decref(o);
-    json_decref(keys);
-    return NULL;
-  }
-  json_object_set_new(o, "id", json_integer(r->id));
-  json_object_set_new(o, "level", json_integer(r->level));
-  if (r->number != r->id) json_object_set_new(o, "number", json_integer(r->number));
-  json_object_set_new(o, "x", cb_jw_coord(r->x));
-  json_object_set_new(o, "y", cb_jw_coord(r->y));
-  json_object_set_new(o, "tags", names_array(r->tags, CB_TAG_COUNT, 1));
-  for (int k = 0; k < r->nkeys; k++) json_array_append_new(keys, json_string(r->keys[k]));
-  json_object_set_new(o, "keys", keys);
-  if (r->value != CB_NO_VALUE) json_object_set_new(o, "value", json_integer(r->value));
-  if (r->card) json_object_set_new(o, "card", json_string(r->card));
-  if (r->text) json_object_set_new(o, "text", json_string(r->text));
-  return o;
-}
-
-static json_t *passage_json(const cb_passage *p) {
-  json_t *o = json_pack("{s:i,s:i,s:i,s:s,s:o}", "id", p->id, "from", p->from, "to", p->to, "kind",
-                        cb_passage_kind_name(p->kind), "flags", names_array(p->flags, CB_FLAG_COUNT, 0));
-  if (!o) return NULL;
-  if (p->lock) json_object_set_new(o, "lock", json_string(p->lock));
-  if (p->length_ft >= 0) json_object_set_new(o, "length_ft", cb_jw_coord(p->length_ft));
-  return o;
-}
+/* ---- writing ----
+ * Rooms, passages and the log are written straight into a buffer (a 100,000
+ * room dungeon through jansson's tree costs seconds); the procedure, small or
+ * generator-specific, goes through jansson. Numbers and separators match
+ * jansson's compact output, so either path gives the same bytes. */
 
 typedef struct writer {
   cb_sink sink;
   cb_status st;
+  size_t n;
+  char buf[1 << 16];
 } writer;
 
-static void put(writer *w, const char *s) {
-  if (w->st == CB_OK) w->st = w->sink.write(w->sink.closure, (const unsigned char *)s, strlen(s));
+static void flush(writer *w) {
+  if (w->st == CB_OK && w->n) w->st = w->sink.write(w->sink.closure, (const unsigned char *)w->buf, w->n);
+  w->n = 0;
 }
 
-/* Writes "key": value (value consumed; NULL means out of memory). */
-static void put_value(writer *w, const char *key, json_t *v, const char *after) {
-  if (!v) {
-    if (w->st == CB_OK) w->st = CB_EINTERNAL;
-    return;
-  }
-  char *text = json_dumps(v, JSON_COMPACT | JSON_REAL_PRECISION(12) | JSON_ENSURE_ASCII | JSON_ENCODE_ANY);
-  json_decref(v);
-  if (!text) {
-    if (w->st == CB_OK) w->st = CB_EINTERNAL;
-    return;
-  }
-  if (key) {
-    json_t *k = json_string(key);
-    char *kt = k ? json_dumps(k, JSON_ENCODE_ANY | JSON_ENSURE_ASCII) : NULL;
-    json_decref(k);
-    if (!kt) {
-      free(text);
-      if (w->st == CB_OK) w->st = CB_EINTERNAL;
+static void raw(writer *w, const char *s, size_t len) {
+  if (len > sizeof w->buf - w->n) {
+    flush(w);
+    if (len > sizeof w->buf) {
+      if (w->st == CB_OK) w->st = w->sink.write(w->sink.closure, (const unsigned char *)s, len);
       return;
     }
-    put(w, kt);
-    put(w, ": ");
-    free(kt);
   }
-  put(w, text);
-  put(w, after);
-  free(text);
+  memcpy(w->buf + w->n, s, len);
+  w->n += len;
 }
 
-/* A list as "key": [ then one item per line, then ]. */
-typedef json_t *(*item_fn)(const cb_dungeon *d, int i);
-static json_t *room_item(const cb_dungeon *d, int i) { return room_json(&d->rooms[i]); }
-static json_t *passage_item(const cb_dungeon *d, int i) { return passage_json(&d->passages[i]); }
-static json_t *level_item(const cb_dungeon *d, int i) {
-  return json_pack("{s:i,s:s}", "id", d->levels[i].id, "name", d->levels[i].name);
+static void put(writer *w, const char *s) { raw(w, s, strlen(s)); }
+
+/* A JSON string: quotes, backslashes and control characters escaped, UTF-8
+ * kept (bytes that are not UTF-8 become U+FFFD). */
+static void put_str(writer *w, const char *s) {
+  raw(w, "\"", 1);
+  const unsigned char *p = (const unsigned char *)s;
+  while (*p) {
+    const unsigned char *run = p;
+    while (*p >= 0x20 && *p != '"' && *p != '\\' && *p < 0x80) p++;
+    raw(w, (const char *)run, (size_t)(p - run));
+    if (!*p) break;
+    if (*p >= 0x80) {
+      int len = (*p >> 5) == 6 ? 2 : (*p >> 4) == 14 ? 3 : (*p >> 3) == 30 ? 4 : 0;
+      int ok = len > 0;
+      for (int k = 1; ok && k < len; k++) ok = (p[k] & 0xC0) == 0x80;
+      if (ok) raw(w, (const char *)p, (size_t)len), p += len;
+      else put(w, "\xef\xbf\xbd"), p++;
+      continue;
+    }
+    char esc[8];
+    switch (*p) {
+    case '"': put(w, "\\\""); break;
+    case '\\': put(w, "\\\\"); break;
+    case '\n': put(w, "\\n"); break;
+    case '\t': put(w, "\\t"); break;
+    case '\r': put(w, "\\r"); break;
+    case '\b': put(w, "\\b"); break;
+    case '\f': put(w, "\\f"); break;
+    default: snprintf(esc, sizeof esc, "\\u%04x", *p); put(w, esc);
+    }
+    p++;
+  }
+  raw(w, "\"", 1);
 }
-static json_t *log_item(const cb_dungeon *d, int i) { return json_string(d->log[i]); }
+
+static void put_int(writer *w, long long v) {
+  char b[24];
+  put(w, (snprintf(b, sizeof b, "%lld", v), b));
+}
+
+/* As jansson writes a real with JSON_REAL_PRECISION(12): %.12g, ".0" added to whole numbers. */
+static void put_real(writer *w, double v) {
+  char b[40];
+  snprintf(b, sizeof b, "%.12g", v);
+  for (char *c = b; *c; c++)
+    if (*c == ',') *c = '.';
+  if (!strpbrk(b, ".eEni")) strcat(b, ".0");
+  put(w, b);
+}
+
+static void put_coord(writer *w, double v) { put_real(w, round(v * 100) / 100); }
+
+static void put_key(writer *w, const char *key, int first) {
+  if (!first) raw(w, ",", 1);
+  put_str(w, key);
+  raw(w, ":", 1);
+}
+
+static void put_names(writer *w, unsigned bits, int count, int is_tag) {
+  raw(w, "[", 1);
+  int first = 1;
+  for (int i = 0; i < count; i++) {
+    if (!(bits & (1u << i))) continue;
+    if (!first) raw(w, ",", 1);
+    put_str(w, is_tag ? cb_tag_name((cb_tag)(1u << i)) : cb_flag_name((cb_passage_flag)(1u << i)));
+    first = 0;
+  }
+  raw(w, "]", 1);
+}
+
+static void put_seed(writer *w, uint64_t seed) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "%" PRIu64, seed);
+  if (seed <= 9007199254740991ULL) put(w, buf);
+  else put_str(w, buf);
+}
+
+static void put_option(writer *w, const cb_option *o) {
+  char *end;
+  if (o->flag) {
+    put(w, "true");
+    return;
+  }
+  if (o->number) {
+    errno = 0;
+    long long v = strtoll(o->value, &end, 10);
+    if (*end == '\0' && errno == 0) {
+      put_int(w, v);
+      return;
+    }
+    double f = strtod(o->value, &end);
+    if (*end == '\0' && isfinite(f)) {
+      put_real(w, f);
+      return;
+    }
+  }
+  put_str(w, o->value);
+}
+
+static void put_room(writer *w, const cb_room *r) {
+  put_key(w, "id", 1), put_int(w, r->id);
+  put_key(w, "level", 0), put_int(w, r->level);
+  if (r->number != r->id) put_key(w, "number", 0), put_int(w, r->number);
+  put_key(w, "x", 0), put_coord(w, r->x);
+  put_key(w, "y", 0), put_coord(w, r->y);
+  put_key(w, "tags", 0), put_names(w, r->tags, CB_TAG_COUNT, 1);
+  put_key(w, "keys", 0);
+  raw(w, "[", 1);
+  for (int k = 0; k < r->nkeys; k++) {
+    if (k) raw(w, ",", 1);
+    put_str(w, r->keys[k]);
+  }
+  raw(w, "]", 1);
+  if (r->value != CB_NO_VALUE) put_key(w, "value", 0), put_int(w, r->value);
+  if (r->card) put_key(w, "card", 0), put_str(w, r->card);
+  if (r->text) put_key(w, "text", 0), put_str(w, r->text);
+}
+
+static void put_passage(writer *w, const cb_passage *p) {
+  put_key(w, "id", 1), put_int(w, p->id);
+  put_key(w, "from", 0), put_int(w, p->from);
+  put_key(w, "to", 0), put_int(w, p->to);
+  put_key(w, "kind", 0), put_str(w, cb_passage_kind_name(p->kind));
+  put_key(w, "flags", 0), put_names(w, p->flags, CB_FLAG_COUNT, 0);
+  if (p->lock) put_key(w, "lock", 0), put_str(w, p->lock);
+  if (p->length_ft >= 0) put_key(w, "length_ft", 0), put_coord(w, p->length_ft);
+}
+
+static int dump_cb(const char *buffer, size_t size, void *data) {
+  writer *w = data;
+  raw(w, buffer, size);
+  return w->st == CB_OK ? 0 : -1;
+}
+
+/* A jansson value (consumed); NULL means out of memory. */
+static void put_json(writer *w, json_t *v) {
+  if (!v || json_dump_callback(v, dump_cb, w, JSON_COMPACT | JSON_REAL_PRECISION(12) | JSON_ENCODE_ANY) != 0)
+    if (w->st == CB_OK) w->st = CB_EINTERNAL;
+  json_decref(v);
+}
+
+/* "key": [ then one item per line, then ]. */
+typedef void (*item_fn)(writer *w, const cb_dungeon *d, int i);
+static void room_item(writer *w, const cb_dungeon *d, int i) {
+  raw(w, "{", 1);
+  put_room(w, &d->rooms[i]);
+  raw(w, "}", 1);
+}
+static void passage_item(writer *w, const cb_dungeon *d, int i) {
+  raw(w, "{", 1);
+  put_passage(w, &d->passages[i]);
+  raw(w, "}", 1);
+}
+static void level_item(writer *w, const cb_dungeon *d, int i) {
+  raw(w, "{", 1);
+  put_key(w, "id", 1), put_int(w, d->levels[i].id);
+  put_key(w, "name", 0), put_str(w, d->levels[i].name);
+  raw(w, "}", 1);
+}
+static void log_item(writer *w, const cb_dungeon *d, int i) { put_str(w, d->log[i]); }
 
 static void put_list(writer *w, const cb_dungeon *d, const char *key, int n, item_fn item, const char *after) {
-  put(w, " \"");
-  put(w, key);
-  put(w, n ? "\": [\n" : "\": []");
+  put(w, " ");
+  put_str(w, key);
+  put(w, n ? ": [\n" : ": []");
   for (int i = 0; i < n && w->st == CB_OK; i++) {
     put(w, "  ");
-    put_value(w, NULL, item(d, i), i + 1 < n ? ",\n" : "\n ]");
+    item(w, d, i);
+    put(w, i + 1 < n ? ",\n" : "\n ]");
   }
   put(w, after);
 }
 
 cb_status cb_json_write(const cb_dungeon *d, cb_sink sink, cb_error *err) {
-  writer w = {sink, CB_OK};
-  put(&w, "{\n ");
-  put_value(&w, "format", json_string(CB_JSON_FORMAT), ",\n ");
-  put_value(&w, "generator", json_string(d->generator), ",\n ");
-  put_value(&w, "seed", seed_value(d->seed), ",\n ");
-  json_t *opts = json_object();
-  for (int i = 0; opts && i < d->noptions; i++)
-    if (json_object_set_new(opts, d->options[i].name, option_value(&d->options[i]))) {
-      json_decref(opts);
-      opts = NULL;
-    }
-  put_value(&w, "options", opts, ",\n ");
-  put_value(&w, "title", json_string(d->title ? d->title : ""), ",\n");
-  put_list(&w, d, "levels", d->nlevels, level_item, ",\n");
-  put_list(&w, d, "rooms", d->nrooms, room_item, ",\n");
-  put_list(&w, d, "passages", d->npassages, passage_item, ",\n ");
+  writer *w = cb_malloc(sizeof *w);
+  if (!w) return cb_error_set(err, CB_EINTERNAL, "out of memory writing JSON");
+  w->sink = sink;
+  w->st = CB_OK;
+  w->n = 0;
+  put(w, "{\n \"format\": ");
+  put_str(w, CB_JSON_FORMAT);
+  put(w, ",\n \"generator\": ");
+  put_str(w, d->generator);
+  put(w, ",\n \"seed\": ");
+  put_seed(w, d->seed);
+  put(w, ",\n \"options\": {");
+  for (int i = 0; i < d->noptions; i++) put_key(w, d->options[i].name, i == 0), put_option(w, &d->options[i]);
+  put(w, "},\n \"title\": ");
+  put_str(w, d->title ? d->title : "");
+  put(w, ",\n");
+  put_list(w, d, "levels", d->nlevels, level_item, ",\n");
+  put_list(w, d, "rooms", d->nrooms, room_item, ",\n");
+  put_list(w, d, "passages", d->npassages, passage_item, ",\n ");
   const cb_proc_io *io = proc_io(d->generator);
-  if (io && io->write_sketch && d->sketch) put_value(&w, "sketch", io->write_sketch(d), ",\n ");
-  put_value(&w, "procedure", io && io->write ? io->write(d) : json_object(), ",\n");
-  put_list(&w, d, "log", d->nlog, log_item, "\n}\n");
-  if (w.st == CB_EINTERNAL) return cb_error_set(err, CB_EINTERNAL, "out of memory writing JSON");
-  if (w.st != CB_OK) return cb_error_set(err, w.st, "could not write the JSON");
+  if (io && io->write_sketch && d->sketch) {
+    put(w, "\"sketch\": ");
+    put_json(w, io->write_sketch(d));
+    put(w, ",\n ");
+  }
+  put(w, "\"procedure\": ");
+  put_json(w, io && io->write ? io->write(d) : json_object());
+  put(w, ",\n");
+  put_list(w, d, "log", d->nlog, log_item, "\n}\n");
+  flush(w);
+  cb_status st = w->st;
+  free(w);
+  if (st == CB_EINTERNAL) return cb_error_set(err, CB_EINTERNAL, "out of memory writing JSON");
+  if (st != CB_OK) return cb_error_set(err, st, "could not write the JSON");
   return CB_OK;
 }
 

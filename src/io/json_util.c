@@ -132,6 +132,13 @@ json_t *cb_jw_coord(double v) { return json_real(round(v * 100) / 100); }
 
 json_t *cb_jw_pairs(const cb_pair *p, int n) {
   json_t *a = json_array();
-  for (int i = 0; a && i < n; i++) json_array_append_new(a, json_pack("[ii]", p[i].a, p[i].b));
+  for (int i = 0; a && i < n; i++) {
+    json_t *pair = json_array();
+    if (!pair || json_array_append_new(pair, json_integer(p[i].a)) || json_array_append_new(pair, json_integer(p[i].b)) ||
+        json_array_append_new(a, pair)) {
+      json_decref(a);
+      return NULL;
+    }
+  }
   return a;
 }

@@ -60,5 +60,8 @@ typedef struct cb_proc_io {
 } cb_proc_io;
 
 extern const cb_proc_io cb_proc_io_dropdice;
+extern const cb_proc_io cb_proc_io_battleships;
+extern const cb_proc_io cb_proc_io_cards;
+extern const cb_proc_io cb_proc_io_leximorph;
 
 #endif

@@ -50,33 +50,79 @@ void cb_table_free(cb_table *t) {
   memset(t, 0, sizeof *t);
 }
 
-cb_status cb_table_read(const char *path, int min_fields, int max_fields, cb_table *t, cb_error *err) {
+static cb_status parse_rows(cb_table *t, int min_fields, int max_fields, cb_error *err);
+
+static cb_status start(cb_table *t, const char *name, cb_error *err) {
   memset(t, 0, sizeof *t);
-  size_t plen = strlen(path);
+  size_t plen = strlen(name);
   t->path = cb_malloc(plen + 1);
   if (!t->path) return cb_error_set(err, CB_EINTERNAL, "out of memory");
-  memcpy(t->path, path, plen + 1);
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    cb_status st = cb_error_set(err, CB_EINPUT, "%s: %s", path, strerror(errno));
-    cb_table_free(t);
-    return st;
-  }
-  t->text = cb_malloc(MAX_FILE + 2);
-  size_t n = t->text ? fread(t->text, 1, MAX_FILE + 1, f) : 0;
-  int read_error = ferror(f);
-  fclose(f);
+  memcpy(t->path, name, plen + 1);
+  return CB_OK;
+}
+
+/* Checks the bytes in t->text (n of them) and splits them into rows. */
+static cb_status finish(cb_table *t, size_t n, int min_fields, int max_fields, cb_error *err) {
   cb_status st = CB_OK;
-  if (!t->text) st = cb_error_set(err, CB_EINTERNAL, "out of memory");
-  else if (read_error) st = cb_table_fail(t, NULL, err, "cannot read it (is it a directory?)");
-  else if (n > MAX_FILE) st = cb_table_fail(t, NULL, err, "larger than 1 MiB");
+  if (n > MAX_FILE) st = cb_table_fail(t, NULL, err, "larger than 1 MiB");
   else if (memchr(t->text, '\0', n)) st = cb_table_fail(t, NULL, err, "holds a NUL byte: not a text file");
   else if (!valid_utf8((unsigned char *)t->text, n)) st = cb_table_fail(t, NULL, err, "is not valid UTF-8");
-  if (st != CB_OK) {
+  if (st == CB_OK) {
+    t->text[n] = '\0';
+    st = parse_rows(t, min_fields, max_fields, err);
+  }
+  if (st != CB_OK) cb_table_free(t);
+  return st;
+}
+
+cb_status cb_table_parse(const char *text, size_t len, const char *name, int min_fields, int max_fields, cb_table *t,
+                         cb_error *err) {
+  cb_status st = start(t, name, err);
+  if (st != CB_OK) return st;
+  size_t n = len > MAX_FILE ? MAX_FILE + 1 : len;
+  t->text = cb_malloc(n + 2);
+  if (!t->text) {
+    cb_table_free(t);
+    return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  }
+  memcpy(t->text, text, n);
+  return finish(t, n, min_fields, max_fields, err);
+}
+
+cb_status cb_table_read(const char *path, int min_fields, int max_fields, cb_table *t, cb_error *err) {
+  cb_status st = start(t, path, err);
+  if (st != CB_OK) return st;
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    st = cb_error_set(err, CB_EINPUT, "%s: %s", path, strerror(errno));
     cb_table_free(t);
     return st;
   }
-  t->text[n] = '\0';
+  /* grow as the file is read: tables are small, and read once per dungeon */
+  size_t n = 0, tcap = 0;
+  int nomem = 0;
+  for (;;) {
+    if (cb_grow(&t->text, &tcap, n + 4096 + 2, 1)) {
+      nomem = 1;
+      break;
+    }
+    size_t want = tcap - n - 1, got = fread(t->text + n, 1, want, f);
+    n += got;
+    if (got < want || n > MAX_FILE) break;
+  }
+  int read_error = ferror(f);
+  fclose(f);
+  if (nomem || read_error) {
+    st = nomem ? cb_error_set(err, CB_EINTERNAL, "out of memory")
+               : cb_table_fail(t, NULL, err, "cannot read it (is it a directory?)");
+    cb_table_free(t);
+    return st;
+  }
+  return finish(t, n, min_fields, max_fields, err);
+}
+
+static cb_status parse_rows(cb_table *t, int min_fields, int max_fields, cb_error *err) {
+  cb_status st = CB_OK;
   size_t cap = 0;
   int line = 0;
   for (char *p = t->text; *p && st == CB_OK;) {
@@ -123,7 +169,6 @@ cb_status cb_table_read(const char *path, int min_fields, int max_fields, cb_tab
     if (!end) break;
     p = end + 1;
   }
-  if (st != CB_OK) cb_table_free(t);
   return st;
 }
 

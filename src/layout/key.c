@@ -68,6 +68,11 @@ static void build_entry(entry *e, const cb_dungeon *d, const cb_room *r) {
   char buf[512];
   e->n = 0;
   e->used = 0;
+  if (d->nlevels > 1 && (r == d->rooms || r[-1].level != r->level)) {
+    /* room numbers start again on each level: the first entry names it */
+    snprintf(buf, sizeof buf, "Level %d \xc2\xb7 ", r->level);
+    span(e, CB_FONT_BOLD_ITALIC, buf);
+  }
   snprintf(buf, sizeof buf, "%d", r->number);
   span(e, CB_FONT_BOLD, buf);
   if (r->card) snprintf(buf, sizeof buf, " (%s)", r->card), span(e, CB_FONT_REGULAR, buf);

@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "place.h"
 #include "text.h"
+#include "../util/alloc.h"
 
 #define CB_PI 3.14159265358979323846
 
@@ -57,16 +59,10 @@ static double room_radius(const cb_dungeon *d, const view *v, int level) {
   return fmax(ROOM_MIN_R, fmin(ROOM_MAX_R, r));
 }
 
-typedef struct mark {
-  cb_symbol sym;
-  const char *text;
-} mark;
+typedef cb_map_mark mark;
+enum { MAX_MARKS = CB_MAP_MAX_MARKS };
 
-enum { MAX_MARKS = 12 };
-
-/* The marks beside a room: its tags, its keys, and stairs to other levels
- * (labelled "L2" with the level they reach). Texts live in the page arena. */
-static int room_marks(cb_page *p, const cb_dungeon *d, const cb_room *r, mark *out) {
+int cb_map_room_marks(cb_page *p, const cb_dungeon *d, const cb_room *r, cb_map_mark *out) {
   static const struct {
     unsigned tag;
     cb_symbol sym;
@@ -85,7 +81,9 @@ static int room_marks(cb_page *p, const cb_dungeon *d, const cb_room *r, mark *o
     int other = ps->from == r->id ? ps->to : ps->to == r->id ? ps->from : 0;
     const cb_room *o = other ? cb_dungeon_room(d, other) : NULL;
     if (!o || o->level == r->level) continue;
-    out[n++] = (mark){CB_SYM_STAIRS_AWAY, cb_arena_printf(p->arena, "L%d", o->level)};
+    const char *to = cb_arena_printf(p->arena, "L%d", o->level);
+    if (!to) p->oom = true;
+    out[n++] = (mark){CB_SYM_STAIRS_AWAY, to};
   }
   return n;
 }
@@ -120,6 +118,122 @@ static double free_direction(const cb_dungeon *d, const cb_room *r, double *gap_
   return dir;
 }
 
+/* One mark cluster: the marks in a row (or a column), and where it goes. */
+typedef struct cluster {
+  int n;
+  mark marks[MAX_MARKS];
+  double widths[MAX_MARKS];
+} cluster;
+
+static const double ANGLES = 24; /* candidate directions around a room */
+
+/* Puts a room's marks where they cover the least: every direction around the
+ * room, close in first, as a row or as a column; prefers the widest gap
+ * between its passages. Draws them and adds them to the obstacles. */
+static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cluster *c, double cx, double cy,
+                        double rr, double dir, cb_symbol_set *used) {
+  double gap = st->badge * 0.2, h = st->badge, row_w = -gap, col_w = 0;
+  for (int k = 0; k < c->n; k++) row_w += c->widths[k] + gap, col_w = fmax(col_w, c->widths[k]);
+  double col_h = c->n * h + (c->n - 1) * gap;
+  double best = INFINITY, bx = cx, by = cy;
+  int best_col = 0;
+  for (int layout = 0; layout < (c->n > 1 ? 2 : 1); layout++) {
+    double bw = layout ? col_w : row_w, bh = layout ? col_h : h;
+    for (int ring = 0; ring < 3; ring++)
+      for (int i = 0; i < ANGLES; i++) {
+        double a = dir + 2 * CB_PI * i / ANGLES;
+        double reach = fabs(cos(a)) * bw / 2 + fabs(sin(a)) * bh / 2;
+        double d = rr + st->line + 1.5 + reach + ring * h * 0.9;
+        double px = cx + cos(a) * d, py = cy + sin(a) * d;
+        double cost = cb_place_cost(pl, cb_box_grow(cb_box_centered(px, py, bw, bh), 0.8));
+        cost += ring * 2 + layout * 1.5 + (1 - cos(a - dir)) * 1.0;
+        if (cost < best - 1e-9) best = cost, bx = px, by = py, best_col = layout;
+      }
+  }
+  double bw = best_col ? col_w : row_w, bh = best_col ? col_h : h;
+  if (cb_place_box(pl, cb_box_centered(bx, by, bw, bh))) p->oom = true;
+  double x = bx - bw / 2, y = by - bh / 2;
+  for (int k = 0; k < c->n; k++) {
+    double mx = best_col ? bx : x + c->widths[k] / 2, my = best_col ? y + h / 2 : by;
+    cb_symbol_badge(p, st, c->marks[k].sym, c->marks[k].text, mx, my);
+    *used |= CB_SYMBOL_BIT(c->marks[k].sym);
+    if (best_col) y += h + gap;
+    else x += c->widths[k] + gap;
+  }
+}
+
+/* A passage's label (a lock's key id) beside its middle mark, on the side and
+ * at the distance where it covers least. */
+static void place_label(cb_page *p, const cb_symbols *st, cb_place *pl, const char *text, double mx, double my,
+                        double ux, double uy) {
+  double w, h;
+  cb_symbol_label_size(st, text, &w, &h);
+  double best = INFINITY, bx = mx, by = my;
+  for (int side = -1; side <= 1; side += 2)
+    for (int step = 0; step < 4; step++)
+      for (int along = -1; along <= 1; along++) {
+        double off = st->badge * 0.6 + step * h * 0.6 + (fabs(ux) * h + fabs(uy) * w) / 2;
+        double px = mx - uy * off * side + ux * along * st->badge * 0.8;
+        double py = my + ux * off * side + uy * along * st->badge * 0.8;
+        double cost = cb_place_cost(pl, cb_box_grow(cb_box_centered(px, py, w, h), 0.5)) + step + abs(along) * 0.5;
+        if (cost < best - 1e-9) best = cost, bx = px, by = py;
+      }
+  if (cb_place_box(pl, cb_box_centered(bx, by, w, h))) p->oom = true;
+  cb_symbol_label(p, st, text, bx, by);
+}
+
+/* Keeps the procedure's positions but nudges rooms apart until no two
+ * circles touch and no passage runs through a room it does not join
+ * (a few relaxation rounds; positions move as little as they must). */
+static void nudge_rooms(const cb_dungeon *d, int level, double *px, double *py, double rr, double x0, double y0,
+                        double x1, double y1) {
+  const double want = 2 * rr + 7, clear = rr + 3;
+  for (int round = 0; round < 60; round++) {
+    int moved = 0;
+    for (int i = 0; i < d->nrooms; i++) {
+      if (level && d->rooms[i].level != level) continue;
+      for (int j = i + 1; j < d->nrooms; j++) {
+        if (level && d->rooms[j].level != level) continue;
+        double dx = px[j] - px[i], dy = py[j] - py[i], dist = hypot(dx, dy);
+        if (dist >= want) continue;
+        if (dist < 1e-6) dx = 1, dy = 0.5 * ((i + j) % 3 - 1), dist = hypot(dx, dy);
+        double push = (want - dist) / 2 + 0.05;
+        px[i] -= dx / dist * push, py[i] -= dy / dist * push;
+        px[j] += dx / dist * push, py[j] += dy / dist * push;
+        moved = 1;
+      }
+    }
+    for (int k = 0; k < d->npassages; k++) {
+      const cb_room *a = cb_dungeon_room(d, d->passages[k].from), *b = cb_dungeon_room(d, d->passages[k].to);
+      if (!a || !b || a->level != b->level || (level && a->level != level)) continue;
+      int ia = (int)(a - d->rooms), ib = (int)(b - d->rooms);
+      double ax = px[ia], ay = py[ia], bx = px[ib], by = py[ib], len2 = (bx - ax) * (bx - ax) + (by - ay) * (by - ay);
+      if (len2 < 1e-9) continue;
+      for (int i = 0; i < d->nrooms; i++) {
+        if (i == ia || i == ib || (level && d->rooms[i].level != level) || d->rooms[i].level != a->level) continue;
+        double t = ((px[i] - ax) * (bx - ax) + (py[i] - ay) * (by - ay)) / len2;
+        if (t <= 0 || t >= 1) continue;
+        double qx = ax + t * (bx - ax), qy = ay + t * (by - ay), dx = px[i] - qx, dy = py[i] - qy, dist = hypot(dx, dy);
+        if (dist >= clear) continue;
+        if (dist < 1e-6) dx = -(by - ay), dy = bx - ax, dist = hypot(dx, dy);
+        px[i] += dx / dist * (clear - dist + 0.05), py[i] += dy / dist * (clear - dist + 0.05);
+        moved = 1;
+      }
+    }
+    for (int i = 0; i < d->nrooms; i++) {
+      px[i] = fmin(fmax(px[i], x0 + rr), x1 - rr);
+      py[i] = fmin(fmax(py[i], y0 + rr), y1 - rr);
+    }
+    if (!moved) break;
+  }
+}
+
+typedef struct drawn_passage {
+  const cb_passage *ps;
+  cb_symbol sym;
+  double x0, y0, x1, y1;
+} drawn_passage;
+
 void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y, double w,
                  double h, cb_symbol_set *used) {
   double minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
@@ -139,24 +253,51 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
   v.oy = y + (h - ry * v.scale) / 2;
   double rr = room_radius(d, &v, level);
 
+  cb_place *pl = cb_place_new((cb_box){x, y, x + w, y + h});
+  drawn_passage *dp = cb_malloc(((size_t)d->npassages + 1) * sizeof *dp);
+  double *px = cb_malloc(((size_t)d->nrooms + 1) * sizeof *px), *py = cb_malloc(((size_t)d->nrooms + 1) * sizeof *py);
+  if (!pl || !dp || !px || !py) {
+    p->oom = true;
+    cb_place_free(pl);
+    free(dp);
+    free(px);
+    free(py);
+    return;
+  }
+  for (int i = 0; i < d->nrooms; i++) px[i] = vx(&v, d->rooms[i].x), py[i] = vy(&v, d->rooms[i].y);
+  nudge_rooms(d, level, px, py, rr, x, y, x + w, y + h);
+  int ndp = 0;
   for (int i = 0; i < d->npassages; i++) {
     const cb_passage *ps = &d->passages[i];
     const cb_room *a = cb_dungeon_room(d, ps->from), *b = cb_dungeon_room(d, ps->to);
     if (!a || !b || (level && (a->level != level || b->level != level))) continue;
-    double ax = vx(&v, a->x), ay = vy(&v, a->y), bx = vx(&v, b->x), by = vy(&v, b->y);
+    double ax = px[a - d->rooms], ay = py[a - d->rooms], bx = px[b - d->rooms], by = py[b - d->rooms];
     double len = hypot(bx - ax, by - ay);
     if (len <= 2 * rr) continue;
     double ux = (bx - ax) / len, uy = (by - ay) / len;
-    cb_symbol s = cb_map_passage_symbol(ps);
-    *used |= CB_SYMBOL_BIT(s);
-    cb_symbol_passage(p, st, s, ps->lock, ax + ux * rr, ay + uy * rr, bx - ux * rr, by - uy * rr);
+    drawn_passage *e = &dp[ndp++];
+    *e = (drawn_passage){ps, cb_map_passage_symbol(ps), ax + ux * rr, ay + uy * rr, bx - ux * rr, by - uy * rr};
+    if (cb_place_segment(pl, e->x0, e->y0, e->x1, e->y1, st->line)) p->oom = true;
+    double mw, mh;
+    cb_symbol_passage_mark(st, e->sym, &mw, &mh);
+    if (mw > 0 &&
+        cb_place_box(pl, cb_box_centered((e->x0 + e->x1) / 2, (e->y0 + e->y1) / 2, fmax(mw, mh), fmax(mw, mh))))
+      p->oom = true;
+  }
+  for (int i = 0; i < d->nrooms; i++) {
+    const cb_room *r = &d->rooms[i];
+    if ((!level || r->level == level) && cb_place_circle(pl, px[i], py[i], rr + 0.5)) p->oom = true;
+  }
+  for (int i = 0; i < ndp; i++) {
+    cb_symbol_passage(p, st, dp[i].sym, dp[i].x0, dp[i].y0, dp[i].x1, dp[i].y1);
+    *used |= CB_SYMBOL_BIT(dp[i].sym);
   }
   cb_ink room_ink = {.fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink,
                      .width = st->line * 1.2};
   for (int i = 0; i < d->nrooms; i++) {
     const cb_room *r = &d->rooms[i];
     if (level && r->level != level) continue;
-    double cx = vx(&v, r->x), cy = vy(&v, r->y);
+    double cx = px[i], cy = py[i];
     cb_page_circle(p, cx, cy, rr);
     cb_page_ink(p, &room_ink);
     if (r->tags & CB_TAG_MAIN_START) {
@@ -168,24 +309,28 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
     snprintf(num, sizeof num, "%d", r->number);
     double size = fmin(NUMBER_SIZE, rr * 1.05), tw = cb_text_width(st->m, CB_FONT_BOLD, size, num);
     cb_page_text(p, CB_FONT_BOLD, size, cx - tw / 2, cy + size * 0.34, st->ink, num);
-
-    mark marks[MAX_MARKS];
-    int nm = room_marks(p, d, r, marks);
-    if (nm == 0) continue;
-    double gap, dir = free_direction(d, r, &gap);
-    double radius = rr + st->badge * 0.75, total = 0, widths[MAX_MARKS];
-    for (int k = 0; k < nm; k++) {
-      widths[k] = cb_symbol_badge_width(st, marks[k].sym, marks[k].text);
-      total += widths[k] + st->badge * 0.2;
-    }
-    /* marks sit on an arc around the room, centred in its freest direction */
-    double a = dir - total / radius / 2;
-    for (int k = 0; k < nm; k++) {
-      double step = (widths[k] + st->badge * 0.2) / radius, mid = a + step / 2;
-      double extra = (widths[k] - st->badge) / 2 * fabs(cos(mid));
-      cb_symbol_badge(p, st, marks[k].sym, marks[k].text, cx + cos(mid) * (radius + extra), cy + sin(mid) * radius);
-      *used |= CB_SYMBOL_BIT(marks[k].sym);
-      a += step;
-    }
   }
+  /* labels last, where they cover least; a lock's key id first, as it must sit by its lock */
+  for (int i = 0; i < ndp; i++) {
+    if (!dp[i].ps->lock) continue;
+    double len = hypot(dp[i].x1 - dp[i].x0, dp[i].y1 - dp[i].y0);
+    place_label(p, st, pl, dp[i].ps->lock, (dp[i].x0 + dp[i].x1) / 2, (dp[i].y0 + dp[i].y1) / 2,
+                (dp[i].x1 - dp[i].x0) / len, (dp[i].y1 - dp[i].y0) / len);
+  }
+  /* rooms with the most marks choose first */
+  for (int want = MAX_MARKS; want >= 1; want--)
+    for (int i = 0; i < d->nrooms; i++) {
+      const cb_room *r = &d->rooms[i];
+      if (level && r->level != level) continue;
+      cluster c;
+      c.n = cb_map_room_marks(p, d, r, c.marks);
+      if (c.n != want) continue;
+      for (int k = 0; k < c.n; k++) c.widths[k] = cb_symbol_badge_width(st, c.marks[k].sym, c.marks[k].text);
+      double gapw;
+      place_marks(p, st, pl, &c, px[i], py[i], rr, free_direction(d, r, &gapw), used);
+    }
+  cb_place_free(pl);
+  free(dp);
+  free(px);
+  free(py);
 }

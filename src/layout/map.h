@@ -14,4 +14,16 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
 /* The symbol a passage is drawn with (the strongest of its flags). */
 cb_symbol cb_map_passage_symbol(const cb_passage *ps);
 
+/* A mark beside a room: a tag, a key (text "K1") or stairs (text "L2"). */
+typedef struct cb_map_mark {
+  cb_symbol sym;
+  const char *text;
+} cb_map_mark;
+enum { CB_MAP_MAX_MARKS = 12 };
+
+/* The marks of room r: its tags, its keys, and stairs to other levels
+ * (labelled "L2" with the level they reach), at most CB_MAP_MAX_MARKS, in
+ * out; returns how many. Texts live in the page arena. */
+int cb_map_room_marks(cb_page *p, const cb_dungeon *d, const cb_room *r, cb_map_mark *out);
+
 #endif

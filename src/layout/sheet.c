@@ -61,10 +61,19 @@ static cb_flow footer_flow(const cb_measure *m, const char *cmd, double w) {
   return (cb_flow){m, size, size * 1.25, w, GREY};
 }
 
+/* The footer's command: the dungeon's and the page's options. */
+static void command_line(const cb_dungeon *d, const cb_sheet_options *o, char *cmd, size_t cap) {
+  cb_sheet_command(d, cmd, cap);
+  if (o->page_args && *o->page_args) {
+    size_t n = strlen(cmd);
+    snprintf(cmd + n, cap - n, " %s", o->page_args);
+  }
+}
+
 static void footer(cb_page *p, const cb_measure *m, const cb_dungeon *d, const cb_sheet_options *o, int page,
                    int pages) {
   char line[1024], cmd[900];
-  cb_sheet_command(d, cmd, sizeof cmd);
+  command_line(d, o, cmd, sizeof cmd);
   double x = o->margin, w = p->w - 2 * o->margin;
   snprintf(line, sizeof line, "page %d of %d", page, pages);
   double pw = cb_text_width(m, CB_FONT_REGULAR, FOOT_SIZE, line);
@@ -85,13 +94,13 @@ static void footer(cb_page *p, const cb_measure *m, const cb_dungeon *d, const c
   cb_text_flow(p, &f, spans, 2, x, base + f.leading);
 }
 
-static double footer_height(const cb_measure *m, const cb_dungeon *d, double w) {
+static double footer_height(const cb_measure *m, const cb_dungeon *d, const cb_sheet_options *o, double w) {
   char cmd[900];
-  cb_sheet_command(d, cmd, sizeof cmd);
+  command_line(d, o, cmd, sizeof cmd);
   cb_span spans[] = {{CB_FONT_ITALIC, "To make it again: "}, {CB_FONT_REGULAR, cmd}};
   cb_flow f = footer_flow(m, cmd, w);
   int lines = cb_text_flow(NULL, &f, spans, 2, 0, 0);
-  return (lines + 1) * f.leading + FOOT_SIZE * 1.6;
+  return lines < 0 ? -1 : (lines + 1) * f.leading + FOOT_SIZE * 1.6;
 }
 
 /* The legend: only the symbols the map used, in a row that wraps. Returns its height. */
@@ -112,11 +121,40 @@ static double legend(cb_page *p, const cb_symbols *st, cb_symbol_set used, doubl
     }
     double cy = y + row * rowh + rowh / 2;
     if (is_badge) cb_symbol_badge(p, st, (cb_symbol)s, sample_text, cx + sw / 2, cy);
-    else cb_symbol_passage(p, st, (cb_symbol)s, NULL, cx, cy, cx + sw, cy);
+    else cb_symbol_passage(p, st, (cb_symbol)s, cx, cy, cx + sw, cy);
     cb_page_text(p, CB_FONT_REGULAR, LEGEND_SIZE, cx + sw + 4, cy + LEGEND_SIZE * 0.34, INK, name);
     cx += item;
   }
   return (row + 1) * rowh;
+}
+
+/* The handout's key: each room's number and two ruled lines to write on, in
+ * three columns. Returns the index of the first room that did not fit. */
+static int notes_fill(cb_page *p, const cb_measure *m, const cb_dungeon *d, int from, double x, double y, double w,
+                      double h) {
+  const int cols = 3;
+  const double gutter = 14, line = BODY_SIZE * 2.1;
+  double cw = (w - gutter * (cols - 1)) / cols;
+  /* two lines a room when all the rooms left fit so, else one */
+  int nlines = cols * (int)(h / (line * 2 + 3)) >= d->nrooms - from ? 2 : 1;
+  double entry = line * nlines + 3;
+  int per_col = (int)(h / entry), i = from;
+  if (per_col < 1) per_col = 1;
+  cb_ink rule = cb_ink_stroke(GREY, 0.4);
+  for (int col = 0; col < cols && i < d->nrooms; col++)
+    for (int k = 0; k < per_col && i < d->nrooms; k++, i++) {
+      double ex = x + col * (cw + gutter), ey = y + k * entry;
+      char num[16];
+      snprintf(num, sizeof num, "%d", d->rooms[i].number);
+      cb_page_text(p, CB_FONT_BOLD, BODY_SIZE, ex, ey + line - 3, INK, num);
+      double indent = cb_text_width(m, CB_FONT_BOLD, BODY_SIZE, "000") + 4;
+      for (int r = 1; r <= nlines; r++) {
+        cb_page_move(p, ex + indent, ey + r * line);
+        cb_page_line(p, ex + cw, ey + r * line);
+        cb_page_ink(p, &rule);
+      }
+    }
+  return i;
 }
 
 /* The map box holds every level side by side (one column each, a caption
@@ -166,8 +204,9 @@ static const char *describe(const cb_dungeon *d, char *buf, size_t cap) {
 
 cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o, cb_document *doc,
                           cb_error *err) {
-  double x = o->margin, w = o->page_w - 2 * o->margin, top = o->margin;
-  double bottom = o->page_h - o->margin - footer_height(m, d, w);
+  double x = o->margin, w = o->page_w - 2 * o->margin, top = o->margin, fh = footer_height(m, d, o, w);
+  if (fh < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  double bottom = o->page_h - o->margin - fh;
   cb_symbols st = {m, 10.5, 1.0, 7.5, INK, PAPER};
   cb_key_style ks = {m, BODY_SIZE, BODY_SIZE * 1.22, BODY_SIZE * 0.45, INK};
   int first = doc->npages;
@@ -178,29 +217,46 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
     return cb_error_set(err, CB_EINTERNAL, "out of memory");
   }
   p->label = cb_arena_strdup(p->arena, d->title ? d->title : "Dungeon");
+  if (!p->label) p->oom = true;
   double y = top + TITLE_SIZE;
   const char *title = d->title ? d->title : "Dungeon";
   cb_page_text(p, CB_FONT_BOLD, fit_size(m, CB_FONT_BOLD, TITLE_SIZE, title, w), x, y, INK, title);
   char sub[256];
   y += SUB_SIZE * 1.6;
-  cb_page_text(p, CB_FONT_ITALIC, SUB_SIZE, x, y, GREY, describe(d, sub, sizeof sub));
+  describe(d, sub, sizeof sub);
+  if (o->player) snprintf(sub, sizeof sub, "The players' map: what the party knows \xc2\xb7 seed %" PRIu64, d->seed);
+  cb_page_text(p, CB_FONT_ITALIC, SUB_SIZE, x, y, GREY, sub);
   y += SUB_SIZE * 0.9;
 
-  /* the map takes what the key leaves, but at least 45% of the sheet */
-  double avail = bottom - y, map_h = fmax(avail * 0.56, fmin(avail - 120, w * 0.78));
-  if (map_h > avail * 0.72) map_h = avail * 0.72;
-  cb_page_rect(p, x, y, w, map_h);
-  cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
-  cb_page_ink(p, &frame_ink);
   const cb_layout_hooks *hooks = cb_layout_hooks_find(d->generator);
   cb_symbol_set used = 0;
-  draw_levels(p, &st, d, hooks, x, y, w, map_h, &used);
-  y += map_h + 6;
-  y += legend(p, &st, used, x, y, w) + 8;
-
-  cb_page_text(p, CB_FONT_BOLD, 11, x, y + 11, INK, "Room key");
-  y += 11 * 1.5;
-  int next = cb_key_fill(p, &ks, d, 0, x, y, w, bottom - y, 2, 14);
+  cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
+  int next;
+  if (o->page_w > o->page_h * 1.05) {
+    /* a wide page: the map on the left with its legend below, the key beside it */
+    double avail = bottom - y, map_w = w * 0.6, map_h = avail - st.badge * 3.2 - 14;
+    cb_page_rect(p, x, y, map_w, map_h);
+    cb_page_ink(p, &frame_ink);
+    draw_levels(p, &st, d, hooks, x, y, map_w, map_h, &used);
+    legend(p, &st, used, x, y + map_h + 6, map_w);
+    double kx = x + map_w + 16, kw = w - map_w - 16, ky = y;
+    cb_page_text(p, CB_FONT_BOLD, 11, kx, ky + 11, INK, o->player ? "Notes" : "Room key");
+    ky += 11 * 1.5;
+    next = o->player ? notes_fill(p, m, d, 0, kx, ky, kw, bottom - ky)
+                     : cb_key_fill(p, &ks, d, 0, kx, ky, kw, bottom - ky, kw > 330 ? 2 : 1, 12);
+  } else {
+    /* the map takes what the key leaves, but at least 45% of the sheet */
+    double avail = bottom - y, map_h = fmax(avail * 0.56, fmin(avail - 120, w * 0.78));
+    if (map_h > avail * 0.72) map_h = avail * 0.72;
+    cb_page_rect(p, x, y, w, map_h);
+    cb_page_ink(p, &frame_ink);
+    draw_levels(p, &st, d, hooks, x, y, w, map_h, &used);
+    y += map_h + 6;
+    y += legend(p, &st, used, x, y, w) + 8;
+    cb_page_text(p, CB_FONT_BOLD, 11, x, y + 11, INK, o->player ? "Notes" : "Room key");
+    y += 11 * 1.5;
+    next = o->player ? notes_fill(p, m, d, 0, x, y, w, bottom - y) : cb_key_fill(p, &ks, d, 0, x, y, w, bottom - y, 2, 14);
+  }
   while (next >= 0 && next < d->nrooms) {
     p = cb_page_new(o->page_w, o->page_h);
     if (!p || cb_document_add(doc, p)) {
@@ -208,9 +264,10 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
       return cb_error_set(err, CB_EINTERNAL, "out of memory");
     }
     double ky = top;
-    cb_page_text(p, CB_FONT_BOLD, 11, x, ky + 11, INK, "Room key (continued)");
+    cb_page_text(p, CB_FONT_BOLD, 11, x, ky + 11, INK, o->player ? "Notes (continued)" : "Room key (continued)");
     ky += 11 * 1.5;
-    next = cb_key_fill(p, &ks, d, next, x, ky, w, bottom - ky, 2, 14);
+    next = o->player ? notes_fill(p, m, d, next, x, ky, w, bottom - ky)
+                     : cb_key_fill(p, &ks, d, next, x, ky, w, bottom - ky, 2, 14);
   }
   if (next < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
   cb_frame frame = {x, top, w, bottom - top};

@@ -5,6 +5,8 @@
 #define CB_SHEET_H
 
 #include "../model/dungeon.h"
+#include <stdbool.h>
+
 #include "page.h"
 
 /* The area of a page inside the margins and above the footer, points. */
@@ -16,6 +18,8 @@ typedef struct cb_sheet_options {
   double page_w, page_h; /* points */
   double margin;         /* points */
   const char *version;   /* crawlbook's version for the footer */
+  bool player;           /* the players' handout: a notes grid instead of the key */
+  const char *page_args; /* appended to the footer's command line, or NULL */
 } cb_sheet_options;
 
 /* Lays out the dungeon into doc (which owns the new pages); text is measured

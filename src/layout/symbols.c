@@ -9,11 +9,15 @@ static const char *const names[CB_SYM_COUNT] = {
     "main start", "start", "entrance", "goal", "boss", "encounter", "treasure", "key", "way to the surface",
     "stairs to another level", "unreachable",
     "path", "door", "opening", "secret", "locked (key)", "soft-locked", "trapped", "obstructed", "one-way",
-    "concealed", "stairs", "ladder", "passes under", "passes over", "dead end", "portal"};
+    "concealed", "stairs", "ladder", "passes under", "passes over", "dead end", "portal",
+    "ordinary junction", "trapped", "trap (disabled)", "minor obstacle", "room", "blank wall", "side passage",
+    "two diagonal passages", "blocked passage"};
 
 const char *cb_symbol_name(cb_symbol s) { return (unsigned)s < CB_SYM_COUNT ? names[s] : "?"; }
 
 int cb_symbol_is_badge(cb_symbol s) { return s < CB_SYM_PATH; }
+
+int cb_symbol_is_sketch_mark(cb_symbol s) { return s >= CB_SYM_SK_JUNCTION && s < CB_SYM_COUNT; }
 
 static const char *badge_text(cb_symbol s, const char *text) {
   switch (s) {
@@ -167,22 +171,32 @@ static void disc_letter(cb_page *p, const cb_symbols *st, double mx, double my, 
   cb_page_text(p, CB_FONT_BOLD, size, mx - tw / 2, my + size * 0.35, st->ink, letter);
 }
 
-/* A label beside the middle of the passage, on its upper side, on a white ground. */
-static void side_label(cb_page *p, const cb_symbols *st, double mx, double my, double ux, double uy,
-                       const char *label) {
-  double nx = -uy, ny = ux;
-  if (ny > 0 || (ny == 0 && nx < 0)) nx = -nx, ny = -ny;
-  double size = st->label, tw = cb_text_width(st->m, CB_FONT_BOLD, size, label);
-  double off = st->badge * 0.9 + size * 0.3;
-  double lx = mx + nx * (off + fabs(nx) * tw / 2), ly = my + ny * off;
-  cb_page_rect(p, lx - tw / 2 - 1, ly - size * 0.55, tw + 2, size * 1.05);
-  cb_ink bg = cb_ink_fill(st->paper);
-  cb_page_ink(p, &bg);
-  cb_page_text(p, CB_FONT_BOLD, size, lx - tw / 2, ly + size * 0.33, st->ink, label);
+void cb_symbol_label_size(const cb_symbols *st, const char *text, double *w, double *h) {
+  *w = cb_text_width(st->m, CB_FONT_BOLD, st->label, text) + 2;
+  *h = st->label * 1.05;
 }
 
-void cb_symbol_passage(cb_page *p, const cb_symbols *st, cb_symbol s, const char *label, double x1, double y1,
-                       double x2, double y2) {
+void cb_symbol_label(cb_page *p, const cb_symbols *st, const char *text, double cx, double cy) {
+  double w, h;
+  cb_symbol_label_size(st, text, &w, &h);
+  cb_page_rect(p, cx - w / 2, cy - h / 2, w, h);
+  cb_ink bg = cb_ink_fill(st->paper);
+  cb_page_ink(p, &bg);
+  cb_page_text(p, CB_FONT_BOLD, st->label, cx - w / 2 + 1, cy + st->label * 0.35, st->ink, text);
+}
+
+void cb_symbol_passage_mark(const cb_symbols *st, cb_symbol s, double *w, double *h) {
+  double b = st->badge;
+  switch (s) {
+  case CB_SYM_PATH: *w = *h = 0; break;
+  case CB_SYM_TRAPPED: *w = b * 1.7, *h = b * 0.8; break;
+  case CB_SYM_UNDER: case CB_SYM_OVER: case CB_SYM_STAIRS: case CB_SYM_LADDER: *w = b * 1.9, *h = b; break;
+  case CB_SYM_LOCKED: *w = b * 0.9, *h = b * 1.1; break;
+  default: *w = *h = b * 0.95; break;
+  }
+}
+
+void cb_symbol_passage(cb_page *p, const cb_symbols *st, cb_symbol s, double x1, double y1, double x2, double y2) {
   double dx = x2 - x1, dy = y2 - y1, len = hypot(dx, dy);
   if (len < 1e-6) return;
   double ux = dx / len, uy = dy / len, mx = (x1 + x2) / 2, my = (y1 + y2) / 2, b = st->badge;
@@ -267,10 +281,7 @@ void cb_symbol_passage(cb_page *p, const cb_symbols *st, cb_symbol s, const char
     stroke(p, st->ink, st->line * 1.6, CB_CAP_BUTT);
     break;
   }
-  case CB_SYM_LOCKED:
-    padlock(p, st, mx, my);
-    if (label) side_label(p, st, mx, my, ux, uy, label);
-    break;
+  case CB_SYM_LOCKED: padlock(p, st, mx, my); break;
   case CB_SYM_ONE_WAY: {
     double a = b * 0.5, bx = mx + ux * a / 2, by = my + uy * a / 2;
     cb_page_move(p, bx, by);
@@ -324,6 +335,111 @@ void cb_symbol_passage(cb_page *p, const cb_symbols *st, cb_symbol s, const char
       cb_page_ink(p, &dot);
     }
     break;
+  default: break;
+  }
+}
+
+void cb_symbol_tunnel(cb_page *p, const cb_symbols *st, const double *xy, int n, double tw, int pass, int open_end) {
+  if (n < 2) return;
+  double wall = st->line * 1.1, ex = 0, ey = 0;
+  if (pass == 1 && open_end) {
+    /* the floor runs past the last point so that no wall closes the end */
+    double dx = xy[2 * n - 2] - xy[2 * n - 4], dy = xy[2 * n - 1] - xy[2 * n - 3], l = hypot(dx, dy);
+    if (l > 0) ex = dx / l * wall * 2, ey = dy / l * wall * 2;
+  }
+  cb_page_move(p, xy[0], xy[1]);
+  for (int i = 1; i < n; i++) cb_page_line(p, xy[2 * i] + (i == n - 1 ? ex : 0), xy[2 * i + 1] + (i == n - 1 ? ey : 0));
+  cb_ink ink = cb_ink_stroke(pass == 0 ? st->ink : st->paper, pass == 0 ? tw : tw - 2 * wall);
+  ink.cap = open_end ? CB_CAP_BUTT : CB_CAP_ROUND;
+  cb_page_ink(p, &ink);
+}
+
+/* A short side passage from the wall at (x, y) + n * tw/2, heading (dx, dy). */
+static void stub(cb_page *p, const cb_symbols *st, double x, double y, double dx, double dy, double nx, double ny,
+                 double tw, double len, int open_end) {
+  double c = dx * nx + dy * ny, start = c > 0.2 ? tw / 2 / c : tw / 2;
+  double sw = tw * 0.8, xy[4] = {x + dx * (start - sw * 0.3), y + dy * (start - sw * 0.3), x + dx * (start + len),
+                                 y + dy * (start + len)};
+  cb_symbol_tunnel(p, st, xy, 2, sw, 0, open_end);
+  /* the floor opens through the main tunnel's wall */
+  double fl[4] = {x + dx * (start - tw * 0.45), y + dy * (start - tw * 0.45), xy[2], xy[3]};
+  cb_symbol_tunnel(p, st, fl, 2, sw, 1, open_end);
+}
+
+void cb_symbol_sketch_mark(cb_page *p, const cb_symbols *st, cb_symbol s, const char *text, double x, double y,
+                           double ux, double uy, double nx, double ny, double tw) {
+  double r = tw * 0.22, w = st->line;
+  switch (s) {
+  case CB_SYM_SK_JUNCTION: {
+    cb_page_circle(p, x, y, r * 0.75);
+    cb_ink dot = cb_ink_fill(st->ink);
+    cb_page_ink(p, &dot);
+    break;
+  }
+  case CB_SYM_SK_TRAP:
+  case CB_SYM_SK_TRAP_OFF: {
+    double size = tw * 0.62, t = cb_text_width(st->m, CB_FONT_BOLD, size, "T");
+    cb_page_text(p, CB_FONT_BOLD, size, x - t / 2, y + size * 0.34, st->ink, "T");
+    if (s == CB_SYM_SK_TRAP_OFF) {
+      cb_page_move(p, x - tw * 0.34, y + tw * 0.3);
+      cb_page_line(p, x + tw * 0.34, y - tw * 0.3);
+      stroke(p, st->ink, w * 0.9, CB_CAP_ROUND);
+    }
+    break;
+  }
+  case CB_SYM_SK_OBSTACLE: {
+    /* debris: a few stones across the floor */
+    static const double stones[][3] = {{-0.22, -0.12, 0.09}, {0.05, 0.14, 0.1}, {0.2, -0.15, 0.07},
+                                       {-0.05, -0.02, 0.06}, {-0.2, 0.16, 0.06}};
+    for (size_t i = 0; i < sizeof stones / sizeof *stones; i++) {
+      double sx = x + (ux * stones[i][0] - uy * stones[i][1]) * tw * 1.4;
+      double sy = y + (uy * stones[i][0] + ux * stones[i][1]) * tw * 1.4;
+      cb_page_circle(p, sx, sy, stones[i][2] * tw);
+    }
+    cb_ink f = cb_ink_fill(st->ink);
+    cb_page_ink(p, &f);
+    break;
+  }
+  case CB_SYM_SK_ROOM: {
+    cb_page_rect(p, x - tw / 2, y - tw / 2, tw, tw);
+    cb_ink box = {.fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink, .width = w * 1.3};
+    cb_page_ink(p, &box);
+    if (text) {
+      double size = fmin(tw * 0.62, st->badge), t = cb_text_width(st->m, CB_FONT_BOLD, size, text);
+      if (t > tw * 0.9) size *= tw * 0.9 / t, t = tw * 0.9;
+      cb_page_text(p, CB_FONT_BOLD, size, x - t / 2, y + size * 0.34, st->ink, text);
+    }
+    break;
+  }
+  case CB_SYM_SK_BLANK: {
+    /* a short hatch on the wall, as on a survey */
+    double bx = x + nx * tw / 2, by = y + ny * tw / 2;
+    for (int k = -1; k <= 1; k += 2) {
+      double ox = bx + ux * tw * 0.12 * k, oy = by + uy * tw * 0.12 * k;
+      cb_page_move(p, ox, oy);
+      cb_page_line(p, ox + nx * tw * 0.22 + ux * tw * 0.1, oy + ny * tw * 0.22 + uy * tw * 0.1);
+    }
+    stroke(p, st->ink, w * 0.6, CB_CAP_BUTT);
+    break;
+  }
+  case CB_SYM_SK_BRANCH: stub(p, st, x, y, nx, ny, nx, ny, tw, tw * 1.4, 1); break;
+  case CB_SYM_SK_DIAGONALS:
+    for (int k = -1; k <= 1; k += 2) {
+      double dx = (nx + ux * k) / sqrt(2), dy = (ny + uy * k) / sqrt(2);
+      stub(p, st, x + ux * tw * 0.45 * k, y + uy * tw * 0.45 * k, dx, dy, nx, ny, tw, tw * 1.2, 1);
+    }
+    break;
+  case CB_SYM_SK_BLOCKED: {
+    stub(p, st, x, y, nx, ny, nx, ny, tw, tw * 0.9, 0);
+    /* rubble filling its end */
+    double ex = x + nx * tw * 1.3, ey = y + ny * tw * 1.3, a = tw * 0.28;
+    cb_page_move(p, ex - ux * a - nx * a, ey - uy * a - ny * a);
+    cb_page_line(p, ex + ux * a + nx * a, ey + uy * a + ny * a);
+    cb_page_move(p, ex - ux * a + nx * a, ey - uy * a + ny * a);
+    cb_page_line(p, ex + ux * a - nx * a, ey + uy * a - ny * a);
+    stroke(p, st->ink, w * 1.1, CB_CAP_BUTT);
+    break;
+  }
   default: break;
   }
 }

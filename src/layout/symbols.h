@@ -35,6 +35,17 @@ typedef enum {
   CB_SYM_OVER,
   CB_SYM_DEAD_END,
   CB_SYM_PORTAL,
+  /* marks on the leximorph tunnel sketch (doors, secret doors and stairs
+   * use the passage symbols above) */
+  CB_SYM_SK_JUNCTION,
+  CB_SYM_SK_TRAP,
+  CB_SYM_SK_TRAP_OFF,
+  CB_SYM_SK_OBSTACLE,
+  CB_SYM_SK_ROOM,
+  CB_SYM_SK_BLANK,
+  CB_SYM_SK_BRANCH,
+  CB_SYM_SK_DIAGONALS,
+  CB_SYM_SK_BLOCKED,
   CB_SYM_COUNT
 } cb_symbol;
 
@@ -59,9 +70,29 @@ double cb_symbol_badge_width(const cb_symbols *st, cb_symbol s, const char *text
 /* Draws the tag mark for s centred at (cx, cy); text is the key id for
  * CB_SYM_KEY, NULL otherwise. */
 void cb_symbol_badge(cb_page *p, const cb_symbols *st, cb_symbol s, const char *text, double cx, double cy);
-/* Draws a passage from (x1, y1) to (x2, y2) the way `s` says; label is the
- * key id of a lock (or NULL). */
-void cb_symbol_passage(cb_page *p, const cb_symbols *st, cb_symbol s, const char *label, double x1, double y1,
-                       double x2, double y2);
+/* Draws a passage from (x1, y1) to (x2, y2) the way `s` says. */
+void cb_symbol_passage(cb_page *p, const cb_symbols *st, cb_symbol s, double x1, double y1, double x2, double y2);
+/* The size of the mark a passage style puts on its middle (0 x 0 for a plain line). */
+void cb_symbol_passage_mark(const cb_symbols *st, cb_symbol s, double *w, double *h);
+/* A short label (a key id, a length) on a white ground, centred at (cx, cy),
+ * and its size. */
+void cb_symbol_label(cb_page *p, const cb_symbols *st, const char *text, double cx, double cy);
+void cb_symbol_label_size(const cb_symbols *st, const char *text, double *w, double *h);
+
+/* True for the tunnel-sketch marks (CB_SYM_SK_*). */
+int cb_symbol_is_sketch_mark(cb_symbol s);
+
+/* A tunnel as a graph-paper sketch draws it: two walls tw apart along the
+ * polyline xy[0..2n). Draw every tunnel with pass 0 (the walls), then every
+ * tunnel with pass 1 (the floor), so that crossings open into each other.
+ * An open end (open_end) is left without a wall: the passage goes on. */
+void cb_symbol_tunnel(cb_page *p, const cb_symbols *st, const double *xy, int n, double tw, int pass, int open_end);
+
+/* Draws sketch mark s at (x, y) on a tunnel's centre line; (ux, uy) is the
+ * tunnel's direction there, (nx, ny) the unit normal towards the wall a wall
+ * mark is on, tw the tunnel's width. For CB_SYM_SK_ROOM, text is the room's
+ * number and tw the room's side. */
+void cb_symbol_sketch_mark(cb_page *p, const cb_symbols *st, cb_symbol s, const char *text, double x, double y,
+                           double ux, double uy, double nx, double ny, double tw);
 
 #endif

@@ -66,6 +66,7 @@ int cb_text_flow(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans,
       while (*e && *e != ' ') e++;
       if (cb_grow(&w, &cap, (size_t)nw + 1, sizeof *w)) {
         free(w);
+        if (p) p->oom = true;
         return -1;
       }
       w[nw] = (word){spans[s].font, t, (int)(e - t), measure_n(f->m, spans[s].font, f->size, t, (int)(e - t)),

@@ -19,7 +19,8 @@ typedef struct cb_flow {
 
 /* Lays the spans out in lines no wider than f->width (a word longer than a
  * line gets a line of its own) and, when p is not NULL, draws them with the
- * first baseline at (x, y). Returns the number of lines, -1 on OOM. */
+ * first baseline at (x, y). Returns the number of lines, -1 on OOM (which
+ * also sets p->oom when p is given). */
 int cb_text_flow(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans, double x, double y);
 
 /* Width of one line of text. */

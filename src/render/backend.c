@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-static const cb_backend_class *const classes[] = {&cb_backend_cairo};
+static const cb_backend_class *const classes[] = {&cb_backend_cairo, &cb_backend_haru};
 
 const cb_backend_class *cb_backend_find(const char *name) {
   for (size_t i = 0; name && i < sizeof classes / sizeof *classes; i++)

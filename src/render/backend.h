@@ -57,5 +57,6 @@ void cb_backend_destroy(cb_backend *b);
 cb_status cb_backend_render(cb_backend *b, const cb_document *doc, cb_sink sink, cb_error *err);
 
 extern const cb_backend_class cb_backend_cairo;
+extern const cb_backend_class cb_backend_haru;
 
 #endif

@@ -23,6 +23,7 @@ typedef struct cairo_backend {
   cb_backend base;
   cb_render_options o;
   PangoFontMap *fontmap;
+  FcConfig *fonts; /* ours; pango 1.50's font map does not release the one it is given */
   PangoContext *pc;
   PangoLayout *layout; /* reused for every measure and every line */
   PangoFontDescription *fd[CB_FONT_COUNT];
@@ -65,11 +66,12 @@ static void destroy(cb_backend *base) {
     pango_fc_font_map_shutdown(PANGO_FC_FONT_MAP(b->fontmap));
     g_object_unref(b->fontmap);
   }
+  if (b->fonts) FcConfigDestroy(b->fonts);
   free(b);
 }
 
 /* A font map that sees only the fonts we ship, whatever the machine has. */
-static PangoFontMap *private_fontmap(const char *dir) {
+static PangoFontMap *private_fontmap(const char *dir, FcConfig **out) {
   /* Our own fonts directory, with a cache of its own so that later starts
    * skip the scan; a cache that cannot be written costs only the scan. */
   char xml[8192];
@@ -90,8 +92,12 @@ static PangoFontMap *private_fontmap(const char *dir) {
     return NULL;
   }
   PangoFontMap *fm = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT);
-  if (fm) pango_fc_font_map_set_config(PANGO_FC_FONT_MAP(fm), cfg);
-  FcConfigDestroy(cfg); /* the font map keeps its own reference */
+  if (!fm) {
+    FcConfigDestroy(cfg);
+    return NULL;
+  }
+  pango_fc_font_map_set_config(PANGO_FC_FONT_MAP(fm), cfg);
+  *out = cfg;
   return fm;
 }
 
@@ -100,7 +106,7 @@ static cb_status create(const cb_render_options *o, cb_backend **out, cb_error *
   if (!b) return cb_error_set(err, CB_EINTERNAL, "out of memory");
   b->base.cls = &cb_backend_cairo;
   b->o = *o;
-  b->fontmap = private_fontmap(o->fonts_dir);
+  b->fontmap = private_fontmap(o->fonts_dir, &b->fonts);
   if (!b->fontmap) {
     destroy(&b->base);
     return cb_error_set(err, CB_EINTERNAL, "no usable fonts in %s", o->fonts_dir);

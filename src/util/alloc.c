@@ -4,11 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-static long fail_after = -1;
+static long fail_after = -1, fail_once = -1;
+static unsigned long count;
 
 void cb_alloc_fail_after(long n) { fail_after = n; }
+void cb_alloc_fail_once(long n) { fail_once = n; }
+unsigned long cb_alloc_count(void) { return count; }
 
 static int should_fail(void) {
+  count++;
+  if (fail_once >= 0 && fail_once-- == 0) return 1;
   if (fail_after < 0) return 0;
   if (fail_after == 0) return 1;
   fail_after--;

@@ -16,5 +16,10 @@ int cb_grow(void *items, size_t *cap, size_t need, size_t elem);
 /* Tests only: fail every allocation after the next n succeed; n < 0 turns
  * failure off. */
 void cb_alloc_fail_after(long n);
+/* Tests only: fail just the allocation after the next n (one failure in an
+ * otherwise healthy run); n < 0 turns it off. */
+void cb_alloc_fail_once(long n);
+/* Tests only: allocations made through these functions so far. */
+unsigned long cb_alloc_count(void);
 
 #endif

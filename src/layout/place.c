@@ -1,0 +1,101 @@
+#include "place.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "../util/alloc.h"
+
+typedef struct seg {
+  double x0, y0, x1, y1, hw;
+} seg;
+typedef struct circ {
+  double cx, cy, r;
+} circ;
+
+struct cb_place {
+  cb_box bounds;
+  seg *segs;
+  circ *circs;
+  cb_box *boxes;
+  size_t nsegs, ncircs, nboxes, cap_segs, cap_circs, cap_boxes;
+};
+
+/* Costs of one overlap: leaving the map is worst, covering a room or another
+ * label next, crossing a line least (a label may sit on a line if it must). */
+static const double COST_OUTSIDE = 1000, COST_ROOM = 120, COST_BOX = 100, COST_LINE = 30;
+
+cb_place *cb_place_new(cb_box bounds) {
+  cb_place *pl = cb_calloc(1, sizeof *pl);
+  if (pl) pl->bounds = bounds;
+  return pl;
+}
+
+void cb_place_free(cb_place *pl) {
+  if (!pl) return;
+  free(pl->segs);
+  free(pl->circs);
+  free(pl->boxes);
+  free(pl);
+}
+
+int cb_place_segment(cb_place *pl, double x0, double y0, double x1, double y1, double half_width) {
+  if (cb_grow(&pl->segs, &pl->cap_segs, pl->nsegs + 1, sizeof *pl->segs)) return -1;
+  pl->segs[pl->nsegs++] = (seg){x0, y0, x1, y1, half_width};
+  return 0;
+}
+
+int cb_place_circle(cb_place *pl, double cx, double cy, double r) {
+  if (cb_grow(&pl->circs, &pl->cap_circs, pl->ncircs + 1, sizeof *pl->circs)) return -1;
+  pl->circs[pl->ncircs++] = (circ){cx, cy, r};
+  return 0;
+}
+
+int cb_place_box(cb_place *pl, cb_box b) {
+  if (cb_grow(&pl->boxes, &pl->cap_boxes, pl->nboxes + 1, sizeof *pl->boxes)) return -1;
+  pl->boxes[pl->nboxes++] = b;
+  return 0;
+}
+
+cb_box cb_box_centered(double cx, double cy, double w, double h) {
+  return (cb_box){cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2};
+}
+
+cb_box cb_box_grow(cb_box b, double by) { return (cb_box){b.x0 - by, b.y0 - by, b.x1 + by, b.y1 + by}; }
+
+static int boxes_meet(cb_box a, cb_box b) { return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1; }
+
+static int circle_meets(circ c, cb_box b) {
+  double nx = fmax(b.x0, fmin(c.cx, b.x1)), ny = fmax(b.y0, fmin(c.cy, b.y1));
+  return (nx - c.cx) * (nx - c.cx) + (ny - c.cy) * (ny - c.cy) < c.r * c.r;
+}
+
+/* Liang-Barsky: does the segment enter the box? */
+static int segment_meets(seg s, cb_box b) {
+  b = cb_box_grow(b, s.hw);
+  double t0 = 0, t1 = 1, dx = s.x1 - s.x0, dy = s.y1 - s.y0;
+  const double p[4] = {-dx, dx, -dy, dy}, q[4] = {s.x0 - b.x0, b.x1 - s.x0, s.y0 - b.y0, b.y1 - s.y0};
+  for (int i = 0; i < 4; i++) {
+    if (p[i] == 0) {
+      if (q[i] < 0) return 0;
+      continue;
+    }
+    double t = q[i] / p[i];
+    if (p[i] < 0) {
+      if (t > t1) return 0;
+      if (t > t0) t0 = t;
+    } else {
+      if (t < t0) return 0;
+      if (t < t1) t1 = t;
+    }
+  }
+  return 1;
+}
+
+double cb_place_cost(const cb_place *pl, cb_box b) {
+  double cost = 0;
+  if (b.x0 < pl->bounds.x0 || b.y0 < pl->bounds.y0 || b.x1 > pl->bounds.x1 || b.y1 > pl->bounds.y1) cost += COST_OUTSIDE;
+  for (size_t i = 0; i < pl->ncircs; i++) cost += circle_meets(pl->circs[i], b) ? COST_ROOM : 0;
+  for (size_t i = 0; i < pl->nboxes; i++) cost += boxes_meet(pl->boxes[i], b) ? COST_BOX : 0;
+  for (size_t i = 0; i < pl->nsegs; i++) cost += segment_meets(pl->segs[i], b) ? COST_LINE : 0;
+  return cost;
+}

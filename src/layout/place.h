@@ -1,0 +1,30 @@
+/* Label placement: the things already on a map (rooms, lines, marks) as
+ * obstacles, and the cost of putting a new box among them, so that tags and
+ * edge labels go where they overlap nothing. */
+#ifndef CB_PLACE_H
+#define CB_PLACE_H
+
+typedef struct cb_box {
+  double x0, y0, x1, y1;
+} cb_box;
+
+typedef struct cb_place cb_place;
+
+/* An empty obstacle set inside `bounds` (boxes reaching outside cost a lot);
+ * NULL on OOM. Free with cb_place_free. */
+cb_place *cb_place_new(cb_box bounds);
+void cb_place_free(cb_place *pl);
+
+/* Obstacles; each returns 0, or -1 on OOM. */
+int cb_place_segment(cb_place *pl, double x0, double y0, double x1, double y1, double half_width);
+int cb_place_circle(cb_place *pl, double cx, double cy, double r);
+int cb_place_box(cb_place *pl, cb_box b);
+
+/* What putting b here costs: 0 when it touches nothing and stays inside. */
+double cb_place_cost(const cb_place *pl, cb_box b);
+
+/* Helpers. */
+cb_box cb_box_centered(double cx, double cy, double w, double h);
+cb_box cb_box_grow(cb_box b, double by);
+
+#endif

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# I/O fault injection: make each of mkstemp, fdopen, fwrite, fflush, fsync,
+# fclose and rename fail at each call in turn (tests/faults/io_shim.c). A run
+# that fails must exit non-zero with one message and leave an existing target
+# byte for byte as it was; a run that shrugs the failure off (a stream that is
+# not the output, like qhull's /dev/null) must write the same file as a clean
+# run. No run may leave a temporary file behind.
+set -uo pipefail
+: "${CB_IO_SHIM:?built by tests/CMakeLists.txt}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0"
+fails=0 runs=0
+for fmt in pdf json png; do
+  "$CRAWLBOOK" --seed 9 --rooms 8 --dpi 40 -o "$tmp/good.$fmt"
+  for fn in mkstemp fdopen fwrite fflush fsync fclose rename; do
+    n=1
+    while :; do
+      target=$tmp/out.$fmt
+      printf 'keep me\n' > "$target"
+      CB_FAULT="$fn:$n" CB_FAULT_COUNT=$tmp/count LD_PRELOAD="$CB_IO_SHIM" \
+        "$CRAWLBOOK" --seed 9 --rooms 8 --dpi 40 -o "$target" 2> "$tmp/err"
+      rc=$?
+      calls=$(tr -d '\0' < "$tmp/count" 2>/dev/null || echo 0)
+      runs=$((runs + 1))
+      if [ "$calls" -lt "$n" ]; then
+        [ $rc -eq 0 ] || { echo "FAIL $fmt $fn: exit $rc with no fault injected"; fails=$((fails + 1)); }
+        break
+      fi
+      if [ $rc -eq 0 ]; then
+        cmp -s "$target" "$tmp/good.$fmt" || { echo "FAIL $fmt $fn:$n: exit 0 but the output differs"; fails=$((fails + 1)); }
+      else
+        [ "$(wc -l < "$tmp/err")" -eq 1 ] || { echo "FAIL $fmt $fn:$n: stderr is not one line:"; cat "$tmp/err"; fails=$((fails + 1)); }
+        [ "$(cat "$target")" = "keep me" ] || { echo "FAIL $fmt $fn:$n: the existing target changed"; fails=$((fails + 1)); }
+      fi
+      left=$(find "$tmp" -name '.out.*' | wc -l)
+      rm -f "$tmp/count"
+      [ "$left" -eq 0 ] || { echo "FAIL $fmt $fn:$n: temporary file left"; fails=$((fails + 1)); rm -f "$tmp"/.out.*; }
+      # every call site early on, then every 7th: fwrite is called hundreds of times for a PDF
+      if [ $n -lt 20 ]; then n=$((n + 1)); else n=$((n + 7)); fi
+    done
+  done
+done
+echo "io faults: $runs runs, $fails failure(s)"
+[ $fails -eq 0 ]

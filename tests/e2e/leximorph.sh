@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# leximorph from the command line: bad options and bad tables are refused
+# with exit 2 and nothing written; the booklet has the tunnel sketch page;
+# a saved dungeon renders to the same bytes; the footer's command remakes it.
+set -u
+: "${CRAWLBOOK:?set CRAWLBOOK to the crawlbook binary}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+say() { echo "leximorph.sh: $*" >&2; fail=1; }
+
+refuse() { # refuse "what the message must say" args...
+  local want=$1; shift
+  rm -f "$tmp/out.pdf"
+  "$CRAWLBOOK" -g leximorph "$@" -o "$tmp/out.pdf" >"$tmp/stdout" 2>"$tmp/stderr"
+  local rc=$?
+  [ $rc -eq 2 ] || say "'$*' exited $rc, not 2"
+  [ -e "$tmp/out.pdf" ] && say "'$*' wrote a file"
+  grep -qF -- "$want" "$tmp/stderr" || say "'$*' said '$(cat "$tmp/stderr")', not '$want'"
+}
+
+letters9="$tmp/nine.txt"
+grep -v '^#' "$CB_SOURCE_DIR/templates/leximorph-letters.txt" | grep -v '^10 ' >"$letters9"
+outside="$tmp/outside.txt"
+sed 's/^10 *| X |.*/10 | X | L 0,0 1.5,1/' "$CB_SOURCE_DIR/templates/leximorph-letters.txt" >"$outside"
+unknown="$tmp/unknown.txt"
+sed 's/^7 *| T |.*/7 | T | L 0,0 1,0 ; Q 0.5,0 0.5,1/' "$CB_SOURCE_DIR/templates/leximorph-letters.txt" >"$unknown"
+walls="$tmp/walls.txt"
+printf '1|blank wall|blank\n2|door|door\n' >"$walls"
+
+refuse "--sectors '0x3'" --sectors 0x3
+refuse "--sectors '3'" --sectors 3
+refuse "--sectors '13x1'" --sectors 13x1
+refuse "--sector-ft '50'" --sector-ft 50
+refuse "--rooms 5: leximorph" --rooms 5
+refuse "--levels 2" --levels 2
+refuse "nine.txt: expected 10 rows, one for each roll of a d10; found 9" --letters "$letters9"
+refuse "outside.txt:23: stroke 1 of letter 'X' leaves its box" --letters "$outside"
+refuse "unknown.txt:20: stroke 2: unknown command 'Q'" --letters "$unknown"
+refuse "walls.txt: expected 8 rows" --walls "$walls"
+refuse "no-such.txt: No such file" --junctions "$tmp/no-such.txt"
+"$CRAWLBOOK" -g leximorph -o "$tmp/out.pdf" --letters 2>"$tmp/stderr"
+[ $? -eq 2 ] || say "--letters without a value was not refused"
+grep -qF -- "--letters needs a value" "$tmp/stderr" || say "--letters without a value: $(cat "$tmp/stderr")"
+[ -e "$tmp/out.pdf" ] && say "--letters without a value wrote a file"
+
+# the booklet: map and key, then the tunnel sketch
+"$CRAWLBOOK" -g leximorph --seed 7 -o "$tmp/a.pdf" || say "seed 7 failed"
+if command -v pdftotext >/dev/null; then
+  pdftotext "$tmp/a.pdf" "$tmp/a.txt"
+  grep -q "Tunnel sketch" "$tmp/a.txt" || say "no tunnel sketch page"
+  grep -q "Room key" "$tmp/a.txt" || say "no room key"
+  grep -q "sector 2,2" "$tmp/a.txt" || say "the sketch names no sectors"
+fi
+
+# saved, edited by nobody, rendered again: the same bytes
+"$CRAWLBOOK" -g leximorph --seed 7 -o "$tmp/a.json" || say "json failed"
+"$CRAWLBOOK" render "$tmp/a.json" -o "$tmp/b.pdf" || say "render failed"
+cmp -s "$tmp/a.pdf" "$tmp/b.pdf" || say "render of the JSON differs from the generated PDF"
+"$CRAWLBOOK" render "$tmp/a.json" -o "$tmp/b.json" && cmp -s "$tmp/a.json" "$tmp/b.json" || say "JSON round trip differs"
+
+# a broken sketch is refused
+sed 's/"side":"left"/"side":"up"/' "$tmp/a.json" >"$tmp/bad.json"
+"$CRAWLBOOK" render "$tmp/bad.json" -o "$tmp/bad.pdf" 2>"$tmp/stderr"
+[ $? -eq 2 ] || say "a bad side was not refused"
+[ -e "$tmp/bad.pdf" ] && say "a bad JSON wrote a PDF"
+
+# the footer's command makes the same dungeon
+"$CRAWLBOOK" -g leximorph --seed 11 --sectors 3x2 --sector-ft 300 --no-rotate -o "$tmp/c.json" || say "3x2 failed"
+grep -q '"rotation":[234]' "$tmp/c.json" && say "--no-rotate turned a letter"
+grep -q '"no-rotate":true' "$tmp/c.json" || say "--no-rotate was not recorded"
+"$CRAWLBOOK" -g leximorph --seed 11 --sectors 3x2 --sector-ft 300 --no-rotate --rotate --letters leximorph-letters \
+  -o "$tmp/d.json" || say "--rotate failed"
+grep -q '"rotate":true' "$tmp/d.json" || say "--rotate was not recorded"
+
+# --explain in a game master's words
+"$CRAWLBOOK" -g leximorph --seed 7 --explain >"$tmp/explain" || say "--explain failed"
+grep -qE '^Sector 1,1: rolled [0-9]+ -> [A-Za-z]+, (upright|turned)' "$tmp/explain" || say "no sector roll in --explain"
+grep -qE '^Junction 1 \(sector' "$tmp/explain" || say "no junction roll in --explain"
+grep -qE 'left wall rolled [1-8] -> ' "$tmp/explain" || say "no wall roll in --explain"
+
+# PNG at two resolutions
+for dpi in 80 150; do
+  "$CRAWLBOOK" -g leximorph --seed 7 --dpi $dpi -o "$tmp/a$dpi.png" && [ -s "$tmp/a$dpi.png" ] || say "png at $dpi dpi failed"
+done
+exit $fail

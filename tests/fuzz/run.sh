@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds the fuzzers with clang and runs each for $1 seconds (default 60). See tests/fuzz/README.
+set -euo pipefail
+secs=${1:-60}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+out=$root/build-fuzz
+cmake -S "$root" -B "$out" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCB_FUZZ=ON -DBUILD_TESTING=OFF >/dev/null
+cmake --build "$out" -j2 --target fuzz_json fuzz_table fuzz_cli >/dev/null
+for name in json table cli; do
+  corpus=$out/corpus-$name
+  mkdir -p "$corpus"
+  case $name in
+    json) seeds=("$root"/samples/*.json "$root"/tests/catalog/*.json "$root"/tests/fuzz/corpus/json/*) ;;
+    table) seeds=("$root"/templates/*.txt "$root"/tests/fuzz/corpus/table/*) ;;
+    cli) seeds=("$root"/tests/fuzz/corpus/cli/*) ;;
+  esac
+  for f in "${seeds[@]}"; do [ -f "$f" ] && cp "$f" "$corpus/" ; done
+  echo "== fuzz_$name for ${secs}s"
+  (cd "$out" && ./fuzz_$name -max_total_time="$secs" -max_len=65536 -print_final_stats=1 "$corpus" 2>&1 |
+    grep -E "^(#[0-9]+ +DONE|stat::|==[0-9]+==ERROR|SUMMARY)" || true)
+  if ls "$out"/crash-* >/dev/null 2>&1; then echo "crash found: $(ls "$out"/crash-*)"; exit 1; fi
+done

@@ -1,0 +1,132 @@
+/* The graph layout: rooms apart, off lines, few crossings, deterministic,
+ * fast; over battleships dungeons (the generator without geometry). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "gen/generator.h"
+#include "layout/graph.h"
+#include "testlib.h"
+
+static cb_dungeon *make(uint64_t seed, int levels, int grid) {
+  cb_gen_options o = {0};
+  o.extra_set = grid < 4;
+  o.seed = seed;
+  o.levels = levels;
+  o.grid = grid;
+  cb_dungeon *d = NULL;
+  cb_error err = {0};
+  assert_int_equal(cb_gen_battleships.generate(&o, &d, &err), CB_OK);
+  return d;
+}
+
+static double seg_dist(const cb_graph_pos *p, const cb_graph_pos *a, const cb_graph_pos *b) {
+  double dx = b->x - a->x, dy = b->y - a->y, l2 = dx * dx + dy * dy;
+  double t = l2 > 0 ? ((p->x - a->x) * dx + (p->y - a->y) * dy) / l2 : 0;
+  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  return hypot(p->x - (a->x + t * dx), p->y - (a->y + t * dy));
+}
+
+static int index_of(const cb_graph_pos *pos, int n, int id) {
+  for (int i = 0; i < n; i++)
+    if (pos[i].room == id) return i;
+  return -1;
+}
+
+/* Rooms keep apart and off the lines that do not end at them. */
+static void test_rooms_apart_and_off_lines(void **state) {
+  (void)state;
+  int seeds = cb_test_seeds(10000) / 50, total_cross = 0, levels = 0, worst = 0;
+  for (int s = 0; s < seeds; s++) {
+    cb_dungeon *d = make((uint64_t)s, 2, 10);
+    for (int l = 1; l <= 2; l++) {
+      cb_graph_pos *pos = NULL;
+      int n = cb_graph_layout(d, l, 0.62, &pos);
+      assert_int_equal(n, 10);
+      for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+          assert_true(hypot(pos[i].x - pos[j].x, pos[i].y - pos[j].y) > 0.5 * CB_GRAPH_EDGE_FT);
+      for (int e = 0; e < d->npassages; e++) {
+        int a = index_of(pos, n, d->passages[e].from), b = index_of(pos, n, d->passages[e].to);
+        if (a < 0 || b < 0) continue;
+        for (int p = 0; p < n; p++)
+          if (p != a && p != b) assert_true(seg_dist(&pos[p], &pos[a], &pos[b]) > 0.2 * CB_GRAPH_EDGE_FT);
+      }
+      int c = cb_graph_crossings(d, l, pos, n);
+      assert_true(c >= 0);
+      total_cross += c;
+      worst = c > worst ? c : worst;
+      levels++;
+      free(pos);
+    }
+    cb_dungeon_free(d);
+  }
+  printf("crossings: %.2f per level on average, %d at worst, over %d levels\n", (double)total_cross / levels,
+         worst, levels);
+}
+
+/* Same dungeon, same positions. */
+static void test_deterministic(void **state) {
+  (void)state;
+  cb_dungeon *d = make(42, 2, 10);
+  cb_graph_pos *a = NULL, *b = NULL;
+  int n = cb_graph_layout(d, 2, 1.0, &a);
+  assert_int_equal(cb_graph_layout(d, 2, 1.0, &b), n);
+  for (int i = 0; i < n; i++) {
+    assert_int_equal(a[i].room, b[i].room);
+    assert_true(a[i].x == b[i].x && a[i].y == b[i].y);
+  }
+  free(a);
+  free(b);
+  cb_dungeon_free(d);
+}
+
+/* A level of 10 rooms is instant; a level of 100 still quick. */
+static void test_fast(void **state) {
+  (void)state;
+  cb_dungeon *d = make(7, 1, 10), *big = make(7, 1, 100);
+  clock_t t0 = clock();
+  cb_graph_pos *pos = NULL;
+  assert_int_equal(cb_graph_layout(d, 1, 1.0, &pos), 10);
+  free(pos);
+  double small = (double)(clock() - t0) / CLOCKS_PER_SEC;
+  t0 = clock();
+  assert_int_equal(cb_graph_layout(big, 1, 1.0, &pos), 100);
+  free(pos);
+  double large = (double)(clock() - t0) / CLOCKS_PER_SEC;
+  printf("layout: 10 rooms %.4f s, 100 rooms %.3f s\n", small, large);
+  assert_true(small < 0.25);
+  assert_true(large < 20);
+  cb_dungeon_free(d);
+  cb_dungeon_free(big);
+}
+
+/* No rooms, one room: nothing to do. */
+static void test_tiny(void **state) {
+  (void)state;
+  cb_dungeon *d = make(3, 1, 2);
+  cb_graph_pos *pos = NULL;
+  assert_int_equal(cb_graph_layout(d, 1, 1.0, &pos), 2);
+  assert_true(hypot(pos[0].x - pos[1].x, pos[0].y - pos[1].y) > 0);
+  free(pos);
+  assert_int_equal(cb_graph_layout(d, 5, 1.0, &pos), 0);
+  free(pos);
+  cb_dungeon_free(d);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_rooms_apart_and_off_lines),
+      cmocka_unit_test(test_deterministic),
+      cmocka_unit_test(test_fast),
+      cmocka_unit_test(test_tiny),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

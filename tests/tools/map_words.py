@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""Checks the words on a map page, read back with poppler's `pdftotext -bbox-layout`:
+no two words on the map overlap, and every room number appears on the map exactly once.
+
+usage: map_words.py PAGE.html ROOMS [LEVELS]
+The map is everything between the subtitle (the line below the title) and the word
+"Legend"; a word's box is the font's full height, so boxes are shrunk by 15% of their
+height top and bottom before comparing (glyphs of two stacked lines do not touch)."""
+import re
+import sys
+from collections import Counter
+
+def words(path):
+    pat = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>')
+    with open(path, encoding="utf-8") as f:
+        return [(float(a), float(b), float(c), float(d), w) for a, b, c, d, w in pat.findall(f.read())]
+
+def main():
+    page, rooms = sys.argv[1], int(sys.argv[2])
+    ws = words(page)
+    legend = [w for w in ws if w[4] == "Legend"]
+    if not legend:
+        print("no 'Legend' on the page"); return 1
+    lines = sorted({round(w[1], 1) for w in ws})
+    top = [w for w in ws if round(w[1], 1) == lines[1]]  # the subtitle line
+    y0 = max(w[3] for w in top)
+    y1 = legend[0][1]
+    onmap = [w for w in ws if w[1] >= y0 - 0.1 and w[3] <= y1 + 0.1]
+    bad = 0
+    for i in range(len(onmap)):
+        a = onmap[i]
+        sa = (a[3] - a[1]) * 0.15
+        for b in onmap[i + 1:]:
+            sb = (b[3] - b[1]) * 0.15
+            if a[0] < b[2] - 0.3 and b[0] < a[2] - 0.3 and a[1] + sa < b[3] - sb and b[1] + sb < a[3] - sa:
+                print(f"overlap: {a[4]!r} at ({a[0]:.1f},{a[1]:.1f}) and {b[4]!r} at ({b[0]:.1f},{b[1]:.1f})")
+                bad += 1
+    numbers = Counter(w[4] for w in onmap if w[4].isdigit())
+    want = Counter(str(n) for n in range(1, rooms + 1))
+    if numbers != want:
+        print(f"room numbers on the map: missing {sorted((want - numbers).elements(), key=int)}, "
+              f"extra {sorted((numbers - want).elements(), key=int)}")
+        bad += 1
+    return 1 if bad else 0
+
+if __name__ == "__main__":
+    sys.exit(main())
