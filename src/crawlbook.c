@@ -22,11 +22,9 @@ const char *cb_version(void) { return CB_VERSION; }
 static cb_status make_dungeon(const cb_job *job, cb_dungeon **out, cb_error *err) {
   if (job->input) return cb_json_read_file(job->input, out, err);
   const cb_generator *g = cb_generator_find(job->generator);
-  if (!g) {
-    if (cb_generator_planned(job->generator))
-      return cb_error_set(err, CB_EINPUT, "--generator %s: not implemented yet", job->generator);
-    return cb_error_set(err, CB_EINPUT, "--generator %s: no such generator", job->generator);
-  }
+  if (!g)
+    return cb_error_set(err, CB_EINPUT, "--generator %s: no such generator (cards, leximorph, preconnect, "
+                                        "battleships or dropdice)", job->generator);
   cb_status st = g->generate(&job->gen, out, err);
   if (st != CB_OK) return st;
   if (job->gen.title && cb_dungeon_set_option(*out, "title", job->gen.title, false)) {

@@ -49,6 +49,7 @@ enum {
   OPT_WALLS,
   OPT_PAGE_SIZE,
   OPT_LANDSCAPE,
+  OPT_LADDERS,
 };
 
 static const struct option long_opts[] = {
@@ -88,6 +89,7 @@ static const struct option long_opts[] = {
     {"walls", required_argument, NULL, OPT_WALLS},
     {"page-size", required_argument, NULL, OPT_PAGE_SIZE},
     {"landscape", no_argument, NULL, OPT_LANDSCAPE},
+    {"ladders", no_argument, NULL, OPT_LADDERS},
     {"version", no_argument, NULL, 'V'},         {NULL, 0, NULL, 0}};
 
 void cb_cli_help(FILE *out) {
@@ -99,12 +101,13 @@ void cb_cli_help(FILE *out) {
         "                          dropdice     Jaquaysed drop-dice point-crawl (seed 004)\n"
         "                          cards        Cardtography: a deck dealt on a grid (seed 000)\n"
         "                          leximorph    pre-loading tunnel templates (seed 001)\n"
+        "                          preconnect   pre-connecting, SubMethod I (seed 002)\n"
         "                          battleships  BattleDungeon grid-crawl (seed 003)\n"
-        "                          preconnect: not implemented yet\n"
         "  -s, --seed N          the seed, 0 to 18446744073709551615 (default: a random\n"
         "                        seed, printed on standard error)\n"
-        "  -n, --rooms N         rooms (dice) to place (default 10); 1 to 100000 for\n"
-        "                        --format json, 1 to 200 for printed output (legible up to ~60)\n"
+        "  -n, --rooms N         rooms to make (dropdice default 10, preconnect 12 and at\n"
+        "                        most 500); 1 to 100000 for --format json, 1 to 200 for\n"
+        "                        printed output (legible up to ~60)\n"
         "      --levels N        levels, for the generators that make several\n"
         "                        (battleships: default 2, up to 1000)\n"
         "      --faithful        follow the seed's procedure exactly, without the repairs\n"
@@ -129,6 +132,8 @@ void cb_cli_help(FILE *out) {
         "                        templates/leximorph-letters.txt, which explains strokes)\n"
         "      --junctions FILE  leximorph: the d6 junction table (leximorph-junctions)\n"
         "      --walls FILE      leximorph: the d8 wall table (leximorph-walls)\n"
+        "      --ladders         preconnect: a corridor crossing under or over another\n"
+        "                        area on an odd roll has ladders, not stairs\n"
         "      --title TEXT      the dungeon's title (default: one drawn from the seed)\n"
         "  -o, --output FILE     write here (default dungeon.pdf; '-' for standard output);\n"
         "                        the extension picks the format: .pdf .svg .png .json\n"
@@ -208,7 +213,7 @@ static const struct {
 } scoped[] = {
     {OPT_EXTRA_BY, "dropdice"},
     {OPT_LEVELS, "cards battleships"},
-    {OPT_FAITHFUL, "dropdice cards battleships leximorph"},
+    {OPT_FAITHFUL, "dropdice cards battleships leximorph preconnect"},
     {OPT_GRID, "cards battleships"},
     {OPT_EXTRA, "battleships"},
     {OPT_EXTRA_STAIRS, "battleships"},
@@ -234,6 +239,7 @@ static const struct {
     {OPT_LETTERS, "leximorph"},
     {OPT_JUNCTIONS, "leximorph"},
     {OPT_WALLS, "leximorph"},
+    {OPT_LADDERS, "preconnect"},
 };
 
 static const char *scope_of(int opt) {
@@ -477,6 +483,10 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       gen_opt = true;
       break;
     }
+    case OPT_LADDERS:
+      job->gen.ladders = true;
+      gen_opt = true;
+      break;
     case OPT_TITLE:
       if (text_arg("title", optarg, 200, err)) return err->status;
       job->gen.title = optarg;

@@ -39,6 +39,7 @@ typedef struct cb_gen_options {
   int levels;           /* 0: the generator's default */
   bool faithful;        /* the seed's procedure exactly, without our repairs */
   cb_extra_by extra_by; /* dropdice: how extra paths are ranked */
+  bool ladders;         /* preconnect: odd crossing rolls put ladders, not stairs */
   const char *title;    /* NULL: the generator names the dungeon */
   /* battleships */
   int grid;             /* rooms per level, the grid is grid x grid; 0: default 10 */
@@ -69,14 +70,13 @@ typedef struct cb_generator {
 const cb_generator *cb_generator_find(const char *name);
 /* All generators, in --help order; *n gets their count. */
 const cb_generator *const *cb_generator_list(int *n);
-/* True for a generator named in the specs whose procedure is not built yet. */
-int cb_generator_planned(const char *name);
 
 /* Each procedure's table entry. */
 extern const cb_generator cb_gen_dropdice;
 extern const cb_generator cb_gen_battleships;
 extern const cb_generator cb_gen_cards;
 extern const cb_generator cb_gen_leximorph;
+extern const cb_generator cb_gen_preconnect;
 
 /* Shared by generators: a title from the seed (its own stream, so that it
  * never changes the dungeon). Returns a static or arena string. */

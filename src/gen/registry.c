@@ -3,14 +3,14 @@
 #include "../model/rng.h"
 #include "generator.h"
 
-/* One generator per line; a procedure moves from planned to generators when it lands. */
+/* One generator per line, in --help order. */
 static const cb_generator *const generators[] = {
     &cb_gen_dropdice,
     &cb_gen_cards,
     &cb_gen_battleships,
     &cb_gen_leximorph,
+    &cb_gen_preconnect,
 };
-static const char *const planned[] = {"preconnect"};
 
 const cb_generator *cb_generator_find(const char *name) {
   for (size_t i = 0; name && i < sizeof generators / sizeof *generators; i++)
@@ -21,12 +21,6 @@ const cb_generator *cb_generator_find(const char *name) {
 const cb_generator *const *cb_generator_list(int *n) {
   *n = (int)(sizeof generators / sizeof *generators);
   return generators;
-}
-
-int cb_generator_planned(const char *name) {
-  for (size_t i = 0; name && i < sizeof planned / sizeof *planned; i++)
-    if (strcmp(planned[i], name) == 0) return 1;
-  return 0;
 }
 
 enum { CB_STREAM_TITLE = 0x7469746c };

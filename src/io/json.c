@@ -17,6 +17,7 @@ static const cb_proc_io *const proc_ios[] = {
     &cb_proc_io_battleships,
     &cb_proc_io_cards,
     &cb_proc_io_leximorph,
+    &cb_proc_io_preconnect,
 };
 static const char *const generator_names[] = {"cards", "leximorph", "preconnect", "battleships", "dropdice"};
 

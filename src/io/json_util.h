@@ -63,5 +63,6 @@ extern const cb_proc_io cb_proc_io_dropdice;
 extern const cb_proc_io cb_proc_io_battleships;
 extern const cb_proc_io cb_proc_io_cards;
 extern const cb_proc_io cb_proc_io_leximorph;
+extern const cb_proc_io cb_proc_io_preconnect;
 
 #endif

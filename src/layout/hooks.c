@@ -4,18 +4,20 @@
 
 #include "battleships.h"
 #include "cards_map.h"
+#include "corridors.h"
 #include "sketch.h"
 
 /* One row per generator that draws more than the generic sheet. */
 static const cb_layout_hooks rows[] = {
-    {"dropdice", NULL, NULL},
-    {"battleships", cb_battleships_map, cb_battleships_pages},
-    {"cards", cb_cards_map, NULL},
-    {"leximorph", NULL, cb_sketch_pages},
+    {.generator = "dropdice"},
+    {.generator = "battleships", .map = cb_battleships_map, .extra_pages = cb_battleships_pages},
+    {.generator = "cards", .map = cb_cards_map},
+    {.generator = "leximorph", .extra_pages = cb_sketch_pages},
+    {.generator = "preconnect", .map = cb_corridors_draw, .key_note = cb_corridors_key_note},
 };
 
 const cb_layout_hooks *cb_layout_hooks_find(const char *generator) {
-  static const cb_layout_hooks none = {NULL, NULL, NULL};
+  static const cb_layout_hooks none = {.generator = NULL};
   for (size_t i = 0; generator && i < sizeof rows / sizeof *rows; i++)
     if (strcmp(rows[i].generator, generator) == 0) return &rows[i];
   return &none;

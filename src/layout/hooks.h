@@ -18,6 +18,9 @@ typedef struct cb_layout_hooks {
    * the margins and above the footer (which the sheet adds). */
   cb_status (*extra_pages)(const cb_dungeon *d, const cb_symbols *st, const cb_frame *frame, cb_document *doc,
                            cb_error *err);
+  /* Optional: a sentence the room key adds to room r's entry (the rolls
+   * behind its doors, say), written into buf; empty for none. */
+  void (*key_note)(const cb_dungeon *d, const cb_room *r, char *buf, size_t cap);
 } cb_layout_hooks;
 
 /* The hooks of a generator; a row with every entry NULL when it has none. */

@@ -57,14 +57,15 @@ static void passage_words(const cb_dungeon *d, const cb_passage *ps, int here, c
   if (n > 2 && n < sizeof what) what[n - 2] = '\0';
   const cb_room *o = other ? cb_dungeon_room(d, other) : NULL;
   char dest[64];
-  if (!o) snprintf(dest, sizeof dest, "out of the dungeon");
+  if (ps->from == ps->to) snprintf(dest, sizeof dest, "%s", ps->flags & CB_FLAG_DEAD_END ? "nowhere" : "back here");
+  else if (!o) snprintf(dest, sizeof dest, "out of the dungeon");
   else if (o->level != cb_dungeon_room(d, here)->level) snprintf(dest, sizeof dest, "level %d room %d", o->level, o->number);
   else snprintf(dest, sizeof dest, "%d", o->number);
   if (what[0]) snprintf(out, cap, "%s (%s)", dest, what);
   else snprintf(out, cap, "%s", dest);
 }
 
-static void build_entry(entry *e, const cb_dungeon *d, const cb_room *r) {
+static void build_entry(entry *e, const cb_key_style *ks, const cb_dungeon *d, const cb_room *r) {
   char buf[512];
   e->n = 0;
   e->used = 0;
@@ -119,6 +120,14 @@ static void build_entry(entry *e, const cb_dungeon *d, const cb_room *r) {
     npaths++;
   }
   span(e, CB_FONT_REGULAR, npaths ? "." : " No way on.");
+  if (ks->note) {
+    char note[2048] = "";
+    ks->note(d, r, note, sizeof note);
+    if (note[0]) {
+      span(e, CB_FONT_REGULAR, " ");
+      span(e, CB_FONT_REGULAR, note);
+    }
+  }
 }
 
 int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, double x, double y, double w,
@@ -129,7 +138,7 @@ int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int fro
   int col = 0, i = from;
   double cy = 0;
   while (i < d->nrooms && col < cols) {
-    build_entry(&e, d, &d->rooms[i]);
+    build_entry(&e, ks, d, &d->rooms[i]);
     int lines = cb_text_flow(NULL, &f, e.spans, e.n, 0, 0);
     if (lines < 0) return -1;
     double eh = lines * ks->leading;

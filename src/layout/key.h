@@ -11,6 +11,8 @@ typedef struct cb_key_style {
   const cb_measure *m;
   double size, leading, gap; /* text size, baseline distance, space between entries (points) */
   cb_rgb ink;
+  /* Optional: a generator's sentence added to each room's entry (layout/hooks.h). */
+  void (*note)(const cb_dungeon *d, const cb_room *r, char *buf, size_t cap);
 } cb_key_style;
 
 /* Flows the entries of rooms from index `from` on into `cols` columns of the

@@ -208,7 +208,7 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
   if (fh < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
   double bottom = o->page_h - o->margin - fh;
   cb_symbols st = {m, 10.5, 1.0, 7.5, INK, PAPER};
-  cb_key_style ks = {m, BODY_SIZE, BODY_SIZE * 1.22, BODY_SIZE * 0.45, INK};
+  cb_key_style ks = {m, BODY_SIZE, BODY_SIZE * 1.22, BODY_SIZE * 0.45, INK, NULL};
   int first = doc->npages;
 
   cb_page *p = cb_page_new(o->page_w, o->page_h);
@@ -229,6 +229,7 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
   y += SUB_SIZE * 0.9;
 
   const cb_layout_hooks *hooks = cb_layout_hooks_find(d->generator);
+  ks.note = hooks->key_note;
   cb_symbol_set used = 0;
   cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
   int next;

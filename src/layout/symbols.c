@@ -443,3 +443,58 @@ void cb_symbol_sketch_mark(cb_page *p, const cb_symbols *st, cb_symbol s, const 
   default: break;
   }
 }
+
+void cb_symbol_mark(cb_page *p, const cb_symbols *st, cb_symbol s, double x, double y, double ux, double uy,
+                    double width) {
+  double nx = -uy, ny = ux, half = width / 2 + st->line;
+  switch (s) {
+  case CB_SYM_DOOR: {
+    double hl = half * 1.15, hw = fmax(st->line * 1.4, width * 0.22);
+    cb_page_move(p, x - ux * hw - nx * hl, y - uy * hw - ny * hl);
+    cb_page_line(p, x + ux * hw - nx * hl, y + uy * hw - ny * hl);
+    cb_page_line(p, x + ux * hw + nx * hl, y + uy * hw + ny * hl);
+    cb_page_line(p, x - ux * hw + nx * hl, y - uy * hw + ny * hl);
+    cb_page_close(p);
+    cb_ink d = {.fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink, .width = st->line};
+    cb_page_ink(p, &d);
+    break;
+  }
+  case CB_SYM_SECRET: disc_letter(p, st, x, y, "S"); break;
+  case CB_SYM_CONCEALED: disc_letter(p, st, x, y, "C"); break;
+  case CB_SYM_DEAD_END: cross_bar(p, x, y, ux, uy, half * 1.2, st->ink, st->line * 2); break;
+  case CB_SYM_STAIRS:
+  case CB_SYM_LADDER: {
+    /* three treads over a stretch as long as the corridor is wide, narrowing
+     * the way it goes down; a ladder: rails and even rungs */
+    double len = fmax(width * 1.2, st->badge * 0.6);
+    for (int i = 0; i <= 3; i++) {
+      double t = -len / 2 + len * i / 3;
+      double h = s == CB_SYM_STAIRS ? half * (1.0 - 0.18 * i) : half * 0.8;
+      cross_bar(p, x + ux * t, y + uy * t, ux, uy, h, st->ink, st->line * 0.8);
+    }
+    if (s == CB_SYM_LADDER)
+      for (int side = -1; side <= 1; side += 2) {
+        cb_page_move(p, x - ux * len / 2 + nx * half * 0.8 * side, y - uy * len / 2 + ny * half * 0.8 * side);
+        cb_page_line(p, x + ux * len / 2 + nx * half * 0.8 * side, y + uy * len / 2 + ny * half * 0.8 * side);
+        stroke(p, st->ink, st->line * 0.8, CB_CAP_BUTT);
+      }
+    break;
+  }
+  default: break;
+  }
+}
+
+void cb_symbol_north(cb_page *p, const cb_symbols *st, double cx, double cy, double ux, double uy) {
+  double len = st->badge * 1.6, half = st->badge * 0.35, nx = -uy, ny = ux;
+  double tx = cx + ux * len / 2, ty = cy + uy * len / 2, bx = cx - ux * len / 2, by = cy - uy * len / 2;
+  cb_page_move(p, tx, ty);
+  cb_page_line(p, bx + nx * half, by + ny * half);
+  cb_page_line(p, cx - ux * len * 0.2, cy - uy * len * 0.2);
+  cb_page_line(p, bx - nx * half, by - ny * half);
+  cb_page_close(p);
+  cb_ink ink = {.fill = true, .stroke = true, .fill_color = st->ink, .stroke_color = st->ink, .width = st->line * 0.6};
+  cb_page_ink(p, &ink);
+  double size = st->badge * 0.8, w = cb_text_width(st->m, CB_FONT_BOLD, size, "N");
+  double lx = tx + ux * size * 0.75, ly = ty + uy * size * 0.75;
+  cb_page_text(p, CB_FONT_BOLD, size, lx - w / 2, ly + size * 0.35, st->ink, "N");
+}

@@ -95,4 +95,17 @@ void cb_symbol_tunnel(cb_page *p, const cb_symbols *st, const double *xy, int n,
 void cb_symbol_sketch_mark(cb_page *p, const cb_symbols *st, cb_symbol s, const char *text, double x, double y,
                            double ux, double uy, double nx, double ny, double tw);
 
+/* Draws the mark of `s` alone, centred at (x, y) on a passage `width`
+ * points wide that runs along the unit vector (ux, uy): a door leaf across
+ * it (CB_SYM_DOOR), a lettered disc (SECRET, CONCEALED), steps widening
+ * along it (STAIRS), rails and rungs (LADDER), a bar (DEAD_END). Symbols
+ * without a mark of their own draw nothing. For maps that draw passages as
+ * corridors and put the marks on them. */
+void cb_symbol_mark(cb_page *p, const cb_symbols *st, cb_symbol s, double x, double y, double ux, double uy,
+                    double width);
+
+/* A north arrow centred at (cx, cy) pointing along the unit vector (ux, uy),
+ * with an "N" at its tip; for maps that may be drawn turned. */
+void cb_symbol_north(cb_page *p, const cb_symbols *st, double cx, double cy, double ux, double uy);
+
 #endif

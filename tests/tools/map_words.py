@@ -2,7 +2,10 @@
 """Checks the words on a map page, read back with poppler's `pdftotext -bbox-layout`:
 no two words on the map overlap, and every room number appears on the map exactly once.
 
-usage: map_words.py PAGE.html ROOMS [LEVELS]
+usage: map_words.py PAGE.html ROOMS|DUNGEON.json [--no-numbers]
+ROOMS is a count (rooms 1..ROOMS); a dungeon's JSON gives each room's printed number
+(battleships numbers rooms per level). --no-numbers checks overlaps only (cards print
+their ranks on the map too).
 The map is everything between the subtitle (the line below the title) and the word
 "Legend"; a word's box is the font's full height, so boxes are shrunk by 15% of their
 height top and bottom before comparing (glyphs of two stacked lines do not touch)."""
@@ -16,7 +19,14 @@ def words(path):
         return [(float(a), float(b), float(c), float(d), w) for a, b, c, d, w in pat.findall(f.read())]
 
 def main():
-    page, rooms = sys.argv[1], int(sys.argv[2])
+    page, rooms = sys.argv[1], sys.argv[2]
+    check_numbers = "--no-numbers" not in sys.argv[3:]
+    if rooms.isdigit():
+        want = Counter(str(n) for n in range(1, int(rooms) + 1))
+    else:
+        import json
+        with open(rooms, encoding="utf-8") as f:
+            want = Counter(str(r.get("number", r["id"])) for r in json.load(f)["rooms"])
     ws = words(page)
     legend = [w for w in ws if w[4] == "Legend"]
     if not legend:
@@ -35,9 +45,10 @@ def main():
             if a[0] < b[2] - 0.3 and b[0] < a[2] - 0.3 and a[1] + sa < b[3] - sb and b[1] + sb < a[3] - sa:
                 print(f"overlap: {a[4]!r} at ({a[0]:.1f},{a[1]:.1f}) and {b[4]!r} at ({b[0]:.1f},{b[1]:.1f})")
                 bad += 1
-    numbers = Counter(w[4] for w in onmap if w[4].isdigit())
-    want = Counter(str(n) for n in range(1, rooms + 1))
-    if numbers != want:
+    def caption(w):  # the "2" of a "Level 2" caption
+        return any(o[4] == "Level" and abs(o[1] - w[1]) < 0.5 and 0 <= w[0] - o[2] < 8 for o in onmap)
+    numbers = Counter(w[4] for w in onmap if w[4].isdigit() and not caption(w))
+    if check_numbers and numbers != want:
         print(f"room numbers on the map: missing {sorted((want - numbers).elements(), key=int)}, "
               f"extra {sorted((numbers - want).elements(), key=int)}")
         bad += 1

@@ -1,0 +1,346 @@
+/* preconnect (seed 002): the rules of generators.md checked from the output
+ * over many seeds: destinations follow the d10 table from the recorded
+ * rolls, every crossing the drawn map shows has a recorded d10 with the
+ * matching stairs or ladders, rooms run 1..N and never overlap; plus
+ * options, determinism and the JSON round trip. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/generator.h"
+#include "io/json.h"
+#include "model/proc_preconnect.h"
+#include "testlib.h"
+
+static const double EPS = 1e-6;
+
+static cb_dungeon *make(uint64_t seed, int rooms, bool ladders, bool faithful) {
+  cb_gen_options o = {.seed = seed, .rooms = rooms, .ladders = ladders, .faithful = faithful};
+  cb_dungeon *d = NULL;
+  cb_error err = {0};
+  cb_status st = cb_gen_preconnect.generate(&o, &d, &err);
+  if (st != CB_OK) fail_msg("seed %llu: %s", (unsigned long long)seed, err.msg);
+  return d;
+}
+
+/* Does segment a-b run through the open interior of r? */
+static int seg_in_room(cb_pc_point a, cb_pc_point b, const cb_pc_room *r) {
+  double x0 = fmin(a.x, b.x), x1 = fmax(a.x, b.x), y0 = fmin(a.y, b.y), y1 = fmax(a.y, b.y);
+  return x1 > r->x + EPS && x0 < r->x + r->w - EPS && y1 > r->y + EPS && y0 < r->y + r->h - EPS &&
+         (x1 - x0 > EPS || (x0 > r->x + EPS && x0 < r->x + r->w - EPS)) &&
+         (y1 - y0 > EPS || (y0 > r->y + EPS && y0 < r->y + r->h - EPS));
+}
+
+/* Do legs a-b and c-e cross at a point strictly inside c-e and not at the ends of the corridor a-b belongs to? */
+static int legs_cross(cb_pc_point a, cb_pc_point b, cb_pc_point c, cb_pc_point e, cb_pc_point first,
+                      cb_pc_point last) {
+  int ah = fabs(a.y - b.y) < EPS, ch = fabs(c.y - e.y) < EPS;
+  if (ah == ch) return 0;
+  cb_pc_point h0 = ah ? a : c, h1 = ah ? b : e, v0 = ah ? c : a, v1 = ah ? e : b;
+  double x = v0.x, y = h0.y;
+  int in_h = x > fmin(h0.x, h1.x) - EPS && x < fmax(h0.x, h1.x) + EPS;
+  int in_v = y > fmin(v0.y, v1.y) - EPS && y < fmax(v0.y, v1.y) + EPS;
+  int strict_other = ah ? (y > fmin(c.y, e.y) + EPS && y < fmax(c.y, e.y) - EPS)
+                        : (x > fmin(c.x, e.x) + EPS && x < fmax(c.x, e.x) - EPS);
+  if (!in_h || !in_v || !strict_other) return 0;
+  if ((fabs(x - first.x) < EPS && fabs(y - first.y) < EPS) || (fabs(x - last.x) < EPS && fabs(y - last.y) < EPS))
+    return 0;
+  return 1;
+}
+
+static void check_destination(const cb_dungeon *d, const cb_preconnect_proc *p, const cb_pc_door *dr, int n) {
+  assert_true(dr->nrolls >= 1);
+  for (int i = 0; i < dr->nrolls; i++) assert_in_range(dr->rolls[i], 1, 10);
+  int want = 0;
+  if (dr->room <= 5) {
+    /* the first five rooms: the raw number */
+    assert_int_equal(dr->nrolls, 1);
+    want = dr->rolls[0];
+  } else {
+    int cur = dr->room;
+    for (int i = 0; i < dr->nrolls; i++) {
+      if (dr->rolls[i] == 10) {
+        /* a distant room: the via, or nothing that way (a dead end at the end) */
+        if (i + 1 < dr->nrolls) {
+          assert_true(dr->via[i] >= 1 && dr->via[i] <= d->nrooms);
+          cur = dr->via[i];
+        }
+        continue;
+      }
+      assert_int_equal(i, dr->nrolls - 1);
+      want = cur - 5 + dr->rolls[i];
+    }
+  }
+  assert_int_equal(dr->destination, want);
+  const cb_passage *ps = &d->passages[dr->passage - 1];
+  assert_int_equal(ps->from, dr->room);
+  assert_int_equal(ps->to, dr->to);
+  int cut = (ps->flags & (CB_FLAG_SECRET | CB_FLAG_DEAD_END)) != 0;
+  if (dr->rolls[dr->nrolls - 1] == 10 && dr->room > 5) {
+    /* nothing lay that way even at the end */
+    assert_true(dr->postponed);
+    assert_true(ps->flags & (CB_FLAG_DEAD_END | CB_FLAG_SECRET));
+    return;
+  }
+  if (dr->reread) assert_true(want < 1 || want > n);
+  if (dr->new_room) {
+    assert_false(cut);
+    assert_true(want > 0);
+    return;
+  }
+  if (!cut && !dr->reread && !dr->postponed) assert_int_equal(dr->to, want);
+  if (!cut && dr->reread) assert_true(dr->to >= 1 && dr->to <= p->nrooms);
+}
+
+static void check_crossings(const cb_preconnect_proc *p, const cb_passage *ps, const cb_pc_door *dr, bool ladders) {
+  unsigned flags = 0;
+  for (int k = 0; k < dr->ncrossings; k++) {
+    const cb_pc_crossing *c = &dr->crossings[k];
+    assert_in_range(c->roll, 1, 10);
+    assert_int_equal(c->result, cb_crossing_result_of(c->roll));
+    int updown = c->result == CB_CROSS_UNDER || c->result == CB_CROSS_OVER;
+    assert_int_equal(c->ladder, ladders && updown && c->roll % 2 == 1);
+    if (!updown) assert_int_equal(k, dr->ncrossings - 1); /* the corridor ends there */
+    if (updown) {
+      /* stairs (or ladders) just before and after: two marks, apart, both on the corridor */
+      assert_true(fabs(c->enter.x - c->leave.x) + fabs(c->enter.y - c->leave.y) > EPS);
+      flags |= c->result == CB_CROSS_UNDER ? CB_FLAG_UNDER : CB_FLAG_OVER;
+    }
+    assert_true(c->room ? c->room >= 1 && c->room <= p->nrooms : c->door >= 1 && c->door <= p->ndoors);
+  }
+  assert_int_equal(ps->flags & (CB_FLAG_UNDER | CB_FLAG_OVER), flags);
+}
+
+/* Every room interior a corridor runs through and every earlier corridor it
+ * crosses has a crossing record naming it. */
+typedef struct box {
+  double x0, y0, x1, y1;
+} box;
+
+static box box_of(const cb_pc_door *dr) {
+  box b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+  for (int k = 0; k < dr->npoints + dr->nside; k++) {
+    cb_pc_point q = k < dr->npoints ? dr->points[k] : dr->side[k - dr->npoints];
+    b.x0 = fmin(b.x0, q.x), b.y0 = fmin(b.y0, q.y), b.x1 = fmax(b.x1, q.x), b.y1 = fmax(b.y1, q.y);
+  }
+  return b;
+}
+
+static int boxes_meet(const box *a, const box *b) {
+  return a->x0 <= b->x1 + EPS && b->x0 <= a->x1 + EPS && a->y0 <= b->y1 + EPS && b->y0 <= a->y1 + EPS;
+}
+
+static void check_geometry(const cb_preconnect_proc *p, const cb_pc_door *dr, int di, const box *boxes) {
+  if (dr->npoints < 2) return;
+  cb_pc_point first = dr->points[0], last = dr->points[dr->npoints - 1];
+  for (int r = 0; r < p->nrooms; r++) {
+    int through = 0;
+    for (int i = 1; i < dr->npoints && !through; i++)
+      through = seg_in_room(dr->points[i - 1], dr->points[i], &p->rooms[r]);
+    if (!through) continue;
+    int recorded = 0;
+    for (int k = 0; k < dr->ncrossings; k++) recorded |= dr->crossings[k].room == p->rooms[r].room;
+    if (!recorded) fail_msg("door %d runs through room %d without a crossing roll", di + 1, p->rooms[r].room);
+  }
+  /* a side passage stops short of rooms */
+  for (int r = 0; r < p->nrooms && dr->nside == 2; r++)
+    if (seg_in_room(dr->side[0], dr->side[1], &p->rooms[r]))
+      fail_msg("door %d's side passage runs into room %d", di + 1, p->rooms[r].room);
+  for (int j = 0; j < p->ndoors; j++) {
+    const cb_pc_door *o = &p->doors[j];
+    if (j == di || o->order >= dr->order || o->npoints < 2 || !boxes_meet(&boxes[di], &boxes[j])) continue;
+    int crosses = 0;
+    for (int part = 0; part < 2 && !crosses; part++) {
+      const cb_pc_point *w = part ? o->side : o->points;
+      int m = part ? o->nside : o->npoints;
+      for (int a = 1; a < dr->npoints && !crosses; a++)
+        for (int b = 1; b < m && !crosses; b++)
+          crosses = legs_cross(dr->points[a - 1], dr->points[a], w[b - 1], w[b], first, last);
+    }
+    if (!crosses) continue;
+    int recorded = 0;
+    for (int k = 0; k < dr->ncrossings; k++) recorded |= dr->crossings[k].door == j + 1;
+    if (!recorded) fail_msg("door %d crosses the corridor of door %d without a crossing roll", di + 1, j + 1);
+  }
+}
+
+static void check_dungeon(const cb_dungeon *d, int n, bool ladders, bool faithful, bool geometry) {
+  const cb_preconnect_proc *p = d->procedure.preconnect;
+  assert_non_null(p);
+  /* rooms 1..N in drawing order, no gaps */
+  if (!faithful) assert_int_equal(d->nrooms, n);
+  assert_true(d->nrooms >= 1 && d->nrooms <= n);
+  assert_int_equal(p->nrooms, d->nrooms);
+  for (int i = 0; i < d->nrooms; i++) {
+    assert_int_equal(d->rooms[i].id, i + 1);
+    assert_int_equal(p->rooms[i].room, i + 1);
+    assert_true(fabs(d->rooms[i].x - (p->rooms[i].x + p->rooms[i].w / 2)) < EPS);
+    assert_true(fabs(d->rooms[i].y - (p->rooms[i].y + p->rooms[i].h / 2)) < EPS);
+  }
+  /* no two rooms overlap */
+  for (int i = 0; i < p->nrooms; i++)
+    for (int j = i + 1; j < p->nrooms; j++) {
+      const cb_pc_room *a = &p->rooms[i], *b = &p->rooms[j];
+      int overlap = a->x < b->x + b->w - EPS && b->x < a->x + a->w - EPS && a->y < b->y + b->h - EPS &&
+                    b->y < a->y + a->h - EPS;
+      if (overlap) fail_msg("rooms %d and %d overlap", a->room, b->room);
+    }
+  /* every door resolved, one passage each, in drawing order */
+  assert_int_equal(d->npassages, p->ndoors);
+  box *boxes = malloc(((size_t)p->ndoors + 1) * sizeof *boxes);
+  assert_non_null(boxes);
+  for (int i = 0; i < p->ndoors; i++) boxes[i] = box_of(&p->doors[i]);
+  int new_rooms = 0;
+  for (int i = 0; i < p->ndoors; i++) {
+    const cb_pc_door *dr = &p->doors[i];
+    assert_in_range(dr->passage, 1, d->npassages);
+    assert_int_equal(dr->order, dr->passage);
+    assert_true(dr->npoints >= 2);
+    for (int k = 1; k < dr->npoints; k++)
+      assert_true(fabs(dr->points[k].x - dr->points[k - 1].x) < EPS ||
+                  fabs(dr->points[k].y - dr->points[k - 1].y) < EPS);
+    check_destination(d, p, dr, n);
+    check_crossings(p, &d->passages[dr->passage - 1], dr, ladders);
+    if (geometry) check_geometry(p, dr, i, boxes);
+    new_rooms += dr->new_room;
+    if (dr->length_roll) assert_in_range(dr->length_roll, 1, 10);
+    if (dr->check_roll) assert_true(dr->length_roll >= 7 && dr->length_roll <= 9);
+    if (dr->extra) assert_false(faithful);
+  }
+  free(boxes);
+  assert_int_equal(new_rooms, d->nrooms - 1); /* every room but the first was reached by a corridor */
+  assert_true(d->nlog > 0);
+}
+
+static void property_default(void **state) {
+  (void)state;
+  int seeds = cb_test_seeds(10000);
+  for (int s = 0; s < seeds; s++) {
+    cb_dungeon *d = make((uint64_t)s, 0, s % 2 == 1, false);
+    check_dungeon(d, 12, s % 2 == 1, false, true);
+    cb_dungeon_free(d);
+  }
+}
+
+static void property_sizes(void **state) {
+  (void)state;
+  int seeds = cb_test_seeds(10000) / 25;
+  for (int s = 0; s < seeds; s++) {
+    int n = 1 + s % 40;
+    cb_dungeon *d = make((uint64_t)s * 7919u + 3, n, false, s % 5 == 0);
+    check_dungeon(d, n, false, s % 5 == 0, true);
+    cb_dungeon_free(d);
+  }
+}
+
+static void bad_options(void **state) {
+  (void)state;
+  cb_error err = {0};
+  cb_gen_options o = {.rooms = 501};
+  assert_int_equal(cb_gen_preconnect.validate(&o, &err), CB_EINPUT);
+  assert_non_null(strstr(err.msg, "--rooms"));
+  cb_error err2 = {0};
+  cb_gen_options o2 = {.levels = 2};
+  assert_int_equal(cb_gen_preconnect.validate(&o2, &err2), CB_EINPUT);
+  assert_non_null(strstr(err2.msg, "--levels"));
+  cb_dungeon *d = NULL;
+  cb_error err3 = {0};
+  assert_int_equal(cb_gen_preconnect.generate(&o, &d, &err3), CB_EINPUT);
+  assert_null(d);
+}
+
+typedef struct buf {
+  char *data;
+  size_t len, cap;
+} buf;
+
+static cb_status buf_write(void *closure, const unsigned char *data, size_t len) {
+  buf *b = closure;
+  if (b->len + len + 1 > b->cap) {
+    b->cap = (b->len + len + 1) * 2;
+    b->data = realloc(b->data, b->cap);
+    assert_non_null(b->data);
+  }
+  memcpy(b->data + b->len, data, len);
+  b->len += len;
+  b->data[b->len] = '\0';
+  return CB_OK;
+}
+
+static buf to_json(const cb_dungeon *d) {
+  buf b = {0};
+  cb_error err = {0};
+  assert_int_equal(cb_json_write(d, (cb_sink){&b, buf_write}, &err), CB_OK);
+  return b;
+}
+
+static void deterministic_and_round_trip(void **state) {
+  (void)state;
+  for (uint64_t seed = 0; seed < 40; seed++) {
+    cb_dungeon *a = make(seed, 0, seed % 2, false), *b = make(seed, 0, seed % 2, false);
+    buf ja = to_json(a), jb = to_json(b);
+    assert_string_equal(ja.data, jb.data);
+    cb_dungeon *c = NULL;
+    cb_error err = {0};
+    if (cb_json_parse(ja.data, ja.len, "t.json", &c, &err) != CB_OK) fail_msg("%s", err.msg);
+    buf jc = to_json(c);
+    assert_string_equal(ja.data, jc.data);
+    check_dungeon(c, 12, seed % 2, false, true);
+    free(ja.data);
+    free(jb.data);
+    free(jc.data);
+    cb_dungeon_free(a);
+    cb_dungeon_free(b);
+    cb_dungeon_free(c);
+  }
+}
+
+static void bad_json(void **state) {
+  (void)state;
+  cb_dungeon *a = make(5, 0, false, false);
+  buf j = to_json(a);
+  static const struct {
+    const char *from, *to, *msg;
+  } cases[] = {{"\"facing\":\"N\"", "\"facing\":\"Q\"", "facing"},
+               {"\"result\":\"under\"", "\"result\":\"over\"", "crossing table"},
+               {"\"roll\":", "\"roll\":11,\"x\":", "roll"},
+               {"\"points\":[[", "\"points\":[[1,1],[", "legs"},
+               {"\"to\":", "\"to\":999", "room"}};
+  int tried = 0;
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char *at = strstr(j.data, cases[i].from);
+    if (!at) continue;
+    tried++;
+    size_t pre = (size_t)(at - j.data), fl = strlen(cases[i].from), tl = strlen(cases[i].to);
+    char *t = malloc(j.len + tl + 1);
+    memcpy(t, j.data, pre);
+    memcpy(t + pre, cases[i].to, tl);
+    strcpy(t + pre + tl, at + fl);
+    cb_dungeon *d = NULL;
+    cb_error err = {0};
+    assert_int_equal(cb_json_parse(t, strlen(t), "bad.json", &d, &err), CB_EINPUT);
+    assert_null(d);
+    if (!strstr(err.msg, cases[i].msg)) fail_msg("case %zu: '%s' does not mention %s", i, err.msg, cases[i].msg);
+    free(t);
+  }
+  assert_int_equal(tried, 5);
+  free(j.data);
+  cb_dungeon_free(a);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(property_default),
+      cmocka_unit_test(property_sizes),
+      cmocka_unit_test(bad_options),
+      cmocka_unit_test(deterministic_and_round_trip),
+      cmocka_unit_test(bad_json),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Re-renders the reference pages on purpose, after a change to what lands on
+# paper that you have looked at: bash tests/reference/refresh.sh [path/to/crawlbook]
+set -euo pipefail
+cd "$(dirname "$0")"
+cb=${1:-../../build/crawlbook}
+for args in *.args; do
+  read -r -a a < "$args"
+  "$cb" "${a[@]}" --dpi 40 -o "${args%.args}.png"
+  echo "refreshed ${args%.args}.png"
+done
