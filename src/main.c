@@ -42,10 +42,12 @@ int main(int argc, char **argv) {
     printf("crawlbook %s\n", cb_version());
     return 0;
   }
-  if (!cli.seed_given && !cli.job.input) fprintf(stderr, "crawlbook: seed %" PRIu64 "\n", cli.job.gen.seed);
   if (cli.job.count > 1 && isatty(STDERR_FILENO)) cli.job.progress = progress;
   cb_dungeon *d = NULL;
   cb_status st = cb_job_run(&cli.job, cli.explain ? &d : NULL, &err);
+  /* after the run, so that a refused run says one line only */
+  if (st == CB_OK && !cli.seed_given && !cli.job.input)
+    fprintf(stderr, "crawlbook: seed %" PRIu64 "\n", cli.job.gen.seed);
   if (st == CB_OK && d) {
     for (int i = 0; i < d->nlog; i++) printf("%s\n", d->log[i]);
     if (fflush(stdout) != 0) st = cb_error_set(&err, CB_EINTERNAL, "cannot write to standard output");

@@ -332,6 +332,7 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   job->gen.extra_by = CB_EXTRA_BY_TREE;
   const char *format = NULL, *output = NULL;
   bool gen_opt = false;
+  int gen_c = 0; /* the first generator option given, for render's message */
   unsigned long long v;
   opterr = 0;
   optind = 0; /* glibc: 0 resets getopt fully, so the parser can run again (tests, fuzzing) */
@@ -546,18 +547,26 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     case 'V': cli->version = true; return CB_OK;
     case ':': return cb_error_set(err, CB_EINPUT, "%s needs a value (see --help)", argv[optind - 1]);
     default:
-      if (optopt) return cb_error_set(err, CB_EINPUT, "unknown option '-%c' (see --help)", optopt);
+      /* glibc: optopt is 0 for an unknown long option, the option's value for one given a value it does not take */
+      if (optopt && strncmp(argv[optind - 1], "--", 2) == 0)
+        return cb_error_set(err, CB_EINPUT, "'%s': the option takes no value (see --help)", argv[optind - 1]);
+      if (optopt > 0 && optopt < 128)
+        return cb_error_set(err, CB_EINPUT, "unknown option '-%c' (see --help)", optopt);
       return cb_error_set(err, CB_EINPUT, "unknown option '%s' (see --help)", argv[optind - 1]);
     }
+    if (gen_opt && !gen_c) gen_c = c;
   }
   int npos = argc - optind;
   if (npos > 0) {
     if (strcmp(argv[optind], "render") != 0)
       return cb_error_set(err, CB_EINPUT, "unexpected argument '%s' (see --help)", argv[optind]);
     if (npos != 2) return cb_error_set(err, CB_EINPUT, "render takes exactly one FILE.json");
-    if (gen_opt)
-      return cb_error_set(err, CB_EINPUT, "render lays out a saved dungeon: the generator's options (--generator, "
-                                          "--seed, --rooms, ...) do not apply");
+    if (gen_opt) {
+      const struct option *o = long_opts;
+      while (o->name && o->val != gen_c) o++;
+      return cb_error_set(err, CB_EINPUT, "render lays out a saved dungeon: --%s is a generator's option and does not "
+                                          "apply", o->name ? o->name : "?");
+    }
     job->input = argv[optind + 1];
   }
   if (seeds_given && count_given) return cb_error_set(err, CB_EINPUT, "--seeds A..B already says how many: drop --count");

@@ -9,6 +9,7 @@
 
 static json_t *write_proc(const cb_dungeon *d) {
   const cb_battleships_proc *p = d->procedure.battleships;
+  if (!p) return json_object(); /* a hand-made dungeon has no procedure */
   json_t *o = json_object(), *grids = json_array(), *ships = json_array(), *stairs = json_array();
   if (!o || !grids || !ships || !stairs) {
     json_decref(o);

@@ -13,6 +13,7 @@ static json_t *int3(const int v[3]) { return json_pack("[i,i,i]", v[0], v[1], v[
 
 static json_t *write_proc(const cb_dungeon *d) {
   const cb_cards_proc *p = d->procedure.cards;
+  if (!p) return json_object(); /* a hand-made dungeon has no procedure */
   json_t *o = json_object(), *mask = json_array(), *cells = json_array(), *turns = json_array(),
          *stairs = json_array();
   if (!o || !mask || !cells || !turns || !stairs) goto fail;

@@ -43,6 +43,7 @@ static json_t *door_json(const cb_pc_door *dr) {
 
 static json_t *write_proc(const cb_dungeon *d) {
   const cb_preconnect_proc *p = d->procedure.preconnect;
+  if (!p) return json_object(); /* a hand-made dungeon has no procedure */
   json_t *o = json_object(), *rooms = json_array(), *doors = json_array(), *cor = json_array();
   if (!o || !rooms || !doors || !cor) {
     json_decref(o);

@@ -34,6 +34,33 @@ void cb_sheet_command(const cb_dungeon *d, char *buf, size_t cap) {
   }
 }
 
+/* The size at which text fits in width w (size itself when it already does). */
+static double fit_size(const cb_measure *m, cb_font font, double size, const char *text, double w) {
+  for (int i = 0; i < 4; i++) {
+    double tw = cb_text_width(m, font, size, text);
+    if (!(tw > w) || w <= 0) break;
+    size *= w / tw * 0.999;
+  }
+  return size;
+}
+
+/* The "To make it again" flow: footer-sized, smaller when one word of the
+ * command (a long --title) would not fit on a line, since it cannot break. */
+static cb_flow footer_flow(const cb_measure *m, const char *cmd, double w) {
+  double size = FOOT_SIZE;
+  char word[1024];
+  for (const char *s = cmd; *s;) {
+    size_t n = strcspn(s, " ");
+    if (n && n < sizeof word) {
+      memcpy(word, s, n);
+      word[n] = '\0';
+      size = fmin(size, fit_size(m, CB_FONT_REGULAR, FOOT_SIZE, word, w));
+    }
+    s += n + (s[n] == ' ');
+  }
+  return (cb_flow){m, size, size * 1.25, w, GREY, NULL, NULL};
+}
+
 /* The footer's command: the dungeon's and the page's options. */
 static void command_line(const cb_dungeon *d, const cb_sheet_options *o, char *cmd, size_t cap) {
   cb_sheet_command(d, cmd, cap);
@@ -54,14 +81,15 @@ static void footer(cb_page *p, const cb_measure *m, const cb_dungeon *d, const c
   snprintf(head, sizeof head, "%s \xc2\xb7 crawlbook %s \xc2\xb7 %s \xc2\xb7 seed %" PRIu64, d->title ? d->title : "",
            o->version, d->generator, d->seed);
   cb_span spans[] = {{CB_FONT_ITALIC, "To make it again: ", NULL, 0}, {CB_FONT_REGULAR, cmd, NULL, 0}};
-  cb_flow f = {m, FOOT_SIZE, FOOT_SIZE * 1.25, w, GREY, NULL, NULL};
+  cb_flow f = footer_flow(m, cmd, w);
   int lines = cb_text_flow(NULL, &f, spans, 2, 0, 0);
   double base = p->h - o->margin - (lines > 0 ? lines : 1) * f.leading;
   cb_page_move(p, x, base - FOOT_SIZE * 1.1);
   cb_page_line(p, x + w, base - FOOT_SIZE * 1.1);
   cb_ink rule = cb_ink_stroke(GREY, 0.4);
   cb_page_ink(p, &rule);
-  cb_page_text(p, CB_FONT_REGULAR, FOOT_SIZE, x, base, GREY, head);
+  cb_page_text(p, CB_FONT_REGULAR, fit_size(m, CB_FONT_REGULAR, FOOT_SIZE, head, w - pw - FOOT_SIZE), x, base,
+               GREY, head);
   cb_page_text(p, CB_FONT_REGULAR, FOOT_SIZE, x + w - pw, base, GREY, line);
   cb_text_flow(p, &f, spans, 2, x, base + f.leading);
 }
@@ -70,7 +98,7 @@ static double footer_height(const cb_measure *m, const cb_dungeon *d, const cb_s
   char cmd[900];
   command_line(d, o, cmd, sizeof cmd);
   cb_span spans[] = {{CB_FONT_ITALIC, "To make it again: ", NULL, 0}, {CB_FONT_REGULAR, cmd, NULL, 0}};
-  cb_flow f = {m, FOOT_SIZE, FOOT_SIZE * 1.25, w, GREY, NULL, NULL};
+  cb_flow f = footer_flow(m, cmd, w);
   int lines = cb_text_flow(NULL, &f, spans, 2, 0, 0);
   return lines < 0 ? -1 : (lines + 1) * f.leading + FOOT_SIZE * 1.6;
 }
@@ -194,7 +222,8 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
   p->label = cb_arena_strdup(p->arena, d->title ? d->title : "Dungeon");
   if (!p->label) p->oom = true;
   double y = top + TITLE_SIZE;
-  cb_page_text(p, CB_FONT_BOLD, TITLE_SIZE, x, y, INK, d->title ? d->title : "Dungeon");
+  const char *title = d->title ? d->title : "Dungeon";
+  cb_page_text(p, CB_FONT_BOLD, fit_size(m, CB_FONT_BOLD, TITLE_SIZE, title, w), x, y, INK, title);
   char sub[256];
   y += SUB_SIZE * 1.6;
   describe(d, sub, sizeof sub);

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/error.h"
+
 /* How many seeds a property test walks: $CB_PROPERTY_SEEDS or `dflt`
  * (the suite's promise is at least 10,000). */
 int cb_test_seeds(int dflt);
@@ -20,5 +22,13 @@ void cb_test_rmdir(const char *dir);
 
 /* Reads a whole file; malloc-owned, NUL-terminated; NULL if unreadable. */
 char *cb_test_read_file(const char *path, size_t *len);
+
+/* A growing memory buffer usable as a cb_sink write (closure: cb_test_buf *);
+ * data is NUL-terminated and malloc-owned (free it). */
+typedef struct cb_test_buf {
+  char *data;
+  size_t len, cap;
+} cb_test_buf;
+cb_status cb_test_buf_write(void *buf, const unsigned char *data, size_t len);
 
 #endif

@@ -1,0 +1,198 @@
+/* The sheet with a fake measurer: every text item and every path point lies
+ * inside the page margins for dropdice dungeons of 1 to 200 rooms, every
+ * room gets its key entry, and a key too long for page 1 continues on later
+ * pages. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake_measure.h"
+#include "gen/generator.h"
+#include "layout/sheet.h"
+#include "testlib.h"
+
+static const double A4_W = 595.2756, A4_H = 841.8898, MARGIN = 12 * CB_PT_PER_MM, EPS = 1e-6;
+
+static void check_inside(const cb_document *doc, const char *what) {
+  for (int pi = 0; pi < doc->npages; pi++) {
+    const cb_page *p = doc->pages[pi];
+    assert_true(p->w == A4_W && p->h == A4_H);
+    assert_false(p->oom);
+    double x0 = MARGIN - EPS, x1 = p->w - MARGIN + EPS, y0 = MARGIN - EPS, y1 = p->h - MARGIN + EPS;
+    for (int i = 0; i < p->nitems; i++) {
+      const cb_item *it = &p->items[i];
+      if (it->kind == CB_ITEM_TEXT) {
+        double w = fake_width(NULL, it->font, it->size, it->text);
+        if (it->x < x0 || it->x + w > x1 || it->y - it->size < y0 || it->y > y1)
+          fail_msg("%s page %d: text '%.40s' at %.1f,%.1f (%.1f wide, %.1f pt) leaves the margins", what, pi + 1,
+                   it->text, it->x, it->y, w, it->size);
+        continue;
+      }
+      double half = 0; /* the points themselves; a stroke may spill half its width */
+      for (int o = it->op0; o < it->op0 + it->nops; o++) {
+        const cb_op *op = &p->ops[o];
+        int npts = op->kind == CB_OP_CURVE ? 3 : op->kind == CB_OP_CLOSE ? 0 : 1;
+        for (int k = 0; k < npts; k++)
+          if (op->x[k] - half < x0 || op->x[k] + half > x1 || op->y[k] - half < y0 || op->y[k] + half > y1)
+            fail_msg("%s page %d: path point %.2f,%.2f leaves the margins", what, pi + 1, op->x[k], op->y[k]);
+      }
+    }
+  }
+}
+
+static int count_text(const cb_document *doc, int from_page, const char *text, cb_font font) {
+  int n = 0;
+  for (int pi = from_page; pi < doc->npages; pi++)
+    for (int i = 0; i < doc->pages[pi]->nitems; i++) {
+      const cb_item *it = &doc->pages[pi]->items[i];
+      if (it->kind == CB_ITEM_TEXT && it->font == font && strcmp(it->text, text) == 0) n++;
+    }
+  return n;
+}
+
+static int has_text_containing(const cb_document *doc, int page, const char *needle) {
+  for (int i = 0; i < doc->pages[page]->nitems; i++) {
+    const cb_item *it = &doc->pages[page]->items[i];
+    if (it->kind == CB_ITEM_TEXT && strstr(it->text, needle)) return 1;
+  }
+  return 0;
+}
+
+static void lay_out(const cb_dungeon *d, cb_document *doc) {
+  cb_sheet_options so = {.page_w = A4_W, .page_h = A4_H, .margin = MARGIN, .version = "9.9.9"};
+  cb_error err = {0};
+  if (cb_sheet_layout(d, &fake_measure, &so, doc, &err) != CB_OK) fail_msg("layout: %s", err.msg);
+}
+
+static void rooms_1_to_200_stay_inside(void **state) {
+  (void)state;
+  for (int n = 1; n <= 200; n++) {
+    cb_gen_options o = {0};
+    o.seed = 1000 + (uint64_t)n;
+    o.rooms = n;
+    o.extra_by = n % 2 ? CB_EXTRA_BY_TREE : CB_EXTRA_BY_LENGTH;
+    cb_dungeon *d = NULL;
+    cb_error err = {0};
+    assert_int_equal(cb_gen_dropdice.generate(&o, &d, &err), CB_OK);
+    cb_document doc = {0};
+    lay_out(d, &doc);
+    char what[32];
+    snprintf(what, sizeof what, "%d rooms", n);
+    check_inside(&doc, what);
+    assert_true(doc.npages >= 1);
+    /* every room's key entry starts with its number in bold (the map's numbers are bold too) */
+    for (int i = 0; i < n; i++) {
+      char num[16];
+      snprintf(num, sizeof num, "%d", d->rooms[i].number);
+      if (count_text(&doc, 0, num, CB_FONT_BOLD) < 2) fail_msg("%d rooms: room %s has no key entry", n, num);
+    }
+    /* every page has the footer that makes it again */
+    for (int pi = 0; pi < doc.npages; pi++) {
+      char pageof[32];
+      snprintf(pageof, sizeof pageof, "page %d of %d", pi + 1, doc.npages);
+      assert_true(has_text_containing(&doc, pi, pageof));
+      assert_true(has_text_containing(&doc, pi, "--seed"));
+    }
+    if (n == 200) assert_true(doc.npages > 1);
+    cb_document_free(&doc);
+    cb_dungeon_free(d);
+  }
+}
+
+/* A hand-made dungeon whose key cannot fit on one page. */
+static void a_long_key_continues(void **state) {
+  (void)state;
+  cb_dungeon *d = cb_dungeon_new("dropdice", 5);
+  cb_dungeon_add_level(d, 1, "Level 1");
+  cb_dungeon_set_title(d, "A Long Key");
+  enum { N = 40 };
+  for (int i = 0; i < N; i++) {
+    cb_room *r = cb_dungeon_add_room(d, 1, (i % 8) * 20.0, (i / 8) * 20.0);
+    r->value = 1 + i % 6;
+    char text[2000];
+    int n = snprintf(text, sizeof text, "Marker%03d", i + 1);
+    for (int w = 0; w < 90; w++) n += snprintf(text + n, sizeof text - (size_t)n, " word%d", w);
+    r->text = cb_arena_strdup(d->arena, text);
+  }
+  for (int i = 1; i < N; i++) cb_dungeon_add_passage(d, i, i + 1, CB_PASSAGE_CORRIDOR);
+  cb_document doc = {0};
+  lay_out(d, &doc);
+  check_inside(&doc, "long key");
+  assert_true(doc.npages >= 3);
+  for (int pi = 1; pi < doc.npages; pi++) assert_true(has_text_containing(&doc, pi, "Room key (continued)"));
+  /* each entry once, in order, none lost between pages */
+  int last_page = 0;
+  for (int i = 0; i < N; i++) {
+    char marker[32];
+    snprintf(marker, sizeof marker, "Marker%03d", i + 1);
+    int found = -1, times = 0;
+    for (int pi = 0; pi < doc.npages; pi++)
+      for (int k = 0; k < doc.pages[pi]->nitems; k++) {
+        const cb_item *it = &doc.pages[pi]->items[k];
+        if (it->kind == CB_ITEM_TEXT && strstr(it->text, marker)) found = pi, times++;
+      }
+    if (times != 1) fail_msg("%s drawn %d times", marker, times);
+    assert_true(found >= last_page);
+    last_page = found;
+  }
+  assert_int_equal(last_page, doc.npages - 1);
+  cb_document_free(&doc);
+  cb_dungeon_free(d);
+}
+
+/* The longest titles --title takes (200 bytes), with and without spaces. */
+static void long_titles_stay_inside(void **state) {
+  (void)state;
+  char words[201], one[201];
+  for (int i = 0; i < 200; i++) words[i] = i % 9 == 8 ? ' ' : 'W', one[i] = 'W';
+  words[200] = one[200] = '\0';
+  const char *titles[] = {words, one};
+  for (int t = 0; t < 2; t++) {
+    cb_gen_options o = {0};
+    o.seed = 3;
+    o.rooms = 30;
+    o.title = titles[t];
+    cb_dungeon *d = NULL;
+    cb_error err = {0};
+    assert_int_equal(cb_gen_dropdice.generate(&o, &d, &err), CB_OK);
+    cb_dungeon_set_option(d, "title", titles[t], false);
+    cb_document doc = {0};
+    lay_out(d, &doc);
+    check_inside(&doc, t ? "a 200-byte title without spaces" : "a 200-byte title");
+    cb_document_free(&doc);
+    cb_dungeon_free(d);
+  }
+}
+
+static void the_command_line(void **state) {
+  (void)state;
+  cb_dungeon *d = cb_dungeon_new("dropdice", 18446744073709551615ull);
+  cb_dungeon_set_option(d, "rooms", "12", true);
+  cb_dungeon_set_option(d, "title", "It's a \"trap\"", false);
+  cb_dungeon_set_flag(d, "faithful");
+  char buf[512];
+  cb_sheet_command(d, buf, sizeof buf);
+  assert_string_equal(buf, "crawlbook --generator dropdice --seed 18446744073709551615 --rooms 12 --title "
+                           "'It'\\''s a \"trap\"' --faithful");
+  char tiny[20];
+  cb_sheet_command(d, tiny, sizeof tiny); /* cut short, still a string */
+  assert_int_equal(strlen(tiny), sizeof tiny - 1);
+  cb_dungeon_free(d);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(rooms_1_to_200_stay_inside),
+      cmocka_unit_test(a_long_key_continues),
+      cmocka_unit_test(long_titles_stay_inside),
+      cmocka_unit_test(the_command_line),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
