@@ -64,9 +64,16 @@ static cb_status open_renderer(const cb_job *job, renderer *r, cb_error *err) {
   char fonts[4096];
   snprintf(fonts, sizeof fonts, "%s/fonts", data);
   cb_render_options ro = {job->format, job->dpi > 0 ? job->dpi : 150, fonts};
-  r->so = (cb_sheet_options){job->page_w > 0 ? job->page_w : A4_W, job->page_h > 0 ? job->page_h : A4_H,
-                             MARGIN_MM * CB_PT_PER_MM, CB_VERSION, job->player_map, job->page_args,
-                             job->colour};
+  r->so = (cb_sheet_options){job->page_w > 0 ? job->page_w : A4_W,
+                             job->page_h > 0 ? job->page_h : A4_H,
+                             (job->tpl.margin_mm > 0 ? job->tpl.margin_mm : MARGIN_MM) * CB_PT_PER_MM,
+                             CB_VERSION,
+                             job->player_map,
+                             job->page_args,
+                             job->colour,
+                             job->appendix,
+                             job->tpl.sections | (job->appendix ? CB_SECTION_APPENDIX : 0),
+                             job->tpl.pad_to > 0 ? job->tpl.pad_to : 1};
   return cb_backend_create(r->cls, &ro, &r->b, err);
 }
 
@@ -75,9 +82,12 @@ static cb_status lay_out(const cb_job *job, const renderer *r, const cb_dungeon 
   if (d->nrooms > CB_MAX_PAGE_ROOMS)
     return cb_error_set(err, CB_EINPUT, "%d rooms are too many for a printed page (at most %d); use --format json",
                         d->nrooms, CB_MAX_PAGE_ROOMS);
-  cb_dungeon *view = job->player_map ? cb_player_view(d) : NULL;
-  if (job->player_map && !view) return cb_error_set(err, CB_EINTERNAL, "out of memory");
-  cb_status st = cb_sheet_layout(view ? view : d, r->cls->measure(r->b), &r->so, doc, err);
+  bool booklet = job->tpl.layout == CB_LAYOUT_BOOKLET && !job->player_map;
+  bool need_view = job->player_map || (booklet && (job->tpl.sections & CB_SECTION_PLAYER_MAP));
+  cb_dungeon *view = need_view ? cb_player_view(d) : NULL;
+  if (need_view && !view) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  cb_status st = booklet ? cb_booklet_layout(d, view, r->cls->measure(r->b), &r->so, doc, err)
+                         : cb_sheet_layout(view ? view : d, r->cls->measure(r->b), &r->so, doc, err);
   cb_dungeon_free(view);
   return st;
 }

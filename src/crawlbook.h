@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "gen/generator.h"
+#include "io/template.h"
 #include "model/dungeon.h"
 #include "model/error.h"
 #include "render/backend.h"
@@ -29,6 +30,8 @@ typedef struct cb_job {
   const char *author;     /* PDF metadata, or NULL */
   bool player_map;        /* lay out the players' handout instead of the game master's sheet */
   bool colour;            /* the colour style instead of black ink */
+  bool appendix;          /* the procedure's log as pages at the end */
+  cb_template tpl;        /* the page template (layout, margins, booklet sections); zero: the one-page sheet */
   double page_w, page_h;  /* points; 0: A4 portrait */
   const char *page_args;  /* how the page was asked for ("--page-size a5 --landscape"), for the footer; or NULL */
   int count;              /* dungeons, seeds gen.seed, gen.seed + 1, ...: one PDF with a contents cover, or

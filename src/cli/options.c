@@ -53,6 +53,8 @@ enum {
   OPT_COUNT,
   OPT_SEEDS,
   OPT_STYLE,
+  OPT_TEMPLATE,
+  OPT_APPENDIX,
 };
 
 static const struct option long_opts[] = {
@@ -96,6 +98,8 @@ static const struct option long_opts[] = {
     {"count", required_argument, NULL, OPT_COUNT},
     {"seeds", required_argument, NULL, OPT_SEEDS},
     {"style", required_argument, NULL, OPT_STYLE},
+    {"template", required_argument, NULL, OPT_TEMPLATE},
+    {"appendix", no_argument, NULL, OPT_APPENDIX},
     {"version", no_argument, NULL, 'V'},         {NULL, 0, NULL, 0}};
 
 void cb_cli_help(FILE *out) {
@@ -152,6 +156,9 @@ void cb_cli_help(FILE *out) {
         "                        e.g. 148x210mm or 6x9in (90 to 1200 mm a side)\n"
         "      --landscape       turn the page\n"
         "      --style STYLE     ink (default: black on white) or colour\n"
+        "      --template NAME   a page template: one-page (default), booklet, colour, or\n"
+        "                        a .cfg file of your own (see templates/)\n"
+        "      --appendix        add the procedure, step by step, as pages at the end\n"
         "      --count N         N dungeons (seeds S, S+1, ...): one PDF with a contents\n"
         "                        cover and a bookmark each, or one file each when -o is a\n"
         "                        pattern such as 'dungeon-%03d.pdf' (1 to 10000)\n"
@@ -329,6 +336,7 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   job->backend = "cairo";
   job->dpi = 150;
   job->date = CB_DEFAULT_DATE;
+  cb_template_default(&job->tpl);
   job->gen.extra_by = CB_EXTRA_BY_TREE;
   const char *format = NULL, *output = NULL;
   bool gen_opt = false;
@@ -338,7 +346,7 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   optind = 0; /* glibc: 0 resets getopt fully, so the parser can run again (tests, fuzzing) */
   int c;
   bool landscape = false, count_given = false, seeds_given = false;
-  const char *page_size = NULL, *style = NULL;
+  const char *page_size = NULL, *style = NULL, *template_name = NULL;
   int given[64], ngiven = 0;
   const char *given_arg[64];
   while ((c = getopt_long(argc, argv, ":g:s:n:o:f:ehV", long_opts, NULL)) != -1) {
@@ -374,11 +382,16 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       gen_opt = true;
       break;
     case OPT_PLAYER_MAP: job->player_map = true; break;
+    case OPT_TEMPLATE:
+      if (cb_template_load(optarg, &job->tpl, err) != CB_OK) return err->status;
+      template_name = optarg;
+      break;
+    case OPT_APPENDIX: job->appendix = true; break;
     case OPT_STYLE:
       if (strcmp(optarg, "ink") != 0 && strcmp(optarg, "colour") != 0 && strcmp(optarg, "color") != 0)
         return cb_error_set(err, CB_EINPUT, "--style '%s': expected ink or colour", optarg);
       job->colour = optarg[0] == 'c';
-      style = optarg[0] == 'c' ? "colour" : NULL;
+      style = optarg;
       break;
     case OPT_COUNT:
       if (!cb_cli_number(optarg, 1, CB_MAX_BATCH, &v))
@@ -573,11 +586,17 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   if (job->count > 1 && job->input) return cb_error_set(err, CB_EINPUT, "render lays out one saved dungeon: --count and --seeds do not apply");
   if (job->count > 1 && cli->explain) return cb_error_set(err, CB_EINPUT, "--explain tells one dungeon's story: not with --count or --seeds");
   if (!cli->seed_given) job->gen.seed = random_seed;
-  if (page_size || landscape || style) {
-    snprintf(cli->page_args, sizeof cli->page_args, "%s%s%s%s", page_size ? " --page-size " : "",
-             page_size ? page_size : "", landscape ? " --landscape" : "", style ? " --style colour" : "");
+  /* the template first, then what the command line says */
+  if (!page_size) job->page_w = job->tpl.page_w, job->page_h = job->tpl.page_h;
+  if (!style) job->colour = job->tpl.colour;
+  if (page_size || landscape || style || template_name || job->appendix) {
+    snprintf(cli->page_args, sizeof cli->page_args, "%s%s%s%s%s%s%s", template_name ? " --template " : "",
+             template_name ? template_name : "", page_size ? " --page-size " : "", page_size ? page_size : "",
+             landscape ? " --landscape" : "", style ? (job->colour ? " --style colour" : " --style ink") : "",
+             job->appendix ? " --appendix" : "");
     job->page_args = cli->page_args + 1;
   }
+  landscape = landscape || job->tpl.landscape;
   if (landscape) {
     if (job->page_w <= 0) cb_cli_page_size("a4", &job->page_w, &job->page_h);
     if (job->page_w < job->page_h) {

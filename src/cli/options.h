@@ -12,7 +12,7 @@ typedef struct cb_cli {
   cb_job job;
   bool help, version, explain;
   bool seed_given;
-  char page_args[160]; /* the page options as given, for the footer */
+  char page_args[1300]; /* the page options as given, for the footer */
 } cb_cli;
 
 /* Parses argv into cli (defaults filled in). `date_env` is the value of

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../io/template.h"
 #include "hooks.h"
 #include "key.h"
 #include "map.h"
@@ -126,6 +127,50 @@ static double legend(cb_page *p, const cb_symbols *st, cb_symbol_set used, doubl
     cx += item;
   }
   return (row + 1) * rowh;
+}
+
+static cb_page *new_page(cb_document *doc, const cb_sheet_options *o, const char *label) {
+  cb_page *p = cb_page_new(o->page_w, o->page_h);
+  if (!p || cb_document_add(doc, p)) {
+    cb_page_free(p);
+    return NULL;
+  }
+  if (label && !(p->label = cb_arena_strdup(p->arena, label))) p->oom = true;
+  return p;
+}
+
+/* The procedure, step by step: the log flowed in two columns over as many
+ * pages as it takes. Returns the pages added, -1 on OOM. */
+static int appendix_pages(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o, const cb_frame *f,
+                          cb_document *doc) {
+  const double size = 8, gutter = 14;
+  double cw = (f->w - gutter) / 2;
+  cb_flow fl = {m, size, size * 1.22, cw, INK, NULL, NULL};
+  int i = 0, pages = 0;
+  while (i < d->nlog) {
+    cb_page *p = new_page(doc, o, pages == 0 ? "Procedure" : NULL);
+    if (!p) return -1;
+    pages++;
+    cb_page_text(p, CB_FONT_BOLD, 11, f->x, f->y + 11, INK,
+                 pages == 1 ? "The procedure, step by step" : "The procedure (continued)");
+    double y0 = f->y + 11 * 1.5 + size, cy = 0;
+    int col = 0, placed = 0;
+    while (i < d->nlog && col < 2) {
+      cb_span line[] = {{CB_FONT_REGULAR, d->log[i], NULL, 0}};
+      int n = cb_text_flow(NULL, &fl, line, 1, 0, 0);
+      if (n < 0) return -1;
+      double h = n * fl.leading + 2;
+      if (placed && y0 + cy + h > f->y + f->h) {
+        col++, cy = 0, placed = 0;
+        continue;
+      }
+      cb_text_flow(p, &fl, line, 1, f->x + col * (cw + gutter), y0 + cy);
+      cy += h;
+      placed = 1;
+      i++;
+    }
+  }
+  return pages;
 }
 
 /* The handout's key: each room's number and two ruled lines to write on, in
@@ -279,6 +324,117 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
     cb_status st2 = hooks->extra_pages(d, &st, &frame, doc, err);
     if (st2 != CB_OK) return st2;
   }
+  if (o->appendix && appendix_pages(d, m, o, &frame, doc) < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  int pages = doc->npages - first;
+  for (int i = 0; i < pages; i++) footer(doc->pages[first + i], m, d, o, i + 1, pages);
+  for (int i = first; i < doc->npages; i++)
+    if (doc->pages[i]->oom) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  return CB_OK;
+}
+
+/* A page with a heading and, below it, the map box, its legend at the bottom. */
+static void map_page(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks, int level,
+                     const cb_frame *f, const char *heading, double bottom_reserve) {
+  cb_page_text(p, CB_FONT_BOLD, 13, f->x, f->y + 13, INK, heading);
+  double y = f->y + 13 * 1.6, h = f->h - (y - f->y) - st->badge * 3.2 - 10 - bottom_reserve;
+  cb_page_rect(p, f->x, y, f->w, h);
+  cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
+  cb_page_ink(p, &frame_ink);
+  cb_symbol_set used = 0;
+  if (hooks->map) hooks->map(p, st, d, level, f->x + 4, y + 4, f->w - 8, h - 8, &used);
+  else cb_map_draw(p, st, d, level, f->x + 4, y + 4, f->w - 8, h - 8, &used);
+  legend(p, st, used, f->x, y + h + 6, f->w);
+}
+
+cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, const cb_measure *m,
+                            const cb_sheet_options *o, cb_document *doc, cb_error *err) {
+  double x = o->margin, w = o->page_w - 2 * o->margin, top = o->margin, fh = footer_height(m, d, o, w);
+  if (fh < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  cb_frame f = {x, top, w, o->page_h - o->margin - fh - top};
+  cb_symbols st = {m, 10.5, 1.0, 7.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room};
+  cb_symbols key_marks = st;
+  key_marks.badge = BODY_SIZE * 1.1;
+  key_marks.line = 0.8;
+  const cb_layout_hooks *hooks = cb_layout_hooks_find(d->generator);
+  cb_key_style ks = {m, BODY_SIZE, BODY_SIZE * 1.32, BODY_SIZE * 0.45, INK, &key_marks, hooks->key_note};
+  int first = doc->npages;
+  const char *title = d->title ? d->title : "Dungeon";
+  cb_page *p;
+#define PAGE(label)                                                                                              \
+  do {                                                                                                           \
+    if (!(p = new_page(doc, o, label))) return cb_error_set(err, CB_EINTERNAL, "out of memory");                 \
+  } while (0)
+  if (o->sections & CB_SECTION_COVER) {
+    PAGE(title);
+    double size = fit_size(m, CB_FONT_BOLD, 26, title, w), y = top + f.h * 0.12;
+    cb_page_text(p, CB_FONT_BOLD, size, x + (w - cb_text_width(m, CB_FONT_BOLD, size, title)) / 2, y, INK, title);
+    char sub[256];
+    describe(d, sub, sizeof sub);
+    double sw = cb_text_width(m, CB_FONT_ITALIC, SUB_SIZE, sub);
+    cb_page_text(p, CB_FONT_ITALIC, SUB_SIZE, x + (w - fmin(sw, w)) / 2, y + SUB_SIZE * 2.2, GREY, sub);
+    /* a small map: the first level, no legend */
+    double mh = f.h * 0.55, my = y + SUB_SIZE * 4;
+    cb_symbol_set used = 0;
+    int level = d->nlevels > 1 ? d->levels[0].id : 0;
+    if (hooks->map) hooks->map(p, &st, d, level, x + w * 0.08, my, w * 0.84, mh, &used);
+    else cb_map_draw(p, &st, d, level, x + w * 0.08, my, w * 0.84, mh, &used);
+    const char *made = "A crawlbook dungeon";
+    cb_page_text(p, CB_FONT_ITALIC, SUB_SIZE, x + (w - cb_text_width(m, CB_FONT_ITALIC, SUB_SIZE, made)) / 2,
+                 my + mh + SUB_SIZE * 2.5, GREY, made);
+  }
+  if (o->sections & CB_SECTION_MAPS) {
+    int n = d->nlevels > 1 ? d->nlevels : 1;
+    for (int i = 0; i < n; i++) {
+      char heading[240];
+      snprintf(heading, sizeof heading, n > 1 ? "Map \xc2\xb7 %s" : "Map", n > 1 ? d->levels[i].name : "");
+      PAGE(i == 0 ? "Map" : NULL);
+      map_page(p, &st, d, hooks, n > 1 ? d->levels[i].id : 0, &f, heading, 0);
+    }
+  }
+  if (o->sections & CB_SECTION_KEY) {
+    int next = 0;
+    for (int k = 0; next >= 0 && next < d->nrooms; k++) {
+      PAGE(k == 0 ? "Room key" : NULL);
+      cb_page_text(p, CB_FONT_BOLD, 13, x, top + 13, INK, k == 0 ? "Room key" : "Room key (continued)");
+      double ky = top + 13 * 1.6;
+      next = cb_key_fill(p, &ks, d, next, x, ky, w, f.h - (ky - top), w > 330 ? 2 : 1, 12);
+    }
+    if (next < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  }
+  if ((o->sections & CB_SECTION_EXTRAS) && hooks->extra_pages) {
+    int before = doc->npages;
+    cb_status s2 = hooks->extra_pages(d, &st, &f, doc, err);
+    if (s2 != CB_OK) return s2;
+    if (doc->npages > before && !doc->pages[before]->label &&
+        !(doc->pages[before]->label = cb_arena_strdup(doc->pages[before]->arena, "More")))
+      doc->pages[before]->oom = true;
+  }
+  if ((o->sections & CB_SECTION_APPENDIX) && appendix_pages(d, m, o, &f, doc) < 0)
+    return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  if ((o->sections & CB_SECTION_PLAYER_MAP) && players) {
+    PAGE("Players' map");
+    double notes = f.h * 0.3;
+    map_page(p, &st, players, hooks, 0, &f, "The players' map", notes);
+    double ny = top + f.h - notes + 8;
+    cb_page_text(p, CB_FONT_BOLD, 11, x, ny + 11, INK, "Notes");
+    int next = notes_fill(p, m, players, 0, x, ny + 11 * 1.5, w, notes - 11 * 1.5 - 8);
+    while (next < players->nrooms) {
+      PAGE(NULL);
+      cb_page_text(p, CB_FONT_BOLD, 11, x, top + 11, INK, "Notes (continued)");
+      next = notes_fill(p, m, players, next, x, top + 11 * 1.5, w, f.h - 11 * 1.5);
+    }
+  }
+  while (o->pad_to > 1 && (doc->npages - first) % o->pad_to) {
+    PAGE(NULL);
+    cb_page_text(p, CB_FONT_BOLD, 11, x, top + 11, INK, "Notes");
+    cb_ink rule = cb_ink_stroke(GREY, 0.35);
+    for (double y = top + 11 * 1.5 + 18; y < top + f.h; y += 18) {
+      cb_page_move(p, x, y);
+      cb_page_line(p, x + w, y);
+      cb_page_ink(p, &rule);
+    }
+  }
+#undef PAGE
   int pages = doc->npages - first;
   for (int i = 0; i < pages; i++) footer(doc->pages[first + i], m, d, o, i + 1, pages);
   for (int i = first; i < doc->npages; i++)

@@ -21,12 +21,22 @@ typedef struct cb_sheet_options {
   bool player;           /* the players' handout: a notes grid instead of the key */
   const char *page_args; /* appended to the footer's command line, or NULL */
   bool colour;           /* the colour style (else black ink on white) */
+  bool appendix;         /* the procedure's log as pages at the end */
+  unsigned sections;     /* booklet: CB_SECTION_* bits (io/template.h) */
+  int pad_to;            /* booklet: page count padded to a multiple of this */
 } cb_sheet_options;
 
 /* Lays out the dungeon into doc (which owns the new pages); text is measured
  * with m. CB_EINTERNAL on OOM. */
 cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o, cb_document *doc,
                           cb_error *err);
+
+/* The booklet: the sections o->sections names, in the order cover, maps
+ * (one page per level), key, the generator's extras, appendix, players' map
+ * (drawn from `players`, the players' view, when given), then notes pages up to
+ * a multiple of o->pad_to; page numbers and a bookmark per section. */
+cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, const cb_measure *m,
+                            const cb_sheet_options *o, cb_document *doc, cb_error *err);
 
 /* The command line that regenerates the dungeon, e.g. "crawlbook --generator
  * dropdice --seed 42 --rooms 10"; written into buf. */

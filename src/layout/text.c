@@ -49,6 +49,9 @@ static void draw_line(cb_page *p, const cb_flow *f, const word *w, int from, int
       x += (j > i && w[j].glue ? space[w[j].font] : 0) + w[j].w;
       j++;
     }
+    /* a space the next run starts after is written too, so that text
+     * extraction keeps the two words apart whatever the fonts' bearings */
+    if (j < to && w[j].glue && n < (int)sizeof buf - 1) buf[n++] = ' ';
     buf[n] = '\0';
     cb_page_text(p, w[i].font, f->size, x0, y, f->color, buf);
     if (j < to && w[j].glue) x += space[w[j].font];

@@ -52,7 +52,11 @@ static int count_text(const cb_document *doc, int from_page, const char *text, c
   for (int pi = from_page; pi < doc->npages; pi++)
     for (int i = 0; i < doc->pages[pi]->nitems; i++) {
       const cb_item *it = &doc->pages[pi]->items[i];
-      if (it->kind == CB_ITEM_TEXT && it->font == font && strcmp(it->text, text) == 0) n++;
+      /* a run followed by more on its line ends with the space between them */
+      size_t len = strlen(text);
+      if (it->kind == CB_ITEM_TEXT && it->font == font && strncmp(it->text, text, len) == 0 &&
+          (it->text[len] == '\0' || strcmp(it->text + len, " ") == 0))
+        n++;
     }
   return n;
 }

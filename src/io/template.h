@@ -1,0 +1,42 @@
+/* Page templates (templates/NAME.cfg), read with libconfig (which reports the
+ * line of every syntax error, and of every setting, so each complaint names
+ * file:line). A template sets the layout, the page, the style and which
+ * sections a booklet holds; command-line options override it. */
+#ifndef CB_TEMPLATE_H
+#define CB_TEMPLATE_H
+
+#include <stdbool.h>
+
+#include "../model/error.h"
+
+typedef enum { CB_LAYOUT_SHEET, CB_LAYOUT_BOOKLET } cb_layout_kind;
+
+/* Booklet sections, in the order they print. */
+enum {
+  CB_SECTION_COVER = 1u << 0,
+  CB_SECTION_MAPS = 1u << 1,
+  CB_SECTION_KEY = 1u << 2,
+  CB_SECTION_EXTRAS = 1u << 3, /* the generator's own pages: the leximorph sketch, the battleships grids */
+  CB_SECTION_APPENDIX = 1u << 4,
+  CB_SECTION_PLAYER_MAP = 1u << 5,
+};
+
+typedef struct cb_template {
+  char name[64];
+  cb_layout_kind layout;
+  double page_w, page_h; /* points, portrait as given; 0 when the template leaves it */
+  bool landscape;
+  double margin_mm;
+  bool colour;
+  unsigned sections; /* booklet only */
+  int pad_to;        /* booklet: pad the page count to a multiple of this (1: no padding) */
+} cb_template;
+
+/* The built-in defaults: the one-page sheet on A4, ink. */
+void cb_template_default(cb_template *t);
+
+/* Loads a template by name (templates/NAME.cfg) or path (with a '/' or
+ * ending in .cfg). CB_EINPUT with "file:line: ..." for any error. */
+cb_status cb_template_load(const char *name, cb_template *t, cb_error *err);
+
+#endif
