@@ -9,6 +9,7 @@
 #include "io/json.h"
 #include "io/output.h"
 #include "layout/cover.h"
+#include "layout/impose.h"
 #include "layout/player.h"
 #include "layout/sheet.h"
 #include "model/check.h"
@@ -86,8 +87,24 @@ static cb_status lay_out(const cb_job *job, const renderer *r, const cb_dungeon 
   bool need_view = job->player_map || (booklet && (job->tpl.sections & CB_SECTION_PLAYER_MAP));
   cb_dungeon *view = need_view ? cb_player_view(d) : NULL;
   if (need_view && !view) return cb_error_set(err, CB_EINTERNAL, "out of memory");
-  cb_status st = booklet ? cb_booklet_layout(d, view, r->cls->measure(r->b), &r->so, doc, err)
-                         : cb_sheet_layout(view ? view : d, r->cls->measure(r->b), &r->so, doc, err);
+  const cb_measure *m = r->cls->measure(r->b);
+  cb_status st;
+  if (job->tpl.layout == CB_LAYOUT_ZINE8 && !job->player_map) {
+    /* the zine's sheet is landscape whatever the page size says */
+    cb_sheet_options so = r->so;
+    if (so.page_w < so.page_h) so.page_w = r->so.page_h, so.page_h = r->so.page_w;
+    st = cb_zine_layout(d, m, &so, doc, err);
+  } else {
+    st = booklet ? cb_booklet_layout(d, view, m, &r->so, doc, err) : cb_sheet_layout(view ? view : d, m, &r->so, doc, err);
+  }
+  if (st == CB_OK && job->impose_saddle) {
+    /* the sheets take the pages' place; the document keeps its metadata */
+    cb_document sheets = {0};
+    st = cb_impose_saddle(doc, &sheets, err);
+    for (int i = 0; i < doc->npages; i++) cb_page_free(doc->pages[i]);
+    free(doc->pages);
+    doc->pages = sheets.pages, doc->npages = sheets.npages, doc->cap_pages = sheets.cap_pages;
+  }
   cb_dungeon_free(view);
   return st;
 }

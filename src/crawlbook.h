@@ -31,6 +31,7 @@ typedef struct cb_job {
   bool player_map;        /* lay out the players' handout instead of the game master's sheet */
   bool colour;            /* the colour style instead of black ink */
   bool appendix;          /* the procedure's log as pages at the end */
+  bool impose_saddle;     /* pages 2-up on sheets in folding order for saddle stitching */
   cb_template tpl;        /* the page template (layout, margins, booklet sections); zero: the one-page sheet */
   double page_w, page_h;  /* points; 0: A4 portrait */
   const char *page_args;  /* how the page was asked for ("--page-size a5 --landscape"), for the footer; or NULL */

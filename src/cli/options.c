@@ -55,6 +55,7 @@ enum {
   OPT_STYLE,
   OPT_TEMPLATE,
   OPT_APPENDIX,
+  OPT_IMPOSE,
 };
 
 static const struct option long_opts[] = {
@@ -100,6 +101,7 @@ static const struct option long_opts[] = {
     {"style", required_argument, NULL, OPT_STYLE},
     {"template", required_argument, NULL, OPT_TEMPLATE},
     {"appendix", no_argument, NULL, OPT_APPENDIX},
+    {"impose", required_argument, NULL, OPT_IMPOSE},
     {"version", no_argument, NULL, 'V'},         {NULL, 0, NULL, 0}};
 
 void cb_cli_help(FILE *out) {
@@ -156,9 +158,11 @@ void cb_cli_help(FILE *out) {
         "                        e.g. 148x210mm or 6x9in (90 to 1200 mm a side)\n"
         "      --landscape       turn the page\n"
         "      --style STYLE     ink (default: black on white) or colour\n"
-        "      --template NAME   a page template: one-page (default), booklet, colour, or\n"
+        "      --template NAME   a page template: one-page (default), booklet, zine8, colour, or\n"
         "                        a .cfg file of your own (see templates/)\n"
         "      --appendix        add the procedure, step by step, as pages at the end\n"
+        "      --impose saddle   print the pages 2-up on sheets twice as wide, in folding\n"
+        "                        order, so that the printed stack folds into the booklet\n"
         "      --count N         N dungeons (seeds S, S+1, ...): one PDF with a contents\n"
         "                        cover and a bookmark each, or one file each when -o is a\n"
         "                        pattern such as 'dungeon-%03d.pdf' (1 to 10000)\n"
@@ -387,6 +391,10 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       template_name = optarg;
       break;
     case OPT_APPENDIX: job->appendix = true; break;
+    case OPT_IMPOSE:
+      if (strcmp(optarg, "saddle") != 0) return cb_error_set(err, CB_EINPUT, "--impose '%s': expected saddle", optarg);
+      job->impose_saddle = true;
+      break;
     case OPT_STYLE:
       if (strcmp(optarg, "ink") != 0 && strcmp(optarg, "colour") != 0 && strcmp(optarg, "color") != 0)
         return cb_error_set(err, CB_EINPUT, "--style '%s': expected ink or colour", optarg);
@@ -589,11 +597,11 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   /* the template first, then what the command line says */
   if (!page_size) job->page_w = job->tpl.page_w, job->page_h = job->tpl.page_h;
   if (!style) job->colour = job->tpl.colour;
-  if (page_size || landscape || style || template_name || job->appendix) {
-    snprintf(cli->page_args, sizeof cli->page_args, "%s%s%s%s%s%s%s", template_name ? " --template " : "",
+  if (page_size || landscape || style || template_name || job->appendix || job->impose_saddle) {
+    snprintf(cli->page_args, sizeof cli->page_args, "%s%s%s%s%s%s%s%s", template_name ? " --template " : "",
              template_name ? template_name : "", page_size ? " --page-size " : "", page_size ? page_size : "",
              landscape ? " --landscape" : "", style ? (job->colour ? " --style colour" : " --style ink") : "",
-             job->appendix ? " --appendix" : "");
+             job->appendix ? " --appendix" : "", job->impose_saddle ? " --impose saddle" : "");
     job->page_args = cli->page_args + 1;
   }
   landscape = landscape || job->tpl.landscape;
@@ -630,6 +638,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   if (output) job->output = output;
   else if (!cli->explain) job->output = job->format == CB_FORMAT_JSON ? "dungeon.json" : "dungeon.pdf";
   (void)format_name;
+  if (job->impose_saddle && job->tpl.layout == CB_LAYOUT_ZINE8)
+    return cb_error_set(err, CB_EINPUT, "--impose saddle: the zine8 template is imposed already");
   if (job->player_map && job->format == CB_FORMAT_JSON)
     return cb_error_set(err, CB_EINPUT, "--player-map is a printed handout: use PDF, SVG or PNG");
   if (strcmp(job->backend, "haru") == 0 && job->format != CB_FORMAT_PDF)

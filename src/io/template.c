@@ -79,7 +79,8 @@ static cb_status read_root(const char *file, config_t *cfg, cb_template *t, cb_e
       const char *v = config_setting_get_string(s);
       if (v && strcmp(v, "sheet") == 0) t->layout = CB_LAYOUT_SHEET;
       else if (v && strcmp(v, "booklet") == 0) t->layout = CB_LAYOUT_BOOKLET;
-      else st = fail_at(file, s, err, "layout must be \"sheet\" or \"booklet\"", NULL);
+      else if (v && strcmp(v, "zine8") == 0) t->layout = CB_LAYOUT_ZINE8;
+      else st = fail_at(file, s, err, "layout must be \"sheet\", \"booklet\" or \"zine8\"", NULL);
     } else if (strcmp(key, "style") == 0) {
       const char *v = config_setting_get_string(s);
       if (v && strcmp(v, "ink") == 0) t->colour = false;

@@ -9,7 +9,7 @@
 
 #include "../model/error.h"
 
-typedef enum { CB_LAYOUT_SHEET, CB_LAYOUT_BOOKLET } cb_layout_kind;
+typedef enum { CB_LAYOUT_SHEET, CB_LAYOUT_BOOKLET, CB_LAYOUT_ZINE8 } cb_layout_kind;
 
 /* Booklet sections, in the order they print. */
 enum {

@@ -124,6 +124,37 @@ cb_ink cb_ink_stroke(cb_rgb color, double width) {
 
 cb_ink cb_ink_fill(cb_rgb color) { return (cb_ink){.fill = true, .fill_color = color}; }
 
+void cb_page_place(cb_page *dst, const cb_page *src, double x, double y, double scale, bool upside_down) {
+  double w = src->w, h = src->h;
+#define MX(px) (upside_down ? x + scale * (w - (px)) : x + scale * (px))
+#define MY(py) (upside_down ? y + scale * (h - (py)) : y + scale * (py))
+  for (int i = 0; i < src->nitems; i++) {
+    const cb_item *it = &src->items[i];
+    if (it->kind == CB_ITEM_TEXT) {
+      cb_page_text(dst, it->font, it->size * scale, MX(it->x), MY(it->y), it->color, it->text);
+      if (!dst->oom) dst->items[dst->nitems - 1].upside_down = it->upside_down != upside_down;
+      continue;
+    }
+    for (int k = it->op0; k < it->op0 + it->nops; k++) {
+      const cb_op *op = &src->ops[k];
+      switch (op->kind) {
+      case CB_OP_MOVE: cb_page_move(dst, MX(op->x[0]), MY(op->y[0])); break;
+      case CB_OP_LINE: cb_page_line(dst, MX(op->x[0]), MY(op->y[0])); break;
+      case CB_OP_CURVE:
+        cb_page_curve(dst, MX(op->x[0]), MY(op->y[0]), MX(op->x[1]), MY(op->y[1]), MX(op->x[2]), MY(op->y[2]));
+        break;
+      case CB_OP_CLOSE: cb_page_close(dst); break;
+      }
+    }
+    cb_ink ink = it->ink;
+    ink.width *= scale;
+    for (int k = 0; k < ink.ndash; k++) ink.dash[k] *= scale;
+    cb_page_ink(dst, &ink);
+  }
+#undef MX
+#undef MY
+}
+
 int cb_document_add(cb_document *doc, cb_page *page) {
   if (cb_grow(&doc->pages, &doc->cap_pages, (size_t)doc->npages + 1, sizeof *doc->pages)) return -1;
   doc->pages[doc->npages++] = page;

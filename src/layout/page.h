@@ -54,6 +54,7 @@ typedef struct cb_item {
   double size, x, y;
   cb_rgb color;
   const char *text;
+  bool upside_down; /* turned half a turn about (x, y): the top row of a folded zine */
 } cb_item;
 
 typedef struct cb_page {
@@ -96,6 +97,10 @@ void cb_page_text(cb_page *p, cb_font font, double size, double x, double y, cb_
 /* Inks. */
 cb_ink cb_ink_stroke(cb_rgb color, double width);
 cb_ink cb_ink_fill(cb_rgb color);
+
+/* Draws src into dst, scaled by `scale` with its top left corner at (x, y),
+ * turned half a turn inside its box when upside_down (imposition). */
+void cb_page_place(cb_page *dst, const cb_page *src, double x, double y, double scale, bool upside_down);
 
 /* A document owns its pages: cb_document_free frees them. */
 int cb_document_add(cb_document *doc, cb_page *page);

@@ -7,6 +7,7 @@
 
 #include "../io/template.h"
 #include "hooks.h"
+#include "impose.h"
 #include "key.h"
 #include "map.h"
 #include "symbols.h"
@@ -440,4 +441,104 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
   for (int i = first; i < doc->npages; i++)
     if (doc->pages[i]->oom) return cb_error_set(err, CB_EINTERNAL, "out of memory");
   return CB_OK;
+}
+
+cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o, cb_document *doc,
+                         cb_error *err) {
+  const double pw = o->page_w / 4, ph = o->page_h / 2, margin = 4.5 * CB_PT_PER_MM, body = 7.6;
+  cb_sheet_options po = *o;
+  po.page_w = pw, po.page_h = ph, po.margin = margin;
+  double x = margin, w = pw - 2 * margin, top = margin, h = ph - 2 * margin;
+  cb_symbols st = {m, 8.5, 0.8, 6.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room};
+  cb_symbols key_marks = st;
+  key_marks.badge = body * 1.1;
+  key_marks.line = 0.7;
+  const cb_layout_hooks *hooks = cb_layout_hooks_find(d->generator);
+  cb_key_style ks = {m, body, body * 1.28, body * 0.4, INK, &key_marks, hooks->key_note};
+  const char *title = d->title ? d->title : "Dungeon";
+  cb_document panels = {0};
+  cb_status st2 = CB_OK;
+  cb_symbol_set used = 0;
+  for (int i = 0; i < 8; i++)
+    if (!new_page(&panels, &po, i == 0 ? title : NULL)) {
+      cb_document_free(&panels);
+      return cb_error_set(err, CB_EINTERNAL, "out of memory");
+    }
+  cb_page **P = panels.pages;
+  int level = d->nlevels > 1 ? d->levels[0].id : 0;
+  /* 1: the cover */
+  double size = fit_size(m, CB_FONT_BOLD, 15, title, w);
+  cb_flow tf = {m, size, size * 1.15, w, INK, NULL, NULL};
+  cb_span ts[] = {{CB_FONT_BOLD, title, NULL, 0}};
+  int tl = cb_text_flow(P[0], &tf, ts, 1, x, top + size);
+  char sub[256];
+  describe(d, sub, sizeof sub);
+  cb_flow sf = {m, 7, 8.5, w, GREY, NULL, NULL};
+  cb_span ss[] = {{CB_FONT_ITALIC, sub, NULL, 0}};
+  double y = top + size * (1 + 1.15 * (tl - 1)) + 10;
+  int sl = cb_text_flow(P[0], &sf, ss, 1, x, y);
+  y += sl * 8.5 + 4;
+  if (hooks->map) hooks->map(P[0], &st, d, level, x, y, w, top + h - y - 12, &used);
+  else cb_map_draw(P[0], &st, d, level, x, y, w, top + h - y - 12, &used);
+  cb_page_text(P[0], CB_FONT_ITALIC, 7, x, top + h, GREY, "A crawlbook zine");
+  /* 2: the map */
+  cb_page_text(P[1], CB_FONT_BOLD, 10, x, top + 10, INK, "Map");
+  cb_page_rect(P[1], x, top + 15, w, h - 15);
+  cb_ink frame_ink = cb_ink_stroke(GREY, 0.4);
+  cb_page_ink(P[1], &frame_ink);
+  if (hooks->map) hooks->map(P[1], &st, d, level, x + 2, top + 17, w - 4, h - 19, &used);
+  else cb_map_draw(P[1], &st, d, level, x + 2, top + 17, w - 4, h - 19, &used);
+  /* 3-7: the key */
+  int next = 0;
+  for (int i = 2; i < 7; i++) {
+    double ky = top;
+    if (next >= 0 && next >= d->nrooms) {
+      /* a panel the key left free: lines for notes */
+      cb_page_text(P[i], CB_FONT_BOLD, 10, x, top + 10, INK, "Notes");
+      cb_ink rule = cb_ink_stroke(GREY, 0.3);
+      for (double ly = top + 30; ly < top + h; ly += 14) {
+        cb_page_move(P[i], x, ly);
+        cb_page_line(P[i], x + w, ly);
+        cb_page_ink(P[i], &rule);
+      }
+      continue;
+    }
+    if (i == 2) {
+      cb_page_text(P[i], CB_FONT_BOLD, 10, x, top + 10, INK, "Room key");
+      ky += 15;
+    }
+    if (next >= 0) next = cb_key_fill(P[i], &ks, d, next, x, ky, w, top + h - ky, 1, 0);
+  }
+  if (next < 0) st2 = cb_error_set(err, CB_EINTERNAL, "out of memory");
+  else if (next < d->nrooms)
+    st2 = cb_error_set(err, CB_EINPUT, "the room key of %d rooms does not fit the zine's five key panels (room %d "
+                       "is the first left over): use fewer rooms or --template booklet", d->nrooms, d->rooms[next].number);
+  /* 8: the back cover: the legend, and how to make it again */
+  if (st2 == CB_OK) {
+    cb_page_text(P[7], CB_FONT_BOLD, 10, x, top + 10, INK, "Legend");
+    double ly = top + 18;
+    for (int s = 0; s < CB_SYM_COUNT; s++) {
+      if (!(used & CB_SYMBOL_BIT(s)) || ly > top + h * 0.62) continue;
+      const char *sample = s == CB_SYM_KEY ? "K1" : s == CB_SYM_STAIRS_AWAY ? "L2" : NULL;
+      if (cb_symbol_is_badge((cb_symbol)s)) cb_symbol_badge(P[7], &st, (cb_symbol)s, sample, x + 10, ly);
+      else cb_symbol_passage(P[7], &st, (cb_symbol)s, x, ly, x + 22, ly);
+      cb_page_text(P[7], CB_FONT_REGULAR, 7, x + 27, ly + 2.4, INK, cb_symbol_name((cb_symbol)s));
+      ly += st.badge * 1.35;
+    }
+    char cmd[1000];
+    command_line(d, o, cmd, sizeof cmd);
+    cb_span cs[] = {{CB_FONT_ITALIC, "To make it again: ", NULL, 0}, {CB_FONT_REGULAR, cmd, NULL, 0}};
+    cb_flow cf = footer_flow(m, cmd, w);
+    cf.size = fmin(cf.size, 6.5), cf.leading = cf.size * 1.25;
+    int cl = cb_text_flow(NULL, &cf, cs, 2, 0, 0);
+    cb_text_flow(P[7], &cf, cs, 2, x, top + h - (cl - 1) * cf.leading);
+    char credit[128];
+    snprintf(credit, sizeof credit, "crawlbook %s \xc2\xb7 %s \xc2\xb7 seed %" PRIu64, o->version, d->generator, d->seed);
+    cb_page_text(P[7], CB_FONT_REGULAR, 6.5, x, top + h - cl * cf.leading - 2, GREY, credit);
+    for (int i = 0; i < 8; i++)
+      if (P[i]->oom) st2 = cb_error_set(err, CB_EINTERNAL, "out of memory");
+  }
+  if (st2 == CB_OK) st2 = cb_impose_zine8(&panels, o->page_w, o->page_h, doc, err);
+  cb_document_free(&panels);
+  return st2;
 }

@@ -38,6 +38,13 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
 cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, const cb_measure *m,
                             const cb_sheet_options *o, cb_document *doc, cb_error *err);
 
+/* The one-sheet mini zine: eight panels (cover with a small map, the map, the
+ * room key over five panels, a back cover with the legend and the command
+ * that makes it again), imposed on one o->page_w x o->page_h sheet for the
+ * one-slit fold. CB_EINPUT when the key needs more than five panels. */
+cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o, cb_document *doc,
+                         cb_error *err);
+
 /* The command line that regenerates the dungeon, e.g. "crawlbook --generator
  * dropdice --seed 42 --rooms 10"; written into buf. */
 void cb_sheet_command(const cb_dungeon *d, char *buf, size_t cap);

@@ -16,6 +16,10 @@
 #include "backend.h"
 #include "png.h"
 
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
 static const double PAGE_GAP = 12; /* points between stacked SVG/PNG pages */
 static const char *const FAMILY = "Vollkorn";
 
@@ -267,6 +271,15 @@ static void text(cb_backend *base, const cb_item *it) {
   pango_layout_set_text(b->layout, it->text, -1);
   double baseline = pango_layout_get_baseline(b->layout) / (double)PANGO_SCALE;
   set_rgb(b->cr, it->color);
+  if (it->upside_down) {
+    cairo_save(b->cr);
+    cairo_translate(b->cr, it->x, it->y);
+    cairo_rotate(b->cr, M_PI);
+    cairo_move_to(b->cr, 0, -baseline);
+    pango_cairo_show_layout(b->cr, b->layout);
+    cairo_restore(b->cr);
+    return;
+  }
   cairo_move_to(b->cr, it->x, it->y - baseline);
   pango_cairo_show_layout(b->cr, b->layout);
 }

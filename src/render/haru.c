@@ -196,7 +196,12 @@ static void text(cb_backend *base, const cb_item *it) {
   HPDF_Page_SetRGBFill(pg, (HPDF_REAL)it->color.r, (HPDF_REAL)it->color.g, (HPDF_REAL)it->color.b);
   HPDF_Page_BeginText(pg);
   HPDF_Page_SetFontAndSize(pg, b->fonts[(unsigned)it->font < CB_FONT_COUNT ? it->font : 0], (HPDF_REAL)it->size);
-  HPDF_Page_TextOut(pg, (HPDF_REAL)it->x, (HPDF_REAL)(b->h - it->y), it->text);
+  if (it->upside_down) {
+    HPDF_Page_SetTextMatrix(pg, -1, 0, 0, -1, (HPDF_REAL)it->x, (HPDF_REAL)(b->h - it->y));
+    HPDF_Page_ShowText(pg, it->text);
+  } else {
+    HPDF_Page_TextOut(pg, (HPDF_REAL)it->x, (HPDF_REAL)(b->h - it->y), it->text);
+  }
   HPDF_Page_EndText(pg);
 }
 
