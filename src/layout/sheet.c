@@ -85,7 +85,8 @@ static void footer(cb_page *p, const cb_measure *m, const cb_dungeon *d, const c
   cb_span spans[] = {{CB_FONT_ITALIC, "To make it again: ", NULL, 0}, {CB_FONT_REGULAR, cmd, NULL, 0}};
   cb_flow f = footer_flow(m, cmd, w);
   int lines = cb_text_flow(NULL, &f, spans, 2, 0, 0);
-  double base = p->h - o->margin - (lines > 0 ? lines : 1) * f.leading;
+  /* the last line's descenders stay inside the margin too */
+  double base = p->h - o->margin - (lines > 0 ? lines : 1) * f.leading - f.size * 0.45;
   cb_page_move(p, x, base - FOOT_SIZE * 1.1);
   cb_page_line(p, x + w, base - FOOT_SIZE * 1.1);
   cb_ink rule = cb_ink_stroke(GREY, 0.4);
@@ -102,7 +103,7 @@ static double footer_height(const cb_measure *m, const cb_dungeon *d, const cb_s
   cb_span spans[] = {{CB_FONT_ITALIC, "To make it again: ", NULL, 0}, {CB_FONT_REGULAR, cmd, NULL, 0}};
   cb_flow f = footer_flow(m, cmd, w);
   int lines = cb_text_flow(NULL, &f, spans, 2, 0, 0);
-  return lines < 0 ? -1 : (lines + 1) * f.leading + FOOT_SIZE * 1.6;
+  return lines < 0 ? -1 : (lines + 1) * f.leading + FOOT_SIZE * 1.6 + f.size * 0.45;
 }
 
 /* The legend: only the symbols the map used, in a row that wraps. Returns its height. */
@@ -480,7 +481,7 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
   y += sl * 8.5 + 4;
   if (hooks->map) hooks->map(P[0], &st, d, level, x, y, w, top + h - y - 12, &used);
   else cb_map_draw(P[0], &st, d, level, x, y, w, top + h - y - 12, &used);
-  cb_page_text(P[0], CB_FONT_ITALIC, 7, x, top + h, GREY, "A crawlbook zine");
+  cb_page_text(P[0], CB_FONT_ITALIC, 7, x, top + h - 3, GREY, "A crawlbook zine");
   /* 2: the map */
   cb_page_text(P[1], CB_FONT_BOLD, 10, x, top + 10, INK, "Map");
   cb_page_rect(P[1], x, top + 15, w, h - 15);
@@ -531,7 +532,7 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
     cb_flow cf = footer_flow(m, cmd, w);
     cf.size = fmin(cf.size, 6.5), cf.leading = cf.size * 1.25;
     int cl = cb_text_flow(NULL, &cf, cs, 2, 0, 0);
-    cb_text_flow(P[7], &cf, cs, 2, x, top + h - (cl - 1) * cf.leading);
+    cb_text_flow(P[7], &cf, cs, 2, x, top + h - (cl - 1) * cf.leading - cf.size * 0.45);
     char credit[128];
     snprintf(credit, sizeof credit, "crawlbook %s \xc2\xb7 %s \xc2\xb7 seed %" PRIu64, o->version, d->generator, d->seed);
     cb_page_text(P[7], CB_FONT_REGULAR, 6.5, x, top + h - cl * cf.leading - 2, GREY, credit);
