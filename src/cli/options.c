@@ -596,6 +596,10 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   if (!cli->seed_given) job->gen.seed = random_seed;
   /* the template first, then what the command line says */
   if (!page_size) job->page_w = job->tpl.page_w, job->page_h = job->tpl.page_h;
+  if (job->tpl.cards[0] && !job->gen.cards.content && !strcmp(job->generator, "cards")) job->gen.cards.content = job->tpl.cards;
+  if (job->tpl.letters[0] && !job->gen.letters) job->gen.letters = job->tpl.letters;
+  if (job->tpl.junctions[0] && !job->gen.junctions) job->gen.junctions = job->tpl.junctions;
+  if (job->tpl.walls[0] && !job->gen.walls) job->gen.walls = job->tpl.walls;
   if (!style) job->colour = job->tpl.colour;
   if (page_size || landscape || style || template_name || job->appendix || job->impose_saddle) {
     snprintf(cli->page_args, sizeof cli->page_args, "%s%s%s%s%s%s%s%s", template_name ? " --template " : "",

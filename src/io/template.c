@@ -103,6 +103,17 @@ static cb_status read_root(const char *file, config_t *cfg, cb_template *t, cb_e
                          "sections may name cover, maps, key, extras, appendix and player-map; not ", v ? v : "that");
         t->sections |= bit;
       }
+    } else if (strcmp(key, "tables") == 0) {
+      if (!config_setting_is_group(s)) return fail_at(file, s, err, "tables must be a group: tables = { cards = \"...\"; };", NULL);
+      for (int k = 0; k < config_setting_length(s); k++) {
+        config_setting_t *e = config_setting_get_elem(s, (unsigned)k);
+        const char *which = config_setting_name(e), *v = config_setting_get_string(e);
+        char *dst = strcmp(which, "cards") == 0 ? t->cards : strcmp(which, "letters") == 0 ? t->letters
+                  : strcmp(which, "junctions") == 0 ? t->junctions : strcmp(which, "walls") == 0 ? t->walls : NULL;
+        if (!dst) return fail_at(file, e, err, "tables may name cards, letters, junctions and walls; not ", which);
+        if (!v || !*v || strlen(v) >= sizeof t->cards) return fail_at(file, e, err, "a table must be a name or a path", NULL);
+        snprintf(dst, sizeof t->cards, "%s", v);
+      }
     } else if (strcmp(key, "pad_to") == 0) {
       int v = config_setting_get_int(s);
       if (config_setting_type(s) != CONFIG_TYPE_INT || (v != 1 && v != 2 && v != 4))

@@ -36,6 +36,11 @@ pdftotext "$tmp/c.pdf" - | tr '\n' ' ' | grep -q -- "--template colour" || fail 
 "$CRAWLBOOK" --seed 5 -o "$tmp/default.pdf"
 [ "$(pages "$tmp/one.pdf")" -eq "$(pages "$tmp/default.pdf")" ] || fail "one-page is not the default layout"
 
+"$CRAWLBOOK" --generator cards --seed 4 --template burial-caves -f json -o "$tmp/bc.json"
+grep -q '"content":"cards-burial-caves"' "$tmp/bc.json" || fail "the burial-caves template did not choose its card table"
+"$CRAWLBOOK" --generator cards --seed 4 --template burial-caves --content cards-contents -f json -o "$tmp/bc2.json"
+grep -q '"content":"cards-contents"' "$tmp/bc2.json" || fail "--content did not override the template's table"
+
 cat > "$tmp/mine.cfg" <<'CFG'
 layout = "booklet";
 page = { width_mm = 120; height_mm = 180; margin_mm = 8; };
@@ -59,6 +64,7 @@ refuse 'sections = ["cover", "index"];' "1: sections"
 refuse 'colour = true;' "1: unknown setting colour"
 refuse 'layout = ;' "1: "
 refuse 'pad_to = 3;' "1: pad_to"
+refuse 'tables = { monsters = "x"; };' "1: tables may name"
 if "$CRAWLBOOK" --template nosuch -o "$tmp/x.pdf" 2> "$tmp/err"; then fail "a missing template was accepted"; fi
 grep -q "nosuch" "$tmp/err" || fail "a missing template's message does not name it"
 echo "templates: $fails failure(s)"
