@@ -5,14 +5,17 @@ secs=${1:-60}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$root/build-fuzz
 cmake -S "$root" -B "$out" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCB_FUZZ=ON -DBUILD_TESTING=OFF >/dev/null
-cmake --build "$out" -j2 --target fuzz_json fuzz_table fuzz_cli >/dev/null
-for name in json table cli; do
+cmake --build "$out" -j2 --target fuzz_json fuzz_table fuzz_cli fuzz_template fuzz_mask fuzz_letters >/dev/null
+for name in ${CB_FUZZERS:-json table cli template mask letters}; do
   corpus=$out/corpus-$name
   mkdir -p "$corpus"
   case $name in
     json) seeds=("$root"/samples/*.json "$root"/tests/catalog/*.json "$root"/tests/fuzz/corpus/json/*) ;;
     table) seeds=("$root"/templates/*.txt "$root"/tests/fuzz/corpus/table/*) ;;
     cli) seeds=("$root"/tests/fuzz/corpus/cli/*) ;;
+    template) seeds=("$root"/templates/*.cfg) ;;
+    mask) seeds=("$root"/templates/mask-*.txt) ;;
+    letters) seeds=("$root"/templates/leximorph-letters.txt) ;;
   esac
   for f in "${seeds[@]}"; do [ -f "$f" ] && cp "$f" "$corpus/" ; done
   echo "== fuzz_$name for ${secs}s"

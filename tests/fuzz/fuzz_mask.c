@@ -1,0 +1,16 @@
+/* libFuzzer: Cardtography's mask files (--shape FILE), through the generator. */
+#include "fuzz_file.h"
+#include "model/dungeon.h"
+#include "gen/generator.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  const char *path = cb_fuzz_file(data, size, ".txt");
+  if (!path) return 0;
+  cb_gen_options o = {0};
+  o.seed = 7;
+  o.cards.shape = path;
+  cb_dungeon *d = NULL;
+  cb_error err = {0};
+  if (cb_gen_cards.generate(&o, &d, &err) == CB_OK) cb_dungeon_free(d);
+  return 0;
+}

@@ -1,0 +1,12 @@
+/* libFuzzer: the page-template reader (templates/NAME.cfg, through libconfig). */
+#include "fuzz_file.h"
+#include "io/template.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  const char *path = cb_fuzz_file(data, size, ".cfg");
+  if (!path) return 0;
+  cb_template t;
+  cb_error err = {0};
+  cb_template_load(path, &t, &err);
+  return 0;
+}
