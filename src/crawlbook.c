@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "io/datadir.h"
+#include "io/dot.h"
 #include "io/json.h"
 #include "io/output.h"
 #include "layout/cover.h"
@@ -247,8 +248,11 @@ static cb_status run_one(const cb_job *job, cb_dungeon **keep, cb_error *err) {
     st = write_book(job, out, err);
   } else {
     st = make_dungeon(job, &d, err);
-    if (st == CB_OK && out)
-      st = job->format == CB_FORMAT_JSON ? write_json(d, out, err) : write_pages(job, d, out, err);
+    if (st == CB_OK && out) {
+      if (job->format == CB_FORMAT_JSON) st = write_json(d, out, err);
+      else if (job->format == CB_FORMAT_DOT) st = cb_dot_write(d, (cb_sink){out, cb_output_write}, err);
+      else st = write_pages(job, d, out, err);
+    }
   }
   if (out) {
     if (st == CB_OK) st = cb_output_commit(out, err);
@@ -265,13 +269,16 @@ cb_status cb_job_run(const cb_job *job, cb_dungeon **keep, cb_error *err) {
     const cb_generator *g = cb_generator_find(job->generator);
     if (g && g->validate(&job->gen, err) != CB_OK) return err->status;
   }
-  if (job->format != CB_FORMAT_JSON && job->output && job->gen.rooms > CB_MAX_PAGE_ROOMS)
+  if (job->format != CB_FORMAT_JSON && job->format != CB_FORMAT_DOT && job->output && job->gen.rooms > CB_MAX_PAGE_ROOMS)
     return cb_error_set(err, CB_EINPUT, "--rooms %d: a printed page holds at most %d rooms; use --format json",
                         job->gen.rooms, CB_MAX_PAGE_ROOMS);
   int pattern = cb_job_pattern(job->output);
   if (pattern < 0)
     return cb_error_set(err, CB_EINPUT, "--output '%s': a name pattern takes one %%d or %%0Nd, e.g. dungeon-%%03d.pdf",
                         job->output);
+  if (job->count > 1 && !pattern && job->output && job->format == CB_FORMAT_DOT)
+    return cb_error_set(err, CB_EINPUT, "several dungeons go into one PDF; for DOT give a name pattern such as "
+                                        "-o 'dungeon-%%03d.dot'");
   if (job->count > 1 && !pattern && job->output && job->format != CB_FORMAT_PDF)
     return cb_error_set(err, CB_EINPUT, "several dungeons go into one PDF; for %s give a name pattern such as "
                                         "-o 'dungeon-%%03d.%s'",

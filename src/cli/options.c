@@ -149,7 +149,8 @@ void cb_cli_help(FILE *out) {
         "      --title TEXT      the dungeon's title (default: one drawn from the seed)\n"
         "  -o, --output FILE     write here (default dungeon.pdf; '-' for standard output);\n"
         "                        the extension picks the format: .pdf .svg .png .json\n"
-        "  -f, --format FMT      pdf, svg, png or json, whatever the extension says\n"
+        "  -f, --format FMT      pdf, svg, png, json or dot (Graphviz), whatever the\n"
+        "                        extension says\n"
         "      --dpi N           PNG resolution, 36 to 600 (default 150)\n"
         "      --backend NAME    cairo (default: PDF, SVG, PNG) or haru (libharu: PDF only,\n"
         "                        faster, no kerning)\n"
@@ -214,7 +215,11 @@ bool cb_cli_number(const char *s, unsigned long long lo, unsigned long long hi, 
 static const struct {
   const char *ext;
   cb_format format;
-} formats[] = {{"pdf", CB_FORMAT_PDF}, {"svg", CB_FORMAT_SVG}, {"png", CB_FORMAT_PNG}, {"json", CB_FORMAT_JSON}};
+} formats[] = {{"pdf", CB_FORMAT_PDF},
+               {"svg", CB_FORMAT_SVG},
+               {"png", CB_FORMAT_PNG},
+               {"json", CB_FORMAT_JSON},
+               {"dot", CB_FORMAT_DOT}};
 
 static int format_of(const char *name) {
   for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
@@ -627,14 +632,14 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
 
   if (format) {
     int f = format_of(format);
-    if (f < 0) return cb_error_set(err, CB_EINPUT, "--format '%s': expected pdf, svg, png or json", format);
+    if (f < 0) return cb_error_set(err, CB_EINPUT, "--format '%s': expected pdf, svg, png, json or dot", format);
     job->format = (cb_format)f;
   } else if (output && strcmp(output, "-") != 0) {
     const char *dot = strrchr(output, '.'), *slash = strrchr(output, '/');
     int f = dot && (!slash || dot > slash) ? format_of(dot + 1) : -1;
     if (f < 0)
       return cb_error_set(err, CB_EINPUT, "--output '%s': cannot tell the format from the extension; use "
-                                          ".pdf, .svg, .png or .json, or give --format", output);
+                                          ".pdf, .svg, .png, .json or .dot, or give --format", output);
     job->format = (cb_format)f;
   } else if (output) {
     return cb_error_set(err, CB_EINPUT, "--output -: give --format too");
@@ -644,7 +649,7 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   (void)format_name;
   if (job->impose_saddle && job->tpl.layout == CB_LAYOUT_ZINE8)
     return cb_error_set(err, CB_EINPUT, "--impose saddle: the zine8 template is imposed already");
-  if (job->player_map && job->format == CB_FORMAT_JSON)
+  if (job->player_map && (job->format == CB_FORMAT_JSON || job->format == CB_FORMAT_DOT))
     return cb_error_set(err, CB_EINPUT, "--player-map is a printed handout: use PDF, SVG or PNG");
   if (strcmp(job->backend, "haru") == 0 && job->format != CB_FORMAT_PDF)
     return cb_error_set(err, CB_EINPUT, "--backend haru writes PDF only");

@@ -11,7 +11,7 @@
 #include "../model/error.h"
 #include "../util/sink.h"
 
-typedef enum { CB_FORMAT_PDF, CB_FORMAT_SVG, CB_FORMAT_PNG, CB_FORMAT_JSON } cb_format;
+typedef enum { CB_FORMAT_PDF, CB_FORMAT_SVG, CB_FORMAT_PNG, CB_FORMAT_JSON, CB_FORMAT_DOT } cb_format;
 
 
 typedef struct cb_render_options {

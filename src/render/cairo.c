@@ -32,6 +32,7 @@ typedef struct cairo_backend {
   PangoLayout *layout; /* reused for every measure and every line */
   PangoFontDescription *fd[CB_FONT_COUNT];
   cb_measure measure;
+  struct width_memo *memo; /* shaping is the dearest part of a page: words repeat */
   cb_sink sink;
   cairo_surface_t *surface;
   cairo_t *cr;
@@ -48,8 +49,25 @@ static void set_font(cairo_backend *b, cb_font font, double size) {
   pango_layout_set_font_description(b->layout, fd);
 }
 
-static double measure_width(void *ctx, cb_font font, double size, const char *utf8) {
-  cairo_backend *b = ctx;
+/* Widths already measured, by font, size and text: an open-addressed table
+ * that starts over when full. Only short texts are kept. */
+enum { MEMO_SLOTS = 4096, MEMO_TEXT = 40 };
+typedef struct width_memo {
+  struct {
+    int font; /* -1: empty */
+    double size, width;
+    char text[MEMO_TEXT];
+  } slot[MEMO_SLOTS];
+  int used;
+} width_memo;
+
+static uint32_t memo_hash(cb_font font, double size, const char *s) {
+  uint32_t h = 2166136261u ^ (uint32_t)font ^ (uint32_t)(size * 64);
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+  return h;
+}
+
+static double shape_width(cairo_backend *b, cb_font font, double size, const char *utf8) {
   set_font(b, font, size);
   pango_layout_set_text(b->layout, utf8, -1);
   PangoRectangle logical;
@@ -57,8 +75,33 @@ static double measure_width(void *ctx, cb_font font, double size, const char *ut
   return logical.width / (double)PANGO_SCALE;
 }
 
+static double measure_width(void *ctx, cb_font font, double size, const char *utf8) {
+  cairo_backend *b = ctx;
+  width_memo *m = b->memo;
+  if (!m || strlen(utf8) >= MEMO_TEXT) return shape_width(b, font, size, utf8);
+  uint32_t i = memo_hash(font, size, utf8) % MEMO_SLOTS;
+  while (m->slot[i].font >= 0) {
+    if (m->slot[i].font == (int)font && m->slot[i].size == size && strcmp(m->slot[i].text, utf8) == 0)
+      return m->slot[i].width;
+    i = (i + 1) % MEMO_SLOTS;
+  }
+  double w = shape_width(b, font, size, utf8);
+  if (m->used >= MEMO_SLOTS * 3 / 4) {
+    for (int k = 0; k < MEMO_SLOTS; k++) m->slot[k].font = -1;
+    m->used = 0;
+    i = memo_hash(font, size, utf8) % MEMO_SLOTS;
+  }
+  m->slot[i].font = (int)font;
+  m->slot[i].size = size;
+  m->slot[i].width = w;
+  snprintf(m->slot[i].text, MEMO_TEXT, "%s", utf8);
+  m->used++;
+  return w;
+}
+
 static void destroy(cb_backend *base) {
   cairo_backend *b = (cairo_backend *)base;
+  free(b->memo);
   if (b->cr) cairo_destroy(b->cr);
   if (b->surface) cairo_surface_destroy(b->surface);
   for (int i = 0; i < CB_FONT_COUNT; i++)
@@ -139,6 +182,9 @@ static cb_status create(const cb_render_options *o, cb_backend **out, cb_error *
     pango_font_description_set_style(b->fd[i], i % 2 ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL);
   }
   b->measure = (cb_measure){b, measure_width};
+  b->memo = cb_malloc(sizeof *b->memo); /* without it every width is shaped afresh */
+  for (int k = 0; b->memo && k < MEMO_SLOTS; k++) b->memo->slot[k].font = -1;
+  if (b->memo) b->memo->used = 0;
   *out = &b->base;
   return CB_OK;
 }

@@ -1,0 +1,337 @@
+#define _DEFAULT_SOURCE 1 /* wait4 */
+/* crawlbook's benchmark: prints a table of measurements (not a test).
+ *   bench            the full table (a few minutes)
+ *   bench --smoke    every row with tiny counts, to check it still runs (CI)
+ * Rows: crawlbook's whole path against the library floor (a minimal program
+ * drawing the same page items with cairo + pango and no layout logic), in a
+ * fresh process and per page of a batch; against Graphviz's neato on the same
+ * graph; generation alone at growing sizes; peak memory of batches.
+ * Child processes are timed with wait4, so peak RSS comes with each. */
+#include <cairo-pdf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fontconfig/fontconfig.h>
+#include <math.h>
+#include <pango/pangocairo.h>
+#include <pango/pangofc-fontmap.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "crawlbook.h"
+#include "io/datadir.h"
+#include "layout/sheet.h"
+#include "render/backend.h"
+
+#ifndef CB_CRAWLBOOK_PATH
+#define CB_CRAWLBOOK_PATH "crawlbook"
+#endif
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+typedef struct run {
+  double secs, maxrss_mb;
+  int status;
+} run;
+
+/* Runs argv in a child; wall time and peak RSS. */
+static run spawn(char *const argv[]) {
+  run r = {0, 0, -1};
+  double t0 = now();
+  pid_t pid = fork();
+  if (pid == 0) {
+    int devnull = open("/dev/null", 1);
+    if (devnull >= 0) dup2(devnull, 1), dup2(devnull, 2);
+    execvp(argv[0], argv);
+    _exit(127);
+  }
+  int st = 0;
+  struct rusage ru;
+  if (pid > 0 && wait4(pid, &st, 0, &ru) == pid) {
+    r.secs = now() - t0;
+    r.maxrss_mb = ru.ru_maxrss / 1024.0;
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+  }
+  return r;
+}
+
+static int dcmp(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* ---- the floor: the same items, drawn with nothing but cairo + pango ---- */
+
+/* The page model of `count` dropdice dungeons of `rooms` rooms (seeds 1..),
+ * laid out as crawlbook does (the floor gets it for free). */
+static cb_document layout_pages(int count, int rooms, const char *fonts) {
+  cb_document doc = {0};
+  cb_render_options ro = {CB_FORMAT_PDF, 150, fonts};
+  cb_backend *b = NULL;
+  cb_error err = {0};
+  if (cb_backend_create(&cb_backend_cairo, &ro, &b, &err) != CB_OK) {
+    fprintf(stderr, "bench: %s\n", err.msg);
+    exit(1);
+  }
+  cb_sheet_options so = {595.2756, 841.8898, 12 * CB_PT_PER_MM, "bench", false, NULL, false, false, 0, 1};
+  for (int i = 0; i < count; i++) {
+    cb_gen_options o = {0};
+    o.seed = (uint64_t)i + 1;
+    o.rooms = rooms;
+    cb_dungeon *d = NULL;
+    if (cb_gen_dropdice.generate(&o, &d, &err) != CB_OK ||
+        cb_sheet_layout(d, b->cls->measure(b), &so, &doc, &err) != CB_OK) {
+      fprintf(stderr, "bench: %s\n", err.msg);
+      exit(1);
+    }
+    cb_dungeon_free(d);
+  }
+  cb_backend_destroy(b);
+  return doc;
+}
+
+/* Page files: the floor process reads the page model back, so that it does
+ * no generation or layout of its own. */
+static void save_pages(const cb_document *doc, const char *path) {
+  FILE *f = fopen(path, "wb");
+  if (!f) exit(1);
+  fwrite(&doc->npages, sizeof doc->npages, 1, f);
+  for (int i = 0; i < doc->npages; i++) {
+    const cb_page *p = doc->pages[i];
+    fwrite(&p->w, sizeof p->w, 1, f);
+    fwrite(&p->h, sizeof p->h, 1, f);
+    fwrite(&p->nops, sizeof p->nops, 1, f);
+    fwrite(p->ops, sizeof *p->ops, (size_t)p->nops, f);
+    fwrite(&p->nitems, sizeof p->nitems, 1, f);
+    for (int k = 0; k < p->nitems; k++) {
+      cb_item it = p->items[k];
+      int len = it.kind == CB_ITEM_TEXT ? (int)strlen(it.text) : 0;
+      it.text = NULL;
+      fwrite(&it, sizeof it, 1, f);
+      fwrite(&len, sizeof len, 1, f);
+      if (len) fwrite(p->items[k].text, 1, (size_t)len, f);
+    }
+  }
+  fclose(f);
+}
+
+typedef struct fpage {
+  double w, h;
+  int nops, nitems;
+  cb_op *ops;
+  cb_item *items;
+} fpage;
+
+static fpage *load_pages(const char *path, int *n) {
+  FILE *f = fopen(path, "rb");
+  if (!f || fread(n, sizeof *n, 1, f) != 1) exit(1);
+  fpage *pages = calloc((size_t)*n, sizeof *pages);
+  for (int i = 0; i < *n; i++) {
+    fpage *p = &pages[i];
+    if (fread(&p->w, sizeof p->w, 1, f) != 1 || fread(&p->h, sizeof p->h, 1, f) != 1 ||
+        fread(&p->nops, sizeof p->nops, 1, f) != 1)
+      exit(1);
+    p->ops = malloc(sizeof *p->ops * (size_t)(p->nops + 1));
+    if (fread(p->ops, sizeof *p->ops, (size_t)p->nops, f) != (size_t)p->nops) exit(1);
+    if (fread(&p->nitems, sizeof p->nitems, 1, f) != 1) exit(1);
+    p->items = malloc(sizeof *p->items * (size_t)(p->nitems + 1));
+    for (int k = 0; k < p->nitems; k++) {
+      int len;
+      if (fread(&p->items[k], sizeof *p->items, 1, f) != 1 || fread(&len, sizeof len, 1, f) != 1) exit(1);
+      char *t = malloc((size_t)len + 1);
+      if (len && fread(t, 1, (size_t)len, f) != (size_t)len) exit(1);
+      t[len] = '\0';
+      p->items[k].text = t;
+    }
+  }
+  fclose(f);
+  return pages;
+}
+
+/* The floor itself: fonts, a PDF surface, and every item drawn directly. */
+static int floor_draw(const char *pagefile, const char *out, const char *fonts) {
+  int n;
+  fpage *pages = load_pages(pagefile, &n);
+  FcConfig *cfg = FcConfigCreate();
+  FcConfigAppFontAddDir(cfg, (const FcChar8 *)fonts);
+  PangoFontMap *fm = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT);
+  pango_fc_font_map_set_config(PANGO_FC_FONT_MAP(fm), cfg);
+  PangoContext *pc = pango_font_map_create_context(fm);
+  pango_cairo_context_set_resolution(pc, 72);
+  PangoLayout *layout = pango_layout_new(pc);
+  PangoFontDescription *fd = pango_font_description_new();
+  pango_font_description_set_family(fd, "Vollkorn");
+  cairo_surface_t *s = cairo_pdf_surface_create(out, pages[0].w, pages[0].h);
+  cairo_t *cr = cairo_create(s);
+  for (int i = 0; i < n; i++) {
+    fpage *p = &pages[i];
+    cairo_pdf_surface_set_size(s, p->w, p->h);
+    for (int k = 0; k < p->nitems; k++) {
+      const cb_item *it = &p->items[k];
+      if (it->kind == CB_ITEM_TEXT) {
+        pango_font_description_set_weight(fd, it->font >= CB_FONT_BOLD ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+        pango_font_description_set_style(fd, it->font % 2 ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL);
+        pango_font_description_set_absolute_size(fd, it->size * PANGO_SCALE);
+        pango_layout_set_font_description(layout, fd);
+        pango_layout_set_text(layout, it->text, -1);
+        cairo_set_source_rgb(cr, it->color.r, it->color.g, it->color.b);
+        cairo_move_to(cr, it->x, it->y - pango_layout_get_baseline(layout) / (double)PANGO_SCALE);
+        pango_cairo_show_layout(cr, layout);
+        continue;
+      }
+      for (int o = it->op0; o < it->op0 + it->nops; o++) {
+        const cb_op *op = &p->ops[o];
+        if (op->kind == CB_OP_MOVE) cairo_move_to(cr, op->x[0], op->y[0]);
+        else if (op->kind == CB_OP_LINE) cairo_line_to(cr, op->x[0], op->y[0]);
+        else if (op->kind == CB_OP_CURVE) cairo_curve_to(cr, op->x[0], op->y[0], op->x[1], op->y[1], op->x[2], op->y[2]);
+        else cairo_close_path(cr);
+      }
+      if (it->ink.fill) {
+        cairo_set_source_rgb(cr, it->ink.fill_color.r, it->ink.fill_color.g, it->ink.fill_color.b);
+        it->ink.stroke ? cairo_fill_preserve(cr) : cairo_fill(cr);
+      }
+      if (it->ink.stroke) {
+        cairo_set_source_rgb(cr, it->ink.stroke_color.r, it->ink.stroke_color.g, it->ink.stroke_color.b);
+        cairo_set_line_width(cr, it->ink.width);
+        cairo_set_dash(cr, it->ink.dash, it->ink.ndash, 0);
+        cairo_stroke(cr);
+      }
+      cairo_new_path(cr);
+    }
+    cairo_show_page(cr);
+  }
+  cairo_destroy(cr);
+  cairo_surface_finish(s);
+  int bad = cairo_surface_status(s) != CAIRO_STATUS_SUCCESS;
+  cairo_surface_destroy(s);
+  return bad;
+}
+
+/* ---- the table ---- */
+
+static const char *crawlbook = CB_CRAWLBOOK_PATH;
+static char self[4096], tmpdir[256];
+
+/* Median wall time of `reps` runs of a and of b, alternating (pairwise). */
+static void pairwise(char *const a[], char *const b[], int reps, double *ta, double *tb) {
+  double *xa = calloc((size_t)reps, sizeof *xa), *xb = calloc((size_t)reps, sizeof *xb);
+  for (int i = 0; i < reps; i++) {
+    xa[i] = spawn(a).secs;
+    xb[i] = spawn(b).secs;
+  }
+  qsort(xa, (size_t)reps, sizeof *xa, dcmp);
+  qsort(xb, (size_t)reps, sizeof *xb, dcmp);
+  *ta = xa[reps / 2], *tb = xb[reps / 2];
+  free(xa);
+  free(xb);
+}
+
+int main(int argc, char **argv) {
+  const char *data = cb_datadir();
+  char fonts[4096];
+  snprintf(fonts, sizeof fonts, "%s/fonts", data ? data : ".");
+  if (argc == 4 && strcmp(argv[1], "floor") == 0) return floor_draw(argv[2], argv[3], fonts);
+  int smoke = argc > 1 && strcmp(argv[1], "--smoke") == 0;
+  if (getenv("CRAWLBOOK")) crawlbook = getenv("CRAWLBOOK");
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) return 1;
+  self[n] = '\0';
+  snprintf(tmpdir, sizeof tmpdir, "/tmp/cb-bench-XXXXXX");
+  if (!mkdtemp(tmpdir)) return 1;
+  char page1[300], pagesN[300], out[300], out2[300], dotf[300];
+  snprintf(page1, sizeof page1, "%s/one.pages", tmpdir);
+  snprintf(pagesN, sizeof pagesN, "%s/batch.pages", tmpdir);
+  snprintf(out, sizeof out, "%s/out.pdf", tmpdir);
+  snprintf(out2, sizeof out2, "%s/out2.pdf", tmpdir);
+  snprintf(dotf, sizeof dotf, "%s/d.dot", tmpdir);
+  const int reps = smoke ? 3 : 21, batch = smoke ? 20 : 1000;
+  char batch_s[16];
+  snprintf(batch_s, sizeof batch_s, "%d", batch);
+
+  printf("| measurement | crawlbook | reference | ratio |\n| --- | --- | --- | --- |\n");
+  /* 1. one 30-room page in a fresh process, against the floor */
+  cb_document d1 = layout_pages(1, 30, fonts);
+  save_pages(&d1, page1);
+  cb_document_free(&d1);
+  char *full1[] = {(char *)crawlbook, "--seed", "1", "--rooms", "30", "-o", out, NULL};
+  char *floor1[] = {self, "floor", page1, out2, NULL};
+  double tf, tl;
+  pairwise(full1, floor1, reps, &tf, &tl);
+  printf("| one 30-room page, fresh process (median of %d) | %.1f ms | %.1f ms (floor) | %.2f |\n", reps, tf * 1e3,
+         tl * 1e3, tf / tl);
+  /* 2. per page of a batch */
+  cb_document dn = layout_pages(batch, 30, fonts);
+  save_pages(&dn, pagesN);
+  int npages = dn.npages;
+  cb_document_free(&dn);
+  char *fullN[] = {(char *)crawlbook, "--seeds", "1..", "--rooms", "30", "-o", out, NULL};
+  char seeds[32];
+  snprintf(seeds, sizeof seeds, "1..%d", batch);
+  fullN[2] = seeds;
+  char *floorN[] = {self, "floor", pagesN, out2, NULL};
+  run rf = spawn(fullN), rl = spawn(floorN);
+  printf("| per page of a %d-dungeon batch (%d pages) | %.2f ms | %.2f ms (floor) | %.2f |\n", batch, npages,
+         rf.secs * 1e3 / npages, rl.secs * 1e3 / npages, rf.secs / rl.secs);
+  char *hfullN[] = {(char *)crawlbook, "--seeds", seeds, "--rooms", "30", "--backend", "haru", "-o", out, NULL};
+  run rh = spawn(hfullN);
+  printf("| per page of the same batch with libharu | %.2f ms | %.2f ms (cairo) | %.2f |\n", rh.secs * 1e3 / npages,
+         rf.secs * 1e3 / npages, rh.secs / rf.secs);
+  /* 3. against Graphviz */
+  char *dot[] = {(char *)crawlbook, "--seed", "1", "--rooms", "30", "-o", dotf, NULL};
+  spawn(dot);
+  char *neato[] = {"neato", "-Tpdf", dotf, "-o", out2, NULL};
+  run probe = spawn(neato);
+  if (probe.status == 0) {
+    double tn;
+    pairwise(full1, neato, reps, &tf, &tn);
+    printf("| one 30-room page against `neato -Tpdf` on its DOT | %.1f ms | %.1f ms (neato) | %.2f |\n", tf * 1e3,
+           tn * 1e3, tf / tn);
+  } else {
+    printf("| against neato | - | neato is not installed | - |\n");
+  }
+  /* 4. generation alone (JSON out) at growing sizes: time, peak memory, growth per 10x */
+  struct {
+    const char *gen, *opt, *what;
+    int sizes[3];
+  } scale[] = {{"dropdice", "--rooms", "rooms", {1000, 10000, 100000}},
+               {"battleships", "--levels", "levels of 10 rooms", {10, 100, 1000}},
+               {"cards", "--rooms", "sprawling cards (`--sprawl`, 200 at most a level)", {20, 200, 200}}};
+  for (size_t g = 0; g < sizeof scale / sizeof *scale; g++) {
+    double prev = 0;
+    for (int k = 0; k < 3; k++) {
+      int size = smoke ? scale[g].sizes[k] / (k == 2 && g == 0 ? 100 : 10) + 1 : scale[g].sizes[k];
+      if (k > 0 && size == (smoke ? scale[g].sizes[k - 1] / 10 + 1 : scale[g].sizes[k - 1])) continue;
+      char sz[16], json[300];
+      snprintf(sz, sizeof sz, "%d", size);
+      snprintf(json, sizeof json, "%s/g.json", tmpdir);
+      char *args[12] = {(char *)crawlbook, "--generator", (char *)scale[g].gen, "--seed", "1", (char *)scale[g].opt, sz,
+                        "-o", json, NULL};
+      if (strcmp(scale[g].gen, "cards") == 0) args[9] = "--sprawl", args[10] = NULL;
+      run r = spawn(args);
+      char growth[48] = "";
+      if (prev > 0) snprintf(growth, sizeof growth, "x%.1f for x10", r.secs / prev);
+      printf("| %s: %d %s, JSON out | %.3f s, %.1f MB peak | %s | %s |\n", scale[g].gen, size, scale[g].what, r.secs,
+             r.maxrss_mb, r.status ? "(failed)" : "", growth);
+      prev = r.secs;
+    }
+  }
+  /* 5. memory of batches: flat as they grow */
+  char *b10[] = {(char *)crawlbook, "--seeds", "1..10", "-o", out, NULL};
+  run m10 = spawn(b10), mN = spawn(fullN);
+  printf("| peak memory, batch of 10 and of %d | %.1f MB | %.1f MB | %.2f |\n", batch, m10.maxrss_mb, rf.maxrss_mb,
+         rf.maxrss_mb / m10.maxrss_mb);
+  (void)mN;
+  char cmd[400];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+  if (system(cmd) != 0) return 1;
+  return 0;
+}
