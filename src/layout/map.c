@@ -137,9 +137,11 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
   double col_h = c->n * h + (c->n - 1) * gap;
   double best = INFINITY, bx = cx, by = cy;
   int best_col = 0;
-  for (int layout = 0; layout < (c->n > 1 ? 2 : 1); layout++) {
-    double bw = layout ? col_w : row_w, bh = layout ? col_h : h;
-    for (int ring = 0; ring < 3; ring++)
+  /* close in first; once a ring has a spot that covers nothing, the rings
+   * further out (which only cost more) need not be tried */
+  for (int ring = 0; ring < 3 && best >= 10; ring++)
+    for (int layout = 0; layout < (c->n > 1 ? 2 : 1); layout++) {
+      double bw = layout ? col_w : row_w, bh = layout ? col_h : h;
       for (int i = 0; i < ANGLES; i++) {
         double a = dir + 2 * CB_PI * i / ANGLES;
         double reach = fabs(cos(a)) * bw / 2 + fabs(sin(a)) * bh / 2;
@@ -149,7 +151,7 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
         cost += ring * 2 + layout * 1.5 + (1 - cos(a - dir)) * 1.0;
         if (cost < best - 1e-9) best = cost, bx = px, by = py, best_col = layout;
       }
-  }
+    }
   double bw = best_col ? col_w : row_w, bh = best_col ? col_h : h;
   if (cb_place_box(pl, cb_box_centered(bx, by, bw, bh))) p->oom = true;
   double x = bx - bw / 2, y = by - bh / 2;
