@@ -1,6 +1,6 @@
 /* An LD_PRELOAD shim for I/O fault injection (after jq's inject_errors.c):
  * CB_FAULT="name:n" makes the n-th call (1-based) of `name` fail, where name
- * is one of mkstemp, fdopen, fwrite, fflush, fsync, fclose, rename. On exit
+ * is one of fopen, mkstemp, fdopen, fwrite, fflush, fsync, fclose, rename. On exit
  * it writes "name calls" to $CB_FAULT_COUNT (if set) so that a test knows how
  * many call sites there are to try. */
 #define _GNU_SOURCE
@@ -30,6 +30,11 @@ __attribute__((destructor)) static void report(void) {
   if (!f) return;
   fprintf(f, "%ld\n", calls);
   close_real(f);
+}
+
+FILE *fopen(const char *path, const char *mode) {
+  if (hit("fopen")) return errno = EACCES, NULL;
+  return ((FILE * (*)(const char *, const char *)) real("fopen"))(path, mode);
 }
 
 int mkstemp(char *tmpl) {

@@ -3,7 +3,7 @@
 set -euo pipefail
 secs=${1:-60}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-out=$root/build-fuzz
+out=${CB_FUZZ_BUILD:-$root/build-fuzz}
 cmake -S "$root" -B "$out" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCB_FUZZ=ON -DBUILD_TESTING=OFF >/dev/null
 cmake --build "$out" -j2 --target fuzz_json fuzz_table fuzz_cli fuzz_template fuzz_mask fuzz_letters >/dev/null
 for name in ${CB_FUZZERS:-json table cli template mask letters}; do
