@@ -204,14 +204,20 @@ static int notes_fill(cb_page *p, const cb_measure *m, const cb_dungeon *d, int 
   return i;
 }
 
+/* A level's map: the generator's own drawing where it has one. */
+static void draw_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks, int level,
+                     double x, double y, double w, double h, cb_symbol_set *used) {
+  if (hooks->map) hooks->map(p, st, d, level, x, y, w, h, used);
+  else cb_map_draw(p, st, d, level, x, y, w, h, used);
+}
+
 /* The map box holds every level side by side (one column each, a caption
  * above each when there are several). */
 static void draw_levels(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
                         double x, double y, double w, double h, cb_symbol_set *used) {
   int n = d->nlevels > 0 ? d->nlevels : 1;
   if (n == 1) {
-    if (hooks->map) hooks->map(p, st, d, 0, x + 4, y + 4, w - 8, h - 8, used);
-    else cb_map_draw(p, st, d, 0, x + 4, y + 4, w - 8, h - 8, used);
+    draw_map(p, st, d, hooks, 0, x + 4, y + 4, w - 8, h - 8, used);
     return;
   }
   int cols = n <= 3 ? n : (n + 1) / 2, rows = n <= 3 ? 1 : 2;
@@ -229,8 +235,7 @@ static void draw_levels(cb_page *p, const cb_symbols *st, const cb_dungeon *d, c
       cb_page_ink(p, &sep);
     }
     double top = LEGEND_SIZE + 10;
-    if (hooks->map) hooks->map(p, st, d, l->id, cx + 4, cy + top, cw - 8, ch - top - 4, used);
-    else cb_map_draw(p, st, d, l->id, cx + 4, cy + top, cw - 8, ch - top - 4, used);
+    draw_map(p, st, d, hooks, l->id, cx + 4, cy + top, cw - 8, ch - top - 4, used);
   }
 }
 
@@ -343,8 +348,7 @@ static void map_page(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cons
   cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
   cb_page_ink(p, &frame_ink);
   cb_symbol_set used = 0;
-  if (hooks->map) hooks->map(p, st, d, level, f->x + 4, y + 4, f->w - 8, h - 8, &used);
-  else cb_map_draw(p, st, d, level, f->x + 4, y + 4, f->w - 8, h - 8, &used);
+  draw_map(p, st, d, hooks, level, f->x + 4, y + 4, f->w - 8, h - 8, &used);
   legend(p, st, used, f->x, y + h + 6, f->w);
 }
 
@@ -378,8 +382,7 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
     double mh = f.h * 0.55, my = y + SUB_SIZE * 4;
     cb_symbol_set used = 0;
     int level = d->nlevels > 1 ? d->levels[0].id : 0;
-    if (hooks->map) hooks->map(p, &st, d, level, x + w * 0.08, my, w * 0.84, mh, &used);
-    else cb_map_draw(p, &st, d, level, x + w * 0.08, my, w * 0.84, mh, &used);
+    draw_map(p, &st, d, hooks, level, x + w * 0.08, my, w * 0.84, mh, &used);
     const char *made = "A crawlbook dungeon";
     cb_page_text(p, CB_FONT_ITALIC, SUB_SIZE, x + (w - cb_text_width(m, CB_FONT_ITALIC, SUB_SIZE, made)) / 2,
                  my + mh + SUB_SIZE * 2.5, GREY, made);
@@ -479,16 +482,14 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
   double y = top + size * (1 + 1.15 * (tl - 1)) + 10;
   int sl = cb_text_flow(P[0], &sf, ss, 1, x, y);
   y += sl * 8.5 + 4;
-  if (hooks->map) hooks->map(P[0], &st, d, level, x, y, w, top + h - y - 12, &used);
-  else cb_map_draw(P[0], &st, d, level, x, y, w, top + h - y - 12, &used);
+  draw_map(P[0], &st, d, hooks, level, x, y, w, top + h - y - 12, &used);
   cb_page_text(P[0], CB_FONT_ITALIC, 7, x, top + h - 3, GREY, "A crawlbook zine");
   /* 2: the map */
   cb_page_text(P[1], CB_FONT_BOLD, 10, x, top + 10, INK, "Map");
   cb_page_rect(P[1], x, top + 15, w, h - 15);
   cb_ink frame_ink = cb_ink_stroke(GREY, 0.4);
   cb_page_ink(P[1], &frame_ink);
-  if (hooks->map) hooks->map(P[1], &st, d, level, x + 2, top + 17, w - 4, h - 19, &used);
-  else cb_map_draw(P[1], &st, d, level, x + 2, top + 17, w - 4, h - 19, &used);
+  draw_map(P[1], &st, d, hooks, level, x + 2, top + 17, w - 4, h - 19, &used);
   /* 3-7: the key */
   int next = 0;
   for (int i = 2; i < 7; i++) {
