@@ -187,6 +187,20 @@ static void padlock(cb_page *p, const cb_symbols *st, double cx, double cy) {
   cb_page_ink(p, &hole);
 }
 
+/* A door leaf across a passage running (ux, uy): half thickness hw along it,
+ * half length hl across it. */
+static void door_leaf(cb_page *p, const cb_symbols *st, double x, double y, double ux, double uy, double hw,
+                      double hl) {
+  double nx = -uy, ny = ux;
+  cb_page_move(p, x - ux * hw - nx * hl, y - uy * hw - ny * hl);
+  cb_page_line(p, x + ux * hw - nx * hl, y + uy * hw - ny * hl);
+  cb_page_line(p, x + ux * hw + nx * hl, y + uy * hw + ny * hl);
+  cb_page_line(p, x - ux * hw + nx * hl, y - uy * hw + ny * hl);
+  cb_page_close(p);
+  cb_ink d = {.fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink, .width = st->line};
+  cb_page_ink(p, &d);
+}
+
 /* A small letter in a white disc at the middle of the passage. */
 static void disc_letter(cb_page *p, const cb_symbols *st, double mx, double my, const char *letter) {
   double r = st->badge * 0.42, size = st->badge * 0.7;
@@ -284,18 +298,7 @@ void cb_symbol_passage(cb_page *p, const cb_symbols *st0, cb_symbol s, double x1
   case CB_SYM_SECRET: disc_letter(p, st, mx, my, "S"); break;
   case CB_SYM_CONCEALED: disc_letter(p, st, mx, my, "C"); break;
   case CB_SYM_SOFT_LOCKED: cross_bar(p, mx, my, ux, uy, b * 0.45, st->ink, st->line * 2.2); break;
-  case CB_SYM_DOOR: {
-    /* a door leaf across the passage */
-    double hw = b * 0.22, hl = b * 0.4;
-    cb_page_move(p, mx - ux * hw - nx * hl, my - uy * hw - ny * hl);
-    cb_page_line(p, mx + ux * hw - nx * hl, my + uy * hw - ny * hl);
-    cb_page_line(p, mx + ux * hw + nx * hl, my + uy * hw + ny * hl);
-    cb_page_line(p, mx - ux * hw + nx * hl, my - uy * hw + ny * hl);
-    cb_page_close(p);
-    cb_ink d = {.fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink, .width = st->line};
-    cb_page_ink(p, &d);
-    break;
-  }
+  case CB_SYM_DOOR: door_leaf(p, st, mx, my, ux, uy, b * 0.22, b * 0.4); break;
   case CB_SYM_OPEN:
     cross_bar(p, gx0, gy0, ux, uy, b * 0.3, st->ink, st->line);
     cross_bar(p, gx1, gy1, ux, uy, b * 0.3, st->ink, st->line);
@@ -478,17 +481,7 @@ void cb_symbol_mark(cb_page *p, const cb_symbols *st0, cb_symbol s, double x, do
   const cb_symbols *st = &tint;
   double nx = -uy, ny = ux, half = width / 2 + st->line;
   switch (s) {
-  case CB_SYM_DOOR: {
-    double hl = half * 1.15, hw = fmax(st->line * 1.4, width * 0.22);
-    cb_page_move(p, x - ux * hw - nx * hl, y - uy * hw - ny * hl);
-    cb_page_line(p, x + ux * hw - nx * hl, y + uy * hw - ny * hl);
-    cb_page_line(p, x + ux * hw + nx * hl, y + uy * hw + ny * hl);
-    cb_page_line(p, x - ux * hw + nx * hl, y - uy * hw + ny * hl);
-    cb_page_close(p);
-    cb_ink d = {.fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink, .width = st->line};
-    cb_page_ink(p, &d);
-    break;
-  }
+  case CB_SYM_DOOR: door_leaf(p, st, x, y, ux, uy, fmax(st->line * 1.4, width * 0.22), half * 1.15); break;
   case CB_SYM_SECRET: disc_letter(p, st, x, y, "S"); break;
   case CB_SYM_CONCEALED: disc_letter(p, st, x, y, "C"); break;
   case CB_SYM_DEAD_END: cross_bar(p, x, y, ux, uy, half * 1.2, st->ink, st->line * 2); break;
