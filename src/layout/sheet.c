@@ -306,12 +306,11 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
     double avail = bottom - y, map_h = fmax(avail * 0.56, fmin(avail - 120, w * 0.78));
     if (map_h > avail * 0.72) map_h = avail * 0.72;
     double below = st.badge * 3 + 14 + 11 * 1.5; /* a two-row legend and the key's heading */
-    if (!o->player && cb_key_fill(NULL, &ks, d, 0, x, 0, w, avail - map_h - below, 2, 14) < d->nrooms)
-      for (double h = map_h * 0.95; h >= fmax(avail * 0.45, map_h * 0.8); h -= map_h * 0.05)
-        if (cb_key_fill(NULL, &ks, d, 0, x, 0, w, avail - h - below, 2, 14) >= d->nrooms) {
-          map_h = h;
-          break;
-        }
+    int fits = o->player ? d->nrooms : cb_key_fill(NULL, &ks, d, 0, x, 0, w, avail - map_h - below, 2, 14);
+    for (double h = map_h * 0.95; fits >= 0 && fits < d->nrooms && h >= fmax(avail * 0.45, map_h * 0.8);
+         h -= map_h * 0.05)
+      if ((fits = cb_key_fill(NULL, &ks, d, 0, x, 0, w, avail - h - below, 2, 14)) >= d->nrooms) map_h = h;
+    if (fits < 0) p->oom = true;
     cb_page_rect(p, x, y, w, map_h);
     cb_page_ink(p, &frame_ink);
     draw_levels(p, &st, d, hooks, x, y, w, map_h, &used);
