@@ -279,6 +279,7 @@ static int applies(int opt, const char *generator) {
   const char *list = scope_of(opt);
   if (!list) return 1;
   size_t n = strlen(generator);
+  if (n == 0) return 0; /* (an empty name would match everywhere, and forever) */
   for (const char *p = list; (p = strstr(p, generator)) != NULL; p += n)
     if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return 1;
   return 0;
