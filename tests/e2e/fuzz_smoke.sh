@@ -6,4 +6,5 @@
 set -euo pipefail
 command -v clang > /dev/null || { echo "clang missing (.ci/deps installs it)"; exit 1; }
 export CB_FUZZ_BUILD=${CB_BUILD_DIR:?}/fuzz-build
+export CB_FUZZ_SEED=${CB_FUZZ_SEED:-1} # the same exploration every run: CI stays repeatable
 bash "$CB_SOURCE_DIR/tests/fuzz/run.sh" "${CB_FUZZ_SECONDS:-40}"
