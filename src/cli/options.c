@@ -190,7 +190,8 @@ void cb_cli_help(FILE *out) {
         "                        locked, jammed or obstructed, rolled)\n"
         "      --min-rooms N     deal again when a level keeps fewer cards (default 5)\n"
         "      --content FILE    the table of what each card holds (default\n"
-        "                        templates/cards-contents.txt)\n"
+        "                        templates/cards-contents.txt); dropdice: what each room\n"
+        "                        holds by its tags (templates/dropdice-contents.txt)\n"
         "      --lengths         roll a die for each connection's length\n"
         "      --length-unit FT  feet per pip of that die (default 10)\n"
         "\n"
@@ -256,7 +257,7 @@ static const struct {
     {OPT_DOUBLES, "cards"},
     {OPT_NO_DOUBLES, "cards"},
     {OPT_MIN_ROOMS, "cards"},
-    {OPT_CONTENT, "cards"},
+    {OPT_CONTENT, "cards dropdice"},
     {OPT_LENGTHS, "cards"},
     {OPT_LENGTH_UNIT, "cards"},
     {OPT_SECTORS, "leximorph"},

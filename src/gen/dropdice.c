@@ -8,6 +8,7 @@
 
 #include "../geom/delaunay.h"
 #include "../geom/segment.h"
+#include "../io/table.h"
 #include "../model/check.h"
 #include "../model/rng.h"
 #include "../util/alloc.h"
@@ -651,32 +652,48 @@ static cb_status check_keys(dd *s, cb_error *err) {
   return CB_OK;
 }
 
-/* What the key says of each room, from the seed's notes on its marks; the
- * first line whose tags the room has wins. */
-static const struct {
-  unsigned tags;
-  const char *text;
-} content_lines[] = {
-    {CB_TAG_MAIN_START, "The obvious way in."},
-    {CB_TAG_START, "A second way in, perhaps hidden or sealed from outside."},
-    {CB_TAG_GOAL, "Why the party came: a MacGuffin, the Big Bad, a hoard, or the way deeper."},
-    {CB_TAG_ENCOUNTER | CB_TAG_TREASURE, "Someone or something guards a thing of value."},
-    {CB_TAG_ENCOUNTER, "Someone or something is always here: roll its reaction."},
-    {CB_TAG_TREASURE, "Loot or a magic item."},
-    {0, "Empty, but roll for wandering monsters."},
-};
-
+/* What the key says of each room, from the seed's notes on its marks: the
+ * first row of the content table (templates/dropdice-contents.txt, or
+ * --content FILE) whose tags the room has. */
 static cb_status describe_rooms(dd *s, cb_error *err) {
-  for (int i = 0; i < s->n; i++) {
+  char buf[4096];
+  const char *name = s->o->cards.content ? s->o->cards.content : "dropdice-contents";
+  cb_table t;
+  cb_status st = cb_table_read(cb_table_path(name, buf, sizeof buf), 2, 2, &t, err);
+  if (st != CB_OK) return st;
+  unsigned *want = cb_calloc((size_t)t.nrows + 1, sizeof *want);
+  if (!want) {
+    cb_table_free(&t);
+    return oom(err);
+  }
+  int fallback = 0;
+  for (int k = 0; k < t.nrows && st == CB_OK; k++) {
+    char tags[256];
+    snprintf(tags, sizeof tags, "%s", t.rows[k].fields[0]);
+    if (strcmp(tags, "-") == 0) {
+      fallback = 1;
+      continue;
+    }
+    for (char *w = strtok(tags, " \t"); w && st == CB_OK; w = strtok(NULL, " \t")) {
+      int bit = cb_tag_parse(w);
+      if (bit < 0) st = cb_table_fail(&t, &t.rows[k], err, "unknown tag '%s' (model.md lists the names)", w);
+      else want[k] |= (unsigned)bit;
+    }
+    if (st == CB_OK && !*t.rows[k].fields[1]) st = cb_table_fail(&t, &t.rows[k], err, "the room's line is empty");
+  }
+  if (st == CB_OK && !fallback) st = cb_table_fail(&t, NULL, err, "no \"-\" row for rooms without marks");
+  for (int i = 0; i < s->n && st == CB_OK; i++) {
     cb_room *r = &s->d->rooms[i];
-    for (size_t k = 0; k < sizeof content_lines / sizeof *content_lines; k++)
-      if ((r->tags & content_lines[k].tags) == content_lines[k].tags) {
-        r->text = content_lines[k].text;
+    for (int k = 0; k < t.nrows; k++)
+      if ((r->tags & want[k]) == want[k]) {
+        if (!(r->text = cb_arena_strdup(s->d->arena, t.rows[k].fields[1]))) st = oom(err);
         break;
       }
   }
-  (void)err;
-  return CB_OK;
+  if (st == CB_OK && s->o->cards.content) cb_dungeon_set_option(s->d, "content", s->o->cards.content, false);
+  free(want);
+  cb_table_free(&t);
+  return st;
 }
 
 static cb_status validate(const cb_gen_options *o, cb_error *err) {

@@ -67,5 +67,11 @@ refuse 'pad_to = 3;' "1: pad_to"
 refuse 'tables = { monsters = "x"; };' "1: tables may name"
 if "$CRAWLBOOK" --template nosuch -o "$tmp/x.pdf" 2> "$tmp/err"; then fail "a missing template was accepted"; fi
 grep -q "nosuch" "$tmp/err" || fail "a missing template's message does not name it"
+printf 'goal | Why you came.\nencounter dragon | Roar.\n- | Nothing.\n' > "$tmp/dd.txt"
+if "$CRAWLBOOK" --seed 3 --content "$tmp/dd.txt" -o "$tmp/dd.pdf" 2> "$tmp/err"; then fail "a content table with an unknown tag was accepted"; fi
+grep -q "dd.txt:2: unknown tag 'dragon'" "$tmp/err" || fail "the content table's error said '$(cat "$tmp/err")'"
+printf 'goal | Why you came.\n- | Nothing here.\n' > "$tmp/dd.txt"
+"$CRAWLBOOK" --seed 3 --content "$tmp/dd.txt" -o "$tmp/dd.pdf"
+pdftotext "$tmp/dd.pdf" - | grep -q "Nothing here." || fail "dropdice did not use its --content table"
 echo "templates: $fails failure(s)"
 [ "$fails" -eq 0 ]
