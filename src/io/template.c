@@ -4,7 +4,11 @@
 #include <libconfig.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "../util/alloc.h"
 
 #include "../layout/page.h"
 #include "datadir.h"
@@ -139,14 +143,33 @@ cb_status cb_template_load(const char *name, cb_template *t, cb_error *err) {
   if (!n || n > 1000) return cb_error_set(err, CB_EINPUT, "--template: give a template name or file");
   if (strchr(name, '/') || (n > 4 && strcmp(name + n - 4, ".cfg") == 0) || !dir) snprintf(path, sizeof path, "%s", name);
   else snprintf(path, sizeof path, "%s/templates/%s.cfg", dir, name);
+  /* read it ourselves: libconfig's scanner exits the process when a read
+   * fails (a directory, say), and a template is small */
+  struct stat sb;
+  if (stat(path, &sb) != 0) return cb_error_set(err, CB_EINPUT, "--template %s: %s: %s", name, path, strerror(errno));
+  if (!S_ISREG(sb.st_mode)) return cb_error_set(err, CB_EINPUT, "--template %s: %s is not a file", name, path);
+  if (sb.st_size > 1 << 20) return cb_error_set(err, CB_EINPUT, "--template %s: %s is larger than 1 MiB", name, path);
   FILE *f = fopen(path, "rb");
   if (!f) return cb_error_set(err, CB_EINPUT, "--template %s: %s: %s", name, path, strerror(errno));
+  char *text = cb_malloc((size_t)sb.st_size + 1);
+  size_t got = text ? fread(text, 1, (size_t)sb.st_size, f) : 0;
+  int bad = !text || ferror(f);
+  fclose(f);
+  if (bad) {
+    free(text);
+    return cb_error_set(err, text ? CB_EINPUT : CB_EINTERNAL, "--template %s: cannot read %s", name, path);
+  }
+  text[got] = '\0';
+  if (strlen(text) != got) {
+    free(text);
+    return cb_error_set(err, CB_EINPUT, "%s: holds a NUL byte: not a text file", path);
+  }
   config_t cfg;
   config_init(&cfg);
   cb_status st = CB_OK;
-  if (!config_read(&cfg, f))
+  if (!config_read_string(&cfg, text))
     st = cb_error_set(err, CB_EINPUT, "%s:%d: %s", path, config_error_line(&cfg), config_error_text(&cfg));
-  fclose(f);
+  free(text);
   if (st == CB_OK) {
     const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
     snprintf(t->name, sizeof t->name, "%.*s", (int)(strcspn(base, ".")), base);
