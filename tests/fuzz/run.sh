@@ -24,8 +24,9 @@ for name in ${CB_FUZZERS:-json table cli template mask letters}; do
   echo "== fuzz_$name for ${secs}s"
   (cd "$out" && ./fuzz_$name -max_total_time="$secs" -seed="${CB_FUZZ_SEED:-0}" -timeout=10 -max_len=65536 -print_final_stats=1 "$corpus" 2>&1 |
     grep -E "^(#[0-9]+ +DONE|stat::|==[0-9]+==ERROR|SUMMARY)" || true)
-  if ls "$out"/crash-* "$out"/leak-* "$out"/timeout-* >/dev/null 2>&1; then
-    echo "found: $(ls "$out"/crash-* "$out"/leak-* "$out"/timeout-* 2>/dev/null)"
+  found=$(find "$out" -maxdepth 1 \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \))
+  if [ -n "$found" ]; then
+    echo "found: $found"
     exit 1
   fi
 done
