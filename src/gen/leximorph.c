@@ -586,9 +586,10 @@ static cb_status connect_pieces(lx *s, cb_error *err) {
     double dist = closest_sets(s, 0, s->nsegs, 0, s->nsegs, in_a, in_b, p, &sa, &sb);
     free(in_a), free(in_b);
     if (sa < 0) return CB_OK;
-    const seg *A = &s->segs[sa], *B = &s->segs[sb];
-    if (add_seg(s, (seg){p[0], p[1], p[2], p[3], A->s1, B->s1, 1})) return oom(err);
-    const cb_sketch_sector *sec = &s->sk->sectors[B->s1];
+    /* add_seg may move the segments: keep the sectors, not pointers */
+    int sector_a = s->segs[sa].s1, sector_b = s->segs[sb].s1;
+    if (add_seg(s, (seg){p[0], p[1], p[2], p[3], sector_a, sector_b, 1})) return oom(err);
+    const cb_sketch_sector *sec = &s->sk->sectors[sector_b];
     cb_dungeon_log(s->d, "A stroke of %s in sector %d,%d touched nothing: joined it to the nearest stroke with a "
                          "%.0f ft tunnel (%d pieces were left).",
                    sec->letter, sec->col, sec->row, dist, pieces);
