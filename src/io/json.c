@@ -28,242 +28,140 @@ static const cb_proc_io *proc_io(const char *generator) {
 }
 
 /* ---- writing ----
- * Rooms, passages and the log are written straight into a buffer (a 100,000
- * room dungeon through jansson's tree costs seconds); the procedure, small or
- * generator-specific, goes through jansson. Numbers and separators match
- * jansson's compact output, so either path gives the same bytes. */
+ * Everything is streamed through cb_jw (json_util.c): a 100,000-room dungeon
+ * through jansson's tree cost seconds and hundreds of megabytes. */
 
-typedef struct writer {
-  cb_sink sink;
-  cb_status st;
-  size_t n;
-  char buf[1 << 16];
-} writer;
-
-static void flush(writer *w) {
-  if (w->st == CB_OK && w->n) w->st = w->sink.write(w->sink.closure, (const unsigned char *)w->buf, w->n);
-  w->n = 0;
-}
-
-static void raw(writer *w, const char *s, size_t len) {
-  if (len > sizeof w->buf - w->n) {
-    flush(w);
-    if (len > sizeof w->buf) {
-      if (w->st == CB_OK) w->st = w->sink.write(w->sink.closure, (const unsigned char *)s, len);
-      return;
-    }
-  }
-  memcpy(w->buf + w->n, s, len);
-  w->n += len;
-}
-
-static void put(writer *w, const char *s) { raw(w, s, strlen(s)); }
-
-/* A JSON string: quotes, backslashes and control characters escaped, UTF-8
- * kept (bytes that are not UTF-8 become U+FFFD). */
-static void put_str(writer *w, const char *s) {
-  raw(w, "\"", 1);
-  const unsigned char *p = (const unsigned char *)s;
-  while (*p) {
-    const unsigned char *run = p;
-    while (*p >= 0x20 && *p != '"' && *p != '\\' && *p < 0x80) p++;
-    raw(w, (const char *)run, (size_t)(p - run));
-    if (!*p) break;
-    if (*p >= 0x80) {
-      int len = (*p >> 5) == 6 ? 2 : (*p >> 4) == 14 ? 3 : (*p >> 3) == 30 ? 4 : 0;
-      int ok = len > 0;
-      for (int k = 1; ok && k < len; k++) ok = (p[k] & 0xC0) == 0x80;
-      if (ok) raw(w, (const char *)p, (size_t)len), p += len;
-      else put(w, "\xef\xbf\xbd"), p++;
-      continue;
-    }
-    char esc[8];
-    switch (*p) {
-    case '"': put(w, "\\\""); break;
-    case '\\': put(w, "\\\\"); break;
-    case '\n': put(w, "\\n"); break;
-    case '\t': put(w, "\\t"); break;
-    case '\r': put(w, "\\r"); break;
-    case '\b': put(w, "\\b"); break;
-    case '\f': put(w, "\\f"); break;
-    default: snprintf(esc, sizeof esc, "\\u%04x", *p); put(w, esc);
-    }
-    p++;
-  }
-  raw(w, "\"", 1);
-}
-
-static void put_int(writer *w, long long v) {
-  char b[24];
-  put(w, (snprintf(b, sizeof b, "%lld", v), b));
-}
-
-/* As jansson writes a real with JSON_REAL_PRECISION(12): %.12g, ".0" added to whole numbers. */
-static void put_real(writer *w, double v) {
-  char b[40];
-  snprintf(b, sizeof b, "%.12g", v);
-  for (char *c = b; *c; c++)
-    if (*c == ',') *c = '.';
-  if (!strpbrk(b, ".eEni")) strcat(b, ".0");
-  put(w, b);
-}
-
-static void put_coord(writer *w, double v) { put_real(w, round(v * 100) / 100); }
-
-static void put_key(writer *w, const char *key, int first) {
-  if (!first) raw(w, ",", 1);
-  put_str(w, key);
-  raw(w, ":", 1);
-}
-
-static void put_names(writer *w, unsigned bits, int count, int is_tag) {
-  raw(w, "[", 1);
+static void put_names(cb_jw *w, unsigned bits, int count, int is_tag) {
+  cb_jw_raw(w, "[", 1);
   int first = 1;
   for (int i = 0; i < count; i++) {
     if (!(bits & (1u << i))) continue;
-    if (!first) raw(w, ",", 1);
-    put_str(w, is_tag ? cb_tag_name((cb_tag)(1u << i)) : cb_flag_name((cb_passage_flag)(1u << i)));
+    if (!first) cb_jw_raw(w, ",", 1);
+    cb_jw_str(w, is_tag ? cb_tag_name((cb_tag)(1u << i)) : cb_flag_name((cb_passage_flag)(1u << i)));
     first = 0;
   }
-  raw(w, "]", 1);
+  cb_jw_raw(w, "]", 1);
 }
 
-static void put_seed(writer *w, uint64_t seed) {
+static void put_seed(cb_jw *w, uint64_t seed) {
   char buf[32];
   snprintf(buf, sizeof buf, "%" PRIu64, seed);
-  if (seed <= 9007199254740991ULL) put(w, buf);
-  else put_str(w, buf);
+  if (seed <= 9007199254740991ULL) cb_jw_put(w, buf);
+  else cb_jw_str(w, buf);
 }
 
-static void put_option(writer *w, const cb_option *o) {
+static void put_option(cb_jw *w, const cb_option *o) {
   char *end;
   if (o->flag) {
-    put(w, "true");
+    cb_jw_put(w, "true");
     return;
   }
   if (o->number) {
     errno = 0;
     long long v = strtoll(o->value, &end, 10);
     if (*end == '\0' && errno == 0) {
-      put_int(w, v);
+      cb_jw_int(w, v);
       return;
     }
     double f = strtod(o->value, &end);
     if (*end == '\0' && isfinite(f)) {
-      put_real(w, f);
+      cb_jw_real(w, f);
       return;
     }
   }
-  put_str(w, o->value);
+  cb_jw_str(w, o->value);
 }
 
-static void put_room(writer *w, const cb_room *r) {
-  put_key(w, "id", 1), put_int(w, r->id);
-  put_key(w, "level", 0), put_int(w, r->level);
-  if (r->number != r->id) put_key(w, "number", 0), put_int(w, r->number);
-  put_key(w, "x", 0), put_coord(w, r->x);
-  put_key(w, "y", 0), put_coord(w, r->y);
-  put_key(w, "tags", 0), put_names(w, r->tags, CB_TAG_COUNT, 1);
-  put_key(w, "keys", 0);
-  raw(w, "[", 1);
+static void put_room(cb_jw *w, const cb_room *r) {
+  cb_jw_key(w, "id", 1), cb_jw_int(w, r->id);
+  cb_jw_key(w, "level", 0), cb_jw_int(w, r->level);
+  if (r->number != r->id) cb_jw_key(w, "number", 0), cb_jw_int(w, r->number);
+  cb_jw_key(w, "x", 0), cb_jw_coord(w, r->x);
+  cb_jw_key(w, "y", 0), cb_jw_coord(w, r->y);
+  cb_jw_key(w, "tags", 0), put_names(w, r->tags, CB_TAG_COUNT, 1);
+  cb_jw_key(w, "keys", 0);
+  cb_jw_raw(w, "[", 1);
   for (int k = 0; k < r->nkeys; k++) {
-    if (k) raw(w, ",", 1);
-    put_str(w, r->keys[k]);
+    if (k) cb_jw_raw(w, ",", 1);
+    cb_jw_str(w, r->keys[k]);
   }
-  raw(w, "]", 1);
-  if (r->value != CB_NO_VALUE) put_key(w, "value", 0), put_int(w, r->value);
-  if (r->card) put_key(w, "card", 0), put_str(w, r->card);
-  if (r->text) put_key(w, "text", 0), put_str(w, r->text);
+  cb_jw_raw(w, "]", 1);
+  if (r->value != CB_NO_VALUE) cb_jw_key(w, "value", 0), cb_jw_int(w, r->value);
+  if (r->card) cb_jw_key(w, "card", 0), cb_jw_str(w, r->card);
+  if (r->text) cb_jw_key(w, "text", 0), cb_jw_str(w, r->text);
 }
 
-static void put_passage(writer *w, const cb_passage *p) {
-  put_key(w, "id", 1), put_int(w, p->id);
-  put_key(w, "from", 0), put_int(w, p->from);
-  put_key(w, "to", 0), put_int(w, p->to);
-  put_key(w, "kind", 0), put_str(w, cb_passage_kind_name(p->kind));
-  put_key(w, "flags", 0), put_names(w, p->flags, CB_FLAG_COUNT, 0);
-  if (p->lock) put_key(w, "lock", 0), put_str(w, p->lock);
-  if (p->length_ft >= 0) put_key(w, "length_ft", 0), put_coord(w, p->length_ft);
-}
-
-static int dump_cb(const char *buffer, size_t size, void *data) {
-  writer *w = data;
-  raw(w, buffer, size);
-  return w->st == CB_OK ? 0 : -1;
-}
-
-/* A jansson value (consumed); NULL means out of memory. */
-static void put_json(writer *w, json_t *v) {
-  if (!v || json_dump_callback(v, dump_cb, w, JSON_COMPACT | JSON_REAL_PRECISION(12) | JSON_ENCODE_ANY) != 0)
-    if (w->st == CB_OK) w->st = CB_EINTERNAL;
-  json_decref(v);
+static void put_passage(cb_jw *w, const cb_passage *p) {
+  cb_jw_key(w, "id", 1), cb_jw_int(w, p->id);
+  cb_jw_key(w, "from", 0), cb_jw_int(w, p->from);
+  cb_jw_key(w, "to", 0), cb_jw_int(w, p->to);
+  cb_jw_key(w, "kind", 0), cb_jw_str(w, cb_passage_kind_name(p->kind));
+  cb_jw_key(w, "flags", 0), put_names(w, p->flags, CB_FLAG_COUNT, 0);
+  if (p->lock) cb_jw_key(w, "lock", 0), cb_jw_str(w, p->lock);
+  if (p->length_ft >= 0) cb_jw_key(w, "length_ft", 0), cb_jw_coord(w, p->length_ft);
 }
 
 /* "key": [ then one item per line, then ]. */
-typedef void (*item_fn)(writer *w, const cb_dungeon *d, int i);
-static void room_item(writer *w, const cb_dungeon *d, int i) {
-  raw(w, "{", 1);
+typedef void (*item_fn)(cb_jw *w, const cb_dungeon *d, int i);
+static void room_item(cb_jw *w, const cb_dungeon *d, int i) {
+  cb_jw_raw(w, "{", 1);
   put_room(w, &d->rooms[i]);
-  raw(w, "}", 1);
+  cb_jw_raw(w, "}", 1);
 }
-static void passage_item(writer *w, const cb_dungeon *d, int i) {
-  raw(w, "{", 1);
+static void passage_item(cb_jw *w, const cb_dungeon *d, int i) {
+  cb_jw_raw(w, "{", 1);
   put_passage(w, &d->passages[i]);
-  raw(w, "}", 1);
+  cb_jw_raw(w, "}", 1);
 }
-static void level_item(writer *w, const cb_dungeon *d, int i) {
-  raw(w, "{", 1);
-  put_key(w, "id", 1), put_int(w, d->levels[i].id);
-  put_key(w, "name", 0), put_str(w, d->levels[i].name);
-  raw(w, "}", 1);
+static void level_item(cb_jw *w, const cb_dungeon *d, int i) {
+  cb_jw_raw(w, "{", 1);
+  cb_jw_key(w, "id", 1), cb_jw_int(w, d->levels[i].id);
+  cb_jw_key(w, "name", 0), cb_jw_str(w, d->levels[i].name);
+  cb_jw_raw(w, "}", 1);
 }
-static void log_item(writer *w, const cb_dungeon *d, int i) { put_str(w, d->log[i]); }
+static void log_item(cb_jw *w, const cb_dungeon *d, int i) { cb_jw_str(w, d->log[i]); }
 
-static void put_list(writer *w, const cb_dungeon *d, const char *key, int n, item_fn item, const char *after) {
-  put(w, " ");
-  put_str(w, key);
-  put(w, n ? ": [\n" : ": []");
-  for (int i = 0; i < n && w->st == CB_OK; i++) {
-    put(w, "  ");
+static void put_list(cb_jw *w, const cb_dungeon *d, const char *key, int n, item_fn item, const char *after) {
+  cb_jw_put(w, " ");
+  cb_jw_str(w, key);
+  cb_jw_put(w, n ? ": [\n" : ": []");
+  for (int i = 0; i < n && cb_jw_ok(w); i++) {
+    cb_jw_put(w, "  ");
     item(w, d, i);
-    put(w, i + 1 < n ? ",\n" : "\n ]");
+    cb_jw_put(w, i + 1 < n ? ",\n" : "\n ]");
   }
-  put(w, after);
+  cb_jw_put(w, after);
 }
 
 cb_status cb_json_write(const cb_dungeon *d, cb_sink sink, cb_error *err) {
-  writer *w = cb_malloc(sizeof *w);
+  cb_jw *w = cb_jw_new(sink);
   if (!w) return cb_error_set(err, CB_EINTERNAL, "out of memory writing JSON");
-  w->sink = sink;
-  w->st = CB_OK;
-  w->n = 0;
-  put(w, "{\n \"format\": ");
-  put_str(w, CB_JSON_FORMAT);
-  put(w, ",\n \"generator\": ");
-  put_str(w, d->generator);
-  put(w, ",\n \"seed\": ");
+  cb_jw_put(w, "{\n \"format\": ");
+  cb_jw_str(w, CB_JSON_FORMAT);
+  cb_jw_put(w, ",\n \"generator\": ");
+  cb_jw_str(w, d->generator);
+  cb_jw_put(w, ",\n \"seed\": ");
   put_seed(w, d->seed);
-  put(w, ",\n \"options\": {");
-  for (int i = 0; i < d->noptions; i++) put_key(w, d->options[i].name, i == 0), put_option(w, &d->options[i]);
-  put(w, "},\n \"title\": ");
-  put_str(w, d->title ? d->title : "");
-  put(w, ",\n");
+  cb_jw_put(w, ",\n \"options\": {");
+  for (int i = 0; i < d->noptions; i++) cb_jw_key(w, d->options[i].name, i == 0), put_option(w, &d->options[i]);
+  cb_jw_put(w, "},\n \"title\": ");
+  cb_jw_str(w, d->title ? d->title : "");
+  cb_jw_put(w, ",\n");
   put_list(w, d, "levels", d->nlevels, level_item, ",\n");
   put_list(w, d, "rooms", d->nrooms, room_item, ",\n");
   put_list(w, d, "passages", d->npassages, passage_item, ",\n ");
   const cb_proc_io *io = proc_io(d->generator);
   if (io && io->write_sketch && d->sketch) {
-    put(w, "\"sketch\": ");
-    put_json(w, io->write_sketch(d));
-    put(w, ",\n ");
+    cb_jw_put(w, "\"sketch\": ");
+    io->write_sketch(w, d);
+    cb_jw_put(w, ",\n ");
   }
-  put(w, "\"procedure\": ");
-  put_json(w, io && io->write ? io->write(d) : json_object());
-  put(w, ",\n");
+  cb_jw_put(w, "\"procedure\": ");
+  if (io && io->write) io->write(w, d);
+  else cb_jw_put(w, "{}");
+  cb_jw_put(w, ",\n");
   put_list(w, d, "log", d->nlog, log_item, "\n}\n");
-  flush(w);
-  cb_status st = w->st;
-  free(w);
+  cb_status st = cb_jw_finish(w);
   if (st == CB_EINTERNAL) return cb_error_set(err, CB_EINTERNAL, "out of memory writing JSON");
   if (st != CB_OK) return cb_error_set(err, st, "could not write the JSON");
   return CB_OK;

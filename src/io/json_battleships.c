@@ -7,7 +7,7 @@
 #include "../model/proc_battleships.h"
 #include "json_util.h"
 
-static json_t *write_proc(const cb_dungeon *d) {
+static json_t *build_proc(const cb_dungeon *d) {
   const cb_battleships_proc *p = d->procedure.battleships;
   if (!p) return json_object(); /* a hand-made dungeon has no procedure */
   json_t *o = json_object(), *grids = json_array(), *ships = json_array(), *stairs = json_array();
@@ -252,5 +252,7 @@ static cb_status read_proc(cb_json_reader *r, json_t *o) {
   if (read_grids(r, o, p) || read_ships(r, o, p) || read_stairs(r, o, p)) return r->st;
   return check_dungeon(r, p);
 }
+
+static void write_proc(cb_jw *w, const cb_dungeon *d) { cb_jw_value(w, build_proc(d)); }
 
 const cb_proc_io cb_proc_io_battleships = {"battleships", write_proc, read_proc, NULL, NULL};

@@ -11,7 +11,7 @@ enum { MAX_SIDE = 4096 };
 
 static json_t *int3(const int v[3]) { return json_pack("[i,i,i]", v[0], v[1], v[2]); }
 
-static json_t *write_proc(const cb_dungeon *d) {
+static json_t *build_proc(const cb_dungeon *d) {
   const cb_cards_proc *p = d->procedure.cards;
   if (!p) return json_object(); /* a hand-made dungeon has no procedure */
   json_t *o = json_object(), *mask = json_array(), *cells = json_array(), *turns = json_array(),
@@ -258,5 +258,7 @@ static cb_status read_proc(cb_json_reader *r, json_t *o) {
   p->nstairs = (int)n;
   return r->st;
 }
+
+static void write_proc(cb_jw *w, const cb_dungeon *d) { cb_jw_value(w, build_proc(d)); }
 
 const cb_proc_io cb_proc_io_cards = {"cards", write_proc, read_proc, NULL, NULL};

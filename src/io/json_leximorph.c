@@ -25,7 +25,7 @@ static json_t *sector_json(const cb_sketch_sector *s, int with_roll) {
 }
 
 static json_t *junction_json(const cb_sketch_junction *j, int with_roll) {
-  json_t *o = json_pack("{s:o,s:o}", "x", cb_jw_coord(j->x), "y", cb_jw_coord(j->y));
+  json_t *o = json_pack("{s:o,s:o}", "x", cb_jv_coord(j->x), "y", cb_jv_coord(j->y));
   if (!o) return NULL;
   if (with_roll) json_object_set_new(o, "roll", json_integer(j->roll));
   json_object_set_new(o, "result", json_string(cb_junction_effect_name(j->effect)));
@@ -35,7 +35,7 @@ static json_t *junction_json(const cb_sketch_junction *j, int with_roll) {
 }
 
 static json_t *wall_json(const cb_sketch_wall *w, int with_roll) {
-  json_t *o = json_pack("{s:o,s:o,s:s}", "x", cb_jw_coord(w->x), "y", cb_jw_coord(w->y), "side",
+  json_t *o = json_pack("{s:o,s:o,s:s}", "x", cb_jv_coord(w->x), "y", cb_jv_coord(w->y), "side",
                         w->right ? "right" : "left");
   if (!o) return NULL;
   if (with_roll) json_object_set_new(o, "roll", json_integer(w->roll));
@@ -66,15 +66,15 @@ static json_t *lists(json_t *o, const cb_sketch_sector *s, int ns, const cb_sket
   return o;
 }
 
-static json_t *write_proc(const cb_dungeon *d) {
+static json_t *build_proc(const cb_dungeon *d) {
   const cb_leximorph_proc *p = d->procedure.leximorph;
   if (!p) return json_object();
   return lists(json_object(), p->sectors, p->nsectors, p->junctions, p->njunctions, p->walls, p->nwalls, 1);
 }
 
-static json_t *write_sketch(const cb_dungeon *d) {
+static json_t *build_sketch(const cb_dungeon *d) {
   const cb_sketch *s = d->sketch;
-  json_t *o = json_pack("{s:i,s:i,s:o}", "cols", s->cols, "rows", s->rows, "sector_ft", cb_jw_coord(s->sector_ft));
+  json_t *o = json_pack("{s:i,s:i,s:o}", "cols", s->cols, "rows", s->rows, "sector_ft", cb_jv_coord(s->sector_ft));
   json_t *tunnels = json_array();
   if (!o || !tunnels) {
     json_decref(o), json_decref(tunnels);
@@ -83,8 +83,8 @@ static json_t *write_sketch(const cb_dungeon *d) {
   for (int t = 0; t < s->ntunnels; t++) {
     json_t *pts = json_array();
     for (int i = 0; pts && i < s->tunnels[t].npoints; i++)
-      json_array_append_new(pts, json_pack("[o,o]", cb_jw_coord(s->tunnels[t].points[i].x),
-                                           cb_jw_coord(s->tunnels[t].points[i].y)));
+      json_array_append_new(pts, json_pack("[o,o]", cb_jv_coord(s->tunnels[t].points[i].x),
+                                           cb_jv_coord(s->tunnels[t].points[i].y)));
     json_array_append_new(tunnels, json_pack("{s:o,s:b}", "points", pts, "join", s->tunnels[t].join));
   }
   json_object_set_new(o, "tunnels", tunnels);
@@ -264,5 +264,8 @@ static cb_status read_sketch(cb_json_reader *r, json_t *o) {
   d->sketch = s;
   return CB_OK;
 }
+
+static void write_proc(cb_jw *w, const cb_dungeon *d) { cb_jw_value(w, build_proc(d)); }
+static void write_sketch(cb_jw *w, const cb_dungeon *d) { cb_jw_value(w, build_sketch(d)); }
 
 const cb_proc_io cb_proc_io_leximorph = {"leximorph", write_proc, read_proc, write_sketch, read_sketch};

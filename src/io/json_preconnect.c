@@ -7,7 +7,7 @@
 #include "../model/proc_preconnect.h"
 #include "json_util.h"
 
-static json_t *point(cb_pc_point p) { return json_pack("[oo]", cb_jw_coord(p.x), cb_jw_coord(p.y)); }
+static json_t *point(cb_pc_point p) { return json_pack("[oo]", cb_jv_coord(p.x), cb_jv_coord(p.y)); }
 
 static json_t *points(const cb_pc_point *v, int n) {
   json_t *a = json_array();
@@ -41,7 +41,7 @@ static json_t *door_json(const cb_pc_door *dr) {
   return o;
 }
 
-static json_t *write_proc(const cb_dungeon *d) {
+static json_t *build_proc(const cb_dungeon *d) {
   const cb_preconnect_proc *p = d->procedure.preconnect;
   if (!p) return json_object(); /* a hand-made dungeon has no procedure */
   json_t *o = json_object(), *rooms = json_array(), *doors = json_array(), *cor = json_array();
@@ -54,8 +54,8 @@ static json_t *write_proc(const cb_dungeon *d) {
   }
   for (int i = 0; i < p->nrooms; i++)
     json_array_append_new(rooms, json_pack("{s:i,s:o,s:o,s:o,s:o}", "room", p->rooms[i].room, "x",
-                                           cb_jw_coord(p->rooms[i].x), "y", cb_jw_coord(p->rooms[i].y), "w",
-                                           cb_jw_coord(p->rooms[i].w), "h", cb_jw_coord(p->rooms[i].h)));
+                                           cb_jv_coord(p->rooms[i].x), "y", cb_jv_coord(p->rooms[i].y), "w",
+                                           cb_jv_coord(p->rooms[i].w), "h", cb_jv_coord(p->rooms[i].h)));
   for (int i = 0; i < p->ndoors; i++) {
     const cb_pc_door *dr = &p->doors[i];
     json_array_append_new(doors, door_json(dr));
@@ -270,5 +270,7 @@ static cb_status read_proc(cb_json_reader *r, json_t *o) {
   }
   return r->st;
 }
+
+static void write_proc(cb_jw *w, const cb_dungeon *d) { cb_jw_value(w, build_proc(d)); }
 
 const cb_proc_io cb_proc_io_preconnect = {"preconnect", write_proc, read_proc, NULL, NULL};

@@ -3,7 +3,10 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "../util/alloc.h"
 
 cb_status cb_jr_fail(cb_json_reader *r, const char *where, const char *fmt, ...) {
   if (r->st != CB_OK) return r->st;
@@ -128,17 +131,165 @@ cb_pair *cb_jr_pairs(cb_json_reader *r, json_t *obj, const char *where, const ch
   return out;
 }
 
-json_t *cb_jw_coord(double v) { return json_real(round(v * 100) / 100); }
+/* ---- writing ---- */
 
-json_t *cb_jw_pairs(const cb_pair *p, int n) {
-  json_t *a = json_array();
-  for (int i = 0; a && i < n; i++) {
-    json_t *pair = json_array();
-    if (!pair || json_array_append_new(pair, json_integer(p[i].a)) || json_array_append_new(pair, json_integer(p[i].b)) ||
-        json_array_append_new(a, pair)) {
-      json_decref(a);
-      return NULL;
+struct cb_jw {
+  cb_sink sink;
+  cb_status st;
+  size_t n;
+  char buf[1 << 16];
+};
+
+cb_jw *cb_jw_new(cb_sink sink) {
+  cb_jw *w = cb_malloc(sizeof *w);
+  if (w) w->sink = sink, w->st = CB_OK, w->n = 0;
+  return w;
+}
+
+static void flush(cb_jw *w) {
+  if (w->st == CB_OK && w->n) w->st = w->sink.write(w->sink.closure, (const unsigned char *)w->buf, w->n);
+  w->n = 0;
+}
+
+cb_status cb_jw_finish(cb_jw *w) {
+  flush(w);
+  cb_status st = w->st;
+  free(w);
+  return st;
+}
+
+bool cb_jw_ok(const cb_jw *w) { return w->st == CB_OK; }
+
+void cb_jw_raw(cb_jw *w, const char *s, size_t len) {
+  if (len > sizeof w->buf - w->n) {
+    flush(w);
+    if (len > sizeof w->buf) {
+      if (w->st == CB_OK) w->st = w->sink.write(w->sink.closure, (const unsigned char *)s, len);
+      return;
     }
   }
-  return a;
+  memcpy(w->buf + w->n, s, len);
+  w->n += len;
 }
+
+void cb_jw_put(cb_jw *w, const char *s) { cb_jw_raw(w, s, strlen(s)); }
+
+/* Quotes, backslashes and control characters escaped, UTF-8 kept (bytes
+ * that are not UTF-8 become U+FFFD). */
+void cb_jw_str(cb_jw *w, const char *s) {
+  cb_jw_raw(w, "\"", 1);
+  const unsigned char *p = (const unsigned char *)s;
+  while (*p) {
+    const unsigned char *run = p;
+    while (*p >= 0x20 && *p != '"' && *p != '\\' && *p < 0x80) p++;
+    cb_jw_raw(w, (const char *)run, (size_t)(p - run));
+    if (!*p) break;
+    if (*p >= 0x80) {
+      int len = (*p >> 5) == 6 ? 2 : (*p >> 4) == 14 ? 3 : (*p >> 3) == 30 ? 4 : 0;
+      int ok = len > 0;
+      for (int k = 1; ok && k < len; k++) ok = (p[k] & 0xC0) == 0x80;
+      if (ok) cb_jw_raw(w, (const char *)p, (size_t)len), p += len;
+      else cb_jw_put(w, "\xef\xbf\xbd"), p++;
+      continue;
+    }
+    char esc[8];
+    switch (*p) {
+    case '"': cb_jw_put(w, "\\\""); break;
+    case '\\': cb_jw_put(w, "\\\\"); break;
+    case '\n': cb_jw_put(w, "\\n"); break;
+    case '\t': cb_jw_put(w, "\\t"); break;
+    case '\r': cb_jw_put(w, "\\r"); break;
+    case '\b': cb_jw_put(w, "\\b"); break;
+    case '\f': cb_jw_put(w, "\\f"); break;
+    default: snprintf(esc, sizeof esc, "\\u%04x", *p); cb_jw_put(w, esc);
+    }
+    p++;
+  }
+  cb_jw_raw(w, "\"", 1);
+}
+
+/* Digits of v (>= 0) written backwards from end; returns the first. */
+static char *digits(char *end, unsigned long long v) {
+  do *--end = (char)('0' + v % 10);
+  while (v /= 10);
+  return end;
+}
+
+void cb_jw_int(cb_jw *w, long long v) {
+  char b[24], *end = b + sizeof b;
+  char *p = digits(end, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v);
+  if (v < 0) *--p = '-';
+  cb_jw_raw(w, p, (size_t)(end - p));
+}
+
+/* As jansson writes a real with JSON_REAL_PRECISION(12): %.12g, ".0" added to whole numbers. */
+void cb_jw_real(cb_jw *w, double v) {
+  char b[40];
+  snprintf(b, sizeof b, "%.12g", v);
+  for (char *c = b; *c; c++)
+    if (*c == ',') *c = '.';
+  if (!strpbrk(b, ".eEni")) strcat(b, ".0");
+  char *e = strchr(b, 'e');
+  if (e) { /* jansson drops an exponent's '+' and leading zeros: 1e+300 -> 1e300 */
+    char *from = ++e;
+    if (*from == '-') e++, from++;
+    else if (*from == '+') from++;
+    while (*from == '0' && from[1]) from++;
+    memmove(e, from, strlen(from) + 1);
+  }
+  cb_jw_put(w, b);
+}
+
+/* Hundredths below 1e9 in size print exactly under %.12g (at most 11
+ * significant digits, never in exponent form), so they are written as an
+ * integer and a fraction without printf, which dominated big dungeons. */
+void cb_jw_coord(cb_jw *w, double v) {
+  double r = round(v * 100);
+  if (!(fabs(r) < 1e11) || (r == 0 && signbit(r))) {
+    cb_jw_real(w, r / 100);
+    return;
+  }
+  long long c = (long long)r;
+  unsigned long long m = c < 0 ? 0ULL - (unsigned long long)c : (unsigned long long)c;
+  char b[40], *end = b + sizeof b, *p = end;
+  unsigned frac = (unsigned)(m % 100);
+  if (frac == 0) *--p = '0';
+  else if (frac % 10 == 0) *--p = (char)('0' + frac / 10);
+  else *--p = (char)('0' + frac % 10), *--p = (char)('0' + frac / 10);
+  *--p = '.';
+  p = digits(p, m / 100);
+  if (c < 0) *--p = '-';
+  cb_jw_raw(w, p, (size_t)(end - p));
+}
+
+void cb_jw_key(cb_jw *w, const char *key, int first) {
+  if (!first) cb_jw_raw(w, ",", 1);
+  cb_jw_str(w, key);
+  cb_jw_raw(w, ":", 1);
+}
+
+void cb_jw_pairs(cb_jw *w, const cb_pair *p, int n) {
+  cb_jw_raw(w, "[", 1);
+  for (int i = 0; i < n; i++) {
+    cb_jw_raw(w, i ? ",[" : "[", i ? 2 : 1);
+    cb_jw_int(w, p[i].a);
+    cb_jw_raw(w, ",", 1);
+    cb_jw_int(w, p[i].b);
+    cb_jw_raw(w, "]", 1);
+  }
+  cb_jw_raw(w, "]", 1);
+}
+
+static int dump_cb(const char *buffer, size_t size, void *data) {
+  cb_jw *w = data;
+  cb_jw_raw(w, buffer, size);
+  return w->st == CB_OK ? 0 : -1;
+}
+
+void cb_jw_value(cb_jw *w, json_t *v) {
+  if (!v || json_dump_callback(v, dump_cb, w, JSON_COMPACT | JSON_REAL_PRECISION(12) | JSON_ENCODE_ANY) != 0)
+    if (w->st == CB_OK) w->st = CB_EINTERNAL;
+  json_decref(v);
+}
+
+json_t *cb_jv_coord(double v) { return json_real(round(v * 100) / 100); }

@@ -5,9 +5,11 @@
 #define CB_JSON_UTIL_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 #include "../model/dungeon.h"
 #include "../model/error.h"
+#include "../util/sink.h"
 
 enum { CB_JSON_MAX_ROOMS = 100000, CB_JSON_MAX_ITEMS = 1000000, CB_JSON_MAX_TEXT = 4096 };
 #define CB_JSON_MAX_COORD 1e8
@@ -45,17 +47,33 @@ cb_pair *cb_jr_pairs(cb_json_reader *r, json_t *obj, const char *where, const ch
 /* An array field of at most `max` entries (NULL when absent/bad). */
 json_t *cb_jr_array(cb_json_reader *r, json_t *obj, const char *where, const char *key, size_t max, int required);
 
-/* Writing: a coordinate rounded to 1/100 ft, an array of pairs. */
-json_t *cb_jw_coord(double v);
-json_t *cb_jw_pairs(const cb_pair *p, int n);
+/* Writing: a streaming writer into a sink. Numbers and separators match
+ * jansson's compact output (JSON_REAL_PRECISION(12)), so a value written
+ * field by field and one dumped from a jansson tree give the same bytes.
+ * The first failure sticks; cb_jw_finish flushes, frees and returns it. */
+typedef struct cb_jw cb_jw;
+cb_jw *cb_jw_new(cb_sink sink); /* NULL when out of memory */
+cb_status cb_jw_finish(cb_jw *w);
+bool cb_jw_ok(const cb_jw *w);
+void cb_jw_raw(cb_jw *w, const char *s, size_t len);
+void cb_jw_put(cb_jw *w, const char *s); /* verbatim */
+void cb_jw_str(cb_jw *w, const char *s);  /* a JSON string, escaped */
+void cb_jw_int(cb_jw *w, long long v);
+void cb_jw_real(cb_jw *w, double v);
+void cb_jw_coord(cb_jw *w, double v); /* rounded to 1/100 ft */
+void cb_jw_key(cb_jw *w, const char *key, int first); /* [","] "key": */
+void cb_jw_pairs(cb_jw *w, const cb_pair *p, int n);  /* [[a,b],...] */
+void cb_jw_value(cb_jw *w, json_t *v);                 /* a jansson value, consumed; NULL = out of memory */
+/* A coordinate as a jansson value, for procedures built as jansson trees. */
+json_t *cb_jv_coord(double v);
 
 /* A generator's procedure artefacts, written as the "procedure" object (and
  * optionally the top-level "sketch") and read back with validation. */
 typedef struct cb_proc_io {
   const char *generator;
-  json_t *(*write)(const cb_dungeon *d);                       /* the "procedure" object; NULL on OOM */
+  void (*write)(cb_jw *w, const cb_dungeon *d);                /* the "procedure" object */
   cb_status (*read)(cb_json_reader *r, json_t *procedure);     /* fills d->procedure */
-  json_t *(*write_sketch)(const cb_dungeon *d);                /* optional */
+  void (*write_sketch)(cb_jw *w, const cb_dungeon *d);         /* optional */
   cb_status (*read_sketch)(cb_json_reader *r, json_t *sketch); /* optional */
 } cb_proc_io;
 

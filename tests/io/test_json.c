@@ -8,12 +8,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gen/generator.h"
 #include "io/json.h"
+#include "io/json_util.h"
 #include "model/check.h"
 #include "testlib.h"
 
@@ -456,6 +458,41 @@ static void a_failing_sink_is_reported(void **state) {
   cb_dungeon_free(d);
 }
 
+
+/* The streaming writer's own number formatting (no printf on the hot path)
+ * gives exactly the bytes jansson gives for the same value. */
+static void numbers_match_jansson(void **state) {
+  (void)state;
+  uint64_t x = 88172645463325252ULL; /* xorshift64: many magnitudes and signs */
+  for (int i = 0; i < 200000; i++) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    double v;
+    switch (i % 4) {
+    case 0: v = (double)(int64_t)(x % 2000000000001ULL - 1000000000000LL) / 100; break; /* hundredths */
+    case 1: v = ((double)(x >> 11) / 9007199254740992.0 - 0.5) * pow(10, (double)(x % 26) - 8); break;
+    case 2: v = (double)(int64_t)(x % 2001 - 1000) / 1000; break; /* near zero: -0.0 and 0.005 */
+    default: v = (double)(int64_t)(x % 200000000001ULL - 100000000000LL) / 100 + 0.005; break;
+    }
+    if (i == 0) v = -0.0;
+    if (i == 1) v = 1e300;
+    cb_test_buf b = {0};
+    cb_jw *w = cb_jw_new((cb_sink){&b, cb_test_buf_write});
+    assert_non_null(w);
+    cb_jw_coord(w, v);
+    cb_jw_raw(w, " ", 1);
+    cb_jw_int(w, (long long)(x % 3 == 0 ? INT64_MIN + (int64_t)(x % 7) : (int64_t)x >> (x % 64)));
+    assert_int_equal(cb_jw_finish(w), CB_OK);
+    char *want_coord = json_dumps(cb_jv_coord(v), JSON_COMPACT | JSON_REAL_PRECISION(12) | JSON_ENCODE_ANY);
+    char want[128];
+    snprintf(want, sizeof want, "%s %lld", want_coord,
+             (long long)(x % 3 == 0 ? INT64_MIN + (int64_t)(x % 7) : (int64_t)x >> (x % 64)));
+    free(want_coord);
+    if (b.len != strlen(want) || memcmp(b.data, want, b.len) != 0)
+      fail_msg("%.17g: wrote '%.*s', jansson '%s'", v, (int)b.len, b.data, want);
+    free(b.data);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(generated_dungeons_round_trip),
@@ -471,6 +508,7 @@ int main(void) {
       cmocka_unit_test(nul_bytes),
       cmocka_unit_test(files),
       cmocka_unit_test(a_failing_sink_is_reported),
+      cmocka_unit_test(numbers_match_jansson),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
