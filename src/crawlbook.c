@@ -148,7 +148,8 @@ static cb_status make_and_lay_out(const cb_job *job, const renderer *r, int i, c
 
 /* A batch in one PDF: a cover with the contents, then every dungeon's pages,
  * a bookmark each. Dungeons are made twice (once to count their pages for the
- * contents, once to draw them) so that no more than one is ever in memory. */
+ * contents, once to draw them) so that no more than one is ever in memory;
+ * the count skips the maps, which only fill boxes of fixed size. */
 static cb_status write_book(const cb_job *job, cb_output *out, cb_error *err) {
   int n = job->count;
   renderer r;
@@ -162,10 +163,12 @@ static cb_status write_book(const cb_job *job, cb_output *out, cb_error *err) {
     goto done;
   }
   int page = cb_cover_pages(n, &r.so) + 1;
+  renderer counting = r;
+  counting.so.count_only = true;
   for (int i = 0; i < n && st == CB_OK; i++) {
     cb_dungeon *d = NULL;
     cb_document doc = {0};
-    st = make_and_lay_out(job, &r, i, &d, &doc, err);
+    st = make_and_lay_out(job, &counting, i, &d, &doc, err);
     if (st == CB_OK) {
       toc[i] = (cb_toc_entry){cb_arena_strdup(names, d->title ? d->title : "Dungeon"), d->seed, d->nrooms, page};
       if (!toc[i].title) st = cb_error_set(err, CB_EINTERNAL, "out of memory");

@@ -12,21 +12,53 @@ typedef struct circ {
   double cx, cy, r;
 } circ;
 
+/* Obstacles are also listed in a bucket grid over the bounds, in every cell
+ * their bounding box covers, so that a query looks only at what is near it
+ * (placement asks thousands of times a map). Ids: index * 3 + kind. */
+enum { KIND_CIRC, KIND_BOX, KIND_SEG, KINDS };
+static const double CELL = 16; /* points */
+enum { MAX_CELLS_SIDE = 256 };
+
+typedef struct node {
+  int next, id;
+} node;
+
 struct cb_place {
   cb_box bounds;
   seg *segs;
   circ *circs;
   cb_box *boxes;
   size_t nsegs, ncircs, nboxes, cap_segs, cap_circs, cap_boxes;
+  int cols, rows;
+  int *head; /* per cell, its first node, -1 when none */
+  node *nodes;
+  size_t nnodes, cap_nodes;
+  unsigned *seen; /* per id, the query that last counted it */
+  size_t cap_seen;
+  unsigned query;
 };
 
 /* Costs of one overlap: leaving the map is worst, covering a room or another
  * label next, crossing a line least (a label may sit on a line if it must). */
 static const double COST_OUTSIDE = 1000, COST_ROOM = 120, COST_BOX = 100, COST_LINE = 30;
 
+static int cells_along(double len) {
+  double n = ceil(len / CELL);
+  return n >= 1 && n <= MAX_CELLS_SIDE ? (int)n : n > MAX_CELLS_SIDE ? MAX_CELLS_SIDE : 1;
+}
+
 cb_place *cb_place_new(cb_box bounds) {
   cb_place *pl = cb_calloc(1, sizeof *pl);
-  if (pl) pl->bounds = bounds;
+  if (!pl) return NULL;
+  pl->bounds = bounds;
+  pl->cols = cells_along(bounds.x1 - bounds.x0);
+  pl->rows = cells_along(bounds.y1 - bounds.y0);
+  pl->head = cb_malloc((size_t)pl->cols * (size_t)pl->rows * sizeof *pl->head);
+  if (!pl->head) {
+    free(pl);
+    return NULL;
+  }
+  for (int i = 0; i < pl->cols * pl->rows; i++) pl->head[i] = -1;
   return pl;
 }
 
@@ -35,23 +67,61 @@ void cb_place_free(cb_place *pl) {
   free(pl->segs);
   free(pl->circs);
   free(pl->boxes);
+  free(pl->head);
+  free(pl->nodes);
+  free(pl->seen);
   free(pl);
+}
+
+/* The cell column (or row) of coordinate v, clamped: what lies outside the
+ * bounds is kept in the border cells. */
+static int cell_of(double v, double origin, int n) {
+  double c = floor((v - origin) / CELL);
+  return c >= 0 ? (c < n ? (int)c : n - 1) : 0; /* NaN goes to 0 */
+}
+
+/* The cells b covers: columns [c0, c1], rows [r0, r1]. */
+static void cells(const cb_place *pl, cb_box b, int *c0, int *r0, int *c1, int *r1) {
+  *c0 = cell_of(b.x0, pl->bounds.x0, pl->cols), *c1 = cell_of(b.x1, pl->bounds.x0, pl->cols);
+  *r0 = cell_of(b.y0, pl->bounds.y0, pl->rows), *r1 = cell_of(b.y1, pl->bounds.y0, pl->rows);
+  if (*c1 < *c0) *c1 = *c0; /* NaN extents */
+  if (*r1 < *r0) *r1 = *r0;
+}
+
+static int index_obstacle(cb_place *pl, cb_box extent, int id) {
+  if (cb_grow(&pl->seen, &pl->cap_seen, (size_t)id + 1, sizeof *pl->seen)) return -1;
+  pl->seen[id] = 0;
+  int c0, r0, c1, r1;
+  cells(pl, extent, &c0, &r0, &c1, &r1);
+  size_t need = pl->nnodes + (size_t)(c1 - c0 + 1) * (size_t)(r1 - r0 + 1);
+  if (cb_grow(&pl->nodes, &pl->cap_nodes, need, sizeof *pl->nodes)) return -1;
+  for (int r = r0; r <= r1; r++)
+    for (int c = c0; c <= c1; c++) {
+      int cell = r * pl->cols + c;
+      pl->nodes[pl->nnodes] = (node){pl->head[cell], id};
+      pl->head[cell] = (int)pl->nnodes++;
+    }
+  return 0;
 }
 
 int cb_place_segment(cb_place *pl, double x0, double y0, double x1, double y1, double half_width) {
   if (cb_grow(&pl->segs, &pl->cap_segs, pl->nsegs + 1, sizeof *pl->segs)) return -1;
+  cb_box extent = cb_box_grow((cb_box){fmin(x0, x1), fmin(y0, y1), fmax(x0, x1), fmax(y0, y1)}, half_width);
+  if (index_obstacle(pl, extent, (int)pl->nsegs * KINDS + KIND_SEG)) return -1;
   pl->segs[pl->nsegs++] = (seg){x0, y0, x1, y1, half_width};
   return 0;
 }
 
 int cb_place_circle(cb_place *pl, double cx, double cy, double r) {
   if (cb_grow(&pl->circs, &pl->cap_circs, pl->ncircs + 1, sizeof *pl->circs)) return -1;
+  if (index_obstacle(pl, (cb_box){cx - r, cy - r, cx + r, cy + r}, (int)pl->ncircs * KINDS + KIND_CIRC)) return -1;
   pl->circs[pl->ncircs++] = (circ){cx, cy, r};
   return 0;
 }
 
 int cb_place_box(cb_place *pl, cb_box b) {
   if (cb_grow(&pl->boxes, &pl->cap_boxes, pl->nboxes + 1, sizeof *pl->boxes)) return -1;
+  if (index_obstacle(pl, b, (int)pl->nboxes * KINDS + KIND_BOX)) return -1;
   pl->boxes[pl->nboxes++] = b;
   return 0;
 }
@@ -91,11 +161,27 @@ static int segment_meets(seg s, cb_box b) {
   return 1;
 }
 
-double cb_place_cost(const cb_place *pl, cb_box b) {
+double cb_place_cost(cb_place *pl, cb_box b) {
   double cost = 0;
   if (b.x0 < pl->bounds.x0 || b.y0 < pl->bounds.y0 || b.x1 > pl->bounds.x1 || b.y1 > pl->bounds.y1) cost += COST_OUTSIDE;
-  for (size_t i = 0; i < pl->ncircs; i++) cost += circle_meets(pl->circs[i], b) ? COST_ROOM : 0;
-  for (size_t i = 0; i < pl->nboxes; i++) cost += boxes_meet(pl->boxes[i], b) ? COST_BOX : 0;
-  for (size_t i = 0; i < pl->nsegs; i++) cost += segment_meets(pl->segs[i], b) ? COST_LINE : 0;
+  if (++pl->query == 0) { /* wrapped: forget every stamp */
+    for (size_t i = 0; i < pl->cap_seen; i++) pl->seen[i] = 0;
+    pl->query = 1;
+  }
+  int c0, r0, c1, r1;
+  cells(pl, b, &c0, &r0, &c1, &r1);
+  for (int r = r0; r <= r1; r++)
+    for (int c = c0; c <= c1; c++)
+      for (int k = pl->head[r * pl->cols + c]; k >= 0; k = pl->nodes[k].next) {
+        int id = pl->nodes[k].id;
+        if (pl->seen[id] == pl->query) continue;
+        pl->seen[id] = pl->query;
+        int i = id / KINDS;
+        switch (id % KINDS) {
+        case KIND_CIRC: cost += circle_meets(pl->circs[i], b) ? COST_ROOM : 0; break;
+        case KIND_BOX: cost += boxes_meet(pl->boxes[i], b) ? COST_BOX : 0; break;
+        default: cost += segment_meets(pl->segs[i], b) ? COST_LINE : 0; break;
+        }
+      }
   return cost;
 }

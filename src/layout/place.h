@@ -21,7 +21,7 @@ int cb_place_circle(cb_place *pl, double cx, double cy, double r);
 int cb_place_box(cb_place *pl, cb_box b);
 
 /* What putting b here costs: 0 when it touches nothing and stays inside. */
-double cb_place_cost(const cb_place *pl, cb_box b);
+double cb_place_cost(cb_place *pl, cb_box b); /* not const: queries stamp what they count */
 
 /* Helpers. */
 cb_box cb_box_centered(double cx, double cy, double w, double h);

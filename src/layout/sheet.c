@@ -74,6 +74,7 @@ static void command_line(const cb_dungeon *d, const cb_sheet_options *o, char *c
 
 static void footer(cb_page *p, const cb_measure *m, const cb_dungeon *d, const cb_sheet_options *o, int page,
                    int pages) {
+  if (o->count_only) return; /* it sits in the space kept for it */
   char line[1024], cmd[900];
   command_line(d, o, cmd, sizeof cmd);
   double x = o->margin, w = p->w - 2 * o->margin;
@@ -204,9 +205,12 @@ static int notes_fill(cb_page *p, const cb_measure *m, const cb_dungeon *d, int 
   return i;
 }
 
-/* A level's map: the generator's own drawing where it has one. */
-static void draw_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks, int level,
-                     double x, double y, double w, double h, cb_symbol_set *used) {
+/* A level's map: the generator's own drawing where it has one. A map only
+ * fills its box, so pages made to be counted skip it. */
+static void draw_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
+                     const cb_sheet_options *o, int level, double x, double y, double w, double h,
+                     cb_symbol_set *used) {
+  if (o->count_only) return;
   if (hooks->map) hooks->map(p, st, d, level, x, y, w, h, used);
   else cb_map_draw(p, st, d, level, x, y, w, h, used);
 }
@@ -214,10 +218,10 @@ static void draw_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cons
 /* The map box holds every level side by side (one column each, a caption
  * above each when there are several). */
 static void draw_levels(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
-                        double x, double y, double w, double h, cb_symbol_set *used) {
+                        const cb_sheet_options *o, double x, double y, double w, double h, cb_symbol_set *used) {
   int n = d->nlevels > 0 ? d->nlevels : 1;
   if (n == 1) {
-    draw_map(p, st, d, hooks, 0, x + 4, y + 4, w - 8, h - 8, used);
+    draw_map(p, st, d, hooks, o, 0, x + 4, y + 4, w - 8, h - 8, used);
     return;
   }
   int cols = n <= 3 ? n : (n + 1) / 2, rows = n <= 3 ? 1 : 2;
@@ -235,7 +239,7 @@ static void draw_levels(cb_page *p, const cb_symbols *st, const cb_dungeon *d, c
       cb_page_ink(p, &sep);
     }
     double top = LEGEND_SIZE + 10;
-    draw_map(p, st, d, hooks, l->id, cx + 4, cy + top, cw - 8, ch - top - 4, used);
+    draw_map(p, st, d, hooks, o, l->id, cx + 4, cy + top, cw - 8, ch - top - 4, used);
   }
 }
 
@@ -254,8 +258,11 @@ static const char *describe(const cb_dungeon *d, char *buf, size_t cap) {
   return buf;
 }
 
-cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o, cb_document *doc,
-                          cb_error *err) {
+/* The sheet; when the map is skipped (o->count_only), `assume` stands for the
+ * symbols it would have used, the legend's size being all a map decides
+ * beyond its own box. */
+static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o, cb_symbol_set assume,
+                       cb_document *doc, cb_error *err) {
   double x = o->margin, w = o->page_w - 2 * o->margin, top = o->margin, fh = footer_height(m, d, o, w);
   if (fh < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
   double bottom = o->page_h - o->margin - fh;
@@ -285,7 +292,7 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
 
   const cb_layout_hooks *hooks = cb_layout_hooks_find(d->generator);
   ks.note = hooks->key_note;
-  cb_symbol_set used = 0;
+  cb_symbol_set used = o->count_only ? assume : 0;
   cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
   int next;
   if (o->page_w > o->page_h * 1.05) {
@@ -293,7 +300,7 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
     double avail = bottom - y, map_w = w * 0.6, map_h = avail - st.badge * 3.2 - 14;
     cb_page_rect(p, x, y, map_w, map_h);
     cb_page_ink(p, &frame_ink);
-    draw_levels(p, &st, d, hooks, x, y, map_w, map_h, &used);
+    draw_levels(p, &st, d, hooks, o, x, y, map_w, map_h, &used);
     legend(p, &st, used, x, y + map_h + 6, map_w);
     double kx = x + map_w + 16, kw = w - map_w - 16, ky = y;
     cb_page_text(p, CB_FONT_BOLD, 11, kx, ky + 11, INK, o->player ? "Notes" : "Room key");
@@ -313,7 +320,7 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
     if (fits < 0) p->oom = true;
     cb_page_rect(p, x, y, w, map_h);
     cb_page_ink(p, &frame_ink);
-    draw_levels(p, &st, d, hooks, x, y, w, map_h, &used);
+    draw_levels(p, &st, d, hooks, o, x, y, w, map_h, &used);
     y += map_h + 6;
     y += legend(p, &st, used, x, y, w) + 8;
     cb_page_text(p, CB_FONT_BOLD, 11, x, y + 11, INK, o->player ? "Notes" : "Room key");
@@ -347,15 +354,40 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
 }
 
 /* A page with a heading and, below it, the map box, its legend at the bottom. */
-static void map_page(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks, int level,
-                     const cb_frame *f, const char *heading, double bottom_reserve) {
+static void drop_pages(cb_document *doc, int from) {
+  for (int i = from; i < doc->npages; i++) cb_page_free(doc->pages[i]);
+  doc->npages = from;
+}
+
+cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o, cb_document *doc,
+                          cb_error *err) {
+  if (!o->count_only) return sheet(d, m, o, 0, doc, err);
+  _Static_assert(CB_SYM_COUNT <= 64, "a symbol set is 64 bits");
+  /* Counting: with the fewest and with the most symbols in the legend; when
+   * both give the same number of pages, so does the map; else draw it. */
+  int first = doc->npages;
+  cb_document most = {0};
+  cb_status st = sheet(d, m, o, 0, doc, err);
+  if (st == CB_OK) st = sheet(d, m, o, ~(cb_symbol_set)0 >> (64 - CB_SYM_COUNT), &most, err);
+  int same = st == CB_OK && most.npages == doc->npages - first;
+  cb_document_free(&most);
+  if (st != CB_OK || same) return st;
+  drop_pages(doc, first);
+  cb_sheet_options drawn = *o;
+  drawn.count_only = false;
+  return sheet(d, m, &drawn, 0, doc, err);
+}
+
+static void map_page(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
+                     const cb_sheet_options *o, int level, const cb_frame *f, const char *heading,
+                     double bottom_reserve) {
   cb_page_text(p, CB_FONT_BOLD, 13, f->x, f->y + 13, INK, heading);
   double y = f->y + 13 * 1.6, h = f->h - (y - f->y) - st->badge * 3.2 - 10 - bottom_reserve;
   cb_page_rect(p, f->x, y, f->w, h);
   cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
   cb_page_ink(p, &frame_ink);
   cb_symbol_set used = 0;
-  draw_map(p, st, d, hooks, level, f->x + 4, y + 4, f->w - 8, h - 8, &used);
+  draw_map(p, st, d, hooks, o, level, f->x + 4, y + 4, f->w - 8, h - 8, &used);
   legend(p, st, used, f->x, y + h + 6, f->w);
 }
 
@@ -389,7 +421,7 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
     double mh = f.h * 0.55, my = y + SUB_SIZE * 4;
     cb_symbol_set used = 0;
     int level = d->nlevels > 1 ? d->levels[0].id : 0;
-    draw_map(p, &st, d, hooks, level, x + w * 0.08, my, w * 0.84, mh, &used);
+    draw_map(p, &st, d, hooks, o, level, x + w * 0.08, my, w * 0.84, mh, &used);
     const char *made = "A crawlbook dungeon";
     cb_page_text(p, CB_FONT_ITALIC, SUB_SIZE, x + (w - cb_text_width(m, CB_FONT_ITALIC, SUB_SIZE, made)) / 2,
                  my + mh + SUB_SIZE * 2.5, GREY, made);
@@ -400,7 +432,7 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
       char heading[240];
       snprintf(heading, sizeof heading, n > 1 ? "Map \xc2\xb7 %s" : "Map", n > 1 ? d->levels[i].name : "");
       PAGE(i == 0 ? "Map" : NULL);
-      map_page(p, &st, d, hooks, n > 1 ? d->levels[i].id : 0, &f, heading, 0);
+      map_page(p, &st, d, hooks, o, n > 1 ? d->levels[i].id : 0, &f, heading, 0);
     }
   }
   if (o->sections & CB_SECTION_KEY) {
@@ -426,7 +458,7 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
   if ((o->sections & CB_SECTION_PLAYER_MAP) && players) {
     PAGE("Players' map");
     double notes = f.h * 0.3;
-    map_page(p, &st, players, hooks, 0, &f, "The players' map", notes);
+    map_page(p, &st, players, hooks, o, 0, &f, "The players' map", notes);
     double ny = top + f.h - notes + 8;
     cb_page_text(p, CB_FONT_BOLD, 11, x, ny + 11, INK, "Notes");
     int next = notes_fill(p, m, players, 0, x, ny + 11 * 1.5, w, notes - 11 * 1.5 - 8);
@@ -489,14 +521,14 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
   double y = top + size * (1 + 1.15 * (tl - 1)) + 10;
   int sl = cb_text_flow(P[0], &sf, ss, 1, x, y);
   y += sl * 8.5 + 4;
-  draw_map(P[0], &st, d, hooks, level, x, y, w, top + h - y - 12, &used);
+  draw_map(P[0], &st, d, hooks, o, level, x, y, w, top + h - y - 12, &used);
   cb_page_text(P[0], CB_FONT_ITALIC, 7, x, top + h - 3, GREY, "A crawlbook zine");
   /* 2: the map */
   cb_page_text(P[1], CB_FONT_BOLD, 10, x, top + 10, INK, "Map");
   cb_page_rect(P[1], x, top + 15, w, h - 15);
   cb_ink frame_ink = cb_ink_stroke(GREY, 0.4);
   cb_page_ink(P[1], &frame_ink);
-  draw_map(P[1], &st, d, hooks, level, x + 2, top + 17, w - 4, h - 19, &used);
+  draw_map(P[1], &st, d, hooks, o, level, x + 2, top + 17, w - 4, h - 19, &used);
   /* 3-7: the key */
   int next = 0;
   for (int i = 2; i < 7; i++) {

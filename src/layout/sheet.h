@@ -24,6 +24,7 @@ typedef struct cb_sheet_options {
   bool appendix;         /* the procedure's log as pages at the end */
   unsigned sections;     /* booklet: CB_SECTION_* bits (io/template.h) */
   int pad_to;            /* booklet: page count padded to a multiple of this */
+  bool count_only;       /* the pages are made only to be counted (a batch's contents): maps stay empty */
 } cb_sheet_options;
 
 /* Lays out the dungeon into doc (which owns the new pages); text is measured

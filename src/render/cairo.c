@@ -51,7 +51,7 @@ static void set_font(cairo_backend *b, cb_font font, double size) {
 
 /* Widths already measured, by font, size and text: an open-addressed table
  * that starts over when full. Only short texts are kept. */
-enum { MEMO_SLOTS = 4096, MEMO_TEXT = 40 };
+enum { MEMO_SLOTS = 16384, MEMO_TEXT = 40 }; /* about 1 MB: a batch's vocabulary without starting over */
 typedef struct width_memo {
   struct {
     int font; /* -1: empty */

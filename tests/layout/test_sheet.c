@@ -15,6 +15,8 @@
 
 #include "fake_measure.h"
 #include "gen/generator.h"
+#include "io/template.h"
+#include "layout/player.h"
 #include "layout/sheet.h"
 #include "testlib.h"
 
@@ -191,12 +193,58 @@ static void the_command_line(void **state) {
   cb_dungeon_free(d);
 }
 
+
+/* A batch counts its dungeons' pages with count_only (maps skipped) before it
+ * draws them: every layout must come to the same number of pages both ways. */
+static int pages_of(const cb_dungeon *d, const cb_dungeon *view, int layout, bool count_only) {
+  cb_sheet_options so = {.page_w = A4_W, .page_h = A4_H, .margin = MARGIN, .version = "9.9.9", .pad_to = 4,
+                         .sections = ~0u, .appendix = layout == 1, .count_only = count_only};
+  cb_document doc = {0};
+  cb_error err = {0};
+  cb_status st;
+  if (layout == 0) st = cb_sheet_layout(d, &fake_measure, &so, &doc, &err);
+  else if (layout == 1) st = cb_booklet_layout(d, view, &fake_measure, &so, &doc, &err);
+  else if (layout == 2) so.page_w = A4_H, so.page_h = A4_W, st = cb_zine_layout(d, &fake_measure, &so, &doc, &err);
+  else so.player = true, st = cb_sheet_layout(view, &fake_measure, &so, &doc, &err);
+  int n = st == CB_OK ? doc.npages : -1; /* a zine refuses a key too long for it: both ways */
+  cb_document_free(&doc);
+  return n;
+}
+
+static void counting_pages_skips_nothing_that_counts(void **state) {
+  (void)state;
+  const char *gens[] = {"dropdice", "cards", "leximorph", "preconnect", "battleships"};
+  int fitted = 0;
+  for (size_t g = 0; g < sizeof gens / sizeof *gens; g++)
+    for (int seed = 1; seed <= 40; seed++) {
+      cb_gen_options o = {0};
+      o.seed = (uint64_t)seed;
+      if (strcmp(gens[g], "dropdice") == 0 || strcmp(gens[g], "preconnect") == 0) o.rooms = 5 + seed * 2;
+      if (strcmp(gens[g], "battleships") == 0) o.levels = 1 + seed % 4;
+      cb_dungeon *d = NULL;
+      cb_error err = {0};
+      if (cb_generator_find(gens[g])->generate(&o, &d, &err) != CB_OK) fail_msg("%s: %s", gens[g], err.msg);
+      cb_dungeon *view = cb_player_view(d);
+      assert_non_null(view);
+      for (int layout = 0; layout < 4; layout++) {
+        int full = pages_of(d, view, layout, false), counted = pages_of(d, view, layout, true);
+        fitted += full > 0;
+        if (full != counted)
+          fail_msg("%s seed %d layout %d: %d pages drawn, %d counted", gens[g], seed, layout, full, counted);
+      }
+      cb_dungeon_free(view);
+      cb_dungeon_free(d);
+    }
+  assert_true(fitted > 700); /* most of the 800 layouts are laid out, not refused */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(rooms_1_to_200_stay_inside),
       cmocka_unit_test(a_long_key_continues),
       cmocka_unit_test(long_titles_stay_inside),
       cmocka_unit_test(the_command_line),
+      cmocka_unit_test(counting_pages_skips_nothing_that_counts),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
