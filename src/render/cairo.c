@@ -43,60 +43,64 @@ static void fail(cairo_backend *b, cb_status st, const char *what) {
   cb_error_set(&b->base.err, st, "%s", what);
 }
 
-static void set_font(cairo_backend *b, cb_font font, double size) {
-  PangoFontDescription *fd = b->fd[(unsigned)font < CB_FONT_COUNT ? font : 0];
-  pango_font_description_set_absolute_size(fd, size * PANGO_SCALE);
-  pango_layout_set_font_description(b->layout, fd);
+/* Text is shaped at one size per face and scaled: unhinted metrics are
+ * linear in the size, and every new size costs pango a font load and a
+ * thread to sort fonts in (a page uses a dozen sizes). */
+static const double REF_SIZE = 100;
+
+static void set_font(cairo_backend *b, cb_font font) {
+  pango_layout_set_font_description(b->layout, b->fd[(unsigned)font < CB_FONT_COUNT ? font : 0]);
 }
 
-/* Widths already measured, by font, size and text: an open-addressed table
- * that starts over when full. Only short texts are kept. */
+/* Widths at REF_SIZE already measured, by font and text: an open-addressed
+ * table that starts over when full. Only short texts are kept. */
 enum { MEMO_SLOTS = 16384, MEMO_TEXT = 40 }; /* about 1 MB: a batch's vocabulary without starting over */
 typedef struct width_memo {
   struct {
     int font; /* -1: empty */
-    double size, width;
+    double width;
     char text[MEMO_TEXT];
   } slot[MEMO_SLOTS];
   int used;
 } width_memo;
 
-static uint32_t memo_hash(cb_font font, double size, const char *s) {
-  uint32_t h = 2166136261u ^ (uint32_t)font ^ (uint32_t)(size * 64);
+static uint32_t memo_hash(cb_font font, const char *s) {
+  uint32_t h = 2166136261u ^ (uint32_t)font;
   for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
   return h;
 }
 
-static double shape_width(cairo_backend *b, cb_font font, double size, const char *utf8) {
-  set_font(b, font, size);
+static double shape_width(cairo_backend *b, cb_font font, const char *utf8) {
+  set_font(b, font);
   pango_layout_set_text(b->layout, utf8, -1);
   PangoRectangle logical;
   pango_layout_get_extents(b->layout, NULL, &logical);
   return logical.width / (double)PANGO_SCALE;
 }
 
-static double measure_width(void *ctx, cb_font font, double size, const char *utf8) {
-  cairo_backend *b = ctx;
+static double ref_width(cairo_backend *b, cb_font font, const char *utf8) {
   width_memo *m = b->memo;
-  if (!m || strlen(utf8) >= MEMO_TEXT) return shape_width(b, font, size, utf8);
-  uint32_t i = memo_hash(font, size, utf8) % MEMO_SLOTS;
+  if (!m || strlen(utf8) >= MEMO_TEXT) return shape_width(b, font, utf8);
+  uint32_t i = memo_hash(font, utf8) % MEMO_SLOTS;
   while (m->slot[i].font >= 0) {
-    if (m->slot[i].font == (int)font && m->slot[i].size == size && strcmp(m->slot[i].text, utf8) == 0)
-      return m->slot[i].width;
+    if (m->slot[i].font == (int)font && strcmp(m->slot[i].text, utf8) == 0) return m->slot[i].width;
     i = (i + 1) % MEMO_SLOTS;
   }
-  double w = shape_width(b, font, size, utf8);
+  double w = shape_width(b, font, utf8);
   if (m->used >= MEMO_SLOTS * 3 / 4) {
     for (int k = 0; k < MEMO_SLOTS; k++) m->slot[k].font = -1;
     m->used = 0;
-    i = memo_hash(font, size, utf8) % MEMO_SLOTS;
+    i = memo_hash(font, utf8) % MEMO_SLOTS;
   }
   m->slot[i].font = (int)font;
-  m->slot[i].size = size;
   m->slot[i].width = w;
   snprintf(m->slot[i].text, MEMO_TEXT, "%s", utf8);
   m->used++;
   return w;
+}
+
+static double measure_width(void *ctx, cb_font font, double size, const char *utf8) {
+  return ref_width(ctx, font, utf8) * size / REF_SIZE;
 }
 
 static void destroy(cb_backend *base) {
@@ -180,6 +184,7 @@ static cb_status create(const cb_render_options *o, cb_backend **out, cb_error *
     pango_font_description_set_family(b->fd[i], FAMILY);
     pango_font_description_set_weight(b->fd[i], i >= CB_FONT_BOLD ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
     pango_font_description_set_style(b->fd[i], i % 2 ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL);
+    pango_font_description_set_absolute_size(b->fd[i], REF_SIZE * PANGO_SCALE);
   }
   b->measure = (cb_measure){b, measure_width};
   b->memo = cb_malloc(sizeof *b->memo); /* without it every width is shaped afresh */
@@ -313,21 +318,17 @@ static void path(cb_backend *base, const cb_page *p, const cb_item *it) {
 
 static void text(cb_backend *base, const cb_item *it) {
   cairo_backend *b = (cairo_backend *)base;
-  set_font(b, it->font, it->size);
+  set_font(b, it->font);
   pango_layout_set_text(b->layout, it->text, -1);
   double baseline = pango_layout_get_baseline(b->layout) / (double)PANGO_SCALE;
   set_rgb(b->cr, it->color);
-  if (it->upside_down) {
-    cairo_save(b->cr);
-    cairo_translate(b->cr, it->x, it->y);
-    cairo_rotate(b->cr, M_PI);
-    cairo_move_to(b->cr, 0, -baseline);
-    pango_cairo_show_layout(b->cr, b->layout);
-    cairo_restore(b->cr);
-    return;
-  }
-  cairo_move_to(b->cr, it->x, it->y - baseline);
+  cairo_save(b->cr);
+  cairo_translate(b->cr, it->x, it->y);
+  if (it->upside_down) cairo_rotate(b->cr, M_PI);
+  cairo_scale(b->cr, it->size / REF_SIZE, it->size / REF_SIZE);
+  cairo_move_to(b->cr, 0, -baseline);
   pango_cairo_show_layout(b->cr, b->layout);
+  cairo_restore(b->cr);
 }
 
 static void end_page(cb_backend *base) {
