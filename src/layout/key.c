@@ -158,9 +158,15 @@ int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int fro
   int col = 0, i = from;
   double cy = 0;
   while (i < d->nrooms && col < cols) {
-    build_entry(&e, ks, d, &d->rooms[i]);
-    int lines = cb_text_flow(NULL, &f, e.spans, e.n, 0, 0);
-    if (lines < 0) return -1;
+    cb_key_memo *mem = ks->memo ? &ks->memo[i] : NULL;
+    int lines = mem && mem->lines > 0 && mem->width == cw ? mem->lines : 0, built = 0;
+    if (!lines) {
+      build_entry(&e, ks, d, &d->rooms[i]);
+      built = 1;
+      lines = cb_text_flow(NULL, &f, e.spans, e.n, 0, 0);
+      if (lines < 0) return -1;
+      if (mem) *mem = (cb_key_memo){cw, lines};
+    }
     double eh = lines * ks->leading;
     if (cy > 0 && cy + eh > h) {
       col++;
@@ -171,6 +177,7 @@ int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int fro
       /* taller than a column: it starts the next page's first column */
       break;
     }
+    if (p && !built) build_entry(&e, ks, d, &d->rooms[i]);
     if (p && cb_text_flow(p, &f, e.spans, e.n, x + col * (cw + gutter), y + cy + ks->size) < 0) return -1;
     cy += eh + ks->gap;
     i++;

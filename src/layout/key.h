@@ -15,7 +15,16 @@ typedef struct cb_key_style {
   const struct cb_symbols *symbols;
   /* Optional: a generator's sentence added to each room's entry (layout/hooks.h). */
   void (*note)(const cb_dungeon *d, const cb_room *r, char *buf, size_t cap);
+  /* Optional: each room's line count at a column width, kept between fills
+   * (a sheet tries several boxes before it draws); d->nrooms zeroed entries,
+   * owned by the caller. */
+  struct cb_key_memo *memo;
 } cb_key_style;
+
+typedef struct cb_key_memo {
+  double width;
+  int lines; /* 0: not measured yet */
+} cb_key_memo;
 
 /* Flows the entries of rooms from index `from` on into `cols` columns of the
  * box x, y, w, h; returns the index of the first room that did not fit

@@ -3,9 +3,11 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../io/template.h"
+#include "../util/alloc.h"
 #include "hooks.h"
 #include "impose.h"
 #include "key.h"
@@ -262,7 +264,7 @@ static const char *describe(const cb_dungeon *d, char *buf, size_t cap) {
  * symbols it would have used, the legend's size being all a map decides
  * beyond its own box. */
 static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o, cb_symbol_set assume,
-                       cb_document *doc, cb_error *err) {
+                       cb_key_memo *memo, cb_document *doc, cb_error *err) {
   double x = o->margin, w = o->page_w - 2 * o->margin, top = o->margin, fh = footer_height(m, d, o, w);
   if (fh < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
   double bottom = o->page_h - o->margin - fh;
@@ -270,7 +272,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   cb_symbols key_marks = st;
   key_marks.badge = BODY_SIZE * 1.1;
   key_marks.line = 0.8;
-  cb_key_style ks = {m, BODY_SIZE, BODY_SIZE * 1.32, BODY_SIZE * 0.45, INK, &key_marks, NULL};
+  cb_key_style ks = {m, BODY_SIZE, BODY_SIZE * 1.32, BODY_SIZE * 0.45, INK, &key_marks, NULL, memo};
   int first = doc->npages;
 
   cb_page *p = cb_page_new(o->page_w, o->page_h);
@@ -359,23 +361,31 @@ static void drop_pages(cb_document *doc, int from) {
   doc->npages = from;
 }
 
-cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o, cb_document *doc,
-                          cb_error *err) {
-  if (!o->count_only) return sheet(d, m, o, 0, doc, err);
+/* Counting: with the fewest and with the most symbols in the legend; when
+ * both give the same number of pages, so does the map; else it is drawn. */
+static cb_status count_sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o, cb_key_memo *memo,
+                             cb_document *doc, cb_error *err) {
   _Static_assert(CB_SYM_COUNT <= 64, "a symbol set is 64 bits");
-  /* Counting: with the fewest and with the most symbols in the legend; when
-   * both give the same number of pages, so does the map; else draw it. */
   int first = doc->npages;
   cb_document most = {0};
-  cb_status st = sheet(d, m, o, 0, doc, err);
-  if (st == CB_OK) st = sheet(d, m, o, ~(cb_symbol_set)0 >> (64 - CB_SYM_COUNT), &most, err);
+  cb_status st = sheet(d, m, o, 0, memo, doc, err);
+  if (st == CB_OK) st = sheet(d, m, o, ~(cb_symbol_set)0 >> (64 - CB_SYM_COUNT), memo, &most, err);
   int same = st == CB_OK && most.npages == doc->npages - first;
   cb_document_free(&most);
   if (st != CB_OK || same) return st;
   drop_pages(doc, first);
   cb_sheet_options drawn = *o;
   drawn.count_only = false;
-  return sheet(d, m, &drawn, 0, doc, err);
+  return sheet(d, m, &drawn, 0, memo, doc, err);
+}
+
+cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o, cb_document *doc,
+                          cb_error *err) {
+  /* the key's entries are measured once for all the boxes tried (NULL: at each) */
+  cb_key_memo *memo = cb_calloc((size_t)d->nrooms + 1, sizeof *memo);
+  cb_status st = o->count_only ? count_sheet(d, m, o, memo, doc, err) : sheet(d, m, o, 0, memo, doc, err);
+  free(memo);
+  return st;
 }
 
 static void map_page(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,

@@ -186,6 +186,10 @@ static int floor_draw(const char *pagefile, const char *out, const char *fonts) 
   PangoLayout *layout = pango_layout_new(pc);
   PangoFontDescription *fd = pango_font_description_new();
   pango_font_description_set_family(fd, "Vollkorn");
+  /* one size per face, scaled: the cheapest way to use pango (a new size
+   * costs it a font load), as crawlbook's backend does */
+  const double ref = 100;
+  pango_font_description_set_absolute_size(fd, ref * PANGO_SCALE);
   cairo_surface_t *s = cairo_pdf_surface_create(out, pages[0].w, pages[0].h);
   cairo_t *cr = cairo_create(s);
   for (int i = 0; i < n; i++) {
@@ -196,12 +200,15 @@ static int floor_draw(const char *pagefile, const char *out, const char *fonts) 
       if (it->kind == CB_ITEM_TEXT) {
         pango_font_description_set_weight(fd, it->font >= CB_FONT_BOLD ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
         pango_font_description_set_style(fd, it->font % 2 ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL);
-        pango_font_description_set_absolute_size(fd, it->size * PANGO_SCALE);
         pango_layout_set_font_description(layout, fd);
         pango_layout_set_text(layout, it->text, -1);
         cairo_set_source_rgb(cr, it->color.r, it->color.g, it->color.b);
-        cairo_move_to(cr, it->x, it->y - pango_layout_get_baseline(layout) / (double)PANGO_SCALE);
+        cairo_save(cr);
+        cairo_translate(cr, it->x, it->y);
+        cairo_scale(cr, it->size / ref, it->size / ref);
+        cairo_move_to(cr, 0, -pango_layout_get_baseline(layout) / (double)PANGO_SCALE);
         pango_cairo_show_layout(cr, layout);
+        cairo_restore(cr);
         continue;
       }
       for (int o = it->op0; o < it->op0 + it->nops; o++) {
