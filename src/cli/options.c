@@ -180,7 +180,7 @@ void cb_cli_help(FILE *out) {
         "      --shape SHAPE     rect (default), oval, or a mask file of '#' (card) and '.'\n"
         "                        rows, e.g. templates/mask-cross.txt (or mask-cross)\n"
         "      --entrance WHERE  bottom (centre, default), top, centre, or a cell C,R\n"
-        "      --decks N         decks shuffled together, 1 to 8 (default 1)\n"
+        "      --decks N         decks shuffled together, 1 to 2000 (default 1)\n"
         "      --jokers          add the jokers: boss rooms\n"
         "      --sprawl          deal cards only as the dice call for them, on an\n"
         "                        unbounded grid, up to --rooms per level (default 25)\n"
@@ -482,8 +482,9 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       job->gen.cards.entrance = optarg, gen_opt = true;
       break;
     case OPT_DECKS:
-      if (!cb_cli_number(optarg, 1, 8, &v))
-        return cb_error_set(err, CB_EINPUT, "--decks '%s': expected a whole number from 1 to 8", optarg);
+      if (!cb_cli_number(optarg, 1, CB_CARDS_MAX_DECKS, &v))
+        return cb_error_set(err, CB_EINPUT, "--decks '%s': expected a whole number from 1 to %d", optarg,
+                            CB_CARDS_MAX_DECKS);
       job->gen.cards.decks = (int)v, gen_opt = true;
       break;
     case OPT_JOKERS: job->gen.cards.jokers = gen_opt = true; break;

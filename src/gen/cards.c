@@ -20,8 +20,10 @@
 #include "../model/rng.h"
 #include "../util/alloc.h"
 
-enum { DEFAULT_SIDE = 5, MAX_SIDE = 64, MAX_DECKS = 8, DEFAULT_MIN_ROOMS = 5, DEFAULT_SPRAWL_ROOMS = 25 };
-enum { MAX_SPRAWL_ROOMS = 200, MAX_DEALS = 1000, MAX_REROLLS = 20, DEFAULT_LENGTH_UNIT = 10 };
+enum { DEFAULT_SIDE = 5, MAX_SIDE = 64, MAX_DECKS = CB_CARDS_MAX_DECKS, DEFAULT_MIN_ROOMS = 5 };
+/* a sprawl of more than 200 cards is for --format json (crawlbook.c checks) */
+enum { DEFAULT_SPRAWL_ROOMS = 25 };
+enum { MAX_SPRAWL_ROOMS = 100000, MAX_DEALS = 1000, MAX_REROLLS = 20, DEFAULT_LENGTH_UNIT = 10 };
 static const double CELL_FT = 30.0;
 static const char SUITS[] = "SHDC";
 static const char *const SUIT_NAMES[] = {"spades", "hearts", "diamonds", "clubs"};

@@ -11,6 +11,8 @@
 #include "../model/error.h"
 
 enum { CB_MAX_FLEET = 64 };
+/* cards: decks shuffled together (2,000 decks deal a 100,000-card sprawl) */
+enum { CB_CARDS_MAX_DECKS = 2000 };
 
 typedef enum { CB_EXTRA_BY_TREE, CB_EXTRA_BY_LENGTH } cb_extra_by;
 

@@ -53,11 +53,10 @@ void cb_graph_free(cb_graph *g) {
   memset(g, 0, sizeof *g);
 }
 
-cb_status cb_check_structure(const cb_dungeon *d, cb_error *err) {
-  for (int i = 0; i < d->nlevels; i++)
-    for (int j = 0; j < i; j++)
-      if (d->levels[i].id == d->levels[j].id)
-        return cb_error_set(err, CB_EINPUT, "levels[%d]: level id %d appears twice", i, d->levels[i].id);
+/* Rooms and passages, given each lock's key room and the first room holding
+ * a key twice (from cb_dungeon_lock_key_rooms: the checks stay linear). */
+static cb_status check_rooms_and_passages(const cb_dungeon *d, const int *key_rooms, int dup_room,
+                                          const char *dup_key, cb_error *err) {
   for (int i = 0; i < d->nrooms; i++) {
     const cb_room *r = &d->rooms[i];
     if (r->id < 1) return cb_error_set(err, CB_EINPUT, "rooms[%d]: id %d is not >= 1", i, r->id);
@@ -68,15 +67,7 @@ cb_status cb_check_structure(const cb_dungeon *d, cb_error *err) {
     if (!level_known)
       return cb_error_set(err, CB_EINPUT, "rooms[%d]: room %d is on level %d, which is not in levels", i,
                           r->id, r->level);
-    for (int k = 0; k < r->nkeys; k++) {
-      for (int j = 0; j <= i; j++)
-        for (int l = 0; l < d->rooms[j].nkeys; l++) {
-          if (j == i && l >= k) break;
-          if (strcmp(d->rooms[j].keys[l], r->keys[k]) == 0)
-            return cb_error_set(err, CB_EINPUT, "rooms[%d]: key %s is in more than one place", i,
-                                r->keys[k]);
-        }
-    }
+    if (i == dup_room) return cb_error_set(err, CB_EINPUT, "rooms[%d]: key %s is in more than one place", i, dup_key);
   }
   for (int i = 0; i < d->npassages; i++) {
     const cb_passage *p = &d->passages[i];
@@ -93,10 +84,24 @@ cb_status cb_check_structure(const cb_dungeon *d, cb_error *err) {
                           locked ? "passages[%d]: flag 'locked' needs a 'lock' naming its key"
                                  : "passages[%d]: 'lock' given without the flag 'locked'",
                           i);
-    if (p->lock && !cb_dungeon_key_room(d, p->lock))
+    if (p->lock && key_rooms[i] < 0)
       return cb_error_set(err, CB_EINPUT, "passages[%d]: lock %s has no key in any room", i, p->lock);
   }
   return CB_OK;
+}
+
+cb_status cb_check_structure(const cb_dungeon *d, cb_error *err) {
+  for (int i = 0; i < d->nlevels; i++)
+    for (int j = 0; j < i; j++)
+      if (d->levels[i].id == d->levels[j].id)
+        return cb_error_set(err, CB_EINPUT, "levels[%d]: level id %d appears twice", i, d->levels[i].id);
+  int dup_room;
+  const char *dup_key;
+  int *key_rooms = cb_dungeon_lock_key_rooms(d, &dup_room, &dup_key);
+  if (!key_rooms) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  cb_status st = check_rooms_and_passages(d, key_rooms, dup_room, dup_key, err);
+  free(key_rooms);
+  return st;
 }
 
 int cb_check_start_room(const cb_dungeon *d) {
@@ -113,16 +118,13 @@ int cb_check_walk(const cb_dungeon *d, const cb_graph *g, int start, bool *reach
   if (start < 0 || start >= n) return 0;
   int *stack = cb_malloc(((size_t)n + 1) * sizeof *stack);
   /* key_room[i]: room index holding the key of passage i's lock, or -1 */
-  int *key_room = cb_malloc(((size_t)d->npassages + 1) * sizeof *key_room);
+  int *key_room = cb_dungeon_lock_key_rooms(d, NULL, NULL);
   if (!stack || !key_room) {
     free(stack);
     free(key_room);
     return -1;
   }
-  for (int i = 0; i < d->npassages; i++) {
-    const cb_room *kr = d->passages[i].lock ? cb_dungeon_key_room(d, d->passages[i].lock) : NULL;
-    key_room[i] = kr ? (int)(kr - d->rooms) : -1;
-  }
+
   /* Walk until no new key opens a new door: each round is a flood fill. */
   bool grew = true;
   while (grew) {

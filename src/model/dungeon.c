@@ -1,6 +1,7 @@
 #include "dungeon.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,4 +228,45 @@ const cb_room *cb_dungeon_key_room(const cb_dungeon *d, const char *key) {
     for (int k = 0; k < d->rooms[i].nkeys; k++)
       if (strcmp(d->rooms[i].keys[k], key) == 0) return &d->rooms[i];
   return NULL;
+}
+
+static uint32_t name_hash(const char *s) {
+  uint32_t h = 2166136261u;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+  return h;
+}
+
+int *cb_dungeon_lock_key_rooms(const cb_dungeon *d, int *dup_room, const char **dup_key) {
+  size_t nkeys = 0, cap = 16;
+  for (int i = 0; i < d->nrooms; i++) nkeys += (size_t)d->rooms[i].nkeys;
+  while (cap < nkeys * 2) cap *= 2;
+  struct slot {
+    const char *key;
+    int room;
+  } *table = cb_calloc(cap, sizeof *table);
+  int *out = cb_malloc(((size_t)d->npassages + 1) * sizeof *out);
+  if (dup_room) *dup_room = -1, *dup_key = NULL;
+  if (!table || !out) {
+    free(table);
+    free(out);
+    return NULL;
+  }
+  for (int i = 0; i < d->nrooms; i++)
+    for (int k = 0; k < d->rooms[i].nkeys; k++) {
+      const char *key = d->rooms[i].keys[k];
+      size_t h = name_hash(key) & (cap - 1);
+      while (table[h].key && strcmp(table[h].key, key) != 0) h = (h + 1) & (cap - 1);
+      if (!table[h].key) table[h] = (struct slot){key, i}; /* the first holder wins */
+      else if (dup_room && *dup_room < 0) *dup_room = i, *dup_key = key;
+    }
+  for (int p = 0; p < d->npassages; p++) {
+    const char *lock = d->passages[p].lock;
+    out[p] = -1;
+    if (!lock) continue;
+    size_t h = name_hash(lock) & (cap - 1);
+    while (table[h].key && strcmp(table[h].key, lock) != 0) h = (h + 1) & (cap - 1);
+    if (table[h].key) out[p] = table[h].room;
+  }
+  free(table);
+  return out;
 }

@@ -182,6 +182,13 @@ int cb_dungeon_log(cb_dungeon *d, const char *fmt, ...)
 cb_room *cb_dungeon_room(const cb_dungeon *d, int id);
 /* The room holding key `key`, NULL when none. */
 const cb_room *cb_dungeon_key_room(const cb_dungeon *d, const char *key);
+/* Per passage, the index of the room holding its lock's key (the first such
+ * room, as cb_dungeon_key_room finds it), -1 for none or no lock: one pass
+ * over the keys, for dungeons with thousands of locks. When dup_room is given
+ * it gets the index of the first room holding a key an earlier room (or an
+ * earlier slot of its own) holds too, *dup_key that key; -1 and NULL when
+ * none. NULL on OOM; free() the result. */
+int *cb_dungeon_lock_key_rooms(const cb_dungeon *d, int *dup_room, const char **dup_key);
 
 /* Names as model.md spells them, and the reverse look-ups (-1 when unknown). */
 const char *cb_tag_name(cb_tag tag);

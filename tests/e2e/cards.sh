@@ -38,14 +38,16 @@ expect_error "--grid and --shape" --grid 3x3 --shape "$CB_SOURCE_DIR/templates/m
 expect_error "--entrance 9,9: outside the 5x5 grid" --entrance 9,9
 expect_error "--entrance 1,1: that cell holds no card" --shape oval --entrance 1,1
 expect_error "--entrance 'side'" --entrance side
-expect_error "--decks '9'" --decks 9
+expect_error "--decks '2001'" --decks 2001
 expect_error "--rediscovered 'maybe'" --rediscovered maybe
 expect_error "--min-rooms '0'" --min-rooms 0
 expect_error "--min-rooms 30" --min-rooms 30
 expect_error "--length-unit '0'" --length-unit 0
 expect_error "--rooms 10: cards deals a grid" --rooms 10
 expect_error "--sprawl deals on an unbounded grid" --sprawl --grid 3x3
-expect_error "--rooms 300" --sprawl --rooms 300
+expect_error "(add --decks)" --sprawl --rooms 300
+expect_error "--rooms 300: a printed page holds at most 200" --sprawl --rooms 300 --decks 8
+expect_error "--rooms '100001'" --sprawl --rooms 100001 --decks 2000
 expect_error "no row for the" --content "$tmp/short-table.txt"
 expect_error "$tmp/bad-table.txt:1: ranks" --content "$tmp/bad-table.txt"
 expect_error "$tmp/none.txt" --content "$tmp/none.txt"

@@ -40,7 +40,9 @@ check --rooms dropdice 1 100000 json
 check --rooms preconnect 1 200 pdf
 check --levels battleships 1 1000 json
 check --grid battleships 2 100 json --levels 1 --extra 0
-check --decks cards 1 8 json
+check --decks cards 1 2000 json
+check --rooms cards 1 100000 json --sprawl --decks 2000
+check --rooms cards 1 200 pdf --sprawl --decks 4
 # --extra: at most 63 on a 10 x 10 grid by count; how many of those are still free depends on the deal
 try ok json --generator battleships --extra 0
 try ok json --generator battleships --extra 40 --seed 1
