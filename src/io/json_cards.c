@@ -9,75 +9,99 @@
 
 enum { MAX_SIDE = 4096 };
 
-static json_t *int3(const int v[3]) { return json_pack("[i,i,i]", v[0], v[1], v[2]); }
+static void int3(cb_jw *w, const int v[3]) {
+  for (int k = 0; k < 3; k++) cb_jw_raw(w, k ? "," : "[", 1), cb_jw_int(w, v[k]);
+  cb_jw_raw(w, "]", 1);
+}
 
-static json_t *build_proc(const cb_dungeon *d) {
+/* "[" before a list's first item, "," before the others */
+static void item(cb_jw *w, int i) { cb_jw_raw(w, i ? "," : "[", 1); }
+
+/* Streamed: a 100,000-card sprawl as a jansson tree cost a second and
+ * hundreds of megabytes. */
+static void write_proc(cb_jw *w, const cb_dungeon *d) {
   const cb_cards_proc *p = d->procedure.cards;
-  if (!p) return json_object(); /* a hand-made dungeon has no procedure */
-  json_t *o = json_object(), *mask = json_array(), *cells = json_array(), *turns = json_array(),
-         *stairs = json_array();
-  if (!o || !mask || !cells || !turns || !stairs) goto fail;
-  for (int r = 0; r < p->h; r++)
-    json_array_append_new(mask, json_string(p->mask[r]));
-  json_object_set_new(o, "grid", json_pack("{s:i,s:i,s:o}", "w", p->w, "h", p->h, "mask", mask));
-  mask = NULL;
-  json_object_set_new(o, "cell_ft", json_real(p->cell_ft));
-  for (int i = 0; i < p->ncells; i++)
-    json_array_append_new(cells, json_pack("{s:i,s:i,s:s,s:i,s:i}", "col", p->cells[i].col, "row",
-                                           p->cells[i].row, "card", p->cells[i].card, "level",
-                                           p->cells[i].level, "room", p->cells[i].room));
-  json_object_set_new(o, "cells", cells);
-  cells = NULL;
-  json_object_set_new(o, "entrance", json_pack("{s:i,s:i}", "col", p->entrance_col, "row", p->entrance_row));
+  cb_jw_raw(w, "{", 1);
+  if (!p) { /* a hand-made dungeon has no procedure */
+    cb_jw_raw(w, "}", 1);
+    return;
+  }
+  cb_jw_key(w, "grid", 1), cb_jw_raw(w, "{", 1);
+  cb_jw_key(w, "w", 1), cb_jw_int(w, p->w);
+  cb_jw_key(w, "h", 0), cb_jw_int(w, p->h);
+  cb_jw_key(w, "mask", 0);
+  for (int r = 0; r < p->h; r++) item(w, r), cb_jw_str(w, p->mask[r]);
+  cb_jw_put(w, p->h ? "]}" : "[]}");
+  cb_jw_key(w, "cell_ft", 0), cb_jw_real(w, p->cell_ft);
+  cb_jw_key(w, "cells", 0);
+  for (int i = 0; i < p->ncells; i++) {
+    item(w, i), cb_jw_raw(w, "{", 1);
+    cb_jw_key(w, "col", 1), cb_jw_int(w, p->cells[i].col);
+    cb_jw_key(w, "row", 0), cb_jw_int(w, p->cells[i].row);
+    cb_jw_key(w, "card", 0), cb_jw_str(w, p->cells[i].card);
+    cb_jw_key(w, "level", 0), cb_jw_int(w, p->cells[i].level);
+    cb_jw_key(w, "room", 0), cb_jw_int(w, p->cells[i].room);
+    cb_jw_raw(w, "}", 1);
+  }
+  cb_jw_put(w, p->ncells ? "]" : "[]");
+  cb_jw_key(w, "entrance", 0), cb_jw_raw(w, "{", 1);
+  cb_jw_key(w, "col", 1), cb_jw_int(w, p->entrance_col);
+  cb_jw_key(w, "row", 0), cb_jw_int(w, p->entrance_row);
+  cb_jw_raw(w, "}", 1);
+  cb_jw_key(w, "turns", 0);
   for (int i = 0; i < p->nturns; i++) {
     const cb_card_turn *t = &p->turns[i];
-    json_t *res = json_array(), *obs = json_array(), *len = json_array();
+    item(w, i), cb_jw_raw(w, "{", 1);
+    cb_jw_key(w, "room", 1), cb_jw_int(w, t->room);
+    cb_jw_key(w, "level", 0), cb_jw_int(w, t->level);
+    cb_jw_key(w, "col", 0), cb_jw_int(w, t->col);
+    cb_jw_key(w, "row", 0), cb_jw_int(w, t->row);
+    cb_jw_key(w, "dice", 0), int3(w, t->dice);
+    cb_jw_key(w, "results", 0);
     int any_ob = 0, any_len = 0;
     for (int k = 0; k < 3; k++) {
-      json_array_append_new(res, json_string(cb_die_result_name(t->results[k])));
-      const char *on = cb_obstacle_name(t->obstacles[k]);
-      json_array_append_new(obs, on ? json_string(on) : json_null());
-      json_array_append_new(len, t->lengths[k] ? json_integer(t->lengths[k]) : json_null());
-      any_ob |= on != NULL;
+      item(w, k), cb_jw_str(w, cb_die_result_name(t->results[k]));
+      any_ob |= cb_obstacle_name(t->obstacles[k]) != NULL;
       any_len |= t->lengths[k] != 0;
     }
-    json_t *turn = json_pack("{s:i,s:i,s:i,s:i,s:o,s:o}", "room", t->room, "level", t->level, "col", t->col,
-                             "row", t->row, "dice", int3(t->dice), "results", res);
-    if (!turn) {
-      json_decref(obs);
-      json_decref(len);
-      goto fail;
+    cb_jw_raw(w, "]", 1);
+    if (any_ob) {
+      cb_jw_key(w, "obstacles", 0);
+      for (int k = 0; k < 3; k++) {
+        const char *on = cb_obstacle_name(t->obstacles[k]);
+        item(w, k);
+        if (on) cb_jw_str(w, on);
+        else cb_jw_put(w, "null");
+      }
+      cb_jw_raw(w, "]", 1);
     }
-    if (any_ob)
-      json_object_set_new(turn, "obstacles", obs);
-    else
-      json_decref(obs);
-    if (any_len)
-      json_object_set_new(turn, "lengths", len);
-    else
-      json_decref(len);
+    if (any_len) {
+      cb_jw_key(w, "lengths", 0);
+      for (int k = 0; k < 3; k++) {
+        item(w, k);
+        if (t->lengths[k]) cb_jw_int(w, t->lengths[k]);
+        else cb_jw_put(w, "null");
+      }
+      cb_jw_raw(w, "]", 1);
+    }
     if (t->nrerolls) {
-      json_t *rr = json_array();
-      for (int k = 0; k < t->nrerolls; k++)
-        json_array_append_new(rr, int3(t->rerolls[k]));
-      json_object_set_new(turn, "rerolled", rr);
+      cb_jw_key(w, "rerolled", 0);
+      for (int k = 0; k < t->nrerolls; k++) item(w, k), int3(w, t->rerolls[k]);
+      cb_jw_raw(w, "]", 1);
     }
-    json_array_append_new(turns, turn);
+    cb_jw_raw(w, "}", 1);
   }
-  json_object_set_new(o, "turns", turns);
-  turns = NULL;
-  for (int i = 0; i < p->nstairs; i++)
-    json_array_append_new(stairs, json_pack("{s:i,s:i}", "from", p->stairs[i].from, "to", p->stairs[i].to));
-  json_object_set_new(o, "stairs", stairs);
-  json_object_set_new(o, "deals", json_integer(p->deals));
-  return o;
-fail:
-  json_decref(o);
-  json_decref(mask);
-  json_decref(cells);
-  json_decref(turns);
-  json_decref(stairs);
-  return NULL;
+  cb_jw_put(w, p->nturns ? "]" : "[]");
+  cb_jw_key(w, "stairs", 0);
+  for (int i = 0; i < p->nstairs; i++) {
+    item(w, i), cb_jw_raw(w, "{", 1);
+    cb_jw_key(w, "from", 1), cb_jw_int(w, p->stairs[i].from);
+    cb_jw_key(w, "to", 0), cb_jw_int(w, p->stairs[i].to);
+    cb_jw_raw(w, "}", 1);
+  }
+  cb_jw_put(w, p->nstairs ? "]" : "[]");
+  cb_jw_key(w, "deals", 0), cb_jw_int(w, p->deals);
+  cb_jw_raw(w, "}", 1);
 }
 
 static int valid_card(const char *c) {
@@ -259,6 +283,5 @@ static cb_status read_proc(cb_json_reader *r, json_t *o) {
   return r->st;
 }
 
-static void write_proc(cb_jw *w, const cb_dungeon *d) { cb_jw_value(w, build_proc(d)); }
 
 const cb_proc_io cb_proc_io_cards = {"cards", write_proc, read_proc, NULL, NULL};
