@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "crawlbook.h"
+#include "geom/delaunay.h"
 #include "io/datadir.h"
 #include "layout/sheet.h"
 #include "render/backend.h"
@@ -263,7 +264,7 @@ int main(int argc, char **argv) {
   char fonts[4096];
   snprintf(fonts, sizeof fonts, "%s/fonts", data ? data : ".");
   if (argc == 4 && strcmp(argv[1], "floor") == 0) return floor_draw(argv[2], argv[3], fonts);
-  int smoke = argc > 1 && strcmp(argv[1], "--smoke") == 0;
+  int smoke = argc > 1 && strcmp(argv[1], "--smoke") == 0, failed = 0;
   if (getenv("CRAWLBOOK")) crawlbook = getenv("CRAWLBOOK");
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   if (n <= 0) return 1;
@@ -303,10 +304,12 @@ int main(int argc, char **argv) {
   fullN[2] = seeds;
   char *floorN[] = {self, "floor", pagesN, out2, NULL};
   run rf = spawn(fullN), rl = spawn(floorN);
+  failed |= rf.status != 0 || rl.status != 0;
   printf("| per page of a %d-dungeon batch (%d pages) | %.2f ms | %.2f ms (floor) | %.2f |\n", batch, npages,
          rf.secs * 1e3 / npages, rl.secs * 1e3 / npages, rf.secs / rl.secs);
   char *hfullN[] = {(char *)crawlbook, "--seeds", seeds, "--rooms", "30", "--backend", "haru", "-o", out, NULL};
   run rh = spawn(hfullN);
+  failed |= rh.status != 0;
   printf("| per page of the same batch with libharu | %.2f ms | %.2f ms (cairo) | %.2f |\n", rh.secs * 1e3 / npages,
          rf.secs * 1e3 / npages, rh.secs / rf.secs);
   /* 3. against Graphviz */
@@ -322,31 +325,55 @@ int main(int argc, char **argv) {
   } else {
     printf("| against neato | - | neato is not installed | - |\n");
   }
-  /* 4. generation alone (JSON out) at growing sizes: time, peak memory, growth per 10x */
+  /* 4. generation alone (JSON out) at growing sizes: time, peak memory, growth
+   * per 10x against what n log n allows (10 log 10n / log n) */
   struct {
     const char *gen, *opt, *what;
     int sizes[3];
   } scale[] = {{"dropdice", "--rooms", "rooms", {1000, 10000, 100000}},
                {"battleships", "--levels", "levels of 10 rooms", {10, 100, 1000}},
-               {"cards", "--rooms", "sprawling cards (`--sprawl --decks 4`, 200 at most a level)", {20, 200, 200}}};
+               {"cards", "--rooms", "sprawling cards (`--sprawl`, a deck per 52)", {1000, 10000, 100000}}};
   for (size_t g = 0; g < sizeof scale / sizeof *scale; g++) {
     double prev = 0;
     for (int k = 0; k < 3; k++) {
-      int size = smoke ? scale[g].sizes[k] / (k == 2 && g == 0 ? 100 : 10) + 1 : scale[g].sizes[k];
-      if (k > 0 && size == (smoke ? scale[g].sizes[k - 1] / 10 + 1 : scale[g].sizes[k - 1])) continue;
-      char sz[16], json[300];
+      /* the smoke run only checks that every row still works */
+      int size = smoke ? scale[g].sizes[k] / 100 + k + 1 : scale[g].sizes[k];
+      char sz[16], decks[16], json[300];
       snprintf(sz, sizeof sz, "%d", size);
+      snprintf(decks, sizeof decks, "%d", (size + 51) / 52);
       snprintf(json, sizeof json, "%s/g.json", tmpdir);
       char *args[13] = {(char *)crawlbook, "--generator", (char *)scale[g].gen, "--seed", "1", (char *)scale[g].opt, sz,
                         "-o", json, NULL};
-      if (strcmp(scale[g].gen, "cards") == 0) args[9] = "--sprawl", args[10] = "--decks", args[11] = "4";
+      if (strcmp(scale[g].gen, "cards") == 0) args[9] = "--sprawl", args[10] = "--decks", args[11] = decks;
       run r = spawn(args);
-      char growth[48] = "";
-      if (prev > 0) snprintf(growth, sizeof growth, "x%.1f for x10", r.secs / prev);
+      char growth[80] = "";
+      if (prev > 0 && !smoke) {
+        double n = scale[g].sizes[k - 1], allowed = 10 * log(10 * n) / log(n);
+        snprintf(growth, sizeof growth, "x%.1f for x10 (n log n: x%.1f)", r.secs / prev, allowed);
+      }
       printf("| %s: %d %s, JSON out | %.3f s, %.1f MB peak | %s | %s |\n", scale[g].gen, size, scale[g].what, r.secs,
              r.maxrss_mb, r.status ? "(failed)" : "", growth);
+      if (r.status) failed = 1;
       prev = r.secs;
     }
+  }
+  /* the library's own growth: qhull's Delaunay of uniform points, in this process */
+  for (int n = smoke ? 1000 : 10000; n <= (smoke ? 1000 : 100000); n *= 10) {
+    cb_point *pts = malloc((size_t)n * sizeof *pts);
+    uint64_t x = 88172645463325252ULL;
+    for (int i = 0; i < n; i++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      pts[i] = (cb_point){(double)(x >> 40) / 16777216.0 * 1000, (double)(x & 0xffffff) / 16777216.0 * 1000};
+    }
+    cb_edge *e = NULL;
+    int ne = 0;
+    cb_error err = {0};
+    double t0 = now();
+    if (cb_delaunay(pts, n, &e, &ne, &err) != CB_OK) failed = 1;
+    printf("| qhull alone: Delaunay of %d uniform points (the library floor of dropdice) | %.3f s |  |  |\n", n,
+           now() - t0);
+    free(e);
+    free(pts);
   }
   /* 5. memory of batches: flat as they grow */
   char *b10[] = {(char *)crawlbook, "--seeds", "1..10", "-o", out, NULL};
@@ -357,5 +384,6 @@ int main(int argc, char **argv) {
   char cmd[400];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
   if (system(cmd) != 0) return 1;
-  return 0;
+  if (failed) fprintf(stderr, "bench: a measured run failed\n");
+  return failed;
 }
