@@ -332,6 +332,11 @@ int main(int argc, char **argv) {
     pairwise(full1, neato, reps, &tf, &tn);
     printf("| one 30-room page against `neato -Tpdf` on its DOT | %.1f ms | %.1f ms (neato) | %.2f |\n", tf * 1e3,
            tn * 1e3, tf / tn);
+    /* what cairo + pango alone cost for the page, against the same neato */
+    pairwise(floor1, neato, reps, &tl, &tn);
+    printf("| the floor (the page's items through cairo + pango alone) against `neato -Tpdf` | %.1f ms | %.1f ms "
+           "(neato) | %.2f |\n",
+           tl * 1e3, tn * 1e3, tl / tn);
   } else {
     printf("| against neato | - | neato is not installed | - |\n");
   }
