@@ -150,12 +150,13 @@ static void build_entry(entry *e, const cb_key_style *ks, const cb_dungeon *d, c
   }
 }
 
-int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, double x, double y, double w,
-                double h, int cols, double gutter) {
+int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *line, double x, double y,
+                double w, double h, int cols, double gutter) {
   static entry e; /* 5 KB of scratch; the layout runs on one thread */
   double cw = (w - gutter * (cols - 1)) / cols;
   cb_flow f = {ks->m, ks->size, ks->leading, cw, ks->ink, draw_mark, (void *)ks->symbols};
-  int col = 0, i = from;
+  int col = 0, i = from, skip = line ? *line : 0;
+  int per_column = (int)(h / ks->leading) > 0 ? (int)(h / ks->leading) : 1;
   double cy = 0;
   while (i < d->nrooms && col < cols) {
     cb_key_memo *mem = ks->memo ? &ks->memo[i] : NULL;
@@ -167,20 +168,29 @@ int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int fro
       if (lines < 0) return -1;
       if (mem) *mem = (cb_key_memo){cw, lines};
     }
-    double eh = lines * ks->leading;
-    if (cy > 0 && cy + eh > h) {
+    int rest = lines - skip;
+    if (cy > 0 && cy + rest * ks->leading > h) {
       col++;
       cy = 0;
       continue;
     }
-    if (cy == 0 && eh > h && col > 0 && p) {
-      /* taller than a column: it starts the next page's first column */
-      break;
+    /* taller than a whole column: as many lines as fit, the rest runs on */
+    int now = cy == 0 && rest > per_column ? per_column : rest;
+    if (p) {
+      if (!built) build_entry(&e, ks, d, &d->rooms[i]);
+      f.skip = skip, f.limit = now;
+      if (cb_text_flow(p, &f, e.spans, e.n, x + col * (cw + gutter), y + cy + ks->size) < 0) return -1;
     }
-    if (p && !built) build_entry(&e, ks, d, &d->rooms[i]);
-    if (p && cb_text_flow(p, &f, e.spans, e.n, x + col * (cw + gutter), y + cy + ks->size) < 0) return -1;
-    cy += eh + ks->gap;
+    if (now < rest) {
+      skip += now;
+      col++;
+      cy = 0;
+      continue;
+    }
+    cy += rest * ks->leading + ks->gap;
+    skip = 0;
     i++;
   }
+  if (line) *line = skip;
   return i;
 }

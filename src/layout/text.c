@@ -110,7 +110,8 @@ int cb_text_flow(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans,
     }
     /* a break may only fall where there is a space */
     while (end < nw && end > start + 1 && !w[end].glue) end--;
-    if (p) draw_line(p, f, w, start, end, space, x, y + lines * f->leading);
+    if (p && lines >= f->skip && (f->limit <= 0 || lines < f->skip + f->limit))
+      draw_line(p, f, w, start, end, space, x, y + (lines - f->skip) * f->leading);
     lines++;
     start = end;
   }

@@ -22,12 +22,16 @@ typedef struct cb_flow {
   /* Draws an inline object with its left end at x on the baseline y. */
   void (*draw)(void *ctx, cb_page *p, const void *object, double x, double y);
   void *ctx;
+  /* Optional: only lines skip .. skip + limit - 1 are drawn, the first of
+   * them at y (limit 0: all the rest), so one text can run on elsewhere. */
+  int skip, limit;
 } cb_flow;
 
 /* Lays the spans out in lines no wider than f->width (a word longer than a
- * line gets a line of its own) and, when p is not NULL, draws them with the
- * first baseline at (x, y). Returns the number of lines, -1 on OOM (which
- * also sets p->oom when p is given). */
+ * line gets a line of its own) and, when p is not NULL, draws them (those
+ * f->skip and f->limit pick) with the first baseline at (x, y). Returns the
+ * number of lines, all of them, -1 on OOM (which also sets p->oom when p is
+ * given). */
 int cb_text_flow(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans, double x, double y);
 
 /* Width of one line of text. */

@@ -238,10 +238,56 @@ static void counting_pages_skips_nothing_that_counts(void **state) {
   assert_true(fitted > 700); /* most of the 800 layouts are laid out, not refused */
 }
 
+
+/* A room whose text is taller than a whole column (a hand-edited JSON can
+ * hold 4,096 bytes): it runs on into the next column and page, every word
+ * drawn once, in order, inside the margins. */
+static void an_entry_taller_than_a_column_runs_on(void **state) {
+  (void)state;
+  for (int layout = 0; layout < 2; layout++) {
+    cb_dungeon *d = cb_dungeon_new("dropdice", 9);
+    cb_dungeon_add_level(d, 1, "Level 1");
+    cb_dungeon_set_title(d, "A Very Long Room");
+    enum { N = 6, WORDS = 640 }; /* 3,839 bytes: the most JSON allows is 4,096 */
+    for (int i = 0; i < N; i++) cb_dungeon_add_room(d, 1, i * 30.0, (i % 2) * 30.0);
+    for (int i = 1; i < N; i++) cb_dungeon_add_passage(d, i, i + 1, CB_PASSAGE_CORRIDOR);
+    static char text[WORDS * 6 + 1];
+    int n = 0;
+    for (int k = 0; k < WORDS; k++) n += snprintf(text + n, sizeof text - (size_t)n, "%sw%04d", k ? " " : "", k);
+    d->rooms[2].text = cb_arena_strdup(d->arena, text);
+    cb_sheet_options so = {.page_w = layout ? A4_H : A4_W, .page_h = layout ? A4_W : A4_H, .margin = MARGIN,
+                           .version = "9.9.9"};
+    cb_document doc = {0};
+    cb_error err = {0};
+    assert_int_equal(cb_sheet_layout(d, &fake_measure, &so, &doc, &err), CB_OK);
+    assert_true(doc.npages >= 2);
+    if (!layout) check_inside(&doc, "a 3,839-byte room text");
+    /* every word once, in reading order (page, then column, then line) */
+    int next = 0;
+    for (int pi = 0; pi < doc.npages; pi++)
+      for (int i = 0; i < doc.pages[pi]->nitems; i++) {
+        const cb_item *it = &doc.pages[pi]->items[i];
+        if (it->kind != CB_ITEM_TEXT) continue;
+        for (const char *w = strstr(it->text, "w"); w; w = strstr(w + 1, " w")) {
+          int k;
+          if (sscanf(*w == ' ' ? w + 1 : w, "w%4d", &k) != 1) continue;
+          if (k != next) fail_msg("layout %d page %d: word %d where %d was due", layout, pi + 1, k, next);
+          next++;
+        }
+      }
+    assert_int_equal(next, WORDS);
+    /* the rooms after it are all there too */
+    assert_int_equal(count_text(&doc, 0, "6", CB_FONT_BOLD) >= 1, 1);
+    cb_document_free(&doc);
+    cb_dungeon_free(d);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(rooms_1_to_200_stay_inside),
       cmocka_unit_test(a_long_key_continues),
+      cmocka_unit_test(an_entry_taller_than_a_column_runs_on),
       cmocka_unit_test(long_titles_stay_inside),
       cmocka_unit_test(the_command_line),
       cmocka_unit_test(counting_pages_skips_nothing_that_counts),
