@@ -153,7 +153,7 @@ void cb_cli_help(FILE *out) {
         "                        extension says\n"
         "      --dpi N           PNG resolution, 36 to 600 (default 150)\n"
         "      --backend NAME    cairo (default: PDF, SVG, PNG) or haru (libharu: PDF only,\n"
-        "                        faster, no kerning)\n"
+        "                        faster a page in long batches, no kerning)\n"
         "      --author TEXT     the PDF's author\n"
         "      --page-size SIZE  a4 (default), letter, a5, half-letter, or WxH in mm or in,\n"
         "                        e.g. 148x210mm or 6x9in (90 to 1200 mm a side)\n"
