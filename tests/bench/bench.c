@@ -237,6 +237,19 @@ static int floor_draw(const char *pagefile, const char *out, const char *fonts) 
   cairo_surface_finish(s);
   int bad = cairo_surface_status(s) != CAIRO_STATUS_SUCCESS;
   cairo_surface_destroy(s);
+  /* released as crawlbook's backend does, so that the sanitizers' leak check passes */
+  pango_font_description_free(fd);
+  g_object_unref(layout);
+  g_object_unref(pc);
+  pango_fc_font_map_shutdown(PANGO_FC_FONT_MAP(fm));
+  g_object_unref(fm);
+  FcConfigDestroy(cfg);
+  for (int i = 0; i < n; i++) {
+    for (int k = 0; k < pages[i].nitems; k++) free((char *)pages[i].items[k].text);
+    free(pages[i].ops);
+    free(pages[i].items);
+  }
+  free(pages);
   return bad;
 }
 

@@ -482,7 +482,9 @@ static void numbers_match_jansson(void **state) {
     cb_jw_raw(w, " ", 1);
     cb_jw_int(w, (long long)(x % 3 == 0 ? INT64_MIN + (int64_t)(x % 7) : (int64_t)x >> (x % 64)));
     assert_int_equal(cb_jw_finish(w), CB_OK);
-    char *want_coord = json_dumps(cb_jv_coord(v), JSON_COMPACT | JSON_REAL_PRECISION(12) | JSON_ENCODE_ANY);
+    json_t *jv = cb_jv_coord(v);
+    char *want_coord = json_dumps(jv, JSON_COMPACT | JSON_REAL_PRECISION(12) | JSON_ENCODE_ANY);
+    json_decref(jv);
     char want[128];
     snprintf(want, sizeof want, "%s %lld", want_coord,
              (long long)(x % 3 == 0 ? INT64_MIN + (int64_t)(x % 7) : (int64_t)x >> (x % 64)));
