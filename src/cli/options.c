@@ -3,6 +3,7 @@
 #include "../layout/page.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -602,6 +603,13 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   if (job->count > 1 && job->input) return cb_error_set(err, CB_EINPUT, "render lays out one saved dungeon: --count and --seeds do not apply");
   if (job->count > 1 && cli->explain) return cb_error_set(err, CB_EINPUT, "--explain tells one dungeon's story: not with --count or --seeds");
   if (!cli->seed_given) job->gen.seed = random_seed;
+  if (job->count > 1 && job->gen.seed > UINT64_MAX - (uint64_t)(job->count - 1)) {
+    /* a batch's seeds run S, S+1, ...: they may not wrap past the largest */
+    if (cli->seed_given)
+      return cb_error_set(err, CB_EINPUT, "--seed %" PRIu64 " --count %d: the seeds would run past %" PRIu64,
+                          job->gen.seed, job->count, UINT64_MAX);
+    job->gen.seed -= (uint64_t)job->count;
+  }
   /* the template first, then what the command line says */
   if (!page_size) job->page_w = job->tpl.page_w, job->page_h = job->tpl.page_h;
   if (job->tpl.cards[0] && !job->gen.cards.content && !strcmp(job->generator, "cards")) job->gen.cards.content = job->tpl.cards;

@@ -161,8 +161,9 @@ cb_status cb_json_write(const cb_dungeon *d, cb_sink sink, cb_error *err) {
   else cb_jw_put(w, "{}");
   cb_jw_put(w, ",\n");
   put_list(w, d, "log", d->nlog, log_item, "\n}\n");
-  cb_status st = cb_jw_finish(w);
-  if (st == CB_EINTERNAL) return cb_error_set(err, CB_EINTERNAL, "out of memory writing JSON");
+  const char *why;
+  cb_status st = cb_jw_finish(w, &why);
+  if (st == CB_EINTERNAL) return cb_error_set(err, CB_EINTERNAL, "%s writing JSON", why);
   if (st != CB_OK) return cb_error_set(err, st, "could not write the JSON");
   return CB_OK;
 }

@@ -136,13 +136,14 @@ cb_pair *cb_jr_pairs(cb_json_reader *r, json_t *obj, const char *where, const ch
 struct cb_jw {
   cb_sink sink;
   cb_status st;
+  const char *why; /* what failed, when it was not the sink */
   size_t n;
   char buf[1 << 16];
 };
 
 cb_jw *cb_jw_new(cb_sink sink) {
   cb_jw *w = cb_malloc(sizeof *w);
-  if (w) w->sink = sink, w->st = CB_OK, w->n = 0;
+  if (w) w->sink = sink, w->st = CB_OK, w->why = NULL, w->n = 0;
   return w;
 }
 
@@ -151,9 +152,10 @@ static void flush(cb_jw *w) {
   w->n = 0;
 }
 
-cb_status cb_jw_finish(cb_jw *w) {
+cb_status cb_jw_finish(cb_jw *w, const char **why) {
   flush(w);
   cb_status st = w->st;
+  if (why) *why = w->why ? w->why : st == CB_EINTERNAL ? "out of memory" : "could not write";
   free(w);
   return st;
 }
@@ -201,7 +203,7 @@ void cb_jw_str(cb_jw *w, const char *s) {
     case '\r': cb_jw_put(w, "\\r"); break;
     case '\b': cb_jw_put(w, "\\b"); break;
     case '\f': cb_jw_put(w, "\\f"); break;
-    default: snprintf(esc, sizeof esc, "\\u%04x", *p); cb_jw_put(w, esc);
+    default: snprintf(esc, sizeof esc, "\\u%04X", *p); cb_jw_put(w, esc); /* as jansson writes it */
     }
     p++;
   }
@@ -222,8 +224,13 @@ void cb_jw_int(cb_jw *w, long long v) {
   cb_jw_raw(w, p, (size_t)(end - p));
 }
 
-/* As jansson writes a real with JSON_REAL_PRECISION(12): %.12g, ".0" added to whole numbers. */
+/* As jansson writes a real with JSON_REAL_PRECISION(12): %.12g, ".0" added to
+ * whole numbers. JSON has no NaN or infinity: those fail the document. */
 void cb_jw_real(cb_jw *w, double v) {
+  if (!isfinite(v)) {
+    if (w->st == CB_OK) w->st = CB_EINTERNAL, w->why = "a number that is not finite";
+    return;
+  }
   char b[40];
   snprintf(b, sizeof b, "%.12g", v);
   for (char *c = b; *c; c++)
@@ -245,7 +252,7 @@ void cb_jw_real(cb_jw *w, double v) {
  * integer and a fraction without printf, which dominated big dungeons. */
 void cb_jw_coord(cb_jw *w, double v) {
   double r = round(v * 100);
-  if (!(fabs(r) < 1e11) || (r == 0 && signbit(r))) {
+  if (!(fabs(r) < 1e11) || (r == 0 && signbit(r))) { /* the rare cases (and NaN) the slow way */
     cb_jw_real(w, r / 100);
     return;
   }
@@ -288,7 +295,7 @@ static int dump_cb(const char *buffer, size_t size, void *data) {
 
 void cb_jw_value(cb_jw *w, json_t *v) {
   if (!v || json_dump_callback(v, dump_cb, w, JSON_COMPACT | JSON_REAL_PRECISION(12) | JSON_ENCODE_ANY) != 0)
-    if (w->st == CB_OK) w->st = CB_EINTERNAL;
+    if (w->st == CB_OK) w->st = CB_EINTERNAL, w->why = v ? "jansson could not write a value" : NULL;
   json_decref(v);
 }
 

@@ -53,13 +53,13 @@ json_t *cb_jr_array(cb_json_reader *r, json_t *obj, const char *where, const cha
  * The first failure sticks; cb_jw_finish flushes, frees and returns it. */
 typedef struct cb_jw cb_jw;
 cb_jw *cb_jw_new(cb_sink sink); /* NULL when out of memory */
-cb_status cb_jw_finish(cb_jw *w);
+cb_status cb_jw_finish(cb_jw *w, const char **why); /* why: what failed (may be NULL) */
 bool cb_jw_ok(const cb_jw *w);
 void cb_jw_raw(cb_jw *w, const char *s, size_t len);
 void cb_jw_put(cb_jw *w, const char *s); /* verbatim */
 void cb_jw_str(cb_jw *w, const char *s);  /* a JSON string, escaped */
 void cb_jw_int(cb_jw *w, long long v);
-void cb_jw_real(cb_jw *w, double v);
+void cb_jw_real(cb_jw *w, double v);  /* NaN or infinity fails the document */
 void cb_jw_coord(cb_jw *w, double v); /* rounded to 1/100 ft */
 void cb_jw_key(cb_jw *w, const char *key, int first); /* [","] "key": */
 void cb_jw_pairs(cb_jw *w, const cb_pair *p, int n);  /* [[a,b],...] */

@@ -150,39 +150,40 @@ static void build_entry(entry *e, const cb_key_style *ks, const cb_dungeon *d, c
   }
 }
 
-int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *line, double x, double y,
+int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *word, double x, double y,
                 double w, double h, int cols, double gutter) {
   static entry e; /* 5 KB of scratch; the layout runs on one thread */
   double cw = (w - gutter * (cols - 1)) / cols;
   cb_flow f = {ks->m, ks->size, ks->leading, cw, ks->ink, draw_mark, (void *)ks->symbols};
-  int col = 0, i = from, skip = line ? *line : 0;
+  int col = 0, i = from, skip = word ? *word : 0; /* skip: the entry's first word still to draw */
   int per_column = (int)(h / ks->leading) > 0 ? (int)(h / ks->leading) : 1;
   double cy = 0;
   while (i < d->nrooms && col < cols) {
-    cb_key_memo *mem = ks->memo ? &ks->memo[i] : NULL;
-    int lines = mem && mem->lines > 0 && mem->width == cw ? mem->lines : 0, built = 0;
-    if (!lines) {
+    /* the lines left of the entry; a whole one's count is kept across fills */
+    cb_key_memo *mem = ks->memo && skip == 0 ? &ks->memo[i] : NULL;
+    int rest = mem && mem->lines > 0 && mem->width == cw ? mem->lines : 0, built = 0;
+    if (!rest) {
       build_entry(&e, ks, d, &d->rooms[i]);
       built = 1;
-      lines = cb_text_flow(NULL, &f, e.spans, e.n, 0, 0);
-      if (lines < 0) return -1;
-      if (mem) *mem = (cb_key_memo){cw, lines};
+      f.first_word = skip, f.limit = 0, f.stop_word = NULL;
+      rest = cb_text_flow(NULL, &f, e.spans, e.n, 0, 0);
+      if (rest < 0) return -1;
+      if (mem) *mem = (cb_key_memo){cw, rest};
     }
-    int rest = lines - skip;
     if (cy > 0 && cy + rest * ks->leading > h) {
       col++;
       cy = 0;
       continue;
     }
     /* taller than a whole column: as many lines as fit, the rest runs on */
-    int now = cy == 0 && rest > per_column ? per_column : rest;
-    if (p) {
+    int now = cy == 0 && rest > per_column ? per_column : rest, stop = 0;
+    if (p || now < rest) {
       if (!built) build_entry(&e, ks, d, &d->rooms[i]);
-      f.skip = skip, f.limit = now;
+      f.first_word = skip, f.limit = now, f.stop_word = &stop;
       if (cb_text_flow(p, &f, e.spans, e.n, x + col * (cw + gutter), y + cy + ks->size) < 0) return -1;
     }
     if (now < rest) {
-      skip += now;
+      skip = stop;
       col++;
       cy = 0;
       continue;
@@ -191,6 +192,6 @@ int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int fro
     skip = 0;
     i++;
   }
-  if (line) *line = skip;
+  if (word) *word = skip;
   return i;
 }

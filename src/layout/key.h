@@ -30,9 +30,10 @@ typedef struct cb_key_memo {
  * box x, y, w, h; returns the index of the first room that did not fit
  * (d->nrooms when all did), -1 on OOM. An entry that fits a column is never
  * split; one taller than a whole column starts a column and runs on into the
- * next (and onto the next page): *line, when given, is the line of room
- * `from` to begin with, and gets the line the returned room resumes at. */
-int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *line, double x, double y,
+ * next (and onto the next page, whatever its width): *word, when given, is
+ * the word of room `from`'s entry to begin with, and gets the word the
+ * returned room resumes at. */
+int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *word, double x, double y,
                 double w, double h, int cols, double gutter);
 
 #endif

@@ -80,11 +80,14 @@ static int cell_of(double v, double origin, int n) {
   return c >= 0 ? (c < n ? (int)c : n - 1) : 0; /* NaN goes to 0 */
 }
 
-/* The cells b covers: columns [c0, c1], rows [r0, r1]. */
+/* The cells b covers: columns [c0, c1], rows [r0, r1]. A NaN edge makes the
+ * overlap tests pass along its axis, so that axis is covered whole. */
 static void cells(const cb_place *pl, cb_box b, int *c0, int *r0, int *c1, int *r1) {
   *c0 = cell_of(b.x0, pl->bounds.x0, pl->cols), *c1 = cell_of(b.x1, pl->bounds.x0, pl->cols);
   *r0 = cell_of(b.y0, pl->bounds.y0, pl->rows), *r1 = cell_of(b.y1, pl->bounds.y0, pl->rows);
-  if (*c1 < *c0) *c1 = *c0; /* NaN extents */
+  if (isnan(b.x0) || isnan(b.x1)) *c0 = 0, *c1 = pl->cols - 1;
+  if (isnan(b.y0) || isnan(b.y1)) *r0 = 0, *r1 = pl->rows - 1;
+  if (*c1 < *c0) *c1 = *c0;
   if (*r1 < *r0) *r1 = *r0;
 }
 
@@ -106,7 +109,11 @@ static int index_obstacle(cb_place *pl, cb_box extent, int id) {
 
 int cb_place_segment(cb_place *pl, double x0, double y0, double x1, double y1, double half_width) {
   if (cb_grow(&pl->segs, &pl->cap_segs, pl->nsegs + 1, sizeof *pl->segs)) return -1;
-  cb_box extent = cb_box_grow((cb_box){fmin(x0, x1), fmin(y0, y1), fmax(x0, x1), fmax(y0, y1)}, half_width);
+  /* (a NaN coordinate stays NaN here, where fmin would drop it) */
+  cb_box extent = cb_box_grow((cb_box){x0 < x1 ? x0 : x1, y0 < y1 ? y0 : y1, x0 < x1 ? x1 : x0, y0 < y1 ? y1 : y0},
+                              half_width);
+  if (isnan(x0) || isnan(x1)) extent.x0 = extent.x1 = NAN;
+  if (isnan(y0) || isnan(y1)) extent.y0 = extent.y1 = NAN;
   if (index_obstacle(pl, extent, (int)pl->nsegs * KINDS + KIND_SEG)) return -1;
   pl->segs[pl->nsegs++] = (seg){x0, y0, x1, y1, half_width};
   return 0;

@@ -296,7 +296,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   ks.note = hooks->key_note;
   cb_symbol_set used = o->count_only ? assume : 0;
   cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
-  int next, line = 0; /* the key's room and line to go on from */
+  int next, word = 0; /* the key's room and word to go on from */
   if (o->page_w > o->page_h * 1.05) {
     /* a wide page: the map on the left with its legend below, the key beside it */
     double avail = bottom - y, map_w = w * 0.6, map_h = avail - st.badge * 3.2 - 14;
@@ -308,7 +308,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     cb_page_text(p, CB_FONT_BOLD, 11, kx, ky + 11, INK, o->player ? "Notes" : "Room key");
     ky += 11 * 1.5;
     next = o->player ? notes_fill(p, m, d, 0, kx, ky, kw, bottom - ky)
-                     : cb_key_fill(p, &ks, d, 0, &line, kx, ky, kw, bottom - ky, kw > 330 ? 2 : 1, 12);
+                     : cb_key_fill(p, &ks, d, 0, &word, kx, ky, kw, bottom - ky, kw > 330 ? 2 : 1, 12);
   } else {
     /* the map takes what the key leaves, and gives up to a fifth of its height
      * (down to 45% of the sheet) when that keeps the whole key on the sheet */
@@ -327,7 +327,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     y += legend(p, &st, used, x, y, w) + 8;
     cb_page_text(p, CB_FONT_BOLD, 11, x, y + 11, INK, o->player ? "Notes" : "Room key");
     y += 11 * 1.5;
-    next = o->player ? notes_fill(p, m, d, 0, x, y, w, bottom - y) : cb_key_fill(p, &ks, d, 0, &line, x, y, w, bottom - y, 2, 14);
+    next = o->player ? notes_fill(p, m, d, 0, x, y, w, bottom - y) : cb_key_fill(p, &ks, d, 0, &word, x, y, w, bottom - y, 2, 14);
   }
   while (next >= 0 && next < d->nrooms) {
     p = cb_page_new(o->page_w, o->page_h);
@@ -339,7 +339,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     cb_page_text(p, CB_FONT_BOLD, 11, x, ky + 11, INK, o->player ? "Notes (continued)" : "Room key (continued)");
     ky += 11 * 1.5;
     next = o->player ? notes_fill(p, m, d, next, x, ky, w, bottom - ky)
-                     : cb_key_fill(p, &ks, d, next, &line, x, ky, w, bottom - ky, 2, 14);
+                     : cb_key_fill(p, &ks, d, next, &word, x, ky, w, bottom - ky, 2, 14);
   }
   if (next < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
   cb_frame frame = {x, top, w, bottom - top};
@@ -446,12 +446,12 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
     }
   }
   if (o->sections & CB_SECTION_KEY) {
-    int next = 0, line = 0;
+    int next = 0, word = 0;
     for (int k = 0; next >= 0 && next < d->nrooms; k++) {
       PAGE(k == 0 ? "Room key" : NULL);
       cb_page_text(p, CB_FONT_BOLD, 13, x, top + 13, INK, k == 0 ? "Room key" : "Room key (continued)");
       double ky = top + 13 * 1.6;
-      next = cb_key_fill(p, &ks, d, next, &line, x, ky, w, f.h - (ky - top), w > 330 ? 2 : 1, 12);
+      next = cb_key_fill(p, &ks, d, next, &word, x, ky, w, f.h - (ky - top), w > 330 ? 2 : 1, 12);
     }
     if (next < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
   }
@@ -540,7 +540,7 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
   cb_page_ink(P[1], &frame_ink);
   draw_map(P[1], &st, d, hooks, o, level, x + 2, top + 17, w - 4, h - 19, &used);
   /* 3-7: the key */
-  int next = 0, line = 0;
+  int next = 0, word = 0;
   for (int i = 2; i < 7; i++) {
     double ky = top;
     if (next >= 0 && next >= d->nrooms) {
@@ -558,7 +558,7 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
       cb_page_text(P[i], CB_FONT_BOLD, 10, x, top + 10, INK, "Room key");
       ky += 15;
     }
-    if (next >= 0) next = cb_key_fill(P[i], &ks, d, next, &line, x, ky, w, top + h - ky, 1, 0);
+    if (next >= 0) next = cb_key_fill(P[i], &ks, d, next, &word, x, ky, w, top + h - ky, 1, 0);
   }
   if (next < 0) st2 = cb_error_set(err, CB_EINTERNAL, "out of memory");
   else if (next < d->nrooms)

@@ -98,7 +98,8 @@ int cb_text_flow(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans,
       t = e;
     }
   }
-  int lines = 0, start = 0;
+  int lines = 0, start = f->first_word > 0 ? (f->first_word < nw ? f->first_word : nw) : 0;
+  if (f->stop_word) *f->stop_word = nw;
   while (start < nw) {
     double lw = w[start].w;
     int end = start + 1;
@@ -110,8 +111,8 @@ int cb_text_flow(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans,
     }
     /* a break may only fall where there is a space */
     while (end < nw && end > start + 1 && !w[end].glue) end--;
-    if (p && lines >= f->skip && (f->limit <= 0 || lines < f->skip + f->limit))
-      draw_line(p, f, w, start, end, space, x, y + (lines - f->skip) * f->leading);
+    if (f->limit > 0 && lines == f->limit && f->stop_word) *f->stop_word = start;
+    if (p && (f->limit <= 0 || lines < f->limit)) draw_line(p, f, w, start, end, space, x, y + lines * f->leading);
     lines++;
     start = end;
   }

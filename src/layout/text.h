@@ -22,16 +22,19 @@ typedef struct cb_flow {
   /* Draws an inline object with its left end at x on the baseline y. */
   void (*draw)(void *ctx, cb_page *p, const void *object, double x, double y);
   void *ctx;
-  /* Optional: only lines skip .. skip + limit - 1 are drawn, the first of
-   * them at y (limit 0: all the rest), so one text can run on elsewhere. */
-  int skip, limit;
+  /* Optional, so that one text can run on elsewhere (at another width, too):
+   * the flow starts at word first_word (words and inline objects counted
+   * from 0), only its first `limit` lines are drawn (0: all), and *stop_word
+   * gets the word the next line would start with (the word count when none). */
+  int first_word, limit;
+  int *stop_word;
 } cb_flow;
 
 /* Lays the spans out in lines no wider than f->width (a word longer than a
- * line gets a line of its own) and, when p is not NULL, draws them (those
- * f->skip and f->limit pick) with the first baseline at (x, y). Returns the
- * number of lines, all of them, -1 on OOM (which also sets p->oom when p is
- * given). */
+ * line gets a line of its own) and, when p is not NULL, draws them (the
+ * first f->limit of them) with the first baseline at (x, y). Returns the
+ * number of lines from f->first_word on, -1 on OOM (which also sets p->oom
+ * when p is given). */
 int cb_text_flow(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans, double x, double y);
 
 /* Width of one line of text. */

@@ -318,6 +318,7 @@ static void path(cb_backend *base, const cb_page *p, const cb_item *it) {
 
 static void text(cb_backend *base, const cb_item *it) {
   cairo_backend *b = (cairo_backend *)base;
+  if (!(it->size > 0 && it->size < 1e4)) return; /* a scale of 0 or NaN would break the whole document */
   set_font(b, it->font);
   pango_layout_set_text(b->layout, it->text, -1);
   double baseline = pango_layout_get_baseline(b->layout) / (double)PANGO_SCALE;

@@ -58,6 +58,8 @@ try ok pdf --count 1
 try ok pdf --count 3
 try refuse pdf --count 0
 try refuse pdf --count 10001
+try refuse pdf --seed 18446744073709551615 --count 2
+try ok pdf --seed 18446744073709551614 --count 2
 for v in "${nonsense[@]}"; do try refuse pdf --count "$v"; done
 try ok json --seed 0
 try ok json --seed 18446744073709551615

@@ -481,7 +481,7 @@ static void numbers_match_jansson(void **state) {
     cb_jw_coord(w, v);
     cb_jw_raw(w, " ", 1);
     cb_jw_int(w, (long long)(x % 3 == 0 ? INT64_MIN + (int64_t)(x % 7) : (int64_t)x >> (x % 64)));
-    assert_int_equal(cb_jw_finish(w), CB_OK);
+    assert_int_equal(cb_jw_finish(w, NULL), CB_OK);
     json_t *jv = cb_jv_coord(v);
     char *want_coord = json_dumps(jv, JSON_COMPACT | JSON_REAL_PRECISION(12) | JSON_ENCODE_ANY);
     json_decref(jv);
@@ -492,6 +492,26 @@ static void numbers_match_jansson(void **state) {
     if (b.len != strlen(want) || memcmp(b.data, want, b.len) != 0)
       fail_msg("%.17g: wrote '%.*s', jansson '%s'", v, (int)b.len, b.data, want);
     free(b.data);
+  }
+}
+
+
+/* JSON has no NaN or infinity: a model holding one (a bug upstream) fails the
+ * write with a message instead of giving a file no reader takes. */
+static void a_number_that_is_not_finite_fails(void **state) {
+  (void)state;
+  const double bad[] = {NAN, INFINITY, -INFINITY};
+  for (int i = 0; i < 3; i++) {
+    cb_dungeon *d = cb_dungeon_new("dropdice", 1);
+    cb_dungeon_add_level(d, 1, "Level 1");
+    cb_dungeon_add_room(d, 1, 0, 0);
+    cb_dungeon_add_room(d, 1, bad[i], 5);
+    cb_test_buf b = {0};
+    cb_error err = {0};
+    assert_int_equal(cb_json_write(d, (cb_sink){&b, cb_test_buf_write}, &err), CB_EINTERNAL);
+    assert_non_null(strstr(err.msg, "not finite"));
+    free(b.data);
+    cb_dungeon_free(d);
   }
 }
 
@@ -511,6 +531,7 @@ int main(void) {
       cmocka_unit_test(files),
       cmocka_unit_test(a_failing_sink_is_reported),
       cmocka_unit_test(numbers_match_jansson),
+      cmocka_unit_test(a_number_that_is_not_finite_fails),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
