@@ -82,7 +82,7 @@ static void put_room(cb_jw *w, const cb_room *r) {
   cb_jw_key(w, "keys", 0);
   cb_jw_raw(w, "[", 1);
   for (int k = 0; k < r->nkeys; k++) {
-    if (k) cb_jw_raw(w, ",", 1);
+    cb_jw_next(w, k);
     cb_jw_str(w, r->keys[k]);
   }
   cb_jw_raw(w, "]", 1);

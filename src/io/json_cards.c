@@ -10,12 +10,10 @@
 enum { MAX_SIDE = 4096 };
 
 static void int3(cb_jw *w, const int v[3]) {
-  for (int k = 0; k < 3; k++) cb_jw_raw(w, k ? "," : "[", 1), cb_jw_int(w, v[k]);
+  cb_jw_raw(w, "[", 1);
+  for (int k = 0; k < 3; k++) cb_jw_next(w, k), cb_jw_int(w, v[k]);
   cb_jw_raw(w, "]", 1);
 }
-
-/* "[" before a list's first item, "," before the others */
-static void item(cb_jw *w, int i) { cb_jw_raw(w, i ? "," : "[", 1); }
 
 /* Streamed: a 100,000-card sprawl as a jansson tree cost a second and
  * hundreds of megabytes. */
@@ -29,13 +27,13 @@ static void write_proc(cb_jw *w, const cb_dungeon *d) {
   cb_jw_key(w, "grid", 1), cb_jw_raw(w, "{", 1);
   cb_jw_key(w, "w", 1), cb_jw_int(w, p->w);
   cb_jw_key(w, "h", 0), cb_jw_int(w, p->h);
-  cb_jw_key(w, "mask", 0);
-  for (int r = 0; r < p->h; r++) item(w, r), cb_jw_str(w, p->mask[r]);
-  cb_jw_put(w, p->h ? "]}" : "[]}");
+  cb_jw_key(w, "mask", 0), cb_jw_raw(w, "[", 1);
+  for (int r = 0; r < p->h; r++) cb_jw_next(w, r), cb_jw_str(w, p->mask[r]);
+  cb_jw_put(w, "]}");
   cb_jw_key(w, "cell_ft", 0), cb_jw_real(w, p->cell_ft);
-  cb_jw_key(w, "cells", 0);
+  cb_jw_key(w, "cells", 0), cb_jw_raw(w, "[", 1);
   for (int i = 0; i < p->ncells; i++) {
-    item(w, i), cb_jw_raw(w, "{", 1);
+    cb_jw_next(w, i), cb_jw_raw(w, "{", 1);
     cb_jw_key(w, "col", 1), cb_jw_int(w, p->cells[i].col);
     cb_jw_key(w, "row", 0), cb_jw_int(w, p->cells[i].row);
     cb_jw_key(w, "card", 0), cb_jw_str(w, p->cells[i].card);
@@ -43,63 +41,63 @@ static void write_proc(cb_jw *w, const cb_dungeon *d) {
     cb_jw_key(w, "room", 0), cb_jw_int(w, p->cells[i].room);
     cb_jw_raw(w, "}", 1);
   }
-  cb_jw_put(w, p->ncells ? "]" : "[]");
+  cb_jw_raw(w, "]", 1);
   cb_jw_key(w, "entrance", 0), cb_jw_raw(w, "{", 1);
   cb_jw_key(w, "col", 1), cb_jw_int(w, p->entrance_col);
   cb_jw_key(w, "row", 0), cb_jw_int(w, p->entrance_row);
   cb_jw_raw(w, "}", 1);
-  cb_jw_key(w, "turns", 0);
+  cb_jw_key(w, "turns", 0), cb_jw_raw(w, "[", 1);
   for (int i = 0; i < p->nturns; i++) {
     const cb_card_turn *t = &p->turns[i];
-    item(w, i), cb_jw_raw(w, "{", 1);
+    cb_jw_next(w, i), cb_jw_raw(w, "{", 1);
     cb_jw_key(w, "room", 1), cb_jw_int(w, t->room);
     cb_jw_key(w, "level", 0), cb_jw_int(w, t->level);
     cb_jw_key(w, "col", 0), cb_jw_int(w, t->col);
     cb_jw_key(w, "row", 0), cb_jw_int(w, t->row);
     cb_jw_key(w, "dice", 0), int3(w, t->dice);
-    cb_jw_key(w, "results", 0);
+    cb_jw_key(w, "results", 0), cb_jw_raw(w, "[", 1);
     int any_ob = 0, any_len = 0;
     for (int k = 0; k < 3; k++) {
-      item(w, k), cb_jw_str(w, cb_die_result_name(t->results[k]));
+      cb_jw_next(w, k), cb_jw_str(w, cb_die_result_name(t->results[k]));
       any_ob |= cb_obstacle_name(t->obstacles[k]) != NULL;
       any_len |= t->lengths[k] != 0;
     }
     cb_jw_raw(w, "]", 1);
     if (any_ob) {
-      cb_jw_key(w, "obstacles", 0);
+      cb_jw_key(w, "obstacles", 0), cb_jw_raw(w, "[", 1);
       for (int k = 0; k < 3; k++) {
         const char *on = cb_obstacle_name(t->obstacles[k]);
-        item(w, k);
+        cb_jw_next(w, k);
         if (on) cb_jw_str(w, on);
         else cb_jw_put(w, "null");
       }
       cb_jw_raw(w, "]", 1);
     }
     if (any_len) {
-      cb_jw_key(w, "lengths", 0);
+      cb_jw_key(w, "lengths", 0), cb_jw_raw(w, "[", 1);
       for (int k = 0; k < 3; k++) {
-        item(w, k);
+        cb_jw_next(w, k);
         if (t->lengths[k]) cb_jw_int(w, t->lengths[k]);
         else cb_jw_put(w, "null");
       }
       cb_jw_raw(w, "]", 1);
     }
     if (t->nrerolls) {
-      cb_jw_key(w, "rerolled", 0);
-      for (int k = 0; k < t->nrerolls; k++) item(w, k), int3(w, t->rerolls[k]);
+      cb_jw_key(w, "rerolled", 0), cb_jw_raw(w, "[", 1);
+      for (int k = 0; k < t->nrerolls; k++) cb_jw_next(w, k), int3(w, t->rerolls[k]);
       cb_jw_raw(w, "]", 1);
     }
     cb_jw_raw(w, "}", 1);
   }
-  cb_jw_put(w, p->nturns ? "]" : "[]");
-  cb_jw_key(w, "stairs", 0);
+  cb_jw_raw(w, "]", 1);
+  cb_jw_key(w, "stairs", 0), cb_jw_raw(w, "[", 1);
   for (int i = 0; i < p->nstairs; i++) {
-    item(w, i), cb_jw_raw(w, "{", 1);
+    cb_jw_next(w, i), cb_jw_raw(w, "{", 1);
     cb_jw_key(w, "from", 1), cb_jw_int(w, p->stairs[i].from);
     cb_jw_key(w, "to", 0), cb_jw_int(w, p->stairs[i].to);
     cb_jw_raw(w, "}", 1);
   }
-  cb_jw_put(w, p->nstairs ? "]" : "[]");
+  cb_jw_raw(w, "]", 1);
   cb_jw_key(w, "deals", 0), cb_jw_int(w, p->deals);
   cb_jw_raw(w, "}", 1);
 }

@@ -12,7 +12,7 @@ static void write_proc(cb_jw *w, const cb_dungeon *d) {
     cb_jw_key(w, "area_h", 0), cb_jw_coord(w, p->area_h);
     cb_jw_key(w, "dice", 0), cb_jw_raw(w, "[", 1);
     for (int i = 0; i < p->ndice; i++) {
-      cb_jw_raw(w, i ? ",{" : "{", i ? 2 : 1);
+      cb_jw_next(w, i), cb_jw_raw(w, "{", 1);
       cb_jw_key(w, "room", 1), cb_jw_int(w, p->dice[i].room);
       cb_jw_key(w, "x", 0), cb_jw_coord(w, p->dice[i].x);
       cb_jw_key(w, "y", 0), cb_jw_coord(w, p->dice[i].y);
@@ -25,7 +25,7 @@ static void write_proc(cb_jw *w, const cb_dungeon *d) {
     cb_jw_key(w, "extra", 0), cb_jw_pairs(w, p->extra, p->nextra);
     cb_jw_key(w, "rewrites", 0), cb_jw_raw(w, "[", 1);
     for (int i = 0; i < p->nrewrites; i++) {
-      cb_jw_raw(w, i ? ",{" : "{", i ? 2 : 1);
+      cb_jw_next(w, i), cb_jw_raw(w, "{", 1);
       cb_jw_key(w, "passage", 1), cb_jw_int(w, p->rewrites[i].passage);
       cb_jw_key(w, "rule", 0), cb_jw_str(w, cb_rewrite_rule_name(p->rewrites[i].rule));
       cb_jw_raw(w, "}", 1);

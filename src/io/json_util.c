@@ -275,10 +275,14 @@ void cb_jw_key(cb_jw *w, const char *key, int first) {
   cb_jw_raw(w, ":", 1);
 }
 
+void cb_jw_next(cb_jw *w, int i) {
+  if (i > 0) cb_jw_raw(w, ",", 1);
+}
+
 void cb_jw_pairs(cb_jw *w, const cb_pair *p, int n) {
   cb_jw_raw(w, "[", 1);
   for (int i = 0; i < n; i++) {
-    cb_jw_raw(w, i ? ",[" : "[", i ? 2 : 1);
+    cb_jw_next(w, i), cb_jw_raw(w, "[", 1);
     cb_jw_int(w, p[i].a);
     cb_jw_raw(w, ",", 1);
     cb_jw_int(w, p[i].b);

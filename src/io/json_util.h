@@ -62,6 +62,7 @@ void cb_jw_int(cb_jw *w, long long v);
 void cb_jw_real(cb_jw *w, double v);  /* NaN or infinity fails the document */
 void cb_jw_coord(cb_jw *w, double v); /* rounded to 1/100 ft */
 void cb_jw_key(cb_jw *w, const char *key, int first); /* [","] "key": */
+void cb_jw_next(cb_jw *w, int i); /* the "," before item i of a list (none before the first) */
 void cb_jw_pairs(cb_jw *w, const cb_pair *p, int n);  /* [[a,b],...] */
 void cb_jw_value(cb_jw *w, json_t *v);                 /* a jansson value, consumed; NULL = out of memory */
 /* A coordinate as a jansson value, for procedures built as jansson trees. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../util/alloc.h"
+#include "../util/hash.h"
 
 static const char *const tag_names[CB_TAG_COUNT] = {
     "entrance", "start",    "main-start", "goal",         "boss",
@@ -230,12 +231,6 @@ const cb_room *cb_dungeon_key_room(const cb_dungeon *d, const char *key) {
   return NULL;
 }
 
-static uint32_t name_hash(const char *s) {
-  uint32_t h = 2166136261u;
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
-  return h;
-}
-
 int *cb_dungeon_lock_key_rooms(const cb_dungeon *d, int *dup_room, const char **dup_key) {
   size_t nkeys = 0, cap = 16;
   for (int i = 0; i < d->nrooms; i++) nkeys += (size_t)d->rooms[i].nkeys;
@@ -254,7 +249,7 @@ int *cb_dungeon_lock_key_rooms(const cb_dungeon *d, int *dup_room, const char **
   for (int i = 0; i < d->nrooms; i++)
     for (int k = 0; k < d->rooms[i].nkeys; k++) {
       const char *key = d->rooms[i].keys[k];
-      size_t h = name_hash(key) & (cap - 1);
+      size_t h = cb_hash_str(CB_HASH_START, key) & (cap - 1);
       while (table[h].key && strcmp(table[h].key, key) != 0) h = (h + 1) & (cap - 1);
       if (!table[h].key) table[h] = (struct slot){key, i}; /* the first holder wins */
       else if (dup_room && *dup_room < 0) *dup_room = i, *dup_key = key;
@@ -263,7 +258,7 @@ int *cb_dungeon_lock_key_rooms(const cb_dungeon *d, int *dup_room, const char **
     const char *lock = d->passages[p].lock;
     out[p] = -1;
     if (!lock) continue;
-    size_t h = name_hash(lock) & (cap - 1);
+    size_t h = cb_hash_str(CB_HASH_START, lock) & (cap - 1);
     while (table[h].key && strcmp(table[h].key, lock) != 0) h = (h + 1) & (cap - 1);
     if (table[h].key) out[p] = table[h].room;
   }

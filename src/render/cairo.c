@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "../util/alloc.h"
+#include "../util/hash.h"
 #include "backend.h"
 #include "png.h"
 
@@ -64,11 +65,7 @@ typedef struct width_memo {
   int used;
 } width_memo;
 
-static uint32_t memo_hash(cb_font font, const char *s) {
-  uint32_t h = 2166136261u ^ (uint32_t)font;
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
-  return h;
-}
+static uint32_t memo_hash(cb_font font, const char *s) { return cb_hash_str(CB_HASH_START ^ (uint32_t)font, s); }
 
 static double shape_width(cairo_backend *b, cb_font font, const char *utf8) {
   set_font(b, font);
