@@ -83,11 +83,14 @@ static void footer(cb_page *p, const cb_measure *m, const cb_dungeon *d, const c
   snprintf(line, sizeof line, "page %d of %d", page, pages);
   double pw = cb_text_width(m, CB_FONT_REGULAR, FOOT_SIZE, line);
   char head[512];
-  snprintf(head, sizeof head, "%s \xc2\xb7 crawlbook %s \xc2\xb7 %s \xc2\xb7 seed %" PRIu64, d->title ? d->title : "",
-           o->version, d->generator, d->seed);
+  /* the players' map names no seed and no command: they would rebuild the game master's sheet */
+  if (o->player) snprintf(head, sizeof head, "%s \xc2\xb7 the players' map", d->title ? d->title : "");
+  else
+    snprintf(head, sizeof head, "%s \xc2\xb7 crawlbook %s \xc2\xb7 %s \xc2\xb7 seed %" PRIu64, d->title ? d->title : "",
+             o->version, d->generator, d->seed);
   cb_span spans[] = {{CB_FONT_ITALIC, "To make it again: ", NULL, 0}, {CB_FONT_REGULAR, cmd, NULL, 0}};
   cb_flow f = footer_flow(m, cmd, w);
-  int lines = cb_text_flow(NULL, &f, spans, 2, 0, 0);
+  int lines = o->player ? 0 : cb_text_flow(NULL, &f, spans, 2, 0, 0);
   /* the last line's descenders stay inside the margin too */
   double base = p->h - o->margin - (lines > 0 ? lines : 1) * f.leading - f.size * 0.45;
   cb_page_move(p, x, base - FOOT_SIZE * 1.1);
@@ -97,7 +100,7 @@ static void footer(cb_page *p, const cb_measure *m, const cb_dungeon *d, const c
   cb_page_text(p, CB_FONT_REGULAR, fit_size(m, CB_FONT_REGULAR, FOOT_SIZE, head, w - pw - FOOT_SIZE), x, base,
                GREY, head);
   cb_page_text(p, CB_FONT_REGULAR, FOOT_SIZE, x + w - pw, base, GREY, line);
-  cb_text_flow(p, &f, spans, 2, x, base + f.leading);
+  if (!o->player) cb_text_flow(p, &f, spans, 2, x, base + f.leading);
 }
 
 static double footer_height(const cb_measure *m, const cb_dungeon *d, const cb_sheet_options *o, double w) {
@@ -105,7 +108,7 @@ static double footer_height(const cb_measure *m, const cb_dungeon *d, const cb_s
   command_line(d, o, cmd, sizeof cmd);
   cb_span spans[] = {{CB_FONT_ITALIC, "To make it again: ", NULL, 0}, {CB_FONT_REGULAR, cmd, NULL, 0}};
   cb_flow f = footer_flow(m, cmd, w);
-  int lines = cb_text_flow(NULL, &f, spans, 2, 0, 0);
+  int lines = o->player ? 0 : cb_text_flow(NULL, &f, spans, 2, 0, 0);
   return lines < 0 ? -1 : (lines + 1) * f.leading + FOOT_SIZE * 1.6 + f.size * 0.45;
 }
 
@@ -288,7 +291,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   char sub[256];
   y += SUB_SIZE * 1.6;
   describe(d, sub, sizeof sub);
-  if (o->player) snprintf(sub, sizeof sub, "The players' map: what the party knows \xc2\xb7 seed %" PRIu64, d->seed);
+  if (o->player) snprintf(sub, sizeof sub, "The players' map: what the party knows");
   cb_page_text(p, CB_FONT_ITALIC, SUB_SIZE, x, y, GREY, sub);
   y += SUB_SIZE * 0.9;
 
