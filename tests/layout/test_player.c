@@ -2,11 +2,12 @@
  * or trapped passage, and exactly the rooms the party can find from the ways
  * in without a secret (worked out here by a fixed-point sweep, not the
  * view's own walk). */
-#include <cmocka.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <cmocka.h>
 
 #include <stdbool.h>
 #include <stdio.h>
