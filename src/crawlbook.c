@@ -190,6 +190,7 @@ static cb_status write_book(const cb_job *job, cb_output *out, cb_error *err) {
     cb_dungeon_free(d);
   }
   if (st != CB_OK) goto done;
+  r.so.page_total = page - 1; /* every page counts within the document */
   cb_document cover;
   doc_info(job, &cover, "A crawlbook of dungeons", "crawlbook batch", creator, sizeof creator);
   st = cb_cover_layout(toc, n, "A Crawlbook of Dungeons", about, command, r.cls->measure(r.b), &r.so, &cover, err);
@@ -202,7 +203,9 @@ static cb_status write_book(const cb_job *job, cb_output *out, cb_error *err) {
   for (int i = 0; i < n && st == CB_OK; i++) {
     cb_dungeon *d = NULL;
     cb_document doc = {0};
-    st = make_and_lay_out(job, &r, i, &d, &doc, err);
+    renderer ri = r;
+    ri.so.page_first = toc[i].page;
+    st = make_and_lay_out(job, &ri, i, &d, &doc, err);
     for (int k = 0; st == CB_OK && k < doc.npages; k++) {
       cb_backend_page(r.b, doc.pages[k]);
       if (k == 0) cb_backend_outline(r.b, toc[i].title, toc[i].page - 1);

@@ -76,7 +76,7 @@ cb_status cb_cover_layout(const cb_toc_entry *e, int n, const char *title, const
     }
     /* footer: the batch's page and how to make it again */
     char line[64];
-    snprintf(line, sizeof line, "contents, page %d of %d", pg + 1, pages);
+    snprintf(line, sizeof line, "contents, page %d of %d", pg + 1, o->page_total > 0 ? o->page_total : pages);
     double base = o->page_h - o->margin - FOOT * 1.25 * 2 - FOOT * 0.45;
     cb_page_move(p, x, base - FOOT * 1.1);
     cb_page_line(p, x + w, base - FOOT * 1.1);

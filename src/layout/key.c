@@ -1,6 +1,8 @@
 #include "key.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "map.h"
@@ -194,4 +196,29 @@ int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int fro
   }
   if (word) *word = skip;
   return i;
+}
+
+int cb_key_fill_balanced(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *word,
+                         double x, double y, double w, double h, int cols, double gutter) {
+  if (cols < 2 || (word && *word)) return cb_key_fill(p, ks, d, from, word, x, y, w, h, cols, gutter);
+  cb_key_style k = *ks;
+  if (!k.memo && !(k.memo = calloc((size_t)d->nrooms + 1, sizeof *k.memo))) return -1;
+  int all = cb_key_fill(NULL, &k, d, from, NULL, x, y, w, h, cols, gutter);
+  if (all == d->nrooms) {
+    /* the shortest box that still takes every entry, but never one that splits an entry */
+    double lo = 0, hi = h;
+    for (int i = from; i < d->nrooms; i++) lo = fmax(lo, k.memo[i].lines * k.leading);
+    if (lo < hi && cb_key_fill(NULL, &k, d, from, NULL, x, y, w, lo, cols, gutter) == d->nrooms) hi = lo;
+    for (int it = 0; it < 20 && hi - lo > 0.5; it++) {
+      double mid = (lo + hi) / 2;
+      int n = cb_key_fill(NULL, &k, d, from, NULL, x, y, w, mid, cols, gutter);
+      if (n < 0) break;
+      if (n == d->nrooms) hi = mid;
+      else lo = mid;
+    }
+    h = hi;
+  }
+  if (all >= 0) all = cb_key_fill(p, &k, d, from, word, x, y, w, h, cols, gutter);
+  if (!ks->memo) free(k.memo);
+  return all;
 }

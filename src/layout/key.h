@@ -35,5 +35,10 @@ typedef struct cb_key_memo {
  * returned room resumes at. */
 int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *word, double x, double y,
                 double w, double h, int cols, double gutter);
+/* The same, but when every entry left fits the box, the columns are balanced:
+ * the box is cut to the shortest height that still takes them all without
+ * splitting an entry. */
+int cb_key_fill_balanced(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *word,
+                         double x, double y, double w, double h, int cols, double gutter);
 
 #endif

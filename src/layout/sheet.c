@@ -74,13 +74,18 @@ static void command_line(const cb_dungeon *d, const cb_sheet_options *o, char *c
   }
 }
 
+/* The footer of the dungeon's page-th of pages. Numbers count within the
+ * whole document (a batch's dungeon goes on from the pages before it); on
+ * facing pages the number sits on the outer edge, left on even pages. */
 static void footer(cb_page *p, const cb_measure *m, const cb_dungeon *d, const cb_sheet_options *o, int page,
-                   int pages) {
+                   int pages, bool facing) {
   if (o->count_only) return; /* it sits in the space kept for it */
   char line[1024], cmd[900];
   command_line(d, o, cmd, sizeof cmd);
   double x = o->margin, w = p->w - 2 * o->margin;
-  snprintf(line, sizeof line, "page %d of %d", page, pages);
+  int number = o->page_first > 0 ? o->page_first + page - 1 : page;
+  snprintf(line, sizeof line, "page %d of %d", number, o->page_total > 0 ? o->page_total : pages);
+  bool verso = facing && number % 2 == 0;
   double pw = cb_text_width(m, CB_FONT_REGULAR, FOOT_SIZE, line);
   char head[512];
   /* the players' map names no seed and no command: they would rebuild the game master's sheet */
@@ -97,9 +102,10 @@ static void footer(cb_page *p, const cb_measure *m, const cb_dungeon *d, const c
   cb_page_line(p, x + w, base - FOOT_SIZE * 1.1);
   cb_ink rule = cb_ink_stroke(GREY, 0.4);
   cb_page_ink(p, &rule);
-  cb_page_text(p, CB_FONT_REGULAR, fit_size(m, CB_FONT_REGULAR, FOOT_SIZE, head, w - pw - FOOT_SIZE), x, base,
-               GREY, head);
-  cb_page_text(p, CB_FONT_REGULAR, FOOT_SIZE, x + w - pw, base, GREY, line);
+  double hs = fit_size(m, CB_FONT_REGULAR, FOOT_SIZE, head, w - pw - FOOT_SIZE);
+  double hw = cb_text_width(m, CB_FONT_REGULAR, hs, head);
+  cb_page_text(p, CB_FONT_REGULAR, hs, verso ? x + w - hw : x, base, GREY, head);
+  cb_page_text(p, CB_FONT_REGULAR, FOOT_SIZE, verso ? x : x + w - pw, base, GREY, line);
   if (!o->player) cb_text_flow(p, &f, spans, 2, x, base + f.leading);
 }
 
@@ -311,7 +317,8 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     cb_page_text(p, CB_FONT_BOLD, 11, kx, ky + 11, INK, o->player ? "Notes" : "Room key");
     ky += 11 * 1.5;
     next = o->player ? notes_fill(p, m, d, 0, kx, ky, kw, bottom - ky)
-                     : cb_key_fill(p, &ks, d, 0, &word, kx, ky, kw, bottom - ky, kw > 330 ? 2 : 1, 12);
+                     : cb_key_fill_balanced(p, &ks, d, 0, &word, kx, ky, kw, bottom - ky, kw > 330 ? 2 : 1,
+                                            12);
   } else {
     /* the map takes what the key leaves, and gives up to a fifth of its height
      * (down to 45% of the sheet) when that keeps the whole key on the sheet */
@@ -330,7 +337,8 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     y += legend(p, &st, used, x, y, w) + 8;
     cb_page_text(p, CB_FONT_BOLD, 11, x, y + 11, INK, o->player ? "Notes" : "Room key");
     y += 11 * 1.5;
-    next = o->player ? notes_fill(p, m, d, 0, x, y, w, bottom - y) : cb_key_fill(p, &ks, d, 0, &word, x, y, w, bottom - y, 2, 14);
+    next = o->player ? notes_fill(p, m, d, 0, x, y, w, bottom - y)
+                     : cb_key_fill_balanced(p, &ks, d, 0, &word, x, y, w, bottom - y, 2, 14);
   }
   while (next >= 0 && next < d->nrooms) {
     p = cb_page_new(o->page_w, o->page_h);
@@ -342,7 +350,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     cb_page_text(p, CB_FONT_BOLD, 11, x, ky + 11, INK, o->player ? "Notes (continued)" : "Room key (continued)");
     ky += 11 * 1.5;
     next = o->player ? notes_fill(p, m, d, next, x, ky, w, bottom - ky)
-                     : cb_key_fill(p, &ks, d, next, &word, x, ky, w, bottom - ky, 2, 14);
+                     : cb_key_fill_balanced(p, &ks, d, next, &word, x, ky, w, bottom - ky, 2, 14);
   }
   if (next < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
   cb_frame frame = {x, top, w, bottom - top};
@@ -352,7 +360,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   }
   if (o->appendix && appendix_pages(d, m, o, &frame, doc) < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
   int pages = doc->npages - first;
-  for (int i = 0; i < pages; i++) footer(doc->pages[first + i], m, d, o, i + 1, pages);
+  for (int i = 0; i < pages; i++) footer(doc->pages[first + i], m, d, o, i + 1, pages, false);
   for (int i = first; i < doc->npages; i++)
     if (doc->pages[i]->oom) return cb_error_set(err, CB_EINTERNAL, "out of memory");
   return CB_OK;
@@ -454,7 +462,7 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
       PAGE(k == 0 ? "Room key" : NULL);
       cb_page_text(p, CB_FONT_BOLD, 13, x, top + 13, INK, k == 0 ? "Room key" : "Room key (continued)");
       double ky = top + 13 * 1.6;
-      next = cb_key_fill(p, &ks, d, next, &word, x, ky, w, f.h - (ky - top), w > 330 ? 2 : 1, 12);
+      next = cb_key_fill_balanced(p, &ks, d, next, &word, x, ky, w, f.h - (ky - top), w > 330 ? 2 : 1, 12);
     }
     if (next < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
   }
@@ -468,6 +476,7 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
   }
   if ((o->sections & CB_SECTION_APPENDIX) && appendix_pages(d, m, o, &f, doc) < 0)
     return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  int handout_from = doc->npages, handout_to = doc->npages;
   if ((o->sections & CB_SECTION_PLAYER_MAP) && players) {
     PAGE("Players' map");
     double notes = f.h * 0.3;
@@ -480,6 +489,7 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
       cb_page_text(p, CB_FONT_BOLD, 11, x, top + 11, INK, "Notes (continued)");
       next = notes_fill(p, m, players, next, x, top + 11 * 1.5, w, f.h - 11 * 1.5);
     }
+    handout_to = doc->npages;
   }
   while (o->pad_to > 1 && (doc->npages - first) % o->pad_to) {
     PAGE(NULL);
@@ -493,7 +503,13 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
   }
 #undef PAGE
   int pages = doc->npages - first;
-  for (int i = 0; i < pages; i++) footer(doc->pages[first + i], m, d, o, i + 1, pages);
+  cb_sheet_options handout = *o;
+  handout.player = true;
+  /* the cover carries no footer; a handout's names no seed or command */
+  for (int i = (o->sections & CB_SECTION_COVER) ? 1 : 0; i < pages; i++) {
+    bool is_handout = first + i >= handout_from && first + i < handout_to;
+    footer(doc->pages[first + i], m, d, is_handout ? &handout : o, i + 1, pages, true);
+  }
   for (int i = first; i < doc->npages; i++)
     if (doc->pages[i]->oom) return cb_error_set(err, CB_EINTERNAL, "out of memory");
   return CB_OK;

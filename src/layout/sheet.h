@@ -25,6 +25,8 @@ typedef struct cb_sheet_options {
   unsigned sections;     /* booklet: CB_SECTION_* bits (io/template.h) */
   int pad_to;            /* booklet: page count padded to a multiple of this */
   bool count_only;       /* the pages are made only to be counted (a batch's contents): maps stay empty */
+  int page_first;        /* a batch: the number of the dungeon's first page in the document (0: 1) */
+  int page_total;        /* a batch: the document's page count (0: the dungeon's own) */
 } cb_sheet_options;
 
 /* Lays out the dungeon into doc (which owns the new pages); text is measured
