@@ -134,7 +134,10 @@ static void draw_card(cb_page *p, const cb_symbols *st, const geo *g, const cb_r
   cb_page_ink(p, &ring);
   double size = fmin(rr * 1.15, rr * 2.4 / (strlen(num) > 1 ? strlen(num) * 0.62 : 1)),
          tw = cb_text_width(st->m, CB_FONT_BOLD, size, num);
+  cb_item_role card_role = p->role;
+  cb_page_role(p, CB_ROLE_NUMBER, r->id, 0);
   cb_page_text(p, CB_FONT_BOLD, size, cx - tw / 2, cy + size * 0.35, st->ink, num);
+  p->role = card_role;
 }
 
 /* The marks of a room down its right edge, then up its left edge. */
@@ -162,6 +165,20 @@ static void room_cell(const cb_cards_proc *pr, const cb_room *r, int *col, int *
 }
 
 /* The dial position from cell a to neighbouring cell b, 0 when none. */
+static bool on_a_card(const geo *g, const cb_dungeon *d, const cb_cards_proc *pr, int level, double cx,
+                      double cy, double w, double h) {
+  for (int i = 0; i < d->nrooms; i++) {
+    const cb_room *r = &d->rooms[i];
+    if (level && r->level != level) continue;
+    int col, row;
+    double x, y;
+    room_cell(pr, r, &col, &row);
+    card_box(g, col, row, &x, &y);
+    if (cx + w / 2 > x && cx - w / 2 < x + g->cw && cy + h / 2 > y && cy - h / 2 < y + g->ch) return true;
+  }
+  return false;
+}
+
 static int dial_between(int ac, int ar, int bc, int br) {
   int dc = bc - ac, dr = br - ar;
   if (dc == 0 && dr == -1) return 1;
@@ -175,11 +192,11 @@ static int dial_between(int ac, int ar, int bc, int br) {
 
 /* A door between two cards. Diagonal doors of neighbouring cards cross in the
  * gutter, so a diagonal's mark sits a third of the way up from its lower
- * card instead of in the middle. */
-static void draw_door(cb_page *p, const cb_symbols *st, cb_symbol s, const char *label, double x1, double y1,
-                      double x2, double y2, int diagonal) {
+ * card instead of in the middle. *mark gets the stretch that carries the mark. */
+static void draw_door(cb_page *p, const cb_symbols *st, cb_symbol s, double x1, double y1, double x2,
+                      double y2, int diagonal, double mark[4]) {
   const double f = 0.64;
-  double sx1 = x1, sy1 = y1, sx2 = x2, sy2 = y2; /* the stretch that carries the mark */
+  double sx1 = x1, sy1 = y1, sx2 = x2, sy2 = y2;
   if (diagonal && y1 >= y2) {
     sx2 = x1 + (x2 - x1) * f, sy2 = y1 + (y2 - y1) * f;
     cb_symbol_passage(p, st, CB_SYM_PATH, sx2, sy2, x2, y2);
@@ -188,14 +205,35 @@ static void draw_door(cb_page *p, const cb_symbols *st, cb_symbol s, const char 
     cb_symbol_passage(p, st, CB_SYM_PATH, x1, y1, sx1, sy1);
   }
   cb_symbol_passage(p, st, s, sx1, sy1, sx2, sy2);
-  if (!label) return;
-  /* the key id beside the lock, off the line on its upper side */
-  double dx = sx2 - sx1, dy = sy2 - sy1, len = hypot(dx, dy), nx = len > 0 ? -dy / len : 0, ny = len > 0 ? dx / len : -1;
+  mark[0] = sx1, mark[1] = sy1, mark[2] = sx2, mark[3] = sy2;
+}
+
+/* Whether a box (centre, size) touches a card of the level. */
+static bool on_a_card(const geo *g, const cb_dungeon *d, const cb_cards_proc *pr, int level, double cx,
+                      double cy, double w, double h);
+
+/* The key id beside a lock: off the line, on its upper side, else its lower
+ * one, a little along it, wherever it first touches no card. */
+static void door_label(cb_page *p, const cb_symbols *st, const geo *g, const cb_dungeon *d,
+                       const cb_cards_proc *pr, int level, const char *label, const double m[4]) {
+  double dx = m[2] - m[0], dy = m[3] - m[1], len = hypot(dx, dy), nx = len > 0 ? -dy / len : 0,
+         ny = len > 0 ? dx / len : -1;
   if (ny > 0) nx = -nx, ny = -ny;
   double lw, lh;
   cb_symbol_label_size(st, label, &lw, &lh);
-  double off = st->badge * 0.75 + (fabs(nx) * lw + fabs(ny) * lh) / 2;
-  cb_symbol_label(p, st, label, (sx1 + sx2) / 2 + nx * off, (sy1 + sy2) / 2 + ny * off);
+  double off = st->badge * 0.75 + (fabs(nx) * lw + fabs(ny) * lh) / 2, mx = (m[0] + m[2]) / 2,
+         my = (m[1] + m[3]) / 2;
+  double bx = mx + nx * off, by = my + ny * off;
+  static const double along[] = {0, 0.25, -0.25};
+  for (int k = 0; k < 6; k++) {
+    double side = k % 2 ? -1 : 1, a = along[k / 2] * (len > 0 ? 1 : 0);
+    double cx = mx + nx * off * side + dx * a, cy = my + ny * off * side + dy * a;
+    if (!on_a_card(g, d, pr, level, cx, cy, lw, lh)) {
+      bx = cx, by = cy;
+      break;
+    }
+  }
+  cb_symbol_label(p, st, label, bx, by);
 }
 
 /* The dial position of a room's way out (the entrance) or of a surface exit. */
@@ -270,6 +308,7 @@ void cb_cards_map(cb_page *p, const cb_symbols *st0, const cb_dungeon *d, int le
       double dx = ax - ox, dy = ay - oy, len = hypot(dx, dy), stub = g.cell * 0.32;
       cb_symbol s = cb_map_passage_symbol(ps);
       *used |= CB_SYMBOL_BIT(s);
+      cb_page_role(p, CB_ROLE_PASSAGE, ps->from, 0);
       cb_symbol_passage(p, &st, s, ax, ay, ax + dx / len * stub, ay + dy / len * stub);
       continue;
     }
@@ -283,13 +322,17 @@ void cb_cards_map(cb_page *p, const cb_symbols *st0, const cb_dungeon *d, int le
     anchor(&g, bc, br, (pos + 2) % 6 + 1, &x2, &y2);
     cb_symbol s = cb_map_passage_symbol(ps);
     *used |= CB_SYMBOL_BIT(s);
-    draw_door(p, &st, s, ps->lock, x1, y1, x2, y2, pos != 1 && pos != 4);
+    cb_page_role(p, CB_ROLE_PASSAGE, ps->from, ps->to);
+    double m[4];
+    draw_door(p, &st, s, x1, y1, x2, y2, pos != 1 && pos != 4, m);
+    if (ps->lock) door_label(p, &st, &g, d, pr, level, ps->lock, m);
   }
   for (int i = 0; i < d->nrooms; i++) {
     const cb_room *r = &d->rooms[i];
     if (level && r->level != level) continue;
     int c, rw;
     room_cell(pr, r, &c, &rw);
+    cb_page_role(p, CB_ROLE_ROOM, r->id, 0);
     draw_card(p, &st, &g, r, c, rw);
   }
   for (int i = 0; i < d->nrooms; i++) {
@@ -297,6 +340,8 @@ void cb_cards_map(cb_page *p, const cb_symbols *st0, const cb_dungeon *d, int le
     if (level && r->level != level) continue;
     int c, rw;
     room_cell(pr, r, &c, &rw);
+    cb_page_role(p, CB_ROLE_ROOM_MARK, r->id, 0);
     draw_marks(p, &st, &g, d, r, c, rw, used);
   }
+  cb_page_role(p, CB_ROLE_NONE, 0, 0);
 }

@@ -11,7 +11,7 @@
 #include "text.h"
 
 static const cb_rgb GRID = {0.80, 0.86, 0.92};
-static const double MARGIN_PT = 14, MAX_SCALE = 4, NUMBER_SIZE = 10;
+static const double MARGIN_PT = 14, MAX_SCALE = 4, NUMBER_SIZE = 10, MIN_NUMBER = 8;
 static const double CORRIDOR_FT = 5; /* drawn width of a corridor */
 static const double EPS = 1e-6;
 static const char *const FACING_WORD[CB_FACING_COUNT] = {"north", "east", "south", "west"};
@@ -214,9 +214,11 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
   for (int pass = 0; pass < 2; pass++)
     for (int i = 0; i < pp->ndoors; i++) {
       const cb_pc_door *dr = &pp->doors[i];
+      cb_page_role(p, CB_ROLE_PASSAGE, dr->room, dr->to);
       band(p, st, &v, dr->points, dr->npoints, pass);
       band(p, st, &v, dr->side, dr->nside, pass);
     }
+  cb_page_role(p, CB_ROLE_NONE, 0, 0);
   /* passages no door drew (added by hand to a saved dungeon): straight, centre to centre, under the rooms */
   for (int i = 0; i < d->npassages; i++) {
     int drawn = 0;
@@ -235,6 +237,7 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
                      .width = st->line * 1.4};
   for (int i = 0; i < pp->nrooms; i++) {
     const cb_pc_room *r = &pp->rooms[i];
+    cb_page_role(p, CB_ROLE_ROOM, r->room, 0);
     page_move(p, &v, r->x, r->y);
     page_line(p, &v, r->x + r->w, r->y);
     page_line(p, &v, r->x + r->w, r->y + r->h);
@@ -242,6 +245,7 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
     cb_page_close(p);
     cb_page_ink(p, &room_ink);
   }
+  cb_page_role(p, CB_ROLE_NONE, 0, 0);
 
   /* crossings on top: over runs the corridor across, under dashes it through */
   for (int i = 0; i < pp->ndoors; i++) {
@@ -313,7 +317,7 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
     snprintf(num, sizeof num, "%d", room ? room->number : r->room);
     double cx, cy;
     to_page(&v, r->x + r->w / 2, r->y + r->h / 2, &cx, &cy);
-    double size = fmin(NUMBER_SIZE, fmin(r->w, r->h) * v.scale * 0.55);
+    double size = fmax(MIN_NUMBER, fmin(NUMBER_SIZE, fmin(r->w, r->h) * v.scale * 0.55));
     double tw = cb_text_width(st->m, CB_FONT_BOLD, size, num);
     /* the middle of the room, or the spot nearest it that no secret door's disc covers */
     double rw = r->w * v.scale, rh = r->h * v.scale, nx = cx, ny = cy;
@@ -325,7 +329,9 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
       double room_left = clearance(st, &v, d, pp, cx + ox, cy + oy, tw, size);
       if (room_left > most) most = room_left, nx = cx + ox, ny = cy + oy;
     }
+    cb_page_role(p, CB_ROLE_NUMBER, r->room, 0);
     cb_page_text(p, CB_FONT_BOLD, size, nx - tw / 2, ny + size * 0.34, st->ink, num);
+    cb_page_role(p, CB_ROLE_ROOM_MARK, r->room, 0);
     if (room && (room->tags & CB_TAG_ENTRANCE)) {
       double bw = cb_symbol_badge_width(st, CB_SYM_ENTRANCE, NULL);
       double ax, ay, bx, by;
@@ -339,6 +345,7 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
       *used |= CB_SYMBOL_BIT(CB_SYM_ENTRANCE);
     }
   }
+  cb_page_role(p, CB_ROLE_NONE, 0, 0);
 }
 
 static size_t add(char *buf, size_t cap, size_t n, const char *fmt, ...)

@@ -123,6 +123,10 @@ typedef struct cluster {
   int n;
   mark marks[MAX_MARKS];
   double widths[MAX_MARKS];
+  /* the rooms drawn beside it: a mark must sit nearer its own room than any other */
+  const cb_dungeon *d;
+  int level, self;
+  const double *px, *py;
 } cluster;
 
 static const double ANGLES = 24; /* candidate directions around a room */
@@ -130,6 +134,32 @@ static const double ANGLES = 24; /* candidate directions around a room */
 /* Puts a room's marks where they cover the least: every direction around the
  * room, close in first, as a row or as a column; prefers the widest gap
  * between its passages. Draws them and adds them to the obstacles. */
+/* Whether a badge centred at (mx, my) lies nearer another room of the level
+ * than its own (all rooms have radius rr, so centre distances compare). */
+static bool strays(const cluster *c, double mx, double my) {
+  double own = hypot(mx - c->px[c->self], my - c->py[c->self]);
+  for (int i = 0; i < c->d->nrooms; i++)
+    if (i != c->self && (!c->level || c->d->rooms[i].level == c->level) &&
+        hypot(mx - c->px[i], my - c->py[i]) < own)
+      return true;
+  return false;
+}
+
+/* The badges of a row or column of marks centred at (bx, by): how many stray. */
+static int strays_in(const cluster *c, double bx, double by, double bw, double bh, int column, double h,
+                     double gap) {
+  int n = 0;
+  double x = bx - bw / 2, y = by - bh / 2;
+  for (int k = 0; k < c->n; k++) {
+    n += strays(c, column ? bx : x + c->widths[k] / 2, column ? y + h / 2 : by);
+    if (column)
+      y += h + gap;
+    else
+      x += c->widths[k] + gap;
+  }
+  return n;
+}
+
 static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cluster *c, double cx, double cy,
                         double rr, double dir, cb_symbol_set *used) {
   double gap = st->badge * 0.2, h = st->badge, row_w = -gap, col_w = 0;
@@ -149,6 +179,7 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
         double px = cx + cos(a) * d, py = cy + sin(a) * d;
         double cost = cb_place_cost(pl, cb_box_grow(cb_box_centered(px, py, bw, bh), 0.8));
         cost += ring * 2 + layout * 1.5 + (1 - cos(a - dir)) * 1.0;
+        cost += 150 * strays_in(c, px, py, bw, bh, layout, h, gap); /* worse than touching a room */
         if (cost < best - 1e-9) best = cost, bx = px, by = py, best_col = layout;
       }
     }
@@ -291,6 +322,7 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
     if ((!level || r->level == level) && cb_place_circle(pl, px[i], py[i], rr + 0.5)) p->oom = true;
   }
   for (int i = 0; i < ndp; i++) {
+    cb_page_role(p, CB_ROLE_PASSAGE, dp[i].ps->from, dp[i].ps->to);
     cb_symbol_passage(p, st, dp[i].sym, dp[i].x0, dp[i].y0, dp[i].x1, dp[i].y1);
     *used |= CB_SYMBOL_BIT(dp[i].sym);
   }
@@ -300,6 +332,7 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
     const cb_room *r = &d->rooms[i];
     if (level && r->level != level) continue;
     double cx = px[i], cy = py[i];
+    cb_page_role(p, CB_ROLE_ROOM, r->id, 0);
     cb_page_circle(p, cx, cy, rr);
     cb_page_ink(p, &room_ink);
     if (r->tags & CB_TAG_MAIN_START) {
@@ -310,12 +343,14 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
     char num[16];
     snprintf(num, sizeof num, "%d", r->number);
     double size = fmin(NUMBER_SIZE, rr * 1.05), tw = cb_text_width(st->m, CB_FONT_BOLD, size, num);
+    cb_page_role(p, CB_ROLE_NUMBER, r->id, 0);
     cb_page_text(p, CB_FONT_BOLD, size, cx - tw / 2, cy + size * 0.34, st->ink, num);
   }
   /* labels last, where they cover least; a lock's key id first, as it must sit by its lock */
   for (int i = 0; i < ndp; i++) {
     if (!dp[i].ps->lock) continue;
     double len = hypot(dp[i].x1 - dp[i].x0, dp[i].y1 - dp[i].y0);
+    cb_page_role(p, CB_ROLE_PASSAGE_MARK, dp[i].ps->from, dp[i].ps->to);
     place_label(p, st, pl, dp[i].ps->lock, (dp[i].x0 + dp[i].x1) / 2, (dp[i].y0 + dp[i].y1) / 2,
                 (dp[i].x1 - dp[i].x0) / len, (dp[i].y1 - dp[i].y0) / len);
   }
@@ -324,13 +359,15 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
     for (int i = 0; i < d->nrooms; i++) {
       const cb_room *r = &d->rooms[i];
       if (level && r->level != level) continue;
-      cluster c;
+      cluster c = {.d = d, .level = level, .self = i, .px = px, .py = py};
       c.n = cb_map_room_marks(p, d, r, c.marks);
       if (c.n != want) continue;
       for (int k = 0; k < c.n; k++) c.widths[k] = cb_symbol_badge_width(st, c.marks[k].sym, c.marks[k].text);
       double gapw;
+      cb_page_role(p, CB_ROLE_ROOM_MARK, r->id, 0);
       place_marks(p, st, pl, &c, px[i], py[i], rr, free_direction(d, r, &gapw), used);
     }
+  cb_page_role(p, CB_ROLE_NONE, 0, 0);
   cb_place_free(pl);
   free(dp);
   free(px);

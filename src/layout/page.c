@@ -56,6 +56,7 @@ static cb_item *add_item(cb_page *p) {
   }
   cb_item *it = &p->items[p->nitems++];
   memset(it, 0, sizeof *it);
+  it->role = p->role;
   return it;
 }
 
@@ -128,8 +129,10 @@ void cb_page_place(cb_page *dst, const cb_page *src, double x, double y, double 
   double w = src->w, h = src->h;
 #define MX(px) (upside_down ? x + scale * (w - (px)) : x + scale * (px))
 #define MY(py) (upside_down ? y + scale * (h - (py)) : y + scale * (py))
+  cb_item_role keep = dst->role;
   for (int i = 0; i < src->nitems; i++) {
     const cb_item *it = &src->items[i];
+    dst->role = it->role;
     if (it->kind == CB_ITEM_TEXT) {
       cb_page_text(dst, it->font, it->size * scale, MX(it->x), MY(it->y), it->color, it->text);
       if (!dst->oom) dst->items[dst->nitems - 1].upside_down = it->upside_down != upside_down;
@@ -151,6 +154,7 @@ void cb_page_place(cb_page *dst, const cb_page *src, double x, double y, double 
     for (int k = 0; k < ink.ndash; k++) ink.dash[k] *= scale;
     cb_page_ink(dst, &ink);
   }
+  dst->role = keep;
 #undef MX
 #undef MY
 }

@@ -44,6 +44,23 @@ typedef struct cb_ink {
 } cb_ink;
 
 typedef enum { CB_ITEM_PATH, CB_ITEM_TEXT } cb_item_kind;
+
+/* What an item stands for, for the layout's own checks (nothing is drawn
+ * differently): a room's shape, a passage's line, a room's number, a mark
+ * beside a room or on a passage. a and b are the layout's numbers (a room's
+ * number; a passage's two rooms). Backends ignore it. */
+typedef enum {
+  CB_ROLE_NONE,
+  CB_ROLE_ROOM,
+  CB_ROLE_PASSAGE,
+  CB_ROLE_NUMBER,
+  CB_ROLE_ROOM_MARK,
+  CB_ROLE_PASSAGE_MARK
+} cb_role;
+typedef struct cb_item_role {
+  cb_role kind;
+  int a, b;
+} cb_item_role;
 typedef struct cb_item {
   cb_item_kind kind;
   /* path */
@@ -55,6 +72,7 @@ typedef struct cb_item {
   cb_rgb color;
   const char *text;
   bool upside_down; /* turned half a turn about (x, y): the top row of a folded zine */
+  cb_item_role role;
 } cb_item;
 
 typedef struct cb_page {
@@ -66,6 +84,7 @@ typedef struct cb_page {
   size_t cap_items, cap_ops;
   const char *label; /* outline entry, or NULL */
   bool oom;
+  cb_item_role role; /* given to every item added, until changed */
 } cb_page;
 
 typedef struct cb_document {
@@ -93,6 +112,11 @@ void cb_page_rect(cb_page *p, double x, double y, double w, double h);
 void cb_page_rounded_rect(cb_page *p, double x, double y, double w, double h, double r);
 /* A line of text with its left end at x and its baseline at y. */
 void cb_page_text(cb_page *p, cb_font font, double size, double x, double y, cb_rgb color, const char *utf8);
+
+/* The role of the items added from now on (CB_ROLE_NONE to stop). */
+static inline void cb_page_role(cb_page *p, cb_role kind, int a, int b) {
+  p->role = (cb_item_role){kind, a, b};
+}
 
 /* Inks. */
 cb_ink cb_ink_stroke(cb_rgb color, double width);

@@ -5,6 +5,8 @@
 
 #include "text.h"
 
+static const double MIN_TEXT = 7.0; /* points: the smallest text on any page */
+
 static const char *const names[CB_SYM_COUNT] = {
     "main start", "start", "entrance", "goal", "boss", "encounter", "treasure", "key", "way to the surface",
     "stairs to another level", "unreachable",
@@ -85,9 +87,15 @@ static int badge_drawn(cb_symbol s) { return s == CB_SYM_SURFACE_EXIT || s == CB
 
 static double stairs_icon_w(const cb_symbols *st) { return st->badge * 0.8; }
 
+/* A badge's letters: in proportion to the badge, never under the 7 pt a
+ * photocopy still reads (the boss's B a little smaller, as it sits in a shield). */
+static double badge_text_size(const cb_symbols *st, cb_symbol s) {
+  return fmax(MIN_TEXT, st->badge * 0.78 * (s == CB_SYM_BOSS ? 0.9 : 1));
+}
+
 double cb_symbol_badge_width(const cb_symbols *st, cb_symbol s, const char *text) {
   if (badge_drawn(s)) return st->badge;
-  double tw = cb_text_width(st->m, CB_FONT_BOLD, st->badge * 0.78, badge_text(s, text));
+  double tw = cb_text_width(st->m, CB_FONT_BOLD, badge_text_size(st, CB_SYM_COUNT), badge_text(s, text));
   if (s == CB_SYM_STAIRS_AWAY) tw += stairs_icon_w(st) + (text && *text ? st->badge * 0.15 : 0);
   double w = tw + st->badge * 0.55;
   return w < st->badge ? st->badge : w;
@@ -108,7 +116,7 @@ void cb_symbol_badge(cb_page *p, const cb_symbols *st0, cb_symbol s, const char 
   cb_symbols tint = tinted(st0, s);
   const cb_symbols *st = &tint;
   const char *t = badge_text(s, text);
-  double h = st->badge, w = cb_symbol_badge_width(st, s, text), size = h * 0.78;
+  double h = st->badge, w = cb_symbol_badge_width(st, s, text), size = badge_text_size(st, CB_SYM_COUNT);
   int dark = badge_dark(s);
   cb_rgb fg = dark ? st->paper : st->ink;
   cb_ink ink = {.fill = true, .stroke = true, .fill_color = dark ? st->ink : st->paper, .stroke_color = st->ink,
@@ -155,7 +163,8 @@ void cb_symbol_badge(cb_page *p, const cb_symbols *st0, cb_symbol s, const char 
     x = cx - total / 2 + iw + gap;
     if (!t[0]) return;
   }
-  cb_page_text(p, CB_FONT_BOLD, s == CB_SYM_BOSS ? size * 0.9 : size, x, cy + size * (s == CB_SYM_BOSS ? 0.22 : 0.34), fg, t);
+  cb_page_text(p, CB_FONT_BOLD, badge_text_size(st, s), x, cy + size * (s == CB_SYM_BOSS ? 0.22 : 0.34), fg,
+               t);
 }
 
 static void stroke(cb_page *p, cb_rgb color, double width, cb_cap cap) {
@@ -203,7 +212,7 @@ static void door_leaf(cb_page *p, const cb_symbols *st, double x, double y, doub
 
 /* A small letter in a white disc at the middle of the passage. */
 static void disc_letter(cb_page *p, const cb_symbols *st, double mx, double my, const char *letter) {
-  double r = st->badge * 0.42, size = st->badge * 0.7;
+  double size = fmax(MIN_TEXT, st->badge * 0.7), r = fmax(st->badge * 0.42, size * 0.6);
   cb_page_circle(p, mx, my, r);
   cb_ink ink = {.fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink, .width = st->line * 0.7};
   cb_page_ink(p, &ink);
@@ -211,9 +220,11 @@ static void disc_letter(cb_page *p, const cb_symbols *st, double mx, double my, 
   cb_page_text(p, CB_FONT_BOLD, size, mx - tw / 2, my + size * 0.35, st->ink, letter);
 }
 
+static double label_size(const cb_symbols *st) { return fmax(MIN_TEXT, st->label); }
+
 void cb_symbol_label_size(const cb_symbols *st, const char *text, double *w, double *h) {
-  *w = cb_text_width(st->m, CB_FONT_BOLD, st->label, text) + 2;
-  *h = st->label * 1.05;
+  *w = cb_text_width(st->m, CB_FONT_BOLD, label_size(st), text) + 2;
+  *h = label_size(st) * 1.05;
 }
 
 void cb_symbol_label(cb_page *p, const cb_symbols *st, const char *text, double cx, double cy) {
@@ -222,7 +233,7 @@ void cb_symbol_label(cb_page *p, const cb_symbols *st, const char *text, double 
   cb_page_rect(p, cx - w / 2, cy - h / 2, w, h);
   cb_ink bg = cb_ink_fill(st->paper);
   cb_page_ink(p, &bg);
-  cb_page_text(p, CB_FONT_BOLD, st->label, cx - w / 2 + 1, cy + st->label * 0.35, st->ink, text);
+  cb_page_text(p, CB_FONT_BOLD, label_size(st), cx - w / 2 + 1, cy + label_size(st) * 0.35, st->ink, text);
 }
 
 void cb_symbol_passage_mark(const cb_symbols *st, cb_symbol s, double *w, double *h) {

@@ -1,0 +1,208 @@
+/* Nothing on the map draws through anything (booklet.md, "The map"), read
+ * from the page model of the one-page sheet for every generator over many
+ * seeds: no passage crosses a room or a room number it does not join, no
+ * mark sits nearer another room than its own, room numbers are at least 8 pt
+ * and no text on the sheet is under 7 pt. The layout tags what each item
+ * stands for (cb_item_role); the geometry is checked here. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake_measure.h"
+#include "gen/generator.h"
+#include "layout/sheet.h"
+#include "testlib.h"
+
+static const double A4_W = 595.2756, A4_H = 841.8898, MARGIN = 12 * CB_PT_PER_MM;
+
+typedef struct box {
+  double x0, y0, x1, y1;
+  int id;
+  bool round;
+} box;
+
+typedef struct findings {
+  int crossed_room, crossed_number, stray_mark, small_number, small_text;
+  char first[256];
+} findings;
+
+static void note(findings *f, int *count, const char *fmt, ...) {
+  va_list ap;
+  (*count)++;
+  if (f->first[0]) return;
+  va_start(ap, fmt);
+  vsnprintf(f->first, sizeof f->first, fmt, ap);
+  va_end(ap);
+}
+
+static box path_box(const cb_page *p, const cb_item *it) {
+  box b = {INFINITY, INFINITY, -INFINITY, -INFINITY, it->role.a, false};
+  for (int k = it->op0; k < it->op0 + it->nops; k++)
+    for (int j = 0; j < (p->ops[k].kind == CB_OP_CURVE ? 3 : p->ops[k].kind == CB_OP_CLOSE ? 0 : 1); j++) {
+      b.x0 = fmin(b.x0, p->ops[k].x[j]), b.x1 = fmax(b.x1, p->ops[k].x[j]);
+      b.y0 = fmin(b.y0, p->ops[k].y[j]), b.y1 = fmax(b.y1, p->ops[k].y[j]);
+    }
+  b.round = fabs((b.x1 - b.x0) - (b.y1 - b.y0)) < 0.5;
+  return b;
+}
+
+static box text_box(const cb_item *it) {
+  double w = fake_width(NULL, it->font, it->size, it->text);
+  return (box){it->x, it->y - it->size * 0.7, it->x + w, it->y + it->size * 0.1, it->role.a, false};
+}
+
+/* Is (x, y) inside b shrunk by `in` points? Boxes that are not round count
+ * their corners as rounded (a card's are) by a tenth of their shorter side. */
+static bool inside(box b, double x, double y, double in) {
+  double cx = (b.x0 + b.x1) / 2, cy = (b.y0 + b.y1) / 2, hw = (b.x1 - b.x0) / 2 - in,
+         hh = (b.y1 - b.y0) / 2 - in;
+  if (b.round) return hypot(x - cx, y - cy) < hw;
+  double dx = fabs(x - cx), dy = fabs(y - cy), cr = fmin(hw, hh) * 0.2;
+  if (dx >= hw || dy >= hh) return false;
+  if (dx > hw - cr && dy > hh - cr) return hypot(dx - (hw - cr), dy - (hh - cr)) < cr;
+  return true;
+}
+
+/* Does segment (ax,ay)-(bx,by) enter b, shrunk by `in` points? (sampled every quarter point) */
+static bool segment_enters(double ax, double ay, double bx, double by, box b, double in) {
+  if (fmax(ax, bx) < b.x0 || fmin(ax, bx) > b.x1 || fmax(ay, by) < b.y0 || fmin(ay, by) > b.y1) return false;
+  int n = (int)(hypot(bx - ax, by - ay) * 4) + 1;
+  for (int i = 0; i <= n; i++)
+    if (inside(b, ax + (bx - ax) * i / n, ay + (by - ay) * i / n, in)) return true;
+  return false;
+}
+
+static double distance_to(box b, double x, double y) {
+  if (b.round) return fmax(0, hypot(x - (b.x0 + b.x1) / 2, y - (b.y0 + b.y1) / 2) - (b.x1 - b.x0) / 2);
+  double dx = fmax(0, fmax(b.x0 - x, x - b.x1)), dy = fmax(0, fmax(b.y0 - y, y - b.y1));
+  return hypot(dx, dy);
+}
+
+static void check_passages(const cb_page *p, const box *rooms, int nrooms, const box *numbers, int nnumbers,
+                           findings *f, const char *what) {
+  for (int i = 0; i < p->nitems; i++) {
+    const cb_item *it = &p->items[i];
+    if (it->kind != CB_ITEM_PATH || it->role.kind != CB_ROLE_PASSAGE) continue;
+    double lx = 0, ly = 0;
+    for (int k = it->op0; k < it->op0 + it->nops; k++) {
+      const cb_op *op = &p->ops[k];
+      double nx = op->kind == CB_OP_CURVE ? op->x[2] : op->x[0],
+             ny = op->kind == CB_OP_CURVE ? op->y[2] : op->y[0];
+      if (op->kind == CB_OP_LINE || op->kind == CB_OP_CURVE) {
+        for (int r = 0; r < nrooms; r++)
+          if (rooms[r].id != it->role.a && rooms[r].id != it->role.b &&
+              segment_enters(lx, ly, nx, ny, rooms[r], 0.6))
+            note(f, &f->crossed_room, "%s: passage %d-%d crosses room %d", what, it->role.a, it->role.b,
+                 rooms[r].id);
+        for (int r = 0; r < nnumbers; r++)
+          if (numbers[r].id != it->role.a && numbers[r].id != it->role.b &&
+              segment_enters(lx, ly, nx, ny, numbers[r], 0.3))
+            note(f, &f->crossed_number, "%s: passage %d-%d crosses room %d's number", what, it->role.a,
+                 it->role.b, numbers[r].id);
+      }
+      if (op->kind != CB_OP_CLOSE) lx = nx, ly = ny;
+    }
+  }
+}
+
+static void check_marks(const cb_page *p, const box *rooms, int nrooms, findings *f, const char *what) {
+  for (int i = 0; i < p->nitems; i++) {
+    const cb_item *it = &p->items[i];
+    /* a badge is judged by its body (the filled shape), not the letters or icon inside it */
+    if (it->role.kind != CB_ROLE_ROOM_MARK || it->kind != CB_ITEM_PATH || !it->ink.fill) continue;
+    box b = path_box(p, it);
+    double mx = (b.x0 + b.x1) / 2, my = (b.y0 + b.y1) / 2, own = INFINITY, other = INFINITY;
+    int near = 0;
+    for (int r = 0; r < nrooms; r++) {
+      double dist = distance_to(rooms[r], mx, my);
+      if (rooms[r].id == it->role.a)
+        own = fmin(own, dist);
+      else if (dist < other)
+        other = dist, near = rooms[r].id;
+    }
+    if (isfinite(own) && other < own - 0.5)
+      note(f, &f->stray_mark, "%s: a mark of room %d sits nearer room %d (%.1f against %.1f pt)", what,
+           it->role.a, near, other, own);
+  }
+}
+
+static void check_page(const cb_page *p, findings *f, const char *what) {
+  box *rooms = calloc((size_t)p->nitems + 1, sizeof *rooms),
+      *numbers = calloc((size_t)p->nitems + 1, sizeof *numbers);
+  assert_true(rooms && numbers);
+  int nrooms = 0, nnumbers = 0;
+  for (int i = 0; i < p->nitems; i++) {
+    const cb_item *it = &p->items[i];
+    if (it->kind == CB_ITEM_TEXT) {
+      if (it->size < 7 - 1e-9) note(f, &f->small_text, "%s: '%.20s' at %.1f pt", what, it->text, it->size);
+      if (it->role.kind == CB_ROLE_NUMBER) {
+        if (it->size < 8 - 1e-9)
+          note(f, &f->small_number, "%s: room %s at %.1f pt", what, it->text, it->size);
+        numbers[nnumbers++] = text_box(it);
+      }
+    } else if (it->role.kind == CB_ROLE_ROOM && it->ink.fill) {
+      rooms[nrooms++] = path_box(p, it);
+    }
+  }
+  check_passages(p, rooms, nrooms, numbers, nnumbers, f, what);
+  check_marks(p, rooms, nrooms, f, what);
+  free(rooms);
+  free(numbers);
+}
+
+static findings check_generator(const char *gen, int seeds) {
+  findings f = {0};
+  for (int seed = 1; seed <= seeds; seed++) {
+    cb_gen_options o = {.seed = (uint64_t)seed};
+    cb_dungeon *d = NULL;
+    cb_error err = {0};
+    if (cb_generator_find(gen)->generate(&o, &d, &err) != CB_OK)
+      fail_msg("%s seed %d: %s", gen, seed, err.msg);
+    cb_sheet_options so = {.page_w = A4_W, .page_h = A4_H, .margin = MARGIN, .version = "9.9.9"};
+    cb_document doc = {0};
+    if (cb_sheet_layout(d, &fake_measure, &so, &doc, &err) != CB_OK)
+      fail_msg("%s seed %d: %s", gen, seed, err.msg);
+    for (int i = 0; i < doc.npages; i++) {
+      char what[64];
+      snprintf(what, sizeof what, "%s seed %d page %d", gen, seed, i + 1);
+      check_page(doc.pages[i], &f, what);
+    }
+    cb_document_free(&doc);
+    cb_dungeon_free(d);
+  }
+  printf(
+      "%-12s %d seeds: %d passages through rooms, %d through numbers, %d stray marks, %d numbers under 8 pt, "
+      "%d texts under 7 pt%s%s\n",
+      gen, seeds, f.crossed_room, f.crossed_number, f.stray_mark, f.small_number, f.small_text,
+      f.first[0] ? "; first: " : "", f.first);
+  return f;
+}
+
+/* Maps not yet clean (issue 13): their counts are printed, not yet held to zero. */
+static bool pending(const char *gen) {
+  return strcmp(gen, "leximorph") == 0 || strcmp(gen, "preconnect") == 0;
+}
+
+static void nothing_draws_through_anything(void **state) {
+  const char *gen = *state;
+  const char *env = getenv("CB_MAP_SEEDS");
+  findings f = check_generator(gen, env ? atoi(env) : 500);
+  if (f.crossed_room + f.crossed_number + f.stray_mark + f.small_number + f.small_text && !pending(gen))
+    fail_msg("%s: %s", gen, f.first);
+}
+
+int main(void) {
+  static const char *gens[] = {"dropdice", "cards", "leximorph", "preconnect", "battleships"};
+  struct CMUnitTest tests[5];
+  for (int i = 0; i < 5; i++)
+    tests[i] = (struct CMUnitTest){gens[i], nothing_draws_through_anything, NULL, NULL, (void *)gens[i]};
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
