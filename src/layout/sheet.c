@@ -226,8 +226,9 @@ static void draw_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cons
   else cb_map_draw(p, st, d, level, x, y, w, h, used);
 }
 
-/* The map box holds every level side by side (one column each, a caption
- * above each when there are several). */
+/* The map box holds every level in a grid of panels, a caption above each
+ * when there are several: as many columns as give the panels the longest
+ * shorter side (side by side in a wide box, one above the other in a tall one). */
 static void draw_levels(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
                         const cb_sheet_options *o, double x, double y, double w, double h, cb_symbol_set *used) {
   int n = d->nlevels > 0 ? d->nlevels : 1;
@@ -235,7 +236,11 @@ static void draw_levels(cb_page *p, const cb_symbols *st, const cb_dungeon *d, c
     draw_map(p, st, d, hooks, o, 0, x + 4, y + 4, w - 8, h - 8, used);
     return;
   }
-  int cols = n <= 3 ? n : (n + 1) / 2, rows = n <= 3 ? 1 : 2;
+  int cols = 1, rows = n;
+  for (int c = 2; c <= n; c++) {
+    int r = (n + c - 1) / c;
+    if (fmin(w / c, h / r) > fmin(w / cols, h / rows)) cols = c, rows = r;
+  }
   double cw = w / cols, ch = h / rows;
   for (int i = 0; i < n; i++) {
     double cx = x + (i % cols) * cw, cy = y + (i / cols) * ch;
@@ -243,10 +248,15 @@ static void draw_levels(cb_page *p, const cb_symbols *st, const cb_dungeon *d, c
     char cap[240];
     snprintf(cap, sizeof cap, "%s", l->name && l->name[0] ? l->name : "Level");
     cb_page_text(p, CB_FONT_BOLD, LEGEND_SIZE + 1, cx + 6, cy + LEGEND_SIZE + 5, INK, cap);
+    cb_ink sep = cb_ink_stroke(GREY, 0.4);
     if (i % cols) {
       cb_page_move(p, cx, cy + 4);
       cb_page_line(p, cx, cy + ch - 4);
-      cb_ink sep = cb_ink_stroke(GREY, 0.4);
+      cb_page_ink(p, &sep);
+    }
+    if (i >= cols) {
+      cb_page_move(p, cx + 4, cy);
+      cb_page_line(p, cx + cw - 4, cy);
       cb_page_ink(p, &sep);
     }
     double top = LEGEND_SIZE + 10;
@@ -557,7 +567,7 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
   cb_page_rect(P[1], x, top + 15, w, h - 15);
   cb_ink frame_ink = cb_ink_stroke(GREY, 0.4);
   cb_page_ink(P[1], &frame_ink);
-  draw_map(P[1], &st, d, hooks, o, level, x + 2, top + 17, w - 4, h - 19, &used);
+  draw_levels(P[1], &st, d, hooks, o, x, top + 15, w, h - 15, &used);
   /* 3-7: the key */
   int next = 0, word = 0;
   for (int i = 2; i < 7; i++) {
