@@ -76,6 +76,12 @@ grep -q "1;1 takes no peg" "$tmp/err" || fail "broken grid: $(cat "$tmp/err")"
 grep -q "has no white peg: a secret passage from room" "$tmp/log" || fail "no row narration"
 grep -q "stairs from room" "$tmp/log" || fail "no stairs narration"
 
+# the zine's map panel shows every level (level 2 holds the boss)
+"$CRAWLBOOK" --generator battleships --seed 2 --levels 3 --template zine8 -o "$tmp/zine.pdf"
+for l in 1 2 3; do
+  pdftotext "$tmp/zine.pdf" - | grep -q "^Level $l\$" || fail "the zine's map leaves out level $l"
+done
+
 # 1,000 levels of 10 rooms, to JSON, quickly
 start=$(date +%s)
 "$CRAWLBOOK" --generator battleships --seed 5 --levels 1000 -o "$tmp/big.json"
