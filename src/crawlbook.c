@@ -116,6 +116,18 @@ static void doc_info(const cb_job *job, cb_document *doc, const char *title, con
   *doc = (cb_document){.title = title, .author = job->author, .subject = subject, .creator = creator, .date = job->date};
 }
 
+/* A one-page sheet that could not stay on one page says so. */
+static void tell_spill(const cb_job *job, const cb_dungeon *d, const cb_document *doc) {
+  if (!doc->spilled || !job->notice) return;
+  char msg[256];
+  snprintf(msg, sizeof msg,
+           "seed %" PRIu64
+           ": the room key of %d rooms does not fit one page with a legible map; it runs onto "
+           "page 2 (--template booklet lays it out over several pages)",
+           d->seed, d->nrooms);
+  job->notice(job->notice_ctx, msg);
+}
+
 static cb_status write_pages(const cb_job *job, const cb_dungeon *d, cb_output *out, cb_error *err) {
   renderer r;
   cb_status st = open_renderer(job, &r, err);
@@ -124,6 +136,7 @@ static cb_status write_pages(const cb_job *job, const cb_dungeon *d, cb_output *
   cb_document doc;
   doc_info(job, &doc, d->title, d->generator, creator, sizeof creator);
   st = lay_out(job, &r, d, &doc, err);
+  tell_spill(job, d, &doc);
   if (st == CB_OK) st = cb_backend_render(r.b, &doc, (cb_sink){out, cb_output_write}, err);
   cb_document_free(&doc);
   cb_backend_destroy(r.b);
@@ -206,6 +219,7 @@ static cb_status write_book(const cb_job *job, cb_output *out, cb_error *err) {
     renderer ri = r;
     ri.so.page_first = toc[i].page;
     st = make_and_lay_out(job, &ri, i, &d, &doc, err);
+    if (st == CB_OK) tell_spill(job, d, &doc);
     for (int k = 0; st == CB_OK && k < doc.npages; k++) {
       cb_backend_page(r.b, doc.pages[k]);
       if (k == 0) cb_backend_outline(r.b, toc[i].title, toc[i].page - 1);

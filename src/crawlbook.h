@@ -39,6 +39,10 @@ typedef struct cb_job {
                              one file each when output is a pattern ("dungeon-%03d.pdf"); 0 or 1: one */
   void (*progress)(void *ctx, int done, int total); /* called after each dungeon of a batch, or NULL */
   void *progress_ctx;
+  /* called with what a game master should know of a run that succeeded (a
+   * one-page sheet that needed a second page), or NULL */
+  void (*notice)(void *ctx, const char *msg);
+  void *notice_ctx;
 } cb_job;
 
 /* Runs the job. On success, when keep is not NULL, *keep receives the dungeon

@@ -19,6 +19,26 @@ static void progress(void *ctx, int done, int total) {
   fflush(stderr);
 }
 
+/* Notices wait for the end of the run, so that a run that fails says one line. */
+typedef struct notices {
+  char line[8][256];
+  int n, more;
+} notices;
+
+static void notice(void *ctx, const char *msg) {
+  notices *ns = ctx;
+  if (ns->n < 8)
+    snprintf(ns->line[ns->n++], sizeof ns->line[0], "%s", msg);
+  else
+    ns->more++;
+}
+
+static void print_notices(const notices *ns) {
+  for (int i = 0; i < ns->n; i++)
+    fprintf(stderr, "crawlbook: note: %s\n", ns->line[i]);
+  if (ns->more) fprintf(stderr, "crawlbook: note: and %d more like it\n", ns->more);
+}
+
 static uint64_t random_seed(void) {
   uint64_t seed = 0;
   FILE *f = fopen("/dev/urandom", "rb");
@@ -43,9 +63,12 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (cli.job.count > 1 && isatty(STDERR_FILENO)) cli.job.progress = progress;
+  notices ns = {.n = 0};
+  cli.job.notice = notice, cli.job.notice_ctx = &ns;
   cb_dungeon *d = NULL;
   cb_status st = cb_job_run(&cli.job, cli.explain ? &d : NULL, &err);
   /* after the run, so that a refused run says one line only */
+  if (st == CB_OK) print_notices(&ns);
   if (st == CB_OK && !cli.seed_given && !cli.job.input)
     fprintf(stderr, "crawlbook: seed %" PRIu64 "\n", cli.job.gen.seed);
   if (st == CB_OK && d) {

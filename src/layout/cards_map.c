@@ -18,6 +18,7 @@
 #define CB_PI 3.14159265358979323846
 
 static const double CARD_W = 0.56, CARD_H = 0.70; /* of a cell */
+static const double MIN_NUMBER = 8;               /* points: a room number's smallest type */
 static const cb_rgb GRID = {0.78, 0.78, 0.78};
 
 typedef struct geo {
@@ -128,12 +129,15 @@ static void draw_card(cb_page *p, const cb_symbols *st, const geo *g, const cb_r
   /* the room number in a ring, low and to the right of the corner index */
   char num[16];
   snprintf(num, sizeof num, "%d", r->number);
-  double rr = g->ch * 0.2, cx = x + g->cw * 0.56, cy = y + g->ch * 0.64;
+  /* the number never under 8 pt: a small card gets a ring big enough for it */
+  double size =
+      fmax(MIN_NUMBER, fmin(g->ch * 0.23, g->ch * 0.48 / (strlen(num) > 1 ? strlen(num) * 0.62 : 1)));
+  double rr = fmax(g->ch * 0.2, size * 0.5 * (strlen(num) > 1 ? strlen(num) * 0.62 : 1) / 0.6);
+  double cx = x + g->cw * 0.56, cy = y + g->ch * 0.64;
   cb_page_circle(p, cx, cy, rr);
   cb_ink ring = cb_ink_stroke(st->ink, st->line * (r->tags & CB_TAG_ENTRANCE ? 1.8 : 0.8));
   cb_page_ink(p, &ring);
-  double size = fmin(rr * 1.15, rr * 2.4 / (strlen(num) > 1 ? strlen(num) * 0.62 : 1)),
-         tw = cb_text_width(st->m, CB_FONT_BOLD, size, num);
+  double tw = cb_text_width(st->m, CB_FONT_BOLD, size, num);
   cb_item_role card_role = p->role;
   cb_page_role(p, CB_ROLE_NUMBER, r->id, 0);
   cb_page_text(p, CB_FONT_BOLD, size, cx - tw / 2, cy + size * 0.35, st->ink, num);
@@ -253,6 +257,12 @@ static int out_position(const cb_dungeon *d, const cb_cards_proc *pr, const cb_p
       if (pr->turns[t].results[k] == CB_DIE_SURFACE && seen++ == nth_surface) return pr->turns[t].dice[k];
   }
   return 0;
+}
+
+double cb_cards_map_height(const cb_dungeon *d, const cb_symbols *st, int level, double w) {
+  const cb_cards_proc *pr = d->procedure.cards;
+  if (!pr || pr->w < 1 || pr->h < 1 || pr->cell_ft <= 0) return cb_map_height(d, st, level, w);
+  return w / (pr->w + 0.7) * (pr->h + 0.7);
 }
 
 void cb_cards_map(cb_page *p, const cb_symbols *st0, const cb_dungeon *d, int level, double x, double y,

@@ -9,6 +9,8 @@
  * the point-crawl map when the dungeon has no cards procedure. */
 void cb_cards_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
                   double w, double h, cb_symbol_set *used);
+/* The height (points) the grid of cards takes drawn w points wide. */
+double cb_cards_map_height(const cb_dungeon *d, const cb_symbols *st, int level, double w);
 
 /* A suit (S H D C; anything else: a joker's star) as a vector shape s
  * points high centred at (cx, cy): black suits filled, red ones outlined. */

@@ -178,15 +178,11 @@ static double clearance(const cb_symbols *st, const view *v, const cb_dungeon *d
   return least;
 }
 
-void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
-                       double w, double h, cb_symbol_set *used) {
-  const cb_preconnect_proc *pp = d->procedure.preconnect;
-  if (!pp || pp->nrooms == 0) {
-    cb_map_draw(p, st, d, level, x, y, w, h, used);
-    return;
-  }
-  double minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
-#define GROW(px, py) minx = fmin(minx, px), maxx = fmax(maxx, px), miny = fmin(miny, py), maxy = fmax(maxy, py)
+/* The plan's extent in feet, rooms and corridors, with a 10-ft border. */
+static void extent(const cb_preconnect_proc *pp, double *minx, double *miny, double *maxx, double *maxy) {
+  *minx = *miny = INFINITY, *maxx = *maxy = -INFINITY;
+#define GROW(px, py)                                                                                         \
+  *minx = fmin(*minx, px), *maxx = fmax(*maxx, px), *miny = fmin(*miny, py), *maxy = fmax(*maxy, py)
   for (int i = 0; i < pp->nrooms; i++) {
     GROW(pp->rooms[i].x, pp->rooms[i].y);
     GROW(pp->rooms[i].x + pp->rooms[i].w, pp->rooms[i].y + pp->rooms[i].h);
@@ -196,13 +192,33 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
     for (int k = 0; k < pp->doors[i].nside; k++) GROW(pp->doors[i].side[k].x, pp->doors[i].side[k].y);
   }
 #undef GROW
-  minx -= 10, miny -= 10, maxx += 10, maxy += 10;
+  *minx -= 10, *miny -= 10, *maxx += 10, *maxy += 10;
+}
+
+double cb_corridors_height(const cb_dungeon *d, const cb_symbols *st, int level, double w) {
+  const cb_preconnect_proc *pp = d->procedure.preconnect;
+  if (!pp || pp->nrooms == 0) return cb_map_height(d, st, level, w);
+  double minx, miny, maxx, maxy;
+  extent(pp, &minx, &miny, &maxx, &maxy);
+  double scale = fmin(MAX_SCALE, (w - 2 * MARGIN_PT - st->badge * 2.5) / (maxx - minx));
+  return (maxy - miny) * scale + 2 * MARGIN_PT;
+}
+
+void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
+                       double w, double h, cb_symbol_set *used) {
+  const cb_preconnect_proc *pp = d->procedure.preconnect;
+  if (!pp || pp->nrooms == 0) {
+    cb_map_draw(p, st, d, level, x, y, w, h, used);
+    return;
+  }
+  double minx, miny, maxx, maxy;
+  extent(pp, &minx, &miny, &maxx, &maxy);
   view v = {0};
   double arrow = st->badge * 2.5; /* the north arrow's column on the right */
   double pw = maxx - minx, ph = maxy - miny, aw = w - 2 * MARGIN_PT - arrow, ah = h - 2 * MARGIN_PT;
-  double upright = fmin(aw / pw, ah / ph), turned = fmin(aw / ph, ah / pw);
-  v.turned = turned > upright * 1.15;
-  v.scale = fmin(MAX_SCALE, v.turned ? turned : upright);
+  /* north stays up: the key speaks of compass directions */
+  v.turned = false;
+  v.scale = fmin(MAX_SCALE, fmin(aw / pw, ah / ph));
   double turned_w = v.turned ? ph : pw, turned_h = v.turned ? pw : ph;
   v.minx = v.turned ? -maxy : minx, v.miny = v.turned ? minx : miny;
   v.ox = x + (w - arrow - turned_w * v.scale) / 2;

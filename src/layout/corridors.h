@@ -13,6 +13,8 @@
  * procedure (a hand-made JSON). */
 void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
                        double w, double h, cb_symbol_set *used);
+/* The height (points) the plan takes drawn w points wide, north up. */
+double cb_corridors_height(const cb_dungeon *d, const cb_symbols *st, int level, double w);
 
 /* The key note: every door of room r with its d10s and what they read,
  * "Doors (d10): north 8 -> 9, new room 7 (crossings: 3 under); east 0

@@ -11,9 +11,12 @@
 static const cb_layout_hooks rows[] = {
     {.generator = "dropdice"},
     {.generator = "battleships", .map = cb_battleships_map, .extra_pages = cb_battleships_pages},
-    {.generator = "cards", .map = cb_cards_map},
+    {.generator = "cards", .map = cb_cards_map, .height = cb_cards_map_height},
     {.generator = "leximorph", .extra_pages = cb_sketch_pages},
-    {.generator = "preconnect", .map = cb_corridors_draw, .key_note = cb_corridors_key_note},
+    {.generator = "preconnect",
+     .map = cb_corridors_draw,
+     .height = cb_corridors_height,
+     .key_note = cb_corridors_key_note},
 };
 
 const cb_layout_hooks *cb_layout_hooks_find(const char *generator) {

@@ -14,6 +14,9 @@ typedef struct cb_layout_hooks {
    * point-crawl, setting the bits of the symbols it used. */
   void (*map)(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y, double w,
               double h, cb_symbol_set *used);
+  /* Optional, with map: the height (points) its drawing takes w points wide
+   * at its own shape, 0 when it fills any box; else the point-crawl's. */
+  double (*height)(const cb_dungeon *d, const cb_symbols *st, int level, double w);
   /* Optional: appends pages after the room key; `frame` is the area inside
    * the margins and above the footer (which the sheet adds). */
   cb_status (*extra_pages)(const cb_dungeon *d, const cb_symbols *st, const cb_frame *frame, cb_document *doc,

@@ -163,14 +163,14 @@ int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int fro
   while (i < d->nrooms && col < cols) {
     /* the lines left of the entry; a whole one's count is kept across fills */
     cb_key_memo *mem = ks->memo && skip == 0 ? &ks->memo[i] : NULL;
-    int rest = mem && mem->lines > 0 && mem->width == cw ? mem->lines : 0, built = 0;
+    int rest = mem && mem->lines > 0 && mem->width == cw && mem->size == ks->size ? mem->lines : 0, built = 0;
     if (!rest) {
       build_entry(&e, ks, d, &d->rooms[i]);
       built = 1;
       f.first_word = skip, f.limit = 0, f.stop_word = NULL;
       rest = cb_text_flow(NULL, &f, e.spans, e.n, 0, 0);
       if (rest < 0) return -1;
-      if (mem) *mem = (cb_key_memo){cw, rest};
+      if (mem) *mem = (cb_key_memo){cw, ks->size, rest};
     }
     if (cy > 0 && cy + rest * ks->leading > h) {
       col++;
@@ -198,27 +198,37 @@ int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int fro
   return i;
 }
 
+double cb_key_height(const cb_key_style *ks, const cb_dungeon *d, int from, double w, double h, int cols,
+                     double gutter) {
+  cb_key_style k = *ks;
+  if (!k.memo && !(k.memo = calloc((size_t)d->nrooms + 1, sizeof *k.memo))) return -1;
+  double lo = 0, hi = h;
+  int all = cb_key_fill(NULL, &k, d, from, NULL, 0, 0, w, h, cols, gutter);
+  if (all >= 0 && all < d->nrooms) hi = INFINITY;
+  if (all == d->nrooms) {
+    /* never so short that an entry splits: the tallest entry is the floor */
+    for (int i = from; i < d->nrooms; i++) lo = fmax(lo, k.memo[i].lines * k.leading);
+    int at_lo = lo < hi ? cb_key_fill(NULL, &k, d, from, NULL, 0, 0, w, lo, cols, gutter) : 0;
+    if (at_lo < 0) all = -1;
+    if (at_lo == d->nrooms) hi = lo;
+    for (int it = 0; all >= 0 && it < 20 && hi - lo > 0.5; it++) {
+      double mid = (lo + hi) / 2;
+      int n = cb_key_fill(NULL, &k, d, from, NULL, 0, 0, w, mid, cols, gutter);
+      if (n < 0)
+        all = -1;
+      else if (n == d->nrooms)
+        hi = mid;
+      else lo = mid;
+    }
+  }
+  if (!ks->memo) free(k.memo);
+  return all < 0 ? -1 : hi;
+}
+
 int cb_key_fill_balanced(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *word,
                          double x, double y, double w, double h, int cols, double gutter) {
   if (cols < 2 || (word && *word)) return cb_key_fill(p, ks, d, from, word, x, y, w, h, cols, gutter);
-  cb_key_style k = *ks;
-  if (!k.memo && !(k.memo = calloc((size_t)d->nrooms + 1, sizeof *k.memo))) return -1;
-  int all = cb_key_fill(NULL, &k, d, from, NULL, x, y, w, h, cols, gutter);
-  if (all == d->nrooms) {
-    /* the shortest box that still takes every entry, but never one that splits an entry */
-    double lo = 0, hi = h;
-    for (int i = from; i < d->nrooms; i++) lo = fmax(lo, k.memo[i].lines * k.leading);
-    if (lo < hi && cb_key_fill(NULL, &k, d, from, NULL, x, y, w, lo, cols, gutter) == d->nrooms) hi = lo;
-    for (int it = 0; it < 20 && hi - lo > 0.5; it++) {
-      double mid = (lo + hi) / 2;
-      int n = cb_key_fill(NULL, &k, d, from, NULL, x, y, w, mid, cols, gutter);
-      if (n < 0) break;
-      if (n == d->nrooms) hi = mid;
-      else lo = mid;
-    }
-    h = hi;
-  }
-  if (all >= 0) all = cb_key_fill(p, &k, d, from, word, x, y, w, h, cols, gutter);
-  if (!ks->memo) free(k.memo);
-  return all;
+  double bh = cb_key_height(ks, d, from, w, h, cols, gutter);
+  if (bh < 0) return -1;
+  return cb_key_fill(p, ks, d, from, word, x, y, w, isfinite(bh) ? bh : h, cols, gutter);
 }

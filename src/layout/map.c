@@ -267,17 +267,32 @@ typedef struct drawn_passage {
   double x0, y0, x1, y1;
 } drawn_passage;
 
-void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y, double w,
-                 double h, cb_symbol_set *used) {
-  double minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
+/* The rooms' extent on level `level` (0: all); false when it has none. */
+static bool extent(const cb_dungeon *d, int level, double *minx, double *miny, double *maxx, double *maxy) {
+  *minx = *miny = INFINITY, *maxx = *maxy = -INFINITY;
   for (int i = 0; i < d->nrooms; i++) {
     const cb_room *r = &d->rooms[i];
     if (level && r->level != level) continue;
-    minx = fmin(minx, r->x), maxx = fmax(maxx, r->x);
-    miny = fmin(miny, r->y), maxy = fmax(maxy, r->y);
+    *minx = fmin(*minx, r->x), *maxx = fmax(*maxx, r->x);
+    *miny = fmin(*miny, r->y), *maxy = fmax(*maxy, r->y);
   }
-  if (!isfinite(minx)) return;
-  double pad = ROOM_MAX_R + st->badge * 1.6;
+  return isfinite(*minx);
+}
+
+static double map_pad(const cb_symbols *st) { return ROOM_MAX_R + st->badge * 1.6; }
+
+double cb_map_height(const cb_dungeon *d, const cb_symbols *st, int level, double w) {
+  double minx, miny, maxx, maxy, pad = map_pad(st);
+  if (!extent(d, level, &minx, &miny, &maxx, &maxy)) return 2 * pad;
+  if (maxx - minx <= 0) return maxy - miny > 0 ? 0 : 2 * pad;
+  return (maxy - miny) * (w - 2 * pad) / (maxx - minx) + 2 * pad;
+}
+
+void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
+                 double w, double h, cb_symbol_set *used) {
+  double minx, miny, maxx, maxy;
+  if (!extent(d, level, &minx, &miny, &maxx, &maxy)) return;
+  double pad = map_pad(st);
   double rx = maxx - minx, ry = maxy - miny, sx = rx > 0 ? (w - 2 * pad) / rx : INFINITY,
          sy = ry > 0 ? (h - 2 * pad) / ry : INFINITY;
   view v = {fmin(sx, sy), 0, 0, minx, miny};

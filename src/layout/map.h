@@ -11,6 +11,10 @@
 void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y, double w,
                  double h, cb_symbol_set *used);
 
+/* The height (points) the map of level `level` takes drawn w points wide, at
+ * its own shape; 0 when it has none (it fills any box). */
+double cb_map_height(const cb_dungeon *d, const cb_symbols *st, int level, double w);
+
 /* The symbol a passage is drawn with (the strongest of its flags). */
 cb_symbol cb_map_passage_symbol(const cb_passage *ps);
 

@@ -93,6 +93,7 @@ typedef struct cb_document {
   cb_page **pages;
   int npages;
   size_t cap_pages;
+  bool spilled; /* the layout could not keep a one-page sheet on one page */
 } cb_document;
 
 /* A new empty page w x h points; NULL on OOM. Free with cb_page_free. */

@@ -279,6 +279,94 @@ static const char *describe(const cb_dungeon *d, char *buf, size_t cap) {
   return buf;
 }
 
+enum { KEY_STEPS = 4 };
+static const double GUTTER = 14;
+/* The key's settings, tried in turn until the whole key fits under the map:
+ * two columns, then three, then type stepping down to 8 pt (booklet.md). */
+static const struct {
+  int cols;
+  double size;
+} KEY_STEP[KEY_STEPS] = {{2, BODY_SIZE}, {3, BODY_SIZE}, {3, 8.3}, {3, 8.0}};
+
+typedef struct sheet_fit {
+  double map_h; /* the map frame's height; -1 on OOM */
+  int cols;     /* the key's columns */
+  double size;  /* its type size */
+  bool spills;  /* it runs onto more pages */
+} sheet_fit;
+
+static cb_key_style key_style_at(const cb_key_style *ks, double size) {
+  cb_key_style k = *ks;
+  k.size = size, k.leading = size * 1.32, k.gap = size * 0.45;
+  return k;
+}
+
+/* The height of the frame around the map's drawing w wide, at its own shape;
+ * 0 when it fills any box (several levels, a graph laid out to the box). */
+static double map_natural(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w) {
+  if (d->nlevels > 1) return 0;
+  double h =
+      hooks->map ? (hooks->height ? hooks->height(d, st, 0, w - 8) : 0) : cb_map_height(d, st, 0, w - 8);
+  return h > 0 ? h + 8 : 0;
+}
+
+/* The map frame the sheet would like: the drawing's own shape (no empty
+ * bands), at most 72% of the height left; a drawing that fills any box gets
+ * what a map of its width usually takes. */
+static double map_want(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w,
+                       double avail) {
+  double cap = avail * 0.72, natural = map_natural(d, st, hooks, w);
+  if (natural > 0) return fmin(cap, natural);
+  return fmin(cap, fmax(avail * 0.56, fmin(avail - 120, w * 0.78)));
+}
+
+/* The frame's width for a map h high: narrower than w when the drawing,
+ * held to that height, no longer fills the width (no empty bands). */
+static double map_frame_w(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w,
+                          double h) {
+  if (!(map_natural(d, st, hooks, w) > h + 0.5)) return w;
+  double lo = fmin(w, 60), hi = w;
+  for (int it = 0; it < 24 && hi - lo > 0.5; it++) {
+    double mid = (lo + hi) / 2;
+    if (map_natural(d, st, hooks, mid) > h)
+      hi = mid;
+    else
+      lo = mid;
+  }
+  return lo;
+}
+
+/* How the sheet fits: the map at its wanted height while one of the key's
+ * steps keeps the whole key on the sheet, else the biggest map, down to 45% of
+ * the height left, that a step leaves. A key that still does not fit runs on at the first step; the
+ * map then grows (to 72%) until the page it runs onto is at least a third full. */
+static sheet_fit fit_sheet(const cb_key_style *ks, const cb_dungeon *d, const cb_symbols *st,
+                           const cb_layout_hooks *hooks, double w, double room, double page) {
+  double avail = room, want = map_want(d, st, hooks, w, avail), least = fmin(want, avail * 0.45);
+  /* the map keeps its size while a step of the key makes room (the first that
+   * does); else it gives up what the step that leaves it most needs */
+  sheet_fit best = {-INFINITY, 0, 0, false};
+  for (int i = 0; i < KEY_STEPS; i++) {
+    cb_key_style k = key_style_at(ks, KEY_STEP[i].size);
+    double kh = cb_key_height(&k, d, 0, w, room - least, KEY_STEP[i].cols, GUTTER);
+    if (kh < 0) return (sheet_fit){-1, 2, ks->size, false};
+    if (!isfinite(kh)) continue;
+    sheet_fit fit = {fmin(want, room - kh), KEY_STEP[i].cols, KEY_STEP[i].size, false};
+    if (fit.map_h >= want) return fit;
+    if (fit.map_h > best.map_h + 0.5) best = fit;
+  }
+  if (best.cols) return best;
+  sheet_fit fit = {want, KEY_STEP[0].cols, KEY_STEP[0].size, true};
+  cb_key_style k = key_style_at(ks, fit.size);
+  for (; fit.map_h < avail * 0.72; fit.map_h = fmin(avail * 0.72, fit.map_h + avail * 0.04)) {
+    int next = cb_key_fill(NULL, &k, d, 0, NULL, 0, 0, w, room - fit.map_h, fit.cols, GUTTER);
+    double rest = next < 0 ? -1 : cb_key_height(&k, d, next, w, page, fit.cols, GUTTER);
+    if (rest < 0) return (sheet_fit){-1, 2, ks->size, false};
+    if (rest >= page / 3) break;
+  }
+  return fit;
+}
+
 /* The sheet; when the map is skipped (o->count_only), `assume` stands for the
  * symbols it would have used, the legend's size being all a map decides
  * beyond its own box. */
@@ -315,7 +403,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   ks.note = hooks->key_note;
   cb_symbol_set used = o->count_only ? assume : 0;
   cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
-  int next, word = 0; /* the key's room and word to go on from */
+  int next, word = 0, cols = 2; /* the key's room and word to go on from, its columns */
   if (o->page_w > o->page_h * 1.05) {
     /* a wide page: the map on the left with its legend below, the key beside it */
     double avail = bottom - y, map_w = w * 0.6, map_h = avail - st.badge * 3.2 - 14;
@@ -330,25 +418,24 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
                      : cb_key_fill_balanced(p, &ks, d, 0, &word, kx, ky, kw, bottom - ky, kw > 330 ? 2 : 1,
                                             12);
   } else {
-    /* the map takes what the key leaves, and gives up to a fifth of its height
-     * (down to 45% of the sheet) when that keeps the whole key on the sheet */
-    double avail = bottom - y, map_h = fmax(avail * 0.56, fmin(avail - 120, w * 0.78));
-    if (map_h > avail * 0.72) map_h = avail * 0.72;
     double below = st.badge * 3 + 14 + 11 * 1.5; /* a two-row legend and the key's heading */
-    int fits = o->player ? d->nrooms : cb_key_fill(NULL, &ks, d, 0, NULL, x, 0, w, avail - map_h - below, 2, 14);
-    for (double h = map_h * 0.95; fits >= 0 && fits < d->nrooms && h >= fmax(avail * 0.45, map_h * 0.8);
-         h -= map_h * 0.05)
-      if ((fits = cb_key_fill(NULL, &ks, d, 0, NULL, x, 0, w, avail - h - below, 2, 14)) >= d->nrooms) map_h = h;
-    if (fits < 0) p->oom = true;
-    cb_page_rect(p, x, y, w, map_h);
+    sheet_fit fit = o->player ? (sheet_fit){map_want(d, &st, hooks, w, bottom - y), 2, BODY_SIZE, false}
+                              : fit_sheet(&ks, d, &st, hooks, w, bottom - y - below, bottom - top);
+    if (fit.map_h < 0) p->oom = true;
+    double map_h = fmax(fit.map_h, 0);
+    ks = key_style_at(&ks, fit.size);
+    cols = fit.cols;
+    doc->spilled = fit.spills;
+    double map_w = map_frame_w(d, &st, hooks, w, map_h), map_x = x + (w - map_w) / 2;
+    cb_page_rect(p, map_x, y, map_w, map_h);
     cb_page_ink(p, &frame_ink);
-    draw_levels(p, &st, d, hooks, o, x, y, w, map_h, &used);
+    draw_levels(p, &st, d, hooks, o, map_x, y, map_w, map_h, &used);
     y += map_h + 6;
     y += legend(p, &st, used, x, y, w) + 8;
     cb_page_text(p, CB_FONT_BOLD, 11, x, y + 11, INK, o->player ? "Notes" : "Room key");
     y += 11 * 1.5;
     next = o->player ? notes_fill(p, m, d, 0, x, y, w, bottom - y)
-                     : cb_key_fill_balanced(p, &ks, d, 0, &word, x, y, w, bottom - y, 2, 14);
+                     : cb_key_fill_balanced(p, &ks, d, 0, &word, x, y, w, bottom - y, cols, GUTTER);
   }
   while (next >= 0 && next < d->nrooms) {
     p = cb_page_new(o->page_w, o->page_h);
@@ -360,7 +447,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     cb_page_text(p, CB_FONT_BOLD, 11, x, ky + 11, INK, o->player ? "Notes (continued)" : "Room key (continued)");
     ky += 11 * 1.5;
     next = o->player ? notes_fill(p, m, d, next, x, ky, w, bottom - ky)
-                     : cb_key_fill_balanced(p, &ks, d, next, &word, x, ky, w, bottom - ky, 2, 14);
+                     : cb_key_fill_balanced(p, &ks, d, next, &word, x, ky, w, bottom - ky, cols, GUTTER);
   }
   if (next < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
   cb_frame frame = {x, top, w, bottom - top};
