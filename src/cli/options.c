@@ -645,6 +645,10 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       job->page_w = job->page_h, job->page_h = t;
     }
   }
+  /* the page may come from the command line and the margins from the template */
+  if (cb_template_check_room(&job->tpl, job->page_w > 0 ? job->page_w : 210 * CB_PT_PER_MM,
+                             job->page_h > 0 ? job->page_h : 297 * CB_PT_PER_MM, err))
+    return err->status;
   for (int i = 0; i < ngiven; i++)
     if (!applies(given[i], job->generator))
       return cb_error_set(err, CB_EINPUT, "--%s%s%s: not an option of %s (only of %s)", option_name(given[i]),

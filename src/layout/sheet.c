@@ -475,6 +475,11 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
       next = notes_fill(p, m, players, next, x, top + 11 * 1.5, w, f.h - 11 * 1.5);
     }
   }
+  if (doc->npages == first)
+    return cb_error_set(err, CB_EINPUT,
+                        "the template's sections give this %s dungeon no pages: name cover, maps "
+                        "or key too",
+                        d->generator);
   while (o->pad_to > 1 && (doc->npages - first) % o->pad_to) {
     PAGE(NULL);
     cb_page_text(p, CB_FONT_BOLD, 11, x, top + 11, INK, "Notes");

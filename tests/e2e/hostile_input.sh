@@ -15,7 +15,7 @@ refused() {
   shift 2
   rm -f out.*
   local rc=0
-  timeout 60 "$CRAWLBOOK" "$@" >stdout 2>stderr || rc=$?
+  timeout 20 "$CRAWLBOOK" "$@" >stdout 2>stderr || rc=$?
   [ "$rc" -eq 2 ] || fail "$what: exit status $rc, want 2 ($(head -c 300 stderr))"
   [ "$(wc -l <stderr)" -eq 1 ] || fail "$what: not one line on stderr: $(head -c 600 stderr)"
   grep -q -- "$pattern" stderr || fail "$what: the message does not say '$pattern': $(cat stderr)"
@@ -84,5 +84,35 @@ refused "10 haru" '--title: byte 1 is a control character' --backend haru --titl
 # 13: --seeds says which seeds; --seed as well is a conflict.
 refused "13 --seeds with --seed" '--seeds A..B already says which seeds' --seeds 1..3 --seed 7 -o out.pdf
 refused "13 --seed with --seeds" '--seeds A..B already says which seeds' --seed 7 --seeds 1..3 -o out.pdf
+
+# 12: a template that makes no pages, or margins that leave no room (alone or with the command line's page).
+printf 'layout = "booklet";\nsections = [];\n' >nosections.cfg
+refused "12 sections = []" 'nosections.cfg:2: sections must name at least one' --template ./nosections.cfg -o out.pdf
+printf 'layout = "booklet";\nsections = ["extras"];\n' >extras.cfg
+refused "12 no pages" 'give this dropdice dungeon no pages' --template ./extras.cfg -o out.svg
+printf 'layout = "sheet";\npage = {\n  width_mm = 90; height_mm = 90;\n  margin_mm = 40; };\n' >tight.cfg
+for b in cairo haru; do
+  refused "12 margins ($b)" 'tight.cfg:4: margins of 40 mm on a 90 x 90 mm page leave 10 x 10 mm' --backend $b \
+    --template ./tight.cfg -o out.pdf
+done
+printf 'layout = "booklet";\npage = { margin_mm = 40; };\n' >wide.cfg
+"$CRAWLBOOK" --seed 1 --template ./wide.cfg -o out.pdf || fail "12: 40 mm margins on A4 refused"
+refused "12 margins with --page-size" 'wide.cfg:2: margins of 40 mm on a 139.7 x 215.9 mm page' \
+  --template ./wide.cfg --page-size half-letter -o out.pdf
+refused "12 margins with --page-size WxH" '150 x 120 mm page leave 70 x 40 mm' --template ./wide.cfg --page-size 120x150mm --landscape -o out.pdf
+
+# 16: templates may not @include (libconfig would read it unchecked: a directory ends the process, a FIFO hangs).
+mkdir -p incdir && mkfifo incfifo
+printf 'layout = "sheet";\n@include "incdir"\n' >incdir.cfg
+printf 'layout = "sheet";\n  @include "incfifo"\n' >incfifo.cfg
+refused "16 @include a directory" 'incdir.cfg:2: @include is not supported' --template ./incdir.cfg -o out.pdf
+refused "16 @include a FIFO" 'incfifo.cfg:2: @include is not supported' --template ./incfifo.cfg -o out.pdf
+
+# 17: a FIFO among the fonts is refused, not waited on, by both backends.
+mkdir -p data/fonts && cp -r "$CB_SOURCE_DIR/templates" data/ && cp "$CB_SOURCE_DIR"/fonts/* data/fonts/
+rm data/fonts/Vollkorn-Italic.ttf && mkfifo data/fonts/Vollkorn-Italic.ttf
+for b in cairo haru; do
+  CRAWLBOOK_DATADIR=$WORK/data refused "17 FIFO font ($b)" 'Vollkorn-Italic.ttf: not a regular file' --backend $b -o out.pdf
+done
 
 finish
