@@ -134,7 +134,26 @@ static void put_list(cb_jw *w, const cb_dungeon *d, const char *key, int n, item
   cb_jw_put(w, after);
 }
 
+/* What render reads back, checked before a byte is written (the cost of the
+ * whole is checked as it goes out). */
+static cb_status check_writable(const cb_dungeon *d, cb_error *err) {
+  const struct {
+    const char *what;
+    int n, most;
+  } counts[] = {{"rooms", d->nrooms, CB_JSON_MAX_ROOMS},
+                {"passages", d->npassages, CB_JSON_MAX_ITEMS},
+                {"levels", d->nlevels, CB_JSON_MAX_LEVELS}};
+  for (size_t i = 0; i < sizeof counts / sizeof *counts; i++)
+    if (counts[i].n > counts[i].most)
+      return cb_error_set(err, CB_EINPUT,
+                          "this dungeon has %d %s; a JSON file holds at most %d (what render reads "
+                          "back): make a smaller dungeon",
+                          counts[i].n, counts[i].what, counts[i].most);
+  return CB_OK;
+}
+
 cb_status cb_json_write(const cb_dungeon *d, cb_sink sink, cb_error *err) {
+  if (check_writable(d, err) != CB_OK) return err->status;
   cb_jw *w = cb_jw_new(sink);
   if (!w) return cb_error_set(err, CB_EINTERNAL, "out of memory writing JSON");
   cb_jw_put(w, "{\n \"format\": ");
@@ -164,6 +183,11 @@ cb_status cb_json_write(const cb_dungeon *d, cb_sink sink, cb_error *err) {
   put_list(w, d, "log", d->nlog, log_item, "\n}\n");
   const char *why;
   cb_status st = cb_jw_finish(w, &why);
+  if (st == CB_EINPUT)
+    return cb_error_set(err, CB_EINPUT,
+                        "this dungeon's JSON would hold %s, more than render reads back: make a "
+                        "smaller dungeon",
+                        why);
   if (st == CB_EINTERNAL) return cb_error_set(err, CB_EINTERNAL, "%s writing JSON", why);
   if (st != CB_OK) return cb_error_set(err, st, "could not write the JSON");
   return CB_OK;
@@ -315,7 +339,7 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
   const char *title = cb_jr_str(r, root, "", "title", 200, 0);
   if (title) d->title = title;
   if (read_options(r, root)) return r->st;
-  json_t *levels = cb_jr_array(r, root, "", "levels", 10000, 1);
+  json_t *levels = cb_jr_array(r, root, "", "levels", CB_JSON_MAX_LEVELS, 1);
   if (levels && json_array_size(levels) < 1) return cb_jr_fail(r, "", "'levels' must hold at least one level");
   size_t i;
   json_t *v;
@@ -350,6 +374,13 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
 
 cb_status cb_json_parse(const char *text, size_t len, const char *name, cb_dungeon **out, cb_error *err) {
   *out = NULL;
+  /* jansson's tree costs up to 80 times the text: count before it is built */
+  cb_json_cost cost = {0};
+  cb_json_cost_add(&cost, text, len);
+  const char *over = cb_json_cost_over(&cost);
+  if (over)
+    return cb_error_set(err, CB_EINPUT, "%s: holds %s, more than a crawlbook JSON file may (see the README)",
+                        name, over);
   json_error_t jerr;
   json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
   if (!root) return cb_error_set(err, CB_EINPUT, "%s:%d:%d: %s", name, jerr.line, jerr.column, jerr.text);
@@ -382,8 +413,9 @@ cb_status cb_json_read_file(const char *path, cb_dungeon **out, cb_error *err) {
       if (ferror(f)) st = cb_error_set(err, CB_EINPUT, "%s: %s", path, errno ? strerror(errno) : "read error");
       break;
     }
-    if (len > 512u * 1024 * 1024) {
-      st = cb_error_set(err, CB_EINPUT, "%s: larger than 512 MiB", path);
+    if (len > (size_t)CB_JSON_MAX_MIB << 20) {
+      st = cb_error_set(err, CB_EINPUT, "%s: larger than %d MiB, more than a crawlbook JSON file may", path,
+                        CB_JSON_MAX_MIB);
       break;
     }
   }

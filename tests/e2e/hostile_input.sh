@@ -115,4 +115,26 @@ for b in cairo haru; do
   CRAWLBOOK_DATADIR=$WORK/data refused "17 FIFO font ($b)" 'Vollkorn-Italic.ttf: not a regular file' --backend $b -o out.pdf
 done
 
+# 9: what crawlbook writes it reads back: past the reader's limits the writer refuses (nothing written).
+refused "9 battleships 1.2M passages" '[0-9]* passages; a JSON file holds at most 1000000' \
+  -g battleships --grid 100 --levels 250 --extra 8000 --seed 1 -o out.json
+refused "9 the most of every option" 'a JSON file holds at most' \
+  -g battleships --grid 100 --levels 1000 --extra 8000 --seed 1 -o out.json
+"$CRAWLBOOK" -g battleships --grid 100 --levels 20 --extra 8000 --seed 1 -o big.json || fail "9: big.json refused"
+"$CRAWLBOOK" render big.json -o again.json || fail "9: render refused what crawlbook wrote"
+cmp -s big.json again.json || fail "9: the round trip changed the JSON"
+
+# 18: what reading JSON may cost is bounded before jansson builds its tree.
+python3 -c "print('{\"junk\": [' + ','.join(['{}'] * 3000001) + ']}')" >objects.json
+refused "18 objects" 'objects.json: holds more than 3,000,000 objects and arrays' render objects.json -o out.pdf
+python3 -c "print('{\"junk\": [' + ','.join(['0'] * 16000001) + ']}')" >values.json
+refused "18 values" 'values.json: holds more than 16,000,000 values' render values.json -o out.pdf
+truncate -s 129M huge.json
+refused "18 size" 'huge.json: larger than 128 MiB' render huge.json -o out.pdf
+python3 -c "import json
+d = json.load(open('base.json'))
+d['options'] = {'k%06d' % i: i for i in range(100000)}
+json.dump(d, open('keys.json', 'w'))"
+refused "18 100,000 option keys" "'k0000[0-9]*' is not an option" render keys.json -o out.pdf
+
 finish
