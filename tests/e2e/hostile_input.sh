@@ -137,4 +137,14 @@ d['options'] = {'k%06d' % i: i for i in range(100000)}
 json.dump(d, open('keys.json', 'w'))"
 refused "18 100,000 option keys" "'k0000[0-9]*' is not an option" render keys.json -o out.pdf
 
+# 11: characters the fonts cannot draw are refused by name, by every backend and format, wherever they come from.
+for b in "cairo pdf" "haru pdf" "cairo svg" "cairo png"; do
+  set -- $b
+  refused "11 title ($1 $2)" 'cannot draw U+4E2D U+6587 U+05E9 U+05DC U+05D5 U+05DD U+1F409' \
+    --backend "$1" --title "Der Drache 中文 שלום 🐉" -o out.$2
+done
+edit cjk.json "d['rooms'][2]['text'] = 'A shrine to 龍'"
+refused "11 room text from JSON" 'cannot draw U+9F8D' render cjk.json -o out.pdf
+"$CRAWLBOOK" --seed 1 --title "Ξένιος · Жар-птица · Ærøskøbing" -o greek.pdf || fail "11: Greek and Cyrillic refused"
+
 finish
