@@ -142,7 +142,8 @@ static cb_status check_writable(const cb_dungeon *d, cb_error *err) {
     int n, most;
   } counts[] = {{"rooms", d->nrooms, CB_JSON_MAX_ROOMS},
                 {"passages", d->npassages, CB_JSON_MAX_ITEMS},
-                {"levels", d->nlevels, CB_JSON_MAX_LEVELS}};
+                {"levels", d->nlevels, CB_JSON_MAX_LEVELS},
+                {"log lines", d->nlog, 2 * CB_JSON_MAX_ITEMS}};
   for (size_t i = 0; i < sizeof counts / sizeof *counts; i++)
     if (counts[i].n > counts[i].most)
       return cb_error_set(err, CB_EINPUT,
@@ -353,7 +354,7 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
     if (!cb_dungeon_add_level(d, lid, name ? name : "")) return cb_jr_oom(r);
   }
   if (r->st || read_rooms(r, root) || read_passages(r, root)) return r->st;
-  json_t *log = cb_jr_array(r, root, "", "log", 2 * (size_t)CB_JSON_MAX_ITEMS, 0);
+  json_t *log = cb_jr_array(r, root, "", "log", 2 * (size_t)CB_JSON_MAX_ITEMS, 0); /* as check_writable */
   json_array_foreach(log, i, v) {
     if (!json_is_string(v) || json_string_length(v) > CB_JSON_MAX_TEXT)
       return cb_jr_fail(r, "log", "line %zu must be a string of at most 4096 bytes", i);

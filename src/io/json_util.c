@@ -154,12 +154,12 @@ void cb_json_cost_add(cb_json_cost *c, const char *s, size_t n) {
   }
 }
 
-_Static_assert(CB_JSON_MAX_MIB == 128 && CB_JSON_MAX_CONTAINERS == 3000000 && CB_JSON_MAX_VALUES == 16000000,
+_Static_assert(CB_JSON_MAX_MIB == 128 && CB_JSON_MAX_CONTAINERS == 3000000 && CB_JSON_MAX_VALUES == 8000000,
                "the phrases below say the limits");
 const char *cb_json_cost_over(const cb_json_cost *c) {
   if (c->bytes > (size_t)CB_JSON_MAX_MIB << 20) return "more than 128 MiB";
   if (c->containers > CB_JSON_MAX_CONTAINERS) return "more than 3,000,000 objects and arrays";
-  if (c->values > CB_JSON_MAX_VALUES) return "more than 16,000,000 values";
+  if (c->values > CB_JSON_MAX_VALUES) return "more than 8,000,000 values";
   return NULL;
 }
 

@@ -23,7 +23,7 @@ enum {
  * in the file, so the values are counted before it parses. The writer counts
  * what it writes the same way and refuses more, so that what crawlbook
  * writes it reads back. */
-enum { CB_JSON_MAX_MIB = 128, CB_JSON_MAX_CONTAINERS = 3000000, CB_JSON_MAX_VALUES = 16000000 };
+enum { CB_JSON_MAX_MIB = 128, CB_JSON_MAX_CONTAINERS = 3000000, CB_JSON_MAX_VALUES = 8000000 };
 typedef struct cb_json_cost {
   size_t bytes, containers, values; /* values: containers and separators, at least one a value */
   int in_string, escaped;
