@@ -65,6 +65,7 @@ static cb_status open_renderer(const cb_job *job, renderer *r, cb_error *err) {
   if (!data) return cb_error_set(err, CB_EINTERNAL, "cannot find crawlbook's fonts (set CRAWLBOOK_DATADIR)");
   char fonts[4096];
   snprintf(fonts, sizeof fonts, "%s/fonts", data);
+  if (cb_fonts_check(fonts, err) != CB_OK) return err->status;
   cb_render_options ro = {job->format, job->dpi > 0 ? job->dpi : 150, fonts};
   r->so = (cb_sheet_options){job->page_w > 0 ? job->page_w : A4_W,
                              job->page_h > 0 ? job->page_h : A4_H,

@@ -8,6 +8,7 @@
 
 #include "cli/options.h"
 #include "crawlbook.h"
+#include "util/text.h"
 
 /* A progress bar on standard error, only when it is a terminal. */
 static void progress(void *ctx, int done, int total) {
@@ -72,7 +73,9 @@ int main(int argc, char **argv) {
   if (st == CB_OK && !cli.seed_given && !cli.job.input)
     fprintf(stderr, "crawlbook: seed %" PRIu64 "\n", cli.job.gen.seed);
   if (st == CB_OK && d) {
-    for (int i = 0; i < d->nlog; i++) printf("%s\n", d->log[i]);
+    char line[4 * 4096 + 1]; /* a log line escaped: at most four bytes a byte */
+    for (int i = 0; i < d->nlog; i++)
+      printf("%s\n", cb_escape(line, sizeof line, d->log[i]));
     if (fflush(stdout) != 0) st = cb_error_set(&err, CB_EINTERNAL, "cannot write to standard output");
   }
   cb_dungeon_free(d);

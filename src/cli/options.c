@@ -1,6 +1,7 @@
 #include "options.h"
 
 #include "../layout/page.h"
+#include "../util/text.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -315,6 +316,11 @@ bool cb_cli_page_size(const char *s, double *w, double *h) {
 
 static cb_status text_arg(const char *opt, const char *v, size_t max, cb_error *err) {
   if (strlen(v) > max) return cb_error_set(err, CB_EINPUT, "--%s: longer than %zu bytes", opt, max);
+  /* it is drawn (the footer's command at least): pango warns about and haru drops what is not UTF-8 */
+  const char *bad = cb_text_bad(v);
+  if (bad)
+    return cb_error_set(err, CB_EINPUT, "--%s: byte %zu is %s", opt, (size_t)(bad - v) + 1,
+                        cb_utf8_char(bad, strlen(bad), NULL) ? "a control character" : "not UTF-8 text");
   return CB_OK;
 }
 
@@ -357,7 +363,7 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   opterr = 0;
   optind = 0; /* glibc: 0 resets getopt fully, so the parser can run again (tests, fuzzing) */
   int c;
-  bool landscape = false, count_given = false, seeds_given = false;
+  bool landscape = false, count_given = false, seeds_given = false, seed_given = false;
   const char *page_size = NULL, *style = NULL, *template_name = NULL;
   int given[64], ngiven = 0;
   const char *given_arg[64];
@@ -370,7 +376,7 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
         return cb_error_set(err, CB_EINPUT, "--seed '%s': expected a whole number from 0 to 18446744073709551615",
                             optarg);
       job->gen.seed = v;
-      cli->seed_given = gen_opt = true;
+      cli->seed_given = seed_given = gen_opt = true;
       break;
     case 'n':
       if (!cb_cli_number(optarg, 1, 100000, &v))
@@ -395,6 +401,7 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       break;
     case OPT_PLAYER_MAP: job->player_map = true; break;
     case OPT_TEMPLATE:
+      if (text_arg("template", optarg, 1000, err)) return err->status;
       if (cb_template_load(optarg, &job->tpl, err) != CB_OK) return err->status;
       template_name = optarg;
       break;
@@ -600,6 +607,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     job->input = argv[optind + 1];
   }
   if (seeds_given && count_given) return cb_error_set(err, CB_EINPUT, "--seeds A..B already says how many: drop --count");
+  if (seeds_given && seed_given)
+    return cb_error_set(err, CB_EINPUT, "--seeds A..B already says which seeds: drop --seed");
   if (job->count > 1 && job->input) return cb_error_set(err, CB_EINPUT, "render lays out one saved dungeon: --count and --seeds do not apply");
   if (job->count > 1 && cli->explain) return cb_error_set(err, CB_EINPUT, "--explain tells one dungeon's story: not with --count or --seeds");
   if (!cli->seed_given) job->gen.seed = random_seed;
@@ -618,9 +627,13 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   if (job->tpl.walls[0] && !job->gen.walls) job->gen.walls = job->tpl.walls;
   if (!style) job->colour = job->tpl.colour;
   if (page_size || landscape || style || template_name || job->appendix || job->impose_saddle) {
-    snprintf(cli->page_args, sizeof cli->page_args, "%s%s%s%s%s%s%s%s", template_name ? " --template " : "",
-             template_name ? template_name : "", page_size ? " --page-size " : "", page_size ? page_size : "",
-             landscape ? " --landscape" : "", style ? (job->colour ? " --style colour" : " --style ink") : "",
+    size_t n = 0, cap = sizeof cli->page_args;
+    if (template_name)
+      n = cb_shell_word(cli->page_args, cap, (size_t)snprintf(cli->page_args, cap, " --template "),
+                        template_name);
+    snprintf(cli->page_args + (n < cap ? n : cap - 1), n < cap ? cap - n : 1, "%s%s%s%s%s%s",
+             page_size ? " --page-size " : "", page_size ? page_size : "", landscape ? " --landscape" : "",
+             style ? (job->colour ? " --style colour" : " --style ink") : "",
              job->appendix ? " --appendix" : "", job->impose_saddle ? " --impose saddle" : "");
     job->page_args = cli->page_args + 1;
   }
@@ -632,6 +645,10 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       job->page_w = job->page_h, job->page_h = t;
     }
   }
+  /* the page may come from the command line and the margins from the template */
+  if (cb_template_check_room(&job->tpl, job->page_w > 0 ? job->page_w : 210 * CB_PT_PER_MM,
+                             job->page_h > 0 ? job->page_h : 297 * CB_PT_PER_MM, err))
+    return err->status;
   for (int i = 0; i < ngiven; i++)
     if (!applies(given[i], job->generator))
       return cb_error_set(err, CB_EINPUT, "--%s%s%s: not an option of %s (only of %s)", option_name(given[i]),

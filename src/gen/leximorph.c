@@ -25,6 +25,9 @@
 
 enum { DEFAULT_SECTORS = 2, MAX_SECTORS = 12, DEFAULT_SECTOR_FT = 240, MIN_SECTOR_FT = 120, MAX_SECTOR_FT = 1200 };
 enum { LETTER_ROWS = 10, JUNCTION_ROWS = 6, WALL_ROWS = 8, MAX_STROKE_POINTS = 256 };
+/* The most work a letter table may ask for (see letter_pieces). */
+enum { MAX_LETTER_SEGMENTS = 100, MAX_LETTER_PIECES = 100 };
+static const double MIN_STROKE_LENGTH = 0.01; /* of the unit box */
 static const double WALL_FT = 60.0;     /* a wall check every 60 ft of tunnel */
 static const double SNAP_FT = 0.5;      /* points closer than this are one point */
 static const double CORNER_DEG = 35.0;  /* a bend sharper than this is a corner */
@@ -135,13 +138,64 @@ static cb_status parse_stroke(const cb_table *t, const cb_table_row *row, int k,
   return cb_table_fail(t, row, err, "stroke %d: unknown command '%s' (expected L, O, A or E)", k, cmd);
 }
 
+static double stroke_length(const polyline *pl) {
+  double len = 0;
+  for (int i = 1; i < pl->n; i++)
+    len += hypot(pl->p[i].u - pl->p[i - 1].u, pl->p[i].v - pl->p[i - 1].v);
+  return len;
+}
+
+static double cross3(upoint o, upoint a, upoint b) {
+  return (a.u - o.u) * (b.v - o.v) - (a.v - o.v) * (b.u - o.u);
+}
+
+/* Segments a-b and c-d cross (strictly, or touch at a point). */
+static int segs_meet(upoint a, upoint b, upoint c, upoint d) {
+  double d1 = cross3(c, d, a), d2 = cross3(c, d, b), d3 = cross3(a, b, c), d4 = cross3(a, b, d);
+  return ((d1 <= 0 && d2 >= 0) || (d1 >= 0 && d2 <= 0)) && ((d3 <= 0 && d4 >= 0) || (d3 >= 0 && d4 <= 0));
+}
+
+/* The pieces a letter becomes on the map: its segments and where they meet
+ * (neighbours in a stroke excepted). The network's cost grows with the
+ * square of these over every sector, so a table may ask for a few only. */
+static int letter_pieces(const letter *l) {
+  int n = 0;
+  for (int a = 0; a < l->npolys; a++)
+    n += l->polys[a].n - 1;
+  for (int a = 0; a < l->npolys; a++)
+    for (int i = 1; i < l->polys[a].n; i++)
+      for (int b = a; b < l->npolys; b++)
+        for (int k = b == a ? i + 2 : 1; k < l->polys[b].n; k++)
+          n += segs_meet(l->polys[a].p[i - 1], l->polys[a].p[i], l->polys[b].p[k - 1], l->polys[b].p[k]);
+  return n;
+}
+
+/* A stroke must have length (one of none makes no tunnel, and no room), and
+ * a letter at most MAX_LETTER_SEGMENTS segments (checked as strokes come). */
+static cb_status check_stroke(const cb_table *t, const cb_table_row *row, const letter *l, int k,
+                              int *segments, cb_error *err) {
+  const polyline *pl = &l->polys[l->npolys - 1];
+  if (stroke_length(pl) < MIN_STROKE_LENGTH)
+    return cb_table_fail(t, row, err,
+                         "stroke %d of letter '%s' has no length (under %g of the box): it would make "
+                         "no tunnel",
+                         k, l->name, MIN_STROKE_LENGTH);
+  *segments += pl->n - 1;
+  if (*segments > MAX_LETTER_SEGMENTS)
+    return cb_table_fail(t, row, err,
+                         "letter '%s' has more than %d segments (an arc or ellipse is one every %g "
+                         "degrees): that is the most a letter may ask for",
+                         l->name, MAX_LETTER_SEGMENTS, ARC_STEP_DEG);
+  return CB_OK;
+}
+
 /* A letter's strokes: "L ... ; A ... ; E ...", every point inside the unit box. */
 static cb_status parse_letter(const cb_table *t, const cb_table_row *row, letter *l, cb_error *err) {
   char *text = cb_malloc(strlen(row->fields[2]) + 1);
   if (!text) return oom(err);
   strcpy(text, row->fields[2]);
   cb_status st = CB_OK;
-  int k = 0;
+  int k = 0, segments = 0;
   char *save = text;
   for (char *s = text; s && st == CB_OK; s = save) {
     char *semi = strchr(s, ';');
@@ -167,8 +221,15 @@ static cb_status parse_letter(const cb_table *t, const cb_table_row *row, letter
                            k, l->name, cur->p[i].u, cur->p[i].v);
         break;
       }
+    if (st == CB_OK) st = check_stroke(t, row, l, k, &segments, err);
   }
   free(text);
+  int pieces = st == CB_OK ? letter_pieces(l) : 0;
+  if (pieces > MAX_LETTER_PIECES)
+    st = cb_table_fail(t, row, err,
+                       "letter '%s' makes %d pieces (segments and crossings); a letter may make at "
+                       "most %d, twice the busiest shipped one, so that a 12x12 map stays quick",
+                       l->name, pieces, MAX_LETTER_PIECES);
   return st;
 }
 

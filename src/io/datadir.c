@@ -1,9 +1,12 @@
 #include "datadir.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef CB_SOURCE_DATADIR
@@ -40,3 +43,30 @@ const char *cb_datadir(void) {
   if (usable(CB_SOURCE_DATADIR) || usable(CB_INSTALL_DATADIR)) return found;
   return NULL;
 }
+
+/* fontconfig opens every file under the directory (and its subdirectories)
+ * and libharu the fonts it loads: a FIFO or a device there blocks both. */
+static cb_status check_dir(const char *dir, int depth, cb_error *err) {
+  DIR *d = opendir(dir);
+  if (!d) return cb_error_set(err, CB_EINPUT, "%s: %s", dir, strerror(errno));
+  cb_status st = CB_OK;
+  struct dirent *e;
+  while (st == CB_OK && (e = readdir(d)) != NULL) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+    char path[PATH_MAX];
+    struct stat sb;
+    if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path)
+      st = cb_error_set(err, CB_EINPUT, "%s/%s: the path is too long", dir, e->d_name);
+    else if (stat(path, &sb) != 0)
+      st = cb_error_set(err, CB_EINPUT, "%s: %s", path, strerror(errno));
+    else if (S_ISDIR(sb.st_mode) && depth < 4)
+      st = check_dir(path, depth + 1, err);
+    else if (!S_ISREG(sb.st_mode))
+      st = cb_error_set(err, CB_EINPUT,
+                        "%s: not a regular file (the fonts directory may hold only font files)", path);
+  }
+  closedir(d);
+  return st;
+}
+
+cb_status cb_fonts_check(const char *fonts_dir, cb_error *err) { return check_dir(fonts_dir, 0, err); }

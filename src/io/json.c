@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,7 +134,27 @@ static void put_list(cb_jw *w, const cb_dungeon *d, const char *key, int n, item
   cb_jw_put(w, after);
 }
 
+/* What render reads back, checked before a byte is written (the cost of the
+ * whole is checked as it goes out). */
+static cb_status check_writable(const cb_dungeon *d, cb_error *err) {
+  const struct {
+    const char *what;
+    int n, most;
+  } counts[] = {{"rooms", d->nrooms, CB_JSON_MAX_ROOMS},
+                {"passages", d->npassages, CB_JSON_MAX_ITEMS},
+                {"levels", d->nlevels, CB_JSON_MAX_LEVELS},
+                {"log lines", d->nlog, 2 * CB_JSON_MAX_ITEMS}};
+  for (size_t i = 0; i < sizeof counts / sizeof *counts; i++)
+    if (counts[i].n > counts[i].most)
+      return cb_error_set(err, CB_EINPUT,
+                          "this dungeon has %d %s; a JSON file holds at most %d (what render reads "
+                          "back): make a smaller dungeon",
+                          counts[i].n, counts[i].what, counts[i].most);
+  return CB_OK;
+}
+
 cb_status cb_json_write(const cb_dungeon *d, cb_sink sink, cb_error *err) {
+  if (check_writable(d, err) != CB_OK) return err->status;
   cb_jw *w = cb_jw_new(sink);
   if (!w) return cb_error_set(err, CB_EINTERNAL, "out of memory writing JSON");
   cb_jw_put(w, "{\n \"format\": ");
@@ -163,6 +184,11 @@ cb_status cb_json_write(const cb_dungeon *d, cb_sink sink, cb_error *err) {
   put_list(w, d, "log", d->nlog, log_item, "\n}\n");
   const char *why;
   cb_status st = cb_jw_finish(w, &why);
+  if (st == CB_EINPUT)
+    return cb_error_set(err, CB_EINPUT,
+                        "this dungeon's JSON would hold %s, more than render reads back: make a "
+                        "smaller dungeon",
+                        why);
   if (st == CB_EINTERNAL) return cb_error_set(err, CB_EINTERNAL, "%s writing JSON", why);
   if (st != CB_OK) return cb_error_set(err, st, "could not write the JSON");
   return CB_OK;
@@ -251,20 +277,44 @@ static cb_status read_seed(cb_json_reader *r, json_t *seed, uint64_t *out) {
   return CB_OK;
 }
 
+/* The options each generator writes (and the footer's command repeats):
+ * any other key is refused, so a file cannot put words of its own into that
+ * command. One row per generator. */
+static const char *const known_options[][2] = {
+    {"dropdice", " rooms extra-by faithful content title "},
+    {"cards",
+     " sprawl rooms grid shape entrance decks jokers rediscovered no-doubles-obstructed doubles-obstructed "
+     "levels faithful min-rooms content lengths length-unit title "},
+    {"battleships", " levels grid fleet extra extra-stairs secret-rows matching-stairs faithful title "},
+    {"leximorph", " sectors sector-ft rotate no-rotate letters junctions walls faithful title "},
+    {"preconnect", " rooms ladders faithful title "},
+};
+
+static bool known_option(const char *generator, const char *key) {
+  char word[72];
+  if (!*key || strlen(key) > 64 || strpbrk(key, " ")) return false;
+  snprintf(word, sizeof word, " %s ", key);
+  for (size_t i = 0; i < sizeof known_options / sizeof *known_options; i++)
+    if (strcmp(known_options[i][0], generator) == 0) return strstr(known_options[i][1], word) != NULL;
+  return false;
+}
+
 static cb_status read_options(cb_json_reader *r, json_t *root) {
   json_t *opts = cb_jr_field(r, root, "", "options", JSON_OBJECT, 0);
   const char *key;
   json_t *v;
   json_object_foreach(opts, key, v) {
+    if (!known_option(r->d->generator, key))
+      return cb_jr_fail(r, "options", "'%.64s%s' is not an option of %s", key, strlen(key) > 64 ? "..." : "",
+                        r->d->generator);
     char buf[64];
     const char *text = NULL;
     if (json_is_string(v)) text = json_string_value(v);
     else if (json_is_integer(v)) snprintf(buf, sizeof buf, "%lld", (long long)json_integer_value(v)), text = buf;
     else if (json_is_real(v)) snprintf(buf, sizeof buf, "%.12g", json_real_value(v)), text = buf;
     else if (json_is_boolean(v)) text = json_is_true(v) ? "true" : "false";
-    if (!text || strlen(key) > 64 || strlen(text) > 256 || strpbrk(key, " '\"\\"))
-      return cb_jr_fail(r, "options", "option '%.64s' must be a short name with a short string, number or boolean",
-                        key);
+    if (!text || strlen(text) > 256)
+      return cb_jr_fail(r, "options", "option '%.64s' must be a short string, a number or a boolean", key);
     if (json_is_true(v) ? cb_dungeon_set_flag(r->d, key) : cb_dungeon_set_option(r->d, key, text, json_is_number(v)))
       return cb_jr_oom(r);
   }
@@ -290,7 +340,7 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
   const char *title = cb_jr_str(r, root, "", "title", 200, 0);
   if (title) d->title = title;
   if (read_options(r, root)) return r->st;
-  json_t *levels = cb_jr_array(r, root, "", "levels", 10000, 1);
+  json_t *levels = cb_jr_array(r, root, "", "levels", CB_JSON_MAX_LEVELS, 1);
   if (levels && json_array_size(levels) < 1) return cb_jr_fail(r, "", "'levels' must hold at least one level");
   size_t i;
   json_t *v;
@@ -304,7 +354,7 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
     if (!cb_dungeon_add_level(d, lid, name ? name : "")) return cb_jr_oom(r);
   }
   if (r->st || read_rooms(r, root) || read_passages(r, root)) return r->st;
-  json_t *log = cb_jr_array(r, root, "", "log", 2 * (size_t)CB_JSON_MAX_ITEMS, 0);
+  json_t *log = cb_jr_array(r, root, "", "log", 2 * (size_t)CB_JSON_MAX_ITEMS, 0); /* as check_writable */
   json_array_foreach(log, i, v) {
     if (!json_is_string(v) || json_string_length(v) > CB_JSON_MAX_TEXT)
       return cb_jr_fail(r, "log", "line %zu must be a string of at most 4096 bytes", i);
@@ -325,6 +375,13 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
 
 cb_status cb_json_parse(const char *text, size_t len, const char *name, cb_dungeon **out, cb_error *err) {
   *out = NULL;
+  /* jansson's tree costs up to 80 times the text: count before it is built */
+  cb_json_cost cost = {0};
+  cb_json_cost_add(&cost, text, len);
+  const char *over = cb_json_cost_over(&cost);
+  if (over)
+    return cb_error_set(err, CB_EINPUT, "%s: holds %s, more than a crawlbook JSON file may (see the README)",
+                        name, over);
   json_error_t jerr;
   json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
   if (!root) return cb_error_set(err, CB_EINPUT, "%s:%d:%d: %s", name, jerr.line, jerr.column, jerr.text);
@@ -357,8 +414,9 @@ cb_status cb_json_read_file(const char *path, cb_dungeon **out, cb_error *err) {
       if (ferror(f)) st = cb_error_set(err, CB_EINPUT, "%s: %s", path, errno ? strerror(errno) : "read error");
       break;
     }
-    if (len > 512u * 1024 * 1024) {
-      st = cb_error_set(err, CB_EINPUT, "%s: larger than 512 MiB", path);
+    if (len > (size_t)CB_JSON_MAX_MIB << 20) {
+      st = cb_error_set(err, CB_EINPUT, "%s: larger than %d MiB, more than a crawlbook JSON file may", path,
+                        CB_JSON_MAX_MIB);
       break;
     }
   }

@@ -131,24 +131,68 @@ cb_pair *cb_jr_pairs(cb_json_reader *r, json_t *obj, const char *where, const ch
   return out;
 }
 
+/* ---- cost ---- */
+
+void cb_json_cost_add(cb_json_cost *c, const char *s, size_t n) {
+  c->bytes += n;
+  for (size_t i = 0; i < n; i++) {
+    char ch = s[i];
+    if (c->in_string) {
+      if (c->escaped)
+        c->escaped = 0;
+      else if (ch == '\\')
+        c->escaped = 1;
+      else if (ch == '"')
+        c->in_string = 0;
+    } else if (ch == '"') {
+      c->in_string = 1;
+    } else if (ch == '{' || ch == '[') {
+      c->containers++, c->values++;
+    } else if (ch == ',') {
+      c->values++;
+    }
+  }
+}
+
+_Static_assert(CB_JSON_MAX_MIB == 128 && CB_JSON_MAX_CONTAINERS == 3000000 && CB_JSON_MAX_VALUES == 8000000,
+               "the phrases below say the limits");
+const char *cb_json_cost_over(const cb_json_cost *c) {
+  if (c->bytes > (size_t)CB_JSON_MAX_MIB << 20) return "more than 128 MiB";
+  if (c->containers > CB_JSON_MAX_CONTAINERS) return "more than 3,000,000 objects and arrays";
+  if (c->values > CB_JSON_MAX_VALUES) return "more than 8,000,000 values";
+  return NULL;
+}
+
 /* ---- writing ---- */
 
 struct cb_jw {
   cb_sink sink;
   cb_status st;
   const char *why; /* what failed, when it was not the sink */
+  cb_json_cost cost;
   size_t n;
   char buf[1 << 16];
 };
 
 cb_jw *cb_jw_new(cb_sink sink) {
-  cb_jw *w = cb_malloc(sizeof *w);
-  if (w) w->sink = sink, w->st = CB_OK, w->why = NULL, w->n = 0;
+  cb_jw *w = cb_calloc(1, sizeof *w);
+  if (w) w->sink = sink, w->st = CB_OK;
   return w;
 }
 
+/* Every byte passes here on its way out, and is counted as render will. */
+static void emit(cb_jw *w, const char *s, size_t len) {
+  if (w->st != CB_OK) return;
+  cb_json_cost_add(&w->cost, s, len);
+  const char *over = cb_json_cost_over(&w->cost);
+  if (over)
+    w->st = CB_EINPUT, w->why = over;
+  else
+    w->st = w->sink.write(w->sink.closure, (const unsigned char *)s, len);
+}
+
 static void flush(cb_jw *w) {
-  if (w->st == CB_OK && w->n) w->st = w->sink.write(w->sink.closure, (const unsigned char *)w->buf, w->n);
+  if (w->n) emit(w, w->buf, w->n);
   w->n = 0;
 }
 
@@ -166,7 +210,7 @@ void cb_jw_raw(cb_jw *w, const char *s, size_t len) {
   if (len > sizeof w->buf - w->n) {
     flush(w);
     if (len > sizeof w->buf) {
-      if (w->st == CB_OK) w->st = w->sink.write(w->sink.closure, (const unsigned char *)s, len);
+      emit(w, s, len);
       return;
     }
   }

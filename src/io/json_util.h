@@ -11,7 +11,26 @@
 #include "../model/error.h"
 #include "../util/sink.h"
 
-enum { CB_JSON_MAX_ROOMS = 100000, CB_JSON_MAX_ITEMS = 1000000, CB_JSON_MAX_TEXT = 4096 };
+enum {
+  CB_JSON_MAX_ROOMS = 100000,
+  CB_JSON_MAX_ITEMS = 1000000,
+  CB_JSON_MAX_TEXT = 4096,
+  CB_JSON_MAX_LEVELS = 10000
+};
+
+/* What a JSON file may cost to read (the README's JSON section): jansson
+ * holds every value as a tree, some 50 to 250 bytes each whatever its size
+ * in the file, so the values are counted before it parses. The writer counts
+ * what it writes the same way and refuses more, so that what crawlbook
+ * writes it reads back. */
+enum { CB_JSON_MAX_MIB = 128, CB_JSON_MAX_CONTAINERS = 3000000, CB_JSON_MAX_VALUES = 8000000 };
+typedef struct cb_json_cost {
+  size_t bytes, containers, values; /* values: containers and separators, at least one a value */
+  int in_string, escaped;
+} cb_json_cost;
+void cb_json_cost_add(cb_json_cost *c, const char *s, size_t n);
+/* The first limit c is over, as a phrase ("more than 3000000 objects and arrays"), or NULL. */
+const char *cb_json_cost_over(const cb_json_cost *c);
 #define CB_JSON_MAX_COORD 1e8
 
 /* Reading: the file's name (for messages), the error, the dungeon filled. */

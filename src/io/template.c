@@ -28,6 +28,16 @@ static cb_status fail_at(const char *file, const config_setting_t *s, cb_error *
                       detail ? detail : "");
 }
 
+cb_status cb_template_check_room(const cb_template *t, double page_w, double page_h, cb_error *err) {
+  double w = page_w / CB_PT_PER_MM - 2 * t->margin_mm, h = page_h / CB_PT_PER_MM - 2 * t->margin_mm;
+  if (w >= CB_MIN_ROOM_MM - 1e-9 && h >= CB_MIN_ROOM_MM - 1e-9) return CB_OK;
+  return cb_error_set(err, CB_EINPUT,
+                      "%smargins of %g mm on a %.4g x %.4g mm page leave %.4g x %.4g mm for the "
+                      "contents; they need at least %d x %d mm",
+                      t->margin_at, t->margin_mm, page_w / CB_PT_PER_MM, page_h / CB_PT_PER_MM, w, h,
+                      CB_MIN_ROOM_MM, CB_MIN_ROOM_MM);
+}
+
 static const struct {
   const char *name;
   double w_mm, h_mm;
@@ -65,12 +75,13 @@ static cb_status read_page(const char *file, config_setting_t *page, cb_template
       if ((config_setting_type(s) != CONFIG_TYPE_INT && config_setting_type(s) != CONFIG_TYPE_FLOAT) || v < 3.2 || v > 40)
         return fail_at(file, s, err, "page.margin_mm must be from 3.2 (1/8 in) to 40", NULL);
       t->margin_mm = v;
+      snprintf(t->margin_at, sizeof t->margin_at, "%.300s:%u: ", file, config_setting_source_line(s));
     } else {
       return fail_at(file, s, err, "unknown page setting ", key);
     }
   }
   if ((t->page_w > 0) != (t->page_h > 0)) return fail_at(file, page, err, "page needs both width_mm and height_mm", NULL);
-  return CB_OK;
+  return t->page_w > 0 ? cb_template_check_room(t, t->page_w, t->page_h, err) : CB_OK;
 }
 
 static cb_status read_root(const char *file, config_t *cfg, cb_template *t, cb_error *err) {
@@ -107,6 +118,11 @@ static cb_status read_root(const char *file, config_t *cfg, cb_template *t, cb_e
                          "sections may name cover, maps, key, extras, appendix and player-map; not ", v ? v : "that");
         t->sections |= bit;
       }
+      if (!t->sections)
+        return fail_at(file, s, err,
+                       "sections must name at least one of cover, maps, key, extras, appendix and "
+                       "player-map",
+                       NULL);
     } else if (strcmp(key, "tables") == 0) {
       if (!config_setting_is_group(s)) return fail_at(file, s, err, "tables must be a group: tables = { cards = \"...\"; };", NULL);
       for (int k = 0; k < config_setting_length(s); k++) {
@@ -160,10 +176,19 @@ cb_status cb_template_load(const char *name, cb_template *t, cb_error *err) {
     return cb_error_set(err, text ? CB_EINPUT : CB_EINTERNAL, "--template %s: cannot read %s", name, path);
   }
   text[got] = '\0';
+  int lineno = 1;
   if (strlen(text) != got) {
     free(text);
     return cb_error_set(err, CB_EINPUT, "%s: holds a NUL byte: not a text file", path);
   }
+  /* libconfig 1.5 opens an @include itself, from the current directory, with
+   * none of the checks above (a directory ends the process, a FIFO hangs) */
+  for (const char *line = text; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL, lineno++)
+    if (strncmp(line + strspn(line, " \t"), "@include", 8) == 0) {
+      free(text);
+      return cb_error_set(err, CB_EINPUT, "%s:%d: @include is not supported: put the settings in this file",
+                          path, lineno);
+    }
   config_t cfg;
   config_init(&cfg);
   cb_status st = CB_OK;

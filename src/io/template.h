@@ -27,6 +27,7 @@ typedef struct cb_template {
   double page_w, page_h; /* points, portrait as given; 0 when the template leaves it */
   bool landscape;
   double margin_mm;
+  char margin_at[320]; /* "file:line: " of the template's margin_mm, "" when it has none */
   bool colour;
   unsigned sections; /* booklet only */
   int pad_to;        /* booklet: pad the page count to a multiple of this (1: no padding) */
@@ -34,6 +35,13 @@ typedef struct cb_template {
    * leaves them: cards' meanings and leximorph's letter, junction and wall tables. */
   char cards[256], letters[256], junctions[256], walls[256];
 } cb_template;
+
+/* The space inside the margins must be at least this each way (a 90 mm page
+ * with 15 mm margins): less gives hundreds of pages of overlapping text. */
+enum { CB_MIN_ROOM_MM = 60 };
+/* CB_EINPUT, naming the margin's file:line, when the margins of t leave less
+ * than that on a page of page_w x page_h points. */
+cb_status cb_template_check_room(const cb_template *t, double page_w, double page_h, cb_error *err);
 
 /* The built-in defaults: the one-page sheet on A4, ink. */
 void cb_template_default(cb_template *t);

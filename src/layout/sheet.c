@@ -8,6 +8,7 @@
 
 #include "../io/template.h"
 #include "../util/alloc.h"
+#include "../util/text.h"
 #include "hooks.h"
 #include "impose.h"
 #include "key.h"
@@ -18,23 +19,19 @@
 static const cb_rgb INK = {0, 0, 0}, PAPER = {1, 1, 1}, GREY = {0.45, 0.45, 0.45};
 static const double TITLE_SIZE = 20, SUB_SIZE = 10, BODY_SIZE = 8.6, LEGEND_SIZE = 8.2, FOOT_SIZE = 8;
 
-/* Appends v quoted for a POSIX shell when it needs quoting. */
-static size_t shell_word(char *buf, size_t cap, size_t n, const char *v) {
-  if (*v && strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.,:/+=@%") == strlen(v))
-    return n + (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "%s", v);
-  n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "'");
-  for (; *v; v++)
-    n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, *v == '\'' ? "'\\''" : "%c", *v);
-  return n + (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "'");
-}
-
 void cb_sheet_command(const cb_dungeon *d, char *buf, size_t cap) {
-  size_t n = (size_t)snprintf(buf, cap, "crawlbook --generator %s --seed %" PRIu64, d->generator, d->seed);
+  /* every word quoted where it needs it: names and values may come from a JSON file */
+  size_t n = (size_t)snprintf(buf, cap, "crawlbook --generator ");
+  n = cb_shell_word(buf, cap, n, d->generator);
+  n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, " --seed %" PRIu64, d->seed);
   for (int i = 0; i < d->noptions && n < cap; i++) {
-    n += (size_t)snprintf(buf + n, cap - n, " --%s", d->options[i].name);
+    char name[80];
+    snprintf(name, sizeof name, "--%s", d->options[i].name);
+    n += (size_t)snprintf(buf + n, cap - n, " ");
+    n = cb_shell_word(buf, cap, n, name);
     if (d->options[i].flag || n >= cap) continue;
     n += (size_t)snprintf(buf + n, cap - n, " ");
-    n = shell_word(buf, cap, n, d->options[i].value);
+    n = cb_shell_word(buf, cap, n, d->options[i].value);
   }
 }
 
@@ -588,6 +585,11 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
     }
     handout_to = doc->npages;
   }
+  if (doc->npages == first)
+    return cb_error_set(err, CB_EINPUT,
+                        "the template's sections give this %s dungeon no pages: name cover, maps "
+                        "or key too",
+                        d->generator);
   while (o->pad_to > 1 && (doc->npages - first) % o->pad_to) {
     PAGE(NULL);
     cb_page_text(p, CB_FONT_BOLD, 11, x, top + 11, INK, "Notes");

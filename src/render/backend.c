@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "coverage.h"
+
 static const cb_backend_class *const classes[] = {&cb_backend_cairo, &cb_backend_haru};
 
 const cb_backend_class *cb_backend_find(const char *name) {
@@ -15,11 +17,19 @@ cb_status cb_backend_create(const cb_backend_class *cls, const cb_render_options
   *out = NULL;
   if (!(cls->formats & (1u << o->format)))
     return cb_error_set(err, CB_EINPUT, "the %s backend cannot write this format", cls->name);
-  return cls->create(o, out, err);
+  cb_coverage *cover = cb_coverage_load(o->fonts_dir);
+  cb_status st = cls->create(o, out, err);
+  if (st == CB_OK)
+    (*out)->cover = cover;
+  else
+    cb_coverage_free(cover);
+  return st;
 }
 
 void cb_backend_destroy(cb_backend *b) {
-  if (b) b->cls->destroy(b);
+  if (!b) return;
+  cb_coverage_free(b->cover);
+  b->cls->destroy(b);
 }
 
 void cb_backend_begin(cb_backend *b, const cb_document *info, cb_sink sink) {
@@ -29,7 +39,7 @@ void cb_backend_begin(cb_backend *b, const cb_document *info, cb_sink sink) {
 
 void cb_backend_page(cb_backend *b, const cb_page *p) {
   const cb_backend_class *c = b->cls;
-  if (b->err.status != CB_OK) return;
+  if (b->err.status != CB_OK || cb_coverage_check(b->cover, p, &b->err) != CB_OK) return;
   c->begin_page(b, p, b->npages++);
   for (int k = 0; k < p->nitems && b->err.status == CB_OK; k++) {
     const cb_item *it = &p->items[k];

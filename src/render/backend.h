@@ -44,6 +44,7 @@ struct cb_backend {
   const cb_backend_class *cls;
   cb_error err; /* sticky: the first error */
   int npages;   /* pages drawn so far in this document */
+  struct cb_coverage *cover; /* what the fonts can draw (set by cb_backend_create) */
 };
 
 /* The backend called name ("cairo"), or NULL. */

@@ -14,9 +14,7 @@
 
 #include "../util/alloc.h"
 #include "backend.h"
-
-static const char *const FONT_FILES[CB_FONT_COUNT] = {"Vollkorn-Regular.ttf", "Vollkorn-Italic.ttf",
-                                                      "Vollkorn-Bold.ttf", "Vollkorn-BoldItalic.ttf"};
+#include "coverage.h"
 
 typedef struct haru_backend {
   cb_backend base;
@@ -99,7 +97,7 @@ static cb_status create(const cb_render_options *o, cb_backend **out, cb_error *
   HPDF_SetCurrentEncoder(b->pdf, "UTF-8");
   for (int i = 0; i < CB_FONT_COUNT && b->base.err.status == CB_OK; i++) {
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s", o->fonts_dir, FONT_FILES[i]);
+    snprintf(path, sizeof path, "%s/%s", o->fonts_dir, cb_font_files[i]);
     const char *name = HPDF_LoadTTFontFromFile(b->pdf, path, HPDF_TRUE);
     b->fonts[i] = name ? HPDF_GetFont(b->pdf, name, "UTF-8") : NULL;
     if (!b->fonts[i]) cb_error_set(&b->base.err, CB_EINTERNAL, "libharu could not load %s", path);

@@ -71,8 +71,8 @@ static void hand_made_dungeon_round_trips(void **state) {
   cb_dungeon_add_level(d, 2, "Lower \xe2\x80\x94 deeps");
   cb_dungeon_set_title(d, "T\xc3\xadtulo / \\ \x01");
   cb_dungeon_set_option(d, "rooms", "5", true);
-  cb_dungeon_set_option(d, "deck", "full", false);
-  cb_dungeon_set_option(d, "ratio", "0.25", true);
+  cb_dungeon_set_option(d, "shape", "full", false);
+  cb_dungeon_set_option(d, "length-unit", "0.25", true);
   cb_dungeon_set_flag(d, "faithful");
   for (int i = 0; i < 5; i++) {
     cb_room *r = cb_dungeon_add_room_id(d, 10 + i, i < 3 ? 1 : 2, i * 12.34, -i * 0.01);

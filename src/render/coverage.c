@@ -1,0 +1,78 @@
+#include "coverage.h"
+
+#include <fontconfig/fontconfig.h>
+/* (after fontconfig.h, which it needs) */
+#include <fontconfig/fcfreetype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../util/alloc.h"
+#include "../util/text.h"
+
+const char *const cb_font_files[CB_FONT_COUNT] = {"Vollkorn-Regular.ttf", "Vollkorn-Italic.ttf",
+                                                  "Vollkorn-Bold.ttf", "Vollkorn-BoldItalic.ttf"};
+
+struct cb_coverage {
+  FcCharSet *set[CB_FONT_COUNT];
+};
+
+void cb_coverage_free(cb_coverage *c) {
+  if (!c) return;
+  for (int i = 0; i < CB_FONT_COUNT; i++)
+    if (c->set[i]) FcCharSetDestroy(c->set[i]);
+  free(c);
+}
+
+cb_coverage *cb_coverage_load(const char *fonts_dir) {
+  cb_coverage *c = cb_calloc(1, sizeof *c);
+  for (int i = 0; c && i < CB_FONT_COUNT; i++) {
+    char path[4096];
+    int count = 0;
+    snprintf(path, sizeof path, "%s/%s", fonts_dir, cb_font_files[i]);
+    FcPattern *pat = FcFreeTypeQuery((const FcChar8 *)path, 0, NULL, &count);
+    FcCharSet *set = NULL;
+    if (pat && FcPatternGetCharSet(pat, FC_CHARSET, 0, &set) == FcResultMatch) c->set[i] = FcCharSetCopy(set);
+    if (pat) FcPatternDestroy(pat);
+    if (!c->set[i]) {
+      cb_coverage_free(c);
+      return NULL;
+    }
+  }
+  return c;
+}
+
+/* Appends " U+XXXX" for cp unless already listed; at most 8. */
+static void add_missing(char *list, size_t cap, int *n, unsigned cp) {
+  char one[16];
+  snprintf(one, sizeof one, " U+%04X", cp);
+  if (*n >= 8 || strstr(list, one)) return;
+  size_t len = strlen(list);
+  snprintf(list + len, cap - len, "%s", one);
+  ++*n;
+}
+
+cb_status cb_coverage_check(const cb_coverage *c, const cb_page *p, cb_error *err) {
+  char list[128] = "";
+  const char *first = NULL;
+  int n = 0;
+  for (int k = 0; c && k < p->nitems; k++) {
+    const cb_item *it = &p->items[k];
+    if (it->kind != CB_ITEM_TEXT || !it->text) continue;
+    const FcCharSet *set = c->set[(unsigned)it->font < CB_FONT_COUNT ? it->font : 0];
+    size_t len = strlen(it->text);
+    for (size_t i = 0; i < len;) {
+      unsigned cp = 0;
+      int step = cb_utf8_char(it->text + i, len - i, &cp);
+      if (step == 0 || !FcCharSetHasChar(set, cp)) {
+        add_missing(list, sizeof list, &n, step ? cp : 0xFFFD);
+        if (!first) first = it->text;
+      }
+      i += step ? (size_t)step : 1;
+    }
+  }
+  if (!first) return CB_OK;
+  return cb_error_set(err, CB_EINPUT,
+                      "our fonts cannot draw%s%s (in \"%.80s\"): they cover Latin, Greek and Cyrillic "
+                      "text",
+                      list, n == 8 ? " and more" : "", first);
+}

@@ -1,0 +1,77 @@
+#include "text.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int cb_utf8_char(const char *s, size_t n, unsigned *cp) {
+  const unsigned char *p = (const unsigned char *)s;
+  if (n == 0) return 0;
+  unsigned c = p[0];
+  int len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+  if (len == 0 || (size_t)len > n) return 0;
+  if (len > 1) c &= 0x3Fu >> (len - 1);
+  for (int k = 1; k < len; k++) {
+    if ((p[k] & 0xC0) != 0x80) return 0;
+    c = (c << 6) | (p[k] & 0x3Fu);
+  }
+  static const unsigned least[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (c < least[len] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return 0;
+  if (cp) *cp = c;
+  return len;
+}
+
+static bool is_control(unsigned c) { return c < 0x20 || (c >= 0x7F && c <= 0x9F); }
+
+const char *cb_text_bad(const char *s) {
+  size_t n = strlen(s);
+  for (size_t i = 0; i < n;) {
+    unsigned c;
+    int len = cb_utf8_char(s + i, n - i, &c);
+    if (len == 0 || is_control(c)) return s + i;
+    i += (size_t)len;
+  }
+  return NULL;
+}
+
+bool cb_utf8_valid(const char *s) {
+  size_t n = strlen(s);
+  for (size_t i = 0; i < n;) {
+    int len = cb_utf8_char(s + i, n - i, NULL);
+    if (len == 0) return false;
+    i += (size_t)len;
+  }
+  return true;
+}
+
+char *cb_escape(char *out, size_t cap, const char *s) {
+  size_t n = strlen(s), o = 0;
+  if (cap == 0) return out;
+  for (size_t i = 0; i < n;) {
+    unsigned c = 0;
+    int len = cb_utf8_char(s + i, n - i, &c);
+    int bad = len == 0 || is_control(c);
+    if (len == 0) len = 1; /* one stray byte at a time */
+    size_t need = bad ? 4u * (size_t)len : (size_t)len;
+    if (o + need >= cap) break;
+    for (int k = 0; k < len; k++) {
+      unsigned char b = (unsigned char)s[i + (size_t)k];
+      if (bad)
+        o += (size_t)snprintf(out + o, cap - o, "\\x%02x", b);
+      else
+        out[o++] = (char)b;
+    }
+    i += (size_t)len;
+  }
+  out[o] = '\0';
+  return out;
+}
+
+size_t cb_shell_word(char *buf, size_t cap, size_t n, const char *v) {
+  if (*v &&
+      strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.,:/+=@%") == strlen(v))
+    return n + (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "%s", v);
+  n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "'");
+  for (; *v; v++)
+    n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, *v == '\'' ? "'\\''" : "%c", *v);
+  return n + (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "'");
+}

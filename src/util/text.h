@@ -1,0 +1,28 @@
+/* UTF-8 checks and the one escape used for everything printed from input
+ * (error messages, --explain lines), so that no byte from a file or an
+ * option reaches a terminal as a control sequence. */
+#ifndef CB_UTIL_TEXT_H
+#define CB_UTIL_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The length (1 to 4) of the well-formed UTF-8 character at s (at most n
+ * bytes), 0 when it is not one: no overlong forms, surrogates or values
+ * above U+10FFFF. *cp gets its code point (may be NULL). */
+int cb_utf8_char(const char *s, size_t n, unsigned *cp);
+/* Every byte of s belongs to a well-formed UTF-8 character. */
+bool cb_utf8_valid(const char *s);
+/* The first character that is not well-formed UTF-8 or is a control (C0,
+ * DEL, C1), or NULL when there is none. */
+const char *cb_text_bad(const char *s);
+/* s into out (cap bytes, always terminated) with every byte of a control
+ * character (C0, DEL, C1) or of ill-formed UTF-8 written as \xHH; a cut
+ * falls between characters. Returns out. */
+char *cb_escape(char *out, size_t cap, const char *s);
+
+/* Appends v to buf (cap bytes, n used) as one word for a POSIX shell,
+ * quoted when it needs it; returns the new length (as snprintf counts). */
+size_t cb_shell_word(char *buf, size_t cap, size_t n, const char *v);
+
+#endif
