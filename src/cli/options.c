@@ -48,6 +48,7 @@ enum {
   OPT_LETTERS,
   OPT_JUNCTIONS,
   OPT_WALLS,
+  OPT_DOORS,
   OPT_PAGE_SIZE,
   OPT_LANDSCAPE,
   OPT_LADDERS,
@@ -94,6 +95,7 @@ static const struct option long_opts[] = {
     {"letters", required_argument, NULL, OPT_LETTERS},
     {"junctions", required_argument, NULL, OPT_JUNCTIONS},
     {"walls", required_argument, NULL, OPT_WALLS},
+    {"doors", required_argument, NULL, OPT_DOORS},
     {"page-size", required_argument, NULL, OPT_PAGE_SIZE},
     {"landscape", no_argument, NULL, OPT_LANDSCAPE},
     {"ladders", no_argument, NULL, OPT_LADDERS},
@@ -145,6 +147,8 @@ void cb_cli_help(FILE *out) {
         "                        templates/leximorph-letters.txt, which explains strokes)\n"
         "      --junctions FILE  leximorph: the d6 junction table (leximorph-junctions)\n"
         "      --walls FILE      leximorph: the d8 wall table (leximorph-walls)\n"
+        "      --doors FILE      leximorph: the d20 table of what lies beyond a door\n"
+        "                        (leximorph-doors)\n"
         "      --ladders         preconnect: a corridor crossing under or over another\n"
         "                        area on an odd roll has ladders, not stairs\n"
         "      --title TEXT      the dungeon's title (default: one drawn from the seed)\n"
@@ -268,6 +272,7 @@ static const struct {
     {OPT_LETTERS, "leximorph"},
     {OPT_JUNCTIONS, "leximorph"},
     {OPT_WALLS, "leximorph"},
+    {OPT_DOORS, "leximorph"},
     {OPT_LADDERS, "preconnect"},
 };
 
@@ -542,11 +547,18 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     case OPT_NO_ROTATE: job->gen.no_rotate = true, gen_opt = true; break;
     case OPT_LETTERS:
     case OPT_JUNCTIONS:
-    case OPT_WALLS: {
-      const char *name = c == OPT_LETTERS ? "letters" : c == OPT_JUNCTIONS ? "junctions" : "walls";
+    case OPT_WALLS:
+    case OPT_DOORS: {
+      const char *name = c == OPT_LETTERS     ? "letters"
+                         : c == OPT_JUNCTIONS ? "junctions"
+                         : c == OPT_WALLS     ? "walls"
+                                              : "doors";
       if (!*optarg) return cb_error_set(err, CB_EINPUT, "--%s: give a table file", name);
       if (text_arg(name, optarg, 900, err)) return err->status;
-      *(c == OPT_LETTERS ? &job->gen.letters : c == OPT_JUNCTIONS ? &job->gen.junctions : &job->gen.walls) = optarg;
+      *(c == OPT_LETTERS     ? &job->gen.letters
+        : c == OPT_JUNCTIONS ? &job->gen.junctions
+        : c == OPT_WALLS     ? &job->gen.walls
+                             : &job->gen.doors) = optarg;
       gen_opt = true;
       break;
     }
