@@ -326,8 +326,14 @@ cb_status cb_sketch_pages(const cb_dungeon *d, const cb_symbols *st, const cb_fr
   int lines = cb_text_flow(p, &fl, note, 1, f->x, y);
   y += lines * fl.leading + 6;
 
-  double W = sk->cols * sk->sector_ft, H = sk->rows * sk->sector_ft;
+  double W = sk->cols * sk->sector_ft, H = sk->rows * sk->sector_ft, x0 = 0, y0 = 0;
   view v = {1, 0, 0, 0, 0};
+  /* a room behind a door in the map's edge lies outside it: widen the view */
+  for (int i = 0; i < d->nrooms; i++) {
+    x0 = fmin(x0, d->rooms[i].x - ROOM_FT), y0 = fmin(y0, d->rooms[i].y - ROOM_FT);
+    W = fmax(W, d->rooms[i].x + ROOM_FT), H = fmax(H, d->rooms[i].y + ROOM_FT);
+  }
+  W -= x0, H -= y0;
   /* fit the map, then leave room below it for the scale bar and legend */
   cb_symbol_set all = ~0ull;
   double avail_h = f->y + f->h - y, s = fmin(f->w / W, avail_h / H);
@@ -341,8 +347,8 @@ cb_status cb_sketch_pages(const cb_dungeon *d, const cb_symbols *st, const cb_fr
   v.s = s;
   v.tw = fmax(4.5, fmin(13, TUNNEL_FT * s));
   v.room = fmax(11, fmin(18, ROOM_FT * s));
-  v.ox = f->x + (f->w - W * s) / 2;
-  v.oy = y;
+  v.ox = f->x + (f->w - W * s) / 2 - x0 * s;
+  v.oy = y - y0 * s;
   cb_symbol_set used = 0;
   paper(p, st, d, sk, &v);
   tunnels(p, st, sk, &v, 0);
