@@ -628,6 +628,7 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   if (job->tpl.letters[0] && !job->gen.letters) job->gen.letters = job->tpl.letters;
   if (job->tpl.junctions[0] && !job->gen.junctions) job->gen.junctions = job->tpl.junctions;
   if (job->tpl.walls[0] && !job->gen.walls) job->gen.walls = job->tpl.walls;
+  if (job->tpl.doors[0] && !job->gen.doors) job->gen.doors = job->tpl.doors;
   if (!style) job->colour = job->tpl.colour;
   if (page_size || landscape || style || template_name || job->appendix || job->impose_saddle) {
     snprintf(cli->page_args, sizeof cli->page_args, "%s%s%s%s%s%s%s%s", template_name ? " --template " : "",

@@ -642,6 +642,20 @@ static void result_table_errors(void **state) {
   err = (cb_error){0};
   assert_int_equal(cb_gen_leximorph.generate(&o, &d, &err), CB_EINPUT);
   assert_non_null(strstr(err.msg, "expected 8 rows"));
+  /* the d20 beyond a door: twenty rows, known effects */
+  o.walls = NULL;
+  char doors[1024] = "";
+  for (int r = 1; r <= 20; r++)
+    snprintf(doors + strlen(doors), sizeof doors - strlen(doors), "%d | x | %s\n", r,
+             r == 20 ? "cellar" : "room");
+  o.doors = write_table(dir, "d.txt", doors);
+  err = (cb_error){0};
+  assert_int_equal(cb_gen_leximorph.generate(&o, &d, &err), CB_EINPUT);
+  if (!strstr(err.msg, "d.txt:20: unknown effect 'cellar'")) fail_msg("%s", err.msg);
+  o.doors = write_table(dir, "d.txt", "1 | x | room\n");
+  err = (cb_error){0};
+  assert_int_equal(cb_gen_leximorph.generate(&o, &d, &err), CB_EINPUT);
+  assert_non_null(strstr(err.msg, "expected 20 rows, one for each roll of a d20"));
   cb_test_rmdir(dir);
 }
 
