@@ -1169,15 +1169,15 @@ static cb_status choose_entrance(lx *s, const pending *pend, int np, cb_error *e
 }
 
 /* What the d20 found beyond the door in slot k (see lx.door_of), for the log. */
-static void door_words(const lx *s, int k, char *buf, size_t n) {
+static void door_words(const lx *s, int k, const char *which, char *buf, size_t n) {
   int i = s->door_of ? s->door_of[k] : -1;
   if (i < 0) return;
   const cb_sketch_door *dr = &s->sk->doors[i];
   size_t len = strlen(buf);
   if (dr->room)
-    snprintf(buf + len, n - len, "; beyond it (d20 %d) %s: room %d", dr->roll, dr->result, dr->room);
+    snprintf(buf + len, n - len, "; beyond %s (d20 %d) %s: room %d", which, dr->roll, dr->result, dr->room);
   else
-    snprintf(buf + len, n - len, "; beyond it (d20 %d) %s, ending blind", dr->roll, dr->result);
+    snprintf(buf + len, n - len, "; beyond %s (d20 %d) %s, ending blind", which, dr->roll, dr->result);
 }
 
 static void log_rolls(lx *s) {
@@ -1189,7 +1189,7 @@ static void log_rolls(lx *s) {
     sector_of(s, J->x, J->y, &col, &row);
     if (J->effect == CB_JUNCTION_DOOR) {
       char beyond[192] = "";
-      door_words(s, j, beyond, sizeof beyond);
+      door_words(s, j, "it", beyond, sizeof beyond);
       cb_dungeon_log(d, "Junction %d (sector %d,%d): rolled %d -> %s%s.", j + 1, col + 1, row + 1, J->roll,
                      J->result, beyond);
     } else if (J->room)
@@ -1203,7 +1203,11 @@ static void log_rolls(lx *s) {
     char beyond[2][400] = {"", ""};
     for (int side = 0; side < 2; side++)
       for (int slot = 0; slot < 2; slot++)
-        door_words(s, sk->njunctions + 2 * (i + side) + slot, beyond[side], sizeof beyond[side]);
+        door_words(s, sk->njunctions + 2 * (i + side) + slot,
+                   sk->walls[i + side].effect != CB_WALL_DOORS ? "it"
+                   : slot                                      ? "the second"
+                                                               : "the first",
+                   beyond[side], sizeof beyond[side]);
     cb_dungeon_log(d, "Tunnel %d, %.0f ft in: %s wall rolled %d -> %s%s; %s wall rolled %d -> %s%s.",
                    L->tunnel + 1, s->st[i / 2].along, wall_side(L), L->roll, L->result, beyond[0],
                    wall_side(R), R->roll, R->result, beyond[1]);
