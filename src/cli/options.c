@@ -49,6 +49,7 @@ enum {
   OPT_LETTERS,
   OPT_JUNCTIONS,
   OPT_WALLS,
+  OPT_DOORS,
   OPT_PAGE_SIZE,
   OPT_LANDSCAPE,
   OPT_LADDERS,
@@ -95,6 +96,7 @@ static const struct option long_opts[] = {
     {"letters", required_argument, NULL, OPT_LETTERS},
     {"junctions", required_argument, NULL, OPT_JUNCTIONS},
     {"walls", required_argument, NULL, OPT_WALLS},
+    {"doors", required_argument, NULL, OPT_DOORS},
     {"page-size", required_argument, NULL, OPT_PAGE_SIZE},
     {"landscape", no_argument, NULL, OPT_LANDSCAPE},
     {"ladders", no_argument, NULL, OPT_LADDERS},
@@ -146,6 +148,8 @@ void cb_cli_help(FILE *out) {
         "                        templates/leximorph-letters.txt, which explains strokes)\n"
         "      --junctions FILE  leximorph: the d6 junction table (leximorph-junctions)\n"
         "      --walls FILE      leximorph: the d8 wall table (leximorph-walls)\n"
+        "      --doors FILE      leximorph: the d20 table of what lies beyond a door\n"
+        "                        (leximorph-doors)\n"
         "      --ladders         preconnect: a corridor crossing under or over another\n"
         "                        area on an odd roll has ladders, not stairs\n"
         "      --title TEXT      the dungeon's title (default: one drawn from the seed)\n"
@@ -269,6 +273,7 @@ static const struct {
     {OPT_LETTERS, "leximorph"},
     {OPT_JUNCTIONS, "leximorph"},
     {OPT_WALLS, "leximorph"},
+    {OPT_DOORS, "leximorph"},
     {OPT_LADDERS, "preconnect"},
 };
 
@@ -549,11 +554,18 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     case OPT_NO_ROTATE: job->gen.no_rotate = true, gen_opt = true; break;
     case OPT_LETTERS:
     case OPT_JUNCTIONS:
-    case OPT_WALLS: {
-      const char *name = c == OPT_LETTERS ? "letters" : c == OPT_JUNCTIONS ? "junctions" : "walls";
+    case OPT_WALLS:
+    case OPT_DOORS: {
+      const char *name = c == OPT_LETTERS     ? "letters"
+                         : c == OPT_JUNCTIONS ? "junctions"
+                         : c == OPT_WALLS     ? "walls"
+                                              : "doors";
       if (!*optarg) return cb_error_set(err, CB_EINPUT, "--%s: give a table file", name);
       if (text_arg(name, optarg, 900, err)) return err->status;
-      *(c == OPT_LETTERS ? &job->gen.letters : c == OPT_JUNCTIONS ? &job->gen.junctions : &job->gen.walls) = optarg;
+      *(c == OPT_LETTERS     ? &job->gen.letters
+        : c == OPT_JUNCTIONS ? &job->gen.junctions
+        : c == OPT_WALLS     ? &job->gen.walls
+                             : &job->gen.doors) = optarg;
       gen_opt = true;
       break;
     }
@@ -625,6 +637,7 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   if (job->tpl.letters[0] && !job->gen.letters) job->gen.letters = job->tpl.letters;
   if (job->tpl.junctions[0] && !job->gen.junctions) job->gen.junctions = job->tpl.junctions;
   if (job->tpl.walls[0] && !job->gen.walls) job->gen.walls = job->tpl.walls;
+  if (job->tpl.doors[0] && !job->gen.doors) job->gen.doors = job->tpl.doors;
   if (!style) job->colour = job->tpl.colour;
   if (page_size || landscape || style || template_name || job->appendix || job->impose_saddle) {
     size_t n = 0, cap = sizeof cli->page_args;

@@ -56,7 +56,7 @@ typedef struct cb_gen_options {
   int sector_cols, sector_rows; /* 0: 2x2 */
   int sector_ft;                /* 0: 240 */
   bool no_rotate;               /* the letters stay upright (no d4) */
-  const char *letters, *junctions, *walls; /* tables (name in templates/ or a path); NULL: ours */
+  const char *letters, *junctions, *walls, *doors; /* tables (name in templates/ or a path); NULL: ours */
 } cb_gen_options;
 
 typedef struct cb_generator {

@@ -24,7 +24,7 @@
 #define CB_PI 3.14159265358979323846
 
 enum { DEFAULT_SECTORS = 2, MAX_SECTORS = 12, DEFAULT_SECTOR_FT = 240, MIN_SECTOR_FT = 120, MAX_SECTOR_FT = 1200 };
-enum { LETTER_ROWS = 10, JUNCTION_ROWS = 6, WALL_ROWS = 8, MAX_STROKE_POINTS = 256 };
+enum { LETTER_ROWS = 10, JUNCTION_ROWS = 6, WALL_ROWS = 8, DOOR_ROWS = 20, MAX_STROKE_POINTS = 256 };
 /* The most work a letter table may ask for (see letter_pieces). */
 enum { MAX_LETTER_SEGMENTS = 100, MAX_LETTER_PIECES = 100 };
 static const double MIN_STROKE_LENGTH = 0.01; /* of the unit box */
@@ -35,6 +35,8 @@ static const double ARC_STEP_DEG = 12.0; /* arcs are flattened in steps this siz
 static const double DOOR_FT = 25.0;     /* a room behind a door sits this far off the tunnel */
 static const double PAIR_FT = 12.0;     /* half the gap between a pair of doors */
 static const double ROOM_FT = 15.0;     /* a room's side on the sketch, for spacing */
+static const double HALF_TUNNEL_FT = 5.0; /* a door stands in the wall, half a tunnel from its middle */
+static const double STUB_FT = 30.0;       /* a passage beyond a door, drawn this far until it ends blind */
 
 /* ---- tables ---- */
 
@@ -264,7 +266,7 @@ static cb_status read_die_table(const char *name, int rows, int fields, cb_table
 static cb_status read_results(const char *name, int rows, result_row *out, int (*parse)(const char *),
                               const char *kinds, cb_error *err) {
   cb_table t;
-  int order[WALL_ROWS];
+  int order[DOOR_ROWS];
   cb_status st = read_die_table(name, rows, 3, &t, order, err);
   if (st != CB_OK) return st;
   for (int r = 0; r < rows && st == CB_OK; r++) {
@@ -330,7 +332,7 @@ typedef struct lx {
   tables tb;
   cb_sketch *sk;
   int cols, rows;
-  double S, M; /* sector side, letter inset */
+  double S; /* sector side: a letter fills its sector (no inset) */
   seg *segs;
   int nsegs;
   size_t cap_segs;
@@ -343,6 +345,13 @@ typedef struct lx {
   size_t cap_edges;
   int *adj_start, *adj; /* CSR: edge indices per node */
   int *junction_of;     /* node -> junction index or -1 */
+  int *edge_tunnel;     /* edge -> the tunnel it lies in */
+  double *edge_at;      /* edge -> how far along its tunnel it starts */
+  unsigned char *edge_rev; /* edge -> 1 when its tunnel runs from b to a */
+  struct station *st;      /* the wall checks' places, by tunnel and distance along it */
+  int nst;
+  result_row doors[DOOR_ROWS]; /* the d20 table: what lies beyond a door */
+  int *door_of; /* junction j, then wall w's door k at nj + 2w + k -> index in sk->doors, or -1 */
 } lx;
 
 static int add_seg(lx *s, seg g) {
@@ -368,8 +377,8 @@ static void place(const lx *s, int k, int rotation, double u, double v, double *
   default: break;
   }
   int col = k % s->cols, row = k / s->cols;
-  *x = col * s->S + s->M + a * (s->S - 2 * s->M);
-  *y = row * s->S + s->M + b * (s->S - 2 * s->M);
+  *x = (col + a) * s->S;
+  *y = (row + b) * s->S;
 }
 
 static const char *turn_words(int rotation) {
@@ -513,8 +522,15 @@ static int add_split(split **sp, int *n, size_t *cap, int which, double t) {
   return 0;
 }
 
-static int shares_sector(const seg *a, const seg *b) {
-  return a->s1 == b->s1 || a->s1 == b->s2 || a->s2 == b->s1 || a->s2 == b->s2;
+static int sectors_near(const lx *s, int p, int q) {
+  return abs(p % s->cols - q % s->cols) <= 1 && abs(p / s->cols - q / s->cols) <= 1;
+}
+
+/* Letters fill their sectors, so strokes of neighbouring sectors may meet on
+ * the edges and corners between them. */
+static int may_meet(const lx *s, const seg *a, const seg *b) {
+  return sectors_near(s, a->s1, b->s1) || sectors_near(s, a->s1, b->s2) || sectors_near(s, a->s2, b->s1) ||
+         sectors_near(s, a->s2, b->s2);
 }
 
 /* Where a and b meet (cross, touch or overlap), as parameters on each. */
@@ -562,7 +578,8 @@ static int add_edge(lx *s, int a, int b) {
 }
 
 /* The planar graph of the strokes: split every segment where it meets
- * another of its sectors, then one node per distinct point. */
+ * another of its own or a neighbouring sector, then one node per distinct
+ * point. */
 static cb_status build_graph(lx *s, cb_error *err) {
   split *sp = NULL;
   int nsp = 0;
@@ -571,7 +588,7 @@ static cb_status build_graph(lx *s, cb_error *err) {
   for (int i = 0; i < s->nsegs; i++) {
     if (add_split(&sp, &nsp, &cap, i, 0) || add_split(&sp, &nsp, &cap, i, 1)) goto fail;
     for (int j = i + 1; j < s->nsegs; j++)
-      if (shares_sector(&s->segs[i], &s->segs[j]) && intersect(&sp, &nsp, &cap, s, i, j)) goto fail;
+      if (may_meet(s, &s->segs[i], &s->segs[j]) && intersect(&sp, &nsp, &cap, s, i, j)) goto fail;
   }
   qsort(sp, (size_t)nsp, sizeof *sp, split_cmp);
   for (int k = 0; k < nsp;) {
@@ -698,10 +715,14 @@ static int push_pt(pts *t, double x, double y) {
 static cb_status walk_tunnel(lx *s, int j, int e, cb_sketch_tunnel **tun, int *ntun, size_t *cap, cb_error *err) {
   pts t = {0};
   int cur = j;
+  double at = 0;
   if (push_pt(&t, s->nodes[j].x, s->nodes[j].y)) return oom(err);
   for (;;) {
     s->edges[e].used = 1;
+    s->edge_tunnel[e] = *ntun, s->edge_at[e] = at, s->edge_rev[e] = s->edges[e].a != cur;
+    int was = cur;
     cur = other_end(s, e, cur);
+    at += hypot(s->nodes[cur].x - s->nodes[was].x, s->nodes[cur].y - s->nodes[was].y);
     if (push_pt(&t, s->nodes[cur].x, s->nodes[cur].y)) {
       free(t.p);
       return oom(err);
@@ -740,7 +761,12 @@ static cb_status trace_tunnels(lx *s, cb_error *err) {
   int ntun = 0, nj = 0;
   size_t cap = 0;
   cb_status st = CB_OK;
-  if (!s->junction_of || !jo) goto fail_oom;
+  s->edge_tunnel = cb_malloc(((size_t)s->nedges + 1) * sizeof *s->edge_tunnel);
+  s->edge_at = cb_malloc(((size_t)s->nedges + 1) * sizeof *s->edge_at);
+  s->edge_rev = cb_calloc((size_t)s->nedges + 1, 1);
+  if (!s->junction_of || !jo || !s->edge_tunnel || !s->edge_at || !s->edge_rev) goto fail_oom;
+  for (int e = 0; e < s->nedges; e++)
+    s->edge_tunnel[e] = -1, s->edge_at[e] = 0;
   for (int i = 0; i < s->nnodes; i++) s->junction_of[i] = is_junction(s, i) ? 0 : -1;
   /* a loop without a corner (an O) gets a junction at its top */
   for (int i = 0; i < s->nedges; i++) s->edges[i].used = 0;
@@ -827,23 +853,50 @@ static double tunnel_length(const cb_sketch_tunnel *t) {
   return l;
 }
 
-/* The point `at` ft along the tunnel and the direction it runs there. */
-static void point_along(const cb_sketch_tunnel *t, double at, double *x, double *y, double *ux, double *uy) {
-  for (int i = 0; i + 1 < t->npoints; i++) {
-    double dx = t->points[i + 1].x - t->points[i].x, dy = t->points[i + 1].y - t->points[i].y, l = hypot(dx, dy);
-    if (l <= 0) continue;
-    if (at <= l || i + 2 == t->npoints) {
-      double f = at / l;
-      f = f < 0 ? 0 : f > 1 ? 1 : f;
-      *x = t->points[i].x + dx * f;
-      *y = t->points[i].y + dy * f;
-      *ux = dx / l;
-      *uy = dy / l;
-      return;
-    }
-    at -= l;
+typedef struct station {
+  int tunnel;
+  double along, x, y, ux, uy; /* ft along the tunnel; its direction there */
+} station;
+
+static int station_cmp(const void *pa, const void *pb) {
+  const station *a = pa, *b = pb;
+  if (a->tunnel != b->tunnel) return a->tunnel - b->tunnel;
+  return (a->along > b->along) - (a->along < b->along);
+}
+
+static double edge_len(const lx *s, int e) {
+  if (s->edge_tunnel[e] < 0) return 0;
+  const node *a = &s->nodes[s->edges[e].a], *b = &s->nodes[s->edges[e].b];
+  return hypot(b->x - a->x, b->y - a->y);
+}
+
+/* The wall checks' places: one every 60 ft counted along the strokes from
+ * end to end and on from one stroke to the next (the edges were made in
+ * stroke order), never restarted at a junction; so the map gets a check for
+ * every 60 ft of tunnel it has. */
+static cb_status place_stations(lx *s, cb_error *err) {
+  double total = 0, walked = 0;
+  for (int e = 0; e < s->nedges; e++)
+    total += edge_len(s, e);
+  int n = (int)floor(total / WALL_FT + 1e-9), e = 0;
+  s->st = cb_malloc(((size_t)n + 1) * sizeof *s->st);
+  if (!s->st) return oom(err);
+  for (int k = 0; k < n; k++) {
+    double at = (k + 0.5) * total / n;
+    while (e + 1 < s->nedges && (s->edge_tunnel[e] < 0 || walked + edge_len(s, e) < at))
+      walked += edge_len(s, e++);
+    const node *a = &s->nodes[s->edges[e].a], *b = &s->nodes[s->edges[e].b];
+    double l = edge_len(s, e), f = l > 0 ? (at - walked) / l : 0, dir = s->edge_rev[e] ? -1 : 1;
+    f = f < 0 ? 0 : f > 1 ? 1 : f;
+    station *p = &s->st[k];
+    p->tunnel = s->edge_tunnel[e];
+    p->along = s->edge_at[e] + (s->edge_rev[e] ? 1 - f : f) * l;
+    p->x = a->x + (b->x - a->x) * f, p->y = a->y + (b->y - a->y) * f;
+    p->ux = l > 0 ? (b->x - a->x) / l * dir : 1, p->uy = l > 0 ? (b->y - a->y) / l * dir : 0;
   }
-  *x = t->points[0].x, *y = t->points[0].y, *ux = 1, *uy = 0;
+  qsort(s->st, (size_t)n, sizeof *s->st, station_cmp);
+  s->nst = n;
+  return CB_OK;
 }
 
 typedef struct pending {
@@ -855,6 +908,8 @@ typedef struct pending {
   int wall, slot; /* source: wall index and 0/1, or -1 */
   int id;
   double nx, ny; /* the way from the tunnel to a room behind a door */
+  int sdoor;     /* its door in sk->doors, or -1 */
+  int chamber;   /* a large chamber */
 } pending;
 
 typedef struct crawl {
@@ -902,76 +957,156 @@ static void free_direction(const cb_sketch *sk, int j, double *ux, double *uy) {
 
 static const char *wall_side(const cb_sketch_wall *w) { return w->right ? "right" : "left"; }
 
-/* Roll the junctions (d6 each) and the walls (d8 each side every 60 ft),
- * noting the rooms they make. */
-static cb_status roll_features(lx *s, pending **out, int *nout, int *nstations, cb_error *err) {
-  cb_dungeon *d = s->d;
+static void clamp_point(const lx *s, cb_sketch_point *p) {
+  double W = s->cols * s->S, H = s->rows * s->S;
+  p->x = round(fmin(W, fmax(0, p->x)) * 100) / 100;
+  p->y = round(fmin(H, fmax(0, p->y)) * 100) / 100;
+}
+
+/* The passage beyond a door as a short blind stub: straight on, at 45
+ * degrees, or turning to run beside the tunnel (along u). */
+static void stub_points(const lx *s, cb_sketch_door *dr, double ux, double uy) {
+  double nx = dr->ux, ny = dr->uy, dx = nx, dy = ny, bend = STUB_FT / 2;
+  if (dr->effect == CB_DOOR_DIAGONAL) dx = (nx + ux) / sqrt(2), dy = (ny + uy) / sqrt(2);
+  if (dr->effect == CB_DOOR_PARALLEL) bend = 8;
+  dr->stub[0] = (cb_sketch_point){dr->x, dr->y};
+  dr->stub[1] = (cb_sketch_point){dr->x + dx * bend, dr->y + dy * bend};
+  if (dr->effect == CB_DOOR_PARALLEL) dx = ux, dy = uy, bend = 0;
+  dr->stub[2] =
+      (cb_sketch_point){dr->stub[1].x + dx * (STUB_FT - bend), dr->stub[1].y + dy * (STUB_FT - bend)};
+  for (int i = 0; i < CB_STUB_POINTS; i++)
+    clamp_point(s, &dr->stub[i]);
+}
+
+typedef struct pend_list {
+  pending *p;
+  int n;
+  size_t cap;
+} pend_list;
+
+/* A door off the tunnel at (cx, cy), opening the way (nx, ny); (ux, uy) runs
+ * along the tunnel. The d20 says what lies beyond: a room or chamber is
+ * noted for the point-crawl, a passage becomes a stub on the sketch. */
+static cb_status open_door(lx *s, double cx, double cy, double nx, double ny, double ux, double uy,
+                           pending from, int slot_of, pend_list *pl, cb_error *err) {
   cb_sketch *sk = s->sk;
-  pending *pend = NULL;
-  size_t cap = 0;
-  int np = 0, nw = 0, stations = 0;
-  for (int t = 0; t < sk->ntunnels; t++) nw += 2 * (int)floor(tunnel_length(&sk->tunnels[t]) / WALL_FT + 1e-9);
-  sk->walls = cb_arena_alloc(d->arena, (size_t)nw + 1, sizeof *sk->walls);
-  if (!sk->walls) return oom(err);
+  int k = sk->ndoors++;
+  cb_sketch_door *dr = &sk->doors[k];
+  cb_sketch_point at = {cx + nx * HALF_TUNNEL_FT, cy + ny * HALF_TUNNEL_FT};
+  clamp_point(s, &at); /* a tunnel along the map's edge has its door in the edge */
+  dr->x = at.x, dr->y = at.y;
+  dr->ux = round(nx * 1e4) / 1e4, dr->uy = round(ny * 1e4) / 1e4;
+  dr->roll = cb_rng_die(&s->rng, DOOR_ROWS);
+  dr->effect = (cb_door_effect)s->doors[dr->roll - 1].effect;
+  dr->result = cb_arena_strdup(s->d->arena, s->doors[dr->roll - 1].text);
+  dr->secret = from.secret;
+  s->door_of[slot_of] = k;
+  if (!dr->result) return oom(err);
+  if (dr->effect != CB_DOOR_ROOM && dr->effect != CB_DOOR_CHAMBER) {
+    stub_points(s, dr, ux, uy);
+    return CB_OK;
+  }
+  if (cb_grow(&pl->p, &pl->cap, (size_t)pl->n + 1, sizeof *pl->p)) return oom(err);
+  from.x = cx + nx * DOOR_FT, from.y = cy + ny * DOOR_FT, from.nx = nx, from.ny = ny;
+  from.sdoor = k, from.chamber = dr->effect == CB_DOOR_CHAMBER, from.door = 1;
+  pl->p[pl->n++] = from;
+  return CB_OK;
+}
+
+/* A d6 at every junction: a room sits on it, or a door opens off it. */
+static cb_status roll_junctions(lx *s, pend_list *pl, cb_error *err) {
+  cb_sketch *sk = s->sk;
   for (int j = 0; j < sk->njunctions; j++) {
     cb_sketch_junction *J = &sk->junctions[j];
     J->roll = cb_d6(&s->rng);
     const result_row *r = &s->tb.junctions[J->roll - 1];
     J->effect = (cb_junction_effect)r->effect;
-    J->result = cb_arena_strdup(d->arena, r->text);
+    J->result = cb_arena_strdup(s->d->arena, r->text);
     if (!J->result) return oom(err);
-    if (J->effect == CB_JUNCTION_ROOM || J->effect == CB_JUNCTION_DOOR) {
+    pending at = {.x = J->x, .y = J->y, .station = j, .junction = j, .wall = -1, .sdoor = -1};
+    if (J->effect == CB_JUNCTION_ROOM) {
+      if (cb_grow(&pl->p, &pl->cap, (size_t)pl->n + 1, sizeof *pl->p)) return oom(err);
+      pl->p[pl->n++] = at;
+    } else if (J->effect == CB_JUNCTION_DOOR) {
       double ux = 0, uy = 0;
-      int door = J->effect == CB_JUNCTION_DOOR;
-      if (door) free_direction(sk, j, &ux, &uy);
-      if (cb_grow(&pend, &cap, (size_t)np + 1, sizeof *pend)) goto fail_oom;
-      pend[np++] = (pending){J->x + ux * DOOR_FT, J->y + uy * DOOR_FT, j, door, 0, j, -1, 0, 0, ux, uy};
+      free_direction(sk, j, &ux, &uy);
+      cb_status st = open_door(s, J->x, J->y, ux, uy, -uy, ux, at, j, pl, err);
+      if (st != CB_OK) return st;
     }
   }
-  for (int t = 0; t < sk->ntunnels; t++) {
-    const cb_sketch_tunnel *tu = &sk->tunnels[t];
-    double len = tunnel_length(tu);
-    int n = (int)floor(len / WALL_FT + 1e-9);
-    for (int k = 0; k < n; k++, stations++) {
-      double x, y, ux, uy;
-      point_along(tu, (k + 0.5) * len / n, &x, &y, &ux, &uy);
-      for (int side = 0; side < 2; side++) {
-        cb_sketch_wall *w = &sk->walls[sk->nwalls++];
-        w->x = round(x * 100) / 100;
-        w->y = round(y * 100) / 100;
-        w->tunnel = t;
-        w->right = side == 1;
-        w->roll = cb_d8(&s->rng);
-        const result_row *r = &s->tb.walls[w->roll - 1];
-        w->effect = (cb_wall_effect)r->effect;
-        w->result = cb_arena_strdup(d->arena, r->text);
-        if (!w->result) return oom(err);
-        /* the side's outward normal: left of the direction of travel, y down */
-        double nx = side ? -uy : uy, ny = side ? ux : -ux;
-        int doors = w->effect == CB_WALL_DOORS ? 2 : w->effect == CB_WALL_DOOR || w->effect == CB_WALL_SECRET_DOOR;
-        for (int slot = 0; slot < doors; slot++) {
-          double along = doors == 2 ? (slot ? PAIR_FT : -PAIR_FT) : 0;
-          if (cb_grow(&pend, &cap, (size_t)np + 1, sizeof *pend)) goto fail_oom;
-          pend[np++] = (pending){w->x + nx * DOOR_FT + ux * along, w->y + ny * DOOR_FT + uy * along,
-                                 sk->njunctions + stations, 1, w->effect == CB_WALL_SECRET_DOOR, -1,
-                                 sk->nwalls - 1, slot, 0, nx, ny};
-        }
+  return CB_OK;
+}
+
+/* A d8 on both walls at every station; doors roll on beyond. */
+static cb_status roll_walls(lx *s, pend_list *pl, cb_error *err) {
+  cb_sketch *sk = s->sk;
+  for (int k = 0; k < s->nst; k++) {
+    const station *p = &s->st[k];
+    for (int side = 0; side < 2; side++) {
+      cb_sketch_wall *w = &sk->walls[sk->nwalls++];
+      w->x = round(p->x * 100) / 100;
+      w->y = round(p->y * 100) / 100;
+      w->tunnel = p->tunnel;
+      w->right = side == 1;
+      w->roll = cb_d8(&s->rng);
+      const result_row *r = &s->tb.walls[w->roll - 1];
+      w->effect = (cb_wall_effect)r->effect;
+      w->result = cb_arena_strdup(s->d->arena, r->text);
+      if (!w->result) return oom(err);
+      /* the side's outward normal: left of the direction of travel, y down */
+      double nx = side ? -p->uy : p->uy, ny = side ? p->ux : -p->ux;
+      int doors =
+          w->effect == CB_WALL_DOORS ? 2 : w->effect == CB_WALL_DOOR || w->effect == CB_WALL_SECRET_DOOR;
+      for (int slot = 0; slot < doors; slot++) {
+        /* a pair's passages part, each away from the other */
+        double along = doors == 2 ? (slot ? PAIR_FT : -PAIR_FT) : 0, away = doors == 2 && !slot ? -1 : 1;
+        pending from = {.station = s->sk->njunctions + k,
+                        .secret = w->effect == CB_WALL_SECRET_DOOR,
+                        .junction = -1,
+                        .wall = sk->nwalls - 1,
+                        .slot = slot,
+                        .sdoor = -1};
+        cb_status st = open_door(s, w->x + p->ux * along, w->y + p->uy * along, nx, ny, p->ux * away,
+                                 p->uy * away, from, sk->njunctions + 2 * (sk->nwalls - 1) + slot, pl, err);
+        if (st != CB_OK) return st;
       }
     }
   }
-  *out = pend;
-  *nout = np;
-  *nstations = stations;
   return CB_OK;
-fail_oom:
-  free(pend);
-  return oom(err);
 }
 
-/* Beyond the seed: when no roll made a room, the junction nearest the
- * bottom edge's middle becomes one, so that the party has somewhere to go. */
+/* Roll the junctions (d6 each), the walls (d8 each side at every station)
+ * and what lies beyond every door (d20), noting the rooms they make. */
+static cb_status roll_features(lx *s, pending **out, int *nout, int *nstations, cb_error *err) {
+  cb_dungeon *d = s->d;
+  cb_sketch *sk = s->sk;
+  pend_list pl = {0};
+  int nwalls = 2 * s->nst, nslots = sk->njunctions + 2 * nwalls;
+  sk->walls = cb_arena_alloc(d->arena, (size_t)nwalls + 1, sizeof *sk->walls);
+  sk->doors = cb_arena_alloc(d->arena, (size_t)nslots + 1, sizeof *sk->doors);
+  s->door_of = cb_malloc(((size_t)nslots + 1) * sizeof *s->door_of);
+  if (!sk->walls || !sk->doors || !s->door_of) return oom(err);
+  for (int i = 0; i < nslots; i++)
+    s->door_of[i] = -1;
+  cb_status st = roll_junctions(s, &pl, err);
+  if (st == CB_OK) st = roll_walls(s, &pl, err);
+  if (st != CB_OK) {
+    free(pl.p);
+    return st;
+  }
+  *out = pl.p;
+  *nout = pl.n;
+  *nstations = s->nst;
+  return CB_OK;
+}
+
+/* Beyond the seed: the way in must be an open room (generators.md). When
+ * no roll made one, the junction nearest the bottom edge's middle becomes a
+ * room, so that the party has somewhere to go. */
 static cb_status ensure_a_room(lx *s, pending **pend, int *np, cb_error *err) {
-  if (*np > 0 || s->sk->njunctions == 0) return CB_OK;
+  for (int i = 0; i < *np; i++)
+    if (!(*pend)[i].secret) return CB_OK;
+  if (s->sk->njunctions == 0 || (*np == 0 && s->o->faithful)) return CB_OK;
   cb_sketch *sk = s->sk;
   double cx = s->cols * s->S / 2, cy = s->rows * s->S;
   int best = 0;
@@ -979,15 +1114,21 @@ static cb_status ensure_a_room(lx *s, pending **pend, int *np, cb_error *err) {
     if (hypot(sk->junctions[j].x - cx, sk->junctions[j].y - cy) <
         hypot(sk->junctions[best].x - cx, sk->junctions[best].y - cy))
       best = j;
-  pending *p = cb_malloc(sizeof *p);
+  pending *p = cb_realloc(*pend, ((size_t)*np + 1) * sizeof *p);
   if (!p) return oom(err);
-  free(*pend);
-  *p = (pending){sk->junctions[best].x, sk->junctions[best].y, best, 0, 0, best, -1, 0, 0, 0, 0};
+  p[*np] = (pending){.x = sk->junctions[best].x,
+                     .y = sk->junctions[best].y,
+                     .station = best,
+                     .junction = best,
+                     .wall = -1,
+                     .sdoor = -1};
   *pend = p;
-  *np = 1;
-  cb_dungeon_log(s->d, "No roll made a room: junction %d, nearest the middle of the bottom edge, is taken as the "
-                       "way in and becomes a room (our repair; --faithful leaves the dungeon without rooms).",
-                 best + 1);
+  (*np)++;
+  cb_dungeon_log(
+      s->d,
+      "No roll made an open room: junction %d, nearest the middle of the bottom edge, is taken as "
+      "the way in and becomes a room (our repair; --faithful leaves a dungeon without any room so).",
+      best + 1);
   return CB_OK;
 }
 
@@ -1057,24 +1198,47 @@ static cb_status place_rooms(lx *s, pending *pend, int np, cb_error *err) {
       w->rooms[pend[i].slot] = r->id;
       base = room_texts[pend[i].secret ? 3 : w->effect == CB_WALL_DOORS ? 4 : 2];
     }
-    r->text = cb_arena_printf(d->arena, "%s Roll its size, shape and contents on your usual tables.", base);
+    if (pend[i].sdoor >= 0) s->sk->doors[pend[i].sdoor].room = r->id;
+    r->text = cb_arena_printf(d->arena, "%s%s Roll its size, shape and contents on your usual tables.",
+                              pend[i].chamber ? "A large chamber. " : "", base);
     if (!r->text) return oom(err);
   }
   return CB_OK;
 }
 
-/* The way in (the seed names none): the room nearest the middle of the bottom edge. */
-static cb_status choose_entrance(lx *s, cb_error *err) {
+/* The way in (the seed names none): the open room nearest the middle of the
+ * bottom edge; never one behind a secret door. */
+static cb_status choose_entrance(lx *s, const pending *pend, int np, cb_error *err) {
   cb_dungeon *d = s->d;
-  if (d->nrooms == 0) return CB_OK;
-  double cx = s->cols * s->S / 2, cy = s->rows * s->S;
-  cb_room *in = &d->rooms[0];
-  for (int i = 1; i < d->nrooms; i++)
-    if (hypot(d->rooms[i].x - cx, d->rooms[i].y - cy) < hypot(in->x - cx, in->y - cy) - 1e-9) in = &d->rooms[i];
+  double cx = s->cols * s->S / 2, cy = s->rows * s->S, best = INFINITY;
+  cb_room *in = NULL;
+  for (int i = 0; i < np; i++) {
+    cb_room *r = cb_dungeon_room(d, pend[i].id);
+    if (pend[i].secret || !r) continue;
+    double dist = hypot(r->x - cx, r->y - cy);
+    if (dist < best - 1e-9 || (dist < best + 1e-9 && in && r->id < in->id)) best = dist, in = r;
+  }
+  if (!in) return CB_OK;
   in->tags |= CB_TAG_ENTRANCE;
   in->text = cb_arena_printf(d->arena, "The way in. %s", in->text);
-  cb_dungeon_log(d, "Room %d, nearest the middle of the bottom edge, is the way in (the seed names none).", in->id);
+  cb_dungeon_log(
+      d,
+      "Room %d, the open room nearest the middle of the bottom edge, is the way in (the seed names "
+      "none).",
+      in->id);
   return in->text ? CB_OK : oom(err);
+}
+
+/* What the d20 found beyond the door in slot k (see lx.door_of), for the log. */
+static void door_words(const lx *s, int k, const char *which, char *buf, size_t n) {
+  int i = s->door_of ? s->door_of[k] : -1;
+  if (i < 0) return;
+  const cb_sketch_door *dr = &s->sk->doors[i];
+  size_t len = strlen(buf);
+  if (dr->room)
+    snprintf(buf + len, n - len, "; beyond %s (d20 %d) %s: room %d", which, dr->roll, dr->result, dr->room);
+  else
+    snprintf(buf + len, n - len, "; beyond %s (d20 %d) %s, ending blind", which, dr->roll, dr->result);
 }
 
 static void log_rolls(lx *s) {
@@ -1084,10 +1248,12 @@ static void log_rolls(lx *s) {
     const cb_sketch_junction *J = &sk->junctions[j];
     int col, row;
     sector_of(s, J->x, J->y, &col, &row);
-    if (J->room && J->effect == CB_JUNCTION_DOOR)
-      cb_dungeon_log(d, "Junction %d (sector %d,%d): rolled %d -> %s; room %d lies behind it.", j + 1, col + 1, row + 1,
-                     J->roll, J->result, J->room);
-    else if (J->room)
+    if (J->effect == CB_JUNCTION_DOOR) {
+      char beyond[192] = "";
+      door_words(s, j, "it", beyond, sizeof beyond);
+      cb_dungeon_log(d, "Junction %d (sector %d,%d): rolled %d -> %s%s.", j + 1, col + 1, row + 1, J->roll,
+                     J->result, beyond);
+    } else if (J->room)
       cb_dungeon_log(d, "Junction %d (sector %d,%d): rolled %d -> %s: room %d.", j + 1, col + 1, row + 1, J->roll,
                      J->result, J->room);
     else
@@ -1095,18 +1261,17 @@ static void log_rolls(lx *s) {
   }
   for (int i = 0; i < sk->nwalls; i += 2) {
     const cb_sketch_wall *L = &sk->walls[i], *R = &sk->walls[i + 1];
-    int k = 0;
-    for (int q = i - 2; q >= 0 && sk->walls[q].tunnel == L->tunnel; q -= 2) k++;
-    double len = tunnel_length(&sk->tunnels[L->tunnel]);
-    int n = (int)floor(len / WALL_FT + 1e-9);
-    char rooms[2][64] = {"", ""};
-    for (int side = 0; side < 2; side++) {
-      const cb_sketch_wall *w = side ? R : L;
-      if (w->rooms[1]) snprintf(rooms[side], sizeof rooms[side], " (rooms %d and %d)", w->rooms[0], w->rooms[1]);
-      else if (w->rooms[0]) snprintf(rooms[side], sizeof rooms[side], " (room %d)", w->rooms[0]);
-    }
-    cb_dungeon_log(d, "Tunnel %d, %.0f ft in: %s wall rolled %d -> %s%s; %s wall rolled %d -> %s%s.", L->tunnel + 1,
-                   (k + 0.5) * len / n, wall_side(L), L->roll, L->result, rooms[0], wall_side(R), R->roll, R->result, rooms[1]);
+    char beyond[2][400] = {"", ""};
+    for (int side = 0; side < 2; side++)
+      for (int slot = 0; slot < 2; slot++)
+        door_words(s, sk->njunctions + 2 * (i + side) + slot,
+                   sk->walls[i + side].effect != CB_WALL_DOORS ? "it"
+                   : slot                                      ? "the second"
+                                                               : "the first",
+                   beyond[side], sizeof beyond[side]);
+    cb_dungeon_log(d, "Tunnel %d, %.0f ft in: %s wall rolled %d -> %s%s; %s wall rolled %d -> %s%s.",
+                   L->tunnel + 1, s->st[i / 2].along, wall_side(L), L->roll, L->result, beyond[0],
+                   wall_side(R), R->roll, R->result, beyond[1]);
   }
 }
 
@@ -1125,13 +1290,12 @@ static cb_status build_crawl(lx *s, int nstations, crawl *c, cb_error *err) {
     if (sk->junctions[j].effect == CB_JUNCTION_TRAPPED) c->flags[j] |= CB_FLAG_TRAPPED;
     if (sk->junctions[j].effect == CB_JUNCTION_OBSTACLE) c->flags[j] |= CB_FLAG_OBSTRUCTED;
   }
-  for (int i = 0; i < sk->nwalls; i++)
-    if (sk->walls[i].effect == CB_WALL_BLOCKED) c->flags[nj + i / 2] |= CB_FLAG_OBSTRUCTED;
-  int station = nj, wi = 0;
+  /* a blocked passage is a side stub: it never blocks the tunnel */
+  int k = 0;
   for (int t = 0; t < sk->ntunnels; t++) {
     const cb_sketch_tunnel *tu = &sk->tunnels[t];
     double len = tunnel_length(tu);
-    int ns = (int)floor(len / WALL_FT + 1e-9), prev = -1;
+    int prev = -1;
     for (int j = 0; j < nj && prev < 0; j++)
       if (fabs(sk->junctions[j].x - tu->points[0].x) < 0.01 && fabs(sk->junctions[j].y - tu->points[0].y) < 0.01)
         prev = j;
@@ -1141,10 +1305,10 @@ static cb_status build_crawl(lx *s, int nstations, crawl *c, cb_error *err) {
           fabs(sk->junctions[j].y - tu->points[tu->npoints - 1].y) < 0.01)
         last = j;
     double at = 0;
-    for (int k = 0; k < ns; k++, station++, wi += 2) {
-      double here = (k + 0.5) * len / ns;
-      ea[ne] = prev, eb[ne] = station, el[ne++] = here - at;
-      prev = station;
+    for (; k < s->nst && s->st[k].tunnel == t; k++) {
+      double here = fmin(len, fmax(at, s->st[k].along));
+      ea[ne] = prev, eb[ne] = nj + k, el[ne++] = here - at;
+      prev = nj + k;
       at = here;
     }
     ea[ne] = prev, eb[ne] = last, el[ne++] = len - at;
@@ -1232,6 +1396,15 @@ static void walk_from(const crawl *c, const int *is_key, int from, search *q) {
   }
 }
 
+/* The key place nearest along the last walk, or -1. */
+static int nearest_key(const int *order, int nkeys, const search *q) {
+  int best = -1;
+  for (int k = 0; k < nkeys; k++)
+    if (isfinite(q->dist[order[k]]) && (best < 0 || q->dist[order[k]] < q->dist[best] - 1e-9))
+      best = order[k];
+  return best;
+}
+
 static cb_status add_passage(cb_dungeon *d, const pending *a, const pending *b, double len, unsigned flags,
                              int *ndoor, int *nsecret) {
   int door = a->door || (b && b->door), secret = a->secret || (b && b->secret);
@@ -1256,6 +1429,7 @@ static cb_status follow_tunnels(lx *s, pending *pend, int np, int nstations, cb_
     return st;
   }
   int n = c.n, ndoor = 0, nsecret = 0, nstairs = 0;
+  char *has_stairs = NULL;
   search q = {0};
   int *is_key = cb_calloc((size_t)n + 1, sizeof *is_key), *first = cb_malloc(((size_t)n + 1) * sizeof *first);
   int *order = cb_malloc(((size_t)n + 1) * sizeof *order);
@@ -1265,13 +1439,11 @@ static cb_status follow_tunnels(lx *s, pending *pend, int np, int nstations, cb_
   q.touched = cb_malloc(((size_t)n + 1) * sizeof *q.touched);
   if (!is_key || !first || !order || !q.dist || !q.flags || !q.heap || !q.touched) goto fail_oom;
   for (int i = 0; i < n; i++) q.dist[i] = INFINITY, first[i] = -1;
-  /* a place's rooms meet the tunnel through its first room, the lowest
-   * that is not behind a secret door (rooms are sorted by id) */
-  for (int i = np - 1; i >= 0; i--) {
-    int at = pend[i].station;
-    if (first[at] < 0 || !pend[i].secret || pend[first[at]].secret) first[at] = i;
-    is_key[at] = 1;
-  }
+  /* a place's rooms meet the tunnel through its first open room (rooms are
+   * sorted by id); a place with only rooms behind secret doors does not cut
+   * the tunnel: only the step through the secret door is hidden */
+  for (int i = np - 1; i >= 0; i--)
+    if (!pend[i].secret) first[pend[i].station] = i, is_key[pend[i].station] = 1;
   int nkeys = 0;
   for (int i = 0; i < np; i++)
     if (is_key[pend[i].station] == 1) order[nkeys++] = pend[i].station, is_key[pend[i].station] = 2;
@@ -1290,20 +1462,37 @@ static cb_status follow_tunnels(lx *s, pending *pend, int np, int nstations, cb_
         goto fail_oom;
     }
   }
-  /* stairs down: from the nearest room along the tunnels */
+  /* a room behind a secret door off the open tunnel: a secret step to the nearest room along it */
+  for (int i = 0; i < np; i++) {
+    if (!pend[i].secret || is_key[pend[i].station]) continue;
+    walk_from(&c, is_key, pend[i].station, &q);
+    int best = nearest_key(order, nkeys, &q);
+    if (best >= 0 &&
+        add_passage(d, &pend[first[best]], &pend[i], q.dist[best], q.flags[best], &ndoor, &nsecret))
+      goto fail_oom;
+  }
+  /* stairs down: from the nearest room along the tunnels, listed once a room */
+  has_stairs = cb_calloc((size_t)np + 1, 1);
+  if (!has_stairs) goto fail_oom;
   for (int i = 0; i < s->sk->nwalls && np > 0; i++) {
     if (s->sk->walls[i].effect != CB_WALL_STAIRS) continue;
-    int station = s->sk->njunctions + i / 2, best = -1;
+    int from = s->sk->njunctions + i / 2, best = -1;
     for (int t = 0; t < q.ntouched; t++) q.dist[q.touched[t]] = INFINITY, q.flags[q.touched[t]] = 0;
     q.ntouched = 0;
     /* walk without stopping at rooms, then take the nearest room's node */
     int *open = cb_calloc((size_t)n + 1, sizeof *open);
     if (!open) goto fail_oom;
-    walk_from(&c, open, station, &q);
+    walk_from(&c, open, from, &q);
     free(open);
-    for (int k = 0; k < nkeys; k++)
-      if (isfinite(q.dist[order[k]]) && (best < 0 || q.dist[order[k]] < q.dist[best] - 1e-9)) best = order[k];
+    best = nearest_key(order, nkeys, &q);
     if (best < 0) continue;
+    if (has_stairs[first[best]]) {
+      cb_dungeon_log(
+          d, "Stairs in tunnel %d lead down near room %d, %.0f ft away, which lists its stairs already.",
+          s->sk->walls[i].tunnel + 1, pend[first[best]].id, q.dist[best]);
+      continue;
+    }
+    has_stairs[first[best]] = 1;
     if (add_passage(d, &pend[first[best]], NULL, q.dist[best], 0, &ndoor, &nsecret)) goto fail_oom;
     nstairs++;
     cb_dungeon_log(d, "Stairs in tunnel %d lead down; room %d is the nearest room, %.0f ft away.",
@@ -1317,7 +1506,7 @@ fail_oom:
   st = oom(err);
 done:
   crawl_free(&c);
-  free(is_key), free(first), free(order);
+  free(is_key), free(first), free(order), free(has_stairs);
   free(q.dist), free(q.flags), free(q.heap), free(q.touched);
   return st;
 }
@@ -1352,6 +1541,7 @@ static void record_options(lx *s) {
   cb_dungeon_set_option(d, "letters", o->letters ? o->letters : "leximorph-letters", false);
   cb_dungeon_set_option(d, "junctions", o->junctions ? o->junctions : "leximorph-junctions", false);
   cb_dungeon_set_option(d, "walls", o->walls ? o->walls : "leximorph-walls", false);
+  cb_dungeon_set_option(d, "doors", o->doors ? o->doors : "leximorph-doors", false);
   if (o->faithful) cb_dungeon_set_flag(d, "faithful");
 }
 
@@ -1366,8 +1556,10 @@ static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *e
   s.cols = o->sector_cols ? o->sector_cols : DEFAULT_SECTORS;
   s.rows = o->sector_rows ? o->sector_rows : DEFAULT_SECTORS;
   s.S = o->sector_ft ? o->sector_ft : DEFAULT_SECTOR_FT;
-  s.M = s.S / 8;
   if ((st = read_tables(o, &s.tb, err)) != CB_OK) goto done;
+  if ((st = read_results(o->doors ? o->doors : "leximorph-doors", DOOR_ROWS, s.doors, cb_door_effect_parse,
+                         "parallel, ahead, diagonal, room, chamber", err)) != CB_OK)
+    goto done;
   cb_rng_seed(&s.rng, o->seed, 0);
   s.d = cb_dungeon_new("leximorph", o->seed);
   if (!s.d) goto fail_oom;
@@ -1387,15 +1579,17 @@ static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *e
   if ((st = join_letters(&s, err)) != CB_OK) goto fail;
   if ((st = connect_pieces(&s, err)) != CB_OK) goto fail;
   if ((st = trace_tunnels(&s, err)) != CB_OK) goto fail;
+  if ((st = place_stations(&s, err)) != CB_OK) goto fail;
   if ((st = roll_features(&s, &pend, &np, &nstations, err)) != CB_OK) goto fail;
-  if (!o->faithful && (st = ensure_a_room(&s, &pend, &np, err)) != CB_OK) goto fail;
+  if ((st = ensure_a_room(&s, &pend, &np, err)) != CB_OK) goto fail;
   if ((st = place_rooms(&s, pend, np, err)) != CB_OK) goto fail;
   log_rolls(&s);
-  if ((st = choose_entrance(&s, err)) != CB_OK) goto fail;
+  if ((st = choose_entrance(&s, pend, np, err)) != CB_OK) goto fail;
   if ((st = follow_tunnels(&s, pend, np, nstations, err)) != CB_OK) goto fail;
   proc->nsectors = s.sk->nsectors, proc->sectors = s.sk->sectors;
   proc->njunctions = s.sk->njunctions, proc->junctions = s.sk->junctions;
   proc->nwalls = s.sk->nwalls, proc->walls = s.sk->walls;
+  proc->ndoors = s.sk->ndoors, proc->doors = s.sk->doors;
   if (d->oom) goto fail_oom;
   *out = d;
   s.d = NULL;
@@ -1414,6 +1608,7 @@ done:
   free(s.adj_start);
   free(s.adj);
   free(s.junction_of);
+  free(s.edge_tunnel), free(s.edge_at), free(s.edge_rev), free(s.st), free(s.door_of);
   return st;
 }
 

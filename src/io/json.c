@@ -286,7 +286,7 @@ static const char *const known_options[][2] = {
      " sprawl rooms grid shape entrance decks jokers rediscovered no-doubles-obstructed doubles-obstructed "
      "levels faithful min-rooms content lengths length-unit title "},
     {"battleships", " levels grid fleet extra extra-stairs secret-rows matching-stairs faithful title "},
-    {"leximorph", " sectors sector-ft rotate no-rotate letters junctions walls faithful title "},
+    {"leximorph", " sectors sector-ft rotate no-rotate letters junctions walls doors faithful title "},
     {"preconnect", " rooms ladders faithful title "},
 };
 

@@ -5,7 +5,9 @@
  * text the table's words. sketch: cols, rows, sector_ft, tunnels [{points:
  * [[x, y], ...], join}], and the sectors, junctions and walls again as the
  * drawing needs them (letter and rotation; position and result), which must
- * agree with the procedure's when both are given. */
+ * agree with the procedure's when both are given; and "doors" [{x, y, way:
+ * [ux, uy], roll, result, text, secret, room, stub: [[x, y] x3]}], every
+ * door's d20 (result a cb_door_effect_name; stub for passages only). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,11 +44,30 @@ static json_t *wall_json(const cb_sketch_wall *w, int with_roll) {
   json_object_set_new(o, "result", json_string(cb_wall_effect_name(w->effect)));
   if (with_roll) json_object_set_new(o, "text", json_string(w->result ? w->result : ""));
   json_object_set_new(o, "tunnel", json_integer(w->tunnel + 1));
-  if (w->rooms[0]) {
+  if (w->rooms[0] || w->rooms[1]) {
+    /* 0 where that door of a pair opens on a passage */
     json_t *rooms = json_array();
-    for (int k = 0; rooms && k < 2 && w->rooms[k]; k++) json_array_append_new(rooms, json_integer(w->rooms[k]));
+    for (int k = 0; rooms && k < (w->rooms[1] ? 2 : 1); k++)
+      json_array_append_new(rooms, json_integer(w->rooms[k]));
     json_object_set_new(o, "rooms", rooms);
   }
+  return o;
+}
+
+static json_t *door_json(const cb_sketch_door *dr) {
+  json_t *o =
+      json_pack("{s:o,s:o,s:[f,f],s:i,s:s,s:s,s:b}", "x", cb_jv_coord(dr->x), "y", cb_jv_coord(dr->y), "way",
+                round(dr->ux * 1e4) / 1e4, round(dr->uy * 1e4) / 1e4, "roll", dr->roll, "result",
+                cb_door_effect_name(dr->effect), "text", dr->result ? dr->result : "", "secret", dr->secret);
+  if (!o) return NULL;
+  if (dr->room) {
+    json_object_set_new(o, "room", json_integer(dr->room));
+    return o;
+  }
+  json_t *stub = json_array();
+  for (int i = 0; stub && i < CB_STUB_POINTS; i++)
+    json_array_append_new(stub, json_pack("[o,o]", cb_jv_coord(dr->stub[i].x), cb_jv_coord(dr->stub[i].y)));
+  json_object_set_new(o, "stub", stub);
   return o;
 }
 
@@ -88,6 +109,10 @@ static json_t *build_sketch(const cb_dungeon *d) {
     json_array_append_new(tunnels, json_pack("{s:o,s:b}", "points", pts, "join", s->tunnels[t].join));
   }
   json_object_set_new(o, "tunnels", tunnels);
+  json_t *doors = json_array();
+  for (int i = 0; doors && i < s->ndoors; i++)
+    json_array_append_new(doors, door_json(&s->doors[i]));
+  json_object_set_new(o, "doors", doors);
   return lists(o, s->sectors, s->nsectors, s->junctions, s->njunctions, s->walls, s->nwalls, 0);
 }
 
@@ -171,9 +196,9 @@ static cb_status read_lists(cb_json_reader *r, json_t *o, const char *w, int wit
     size_t k;
     json_t *rv;
     json_array_foreach(rooms, k, rv) {
-      if (!json_is_integer(rv) || json_integer_value(rv) < 1 || json_integer_value(rv) > 1000000000 ||
+      if (!json_is_integer(rv) || json_integer_value(rv) < 0 || json_integer_value(rv) > 1000000000 ||
           !room_ok(r, (int)json_integer_value(rv)))
-        return cb_jr_fail(r, where, "'rooms' must name rooms");
+        return cb_jr_fail(r, where, "'rooms' must name rooms (0 for a door onto a passage)");
       x.rooms[k] = (int)json_integer_value(rv);
     }
     if (fill) (*wal)[i] = x;
@@ -183,6 +208,72 @@ static cb_status read_lists(cb_json_reader *r, json_t *o, const char *w, int wit
       return cb_jr_fail(r, where, "does not agree with the procedure's wall");
   }
   return r->st;
+}
+
+/* A point [x, y] inside the map, or a failure. */
+static int read_point(cb_json_reader *r, json_t *pv, const char *where, double maxx, double maxy,
+                      cb_sketch_point *p) {
+  json_t *x = json_array_get(pv, 0), *y = json_array_get(pv, 1);
+  if (!json_is_array(pv) || json_array_size(pv) != 2 || !json_is_number(x) || !json_is_number(y) ||
+      !(json_number_value(x) >= 0 && json_number_value(x) <= maxx) ||
+      !(json_number_value(y) >= 0 && json_number_value(y) <= maxy)) {
+    cb_jr_fail(r, where, "points must be [x, y] inside the %g by %g ft map", maxx, maxy);
+    return 0;
+  }
+  *p = (cb_sketch_point){json_number_value(x), json_number_value(y)};
+  return 1;
+}
+
+static cb_status read_door(cb_json_reader *r, json_t *v, const char *where, double maxx, double maxy,
+                           cb_sketch_door *dr) {
+  if (!json_is_object(v)) return cb_jr_fail(r, where, "must be an object");
+  dr->x = cb_jr_num(r, v, where, "x", 0, maxx, 1, 0);
+  dr->y = cb_jr_num(r, v, where, "y", 0, maxy, 1, 0);
+  dr->roll = cb_jr_int(r, v, where, "roll", 1, 20, 1, 1);
+  const char *res = cb_jr_str(r, v, where, "result", 32, 1);
+  dr->result = cb_jr_str(r, v, where, "text", 127, 0);
+  dr->room = cb_jr_int(r, v, where, "room", 1, 1000000000, 0, 0);
+  json_t *way = cb_jr_array(r, v, where, "way", 2, 1), *sv = json_object_get(v, "secret");
+  if (r->st) return r->st;
+  if (json_array_size(way) != 2 || !json_is_number(json_array_get(way, 0)) ||
+      !json_is_number(json_array_get(way, 1)))
+    return cb_jr_fail(r, where, "'way' must be [ux, uy]");
+  dr->ux = json_number_value(json_array_get(way, 0)), dr->uy = json_number_value(json_array_get(way, 1));
+  if (!(fabs(dr->ux) <= 1 && fabs(dr->uy) <= 1)) return cb_jr_fail(r, where, "'way' must be a direction");
+  if (sv && !json_is_boolean(sv)) return cb_jr_fail(r, where, "'secret' must be true or false");
+  dr->secret = json_is_true(sv);
+  int e = cb_door_effect_parse(res);
+  if (e < 0) return cb_jr_fail(r, where, "unknown result '%s'", res);
+  dr->effect = (cb_door_effect)e;
+  if (!room_ok(r, dr->room)) return cb_jr_fail(r, where, "'room' names no room");
+  if ((dr->room != 0) != (e == CB_DOOR_ROOM || e == CB_DOOR_CHAMBER))
+    return cb_jr_fail(r, where, "a room or chamber names its room; a passage names none");
+  if (dr->room) return CB_OK;
+  json_t *stub = cb_jr_array(r, v, where, "stub", CB_STUB_POINTS, 1);
+  if (r->st) return r->st;
+  if (json_array_size(stub) != CB_STUB_POINTS)
+    return cb_jr_fail(r, where, "'stub' needs %d points", CB_STUB_POINTS);
+  for (int i = 0; i < CB_STUB_POINTS; i++)
+    if (!read_point(r, json_array_get(stub, (size_t)i), where, maxx, maxy, &dr->stub[i])) return r->st;
+  return CB_OK;
+}
+
+static cb_status read_doors(cb_json_reader *r, json_t *o, cb_sketch *s, double maxx, double maxy) {
+  json_t *doors = cb_jr_array(r, o, "sketch", "doors", CB_JSON_MAX_ITEMS, 0);
+  if (r->st) return r->st;
+  s->ndoors = (int)json_array_size(doors);
+  s->doors = cb_arena_alloc(r->d->arena, (size_t)s->ndoors + 1, sizeof *s->doors);
+  if (!s->doors) return cb_jr_oom(r);
+  size_t i;
+  json_t *v;
+  json_array_foreach(doors, i, v) {
+    char where[64];
+    snprintf(where, sizeof where, "sketch.doors[%zu]", i);
+    if (read_door(r, v, where, maxx, maxy, &s->doors[i])) return r->st;
+  }
+  if (r->d->procedure.leximorph)
+    r->d->procedure.leximorph->ndoors = s->ndoors, r->d->procedure.leximorph->doors = s->doors;
+  return CB_OK;
 }
 
 static cb_status read_proc(cb_json_reader *r, json_t *o) {
@@ -229,15 +320,9 @@ static cb_status read_sketch(cb_json_reader *r, json_t *o) {
     if (!t->points) return cb_jr_oom(r);
     size_t k;
     json_t *pv;
-    json_array_foreach(pts, k, pv) {
-      json_t *x = json_array_get(pv, 0), *y = json_array_get(pv, 1);
-      if (!json_is_array(pv) || json_array_size(pv) != 2 || !json_is_number(x) || !json_is_number(y) ||
-          !(json_number_value(x) >= 0 && json_number_value(x) <= maxx) ||
-          !(json_number_value(y) >= 0 && json_number_value(y) <= maxy))
-        return cb_jr_fail(r, where, "point %zu must be [x, y] inside the %g by %g ft map", k, maxx, maxy);
-      t->points[k] = (cb_sketch_point){json_number_value(x), json_number_value(y)};
-    }
+    json_array_foreach(pts, k, pv) if (!read_point(r, pv, where, maxx, maxy, &t->points[k])) return r->st;
   }
+  if (read_doors(r, o, s, maxx, maxy)) return r->st;
   cb_leximorph_proc *p = d->procedure.leximorph;
   if (p) {
     s->sectors = p->sectors, s->nsectors = p->nsectors;

@@ -128,9 +128,15 @@ static cb_status read_root(const char *file, config_t *cfg, cb_template *t, cb_e
       for (int k = 0; k < config_setting_length(s); k++) {
         config_setting_t *e = config_setting_get_elem(s, (unsigned)k);
         const char *which = config_setting_name(e), *v = config_setting_get_string(e);
-        char *dst = strcmp(which, "cards") == 0 ? t->cards : strcmp(which, "letters") == 0 ? t->letters
-                  : strcmp(which, "junctions") == 0 ? t->junctions : strcmp(which, "walls") == 0 ? t->walls : NULL;
-        if (!dst) return fail_at(file, e, err, "tables may name cards, letters, junctions and walls; not ", which);
+        char *dst = strcmp(which, "cards") == 0       ? t->cards
+                    : strcmp(which, "letters") == 0   ? t->letters
+                    : strcmp(which, "junctions") == 0 ? t->junctions
+                    : strcmp(which, "walls") == 0     ? t->walls
+                    : strcmp(which, "doors") == 0     ? t->doors
+                                                      : NULL;
+        if (!dst)
+          return fail_at(file, e, err, "tables may name cards, letters, junctions, walls and doors; not ",
+                         which);
         if (!v || !*v || strlen(v) >= sizeof t->cards) return fail_at(file, e, err, "a table must be a name or a path", NULL);
         snprintf(dst, sizeof t->cards, "%s", v);
       }

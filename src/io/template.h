@@ -33,7 +33,7 @@ typedef struct cb_template {
   int pad_to;        /* booklet: pad the page count to a multiple of this (1: no padding) */
   /* Content tables by name (templates/NAME.txt) or path, "" when the template
    * leaves them: cards' meanings and leximorph's letter, junction and wall tables. */
-  char cards[256], letters[256], junctions[256], walls[256];
+  char cards[256], letters[256], junctions[256], walls[256], doors[256];
 } cb_template;
 
 /* The space inside the margins must be at least this each way (a 90 mm page

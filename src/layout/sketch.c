@@ -164,6 +164,30 @@ static cb_symbol wall_symbol(cb_wall_effect e) {
   }
 }
 
+/* The passages found beyond doors (the d20): short stubs ending blind, their
+ * floor opening through the tunnel wall, the door (or secret door) on it. */
+static void door_stubs(cb_page *p, const cb_symbols *st, const cb_sketch *sk, const view *v,
+                       cb_symbol_set *used) {
+  for (int pass = 0; pass < 3; pass++)
+    for (int i = 0; i < sk->ndoors; i++) {
+      const cb_sketch_door *dr = &sk->doors[i];
+      if (dr->room) continue;
+      double xy[2 * CB_STUB_POINTS];
+      for (int k = 0; k < CB_STUB_POINTS; k++)
+        xy[2 * k] = px(v, dr->stub[k].x), xy[2 * k + 1] = py(v, dr->stub[k].y);
+      double sw = v->tw * 0.8, x = xy[0], y = xy[1];
+      if (pass == 1) xy[0] -= dr->ux * v->tw * 0.45, xy[1] -= dr->uy * v->tw * 0.45;
+      if (pass < 2) {
+        cb_symbol_tunnel(p, st, xy, CB_STUB_POINTS, sw, pass, 0);
+        continue;
+      }
+      cb_symbol s = dr->secret ? CB_SYM_SECRET : CB_SYM_DOOR;
+      double dx = dr->ux * v->tw * 0.35;
+      cb_symbol_mark(p, st, s, x + dx, y + dr->uy * v->tw * 0.35, dr->ux, dr->uy, sw);
+      *used |= CB_SYMBOL_BIT(s);
+    }
+}
+
 /* Every wall and junction result where it was rolled, and the rooms. */
 static void marks(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_sketch *sk, const view *v,
                   cb_symbol_set *used) {
@@ -195,6 +219,7 @@ static void marks(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const c
         door_to(p, st, v, wx + ux * along, wy + uy * along, r, s);
       }
     }
+  door_stubs(p, st, sk, v, used);
   for (int j = 0; j < sk->njunctions; j++) {
     const cb_sketch_junction *J = &sk->junctions[j];
     cb_symbol s = junction_symbol(J->effect);
@@ -291,15 +316,24 @@ cb_status cb_sketch_pages(const cb_dungeon *d, const cb_symbols *st, const cb_fr
   double y = f->y + TITLE_SIZE;
   cb_page_text(p, CB_FONT_BOLD, TITLE_SIZE, f->x, y, st->ink, "Tunnel sketch");
   y += NOTE_SIZE * 1.7;
-  cb_span note[] = {{CB_FONT_ITALIC, "The tunnel template as rolled: a letter per sector (d10), turned by a d4; a "
-                                     "d6 at every junction, a d8 on both walls every 60 ft. Room numbers match the "
-                                     "map and the key.", NULL, 0}};
+  cb_span note[] = {{CB_FONT_ITALIC,
+                     "The tunnel template as rolled: a letter per sector (d10), turned by a d4; a "
+                     "d6 at every junction, a d8 on both walls every 60 ft, a d20 beyond every door: "
+                     "a room, or a passage drawn as a short stub that ends blind. Room numbers "
+                     "match the map and the key.",
+                     NULL, 0}};
   cb_flow fl = {st->m, NOTE_SIZE, NOTE_SIZE * 1.25, f->w, LABEL, NULL, NULL};
   int lines = cb_text_flow(p, &fl, note, 1, f->x, y);
   y += lines * fl.leading + 6;
 
-  double W = sk->cols * sk->sector_ft, H = sk->rows * sk->sector_ft;
+  double W = sk->cols * sk->sector_ft, H = sk->rows * sk->sector_ft, x0 = 0, y0 = 0;
   view v = {1, 0, 0, 0, 0};
+  /* a room behind a door in the map's edge lies outside it: widen the view */
+  for (int i = 0; i < d->nrooms; i++) {
+    x0 = fmin(x0, d->rooms[i].x - ROOM_FT), y0 = fmin(y0, d->rooms[i].y - ROOM_FT);
+    W = fmax(W, d->rooms[i].x + ROOM_FT), H = fmax(H, d->rooms[i].y + ROOM_FT);
+  }
+  W -= x0, H -= y0;
   /* fit the map, then leave room below it for the scale bar and legend */
   cb_symbol_set all = ~0ull;
   double avail_h = f->y + f->h - y, s = fmin(f->w / W, avail_h / H);
@@ -313,8 +347,8 @@ cb_status cb_sketch_pages(const cb_dungeon *d, const cb_symbols *st, const cb_fr
   v.s = s;
   v.tw = fmax(4.5, fmin(13, TUNNEL_FT * s));
   v.room = fmax(11, fmin(18, ROOM_FT * s));
-  v.ox = f->x + (f->w - W * s) / 2;
-  v.oy = y;
+  v.ox = f->x + (f->w - W * s) / 2 - x0 * s;
+  v.oy = y - y0 * s;
   cb_symbol_set used = 0;
   paper(p, st, d, sk, &v);
   tunnels(p, st, sk, &v, 0);

@@ -7,10 +7,11 @@
 #include "sketch.h"
 
 typedef struct cb_leximorph_proc {
-  int nsectors, njunctions, nwalls;
+  int nsectors, njunctions, nwalls, ndoors;
   cb_sketch_sector *sectors;
   cb_sketch_junction *junctions;
   cb_sketch_wall *walls;
+  cb_sketch_door *doors; /* every door's d20 */
 } cb_leximorph_proc;
 
 #endif

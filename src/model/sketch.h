@@ -32,6 +32,18 @@ typedef enum {
 } cb_wall_effect;
 enum { CB_WALL_EFFECT_COUNT = 8 };
 
+/* What lies beyond a door (the d20 table, templates/leximorph-doors.txt):
+ * the passages are short blind stubs on the sketch; only rooms and chambers
+ * become rooms of the point-crawl. */
+typedef enum {
+  CB_DOOR_PARALLEL,
+  CB_DOOR_AHEAD,
+  CB_DOOR_DIAGONAL,
+  CB_DOOR_ROOM,
+  CB_DOOR_CHAMBER
+} cb_door_effect;
+enum { CB_DOOR_EFFECT_COUNT = 5, CB_STUB_POINTS = 3 };
+
 typedef struct cb_sketch_point {
   double x, y; /* feet; y grows downwards */
 } cb_sketch_point;
@@ -67,14 +79,26 @@ typedef struct cb_sketch_wall {
   int rooms[2];       /* rooms behind its door(s), 0 when none */
 } cb_sketch_wall;
 
+typedef struct cb_sketch_door {
+  double x, y;   /* the door, in the tunnel wall (or at its junction) */
+  double ux, uy; /* the way through it, away from the tunnel */
+  int roll;      /* the d20 */
+  cb_door_effect effect;
+  const char *result; /* the table's words */
+  bool secret;
+  int room;                             /* the room or chamber behind it, 0 for a passage */
+  cb_sketch_point stub[CB_STUB_POINTS]; /* a passage: from the door to its blind end */
+} cb_sketch_door;
+
 typedef struct cb_sketch {
   int cols, rows;   /* sectors */
   double sector_ft; /* a sector's side */
-  int nsectors, ntunnels, njunctions, nwalls;
+  int nsectors, ntunnels, njunctions, nwalls, ndoors;
   cb_sketch_sector *sectors; /* row by row */
   cb_sketch_tunnel *tunnels;
   cb_sketch_junction *junctions;
   cb_sketch_wall *walls;
+  cb_sketch_door *doors; /* every door's d20, in the order rolled */
 } cb_sketch;
 
 /* Names of the effects as the JSON spells them, and the reverse (-1). */
@@ -82,5 +106,7 @@ const char *cb_junction_effect_name(cb_junction_effect e);
 int cb_junction_effect_parse(const char *name);
 const char *cb_wall_effect_name(cb_wall_effect e);
 int cb_wall_effect_parse(const char *name);
+const char *cb_door_effect_name(cb_door_effect e);
+int cb_door_effect_parse(const char *name);
 
 #endif

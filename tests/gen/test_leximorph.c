@@ -11,12 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crawlbook.h"
 #include "gen/generator.h"
 #include "io/json.h"
 #include "model/check.h"
 #include "model/proc_leximorph.h"
-#include "util/alloc.h"
 #include "testlib.h"
+#include "util/alloc.h"
 
 static cb_dungeon *make(const cb_gen_options *o) {
   cb_dungeon *d = NULL;
@@ -46,6 +47,9 @@ static double length(const cb_sketch_tunnel *t) {
   return l;
 }
 
+/* Strokes meeting within this many feet are joined into one point (on either side of an edge). */
+static const double SNAP = 0.6;
+
 /* Loops of the default letters, upright: they must survive every turn. */
 static int letter_loops(const char *letter) {
   static const struct {
@@ -67,8 +71,8 @@ static int sector_loops(const cb_sketch *sk, int k, int *parent) {
     const cb_sketch_tunnel *tu = &sk->tunnels[t];
     int inside = 1;
     for (int i = 0; i < tu->npoints && inside; i++)
-      inside = tu->points[i].x > x0 - 0.01 && tu->points[i].x < x0 + S + 0.01 && tu->points[i].y > y0 - 0.01 &&
-               tu->points[i].y < y0 + S + 0.01;
+      inside = tu->points[i].x > x0 - SNAP && tu->points[i].x < x0 + S + SNAP &&
+               tu->points[i].y > y0 - SNAP && tu->points[i].y < y0 + S + SNAP;
     if (!inside) continue;
     int a = junction_at(sk, tu->points[0].x, tu->points[0].y);
     int b = junction_at(sk, tu->points[tu->npoints - 1].x, tu->points[tu->npoints - 1].y);
@@ -80,6 +84,13 @@ static int sector_loops(const cb_sketch *sk, int k, int *parent) {
   for (int j = 0; j < sk->njunctions; j++) pieces += seen[j] && find(parent, j) == j;
   free(seen);
   return edges - verts + pieces;
+}
+
+/* Is `id` the room or chamber beyond one of the doors? */
+static int door_room(const cb_sketch *sk, int id) {
+  for (int k = 0; k < sk->ndoors; k++)
+    if (sk->doors[k].room == id) return 1;
+  return 0;
 }
 
 static void check_dungeon(const cb_dungeon *d, const cb_gen_options *o) {
@@ -101,13 +112,14 @@ static void check_dungeon(const cb_dungeon *d, const cb_gen_options *o) {
     assert_true(s->rotation >= 1 && s->rotation <= 4);
     if (o->no_rotate) assert_int_equal(s->rotation, 1);
     int loops = sector_loops(sk, k, parent);
-    if (loops != letter_loops(s->letter))
+    /* letters fill their sectors, so a neighbour's stroke on a shared edge may close another loop */
+    if (loops < letter_loops(s->letter))
       fail_msg("seed %llu: sector %d,%d (%s, turn %d) has %d loops", (unsigned long long)o->seed, s->col, s->row,
                s->letter, s->rotation, loops);
   }
   /* every tunnel runs from junction to junction; the network is one piece */
   for (int j = 0; j < sk->njunctions; j++) parent[j] = j;
-  int *degree = calloc((size_t)sk->njunctions + 1, sizeof *degree);
+  int *degree = calloc((size_t)sk->njunctions + 1, sizeof *degree), repaired = 0, rooms_behind = 0;
   for (int t = 0; t < sk->ntunnels; t++) {
     const cb_sketch_tunnel *tu = &sk->tunnels[t];
     assert_true(tu->npoints >= 2);
@@ -125,40 +137,64 @@ static void check_dungeon(const cb_dungeon *d, const cb_gen_options *o) {
     assert_true(J->roll >= 1 && J->roll <= 6);
     assert_int_equal((int)J->effect, J->roll - 1);
     assert_true(degree[j] >= 1);
-    if (J->effect == CB_JUNCTION_ROOM || J->effect == CB_JUNCTION_DOOR) assert_non_null(cb_dungeon_room(d, J->room));
-    else if (!(o->faithful == false && d->nrooms == 1 && J->room)) assert_int_equal(J->room, 0);
+    if (J->effect == CB_JUNCTION_ROOM)
+      assert_non_null(cb_dungeon_room(d, J->room));
+    else if (J->effect == CB_JUNCTION_DOOR && J->room)
+      assert_true(door_room(sk, J->room));
+    else if (J->room)
+      repaired++; /* the way in made where no roll made an open room */
   }
+  assert_true(repaired <= 1);
   free(degree);
-  /* one d8 per side for every 60 ft of every tunnel */
-  int *left = calloc((size_t)sk->ntunnels + 1, sizeof *left), *right = calloc((size_t)sk->ntunnels + 1, sizeof *right);
-  int rooms_behind = 0;
+  /* one d20 a door: rooms and chambers are rooms, passages are stubs inside the map */
+  int want_doors = 0;
+  for (int j = 0; j < sk->njunctions; j++)
+    want_doors += sk->junctions[j].effect == CB_JUNCTION_DOOR;
+  for (int i = 0; i < sk->nwalls; i++)
+    want_doors += sk->walls[i].effect == CB_WALL_DOORS
+                      ? 2
+                      : sk->walls[i].effect == CB_WALL_DOOR || sk->walls[i].effect == CB_WALL_SECRET_DOOR;
+  assert_int_equal(sk->ndoors, want_doors);
+  for (int k = 0; k < sk->ndoors; k++) {
+    const cb_sketch_door *dr = &sk->doors[k];
+    static const int effect_of[21] = {0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4};
+    assert_true(dr->roll >= 1 && dr->roll <= 20);
+    assert_int_equal((int)dr->effect, effect_of[dr->roll]);
+    int is_room = dr->effect == CB_DOOR_ROOM || dr->effect == CB_DOOR_CHAMBER;
+    assert_int_equal(dr->room != 0, is_room);
+    if (is_room) assert_non_null(cb_dungeon_room(d, dr->room));
+    for (int i = 0; !is_room && i < CB_STUB_POINTS; i++)
+      assert_true(dr->stub[i].x >= 0 && dr->stub[i].x <= sk->cols * sk->sector_ft && dr->stub[i].y >= 0 &&
+                  dr->stub[i].y <= sk->rows * sk->sector_ft);
+    rooms_behind += is_room;
+  }
+  /* one d8 per side for every 60 ft of tunnel, counted over the whole network */
+  int left = 0, right = 0;
+  double total = 0;
   for (int i = 0; i < sk->nwalls; i++) {
     const cb_sketch_wall *w = &sk->walls[i];
     assert_true(w->tunnel >= 0 && w->tunnel < sk->ntunnels);
     assert_true(w->roll >= 1 && w->roll <= 8);
     assert_int_equal((int)w->effect, w->roll - 1);
-    (w->right ? right : left)[w->tunnel]++;
+    (w->right ? &right : &left)[0]++;
     int want = w->effect == CB_WALL_DOORS ? 2 : w->effect == CB_WALL_DOOR || w->effect == CB_WALL_SECRET_DOOR;
-    for (int k = 0; k < 2; k++) {
-      if (k < want) assert_non_null(cb_dungeon_room(d, w->rooms[k]));
-      else assert_int_equal(w->rooms[k], 0);
-    }
-    rooms_behind += want;
+    for (int k = 0; k < 2; k++)
+      if (k >= want)
+        assert_int_equal(w->rooms[k], 0);
+      else if (w->rooms[k])
+        assert_true(door_room(sk, w->rooms[k]));
   }
-  for (int t = 0; t < sk->ntunnels; t++) {
-    int want = (int)floor(length(&sk->tunnels[t]) / 60 + 1e-6);
-    if (left[t] != want || right[t] != want)
-      fail_msg("seed %llu: tunnel %d is %.1f ft long but has %d/%d wall checks", (unsigned long long)o->seed, t + 1,
-               length(&sk->tunnels[t]), left[t], right[t]);
-  }
-  free(left);
-  free(right);
-  /* rooms: one per room junction, one behind every door */
+  for (int t = 0; t < sk->ntunnels; t++)
+    total += length(&sk->tunnels[t]);
+  if (abs(left - (int)floor(total / 60 + 1e-6)) > 1 || left != right)
+    fail_msg("seed %llu: %.1f ft of tunnel but %d/%d wall checks", (unsigned long long)o->seed, total, left,
+             right);
+  /* rooms: one per room junction, one behind every door that found a room or chamber */
   int at_junctions = 0;
   for (int j = 0; j < sk->njunctions; j++)
-    at_junctions += sk->junctions[j].effect == CB_JUNCTION_ROOM || sk->junctions[j].effect == CB_JUNCTION_DOOR;
-  if (at_junctions + rooms_behind > 0) assert_int_equal(d->nrooms, at_junctions + rooms_behind);
-  else assert_int_equal(d->nrooms, o->faithful ? 0 : 1);
+    at_junctions += sk->junctions[j].effect == CB_JUNCTION_ROOM;
+  assert_int_equal(d->nrooms, at_junctions + rooms_behind + repaired);
+  if (repaired) assert_false(o->faithful && at_junctions + rooms_behind == 0);
   /* every room can be reached along the tunnels; stairs lead out */
   if (d->nrooms > 0) {
     cb_graph g;
@@ -181,23 +217,171 @@ static void check_dungeon(const cb_dungeon *d, const cb_gen_options *o) {
     }
   }
   for (int i = 0; i < sk->nwalls; i++) stair_walls += sk->walls[i].effect == CB_WALL_STAIRS;
-  if (d->nrooms) assert_int_equal(stairs, stair_walls);
+  if (d->nrooms) assert_true(stairs <= stair_walls && (stairs > 0) == (stair_walls > 0));
   int entrances = 0;
   for (int i = 0; i < d->nrooms; i++) entrances += (d->rooms[i].tags & CB_TAG_ENTRANCE) != 0;
   assert_int_equal(entrances, d->nrooms ? 1 : 0);
   free(parent);
 }
 
+/* How wide and tall the default letters are in their unit box (turned by the d4). */
+static void letter_box(const char *letter, int rotation, double wh[2]) {
+  static const struct {
+    const char *l;
+    double w, h;
+  } t[] = {{"A", 1, 1},   {"B", 1, 1}, {"D", 1, 1},   {"O", 0.9, 1}, {"P", 0.95, 1},
+           {"Q", 0.9, 1}, {"T", 1, 1}, {"L", 0.8, 1}, {"g", 0.7, 1}, {"X", 1, 1}};
+  wh[0] = wh[1] = 1;
+  for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+    if (strcmp(t[i].l, letter) == 0) wh[0] = t[i].w, wh[1] = t[i].h;
+  if (rotation == 2 || rotation == 4) {
+    double w = wh[0];
+    wh[0] = wh[1], wh[1] = w;
+  }
+}
+
+/* Issue 12's rules, counted over many seeds so that a failure says how often
+ * each rule is broken (generators.md "leximorph"). */
+typedef struct rule_counts {
+  int maps, cut_off, secret_entrance, not_nearest, inset, checks, blocked, stairs_twice;
+  long rooms;
+} rule_counts;
+
+static int behind_secret(const cb_sketch *sk, int id) {
+  for (int i = 0; i < sk->nwalls; i++)
+    if (sk->walls[i].effect == CB_WALL_SECRET_DOOR &&
+        (sk->walls[i].rooms[0] == id || sk->walls[i].rooms[1] == id))
+      return 1;
+  return 0;
+}
+
+/* Every room not behind a secret door is reached from the entrance without
+ * a secret passage. */
+static int open_rooms_cut_off(const cb_dungeon *d, const cb_sketch *sk, int entrance) {
+  int n = d->nrooms, *seen = calloc((size_t)n + 1, sizeof *seen),
+      *stack = malloc(((size_t)n + 1) * sizeof *stack);
+  int top = 0, cut = 0;
+  seen[entrance] = 1, stack[top++] = entrance;
+  while (top > 0) {
+    int r = stack[--top];
+    for (int i = 0; i < d->npassages; i++) {
+      const cb_passage *ps = &d->passages[i];
+      if (ps->to == 0 || (ps->flags & CB_FLAG_SECRET)) continue;
+      int a = ps->from - 1, b = ps->to - 1, o = a == r ? b : b == r ? a : -1;
+      if (o >= 0 && !seen[o]) seen[o] = 1, stack[top++] = o;
+    }
+  }
+  for (int i = 0; i < n; i++)
+    cut += !seen[i] && !behind_secret(sk, d->rooms[i].id);
+  free(seen), free(stack);
+  return cut;
+}
+
+static void count_rules(const cb_dungeon *d, rule_counts *c) {
+  const cb_sketch *sk = d->sketch;
+  c->maps++;
+  c->rooms += d->nrooms;
+  /* letters fill their sectors: the strokes in a sector span as much of it as the letter spans its box */
+  for (int k = 0; k < sk->nsectors; k++) {
+    double want[2];
+    letter_box(sk->sectors[k].letter, sk->sectors[k].rotation, want);
+    double S = sk->sector_ft, x0 = (k % sk->cols) * S, y0 = (k / sk->cols) * S;
+    double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
+    for (int t = 0; t < sk->ntunnels; t++)
+      for (int i = 0; i < sk->tunnels[t].npoints; i++) {
+        const cb_sketch_point *q = &sk->tunnels[t].points[i];
+        if (q->x < x0 - SNAP || q->x > x0 + S + SNAP || q->y < y0 - SNAP || q->y > y0 + S + SNAP) continue;
+        lo[0] = fmin(lo[0], q->x), hi[0] = fmax(hi[0], q->x), lo[1] = fmin(lo[1], q->y),
+        hi[1] = fmax(hi[1], q->y);
+      }
+    if (hi[0] - lo[0] < (want[0] - 0.01) * S || hi[1] - lo[1] < (want[1] - 0.01) * S) {
+      c->inset++;
+      break;
+    }
+  }
+  /* a check on both walls for every 60 ft of the whole network */
+  double total = 0;
+  int left = 0;
+  for (int t = 0; t < sk->ntunnels; t++)
+    total += length(&sk->tunnels[t]);
+  for (int i = 0; i < sk->nwalls; i++)
+    left += !sk->walls[i].right;
+  if (abs(left - (int)floor(total / 60 + 1e-6)) > 1 || sk->nwalls != 2 * left) c->checks++;
+  /* a blocked side passage blocks nothing: only an obstacle junction does */
+  int obstacles = 0, obstructed = 0;
+  for (int j = 0; j < sk->njunctions; j++)
+    obstacles += sk->junctions[j].effect == CB_JUNCTION_OBSTACLE;
+  for (int i = 0; i < d->npassages; i++)
+    obstructed += (d->passages[i].flags & CB_FLAG_OBSTRUCTED) != 0;
+  if (obstructed && !obstacles) c->blocked++;
+  /* stairs: once per room */
+  int *stairs = calloc((size_t)d->nrooms + 1, sizeof *stairs), twice = 0;
+  for (int i = 0; i < d->npassages; i++)
+    if (d->passages[i].to == 0 && ++stairs[d->passages[i].from - 1] == 2) twice = 1;
+  c->stairs_twice += twice;
+  free(stairs);
+  /* the entrance: open, nearest the middle of the bottom edge among the open rooms */
+  int in = cb_check_start_room(d);
+  if (in < 0) return;
+  double cx = sk->cols * sk->sector_ft / 2, cy = sk->rows * sk->sector_ft;
+  if (behind_secret(sk, d->rooms[in].id)) c->secret_entrance++;
+  for (int i = 0; i < d->nrooms; i++)
+    if (!behind_secret(sk, d->rooms[i].id) && hypot(d->rooms[i].x - cx, d->rooms[i].y - cy) <
+                                                  hypot(d->rooms[in].x - cx, d->rooms[in].y - cy) - 1e-6) {
+      c->not_nearest++;
+      break;
+    }
+  c->cut_off += open_rooms_cut_off(d, sk, in) > 0;
+}
+
+/* generators.md's rules on 10,000 default maps, issue 12's counted (see rule_counts) */
 static void property_default(void **state) {
   (void)state;
+  rule_counts c = {0};
   int n = cb_test_seeds(10000);
   for (int i = 0; i < n; i++) {
     cb_gen_options o = {0};
     o.seed = (uint64_t)i * 2654435761u + 1;
     cb_dungeon *d = make(&o);
     check_dungeon(d, &o);
+    count_rules(d, &c);
     cb_dungeon_free(d);
   }
+  double mean = (double)c.rooms / c.maps;
+  print_message(
+      "%d maps (2x2): %.1f rooms a map; open rooms cut off by a secret door in %d, entrance behind a "
+      "secret door in %d, entrance not the open room nearest the bottom middle in %d, letters inset in "
+      "%d, wall checks not one per 60 ft in %d, blocked passage blocking the tunnel in %d, stairs twice "
+      "on a room in %d\n",
+      c.maps, mean, c.cut_off, c.secret_entrance, c.not_nearest, c.inset, c.checks, c.blocked,
+      c.stairs_twice);
+  assert_int_equal(c.cut_off, 0);
+  assert_int_equal(c.secret_entrance, 0);
+  assert_int_equal(c.not_nearest, 0);
+  assert_int_equal(c.inset, 0);
+  assert_int_equal(c.checks, 0);
+  assert_int_equal(c.blocked, 0);
+  assert_int_equal(c.stairs_twice, 0);
+  /* only rooms and chambers beyond doors are rooms (every door made one before: 39.5 a map) */
+  assert_true(mean < 32);
+}
+
+/* A 3x3 map fits the printed page's limit on rooms (crawlbook.h). */
+static void three_by_three_fits_paper(void **state) {
+  (void)state;
+  int n = cb_test_seeds(10000) / 10, most = 0;
+  long sum = 0;
+  for (int i = 0; i < n; i++) {
+    cb_gen_options o = {0};
+    o.seed = (uint64_t)i + 1;
+    o.sector_cols = o.sector_rows = 3;
+    cb_dungeon *d = make(&o);
+    sum += d->nrooms;
+    if (d->nrooms > most) most = d->nrooms;
+    cb_dungeon_free(d);
+  }
+  print_message("%d maps (3x3): %.1f rooms a map, %d at most\n", n, (double)sum / n, most);
+  assert_true(most <= CB_MAX_PAGE_ROOMS);
 }
 
 /* Other shapes, upright letters and the faithful procedure, fewer seeds each. */
@@ -345,6 +529,8 @@ static void json_refuses_bad_sketch(void **state) {
       {"\"result\":\"room\"", "\"result\":\"castle\"", "unknown result"},
       {"\"cols\":2", "\"cols\":3", "sectors"},
       {"\"tunnel\":1}", "\"tunnel\":99999}", "wall"},
+      {"\"secret\":false", "\"secret\":3", "'secret' must be true or false"},
+      {"\"roll\":2,\"result\":\"parallel\"", "\"roll\":21,\"result\":\"parallel\"", "doors"},
   };
   for (size_t i = 0; i < sizeof edits / sizeof *edits; i++) {
     char *hit = strstr(a, edits[i].from);
@@ -456,6 +642,20 @@ static void result_table_errors(void **state) {
   err = (cb_error){0};
   assert_int_equal(cb_gen_leximorph.generate(&o, &d, &err), CB_EINPUT);
   assert_non_null(strstr(err.msg, "expected 8 rows"));
+  /* the d20 beyond a door: twenty rows, known effects */
+  o.walls = NULL;
+  char doors[1024] = "";
+  for (int r = 1; r <= 20; r++)
+    snprintf(doors + strlen(doors), sizeof doors - strlen(doors), "%d | x | %s\n", r,
+             r == 20 ? "cellar" : "room");
+  o.doors = write_table(dir, "d.txt", doors);
+  err = (cb_error){0};
+  assert_int_equal(cb_gen_leximorph.generate(&o, &d, &err), CB_EINPUT);
+  if (!strstr(err.msg, "d.txt:20: unknown effect 'cellar'")) fail_msg("%s", err.msg);
+  o.doors = write_table(dir, "d.txt", "1 | x | room\n");
+  err = (cb_error){0};
+  assert_int_equal(cb_gen_leximorph.generate(&o, &d, &err), CB_EINPUT);
+  assert_non_null(strstr(err.msg, "expected 20 rows, one for each roll of a d20"));
   cb_test_rmdir(dir);
 }
 
@@ -518,6 +718,7 @@ static void out_of_memory_anywhere(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(three_by_three_fits_paper),
       cmocka_unit_test(property_default),
       cmocka_unit_test(property_options),
       cmocka_unit_test(crossings_are_junctions),
