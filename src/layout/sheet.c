@@ -276,6 +276,21 @@ static const char *describe(const cb_dungeon *d, char *buf, size_t cap) {
   return buf;
 }
 
+/* The hooks the one-page sheet draws with: a generator's sheet map (the
+ * leximorph sketch) stands in for its map, but not on the players' handout. */
+static cb_layout_hooks hooks_of_sheet(const cb_layout_hooks *h, const cb_sheet_options *o) {
+  cb_layout_hooks s = *h;
+  if (s.sheet_map && !o->player) s.map = s.sheet_map, s.height = s.sheet_height;
+  else s.sheet_legend = NULL;
+  return s;
+}
+
+static double sheet_legend(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
+                           cb_symbol_set used, double map_w, double map_h, double x, double y, double w) {
+  if (hooks->sheet_legend) return hooks->sheet_legend(p, st, d, used, map_w, map_h, x, y, w);
+  return legend(p, st, used, x, y, w);
+}
+
 enum { KEY_STEPS = 4 };
 static const double GUTTER = 14;
 /* The key's settings, tried in turn until the whole key fits under the map:
@@ -396,7 +411,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   cb_page_text(p, CB_FONT_ITALIC, SUB_SIZE, x, y, GREY, sub);
   y += SUB_SIZE * 0.9;
 
-  const cb_layout_hooks *hooks = cb_layout_hooks_find(d->generator);
+  const cb_layout_hooks sheet_hooks = hooks_of_sheet(cb_layout_hooks_find(d->generator), o), *hooks = &sheet_hooks;
   ks.note = hooks->key_note;
   cb_symbol_set used = o->count_only ? assume : 0;
   cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
@@ -407,7 +422,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     cb_page_rect(p, x, y, map_w, map_h);
     cb_page_ink(p, &frame_ink);
     draw_levels(p, &st, d, hooks, o, x, y, map_w, map_h, &used);
-    legend(p, &st, used, x, y + map_h + 6, map_w);
+    sheet_legend(p, &st, d, hooks, used, map_w, map_h, x, y + map_h + 6, map_w);
     double kx = x + map_w + 16, kw = w - map_w - 16, ky = y;
     cb_page_text(p, CB_FONT_BOLD, 11, kx, ky + 11, INK, o->player ? "Notes" : "Room key");
     ky += 11 * 1.5;
@@ -415,7 +430,10 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
                      : cb_key_fill_balanced(p, &ks, d, 0, &word, kx, ky, kw, bottom - ky, kw > 330 ? 2 : 1,
                                             12);
   } else {
-    double below = st.badge * 3 + 14 + 11 * 1.5; /* a two-row legend and the key's heading */
+    /* the legend (two rows, or the sheet map's own with every symbol) and the key's heading */
+    double below = (hooks->sheet_legend ? hooks->sheet_legend(NULL, &st, d, ~(cb_symbol_set)0, w, w, x, 0, w) + 8
+                                        : st.badge * 3 + 14) +
+                   11 * 1.5;
     sheet_fit fit = o->player ? (sheet_fit){map_want(d, &st, hooks, w, bottom - y), 2, BODY_SIZE, false}
                               : fit_sheet(&ks, d, &st, hooks, w, bottom - y - below, bottom - top);
     if (fit.map_h < 0) p->oom = true;
@@ -428,7 +446,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     cb_page_ink(p, &frame_ink);
     draw_levels(p, &st, d, hooks, o, map_x, y, map_w, map_h, &used);
     y += map_h + 6;
-    y += legend(p, &st, used, x, y, w) + 8;
+    y += sheet_legend(p, &st, d, hooks, used, map_w, map_h, x, y, w) + 8;
     cb_page_text(p, CB_FONT_BOLD, 11, x, y + 11, INK, o->player ? "Notes" : "Room key");
     y += 11 * 1.5;
     next = o->player ? notes_fill(p, m, d, 0, x, y, w, bottom - y)
@@ -448,7 +466,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   }
   if (next < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
   cb_frame frame = {x, top, w, bottom - top};
-  if (hooks->extra_pages) {
+  if (hooks->extra_pages && o->appendix) {
     cb_status st2 = hooks->extra_pages(d, &st, &frame, doc, err);
     if (st2 != CB_OK) return st2;
   }

@@ -66,7 +66,7 @@ static void paper(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const c
   cb_page_rect(p, px(v, 0), py(v, 0), W * v->s, H * v->s);
   cb_ink border = cb_ink_stroke(SECTOR, 0.8);
   cb_page_ink(p, &border);
-  double side = sk->sector_ft * v->s, big = fmin(22, side * 0.11), small = fmin(7, fmax(4.5, side * 0.032));
+  double side = sk->sector_ft * v->s, big = fmax(9, fmin(22, side * 0.11)), small = 7; /* 7 pt: the least we print */
   for (int k = 0; k < sk->nsectors; k++) {
     const cb_sketch_sector *s = &sk->sectors[k];
     char line[2][96];
@@ -135,10 +135,13 @@ static void door_to(cb_page *p, const cb_symbols *st, const view *v, double wx, 
 static void room_box(cb_page *p, const cb_symbols *st, const view *v, const cb_room *r) {
   char num[16];
   snprintf(num, sizeof num, "%d", r->number);
+  cb_page_role(p, CB_ROLE_NUMBER, r->id, 0);
   cb_symbol_sketch_mark(p, st, CB_SYM_SK_ROOM, num, px(v, r->x), py(v, r->y), 1, 0, 0, -1, v->room);
+  cb_page_role(p, CB_ROLE_ROOM_MARK, r->id, 0);
   if (r->tags & CB_TAG_ENTRANCE)
     cb_symbol_badge(p, st, CB_SYM_ENTRANCE, NULL, px(v, r->x) + v->room / 2 + st->badge * 0.55,
                     py(v, r->y) + v->room / 2);
+  cb_page_role(p, CB_ROLE_NONE, 0, 0);
 }
 
 static cb_symbol junction_symbol(cb_junction_effect e) {
@@ -302,6 +305,67 @@ static double legend(cb_page *p, const cb_symbols *st, cb_symbol_set used, const
   return (row + 1) * rowh;
 }
 
+/* The sketch's extent in feet: the sector grid, widened for rooms behind
+ * doors in the map's edge. */
+static void extent(const cb_dungeon *d, const cb_sketch *sk, double *x0, double *y0, double *w, double *h) {
+  double W = sk->cols * sk->sector_ft, H = sk->rows * sk->sector_ft;
+  *x0 = *y0 = 0;
+  for (int i = 0; i < d->nrooms; i++) {
+    *x0 = fmin(*x0, d->rooms[i].x - ROOM_FT), *y0 = fmin(*y0, d->rooms[i].y - ROOM_FT);
+    W = fmax(W, d->rooms[i].x + ROOM_FT), H = fmax(H, d->rooms[i].y + ROOM_FT);
+  }
+  *w = W - *x0, *h = H - *y0;
+}
+
+/* The view at s points a foot, the map's origin at (ox, oy). */
+static view at_scale(double s, double ox, double oy) {
+  return (view){.s = s, .ox = ox, .oy = oy, .tw = fmax(4.5, fmin(13, TUNNEL_FT * s)),
+                .room = fmax(11, fmin(18, ROOM_FT * s))};
+}
+
+static void draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_sketch *sk, const view *v,
+                 cb_symbol_set *used) {
+  paper(p, st, d, sk, v);
+  tunnels(p, st, sk, v, 0);
+  tunnels(p, st, sk, v, 1);
+  marks(p, st, d, sk, v, used);
+}
+
+static bool has_sketch(const cb_dungeon *d) {
+  return d->sketch && d->sketch->nsectors >= 1 && d->sketch->sector_ft > 0;
+}
+
+/* The view that fits the sketch in the box, centred. */
+static view box_view(const cb_dungeon *d, double x, double y, double w, double h) {
+  double x0, y0, W, H;
+  extent(d, d->sketch, &x0, &y0, &W, &H);
+  double s = fmin(w / W, h / H);
+  return at_scale(s, x + (w - W * s) / 2 - x0 * s, y + (h - H * s) / 2 - y0 * s);
+}
+
+double cb_sketch_height(const cb_dungeon *d, const cb_symbols *st, int level, double w) {
+  (void)st, (void)level;
+  if (!has_sketch(d)) return 0;
+  double x0, y0, W, H;
+  extent(d, d->sketch, &x0, &y0, &W, &H);
+  return H * w / W;
+}
+
+void cb_sketch_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y, double w,
+                   double h, cb_symbol_set *used) {
+  (void)level;
+  if (!has_sketch(d)) return;
+  view v = box_view(d, x, y, w, h);
+  draw(p, st, d, d->sketch, &v, used);
+}
+
+double cb_sketch_legend(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cb_symbol_set used, double map_w,
+                        double map_h, double x, double y, double w) {
+  if (!has_sketch(d)) return 0;
+  view v = box_view(d, 0, 0, map_w, map_h);
+  return legend(p, st, used, &v, x, y, w, p != NULL);
+}
+
 cb_status cb_sketch_pages(const cb_dungeon *d, const cb_symbols *st, const cb_frame *f, cb_document *doc,
                           cb_error *err) {
   const cb_sketch *sk = d->sketch;
@@ -326,34 +390,20 @@ cb_status cb_sketch_pages(const cb_dungeon *d, const cb_symbols *st, const cb_fr
   int lines = cb_text_flow(p, &fl, note, 1, f->x, y);
   y += lines * fl.leading + 6;
 
-  double W = sk->cols * sk->sector_ft, H = sk->rows * sk->sector_ft, x0 = 0, y0 = 0;
+  double x0, y0, W, H;
+  extent(d, sk, &x0, &y0, &W, &H);
   view v = {1, 0, 0, 0, 0};
-  /* a room behind a door in the map's edge lies outside it: widen the view */
-  for (int i = 0; i < d->nrooms; i++) {
-    x0 = fmin(x0, d->rooms[i].x - ROOM_FT), y0 = fmin(y0, d->rooms[i].y - ROOM_FT);
-    W = fmax(W, d->rooms[i].x + ROOM_FT), H = fmax(H, d->rooms[i].y + ROOM_FT);
-  }
-  W -= x0, H -= y0;
   /* fit the map, then leave room below it for the scale bar and legend */
   cb_symbol_set all = ~0ull;
   double avail_h = f->y + f->h - y, s = fmin(f->w / W, avail_h / H);
   for (int k = 0; k < 3; k++) {
-    v.s = s;
-    v.tw = fmax(4.5, fmin(13, TUNNEL_FT * s));
-    v.room = fmax(11, fmin(18, ROOM_FT * s));
+    v = at_scale(s, 0, 0);
     double below = 26 + legend(p, st, all, &v, f->x, 0, f->w, 0);
     s = fmin(f->w / W, (avail_h - below) / H);
   }
-  v.s = s;
-  v.tw = fmax(4.5, fmin(13, TUNNEL_FT * s));
-  v.room = fmax(11, fmin(18, ROOM_FT * s));
-  v.ox = f->x + (f->w - W * s) / 2 - x0 * s;
-  v.oy = y - y0 * s;
+  v = at_scale(s, f->x + (f->w - W * s) / 2 - x0 * s, y - y0 * s);
   cb_symbol_set used = 0;
-  paper(p, st, d, sk, &v);
-  tunnels(p, st, sk, &v, 0);
-  tunnels(p, st, sk, &v, 1);
-  marks(p, st, d, sk, &v, &used);
+  draw(p, st, d, sk, &v, &used);
   y += H * s + 8;
   y += scale_bar(p, st, &v, f->x, y) + 6;
   legend(p, st, used, &v, f->x, y, f->w, 1);

@@ -5,7 +5,8 @@
 
 #include "text.h"
 
-static const double MIN_TEXT = 7.0; /* points: the smallest text on any page */
+static const double MIN_TEXT = 7.0;   /* points: the smallest text on any page */
+static const double MIN_NUMBER = 8.0; /* and the smallest room number */
 
 static const char *const names[CB_SYM_COUNT] = {
     "main start", "start", "entrance", "goal", "boss", "encounter", "treasure", "key", "way to the surface",
@@ -420,7 +421,7 @@ void cb_symbol_sketch_mark(cb_page *p, const cb_symbols *st, cb_symbol s, const 
   }
   case CB_SYM_SK_TRAP:
   case CB_SYM_SK_TRAP_OFF: {
-    double size = tw * 0.62, t = cb_text_width(st->m, CB_FONT_BOLD, size, "T");
+    double size = fmax(MIN_TEXT, tw * 0.62), t = cb_text_width(st->m, CB_FONT_BOLD, size, "T");
     cb_page_text(p, CB_FONT_BOLD, size, x - t / 2, y + size * 0.34, st->ink, "T");
     if (s == CB_SYM_SK_TRAP_OFF) {
       cb_page_move(p, x - tw * 0.34, y + tw * 0.3);
@@ -443,14 +444,15 @@ void cb_symbol_sketch_mark(cb_page *p, const cb_symbols *st, cb_symbol s, const 
     break;
   }
   case CB_SYM_SK_ROOM: {
-    cb_page_rect(p, x - tw / 2, y - tw / 2, tw, tw);
+    /* the box widens for a number that would not fit it at 8 pt, a room number's least */
+    double size = fmin(tw * 0.62, st->badge), t = text ? cb_text_width(st->m, CB_FONT_BOLD, size, text) : 0;
+    if (t > tw * 0.9) size *= tw * 0.9 / t, t = tw * 0.9;
+    if (text && size < MIN_NUMBER) t *= MIN_NUMBER / size, size = MIN_NUMBER;
+    double bw = fmax(tw, t / 0.9);
+    cb_page_rect(p, x - bw / 2, y - tw / 2, bw, tw);
     cb_ink box = {.fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink, .width = w * 1.3};
     cb_page_ink(p, &box);
-    if (text) {
-      double size = fmin(tw * 0.62, st->badge), t = cb_text_width(st->m, CB_FONT_BOLD, size, text);
-      if (t > tw * 0.9) size *= tw * 0.9 / t, t = tw * 0.9;
-      cb_page_text(p, CB_FONT_BOLD, size, x - t / 2, y + size * 0.34, st->ink, text);
-    }
+    if (text) cb_page_text(p, CB_FONT_BOLD, size, x - t / 2, y + size * 0.34, st->ink, text);
     break;
   }
   case CB_SYM_SK_BLANK: {
