@@ -1066,7 +1066,8 @@ static int crown_boss(cs *s, cb_dungeon *d) {
   if (!boss) return 0;
   cb_room *b = &d->rooms[boss - 1];
   b->tags |= top->tags | CB_TAG_BOSS;
-  if (!jokers) {
+  if (!jokers) { /* the boss moves in: the room's own contents give way */
+    b->tags = (b->tags & ~content_find(s->content, s->cells[s->flipped[boss - 1]].card)->tags) | top->tags;
     b->text = cb_arena_strdup(d->arena, top->text);
     cb_dungeon_log(d, "No joker was reached: room %d, the farthest from the entrance, holds the boss.", boss);
   } else if (jokers > 1) {
