@@ -702,6 +702,50 @@ static void append_phrase(char *buf, size_t cap, const char *fmt, ...) {
   va_end(ap);
 }
 
+/* Levels: a card matching the colour and value of one face up on its level holds stairs down. */
+static void find_stairs(cs *s, int k) {
+  const cell *c = &s->cells[k];
+  int levels = s->o->levels ? s->o->levels : 1;
+  if (c->level >= levels || s->stairs_cell[c->level] >= 0 || c->card >= 52) return;
+  for (int i = s->level_first; i < s->nflipped - 1; i++) {
+    const cell *o = &s->cells[s->flipped[i]];
+    if (o->card < 52 && card_rank(o->card) == card_rank(c->card) && card_red(o->card) == card_red(c->card)) {
+      char w[32], them[64];
+      card_words(c->card, w, sizeof w);
+      s->stairs_cell[c->level] = k;
+      room_words(s, s->flipped[i], them, sizeof them);
+      say(s, "Room %d (%s) matches %s in colour and value: stairs lead down to level %d from here.", c->room,
+          w, them, c->level + 1);
+      return;
+    }
+  }
+}
+
+/* The words for a die that makes no door (entry, out, the cap, a door
+ * already there, ignored); false for a die that makes one. */
+static bool phrase_no_door(cs *s, int from, int v, cb_die_result r, int tgt, char *phr, size_t cap) {
+  const char *pos = DIAL[v];
+  char them[64];
+  if (r == CB_DIE_IGNORED && tgt < 0) return true; /* a repeated value */
+  if (r == CB_DIE_ENTRY && from >= 0)
+    append_phrase(phr, cap, "%d (%s) is the door already there, the one we came in by", v, pos);
+  else if (r == CB_DIE_ENTRY)
+    append_phrase(phr, cap, "%d (%s) is the way out", v, pos);
+  else if (r == CB_DIE_OUT && tgt == -3)
+    append_phrase(phr, cap, "%d (%s) would need another card, but all %d are down: the dungeon ends there", v,
+                  pos, s->L->sprawl_rooms);
+  else if (r == CB_DIE_OUT)
+    append_phrase(phr, cap, "%d (%s) leads out of the dungeon: ignored", v, pos);
+  else if (r == CB_DIE_EXISTING)
+    append_phrase(phr, cap, "%d (%s) is the door already there", v, pos);
+  else if (r == CB_DIE_IGNORED) {
+    room_words(s, tgt, them, sizeof them);
+    append_phrase(phr, cap, "%d (%s) opens into %s, explored and not connected: ignored", v, pos, them);
+  } else
+    return false;
+  return true;
+}
+
 /* Flip a card and roll its exits: the card at k turned face up, entered
  * through dial position `entry` (0: from above). */
 static cb_status take_turn(cs *s, int k, int entry, int from) {
@@ -725,22 +769,7 @@ static cb_status take_turn(cs *s, int k, int entry, int from) {
              : s->nflipped == 1 ? "the entrance, reached from above by stairs, a pit or a portal"
                                 : "at the foot of the stairs from the level above");
   }
-  /* levels: a card matching the colour and value of one face up on its level holds stairs down */
-  int levels = s->o->levels ? s->o->levels : 1;
-  if (c->level < levels && s->stairs_cell[c->level] < 0 && c->card < 52) {
-    for (int i = s->level_first; i < s->nflipped - 1; i++) {
-      const cell *o = &s->cells[s->flipped[i]];
-      if (o->card < 52 && card_rank(o->card) == card_rank(c->card) &&
-          card_red(o->card) == card_red(c->card)) {
-        s->stairs_cell[c->level] = k;
-        room_words(s, s->flipped[i], them, sizeof them);
-        say(s, "Room %d (%s) matches %s in colour and value: stairs lead down to level %d from here.",
-            c->room, w, them, c->level + 1);
-        break;
-      }
-    }
-  }
-
+  find_stairs(s, k);
   if (cb_grow(&s->turns, &s->cap_turns, (size_t)s->nturns + 1, sizeof *s->turns)) return CB_EINTERNAL;
   cb_card_turn *t = &s->turns[s->nturns++];
   memset(t, 0, sizeof *t);
@@ -780,34 +809,7 @@ static cb_status take_turn(cs *s, int k, int entry, int from) {
     t->dice[i] = v;
     t->results[i] = res[i];
     const char *pos = DIAL[v];
-    if (res[i] == CB_DIE_IGNORED && tgt[i] < 0) continue; /* a repeated value */
-    if (res[i] == CB_DIE_ENTRY) {
-      if (from >= 0)
-        append_phrase(phr, sizeof phr, "%d (%s) is the door already there, the one we came in by", v, pos);
-      else
-        append_phrase(phr, sizeof phr, "%d (%s) is the way out", v, pos);
-      continue;
-    }
-    if (res[i] == CB_DIE_OUT && tgt[i] == -3) {
-      append_phrase(phr, sizeof phr,
-                    "%d (%s) would need another card, but all %d are down: the dungeon ends there", v, pos,
-                    s->L->sprawl_rooms);
-      continue;
-    }
-    if (res[i] == CB_DIE_OUT) {
-      append_phrase(phr, sizeof phr, "%d (%s) leads out of the dungeon: ignored", v, pos);
-      continue;
-    }
-    if (res[i] == CB_DIE_EXISTING) {
-      append_phrase(phr, sizeof phr, "%d (%s) is the door already there", v, pos);
-      continue;
-    }
-    if (res[i] == CB_DIE_IGNORED) {
-      room_words(s, tgt[i], them, sizeof them);
-      append_phrase(phr, sizeof phr, "%d (%s) opens into %s, explored and not connected: ignored", v, pos,
-                    them);
-      continue;
-    }
+    if (phrase_no_door(s, from, v, res[i], tgt[i], phr, sizeof phr)) continue;
     int l;
     if (res[i] == CB_DIE_SURFACE) {
       l = add_link(s, k, -1, v, CB_PASSAGE_DOOR, CB_FLAG_SECRET);
