@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "../io/table.h"
+#include "../model/check.h"
 #include "../model/proc_cards.h"
 #include "../model/rng.h"
 #include "../util/alloc.h"
@@ -23,6 +24,7 @@
 enum { DEFAULT_SIDE = 5, MAX_SIDE = 64, MAX_DECKS = CB_CARDS_MAX_DECKS, DEFAULT_MIN_ROOMS = 5 };
 /* a sprawl of more than 200 cards is for --format json (crawlbook.c checks) */
 enum { DEFAULT_SPRAWL_ROOMS = 25 };
+static const long MAX_CARDS_DEALT = 1000000; /* every level's cards, all told */
 enum { MAX_SPRAWL_ROOMS = 100000, MAX_DEALS = 1000, MAX_REROLLS = 20, DEFAULT_LENGTH_UNIT = 10 };
 static const double CELL_FT = 30.0;
 static const char SUITS[] = "SHDC";
@@ -199,13 +201,12 @@ static cb_status resolve_layout(const cb_gen_options *o, layout *L, cb_error *er
                           "--entrance %s: a sprawling grid has no fixed cells; use bottom, top or centre",
                           c->entrance);
     L->sprawl_rooms = o->rooms ? o->rooms : DEFAULT_SPRAWL_ROOMS;
-    if (L->sprawl_rooms > MAX_SPRAWL_ROOMS)
-      return cb_error_set(err, CB_EINPUT, "--rooms %d: a sprawling dungeon deals at most %d cards per level",
+    if (L->sprawl_rooms < 1 || L->sprawl_rooms > MAX_SPRAWL_ROOMS)
+      return cb_error_set(err, CB_EINPUT, "--rooms %d: a sprawling dungeon deals 1 to %d cards per level",
                           o->rooms, MAX_SPRAWL_ROOMS);
-    if ((long)L->sprawl_rooms * levels > L->deck_size)
-      return cb_error_set(err, CB_EINPUT,
-                          "--levels %d: %d levels of up to %d cards need %d, but %s %d (add --decks)", levels,
-                          levels, L->sprawl_rooms, L->sprawl_rooms * levels, deck_words, L->deck_size);
+    if (L->sprawl_rooms > L->deck_size)
+      return cb_error_set(err, CB_EINPUT, "--rooms %d: a level of up to %d cards, but %s %d (add --decks)",
+                          L->sprawl_rooms, L->sprawl_rooms, deck_words, L->deck_size);
     L->ncells = L->sprawl_rooms;
     L->shape_name = "sprawl";
   } else {
@@ -241,10 +242,6 @@ static cb_status resolve_layout(const cb_gen_options *o, layout *L, cb_error *er
     if (L->ncells > L->deck_size)
       return cb_error_set(err, CB_EINPUT, "--grid %dx%d: %d cards, but %s %d (add --decks)", L->w, L->h,
                           L->ncells, deck_words, L->deck_size);
-    if ((long)L->ncells * levels > L->deck_size)
-      return cb_error_set(err, CB_EINPUT,
-                          "--levels %d: %d levels of %d cards need %d, but %s %d (add --decks)", levels,
-                          levels, L->ncells, L->ncells * levels, deck_words, L->deck_size);
     if (L->entrance == ENTRANCE_CELL) {
       if (cell_c > L->w || cell_r > L->h)
         return cb_error_set(err, CB_EINPUT, "--entrance %s: outside the %dx%d grid", c->entrance, L->w, L->h);
@@ -256,6 +253,10 @@ static cb_status resolve_layout(const cb_gen_options *o, layout *L, cb_error *er
       place_entrance(L);
     }
   }
+  /* more levels than the decks hold shuffle in fresh decks as they run out, up to a bound on memory */
+  if (levels < 1 || (long)levels * L->ncells > MAX_CARDS_DEALT)
+    return cb_error_set(err, CB_EINPUT, "--levels %d: expected 1 to %ld levels of %d cards", levels,
+                        MAX_CARDS_DEALT / L->ncells, L->ncells);
   L->min_rooms = c->min_rooms ? c->min_rooms : DEFAULT_MIN_ROOMS;
   if (L->min_rooms < 1)
     return cb_error_set(err, CB_EINPUT, "--min-rooms %d: expected 1 or more", L->min_rooms);
@@ -269,11 +270,13 @@ static cb_status resolve_layout(const cb_gen_options *o, layout *L, cb_error *er
 /* The content table: "suits | ranks | tags | text", the first row matching
  * a card wins. suits: letters of SHDC, "JK" for jokers or "*"; ranks: "*",
  * N or N-M (1 ace .. 13 king, 0 joker); tags: encounter, treasure, boss
- * (comma-separated) or "-". */
+ * (comma-separated) or "-"; a row tagged lieutenant is read only for a
+ * joker that is not the boss (--jokers). */
 typedef struct content_row {
   unsigned suits; /* bits 0..3 SHDC, bit 4 joker */
   int lo, hi;
   unsigned tags;
+  bool lieutenant; /* the row for a joker that is the boss's lieutenant, not its own card's */
   const char *text;
 } content_row;
 
@@ -283,13 +286,17 @@ typedef struct content {
   int n;
 } content;
 
-static const content_row *content_find(const content *c, int card) {
+static const content_row *content_match(const content *c, int card, bool lieutenant) {
   int suit = card_suit(card), rank = card_rank(card);
   unsigned bit = suit < 0 ? 16u : 1u << suit;
   for (int i = 0; i < c->n; i++)
-    if ((c->rows[i].suits & bit) && rank >= c->rows[i].lo && rank <= c->rows[i].hi) return &c->rows[i];
+    if ((c->rows[i].suits & bit) && rank >= c->rows[i].lo && rank <= c->rows[i].hi &&
+        c->rows[i].lieutenant == lieutenant)
+      return &c->rows[i];
   return NULL;
 }
+
+static const content_row *content_find(const content *c, int card) { return content_match(c, card, false); }
 
 static void content_free(content *c) {
   cb_table_free(&c->t);
@@ -357,8 +364,11 @@ static cb_status content_load(const cb_gen_options *o, content *c, cb_error *err
           cr->tags |= CB_TAG_TREASURE;
         else if (strcmp(tok, "boss") == 0)
           cr->tags |= CB_TAG_BOSS;
+        else if (strcmp(tok, "lieutenant") == 0)
+          cr->lieutenant = true;
         else {
-          st = cb_table_fail(&c->t, row, err, "tag '%s': expected encounter, treasure, boss or -", tok);
+          st = cb_table_fail(&c->t, row, err, "tag '%s': expected encounter, treasure, boss, lieutenant or -",
+                             tok);
           goto fail;
         }
       }
@@ -487,11 +497,25 @@ static int cell_at(const cs *s, int level, int col, int row) {
 static const cb_cards_script *scripted(const cs *s, int level, int col, int row);
 static int parse_card(const char *code);
 
+/* The cards have run out: a fresh pack (as many decks as --decks) is
+ * shuffled in, as a player would. -1 on OOM. */
+static int fresh_deck(cs *s) {
+  int per = s->o->cards.jokers ? 54 : 52, more = s->L->deck_size;
+  size_t cap = (size_t)s->ndeck;
+  if (cb_grow(&s->deck, &cap, (size_t)s->ndeck + (size_t)more, sizeof *s->deck)) return -1;
+  for (int i = 0; i < more; i++)
+    s->deck[s->ndeck + i] = i % per;
+  cb_rng_shuffle(&s->rng, s->deck + s->ndeck, (size_t)more);
+  s->ndeck += more;
+  say(s, "The cards have run out: a fresh deck of %d cards is shuffled in.", more);
+  return 0;
+}
+
 /* Deals the next card of the deck face down at (level, col, row). */
 static int deal_card(cs *s, int level, int col, int row) {
-  if (s->next_card >= s->ndeck ||
+  if ((s->next_card >= s->ndeck && fresh_deck(s)) ||
       cb_grow(&s->cells, &s->cap_cells, (size_t)s->ncells + 1, sizeof *s->cells)) {
-    if (s->next_card < s->ndeck) s->oom = true;
+    s->oom = true;
     return -1;
   }
   const cb_cards_script *sc = s->o->cards.sprawl ? scripted(s, level, col, row) : NULL;
@@ -555,8 +579,8 @@ static void place_scripted_cards(cs *s, int level, int first_cell) {
 }
 
 /* A die's target: the cell at dial position pos, -1 out of the dungeon (off
- * the layout, a gap in the shape, beyond the entrance's edge, or no card
- * left to deal); with --sprawl a new cell is dealt when `deal` is set. */
+ * the layout, a gap in the shape, beyond the entrance's edge), -3 past the
+ * sprawl's card cap; with --sprawl a new cell is dealt when `deal` is set. */
 static int target(cs *s, const cell *c, int pos, bool deal) {
   int col, row;
   cb_cards_neighbour(c->col, c->row, pos, &col, &row);
@@ -566,7 +590,7 @@ static int target(cs *s, const cell *c, int pos, bool deal) {
   if (c->level == 1 &&
       ((s->L->entrance == ENTRANCE_BOTTOM && row > 0) || (s->L->entrance == ENTRANCE_TOP && row < 0)))
     return -1;
-  if (s->dealt_level >= s->L->sprawl_rooms || s->next_card >= s->ndeck) return -1;
+  if (s->dealt_level >= s->L->sprawl_rooms) return -3; /* the cap: the dungeon ends there, no way out */
   return deal ? deal_card(s, c->level, col, row) : -2; /* -2: a card would be dealt */
 }
 
@@ -633,8 +657,8 @@ static void read_dice(cs *s, int k, int entry, const int dice[3], cb_die_result 
       res[i] = CB_DIE_ENTRY;
     else if (c->doors & (1u << v))
       res[i] = CB_DIE_EXISTING;
-    else if ((tgt[i] = target(s, c, v, false)) == -1)
-      res[i] = count >= 2 ? CB_DIE_SURFACE : CB_DIE_OUT;
+    else if ((tgt[i] = target(s, c, v, false)) == -1 || tgt[i] == -3)
+      res[i] = count >= 2 && tgt[i] == -1 ? CB_DIE_SURFACE : CB_DIE_OUT;
     else if (tgt[i] >= 0 && s->cells[tgt[i]].room)
       res[i] = s->o->cards.rediscovered == CB_REDISCOVERED_IGNORE ? CB_DIE_IGNORED : CB_DIE_REDISCOVERED;
     else
@@ -678,6 +702,50 @@ static void append_phrase(char *buf, size_t cap, const char *fmt, ...) {
   va_end(ap);
 }
 
+/* Levels: a card matching the colour and value of one face up on its level holds stairs down. */
+static void find_stairs(cs *s, int k) {
+  const cell *c = &s->cells[k];
+  int levels = s->o->levels ? s->o->levels : 1;
+  if (c->level >= levels || s->stairs_cell[c->level] >= 0 || c->card >= 52) return;
+  for (int i = s->level_first; i < s->nflipped - 1; i++) {
+    const cell *o = &s->cells[s->flipped[i]];
+    if (o->card < 52 && card_rank(o->card) == card_rank(c->card) && card_red(o->card) == card_red(c->card)) {
+      char w[32], them[64];
+      card_words(c->card, w, sizeof w);
+      s->stairs_cell[c->level] = k;
+      room_words(s, s->flipped[i], them, sizeof them);
+      say(s, "Room %d (%s) matches %s in colour and value: stairs lead down to level %d from here.", c->room,
+          w, them, c->level + 1);
+      return;
+    }
+  }
+}
+
+/* The words for a die that makes no door (entry, out, the cap, a door
+ * already there, ignored); false for a die that makes one. */
+static bool phrase_no_door(cs *s, int from, int v, cb_die_result r, int tgt, char *phr, size_t cap) {
+  const char *pos = DIAL[v];
+  char them[64];
+  if (r == CB_DIE_IGNORED && tgt < 0) return true; /* a repeated value */
+  if (r == CB_DIE_ENTRY && from >= 0)
+    append_phrase(phr, cap, "%d (%s) is the door already there, the one we came in by", v, pos);
+  else if (r == CB_DIE_ENTRY)
+    append_phrase(phr, cap, "%d (%s) is the way out", v, pos);
+  else if (r == CB_DIE_OUT && tgt == -3)
+    append_phrase(phr, cap, "%d (%s) would need another card, but all %d are down: the dungeon ends there", v,
+                  pos, s->L->sprawl_rooms);
+  else if (r == CB_DIE_OUT)
+    append_phrase(phr, cap, "%d (%s) leads out of the dungeon: ignored", v, pos);
+  else if (r == CB_DIE_EXISTING)
+    append_phrase(phr, cap, "%d (%s) is the door already there", v, pos);
+  else if (r == CB_DIE_IGNORED) {
+    room_words(s, tgt, them, sizeof them);
+    append_phrase(phr, cap, "%d (%s) opens into %s, explored and not connected: ignored", v, pos, them);
+  } else
+    return false;
+  return true;
+}
+
 /* Flip a card and roll its exits: the card at k turned face up, entered
  * through dial position `entry` (0: from above). */
 static cb_status take_turn(cs *s, int k, int entry, int from) {
@@ -701,22 +769,7 @@ static cb_status take_turn(cs *s, int k, int entry, int from) {
              : s->nflipped == 1 ? "the entrance, reached from above by stairs, a pit or a portal"
                                 : "at the foot of the stairs from the level above");
   }
-  /* levels: a card matching the colour and value of one face up on its level holds stairs down */
-  int levels = s->o->levels ? s->o->levels : 1;
-  if (c->level < levels && s->stairs_cell[c->level] < 0 && c->card < 52) {
-    for (int i = s->level_first; i < s->nflipped - 1; i++) {
-      const cell *o = &s->cells[s->flipped[i]];
-      if (o->card < 52 && card_rank(o->card) == card_rank(c->card) &&
-          card_red(o->card) == card_red(c->card)) {
-        s->stairs_cell[c->level] = k;
-        room_words(s, s->flipped[i], them, sizeof them);
-        say(s, "Room %d (%s) matches %s in colour and value: stairs lead down to level %d from here.",
-            c->room, w, them, c->level + 1);
-        break;
-      }
-    }
-  }
-
+  find_stairs(s, k);
   if (cb_grow(&s->turns, &s->cap_turns, (size_t)s->nturns + 1, sizeof *s->turns)) return CB_EINTERNAL;
   cb_card_turn *t = &s->turns[s->nturns++];
   memset(t, 0, sizeof *t);
@@ -751,33 +804,12 @@ static cb_status take_turn(cs *s, int k, int entry, int from) {
       tgt[i] = target(s, c, v, true);
       c = &s->cells[k];
       if (s->oom) return CB_EINTERNAL;
-      if (tgt[i] < 0) res[i] = count >= 2 ? CB_DIE_SURFACE : CB_DIE_OUT;
+      if (tgt[i] < 0) res[i] = count >= 2 && tgt[i] == -1 ? CB_DIE_SURFACE : CB_DIE_OUT;
     }
     t->dice[i] = v;
     t->results[i] = res[i];
     const char *pos = DIAL[v];
-    if (res[i] == CB_DIE_IGNORED && tgt[i] < 0) continue; /* a repeated value */
-    if (res[i] == CB_DIE_ENTRY) {
-      if (from >= 0)
-        append_phrase(phr, sizeof phr, "%d (%s) is the door already there, the one we came in by", v, pos);
-      else
-        append_phrase(phr, sizeof phr, "%d (%s) is the way out", v, pos);
-      continue;
-    }
-    if (res[i] == CB_DIE_OUT) {
-      append_phrase(phr, sizeof phr, "%d (%s) leads out of the dungeon: ignored", v, pos);
-      continue;
-    }
-    if (res[i] == CB_DIE_EXISTING) {
-      append_phrase(phr, sizeof phr, "%d (%s) is the door already there", v, pos);
-      continue;
-    }
-    if (res[i] == CB_DIE_IGNORED) {
-      room_words(s, tgt[i], them, sizeof them);
-      append_phrase(phr, sizeof phr, "%d (%s) opens into %s, explored and not connected: ignored", v, pos,
-                    them);
-      continue;
-    }
+    if (phrase_no_door(s, from, v, res[i], tgt[i], phr, sizeof phr)) continue;
     int l;
     if (res[i] == CB_DIE_SURFACE) {
       l = add_link(s, k, -1, v, CB_PASSAGE_DOOR, CB_FLAG_SECRET);
@@ -872,12 +904,38 @@ static int remove_unreached(cs *s, int level, char *list, size_t cap) {
   return removed;
 }
 
+/* The entrance is never a joker (the boss): a joker dealt there changes
+ * places with the next card of the deck (with none left, the next card
+ * dealt on the grid that is not a joker). */
+static void no_joker_at_entrance(cs *s, int start) {
+  int *at = &s->cells[start].card, *with = NULL;
+  if (*at < 52) return;
+  for (int j = s->next_card; !with && j < s->ndeck; j++)
+    if (s->deck[j] < 52) with = &s->deck[j];
+  for (int k = 1; !with && k < s->ncells; k++) {
+    cell *c = &s->cells[(start + k) % s->ncells];
+    if (c->level == 1 && c->card < 52) with = &c->card;
+  }
+  if (!with) return;
+  char w[32];
+  card_words(*with, w, sizeof w);
+  say(s,
+      "The entrance was dealt a joker, and the boss never waits at the door: it changes places with the next "
+      "card of the deck, %s.",
+      w);
+  int t = *at;
+  *at = *with, *with = t;
+}
+
 /* One whole deal: every level dealt and explored; false when it is dull. */
 static cb_status play_deal(cs *s, int deal_no, bool *dull) {
   const layout *L = s->L;
   int levels = s->o->levels ? s->o->levels : 1;
   s->ncells = s->nlinks = s->nturns = s->nrerolls = s->nflipped = s->nkeys = s->ntodo = 0;
   s->next_card = 0;
+  if (s->ndeck != L->deck_size) /* fresh decks came in last deal: back to one pack */
+    for (int i = s->ndeck = L->deck_size; i-- > 0;)
+      s->deck[i] = i % (s->o->cards.jokers ? 54 : 52);
   memset(s->hash, 0, s->hash_cap * sizeof *s->hash);
   for (int i = 0; i <= levels; i++)
     s->stairs_cell[i] = -1;
@@ -891,6 +949,7 @@ static cb_status play_deal(cs *s, int deal_no, bool *dull) {
     if (level == 1) {
       start = s->o->cards.sprawl ? deal_card(s, 1, 0, 0) : cell_at(s, 1, L->ecol, L->erow);
       if (start < 0) return CB_EINTERNAL;
+      if (!s->o->faithful) no_joker_at_entrance(s, start);
     } else {
       int up = s->stairs_cell[level - 1];
       if (up < 0) break;
@@ -956,6 +1015,67 @@ static void shift_sprawl(cs *s, cb_cards_proc *p) {
   for (int i = 0; i < s->ncells; i++)
     s->cells[i].col -= minc - 1, s->cells[i].row -= minr - 1;
   p->w = maxc - minc + 1, p->h = maxr - minr + 1;
+}
+
+/* Hops from the entrance to every room as the party walks (a one-way door
+ * only from its side); -1 unreached. malloc-owned; NULL on OOM. */
+static int *hops_from_entrance(const cb_dungeon *d) {
+  cb_graph g;
+  int n = d->nrooms, *hops = cb_malloc(((size_t)n + 1) * sizeof *hops),
+      *queue = cb_malloc(((size_t)n + 1) * sizeof *queue);
+  if (!hops || !queue || cb_graph_build(d, &g)) {
+    free(hops);
+    free(queue);
+    return NULL;
+  }
+  for (int i = 0; i <= n; i++)
+    hops[i] = -1;
+  int head = 0, tail = 0;
+  hops[1] = 0, queue[tail++] = 0;
+  while (head < tail) {
+    int r = queue[head++];
+    for (int k = g.start[r]; k < g.start[r + 1]; k++)
+      if (hops[g.room[k] + 1] < 0) hops[g.room[k] + 1] = hops[r + 1] + 1, queue[tail++] = g.room[k];
+  }
+  cb_graph_free(&g);
+  free(queue);
+  return hops;
+}
+
+/* The boss (--jokers): of the jokers reached, the one farthest from the
+ * entrance (most hops, then the later turned up); any other joker is its
+ * lieutenant; with none reached, the room farthest from the entrance holds
+ * the boss. -1 on OOM. */
+static int crown_boss(cs *s, cb_dungeon *d) {
+  int *hops = hops_from_entrance(d), boss = 0, jokers = 0;
+  if (!hops) return -1;
+  for (int i = 0; i < d->nrooms; i++)
+    jokers += d->rooms[i].value == 0;
+  for (int i = 1; i < d->nrooms; i++) /* never the entrance */
+    if ((!jokers || d->rooms[i].value == 0) && (!boss || hops[i + 1] >= hops[boss])) boss = i + 1;
+  free(hops);
+  const content_row *top = content_find(s->content, 52);
+  for (int i = 0; i < d->nrooms; i++) {
+    cb_room *r = &d->rooms[i];
+    r->tags &= ~(unsigned)CB_TAG_BOSS;
+    if (r->value != 0 || r->id == boss) continue;
+    const content_row *lt = content_match(s->content, 52, true);
+    r->tags = (r->tags & ~top->tags) | (lt ? lt->tags : top->tags & ~(unsigned)CB_TAG_BOSS);
+    if (lt) r->text = cb_arena_strdup(d->arena, lt->text);
+    cb_dungeon_log(
+        d, "Room %d (a joker) is nearer the entrance than the boss: it holds the boss's lieutenant.", r->id);
+  }
+  if (!boss) return 0;
+  cb_room *b = &d->rooms[boss - 1];
+  b->tags |= top->tags | CB_TAG_BOSS;
+  if (!jokers) { /* the boss moves in: the room's own contents give way */
+    b->tags = (b->tags & ~content_find(s->content, s->cells[s->flipped[boss - 1]].card)->tags) | top->tags;
+    b->text = cb_arena_strdup(d->arena, top->text);
+    cb_dungeon_log(d, "No joker was reached: room %d, the farthest from the entrance, holds the boss.", boss);
+  } else if (jokers > 1) {
+    cb_dungeon_log(d, "Room %d, the joker farthest from the entrance, holds the boss.", boss);
+  }
+  return 0;
 }
 
 static cb_status build_model(cs *s, cb_dungeon *d, cb_error *err) {
@@ -1044,6 +1164,7 @@ static cb_status build_model(cs *s, cb_dungeon *d, cb_error *err) {
   }
   for (int i = 0; i < s->nlines; i++)
     cb_dungeon_log(d, "%s", s->lines[i]);
+  if (s->o->cards.jokers && !s->o->faithful && crown_boss(s, d)) return oom(err);
   return d->oom ? oom(err) : CB_OK;
 }
 
@@ -1112,7 +1233,7 @@ cb_status cb_cards_generate_scripted(const cb_gen_options *o, const cb_cards_scr
   s.ndeck = L.deck_size;
   s.deck = cb_malloc((size_t)s.ndeck * sizeof *s.deck);
   s.hash_cap = 64;
-  while (s.hash_cap < (size_t)s.ndeck * 4)
+  while (s.hash_cap < (size_t)L.ncells * (size_t)(o->levels ? o->levels : 1) * 2)
     s.hash_cap *= 2;
   s.hash = cb_calloc(s.hash_cap, sizeof *s.hash);
   s.stairs_cell = cb_malloc(((size_t)(o->levels ? o->levels : 1) + 1) * sizeof *s.stairs_cell);

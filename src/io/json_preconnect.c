@@ -11,13 +11,15 @@ static json_t *point(cb_pc_point p) { return json_pack("[oo]", cb_jv_coord(p.x),
 
 static json_t *points(const cb_pc_point *v, int n) {
   json_t *a = json_array();
-  for (int i = 0; a && i < n; i++) json_array_append_new(a, point(v[i]));
+  for (int i = 0; a && i < n; i++)
+    json_array_append_new(a, point(v[i]));
   return a;
 }
 
 static json_t *ints(const int *v, int n) {
   json_t *a = json_array();
-  for (int i = 0; a && i < n; i++) json_array_append_new(a, json_integer(v[i]));
+  for (int i = 0; a && i < n; i++)
+    json_array_append_new(a, json_integer(v[i]));
   return a;
 }
 
@@ -26,18 +28,19 @@ static json_t *door_json(const cb_pc_door *dr) {
   for (int k = 0; cs && k < dr->ncrossings; k++) {
     const cb_pc_crossing *c = &dr->crossings[k];
     json_array_append_new(cs, json_pack("{s:i,s:s,s:i,s:i,s:o,s:o,s:s}", "roll", c->roll, "result",
-                                        cb_crossing_result_name(c->result), "room", c->room, "door", c->door, "enter",
-                                        point(c->enter), "leave", point(c->leave), "mark",
+                                        cb_crossing_result_name(c->result), "room", c->room, "door", c->door,
+                                        "enter", point(c->enter), "leave", point(c->leave), "mark",
                                         c->ladder ? "ladder" : "stairs"));
   }
-  json_t *o = json_pack("{s:i,s:s,s:o,s:i,s:o,s:o,s:i,s:i,s:o,s:o,s:o,s:b,s:b,s:b,s:b,s:i,s:i}", "room", dr->room,
-                        "facing", cb_facing_name(dr->facing), "at", point(dr->at), "roll",
-                        dr->nrolls ? dr->rolls[0] : 0, "rolls", ints(dr->rolls, dr->nrolls), "via",
-                        ints(dr->via, dr->nrolls), "destination", dr->destination, "to", dr->to, "length_roll",
-                        dr->length_roll ? json_integer(dr->length_roll) : json_null(), "check_roll",
-                        dr->check_roll ? json_integer(dr->check_roll) : json_null(), "crossings", cs, "extra",
-                        dr->extra, "postponed", dr->postponed, "reread", dr->reread, "new_room", dr->new_room,
-                        "order", dr->order, "passage", dr->passage);
+  json_t *o =
+      json_pack("{s:i,s:s,s:o,s:o,s:o,s:o,s:i,s:i,s:o,s:o,s:o,s:b,s:b,s:b,s:b,s:i,s:i}", "room", dr->room,
+                "facing", cb_facing_name(dr->facing), "at", point(dr->at), "roll",
+                dr->nrolls ? json_integer(dr->rolls[0]) : json_null(), "rolls", ints(dr->rolls, dr->nrolls),
+                "via", ints(dr->via, dr->nrolls), "destination", dr->destination, "to", dr->to, "length_roll",
+                dr->length_roll ? json_integer(dr->length_roll) : json_null(), "check_roll",
+                dr->check_roll ? json_integer(dr->check_roll) : json_null(), "crossings", cs, "extra",
+                dr->extra, "postponed", dr->postponed, "reread", dr->reread, "new_room", dr->new_room,
+                "order", dr->order, "passage", dr->passage);
   return o;
 }
 
@@ -76,7 +79,8 @@ static int read_point(cb_json_reader *r, json_t *v, const char *where, cb_pc_poi
       !json_is_number(json_array_get(v, 1)))
     return cb_jr_fail(r, where, "a point must be [x, y] in feet"), -1;
   double x = json_number_value(json_array_get(v, 0)), y = json_number_value(json_array_get(v, 1));
-  if (!(x >= -CB_JSON_MAX_COORD && x <= CB_JSON_MAX_COORD && y >= -CB_JSON_MAX_COORD && y <= CB_JSON_MAX_COORD))
+  if (!(x >= -CB_JSON_MAX_COORD && x <= CB_JSON_MAX_COORD && y >= -CB_JSON_MAX_COORD &&
+        y <= CB_JSON_MAX_COORD))
     return cb_jr_fail(r, where, "a point lies outside +-%g ft", CB_JSON_MAX_COORD), -1;
   *out = (cb_pc_point){x, y};
   return 0;
@@ -100,8 +104,8 @@ static int read_points(cb_json_reader *r, json_t *o, const char *where, const ch
   return 0;
 }
 
-static int read_ints(cb_json_reader *r, json_t *o, const char *where, const char *key, long lo, long hi, int **out,
-                     int *n) {
+static int read_ints(cb_json_reader *r, json_t *o, const char *where, const char *key, long lo, long hi,
+                     int **out, int *n) {
   json_t *a = cb_jr_array(r, o, where, key, 64, 1);
   if (!a) return -1;
   *out = cb_arena_alloc(r->d->arena, json_array_size(a) + 1, sizeof **out);
@@ -167,7 +171,10 @@ static cb_status read_door(cb_json_reader *r, json_t *v, const char *w, cb_pc_do
   if (!json_is_object(v)) return cb_jr_fail(r, w, "must be an object");
   dr->room = cb_jr_int(r, v, w, "room", 1, 1000000000, 1, 1);
   const char *facing = cb_jr_str(r, v, w, "facing", 4, 1);
-  int roll = cb_jr_int(r, v, w, "roll", 1, 10, 1, 1);
+  json_t *rv = json_object_get(v, "roll");
+  bool extra = read_flag(r, v, w, "extra");
+  /* the extra door has no destination roll */
+  int roll = extra && rv && json_is_null(rv) ? 0 : cb_jr_int(r, v, w, "roll", 1, 10, 1, 1);
   dr->destination = cb_jr_int(r, v, w, "destination", -100, 1000000000, 1, 0);
   dr->to = cb_jr_int(r, v, w, "to", 0, 1000000000, 0, 0);
   json_t *lr = json_object_get(v, "length_roll"), *cr = json_object_get(v, "check_roll");
@@ -194,10 +201,11 @@ static cb_status read_door(cb_json_reader *r, json_t *v, const char *w, cb_pc_do
         read_ints(r, v, w, "via", 0, 1000000000, &dr->via, &nv))
       return r->st;
     if (nv != dr->nrolls) return cb_jr_fail(r, w, "'via' must hold one entry per roll");
-    if (dr->nrolls < 1 || dr->rolls[0] != roll) return cb_jr_fail(r, w, "'rolls' must start with 'roll'");
+    if (roll ? dr->nrolls < 1 || dr->rolls[0] != roll : dr->nrolls != 0)
+      return cb_jr_fail(r, w, "'rolls' must start with 'roll'");
     for (int i = 0; i < nv; i++)
       if (dr->via[i] && !room_known(r, dr->via[i])) return cb_jr_fail(r, w, "'via' names no room");
-  } else {
+  } else if (roll) {
     dr->rolls = cb_arena_alloc(r->d->arena, 1, sizeof *dr->rolls);
     dr->via = cb_arena_alloc(r->d->arena, 1, sizeof *dr->via);
     if (!dr->rolls || !dr->via) return cb_jr_oom(r);
@@ -238,9 +246,11 @@ static cb_status read_proc(cb_json_reader *r, json_t *o) {
   p->nrooms = (int)n;
   for (int k = 0; k < r->d->nrooms; k++) {
     int found = 0;
-    for (int j = 0; j < p->nrooms && !found; j++) found = p->rooms[j].room == r->d->rooms[k].id;
+    for (int j = 0; j < p->nrooms && !found; j++)
+      found = p->rooms[j].room == r->d->rooms[k].id;
     if (!found)
-      return cb_jr_fail(r, "procedure.rooms", "room %d has no rectangle (drop the procedure to draw a point-crawl)",
+      return cb_jr_fail(r, "procedure.rooms",
+                        "room %d has no rectangle (drop the procedure to draw a point-crawl)",
                         r->d->rooms[k].id);
   }
   n = json_array_size(doors);

@@ -17,6 +17,13 @@ typedef struct view {
   double tw, room;  /* tunnel width and room side, points */
 } view;
 
+/* The sketch's paper colours, in grey of the same lightness under the ink style. */
+static cb_rgb shade(const cb_symbols *st, cb_rgb c) {
+  if (st->accent) return c;
+  double y = 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b;
+  return (cb_rgb){y, y, y};
+}
+
 static double px(const view *v, double x) { return v->ox + x * v->s; }
 static double py(const view *v, double y) { return v->oy + y * v->s; }
 
@@ -33,6 +40,13 @@ static int label_hits(const cb_dungeon *d, const cb_sketch *sk, const view *v, d
   for (int i = 0; i < d->nrooms; i++) {
     double x = px(v, d->rooms[i].x), y = py(v, d->rooms[i].y), r = v->room / 2 + 2;
     if (x + r >= x0 && x - r <= x1 && y + r >= y0 && y - r <= y1) hits += 100;
+  }
+  /* the marks along the tunnels (a secret door's S, a trap's T) weigh like rooms */
+  for (int i = 0; i < sk->nwalls + sk->njunctions; i++) {
+    double wx = i < sk->nwalls ? sk->walls[i].x : sk->junctions[i - sk->nwalls].x;
+    double wy = i < sk->nwalls ? sk->walls[i].y : sk->junctions[i - sk->nwalls].y;
+    double x = px(v, wx), y = py(v, wy), r = v->tw * 1.5;
+    if (x + r >= x0 && x - r <= x1 && y + r >= y0 && y - r <= y1) hits += 50;
   }
   for (int t = 0; t < sk->ntunnels; t++) {
     const cb_sketch_tunnel *tu = &sk->tunnels[t];
@@ -55,23 +69,24 @@ static void paper(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const c
   if (SQUARE_FT * v->s >= 3) {
     for (int i = 0; i <= nx; i++) cb_page_move(p, px(v, i * SQUARE_FT), py(v, 0)), cb_page_line(p, px(v, i * SQUARE_FT), py(v, H));
     for (int j = 0; j <= ny; j++) cb_page_move(p, px(v, 0), py(v, j * SQUARE_FT)), cb_page_line(p, px(v, W), py(v, j * SQUARE_FT));
-    cb_ink g = cb_ink_stroke(GRID, 0.3);
+    cb_ink g = cb_ink_stroke(shade(st, GRID), 0.3);
     cb_page_ink(p, &g);
   }
   for (int c = 1; c < sk->cols; c++) cb_page_move(p, px(v, c * sk->sector_ft), py(v, 0)), cb_page_line(p, px(v, c * sk->sector_ft), py(v, H));
   for (int r = 1; r < sk->rows; r++) cb_page_move(p, px(v, 0), py(v, r * sk->sector_ft)), cb_page_line(p, px(v, W), py(v, r * sk->sector_ft));
-  cb_ink sec = cb_ink_stroke(SECTOR, 0.7);
+  cb_ink sec = cb_ink_stroke(shade(st, SECTOR), 0.7);
   sec.dash[0] = 4, sec.dash[1] = 3, sec.ndash = 2;
   cb_page_ink(p, &sec);
   cb_page_rect(p, px(v, 0), py(v, 0), W * v->s, H * v->s);
-  cb_ink border = cb_ink_stroke(SECTOR, 0.8);
+  cb_ink border = cb_ink_stroke(shade(st, SECTOR), 0.8);
   cb_page_ink(p, &border);
   double side = sk->sector_ft * v->s, big = fmax(9, fmin(22, side * 0.11)), small = 7; /* 7 pt: the least we print */
   for (int k = 0; k < sk->nsectors; k++) {
     const cb_sketch_sector *s = &sk->sectors[k];
     char line[2][96];
     snprintf(line[0], sizeof line[0], "sector %d,%d", s->col, s->row);
-    if (s->roll) snprintf(line[1], sizeof line[1], "d10 %d \xc2\xb7 d4 %d: %s", s->roll, s->rotation, short_turn(s->rotation));
+    /* the rolls as "d10 2, d4 1:" so that no word on the map is a bare number but a room's */
+    if (s->roll) snprintf(line[1], sizeof line[1], "d10 %d, d4 %d: %s", s->roll, s->rotation, short_turn(s->rotation));
     else snprintf(line[1], sizeof line[1], "%s", short_turn(s->rotation));
     double lw = cb_text_width(st->m, CB_FONT_BOLD, big, s->letter) + small * 0.5;
     double w = lw + fmax(cb_text_width(st->m, CB_FONT_ITALIC, small, line[0]),
@@ -85,7 +100,7 @@ static void paper(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const c
       int hits = label_hits(d, sk, v, x - v->tw / 2, y - v->tw / 2, x + w + v->tw / 2, y + h + v->tw / 2);
       if (best < 0 || hits < best) best = hits, best_x = x, best_y = y;
     }
-    cb_page_text(p, CB_FONT_BOLD, big, best_x, best_y + big * 0.95, LETTER, s->letter);
+    cb_page_text(p, CB_FONT_BOLD, big, best_x, best_y + big * 0.95, shade(st, LETTER), s->letter);
     cb_page_text(p, CB_FONT_ITALIC, small, best_x + lw, best_y + big * 0.95 - small * 1.15, LABEL, line[0]);
     cb_page_text(p, CB_FONT_ITALIC, small, best_x + lw, best_y + big * 0.95, LABEL, line[1]);
   }

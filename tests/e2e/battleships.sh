@@ -40,8 +40,10 @@ refuse "red pegs" --grid 4 --levels 3 --extra 0 --extra-stairs 1
 refuse "--rooms" --rooms 12
 refuse "too many for a printed page" --levels 21
 
-# the booklet: map and key, then the grids
-"$CRAWLBOOK" --generator battleships --seed 3 -o "$tmp/a.pdf"
+# the grids belong to the booklet and the appendix, not the one-page sheet
+"$CRAWLBOOK" --generator battleships --seed 3 -o "$tmp/sheet.pdf"
+pdftotext "$tmp/sheet.pdf" - | grep -q "The grids" && fail "the one-page sheet carries the grids"
+"$CRAWLBOOK" --generator battleships --seed 3 --template booklet -o "$tmp/a.pdf"
 pages=$(pdfinfo "$tmp/a.pdf" | awk '/^Pages:/ {print $2}')
 [ "$pages" -ge 2 ] || fail "expected the grid page, got $pages pages"
 pdftotext "$tmp/a.pdf" "$tmp/a.txt"
@@ -52,10 +54,10 @@ qpdf --check "$tmp/a.pdf" >/dev/null || fail "qpdf --check"
 if pdffonts "$tmp/a.pdf" | tail -n +3 | awk '{print $(NF-4), $(NF-3)}' | grep -q no; then fail "a font is not embedded and subset"; fi
 
 # same seed, same bytes; JSON renders to the same PDF
-"$CRAWLBOOK" --generator battleships --seed 3 -o "$tmp/b.pdf"
+"$CRAWLBOOK" --generator battleships --seed 3 --template booklet -o "$tmp/b.pdf"
 cmp -s "$tmp/a.pdf" "$tmp/b.pdf" || fail "two runs differ"
 "$CRAWLBOOK" --generator battleships --seed 3 -o "$tmp/a.json"
-"$CRAWLBOOK" render "$tmp/a.json" -o "$tmp/c.pdf"
+"$CRAWLBOOK" render "$tmp/a.json" --template booklet -o "$tmp/c.pdf"
 cmp -s "$tmp/a.pdf" "$tmp/c.pdf" || fail "render from JSON differs from generating"
 "$CRAWLBOOK" --generator battleships --seed 4 --levels 3 --secret-rows --matching-stairs --extra-stairs 1 \
   --faithful -o "$tmp/d.json"

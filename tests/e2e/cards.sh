@@ -29,8 +29,11 @@ printf '* | 1-99 | - | too high\n' >"$tmp/bad-table.txt"
 expect_error "--grid '0x0'" --grid 0x0
 expect_error "--grid 8x8: 64 cards, but one deck holds 52" --grid 8x8
 expect_error "--grid '5by5'" --grid 5by5
-expect_error "--levels 3: 3 levels of 25 cards need 75" --levels 3
-expect_error "--levels 2" --grid 7x7 --levels 2 --jokers
+expect_error "--rooms 60: a level of up to 60 cards, but one deck holds 52" --sprawl --rooms 60
+expect_error "--levels 1000: expected 1 to 400 levels of 2500 cards" --grid 50x50 --decks 50 --levels 1000
+# more levels than the deck holds: a fresh deck is shuffled in, as a player would
+"$CRAWLBOOK" --generator cards --seed 4 --levels 3 --explain -o "$tmp/fresh.json" >"$tmp/fresh.txt" || fail "--levels 3"
+grep -q "a fresh deck of 52 cards is shuffled in" "$tmp/fresh.txt" || fail "--levels 3 logs no fresh deck"
 expect_error "$tmp/bad-mask.txt:2: column 3" --shape "$tmp/bad-mask.txt"
 expect_error "$tmp/ragged-mask.txt:2:" --shape "$tmp/ragged-mask.txt"
 expect_error "--shape $tmp/none.txt: cannot open" --shape "$tmp/none.txt"

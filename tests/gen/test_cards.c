@@ -122,8 +122,10 @@ static void option_errors(void **state) {
   cb_error err = {0};
   assert_int_equal(cb_gen_cards.validate(&o, &err), CB_OK);
   memset(&o, 0, sizeof o);
-  o.levels = 3;
-  expect_error(&o, "--levels 3");
+  o.levels = 3; /* more cards than a deck: fresh decks come in */
+  assert_int_equal(cb_gen_cards.validate(&o, &err), CB_OK);
+  o.levels = 1000000;
+  expect_error(&o, "--levels 1000000");
   memset(&o, 0, sizeof o);
   o.cards.entrance = "9,9";
   expect_error(&o, "--entrance 9,9");
@@ -385,11 +387,18 @@ static void check_dungeon(const cb_gen_options *o, const cb_dungeon *d) {
     }
     assert_int_equal(d->nlevels, levels);
   }
-  /* jokers are the boss */
+  /* with --faithful the jokers are as they fall: each is a boss; else one boss, never at the entrance */
+  int bosses = 0;
   for (int i = 0; i < d->nrooms; i++) {
-    assert_int_equal(strcmp(d->rooms[i].card, "JK") == 0, (d->rooms[i].tags & CB_TAG_BOSS) != 0);
+    if (o->faithful || !o->cards.jokers)
+      assert_int_equal(strcmp(d->rooms[i].card, "JK") == 0, (d->rooms[i].tags & CB_TAG_BOSS) != 0);
+    bosses += (d->rooms[i].tags & CB_TAG_BOSS) != 0;
     assert_int_equal(strcmp(d->rooms[i].card, "JK") == 0, d->rooms[i].value == 0);
     assert_non_null(d->rooms[i].text);
+  }
+  if (o->cards.jokers && !o->faithful && d->nrooms > 1) {
+    assert_int_equal(bosses, 1);
+    assert_false(d->rooms[0].tags & CB_TAG_BOSS);
   }
   free(used);
   free(made);
@@ -514,12 +523,156 @@ static void out_of_memory(void **state) {
   assert_true(n < 100000);
 }
 
+/* ---- issue 12: the boss, the sprawl's cap, fresh decks ---- */
+
+/* Hops from the entrance (room 1) as the party walks (a one-way door only
+ * from its side), relaxed until nothing changes; -1 unreached. */
+static int *hops_from_entrance(const cb_dungeon *d) {
+  cb_graph g;
+  assert_int_equal(cb_graph_build(d, &g), 0);
+  int *hops = malloc(((size_t)d->nrooms + 1) * sizeof *hops);
+  assert_non_null(hops);
+  for (int i = 0; i <= d->nrooms; i++)
+    hops[i] = i == 1 ? 0 : -1;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (int a = 0; a < g.n; a++)
+      for (int k = g.start[a]; k < g.start[a + 1] && hops[a + 1] >= 0; k++) {
+        int b = g.room[k] + 1;
+        if (hops[b] < 0 || hops[b] > hops[a + 1] + 1) hops[b] = hops[a + 1] + 1, changed = 1;
+      }
+  }
+  cb_graph_free(&g);
+  return hops;
+}
+
+typedef struct boss_counts {
+  int maps, no_boss, bosses_many, boss_at_entrance, joker_at_entrance, not_farthest_joker, not_farthest_room;
+} boss_counts;
+
+static void count_boss(const cb_dungeon *d, boss_counts *c) {
+  int *hops = hops_from_entrance(d), bosses = 0, boss = 0, jokers = 0, far_joker = -1, far_room = -1;
+  for (int i = 0; i < d->nrooms; i++) {
+    const cb_room *r = &d->rooms[i];
+    if (r->tags & CB_TAG_BOSS) bosses++, boss = r->id;
+    if (strcmp(r->card, "JK") == 0) jokers++, far_joker = far_joker > hops[r->id] ? far_joker : hops[r->id];
+    far_room = far_room > hops[r->id] ? far_room : hops[r->id];
+  }
+  c->maps++;
+  c->no_boss += bosses == 0;
+  c->bosses_many += bosses > 1;
+  c->boss_at_entrance += (d->rooms[0].tags & CB_TAG_BOSS) != 0;
+  c->joker_at_entrance += strcmp(d->rooms[0].card, "JK") == 0;
+  if (bosses == 1 && jokers)
+    c->not_farthest_joker += strcmp(d->rooms[boss - 1].card, "JK") != 0 || hops[boss] != far_joker;
+  if (bosses == 1 && !jokers) c->not_farthest_room += hops[boss] != far_room;
+  free(hops);
+}
+
+/* With --jokers: exactly one boss, never at the entrance; of the jokers
+ * reached the farthest is the boss; with none, the farthest room. */
+static void issue12_one_boss(void **state) {
+  (void)state;
+  int n = cb_test_seeds(10000);
+  boss_counts c = {0};
+  for (int s = 0; s < n; s++) {
+    cb_gen_options o;
+    mix_options((uint64_t)s * 2654435761u + 7, &o);
+    o.cards.jokers = true;
+    o.faithful = false;
+    if (s % 7 == 3) o.cards.decks = 2;
+    cb_error err = {0};
+    cb_dungeon *d = NULL;
+    if (cb_gen_cards.generate(&o, &d, &err) != CB_OK)
+      fail_msg("seed %llu: %s", (unsigned long long)o.seed, err.msg);
+    count_boss(d, &c);
+    cb_dungeon_free(d);
+  }
+  if (c.no_boss || c.bosses_many || c.boss_at_entrance || c.joker_at_entrance || c.not_farthest_joker ||
+      c.not_farthest_room)
+    fail_msg(
+        "of %d maps: %d without a boss, %d with more than one, %d with the boss at the entrance, %d with a "
+        "joker at the entrance, %d whose boss is not the farthest joker, %d (no joker) not the farthest room",
+        c.maps, c.no_boss, c.bosses_many, c.boss_at_entrance, c.joker_at_entrance, c.not_farthest_joker,
+        c.not_farthest_room);
+}
+
+/* --sprawl: the card cap is a dead end; a doubled die makes a way to the
+ * surface only across the entrance's own edge. */
+static void issue12_sprawl_cap(void **state) {
+  (void)state;
+  static const char *const entrances[] = {NULL, "top", "centre"};
+  int n = cb_test_seeds(10000), surface = 0, wrong = 0, capped = 0;
+  for (int s = 0; s < n; s++) {
+    cb_gen_options o = {.seed = (uint64_t)s + 90000};
+    o.cards.sprawl = true;
+    o.rooms = 3 + s % 30;
+    o.cards.entrance = entrances[s % 3];
+    if (s % 10 == 9) o.levels = 2;
+    cb_error err = {0};
+    cb_dungeon *d = NULL;
+    if (cb_gen_cards.generate(&o, &d, &err) != CB_OK)
+      fail_msg("seed %llu: %s", (unsigned long long)o.seed, err.msg);
+    const cb_cards_proc *p = d->procedure.cards;
+    for (int i = 0; i < p->nturns; i++) {
+      const cb_card_turn *t = &p->turns[i];
+      for (int k = 0; k < 3; k++) {
+        if (t->results[k] != CB_DIE_SURFACE) continue;
+        int col, row;
+        cb_cards_neighbour(t->col, t->row, t->dice[k], &col, &row);
+        int across =
+            t->level == 1 && ((s % 3 == 0 && row > p->entrance_row) || (s % 3 == 1 && row < p->entrance_row));
+        surface++;
+        wrong += !across;
+      }
+    }
+    int kept = 0;
+    for (int i = 0; i < d->nrooms; i++)
+      kept += d->rooms[i].level == 1;
+    capped += kept == o.rooms;
+    cb_dungeon_free(d);
+  }
+  print_message("%d ways to the surface, %d of %d maps dealt the whole cap\n", surface, capped, n);
+  if (wrong)
+    fail_msg("%d of %d ways to the surface lead through the card cap, not across the entrance's edge", wrong,
+             surface);
+}
+
+/* More levels than the decks hold: a fresh deck is shuffled in, logged. */
+static void issue12_fresh_decks(void **state) {
+  (void)state;
+  int n = cb_test_seeds(10000), refused = 0, unlogged = 0, fresh = 0;
+  for (int s = 0; s < n; s++) {
+    cb_gen_options o = {.seed = (uint64_t)s + 7000, .levels = 3 + s % 2};
+    if (s % 5 == 4) o.cards.sprawl = true, o.rooms = 30;
+    cb_error err = {0};
+    cb_dungeon *d = NULL;
+    if (cb_gen_cards.generate(&o, &d, &err) != CB_OK) {
+      refused++;
+      continue;
+    }
+    const cb_cards_proc *p = d->procedure.cards;
+    int logged = 0;
+    for (int i = 0; i < d->nlog; i++)
+      logged += strstr(d->log[i], "fresh deck") != NULL;
+    fresh += logged > 0;
+    unlogged += p->ncells > 52 && !logged;
+    cb_dungeon_free(d);
+  }
+  if (refused || unlogged || !fresh)
+    fail_msg(
+        "of %d dungeons of 3-4 levels: %d refused, %d dealt more than a deck without a fresh one logged, %d "
+        "shuffled one in",
+        n, refused, unlogged, fresh);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(worked_example),  cmocka_unit_test(option_errors),
-      cmocka_unit_test(bad_files),       cmocka_unit_test(properties),
-      cmocka_unit_test(json_round_trip), cmocka_unit_test(json_rejects_bad_procedure),
-      cmocka_unit_test(out_of_memory),
+      cmocka_unit_test(worked_example),     cmocka_unit_test(option_errors),
+      cmocka_unit_test(bad_files),          cmocka_unit_test(properties),
+      cmocka_unit_test(json_round_trip),    cmocka_unit_test(json_rejects_bad_procedure),
+      cmocka_unit_test(out_of_memory),      cmocka_unit_test(issue12_one_boss),
+      cmocka_unit_test(issue12_sprawl_cap), cmocka_unit_test(issue12_fresh_decks),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

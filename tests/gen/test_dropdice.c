@@ -657,6 +657,53 @@ static void bad_options_are_input_errors(void **state) {
   assert_non_null(strstr(err.msg, "--levels"));
 }
 
+
+/* The main start, from the spec's words alone: with too few odd rooms the
+ * lowest remaining rooms also start, but the main start is an odd starting
+ * room where there is one; among those (or among all starts when none is
+ * odd) the lowest value, then the lowest sum of neighbours, then the lower
+ * number. */
+static void main_start_with_too_few_odd_rooms(void **state) {
+  (void)state;
+  ctx_faithful = 0;
+  int seeds = cb_test_seeds(10000), cases = 0, none_odd = 0;
+  for (int i = 0; i < seeds; i++) {
+    int n = 1 + i % 12;
+    cb_dungeon *d = make((uint64_t)i * 0x9E3779B97F4A7C15ull + 11, n, i % 4 == 3);
+    int *nsum = calloc((size_t)n + 1, sizeof *nsum), odd_start = 0, even_start = 0, main = 0;
+    assert_non_null(nsum);
+    for (int k = 0; k < d->npassages; k++) {
+      const cb_passage *ps = &d->passages[k];
+      nsum[ps->from] += d->rooms[ps->to - 1].value;
+      nsum[ps->to] += d->rooms[ps->from - 1].value;
+    }
+    for (int k = 0; k < n; k++) {
+      const cb_room *r = &d->rooms[k];
+      if (!(r->tags & CB_TAG_START)) continue;
+      odd_start |= r->value % 2 == 1;
+      even_start |= r->value % 2 == 0;
+      if (r->tags & CB_TAG_MAIN_START) main = r->id;
+    }
+    if (even_start) {
+      cases++;
+      none_odd += !odd_start;
+      const cb_room *m = &d->rooms[main - 1];
+      if (odd_start && m->value % 2 == 0) fail_msg("seed %d: the main start %d is even beside an odd start", i, main);
+      for (int k = 0; k < n; k++) {
+        const cb_room *r = &d->rooms[k];
+        if (!(r->tags & CB_TAG_START) || r == m || (odd_start && r->value % 2 == 0)) continue;
+        int before = r->value < m->value || (r->value == m->value && nsum[r->id] < nsum[m->id]) ||
+                     (r->value == m->value && nsum[r->id] == nsum[m->id] && r->id < m->id);
+        if (before) fail_msg("seed %d: room %d should be the main start, not room %d", i, r->id, main);
+      }
+    }
+    free(nsum);
+    cb_dungeon_free(d);
+  }
+  print_message("%d maps with too few odd rooms (%d with no odd start)\n", cases, none_odd);
+  assert_true(cases > 0 && none_odd > 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(default_rooms_and_options_recorded),
@@ -665,6 +712,7 @@ int main(void) {
       cmocka_unit_test(many_seeds_rooms_1_to_60),
       cmocka_unit_test(seeds_at_200_rooms),
       cmocka_unit_test(a_handful_at_2000_rooms),
+      cmocka_unit_test(main_start_with_too_few_odd_rooms),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
