@@ -37,6 +37,13 @@ static cb_status make_dungeon(const cb_job *job, cb_dungeon **out, cb_error *err
     *out = NULL;
     return cb_error_set(err, CB_EINTERNAL, "out of memory");
   }
+  cb_stock_options so = job->stock;
+  so.faithful = job->gen.faithful;
+  if ((st = cb_stock_run(*out, &so, err)) != CB_OK) {
+    cb_dungeon_free(*out);
+    *out = NULL;
+    return st;
+  }
   cb_error check = {0};
   if (cb_check_structure(*out, &check) != CB_OK) {
     cb_dungeon_free(*out);

@@ -12,6 +12,7 @@
 #include "model/dungeon.h"
 #include "model/error.h"
 #include "render/backend.h"
+#include "stock/stock.h"
 
 /* A printed page stays legible up to about 60 rooms; past this the map is unreadable. */
 #define CB_MAX_PAGE_ROOMS 200
@@ -21,6 +22,7 @@
 typedef struct cb_job {
   const char *generator;  /* generator name; ignored with input */
   cb_gen_options gen;     /* its options, seed included */
+  cb_stock_options stock; /* theme, depth, locks (its faithful follows gen.faithful) */
   const char *input;      /* a crawlbook JSON file to lay out instead of generating, or NULL */
   const char *output;     /* path, "-" for standard output, NULL to write nothing */
   cb_format format;

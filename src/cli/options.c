@@ -57,6 +57,9 @@ enum {
   OPT_TEMPLATE,
   OPT_APPENDIX,
   OPT_IMPOSE,
+  OPT_THEME,
+  OPT_DEPTH,
+  OPT_LOCKS,
 };
 
 static const struct option long_opts[] = {
@@ -67,6 +70,9 @@ static const struct option long_opts[] = {
     {"dpi", required_argument, NULL, OPT_DPI},   {"backend", required_argument, NULL, OPT_BACKEND},
     {"author", required_argument, NULL, OPT_AUTHOR}, {"levels", required_argument, NULL, OPT_LEVELS},
     {"faithful", no_argument, NULL, OPT_FAITHFUL},
+    {"theme", required_argument, NULL, OPT_THEME},
+    {"depth", required_argument, NULL, OPT_DEPTH},
+    {"locks", required_argument, NULL, OPT_LOCKS},
     {"player-map", no_argument, NULL, OPT_PLAYER_MAP},
     {"help", no_argument, NULL, 'h'},
     {"grid", required_argument, NULL, OPT_GRID},
@@ -123,6 +129,15 @@ void cb_cli_help(FILE *out) {
         "                        printed output (legible up to ~60)\n"
         "      --levels N        levels, for the generators that make several\n"
         "                        (battleships: default 2, up to 1000)\n"
+        "      --theme NAME|FILE the words the rooms are stocked with: crypt, caverns,\n"
+        "                        ruined-temple, mine, wizards-tower, bandit-lair,\n"
+        "                        drowned-shrine, or a theme file of your own\n"
+        "                        (default: the seed picks one)\n"
+        "      --depth D         how deep the dungeon lies, 1..10: monsters and treasure\n"
+        "                        grow with it (default 1)\n"
+        "      --locks N         add N nested lock-and-key pairs on the way to the goal,\n"
+        "                        0..8 (default 1 with 8 rooms or more and no lock; 0\n"
+        "                        with --faithful)\n"
         "      --faithful        follow the seed's procedure exactly, without the repairs\n"
         "                        we add (re-rolls of dull deals, connecting lost rooms)\n"
         "      --extra-by HOW    dropdice: rank extra paths by 'tree' distance (default)\n"
@@ -552,6 +567,23 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     }
     case OPT_LADDERS:
       job->gen.ladders = true;
+      gen_opt = true;
+      break;
+    case OPT_THEME:
+      if (text_arg("theme", optarg, 4000, err)) return err->status;
+      job->stock.theme = optarg;
+      gen_opt = true;
+      break;
+    case OPT_DEPTH:
+      if (!cb_cli_number(optarg, 1, 10, &v))
+        return cb_error_set(err, CB_EINPUT, "--depth '%s': expected a whole number from 1 to 10", optarg);
+      job->stock.depth = (int)v;
+      gen_opt = true;
+      break;
+    case OPT_LOCKS:
+      if (!cb_cli_number(optarg, 0, 8, &v))
+        return cb_error_set(err, CB_EINPUT, "--locks '%s': expected a whole number from 0 to 8", optarg);
+      job->stock.locks = (int)v, job->stock.locks_set = true;
       gen_opt = true;
       break;
     case OPT_TITLE:
