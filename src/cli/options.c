@@ -3,8 +3,8 @@
 #include "../layout/page.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,54 +62,60 @@ enum {
   OPT_LOCKS,
 };
 
-static const struct option long_opts[] = {
-    {"generator", required_argument, NULL, 'g'}, {"seed", required_argument, NULL, 's'},
-    {"rooms", required_argument, NULL, 'n'},     {"output", required_argument, NULL, 'o'},
-    {"format", required_argument, NULL, 'f'},    {"explain", no_argument, NULL, 'e'},
-    {"extra-by", required_argument, NULL, OPT_EXTRA_BY}, {"title", required_argument, NULL, OPT_TITLE},
-    {"dpi", required_argument, NULL, OPT_DPI},   {"backend", required_argument, NULL, OPT_BACKEND},
-    {"author", required_argument, NULL, OPT_AUTHOR}, {"levels", required_argument, NULL, OPT_LEVELS},
-    {"faithful", no_argument, NULL, OPT_FAITHFUL},
-    {"theme", required_argument, NULL, OPT_THEME},
-    {"depth", required_argument, NULL, OPT_DEPTH},
-    {"locks", required_argument, NULL, OPT_LOCKS},
-    {"player-map", no_argument, NULL, OPT_PLAYER_MAP},
-    {"help", no_argument, NULL, 'h'},
-    {"grid", required_argument, NULL, OPT_GRID},
-    {"extra", required_argument, NULL, OPT_EXTRA},
-    {"extra-stairs", required_argument, NULL, OPT_EXTRA_STAIRS},
-    {"secret-rows", no_argument, NULL, OPT_SECRET_ROWS},
-    {"matching-stairs", no_argument, NULL, OPT_MATCHING_STAIRS},
-    {"fleet", required_argument, NULL, OPT_FLEET},
-    {"shape", required_argument, NULL, OPT_SHAPE},
-    {"entrance", required_argument, NULL, OPT_ENTRANCE},
-    {"decks", required_argument, NULL, OPT_DECKS},
-    {"jokers", no_argument, NULL, OPT_JOKERS},
-    {"sprawl", no_argument, NULL, OPT_SPRAWL},
-    {"rediscovered", required_argument, NULL, OPT_REDISCOVERED},
-    {"doubles-obstructed", no_argument, NULL, OPT_DOUBLES},
-    {"no-doubles-obstructed", no_argument, NULL, OPT_NO_DOUBLES},
-    {"min-rooms", required_argument, NULL, OPT_MIN_ROOMS},
-    {"content", required_argument, NULL, OPT_CONTENT},
-    {"lengths", no_argument, NULL, OPT_LENGTHS},
-    {"length-unit", required_argument, NULL, OPT_LENGTH_UNIT},
-    {"sectors", required_argument, NULL, OPT_SECTORS},
-    {"sector-ft", required_argument, NULL, OPT_SECTOR_FT},
-    {"rotate", no_argument, NULL, OPT_ROTATE},
-    {"no-rotate", no_argument, NULL, OPT_NO_ROTATE},
-    {"letters", required_argument, NULL, OPT_LETTERS},
-    {"junctions", required_argument, NULL, OPT_JUNCTIONS},
-    {"walls", required_argument, NULL, OPT_WALLS},
-    {"page-size", required_argument, NULL, OPT_PAGE_SIZE},
-    {"landscape", no_argument, NULL, OPT_LANDSCAPE},
-    {"ladders", no_argument, NULL, OPT_LADDERS},
-    {"count", required_argument, NULL, OPT_COUNT},
-    {"seeds", required_argument, NULL, OPT_SEEDS},
-    {"style", required_argument, NULL, OPT_STYLE},
-    {"template", required_argument, NULL, OPT_TEMPLATE},
-    {"appendix", no_argument, NULL, OPT_APPENDIX},
-    {"impose", required_argument, NULL, OPT_IMPOSE},
-    {"version", no_argument, NULL, 'V'},         {NULL, 0, NULL, 0}};
+static const struct option long_opts[] = {{"generator", required_argument, NULL, 'g'},
+                                          {"seed", required_argument, NULL, 's'},
+                                          {"rooms", required_argument, NULL, 'n'},
+                                          {"output", required_argument, NULL, 'o'},
+                                          {"format", required_argument, NULL, 'f'},
+                                          {"explain", no_argument, NULL, 'e'},
+                                          {"extra-by", required_argument, NULL, OPT_EXTRA_BY},
+                                          {"title", required_argument, NULL, OPT_TITLE},
+                                          {"dpi", required_argument, NULL, OPT_DPI},
+                                          {"backend", required_argument, NULL, OPT_BACKEND},
+                                          {"author", required_argument, NULL, OPT_AUTHOR},
+                                          {"levels", required_argument, NULL, OPT_LEVELS},
+                                          {"faithful", no_argument, NULL, OPT_FAITHFUL},
+                                          {"theme", required_argument, NULL, OPT_THEME},
+                                          {"depth", required_argument, NULL, OPT_DEPTH},
+                                          {"locks", required_argument, NULL, OPT_LOCKS},
+                                          {"player-map", no_argument, NULL, OPT_PLAYER_MAP},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {"grid", required_argument, NULL, OPT_GRID},
+                                          {"extra", required_argument, NULL, OPT_EXTRA},
+                                          {"extra-stairs", required_argument, NULL, OPT_EXTRA_STAIRS},
+                                          {"secret-rows", no_argument, NULL, OPT_SECRET_ROWS},
+                                          {"matching-stairs", no_argument, NULL, OPT_MATCHING_STAIRS},
+                                          {"fleet", required_argument, NULL, OPT_FLEET},
+                                          {"shape", required_argument, NULL, OPT_SHAPE},
+                                          {"entrance", required_argument, NULL, OPT_ENTRANCE},
+                                          {"decks", required_argument, NULL, OPT_DECKS},
+                                          {"jokers", no_argument, NULL, OPT_JOKERS},
+                                          {"sprawl", no_argument, NULL, OPT_SPRAWL},
+                                          {"rediscovered", required_argument, NULL, OPT_REDISCOVERED},
+                                          {"doubles-obstructed", no_argument, NULL, OPT_DOUBLES},
+                                          {"no-doubles-obstructed", no_argument, NULL, OPT_NO_DOUBLES},
+                                          {"min-rooms", required_argument, NULL, OPT_MIN_ROOMS},
+                                          {"content", required_argument, NULL, OPT_CONTENT},
+                                          {"lengths", no_argument, NULL, OPT_LENGTHS},
+                                          {"length-unit", required_argument, NULL, OPT_LENGTH_UNIT},
+                                          {"sectors", required_argument, NULL, OPT_SECTORS},
+                                          {"sector-ft", required_argument, NULL, OPT_SECTOR_FT},
+                                          {"rotate", no_argument, NULL, OPT_ROTATE},
+                                          {"no-rotate", no_argument, NULL, OPT_NO_ROTATE},
+                                          {"letters", required_argument, NULL, OPT_LETTERS},
+                                          {"junctions", required_argument, NULL, OPT_JUNCTIONS},
+                                          {"walls", required_argument, NULL, OPT_WALLS},
+                                          {"page-size", required_argument, NULL, OPT_PAGE_SIZE},
+                                          {"landscape", no_argument, NULL, OPT_LANDSCAPE},
+                                          {"ladders", no_argument, NULL, OPT_LADDERS},
+                                          {"count", required_argument, NULL, OPT_COUNT},
+                                          {"seeds", required_argument, NULL, OPT_SEEDS},
+                                          {"style", required_argument, NULL, OPT_STYLE},
+                                          {"template", required_argument, NULL, OPT_TEMPLATE},
+                                          {"appendix", no_argument, NULL, OPT_APPENDIX},
+                                          {"impose", required_argument, NULL, OPT_IMPOSE},
+                                          {"version", no_argument, NULL, 'V'},
+                                          {NULL, 0, NULL, 0}};
 
 void cb_cli_help(FILE *out) {
   fputs("Usage: crawlbook [options]\n"
@@ -382,8 +388,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     case 'g': job->generator = optarg, gen_opt = true; break;
     case 's':
       if (!cb_cli_number(optarg, 0, UINT64_MAX, &v))
-        return cb_error_set(err, CB_EINPUT, "--seed '%s': expected a whole number from 0 to 18446744073709551615",
-                            optarg);
+        return cb_error_set(err, CB_EINPUT,
+                            "--seed '%s': expected a whole number from 0 to 18446744073709551615", optarg);
       job->gen.seed = v;
       cli->seed_given = gen_opt = true;
       break;
@@ -397,9 +403,12 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     case 'f': format = optarg; break;
     case 'e': cli->explain = true; break;
     case OPT_EXTRA_BY:
-      if (strcmp(optarg, "tree") == 0) job->gen.extra_by = CB_EXTRA_BY_TREE;
-      else if (strcmp(optarg, "length") == 0) job->gen.extra_by = CB_EXTRA_BY_LENGTH;
-      else return cb_error_set(err, CB_EINPUT, "--extra-by '%s': expected 'tree' or 'length'", optarg);
+      if (strcmp(optarg, "tree") == 0)
+        job->gen.extra_by = CB_EXTRA_BY_TREE;
+      else if (strcmp(optarg, "length") == 0)
+        job->gen.extra_by = CB_EXTRA_BY_LENGTH;
+      else
+        return cb_error_set(err, CB_EINPUT, "--extra-by '%s': expected 'tree' or 'length'", optarg);
       gen_opt = true;
       break;
     case OPT_LEVELS:
@@ -415,7 +424,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       break;
     case OPT_APPENDIX: job->appendix = true; break;
     case OPT_IMPOSE:
-      if (strcmp(optarg, "saddle") != 0) return cb_error_set(err, CB_EINPUT, "--impose '%s': expected saddle", optarg);
+      if (strcmp(optarg, "saddle") != 0)
+        return cb_error_set(err, CB_EINPUT, "--impose '%s': expected saddle", optarg);
       job->impose_saddle = true;
       break;
     case OPT_STYLE:
@@ -426,7 +436,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       break;
     case OPT_COUNT:
       if (!cb_cli_number(optarg, 1, CB_MAX_BATCH, &v))
-        return cb_error_set(err, CB_EINPUT, "--count '%s': expected a whole number from 1 to %d", optarg, CB_MAX_BATCH);
+        return cb_error_set(err, CB_EINPUT, "--count '%s': expected a whole number from 1 to %d", optarg,
+                            CB_MAX_BATCH);
       job->count = (int)v;
       count_given = true;
       break;
@@ -435,9 +446,10 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       char first[32] = "";
       unsigned long long a = 0, b = 0;
       if (dots && (size_t)(dots - optarg) < sizeof first) memcpy(first, optarg, (size_t)(dots - optarg));
-      if (!dots || !cb_cli_number(first, 0, UINT64_MAX, &a) || !cb_cli_number(dots + 2, 0, UINT64_MAX, &b) || b < a ||
-          b - a >= CB_MAX_BATCH)
-        return cb_error_set(err, CB_EINPUT, "--seeds '%s': expected A..B with A <= B and at most %d seeds, e.g. 1..20",
+      if (!dots || !cb_cli_number(first, 0, UINT64_MAX, &a) || !cb_cli_number(dots + 2, 0, UINT64_MAX, &b) ||
+          b < a || b - a >= CB_MAX_BATCH)
+        return cb_error_set(err, CB_EINPUT,
+                            "--seeds '%s': expected A..B with A <= B and at most %d seeds, e.g. 1..20",
                             optarg, CB_MAX_BATCH);
       job->gen.seed = a;
       job->count = (int)(b - a + 1);
@@ -447,8 +459,10 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     case OPT_PAGE_SIZE:
       page_size = optarg;
       if (strlen(optarg) > 40 || !cb_cli_page_size(optarg, &job->page_w, &job->page_h))
-        return cb_error_set(err, CB_EINPUT, "--page-size '%s': expected a4, letter, a5, half-letter or WxH in mm or in "
-                                            "(90 to 1200 mm a side), e.g. 148x210mm", optarg);
+        return cb_error_set(err, CB_EINPUT,
+                            "--page-size '%s': expected a4, letter, a5, half-letter or WxH in mm or in "
+                            "(90 to 1200 mm a side), e.g. 148x210mm",
+                            optarg);
       break;
     case OPT_LANDSCAPE: landscape = true; break;
     case OPT_FAITHFUL:
@@ -464,7 +478,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       if (x) *x = 'x';
       if (!x) h = w;
       if (!ok)
-        return cb_error_set(err, CB_EINPUT, "--grid '%s': expected N or WxH, 1 to 100 a side, e.g. 10 or 5x5", optarg);
+        return cb_error_set(err, CB_EINPUT, "--grid '%s': expected N or WxH, 1 to 100 a side, e.g. 10 or 5x5",
+                            optarg);
       job->gen.grid = (int)w;
       job->gen.cards.grid_w = (int)w, job->gen.cards.grid_h = (int)h;
       gen_opt = true;
@@ -478,7 +493,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       break;
     case OPT_EXTRA_STAIRS:
       if (!cb_cli_number(optarg, 0, 100, &v))
-        return cb_error_set(err, CB_EINPUT, "--extra-stairs '%s': expected a whole number from 0 to 100", optarg);
+        return cb_error_set(err, CB_EINPUT, "--extra-stairs '%s': expected a whole number from 0 to 100",
+                            optarg);
       job->gen.extra_stairs = (int)v;
       gen_opt = true;
       break;
@@ -511,7 +527,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       for (int i = 0; i < 4; i++)
         if (strcmp(optarg, how[i]) == 0) k = i;
       if (k < 0)
-        return cb_error_set(err, CB_EINPUT, "--rediscovered '%s': expected door, ignore, one-way or concealed", optarg);
+        return cb_error_set(err, CB_EINPUT,
+                            "--rediscovered '%s': expected door, ignore, one-way or concealed", optarg);
       job->gen.cards.rediscovered = (cb_rediscovered)k, gen_opt = true;
       break;
     }
@@ -519,7 +536,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     case OPT_NO_DOUBLES: job->gen.cards.plain_doubles = gen_opt = true; break;
     case OPT_MIN_ROOMS:
       if (!cb_cli_number(optarg, 1, 100000, &v))
-        return cb_error_set(err, CB_EINPUT, "--min-rooms '%s': expected a whole number from 1 to 100000", optarg);
+        return cb_error_set(err, CB_EINPUT, "--min-rooms '%s': expected a whole number from 1 to 100000",
+                            optarg);
       job->gen.cards.min_rooms = (int)v, gen_opt = true;
       break;
     case OPT_CONTENT:
@@ -537,10 +555,11 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       unsigned long long c2, r2;
       const char *x = strchr(optarg, 'x');
       char cols[16] = "";
-      if (x && (size_t)(x - optarg) < sizeof cols) memcpy(cols, optarg, (size_t)(x - optarg)), cols[x - optarg] = '\0';
+      if (x && (size_t)(x - optarg) < sizeof cols)
+        memcpy(cols, optarg, (size_t)(x - optarg)), cols[x - optarg] = '\0';
       if (!x || !cb_cli_number(cols, 1, 12, &c2) || !cb_cli_number(x + 1, 1, 12, &r2))
-        return cb_error_set(err, CB_EINPUT, "--sectors '%s': expected columns x rows, each 1 to 12 (e.g. 3x2)",
-                            optarg);
+        return cb_error_set(err, CB_EINPUT,
+                            "--sectors '%s': expected columns x rows, each 1 to 12 (e.g. 3x2)", optarg);
       job->gen.sector_cols = (int)c2;
       job->gen.sector_rows = (int)r2;
       gen_opt = true;
@@ -548,8 +567,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     }
     case OPT_SECTOR_FT:
       if (!cb_cli_number(optarg, 120, 1200, &v))
-        return cb_error_set(err, CB_EINPUT, "--sector-ft '%s': expected a whole number of feet from 120 to 1200",
-                            optarg);
+        return cb_error_set(err, CB_EINPUT,
+                            "--sector-ft '%s': expected a whole number of feet from 120 to 1200", optarg);
       job->gen.sector_ft = (int)v;
       gen_opt = true;
       break;
@@ -561,7 +580,9 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       const char *name = c == OPT_LETTERS ? "letters" : c == OPT_JUNCTIONS ? "junctions" : "walls";
       if (!*optarg) return cb_error_set(err, CB_EINPUT, "--%s: give a table file", name);
       if (text_arg(name, optarg, 900, err)) return err->status;
-      *(c == OPT_LETTERS ? &job->gen.letters : c == OPT_JUNCTIONS ? &job->gen.junctions : &job->gen.walls) = optarg;
+      *(c == OPT_LETTERS     ? &job->gen.letters
+        : c == OPT_JUNCTIONS ? &job->gen.junctions
+                             : &job->gen.walls) = optarg;
       gen_opt = true;
       break;
     }
@@ -609,7 +630,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     case 'V': cli->version = true; return CB_OK;
     case ':': return cb_error_set(err, CB_EINPUT, "%s needs a value (see --help)", argv[optind - 1]);
     default:
-      /* glibc: optopt is 0 for an unknown long option, the option's value for one given a value it does not take */
+      /* glibc: optopt is 0 for an unknown long option, the option's value for one given a value it does not
+       * take */
       if (optopt && strncmp(argv[optind - 1], "--", 2) == 0)
         return cb_error_set(err, CB_EINPUT, "'%s': the option takes no value (see --help)", argv[optind - 1]);
       if (optopt > 0 && optopt < 128)
@@ -625,15 +647,22 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     if (npos != 2) return cb_error_set(err, CB_EINPUT, "render takes exactly one FILE.json");
     if (gen_opt) {
       const struct option *o = long_opts;
-      while (o->name && o->val != gen_c) o++;
-      return cb_error_set(err, CB_EINPUT, "render lays out a saved dungeon: --%s is a generator's option and does not "
-                                          "apply", o->name ? o->name : "?");
+      while (o->name && o->val != gen_c)
+        o++;
+      return cb_error_set(err, CB_EINPUT,
+                          "render lays out a saved dungeon: --%s is a generator's option and does not "
+                          "apply",
+                          o->name ? o->name : "?");
     }
     job->input = argv[optind + 1];
   }
-  if (seeds_given && count_given) return cb_error_set(err, CB_EINPUT, "--seeds A..B already says how many: drop --count");
-  if (job->count > 1 && job->input) return cb_error_set(err, CB_EINPUT, "render lays out one saved dungeon: --count and --seeds do not apply");
-  if (job->count > 1 && cli->explain) return cb_error_set(err, CB_EINPUT, "--explain tells one dungeon's story: not with --count or --seeds");
+  if (seeds_given && count_given)
+    return cb_error_set(err, CB_EINPUT, "--seeds A..B already says how many: drop --count");
+  if (job->count > 1 && job->input)
+    return cb_error_set(err, CB_EINPUT,
+                        "render lays out one saved dungeon: --count and --seeds do not apply");
+  if (job->count > 1 && cli->explain)
+    return cb_error_set(err, CB_EINPUT, "--explain tells one dungeon's story: not with --count or --seeds");
   if (!cli->seed_given) job->gen.seed = random_seed;
   if (job->count > 1 && job->gen.seed > UINT64_MAX - (uint64_t)(job->count - 1)) {
     /* a batch's seeds run S, S+1, ...: they may not wrap past the largest */
@@ -644,7 +673,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   }
   /* the template first, then what the command line says */
   if (!page_size) job->page_w = job->tpl.page_w, job->page_h = job->tpl.page_h;
-  if (job->tpl.cards[0] && !job->gen.cards.content && !strcmp(job->generator, "cards")) job->gen.cards.content = job->tpl.cards;
+  if (job->tpl.cards[0] && !job->gen.cards.content && !strcmp(job->generator, "cards"))
+    job->gen.cards.content = job->tpl.cards;
   if (job->tpl.letters[0] && !job->gen.letters) job->gen.letters = job->tpl.letters;
   if (job->tpl.junctions[0] && !job->gen.junctions) job->gen.junctions = job->tpl.junctions;
   if (job->tpl.walls[0] && !job->gen.walls) job->gen.walls = job->tpl.walls;
@@ -675,20 +705,25 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
 
   if (format) {
     int f = format_of(format);
-    if (f < 0) return cb_error_set(err, CB_EINPUT, "--format '%s': expected pdf, svg, png, json or dot", format);
+    if (f < 0)
+      return cb_error_set(err, CB_EINPUT, "--format '%s': expected pdf, svg, png, json or dot", format);
     job->format = (cb_format)f;
   } else if (output && strcmp(output, "-") != 0) {
     const char *dot = strrchr(output, '.'), *slash = strrchr(output, '/');
     int f = dot && (!slash || dot > slash) ? format_of(dot + 1) : -1;
     if (f < 0)
-      return cb_error_set(err, CB_EINPUT, "--output '%s': cannot tell the format from the extension; use "
-                                          ".pdf, .svg, .png, .json or .dot, or give --format", output);
+      return cb_error_set(err, CB_EINPUT,
+                          "--output '%s': cannot tell the format from the extension; use "
+                          ".pdf, .svg, .png, .json or .dot, or give --format",
+                          output);
     job->format = (cb_format)f;
   } else if (output) {
     return cb_error_set(err, CB_EINPUT, "--output -: give --format too");
   }
-  if (output) job->output = output;
-  else if (!cli->explain) job->output = job->format == CB_FORMAT_JSON ? "dungeon.json" : "dungeon.pdf";
+  if (output)
+    job->output = output;
+  else if (!cli->explain)
+    job->output = job->format == CB_FORMAT_JSON ? "dungeon.json" : "dungeon.pdf";
   (void)format_name;
   if (job->impose_saddle && job->tpl.layout == CB_LAYOUT_ZINE8)
     return cb_error_set(err, CB_EINPUT, "--impose saddle: the zine8 template is imposed already");
@@ -699,8 +734,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
 
   if (date_env && *date_env) {
     if (!cb_cli_number(date_env, 0, 253402300799ULL, &v))
-      return cb_error_set(err, CB_EINPUT, "SOURCE_DATE_EPOCH '%s': expected seconds since 1970, up to year 9999",
-                          date_env);
+      return cb_error_set(err, CB_EINPUT,
+                          "SOURCE_DATE_EPOCH '%s': expected seconds since 1970, up to year 9999", date_env);
     job->date = (long long)v;
   }
   return CB_OK;
