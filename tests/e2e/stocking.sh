@@ -70,4 +70,41 @@ pdftotext players.pdf - | tr '\n' ' ' >players.txt
 for words in "Quokkas" "zebrafinches" "Wandering" "hook" "gp"; do
   grep -q "$words" players.txt && fail "the players' map shows '$words'"
 done
+# the map is the procedure's: every catalogue seed, stocked with another
+# theme, depth and no locks, has the catalogue's rooms, passages, levels,
+# procedure and sketch (what stocking adds set aside)
+cat >same_map.py <<'PY'
+import json, sys
+def strip(d):
+    rooms = []
+    for r in d["rooms"]:
+        r = dict(r)
+        r.pop("contents", None)
+        r["tags"] = [t for t in r["tags"] if t not in ("goal", "key")]
+        r["keys"] = [k for k in r["keys"] if k in sys_keys(d)]
+        rooms.append(r)
+    ps = []
+    for p in d["passages"]:
+        p = dict(p)
+        p.pop("note", None)
+        if p.get("lock") and p["lock"] not in sys_keys(d):
+            p.pop("lock"); p["flags"] = [f for f in p["flags"] if f != "locked"]
+        ps.append(p)
+    return rooms, ps, d["levels"], d.get("procedure"), d.get("sketch")
+def sys_keys(d):
+    # keys the procedure made: those not named in a 'Stocking: lock' log line
+    added = {l.split()[2] for l in d["log"] if l.startswith("Stocking: lock ")}
+    return {k for r in d["rooms"] for k in r["keys"]} - added
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+sa, sb = strip(a), strip(b)
+names = ["rooms", "passages", "levels", "procedure", "sketch"]
+bad = [n for n, x, y in zip(names, sa, sb) if x != y]
+sys.exit("%s: stocking changed the %s" % (sys.argv[2], bad) if bad else 0)
+PY
+for args_file in "$CB_SOURCE_DIR"/tests/catalog/*.args; do
+  name=$(basename "$args_file" .args)
+  mapfile -d '' args < <(xargs printf '%s\0' <"$args_file")
+  "$CRAWLBOOK" "${args[@]}" --theme caverns --depth 7 --locks 0 -f json -o "$name.json" || fail "$name failed"
+  python3 same_map.py "$CB_SOURCE_DIR/tests/catalog/$name.json" "$name.json" || fail "$name: the map changed"
+done
 finish
