@@ -54,8 +54,10 @@ static void passage_words(const cb_dungeon *d, const cb_passage *ps, int here, c
   char what[256] = "";
   size_t n = 0;
 #define ADD(...) n += (size_t)snprintf(what + n, n < sizeof what ? sizeof what - n : 0, __VA_ARGS__)
-  if (ps->kind != CB_PASSAGE_CORRIDOR && ps->kind != CB_PASSAGE_TUNNEL)
-    ADD("%s, ", cb_passage_kind_name(ps->kind));
+  /* a stocked key names the unusual ways only: doors are the rule */
+  bool plain = ps->kind == CB_PASSAGE_CORRIDOR || ps->kind == CB_PASSAGE_TUNNEL ||
+               (d->theme && ps->kind == CB_PASSAGE_DOOR);
+  if (!plain) ADD("%s, ", cb_passage_kind_name(ps->kind));
   if (ps->flags & CB_FLAG_SECRET) ADD("secret, ");
   if (ps->flags & CB_FLAG_CONCEALED) ADD("concealed, ");
   if (ps->flags & CB_FLAG_LOCKED) {
@@ -184,6 +186,10 @@ static void room_exits(entry *e, const cb_key_style *ks, const cb_dungeon *d, co
     snprintf(buf, sizeof buf, " To %d: ", o ? o->number : 0);
     span(e, CB_FONT_ITALIC, buf);
     span(e, CB_FONT_REGULAR, ps->note);
+    const cb_room *kr = ps->lock ? cb_dungeon_key_room(d, ps->lock) : NULL;
+    if (kr)
+      snprintf(buf, sizeof buf, " Its key, %s, lies in room %d.", ps->lock, kr->number),
+          span(e, CB_FONT_REGULAR, buf);
   }
 }
 
@@ -223,10 +229,13 @@ static void room_contents(entry *e, const cb_key_style *ks, const cb_room *r) {
   for (int i = 0; i < c->ntreasure; i++) {
     const cb_treasure *t = &c->treasure[i];
     if (is_key_object(r, t->what)) continue;
-    if (t->value > 0)
-      snprintf(buf, sizeof buf, "%s%s (%d gp)", shown ? "; " : " Treasure: ", t->what, t->value);
+    const char *lead = shown ? "; " : ks->full ? " Treasure: " : " ";
+    if (!strcmp(t->what, "Coins"))
+      snprintf(buf, sizeof buf, "%s%d gp", lead, t->value); /* the sheet stays terse */
+    else if (t->value > 0)
+      snprintf(buf, sizeof buf, "%s%s (%d gp)", lead, t->what, t->value);
     else
-      snprintf(buf, sizeof buf, "%s%s", shown ? "; " : " Treasure: ", t->what);
+      snprintf(buf, sizeof buf, "%s%s", lead, t->what);
     span(e, CB_FONT_REGULAR, buf);
     shown++;
   }
