@@ -7,9 +7,16 @@
 #include "../model/check.h"
 #include "../model/rng.h"
 #include "../util/alloc.h"
+#include "../util/hash.h"
 
-/* Stocking's own streams of the seed: the dungeon uses 0, jitter others. */
+/* Stocking's own streams of the seed: the dungeon uses 0, jitter others.
+ * The generator's name goes in too, so that one seed gives each generator
+ * its own theme and words. */
 static const uint64_t STOCK_STREAM = 0x53746f636bu, THEME_STREAM = 0x5468656d65u;
+
+static uint64_t stream(const cb_dungeon *d, uint64_t base) {
+  return base ^ ((uint64_t)cb_hash_str(CB_HASH_START, d->generator) << 32);
+}
 
 /* A kind's rows dealt like cards: no row comes twice before all have come. */
 typedef struct deck {
@@ -383,7 +390,7 @@ cb_status cb_stock(cb_dungeon *d, const cb_theme *t, const cb_stock_options *o, 
     return cb_error_set(err, CB_EINPUT, "--locks %d: at most %d", o->locks, CB_STOCK_MAX_LOCKS);
   stocker s = {.d = d, .t = t, .depth = o->depth ? o->depth : 1};
   s.marks = d->procedure.cards || d->procedure.dropdice;
-  cb_rng_seed(&s.rng, d->seed, STOCK_STREAM);
+  cb_rng_seed(&s.rng, d->seed, stream(d, STOCK_STREAM));
   int bad = stock_all(&s, o);
   for (int k = 0; k < CB_THEME_KIND_COUNT; k++)
     free(s.decks[k].order);
@@ -397,7 +404,7 @@ cb_status cb_stock_run(cb_dungeon *d, const cb_stock_options *o, cb_error *err) 
     int n;
     const char *const *names = cb_theme_shipped(&n);
     cb_rng r;
-    cb_rng_seed(&r, d->seed, THEME_STREAM);
+    cb_rng_seed(&r, d->seed, stream(d, THEME_STREAM));
     name = names[cb_rng_below(&r, (uint32_t)n)];
   }
   cb_theme t;
