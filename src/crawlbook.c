@@ -28,14 +28,23 @@ static cb_status make_dungeon(const cb_job *job, cb_dungeon **out, cb_error *err
   if (job->input) return cb_json_read_file(job->input, out, err);
   const cb_generator *g = cb_generator_find(job->generator);
   if (!g)
-    return cb_error_set(err, CB_EINPUT, "--generator %s: no such generator (cards, leximorph, preconnect, "
-                                        "battleships or dropdice)", job->generator);
+    return cb_error_set(err, CB_EINPUT,
+                        "--generator %s: no such generator (cards, leximorph, preconnect, "
+                        "battleships or dropdice)",
+                        job->generator);
   cb_status st = g->generate(&job->gen, out, err);
   if (st != CB_OK) return st;
   if (job->gen.title && cb_dungeon_set_option(*out, "title", job->gen.title, false)) {
     cb_dungeon_free(*out);
     *out = NULL;
     return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  }
+  cb_stock_options so = job->stock;
+  so.faithful = job->gen.faithful;
+  if ((st = cb_stock_run(*out, &so, err)) != CB_OK) {
+    cb_dungeon_free(*out);
+    *out = NULL;
+    return st;
   }
   cb_error check = {0};
   if (cb_check_structure(*out, &check) != CB_OK) {
@@ -81,10 +90,12 @@ static cb_status open_renderer(const cb_job *job, renderer *r, cb_error *err) {
 }
 
 /* The dungeon's pages (the players' view when asked) appended to doc. */
-static cb_status lay_out(const cb_job *job, const renderer *r, const cb_dungeon *d, cb_document *doc, cb_error *err) {
+static cb_status lay_out(const cb_job *job, const renderer *r, const cb_dungeon *d, cb_document *doc,
+                         cb_error *err) {
   if (d->nrooms > CB_MAX_PAGE_ROOMS)
-    return cb_error_set(err, CB_EINPUT, "%d rooms are too many for a printed page (at most %d); use --format json",
-                        d->nrooms, CB_MAX_PAGE_ROOMS);
+    return cb_error_set(err, CB_EINPUT,
+                        "%d rooms are too many for a printed page (at most %d); use --format json", d->nrooms,
+                        CB_MAX_PAGE_ROOMS);
   bool booklet = job->tpl.layout == CB_LAYOUT_BOOKLET && !job->player_map;
   bool need_view = job->player_map || (booklet && (job->tpl.sections & CB_SECTION_PLAYER_MAP));
   cb_dungeon *view = need_view ? cb_player_view(d) : NULL;
@@ -97,13 +108,15 @@ static cb_status lay_out(const cb_job *job, const renderer *r, const cb_dungeon 
     if (so.page_w < so.page_h) so.page_w = r->so.page_h, so.page_h = r->so.page_w;
     st = cb_zine_layout(d, m, &so, doc, err);
   } else {
-    st = booklet ? cb_booklet_layout(d, view, m, &r->so, doc, err) : cb_sheet_layout(view ? view : d, m, &r->so, doc, err);
+    st = booklet ? cb_booklet_layout(d, view, m, &r->so, doc, err)
+                 : cb_sheet_layout(view ? view : d, m, &r->so, doc, err);
   }
   if (st == CB_OK && job->impose_saddle) {
     /* the sheets take the pages' place; the document keeps its metadata */
     cb_document sheets = {0};
     st = cb_impose_saddle(doc, &sheets, err);
-    for (int i = 0; i < doc->npages; i++) cb_page_free(doc->pages[i]);
+    for (int i = 0; i < doc->npages; i++)
+      cb_page_free(doc->pages[i]);
     free(doc->pages);
     doc->pages = sheets.pages, doc->npages = sheets.npages, doc->cap_pages = sheets.cap_pages;
   }
@@ -111,10 +124,11 @@ static cb_status lay_out(const cb_job *job, const renderer *r, const cb_dungeon 
   return st;
 }
 
-static void doc_info(const cb_job *job, cb_document *doc, const char *title, const char *subject, char *creator,
-                     size_t cap) {
+static void doc_info(const cb_job *job, cb_document *doc, const char *title, const char *subject,
+                     char *creator, size_t cap) {
   snprintf(creator, cap, "crawlbook %s", CB_VERSION);
-  *doc = (cb_document){.title = title, .author = job->author, .subject = subject, .creator = creator, .date = job->date};
+  *doc = (cb_document){
+      .title = title, .author = job->author, .subject = subject, .creator = creator, .date = job->date};
 }
 
 /* A one-page sheet that could not stay on one page says so. */
@@ -153,8 +167,8 @@ static cb_job nth(const cb_job *job, int i) {
 }
 
 /* The i-th dungeon of a batch, made and laid out into doc. */
-static cb_status make_and_lay_out(const cb_job *job, const renderer *r, int i, cb_dungeon **d, cb_document *doc,
-                                  cb_error *err) {
+static cb_status make_and_lay_out(const cb_job *job, const renderer *r, int i, cb_dungeon **d,
+                                  cb_document *doc, cb_error *err) {
   cb_job sub = nth(job, i);
   cb_status st = make_dungeon(&sub, d, err);
   return st == CB_OK ? lay_out(&sub, r, *d, doc, err) : st;
@@ -184,7 +198,8 @@ static cb_status write_book(const cb_job *job, cb_output *out, cb_error *err) {
     cb_document doc = {0};
     st = make_and_lay_out(job, &counting, i, &d, &doc, err);
     if (st == CB_OK) {
-      toc[i] = (cb_toc_entry){cb_arena_strdup(names, d->title ? d->title : "Dungeon"), d->seed, d->nrooms, page};
+      toc[i] =
+          (cb_toc_entry){cb_arena_strdup(names, d->title ? d->title : "Dungeon"), d->seed, d->nrooms, page};
       if (!toc[i].title) st = cb_error_set(err, CB_EINTERNAL, "out of memory");
       page += doc.npages;
       if (i == 0) {
@@ -207,10 +222,12 @@ static cb_status write_book(const cb_job *job, cb_output *out, cb_error *err) {
   r.so.page_total = page - 1; /* every page counts within the document */
   cb_document cover;
   doc_info(job, &cover, "A crawlbook of dungeons", "crawlbook batch", creator, sizeof creator);
-  st = cb_cover_layout(toc, n, "A Crawlbook of Dungeons", about, command, r.cls->measure(r.b), &r.so, &cover, err);
+  st = cb_cover_layout(toc, n, "A Crawlbook of Dungeons", about, command, r.cls->measure(r.b), &r.so, &cover,
+                       err);
   if (st == CB_OK) {
     cb_backend_begin(r.b, &cover, (cb_sink){out, cb_output_write});
-    for (int i = 0; i < cover.npages; i++) cb_backend_page(r.b, cover.pages[i]);
+    for (int i = 0; i < cover.npages; i++)
+      cb_backend_page(r.b, cover.pages[i]);
     cb_backend_outline(r.b, "Contents", 0);
   }
   cb_document_free(&cover);
@@ -229,8 +246,10 @@ static cb_status write_book(const cb_job *job, cb_output *out, cb_error *err) {
     cb_dungeon_free(d);
     if (job->progress) job->progress(job->progress_ctx, i + 1, n);
   }
-  if (st == CB_OK) st = cb_backend_end(r.b, err);
-  else cb_backend_end(r.b, &(cb_error){0});
+  if (st == CB_OK)
+    st = cb_backend_end(r.b, err);
+  else
+    cb_backend_end(r.b, &(cb_error){0});
 done:
   cb_backend_destroy(r.b);
   cb_arena_free(names);
@@ -270,17 +289,24 @@ static cb_status run_one(const cb_job *job, cb_dungeon **keep, cb_error *err) {
   } else {
     st = make_dungeon(job, &d, err);
     if (st == CB_OK && out) {
-      if (job->format == CB_FORMAT_JSON) st = write_json(d, out, err);
-      else if (job->format == CB_FORMAT_DOT) st = cb_dot_write(d, (cb_sink){out, cb_output_write}, err);
-      else st = write_pages(job, d, out, err);
+      if (job->format == CB_FORMAT_JSON)
+        st = write_json(d, out, err);
+      else if (job->format == CB_FORMAT_DOT)
+        st = cb_dot_write(d, (cb_sink){out, cb_output_write}, err);
+      else
+        st = write_pages(job, d, out, err);
     }
   }
   if (out) {
-    if (st == CB_OK) st = cb_output_commit(out, err);
-    else cb_output_abort(out);
+    if (st == CB_OK)
+      st = cb_output_commit(out, err);
+    else
+      cb_output_abort(out);
   }
-  if (st == CB_OK && keep) *keep = d;
-  else cb_dungeon_free(d);
+  if (st == CB_OK && keep)
+    *keep = d;
+  else
+    cb_dungeon_free(d);
   return st;
 }
 
@@ -290,21 +316,30 @@ cb_status cb_job_run(const cb_job *job, cb_dungeon **keep, cb_error *err) {
     const cb_generator *g = cb_generator_find(job->generator);
     if (g && g->validate(&job->gen, err) != CB_OK) return err->status;
   }
-  if (job->format != CB_FORMAT_JSON && job->format != CB_FORMAT_DOT && job->output && job->gen.rooms > CB_MAX_PAGE_ROOMS)
-    return cb_error_set(err, CB_EINPUT, "--rooms %d: a printed page holds at most %d rooms; use --format json",
+  if (job->format != CB_FORMAT_JSON && job->format != CB_FORMAT_DOT && job->output &&
+      job->gen.rooms > CB_MAX_PAGE_ROOMS)
+    return cb_error_set(err, CB_EINPUT,
+                        "--rooms %d: a printed page holds at most %d rooms; use --format json",
                         job->gen.rooms, CB_MAX_PAGE_ROOMS);
   int pattern = cb_job_pattern(job->output);
   if (pattern < 0)
-    return cb_error_set(err, CB_EINPUT, "--output '%s': a name pattern takes one %%d or %%0Nd, e.g. dungeon-%%03d.pdf",
+    return cb_error_set(err, CB_EINPUT,
+                        "--output '%s': a name pattern takes one %%d or %%0Nd, e.g. dungeon-%%03d.pdf",
                         job->output);
   if (job->count > 1 && !pattern && job->output && job->format == CB_FORMAT_DOT)
-    return cb_error_set(err, CB_EINPUT, "several dungeons go into one PDF; for DOT give a name pattern such as "
-                                        "-o 'dungeon-%%03d.dot'");
+    return cb_error_set(err, CB_EINPUT,
+                        "several dungeons go into one PDF; for DOT give a name pattern such as "
+                        "-o 'dungeon-%%03d.dot'");
   if (job->count > 1 && !pattern && job->output && job->format != CB_FORMAT_PDF)
-    return cb_error_set(err, CB_EINPUT, "several dungeons go into one PDF; for %s give a name pattern such as "
-                                        "-o 'dungeon-%%03d.%s'",
-                        job->format == CB_FORMAT_JSON ? "JSON" : job->format == CB_FORMAT_SVG ? "SVG" : "PNG",
-                        job->format == CB_FORMAT_JSON ? "json" : job->format == CB_FORMAT_SVG ? "svg" : "png");
+    return cb_error_set(err, CB_EINPUT,
+                        "several dungeons go into one PDF; for %s give a name pattern such as "
+                        "-o 'dungeon-%%03d.%s'",
+                        job->format == CB_FORMAT_JSON  ? "JSON"
+                        : job->format == CB_FORMAT_SVG ? "SVG"
+                                                       : "PNG",
+                        job->format == CB_FORMAT_JSON  ? "json"
+                        : job->format == CB_FORMAT_SVG ? "svg"
+                                                       : "png");
   if (!pattern) return run_one(job, job->count > 1 ? NULL : keep, err);
   /* one file per dungeon */
   int n = job->count > 1 ? job->count : 1;

@@ -4,8 +4,8 @@
 #include "../util/text.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +59,9 @@ enum {
   OPT_TEMPLATE,
   OPT_APPENDIX,
   OPT_IMPOSE,
+  OPT_THEME,
+  OPT_DEPTH,
+  OPT_LOCKS,
 };
 
 static const struct option long_opts[] = {
@@ -69,6 +72,9 @@ static const struct option long_opts[] = {
     {"dpi", required_argument, NULL, OPT_DPI},   {"backend", required_argument, NULL, OPT_BACKEND},
     {"author", required_argument, NULL, OPT_AUTHOR}, {"levels", required_argument, NULL, OPT_LEVELS},
     {"faithful", no_argument, NULL, OPT_FAITHFUL},
+    {"theme", required_argument, NULL, OPT_THEME},
+    {"depth", required_argument, NULL, OPT_DEPTH},
+    {"locks", required_argument, NULL, OPT_LOCKS},
     {"player-map", no_argument, NULL, OPT_PLAYER_MAP},
     {"help", no_argument, NULL, 'h'},
     {"grid", required_argument, NULL, OPT_GRID},
@@ -126,6 +132,15 @@ void cb_cli_help(FILE *out) {
         "                        printed output (legible up to ~60)\n"
         "      --levels N        levels, for the generators that make several\n"
         "                        (battleships: default 2, up to 1000)\n"
+        "      --theme NAME|FILE the words the rooms are stocked with: crypt, caverns,\n"
+        "                        ruined-temple, mine, wizards-tower, bandit-lair,\n"
+        "                        drowned-shrine, or a theme file of your own\n"
+        "                        (default: the seed picks one)\n"
+        "      --depth D         how deep the dungeon lies, 1..10: monsters and treasure\n"
+        "                        grow with it (default 1)\n"
+        "      --locks N         add N nested lock-and-key pairs on the way to the goal,\n"
+        "                        0..8 (default 1 with 8 rooms or more and no lock; 0\n"
+        "                        with --faithful)\n"
         "      --faithful        follow the seed's procedure exactly, without the repairs\n"
         "                        we add (re-rolls of dull deals, connecting lost rooms)\n"
         "      --extra-by HOW    dropdice: rank extra paths by 'tree' distance (default)\n"
@@ -378,8 +393,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     case 'g': job->generator = optarg, gen_opt = true; break;
     case 's':
       if (!cb_cli_number(optarg, 0, UINT64_MAX, &v))
-        return cb_error_set(err, CB_EINPUT, "--seed '%s': expected a whole number from 0 to 18446744073709551615",
-                            optarg);
+        return cb_error_set(err, CB_EINPUT,
+                            "--seed '%s': expected a whole number from 0 to 18446744073709551615", optarg);
       job->gen.seed = v;
       cli->seed_given = seed_given = gen_opt = true;
       break;
@@ -393,9 +408,12 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     case 'f': format = optarg; break;
     case 'e': cli->explain = true; break;
     case OPT_EXTRA_BY:
-      if (strcmp(optarg, "tree") == 0) job->gen.extra_by = CB_EXTRA_BY_TREE;
-      else if (strcmp(optarg, "length") == 0) job->gen.extra_by = CB_EXTRA_BY_LENGTH;
-      else return cb_error_set(err, CB_EINPUT, "--extra-by '%s': expected 'tree' or 'length'", optarg);
+      if (strcmp(optarg, "tree") == 0)
+        job->gen.extra_by = CB_EXTRA_BY_TREE;
+      else if (strcmp(optarg, "length") == 0)
+        job->gen.extra_by = CB_EXTRA_BY_LENGTH;
+      else
+        return cb_error_set(err, CB_EINPUT, "--extra-by '%s': expected 'tree' or 'length'", optarg);
       gen_opt = true;
       break;
     case OPT_LEVELS:
@@ -412,7 +430,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       break;
     case OPT_APPENDIX: job->appendix = true; break;
     case OPT_IMPOSE:
-      if (strcmp(optarg, "saddle") != 0) return cb_error_set(err, CB_EINPUT, "--impose '%s': expected saddle", optarg);
+      if (strcmp(optarg, "saddle") != 0)
+        return cb_error_set(err, CB_EINPUT, "--impose '%s': expected saddle", optarg);
       job->impose_saddle = true;
       break;
     case OPT_STYLE:
@@ -423,7 +442,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       break;
     case OPT_COUNT:
       if (!cb_cli_number(optarg, 1, CB_MAX_BATCH, &v))
-        return cb_error_set(err, CB_EINPUT, "--count '%s': expected a whole number from 1 to %d", optarg, CB_MAX_BATCH);
+        return cb_error_set(err, CB_EINPUT, "--count '%s': expected a whole number from 1 to %d", optarg,
+                            CB_MAX_BATCH);
       job->count = (int)v;
       count_given = true;
       break;
@@ -432,9 +452,10 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       char first[32] = "";
       unsigned long long a = 0, b = 0;
       if (dots && (size_t)(dots - optarg) < sizeof first) memcpy(first, optarg, (size_t)(dots - optarg));
-      if (!dots || !cb_cli_number(first, 0, UINT64_MAX, &a) || !cb_cli_number(dots + 2, 0, UINT64_MAX, &b) || b < a ||
-          b - a >= CB_MAX_BATCH)
-        return cb_error_set(err, CB_EINPUT, "--seeds '%s': expected A..B with A <= B and at most %d seeds, e.g. 1..20",
+      if (!dots || !cb_cli_number(first, 0, UINT64_MAX, &a) || !cb_cli_number(dots + 2, 0, UINT64_MAX, &b) ||
+          b < a || b - a >= CB_MAX_BATCH)
+        return cb_error_set(err, CB_EINPUT,
+                            "--seeds '%s': expected A..B with A <= B and at most %d seeds, e.g. 1..20",
                             optarg, CB_MAX_BATCH);
       job->gen.seed = a;
       job->count = (int)(b - a + 1);
@@ -444,8 +465,10 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     case OPT_PAGE_SIZE:
       page_size = optarg;
       if (strlen(optarg) > 40 || !cb_cli_page_size(optarg, &job->page_w, &job->page_h))
-        return cb_error_set(err, CB_EINPUT, "--page-size '%s': expected a4, letter, a5, half-letter or WxH in mm or in "
-                                            "(90 to 1200 mm a side), e.g. 148x210mm", optarg);
+        return cb_error_set(err, CB_EINPUT,
+                            "--page-size '%s': expected a4, letter, a5, half-letter or WxH in mm or in "
+                            "(90 to 1200 mm a side), e.g. 148x210mm",
+                            optarg);
       break;
     case OPT_LANDSCAPE: landscape = true; break;
     case OPT_FAITHFUL:
@@ -461,7 +484,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       if (x) *x = 'x';
       if (!x) h = w;
       if (!ok)
-        return cb_error_set(err, CB_EINPUT, "--grid '%s': expected N or WxH, 1 to 100 a side, e.g. 10 or 5x5", optarg);
+        return cb_error_set(err, CB_EINPUT, "--grid '%s': expected N or WxH, 1 to 100 a side, e.g. 10 or 5x5",
+                            optarg);
       job->gen.grid = (int)w;
       job->gen.cards.grid_w = (int)w, job->gen.cards.grid_h = (int)h;
       gen_opt = true;
@@ -475,7 +499,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       break;
     case OPT_EXTRA_STAIRS:
       if (!cb_cli_number(optarg, 0, 100, &v))
-        return cb_error_set(err, CB_EINPUT, "--extra-stairs '%s': expected a whole number from 0 to 100", optarg);
+        return cb_error_set(err, CB_EINPUT, "--extra-stairs '%s': expected a whole number from 0 to 100",
+                            optarg);
       job->gen.extra_stairs = (int)v;
       gen_opt = true;
       break;
@@ -508,7 +533,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       for (int i = 0; i < 4; i++)
         if (strcmp(optarg, how[i]) == 0) k = i;
       if (k < 0)
-        return cb_error_set(err, CB_EINPUT, "--rediscovered '%s': expected door, ignore, one-way or concealed", optarg);
+        return cb_error_set(err, CB_EINPUT,
+                            "--rediscovered '%s': expected door, ignore, one-way or concealed", optarg);
       job->gen.cards.rediscovered = (cb_rediscovered)k, gen_opt = true;
       break;
     }
@@ -516,7 +542,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     case OPT_NO_DOUBLES: job->gen.cards.plain_doubles = gen_opt = true; break;
     case OPT_MIN_ROOMS:
       if (!cb_cli_number(optarg, 1, 100000, &v))
-        return cb_error_set(err, CB_EINPUT, "--min-rooms '%s': expected a whole number from 1 to 100000", optarg);
+        return cb_error_set(err, CB_EINPUT, "--min-rooms '%s': expected a whole number from 1 to 100000",
+                            optarg);
       job->gen.cards.min_rooms = (int)v, gen_opt = true;
       break;
     case OPT_CONTENT:
@@ -534,10 +561,11 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       unsigned long long c2, r2;
       const char *x = strchr(optarg, 'x');
       char cols[16] = "";
-      if (x && (size_t)(x - optarg) < sizeof cols) memcpy(cols, optarg, (size_t)(x - optarg)), cols[x - optarg] = '\0';
+      if (x && (size_t)(x - optarg) < sizeof cols)
+        memcpy(cols, optarg, (size_t)(x - optarg)), cols[x - optarg] = '\0';
       if (!x || !cb_cli_number(cols, 1, 12, &c2) || !cb_cli_number(x + 1, 1, 12, &r2))
-        return cb_error_set(err, CB_EINPUT, "--sectors '%s': expected columns x rows, each 1 to 12 (e.g. 3x2)",
-                            optarg);
+        return cb_error_set(err, CB_EINPUT,
+                            "--sectors '%s': expected columns x rows, each 1 to 12 (e.g. 3x2)", optarg);
       job->gen.sector_cols = (int)c2;
       job->gen.sector_rows = (int)r2;
       gen_opt = true;
@@ -545,8 +573,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     }
     case OPT_SECTOR_FT:
       if (!cb_cli_number(optarg, 120, 1200, &v))
-        return cb_error_set(err, CB_EINPUT, "--sector-ft '%s': expected a whole number of feet from 120 to 1200",
-                            optarg);
+        return cb_error_set(err, CB_EINPUT,
+                            "--sector-ft '%s': expected a whole number of feet from 120 to 1200", optarg);
       job->gen.sector_ft = (int)v;
       gen_opt = true;
       break;
@@ -573,6 +601,23 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
       job->gen.ladders = true;
       gen_opt = true;
       break;
+    case OPT_THEME:
+      if (text_arg("theme", optarg, 4000, err)) return err->status;
+      job->stock.theme = optarg;
+      gen_opt = true;
+      break;
+    case OPT_DEPTH:
+      if (!cb_cli_number(optarg, 1, 10, &v))
+        return cb_error_set(err, CB_EINPUT, "--depth '%s': expected a whole number from 1 to 10", optarg);
+      job->stock.depth = (int)v;
+      gen_opt = true;
+      break;
+    case OPT_LOCKS:
+      if (!cb_cli_number(optarg, 0, 8, &v))
+        return cb_error_set(err, CB_EINPUT, "--locks '%s': expected a whole number from 0 to 8", optarg);
+      job->stock.locks = (int)v, job->stock.locks_set = true;
+      gen_opt = true;
+      break;
     case OPT_TITLE:
       if (text_arg("title", optarg, 200, err)) return err->status;
       job->gen.title = optarg;
@@ -596,7 +641,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     case 'V': cli->version = true; return CB_OK;
     case ':': return cb_error_set(err, CB_EINPUT, "%s needs a value (see --help)", argv[optind - 1]);
     default:
-      /* glibc: optopt is 0 for an unknown long option, the option's value for one given a value it does not take */
+      /* glibc: optopt is 0 for an unknown long option, the option's value for one given a value it does not
+       * take */
       if (optopt && strncmp(argv[optind - 1], "--", 2) == 0)
         return cb_error_set(err, CB_EINPUT, "'%s': the option takes no value (see --help)", argv[optind - 1]);
       if (optopt > 0 && optopt < 128)
@@ -612,9 +658,12 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     if (npos != 2) return cb_error_set(err, CB_EINPUT, "render takes exactly one FILE.json");
     if (gen_opt) {
       const struct option *o = long_opts;
-      while (o->name && o->val != gen_c) o++;
-      return cb_error_set(err, CB_EINPUT, "render lays out a saved dungeon: --%s is a generator's option and does not "
-                                          "apply", o->name ? o->name : "?");
+      while (o->name && o->val != gen_c)
+        o++;
+      return cb_error_set(err, CB_EINPUT,
+                          "render lays out a saved dungeon: --%s is a generator's option and does not "
+                          "apply",
+                          o->name ? o->name : "?");
     }
     job->input = argv[optind + 1];
   }
@@ -633,7 +682,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   }
   /* the template first, then what the command line says */
   if (!page_size) job->page_w = job->tpl.page_w, job->page_h = job->tpl.page_h;
-  if (job->tpl.cards[0] && !job->gen.cards.content && !strcmp(job->generator, "cards")) job->gen.cards.content = job->tpl.cards;
+  if (job->tpl.cards[0] && !job->gen.cards.content && !strcmp(job->generator, "cards"))
+    job->gen.cards.content = job->tpl.cards;
   if (job->tpl.letters[0] && !job->gen.letters) job->gen.letters = job->tpl.letters;
   if (job->tpl.junctions[0] && !job->gen.junctions) job->gen.junctions = job->tpl.junctions;
   if (job->tpl.walls[0] && !job->gen.walls) job->gen.walls = job->tpl.walls;
@@ -673,20 +723,25 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
 
   if (format) {
     int f = format_of(format);
-    if (f < 0) return cb_error_set(err, CB_EINPUT, "--format '%s': expected pdf, svg, png, json or dot", format);
+    if (f < 0)
+      return cb_error_set(err, CB_EINPUT, "--format '%s': expected pdf, svg, png, json or dot", format);
     job->format = (cb_format)f;
   } else if (output && strcmp(output, "-") != 0) {
     const char *dot = strrchr(output, '.'), *slash = strrchr(output, '/');
     int f = dot && (!slash || dot > slash) ? format_of(dot + 1) : -1;
     if (f < 0)
-      return cb_error_set(err, CB_EINPUT, "--output '%s': cannot tell the format from the extension; use "
-                                          ".pdf, .svg, .png, .json or .dot, or give --format", output);
+      return cb_error_set(err, CB_EINPUT,
+                          "--output '%s': cannot tell the format from the extension; use "
+                          ".pdf, .svg, .png, .json or .dot, or give --format",
+                          output);
     job->format = (cb_format)f;
   } else if (output) {
     return cb_error_set(err, CB_EINPUT, "--output -: give --format too");
   }
-  if (output) job->output = output;
-  else if (!cli->explain) job->output = job->format == CB_FORMAT_JSON ? "dungeon.json" : "dungeon.pdf";
+  if (output)
+    job->output = output;
+  else if (!cli->explain)
+    job->output = job->format == CB_FORMAT_JSON ? "dungeon.json" : "dungeon.pdf";
   (void)format_name;
   if (job->impose_saddle && job->tpl.layout == CB_LAYOUT_ZINE8)
     return cb_error_set(err, CB_EINPUT, "--impose saddle: the zine8 template is imposed already");
@@ -697,8 +752,8 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
 
   if (date_env && *date_env) {
     if (!cb_cli_number(date_env, 0, 253402300799ULL, &v))
-      return cb_error_set(err, CB_EINPUT, "SOURCE_DATE_EPOCH '%s': expected seconds since 1970, up to year 9999",
-                          date_env);
+      return cb_error_set(err, CB_EINPUT,
+                          "SOURCE_DATE_EPOCH '%s': expected seconds since 1970, up to year 9999", date_env);
     job->date = (long long)v;
   }
   return CB_OK;

@@ -10,15 +10,13 @@
 
 #include "../model/check.h"
 #include "../util/alloc.h"
+#include "json_stock.h"
 #include "json_util.h"
 
 /* Each generator's procedure reader and writer; add a row per generator. */
 static const cb_proc_io *const proc_ios[] = {
-    &cb_proc_io_dropdice,
-    &cb_proc_io_battleships,
-    &cb_proc_io_cards,
-    &cb_proc_io_leximorph,
-    &cb_proc_io_preconnect,
+    &cb_proc_io_dropdice,  &cb_proc_io_battleships, &cb_proc_io_cards,
+    &cb_proc_io_leximorph, &cb_proc_io_preconnect,
 };
 static const char *const generator_names[] = {"cards", "leximorph", "preconnect", "battleships", "dropdice"};
 
@@ -47,8 +45,10 @@ static void put_names(cb_jw *w, unsigned bits, int count, int is_tag) {
 static void put_seed(cb_jw *w, uint64_t seed) {
   char buf[32];
   snprintf(buf, sizeof buf, "%" PRIu64, seed);
-  if (seed <= 9007199254740991ULL) cb_jw_put(w, buf);
-  else cb_jw_str(w, buf);
+  if (seed <= 9007199254740991ULL)
+    cb_jw_put(w, buf);
+  else
+    cb_jw_str(w, buf);
 }
 
 static void put_option(cb_jw *w, const cb_option *o) {
@@ -90,6 +90,7 @@ static void put_room(cb_jw *w, const cb_room *r) {
   if (r->value != CB_NO_VALUE) cb_jw_key(w, "value", 0), cb_jw_int(w, r->value);
   if (r->card) cb_jw_key(w, "card", 0), cb_jw_str(w, r->card);
   if (r->text) cb_jw_key(w, "text", 0), cb_jw_str(w, r->text);
+  cb_json_write_contents(w, r);
 }
 
 static void put_passage(cb_jw *w, const cb_passage *p) {
@@ -100,6 +101,7 @@ static void put_passage(cb_jw *w, const cb_passage *p) {
   cb_jw_key(w, "flags", 0), put_names(w, p->flags, CB_FLAG_COUNT, 0);
   if (p->lock) cb_jw_key(w, "lock", 0), cb_jw_str(w, p->lock);
   if (p->length_ft >= 0) cb_jw_key(w, "length_ft", 0), cb_jw_coord(w, p->length_ft);
+  if (p->note) cb_jw_key(w, "note", 0), cb_jw_str(w, p->note);
 }
 
 /* "key": [ then one item per line, then ]. */
@@ -164,9 +166,11 @@ cb_status cb_json_write(const cb_dungeon *d, cb_sink sink, cb_error *err) {
   cb_jw_put(w, ",\n \"seed\": ");
   put_seed(w, d->seed);
   cb_jw_put(w, ",\n \"options\": {");
-  for (int i = 0; i < d->noptions; i++) cb_jw_key(w, d->options[i].name, i == 0), put_option(w, &d->options[i]);
+  for (int i = 0; i < d->noptions; i++)
+    cb_jw_key(w, d->options[i].name, i == 0), put_option(w, &d->options[i]);
   cb_jw_put(w, "},\n \"title\": ");
   cb_jw_str(w, d->title ? d->title : "");
+  cb_json_write_stock(w, d);
   cb_jw_put(w, ",\n");
   put_list(w, d, "levels", d->nlevels, level_item, ",\n");
   put_list(w, d, "rooms", d->nrooms, room_item, ",\n");
@@ -178,8 +182,10 @@ cb_status cb_json_write(const cb_dungeon *d, cb_sink sink, cb_error *err) {
     cb_jw_put(w, ",\n ");
   }
   cb_jw_put(w, "\"procedure\": ");
-  if (io && io->write) io->write(w, d);
-  else cb_jw_put(w, "{}");
+  if (io && io->write)
+    io->write(w, d);
+  else
+    cb_jw_put(w, "{}");
   cb_jw_put(w, ",\n");
   put_list(w, d, "log", d->nlog, log_item, "\n}\n");
   const char *why;
@@ -221,6 +227,7 @@ static cb_status read_rooms(cb_json_reader *r, json_t *root) {
     room->value = cb_jr_int(r, v, where, "value", 0, 1000000, 0, CB_NO_VALUE);
     room->card = cb_jr_str(r, v, where, "card", 8, 0);
     room->text = cb_jr_str(r, v, where, "text", CB_JSON_MAX_TEXT, 0);
+    if (r->stocked && cb_json_read_contents(r, v, where, room)) return r->st;
     json_t *keys = cb_jr_array(r, v, where, "keys", 64, 0);
     size_t k;
     json_t *kv;
@@ -257,6 +264,7 @@ static cb_status read_passages(cb_json_reader *r, json_t *root) {
     p->flags = cb_jr_bits(r, v, where, "flags", cb_flag_parse);
     p->lock = cb_jr_str(r, v, where, "lock", 32, 0);
     p->length_ft = cb_jr_num(r, v, where, "length_ft", 0, CB_JSON_MAX_COORD, 0, CB_NO_VALUE);
+    if (r->stocked) p->note = cb_jr_str(r, v, where, "note", CB_JSON_MAX_TEXT, 0);
     if (r->st) return r->st;
   }
   return r->st;
@@ -281,13 +289,13 @@ static cb_status read_seed(cb_json_reader *r, json_t *seed, uint64_t *out) {
  * any other key is refused, so a file cannot put words of its own into that
  * command. One row per generator. */
 static const char *const known_options[][2] = {
-    {"dropdice", " rooms extra-by faithful content title "},
+    {"dropdice", " rooms extra-by faithful content title theme depth locks "},
     {"cards",
      " sprawl rooms grid shape entrance decks jokers rediscovered no-doubles-obstructed doubles-obstructed "
-     "levels faithful min-rooms content lengths length-unit title "},
-    {"battleships", " levels grid fleet extra extra-stairs secret-rows matching-stairs faithful title "},
-    {"leximorph", " sectors sector-ft rotate no-rotate letters junctions walls doors faithful title "},
-    {"preconnect", " rooms ladders faithful title "},
+     "levels faithful min-rooms content lengths length-unit title theme depth locks "},
+    {"battleships", " levels grid fleet extra extra-stairs secret-rows matching-stairs faithful title theme depth locks "},
+    {"leximorph", " sectors sector-ft rotate no-rotate letters junctions walls doors faithful title theme depth locks "},
+    {"preconnect", " rooms ladders faithful title theme depth locks "},
 };
 
 static bool known_option(const char *generator, const char *key) {
@@ -324,14 +332,17 @@ static cb_status read_options(cb_json_reader *r, json_t *root) {
 static cb_status read_root(cb_json_reader *r, json_t *root) {
   if (!json_is_object(root)) return cb_jr_fail(r, "", "the top level must be an object");
   const char *format = json_string_value(json_object_get(root, "format"));
-  if (!format || strcmp(format, CB_JSON_FORMAT) != 0)
-    return cb_jr_fail(r, "", "'format' must be \"" CB_JSON_FORMAT "\"");
+  /* crawlbook/1 has no stocking: its rooms render without contents */
+  if (!format || (strcmp(format, CB_JSON_FORMAT) != 0 && strcmp(format, CB_JSON_FORMAT_1) != 0))
+    return cb_jr_fail(r, "", "'format' must be \"" CB_JSON_FORMAT "\" or \"" CB_JSON_FORMAT_1 "\"");
+  r->stocked = strcmp(format, CB_JSON_FORMAT) == 0;
   const char *gen = json_string_value(json_object_get(root, "generator"));
   int known = 0;
   for (size_t i = 0; gen && i < sizeof generator_names / sizeof *generator_names; i++)
     known |= strcmp(gen, generator_names[i]) == 0;
   if (!known)
-    return cb_jr_fail(r, "", "'generator' must be one of cards, leximorph, preconnect, battleships, dropdice");
+    return cb_jr_fail(r, "",
+                      "'generator' must be one of cards, leximorph, preconnect, battleships, dropdice");
   uint64_t seed = 0;
   if (read_seed(r, json_object_get(root, "seed"), &seed)) return r->st;
   r->d = cb_dungeon_new(gen, seed);
@@ -339,7 +350,7 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
   cb_dungeon *d = r->d;
   const char *title = cb_jr_str(r, root, "", "title", 200, 0);
   if (title) d->title = title;
-  if (read_options(r, root)) return r->st;
+  if (read_options(r, root) || (r->stocked && cb_json_read_stock(r, root))) return r->st;
   json_t *levels = cb_jr_array(r, root, "", "levels", CB_JSON_MAX_LEVELS, 1);
   if (levels && json_array_size(levels) < 1) return cb_jr_fail(r, "", "'levels' must hold at least one level");
   size_t i;
@@ -362,7 +373,8 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
   }
   if (r->st) return r->st;
   cb_error check = {0};
-  if (cb_check_structure(d, &check) != CB_OK) return r->st = cb_error_set(r->err, CB_EINPUT, "%s: %s", r->name, check.msg);
+  if (cb_check_structure(d, &check) != CB_OK)
+    return r->st = cb_error_set(r->err, CB_EINPUT, "%s: %s", r->name, check.msg);
   const cb_proc_io *io = proc_io(gen);
   json_t *proc = cb_jr_field(r, root, "", "procedure", JSON_OBJECT, 0);
   json_t *sketch = cb_jr_field(r, root, "", "sketch", JSON_OBJECT, 0);
@@ -411,7 +423,8 @@ cb_status cb_json_read_file(const char *path, cb_dungeon **out, cb_error *err) {
     size_t got = fread(buf + len, 1, cap - len, f);
     len += got;
     if (got == 0) {
-      if (ferror(f)) st = cb_error_set(err, CB_EINPUT, "%s: %s", path, errno ? strerror(errno) : "read error");
+      if (ferror(f))
+        st = cb_error_set(err, CB_EINPUT, "%s: %s", path, errno ? strerror(errno) : "read error");
       break;
     }
     if (len > (size_t)CB_JSON_MAX_MIB << 20) {

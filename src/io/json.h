@@ -1,4 +1,4 @@
-/* The model's JSON form (format "crawlbook/1", ../shared/spec/model.md),
+/* The model's JSON form (format "crawlbook/2", reading "crawlbook/1" too; ../shared/spec/model.md),
  * through jansson. Output is deterministic: fixed key order, coordinates with
  * at most 12 significant digits. */
 #ifndef CB_JSON_H
@@ -8,7 +8,9 @@
 #include "../model/error.h"
 #include "../util/sink.h"
 
-#define CB_JSON_FORMAT "crawlbook/1"
+#define CB_JSON_FORMAT "crawlbook/2"
+/* The format before stocking: still read, without contents. */
+#define CB_JSON_FORMAT_1 "crawlbook/1"
 
 /* Writes the dungeon as JSON: the top-level object with one room, passage or
  * log line per line, so that a diff shows what changed. CB_EINTERNAL on OOM

@@ -39,6 +39,7 @@ typedef struct cb_json_reader {
   cb_error *err;
   cb_dungeon *d;
   cb_status st; /* sticky: the first error */
+  bool stocked; /* crawlbook/2: contents, notes and the stocking fields are read */
 } cb_json_reader;
 
 /* Records "name: where: message" (the first error only); returns r->st. */
@@ -52,38 +53,41 @@ cb_status cb_jr_oom(cb_json_reader *r);
  * absent (an error if required) or of the wrong type (an error). */
 json_t *cb_jr_field(cb_json_reader *r, json_t *obj, const char *where, const char *key, json_type type,
                     int required);
-int cb_jr_int(cb_json_reader *r, json_t *obj, const char *where, const char *key, long lo, long hi, int required,
-              int dflt);
+int cb_jr_int(cb_json_reader *r, json_t *obj, const char *where, const char *key, long lo, long hi,
+              int required, int dflt);
 double cb_jr_num(cb_json_reader *r, json_t *obj, const char *where, const char *key, double lo, double hi,
                  int required, double dflt);
 /* A copy in the dungeon's arena; NULL when absent. */
 const char *cb_jr_str(cb_json_reader *r, json_t *obj, const char *where, const char *key, size_t maxlen,
                       int required);
 /* A list of names parsed by `parse` into bits. */
-unsigned cb_jr_bits(cb_json_reader *r, json_t *obj, const char *where, const char *key, int (*parse)(const char *));
+unsigned cb_jr_bits(cb_json_reader *r, json_t *obj, const char *where, const char *key,
+                    int (*parse)(const char *));
 /* An array of [a, b] room-id pairs into arena memory; *n gets the count. */
-cb_pair *cb_jr_pairs(cb_json_reader *r, json_t *obj, const char *where, const char *key, int required, int *n);
+cb_pair *cb_jr_pairs(cb_json_reader *r, json_t *obj, const char *where, const char *key, int required,
+                     int *n);
 /* An array field of at most `max` entries (NULL when absent/bad). */
-json_t *cb_jr_array(cb_json_reader *r, json_t *obj, const char *where, const char *key, size_t max, int required);
+json_t *cb_jr_array(cb_json_reader *r, json_t *obj, const char *where, const char *key, size_t max,
+                    int required);
 
 /* Writing: a streaming writer into a sink. Numbers and separators match
  * jansson's compact output (JSON_REAL_PRECISION(12)), so a value written
  * field by field and one dumped from a jansson tree give the same bytes.
  * The first failure sticks; cb_jw_finish flushes, frees and returns it. */
 typedef struct cb_jw cb_jw;
-cb_jw *cb_jw_new(cb_sink sink); /* NULL when out of memory */
+cb_jw *cb_jw_new(cb_sink sink);                     /* NULL when out of memory */
 cb_status cb_jw_finish(cb_jw *w, const char **why); /* why: what failed (may be NULL) */
 bool cb_jw_ok(const cb_jw *w);
 void cb_jw_raw(cb_jw *w, const char *s, size_t len);
 void cb_jw_put(cb_jw *w, const char *s); /* verbatim */
-void cb_jw_str(cb_jw *w, const char *s);  /* a JSON string, escaped */
+void cb_jw_str(cb_jw *w, const char *s); /* a JSON string, escaped */
 void cb_jw_int(cb_jw *w, long long v);
-void cb_jw_real(cb_jw *w, double v);  /* NaN or infinity fails the document */
-void cb_jw_coord(cb_jw *w, double v); /* rounded to 1/100 ft */
+void cb_jw_real(cb_jw *w, double v);                  /* NaN or infinity fails the document */
+void cb_jw_coord(cb_jw *w, double v);                 /* rounded to 1/100 ft */
 void cb_jw_key(cb_jw *w, const char *key, int first); /* [","] "key": */
 void cb_jw_next(cb_jw *w, int i); /* the "," before item i of a list (none before the first) */
-void cb_jw_pairs(cb_jw *w, const cb_pair *p, int n);  /* [[a,b],...] */
-void cb_jw_value(cb_jw *w, json_t *v);                 /* a jansson value, consumed; NULL = out of memory */
+void cb_jw_pairs(cb_jw *w, const cb_pair *p, int n); /* [[a,b],...] */
+void cb_jw_value(cb_jw *w, json_t *v);               /* a jansson value, consumed; NULL = out of memory */
 /* A coordinate as a jansson value, for procedures built as jansson trees. */
 json_t *cb_jv_coord(double v);
 

@@ -8,9 +8,9 @@
 #include "map.h"
 
 typedef struct entry {
-  cb_span spans[64];
+  cb_span spans[128];
   int n;
-  char buf[4096];
+  char buf[8192];
   size_t used;
   cb_map_mark marks[CB_MAP_MAX_MARKS];
 } entry;
@@ -33,30 +33,43 @@ static const char *keep(entry *e, const char *fmt_text) {
 }
 
 static void span(entry *e, cb_font font, const char *text) {
-  if (e->n < (int)(sizeof e->spans / sizeof *e->spans)) e->spans[e->n++] = (cb_span){font, keep(e, text), NULL, 0};
+  if (e->n < (int)(sizeof e->spans / sizeof *e->spans))
+    e->spans[e->n++] = (cb_span){font, keep(e, text), NULL, 0};
 }
 
 static const struct {
   unsigned tag;
   const char *word;
-} tag_words[] = {{CB_TAG_MAIN_START, "main start"}, {CB_TAG_START, "start"},
-                 {CB_TAG_ENTRANCE, "entrance"},     {CB_TAG_GOAL, "goal"},
-                 {CB_TAG_BOSS, "boss"},             {CB_TAG_ENCOUNTER, "encounter"},
-                 {CB_TAG_TREASURE, "treasure"},     {CB_TAG_KEY, "key"},
-                 {CB_TAG_SURFACE_EXIT, "way to the surface"}, {CB_TAG_UNREACHABLE, "unreachable"}};
+} tag_words[] = {{CB_TAG_MAIN_START, "main start"},
+                 {CB_TAG_START, "start"},
+                 {CB_TAG_ENTRANCE, "entrance"},
+                 {CB_TAG_GOAL, "goal"},
+                 {CB_TAG_BOSS, "boss"},
+                 {CB_TAG_ENCOUNTER, "encounter"},
+                 {CB_TAG_TREASURE, "treasure"},
+                 {CB_TAG_KEY, "key"},
+                 {CB_TAG_SURFACE_EXIT, "way to the surface"},
+                 {CB_TAG_UNREACHABLE, "unreachable"}};
 
 static void passage_words(const cb_dungeon *d, const cb_passage *ps, int here, char *out, size_t cap) {
   int other = ps->from == here ? ps->to : ps->from;
   char what[256] = "";
   size_t n = 0;
 #define ADD(...) n += (size_t)snprintf(what + n, n < sizeof what ? sizeof what - n : 0, __VA_ARGS__)
-  if (ps->kind != CB_PASSAGE_CORRIDOR && ps->kind != CB_PASSAGE_TUNNEL) ADD("%s, ", cb_passage_kind_name(ps->kind));
+  /* a stocked key names the unusual ways only: doors are the rule */
+  bool plain = ps->kind == CB_PASSAGE_CORRIDOR || ps->kind == CB_PASSAGE_TUNNEL ||
+               (d->theme && ps->kind == CB_PASSAGE_DOOR);
+  if (!plain) ADD("%s, ", cb_passage_kind_name(ps->kind));
   if (ps->flags & CB_FLAG_SECRET) ADD("secret, ");
   if (ps->flags & CB_FLAG_CONCEALED) ADD("concealed, ");
   if (ps->flags & CB_FLAG_LOCKED) {
     const cb_room *kr = cb_dungeon_key_room(d, ps->lock);
-    if (kr) ADD("locked: %s, key in room %d, ", ps->lock, kr->number);
-    else ADD("locked: %s, ", ps->lock);
+    if (d->theme)
+      ADD("locked, %s, ", ps->lock); /* stocked: the key's room says where it lies */
+    else if (kr)
+      ADD("locked: %s, key in room %d, ", ps->lock, kr->number);
+    else
+      ADD("locked: %s, ", ps->lock);
   }
   if (ps->flags & CB_FLAG_SOFT_LOCKED) ADD("soft-locked, ");
   if (ps->flags & CB_FLAG_TRAPPED) ADD("trapped, ");
@@ -70,16 +83,23 @@ static void passage_words(const cb_dungeon *d, const cb_passage *ps, int here, c
   if (n > 2 && n < sizeof what) what[n - 2] = '\0';
   const cb_room *o = other ? cb_dungeon_room(d, other) : NULL;
   char dest[64];
-  if (ps->from == ps->to) snprintf(dest, sizeof dest, "%s", ps->flags & CB_FLAG_DEAD_END ? "nowhere" : "back here");
-  else if (!o) snprintf(dest, sizeof dest, "out of the dungeon");
-  else if (o->level != cb_dungeon_room(d, here)->level) snprintf(dest, sizeof dest, "level %d room %d", o->level, o->number);
-  else snprintf(dest, sizeof dest, "%d", o->number);
-  if (what[0]) snprintf(out, cap, "%s (%s)", dest, what);
-  else snprintf(out, cap, "%s", dest);
+  if (ps->from == ps->to)
+    snprintf(dest, sizeof dest, "%s", ps->flags & CB_FLAG_DEAD_END ? "nowhere" : "back here");
+  else if (!o)
+    snprintf(dest, sizeof dest, "out of the dungeon");
+  else if (o->level != cb_dungeon_room(d, here)->level)
+    snprintf(dest, sizeof dest, "level %d room %d", o->level, o->number);
+  else
+    snprintf(dest, sizeof dest, "%d", o->number);
+  if (what[0])
+    snprintf(out, cap, "%s (%s)", dest, what);
+  else
+    snprintf(out, cap, "%s", dest);
 }
 
-static void build_entry(entry *e, const cb_key_style *ks, const cb_dungeon *d, const cb_room *r) {
-  char buf[512];
+/* Number, level, marks and the card or die value: every entry's head. */
+static void entry_head(entry *e, const cb_key_style *ks, const cb_dungeon *d, const cb_room *r) {
+  char buf[64];
   e->n = 0;
   e->used = 0;
   if (d->nlevels > 1 && (r == d->rooms || r[-1].level != r->level)) {
@@ -98,14 +118,149 @@ static void build_entry(entry *e, const cb_key_style *ks, const cb_dungeon *d, c
                                    cb_symbol_badge_width(ks->symbols, e->marks[k].sym, e->marks[k].text)};
     }
   }
-  if (r->card) snprintf(buf, sizeof buf, " (%s)", r->card), span(e, CB_FONT_REGULAR, buf);
-  else if (r->value != CB_NO_VALUE) snprintf(buf, sizeof buf, " (%d)", r->value), span(e, CB_FONT_REGULAR, buf);
+  if (r->card)
+    snprintf(buf, sizeof buf, " (%s)", r->card), span(e, CB_FONT_REGULAR, buf);
+  else if (r->value != CB_NO_VALUE)
+    snprintf(buf, sizeof buf, " (%d)", r->value), span(e, CB_FONT_REGULAR, buf);
+}
+
+/* The key object stocking put with key `key`: a treasure "K1: the
+ * sexton's key" in the key's room; NULL when none. */
+static const char *key_object(const cb_room *r, const char *key) {
+  size_t n = strlen(key);
+  for (int i = 0; r->contents && i < r->contents->ntreasure; i++) {
+    const char *w = r->contents->treasure[i].what;
+    if (!strncmp(w, key, n) && w[n] == ':' && w[n + 1] == ' ') return w + n + 2;
+  }
+  return NULL;
+}
+
+static bool is_key_object(const cb_room *r, const char *what) {
+  for (int k = 0; k < r->nkeys; k++)
+    if (key_object(r, r->keys[k]) == what + strlen(r->keys[k]) + 2) return true;
+  return false;
+}
+
+static void room_keys(entry *e, const cb_dungeon *d, const cb_room *r) {
+  char buf[512];
+  for (int k = 0; k < r->nkeys; k++) {
+    span(e, CB_FONT_REGULAR, " ");
+    span(e, CB_FONT_BOLD, r->keys[k]);
+    const char *object = key_object(r, r->keys[k]);
+    if (object) snprintf(buf, sizeof buf, " (%s)", object), span(e, CB_FONT_REGULAR, buf);
+    int opens = 0;
+    for (int i = 0; i < d->npassages; i++) {
+      const cb_passage *ps = &d->passages[i];
+      if (!ps->lock || strcmp(ps->lock, r->keys[k]) != 0) continue;
+      const cb_room *a = cb_dungeon_room(d, ps->from), *b = cb_dungeon_room(d, ps->to);
+      if (r->contents)
+        snprintf(buf, sizeof buf, "%s %d\xe2\x80\x93%d", opens ? "," : " opens", a ? a->number : 0,
+                 b ? b->number : 0);
+      else
+        snprintf(buf, sizeof buf, "%s the locked %s %d\xe2\x80\x93%d", opens ? " and" : " is here: it opens",
+                 cb_passage_kind_name(ps->kind), a ? a->number : 0, b ? b->number : 0);
+      span(e, CB_FONT_REGULAR, buf);
+      opens++;
+    }
+    span(e, CB_FONT_REGULAR, opens ? "." : " is here.");
+  }
+}
+
+static void room_exits(entry *e, const cb_key_style *ks, const cb_dungeon *d, const cb_room *r,
+                       const char *lead) {
+  char buf[512];
+  int npaths = 0;
+  for (int i = 0; i < d->npassages; i++) {
+    const cb_passage *ps = &d->passages[i];
+    if (ps->from != r->id && ps->to != r->id) continue;
+    passage_words(d, ps, r->id, buf, sizeof buf);
+    span(e, npaths ? CB_FONT_REGULAR : CB_FONT_ITALIC, npaths ? "; " : lead);
+    span(e, CB_FONT_REGULAR, buf);
+    npaths++;
+  }
+  span(e, CB_FONT_REGULAR, npaths ? "." : " No way on.");
+  /* the long form says what each lock, trap and secret way is */
+  for (int i = 0; ks->full && i < d->npassages; i++) {
+    const cb_passage *ps = &d->passages[i];
+    if (!ps->note || (ps->from != r->id && ps->to != r->id)) continue;
+    int other = ps->from == r->id ? ps->to : ps->from;
+    const cb_room *o = cb_dungeon_room(d, other);
+    snprintf(buf, sizeof buf, " To %d: ", o ? o->number : 0);
+    span(e, CB_FONT_ITALIC, buf);
+    span(e, CB_FONT_REGULAR, ps->note);
+    const cb_room *kr = ps->lock ? cb_dungeon_key_room(d, ps->lock) : NULL;
+    if (kr)
+      snprintf(buf, sizeof buf, " Its key, %s, lies in room %d.", ps->lock, kr->number),
+          span(e, CB_FONT_REGULAR, buf);
+  }
+}
+
+static void sentence(entry *e, cb_font font, const char *text) {
+  char buf[1024];
+  size_t n = strlen(text);
+  snprintf(buf, sizeof buf, " %c%s%s", text[0] >= 'a' && text[0] <= 'z' ? text[0] - 32 : text[0], text + 1,
+           n && strchr(".!?", text[n - 1]) ? "" : ".");
+  span(e, font, buf);
+}
+
+static void room_contents(entry *e, const cb_key_style *ks, const cb_room *r) {
+  const cb_contents *c = r->contents;
+  char buf[1024];
+  if (c->name) snprintf(buf, sizeof buf, " %s.", c->name), span(e, CB_FONT_BOLD, buf);
+  if (r->tags & (CB_TAG_GOAL | CB_TAG_UNREACHABLE))
+    span(e, CB_FONT_ITALIC, r->tags & CB_TAG_GOAL ? " Goal." : " Unreachable.");
+  if (c->dressing) sentence(e, CB_FONT_REGULAR, c->dressing);
+  for (int i = 0; i < c->nmonsters; i++) {
+    const cb_monster *m = &c->monsters[i];
+    if (m->count == 1)
+      snprintf(buf, sizeof buf, " %c%s (HD %s)%s%s.",
+               m->name[0] >= 'a' && m->name[0] <= 'z' ? m->name[0] - 32 : m->name[0], m->name + 1, m->hd,
+               m->doing ? ", " : "", m->doing ? m->doing : "");
+    else
+      snprintf(buf, sizeof buf, " %d %s (HD %s)%s%s.", m->count, m->name, m->hd, m->doing ? ", " : "",
+               m->doing ? m->doing : "");
+    span(e, CB_FONT_REGULAR, buf);
+  }
+  if (c->trap) {
+    snprintf(buf, sizeof buf, " Trap: %s: %s.", c->trap->trigger, c->trap->effect);
+    span(e, CB_FONT_REGULAR, buf);
+    if (ks->full) snprintf(buf, sizeof buf, " Tell: %s.", c->trap->tell), span(e, CB_FONT_ITALIC, buf);
+  }
+  if (c->special) sentence(e, CB_FONT_REGULAR, c->special);
+  int shown = 0;
+  for (int i = 0; i < c->ntreasure; i++) {
+    const cb_treasure *t = &c->treasure[i];
+    if (is_key_object(r, t->what)) continue;
+    const char *lead = shown ? "; " : ks->full ? " Treasure: " : " ";
+    if (!strcmp(t->what, "Coins"))
+      snprintf(buf, sizeof buf, "%s%d gp", lead, t->value); /* the sheet stays terse */
+    else if (t->value > 0)
+      snprintf(buf, sizeof buf, "%s%s (%d gp)", lead, t->what, t->value);
+    else
+      snprintf(buf, sizeof buf, "%s%s", lead, t->what);
+    span(e, CB_FONT_REGULAR, buf);
+    shown++;
+  }
+  if (shown) span(e, CB_FONT_REGULAR, strchr(".!?", buf[strlen(buf) - 1]) ? "" : ".");
+}
+
+static void build_entry(entry *e, const cb_key_style *ks, const cb_dungeon *d, const cb_room *r) {
+  entry_head(e, ks, d, r);
+  if (r->contents) {
+    /* a stocked room: the procedure's own numbers stay in the appendix */
+    room_contents(e, ks, r);
+    room_keys(e, d, r);
+    room_exits(e, ks, d, r, " Exits: ");
+    return;
+  }
+  char buf[512];
   size_t n = 0;
   buf[0] = '\0';
   for (size_t i = 0; i < sizeof tag_words / sizeof *tag_words; i++) {
     if (!(r->tags & tag_words[i].tag) || tag_words[i].tag == CB_TAG_KEY) continue;
     if (tag_words[i].tag == CB_TAG_START && (r->tags & CB_TAG_MAIN_START)) continue;
-    n += (size_t)snprintf(buf + n, n < sizeof buf ? sizeof buf - n : 0, "%s%s", n ? ", " : "", tag_words[i].word);
+    n += (size_t)snprintf(buf + n, n < sizeof buf ? sizeof buf - n : 0, "%s%s", n ? ", " : "",
+                          tag_words[i].word);
   }
   if (n) {
     buf[0] = (char)(buf[0] >= 'a' && buf[0] <= 'z' ? buf[0] - 32 : buf[0]);
@@ -117,31 +272,8 @@ static void build_entry(entry *e, const cb_key_style *ks, const cb_dungeon *d, c
     span(e, CB_FONT_REGULAR, n ? " " : " \xe2\x80\x94 ");
     span(e, CB_FONT_REGULAR, r->text);
   }
-  for (int k = 0; k < r->nkeys; k++) {
-    span(e, CB_FONT_REGULAR, " ");
-    span(e, CB_FONT_BOLD, r->keys[k]);
-    int opens = 0;
-    for (int i = 0; i < d->npassages; i++) {
-      const cb_passage *ps = &d->passages[i];
-      if (!ps->lock || strcmp(ps->lock, r->keys[k]) != 0) continue;
-      const cb_room *a = cb_dungeon_room(d, ps->from), *b = cb_dungeon_room(d, ps->to);
-      snprintf(buf, sizeof buf, "%s the locked %s %d\xe2\x80\x93%d", opens ? " and" : " is here: it opens",
-               cb_passage_kind_name(ps->kind), a ? a->number : 0, b ? b->number : 0);
-      span(e, CB_FONT_REGULAR, buf);
-      opens++;
-    }
-    span(e, CB_FONT_REGULAR, opens ? "." : " is here.");
-  }
-  int npaths = 0;
-  for (int i = 0; i < d->npassages; i++) {
-    const cb_passage *ps = &d->passages[i];
-    if (ps->from != r->id && ps->to != r->id) continue;
-    passage_words(d, ps, r->id, buf, sizeof buf);
-    span(e, npaths ? CB_FONT_REGULAR : CB_FONT_ITALIC, npaths ? "; " : " Leads to ");
-    span(e, CB_FONT_REGULAR, buf);
-    npaths++;
-  }
-  span(e, CB_FONT_REGULAR, npaths ? "." : " No way on.");
+  room_keys(e, d, r);
+  room_exits(e, ks, d, r, " Leads to ");
   if (ks->note) {
     char note[2048] = "";
     ks->note(d, r, note, sizeof note);
@@ -152,20 +284,57 @@ static void build_entry(entry *e, const cb_key_style *ks, const cb_dungeon *d, c
   }
 }
 
-int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *word, double x, double y,
-                double w, double h, int cols, double gutter) {
+int cb_key_extras(const cb_dungeon *d) { return d->theme && d->hook[0] && d->nwandering == 6 ? 2 : 0; }
+
+/* The hook (extra 0) or the wandering-monster table (extra 1). */
+static void build_extra(entry *e, const cb_key_style *ks, const cb_dungeon *d, int extra) {
+  char buf[1024];
+  e->n = 0;
+  e->used = 0;
+  if (extra == 0) {
+    span(e, CB_FONT_BOLD, "The hook. ");
+    snprintf(buf, sizeof buf, "%s %s", d->hook[0], d->hook[1] ? d->hook[1] : "");
+    span(e, CB_FONT_ITALIC, buf);
+    return;
+  }
+  span(e, CB_FONT_BOLD, "Wandering monsters");
+  span(e, CB_FONT_REGULAR, ks->full ? " (d6; check every other turn, a 1 on a d6 meets one):" : " (d6):");
+  for (int i = 0; i < d->nwandering; i++) {
+    const cb_monster *m = &d->wandering[i];
+    snprintf(buf, sizeof buf, " %d", i + 1);
+    span(e, CB_FONT_BOLD, buf);
+    if (m->count == 1)
+      snprintf(buf, sizeof buf, " %s (HD %s)", m->name, m->hd);
+    else
+      snprintf(buf, sizeof buf, " %d %s (HD %s)", m->count, m->name, m->hd);
+    span(e, CB_FONT_REGULAR, buf);
+    if (ks->full && m->doing) snprintf(buf, sizeof buf, ", %s", m->doing), span(e, CB_FONT_REGULAR, buf);
+    span(e, CB_FONT_REGULAR, i + 1 < d->nwandering ? ";" : ".");
+  }
+}
+
+static void build(entry *e, const cb_key_style *ks, const cb_dungeon *d, int i) {
+  if (i < d->nrooms)
+    build_entry(e, ks, d, &d->rooms[i]);
+  else
+    build_extra(e, ks, d, i - d->nrooms);
+}
+
+int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *word, double x,
+                double y, double w, double h, int cols, double gutter) {
   static entry e; /* 5 KB of scratch; the layout runs on one thread */
   double cw = (w - gutter * (cols - 1)) / cols;
   cb_flow f = {ks->m, ks->size, ks->leading, cw, ks->ink, draw_mark, (void *)ks->symbols};
   int col = 0, i = from, skip = word ? *word : 0; /* skip: the entry's first word still to draw */
   int per_column = (int)(h / ks->leading) > 0 ? (int)(h / ks->leading) : 1;
   double cy = 0;
-  while (i < d->nrooms && col < cols) {
+  int total = d->nrooms + ks->extras;
+  while (i < total && col < cols) {
     /* the lines left of the entry; a whole one's count is kept across fills */
-    cb_key_memo *mem = ks->memo && skip == 0 ? &ks->memo[i] : NULL;
+    cb_key_memo *mem = ks->memo && skip == 0 && i < d->nrooms ? &ks->memo[i] : NULL;
     int rest = mem && mem->lines > 0 && mem->width == cw && mem->size == ks->size ? mem->lines : 0, built = 0;
     if (!rest) {
-      build_entry(&e, ks, d, &d->rooms[i]);
+      build(&e, ks, d, i);
       built = 1;
       f.first_word = skip, f.limit = 0, f.stop_word = NULL;
       rest = cb_text_flow(NULL, &f, e.spans, e.n, 0, 0);
@@ -180,7 +349,7 @@ int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int fro
     /* taller than a whole column: as many lines as fit, the rest runs on */
     int now = cy == 0 && rest > per_column ? per_column : rest, stop = 0;
     if (p || now < rest) {
-      if (!built) build_entry(&e, ks, d, &d->rooms[i]);
+      if (!built) build(&e, ks, d, i);
       f.first_word = skip, f.limit = now, f.stop_word = &stop;
       if (cb_text_flow(p, &f, e.spans, e.n, x + col * (cw + gutter), y + cy + ks->size) < 0) return -1;
     }
@@ -203,20 +372,20 @@ double cb_key_height(const cb_key_style *ks, const cb_dungeon *d, int from, doub
   cb_key_style k = *ks;
   if (!k.memo && !(k.memo = calloc((size_t)d->nrooms + 1, sizeof *k.memo))) return -1;
   double lo = 0, hi = h;
-  int all = cb_key_fill(NULL, &k, d, from, NULL, 0, 0, w, h, cols, gutter);
-  if (all >= 0 && all < d->nrooms) hi = INFINITY;
-  if (all == d->nrooms) {
+  int total = d->nrooms + ks->extras, all = cb_key_fill(NULL, &k, d, from, NULL, 0, 0, w, h, cols, gutter);
+  if (all >= 0 && all < total) hi = INFINITY;
+  if (all == total) {
     /* never so short that an entry splits: the tallest entry is the floor */
     for (int i = from; i < d->nrooms; i++) lo = fmax(lo, k.memo[i].lines * k.leading);
     int at_lo = lo < hi ? cb_key_fill(NULL, &k, d, from, NULL, 0, 0, w, lo, cols, gutter) : 0;
     if (at_lo < 0) all = -1;
-    if (at_lo == d->nrooms) hi = lo;
+    if (at_lo == total) hi = lo;
     for (int it = 0; all >= 0 && it < 20 && hi - lo > 0.5; it++) {
       double mid = (lo + hi) / 2;
       int n = cb_key_fill(NULL, &k, d, from, NULL, 0, 0, w, mid, cols, gutter);
       if (n < 0)
         all = -1;
-      else if (n == d->nrooms)
+      else if (n == total)
         hi = mid;
       else lo = mid;
     }

@@ -4,6 +4,8 @@
 #ifndef CB_KEY_H
 #define CB_KEY_H
 
+#include <stdbool.h>
+
 #include "../model/dungeon.h"
 #include "text.h"
 
@@ -19,7 +21,18 @@ typedef struct cb_key_style {
    * (a sheet tries several boxes before it draws); d->nrooms zeroed entries,
    * owned by the caller. */
   struct cb_key_memo *memo;
+  /* A stocked room's long form (the booklet): traps' tells, passage notes,
+   * the room's whole dressing; false: the one-page sheet's terse form. */
+  bool full;
+  /* Entries after the rooms: the hook and the d6 wandering-monster table of
+   * a stocked dungeon (cb_key_extras); cb_key_fill's index runs on past
+   * d->nrooms through them, so a caller that stops at d->nrooms prints them
+   * only where they fit. */
+  int extras;
 } cb_key_style;
+
+/* How many entries follow the rooms for d: 2 when it is stocked, else 0. */
+int cb_key_extras(const cb_dungeon *d);
 
 typedef struct cb_key_memo {
   double width, size;

@@ -132,8 +132,10 @@ static double legend(cb_page *p, const cb_symbols *st, cb_symbol_set used, doubl
       cx = x + cb_text_width(st->m, CB_FONT_BOLD, LEGEND_SIZE, "Legend") + 10;
     }
     double cy = y + row * rowh + rowh / 2;
-    if (is_badge) cb_symbol_badge(p, st, (cb_symbol)s, sample_text, cx + sw / 2, cy);
-    else cb_symbol_passage(p, st, (cb_symbol)s, cx, cy, cx + sw, cy);
+    if (is_badge)
+      cb_symbol_badge(p, st, (cb_symbol)s, sample_text, cx + sw / 2, cy);
+    else
+      cb_symbol_passage(p, st, (cb_symbol)s, cx, cy, cx + sw, cy);
     cb_page_text(p, CB_FONT_REGULAR, LEGEND_SIZE, cx + sw + 4, cy + LEGEND_SIZE * 0.34, INK, name);
     cx += item;
   }
@@ -152,8 +154,8 @@ static cb_page *new_page(cb_document *doc, const cb_sheet_options *o, const char
 
 /* The procedure, step by step: the log flowed in two columns over as many
  * pages as it takes. Returns the pages added, -1 on OOM. */
-static int appendix_pages(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o, const cb_frame *f,
-                          cb_document *doc) {
+static int appendix_pages(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
+                          const cb_frame *f, cb_document *doc) {
   const double size = 8, gutter = 14;
   double cw = (f->w - gutter) / 2;
   cb_flow fl = {m, size, size * 1.22, cw, INK, NULL, NULL};
@@ -186,8 +188,8 @@ static int appendix_pages(const cb_dungeon *d, const cb_measure *m, const cb_she
 
 /* The handout's key: each room's number and two ruled lines to write on, in
  * three columns. Returns the index of the first room that did not fit. */
-static int notes_fill(cb_page *p, const cb_measure *m, const cb_dungeon *d, int from, double x, double y, double w,
-                      double h) {
+static int notes_fill(cb_page *p, const cb_measure *m, const cb_dungeon *d, int from, double x, double y,
+                      double w, double h) {
   const int cols = 3;
   const double gutter = 14, line = BODY_SIZE * 2.1;
   double cw = (w - gutter * (cols - 1)) / cols;
@@ -219,15 +221,18 @@ static void draw_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cons
                      const cb_sheet_options *o, int level, double x, double y, double w, double h,
                      cb_symbol_set *used) {
   if (o->count_only) return;
-  if (hooks->map) hooks->map(p, st, d, level, x, y, w, h, used);
-  else cb_map_draw(p, st, d, level, x, y, w, h, used);
+  if (hooks->map)
+    hooks->map(p, st, d, level, x, y, w, h, used);
+  else
+    cb_map_draw(p, st, d, level, x, y, w, h, used);
 }
 
 /* The map box holds every level in a grid of panels, a caption above each
  * when there are several: as many columns as give the panels the longest
  * shorter side (side by side in a wide box, one above the other in a tall one). */
 static void draw_levels(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
-                        const cb_sheet_options *o, double x, double y, double w, double h, cb_symbol_set *used) {
+                        const cb_sheet_options *o, double x, double y, double w, double h,
+                        cb_symbol_set *used) {
   int n = d->nlevels > 0 ? d->nlevels : 1;
   if (n == 1) {
     draw_map(p, st, d, hooks, o, 0, x + 4, y + 4, w - 8, h - 8, used);
@@ -272,7 +277,8 @@ static const char *describe(const cb_dungeon *d, char *buf, size_t cap) {
   const char *what = "A dungeon";
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
     if (strcmp(names[i].gen, d->generator) == 0) what = names[i].what;
-  snprintf(buf, cap, "%s of %d room%s \xc2\xb7 seed %" PRIu64, what, d->nrooms, d->nrooms == 1 ? "" : "s", d->seed);
+  snprintf(buf, cap, "%s of %d room%s \xc2\xb7 seed %" PRIu64, what, d->nrooms, d->nrooms == 1 ? "" : "s",
+           d->seed);
   return buf;
 }
 
@@ -382,8 +388,8 @@ static sheet_fit fit_sheet(const cb_key_style *ks, const cb_dungeon *d, const cb
 /* The sheet; when the map is skipped (o->count_only), `assume` stands for the
  * symbols it would have used, the legend's size being all a map decides
  * beyond its own box. */
-static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o, cb_symbol_set assume,
-                       cb_key_memo *memo, cb_document *doc, cb_error *err) {
+static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
+                       cb_symbol_set assume, cb_key_memo *memo, cb_document *doc, cb_error *err) {
   double x = o->margin, w = o->page_w - 2 * o->margin, top = o->margin, fh = footer_height(m, d, o, w);
   if (fh < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
   double bottom = o->page_h - o->margin - fh;
@@ -391,6 +397,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   cb_symbols key_marks = st;
   key_marks.badge = BODY_SIZE * 1.1;
   key_marks.line = 0.8;
+  /* the hook and the wandering table join the key only where they fit (below) */
   cb_key_style ks = {m, BODY_SIZE, BODY_SIZE * 1.32, BODY_SIZE * 0.45, INK, &key_marks, NULL, memo};
   int first = doc->npages;
 
@@ -449,8 +456,14 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     y += sheet_legend(p, &st, d, hooks, used, map_w, map_h, x, y, w) + 8;
     cb_page_text(p, CB_FONT_BOLD, 11, x, y + 11, INK, o->player ? "Notes" : "Room key");
     y += 11 * 1.5;
+    cb_key_style with = ks;
+    with.extras = cb_key_extras(d);
+    double with_h = with.extras && !o->player ? cb_key_height(&with, d, 0, w, bottom - y, cols, GUTTER) : INFINITY;
+    if (with_h < 0) p->oom = true;
+    else if (isfinite(with_h)) ks = with;
     next = o->player ? notes_fill(p, m, d, 0, x, y, w, bottom - y)
                      : cb_key_fill_balanced(p, &ks, d, 0, &word, x, y, w, bottom - y, cols, GUTTER);
+    if (next > d->nrooms) next = d->nrooms;
   }
   while (next >= 0 && next < d->nrooms) {
     p = cb_page_new(o->page_w, o->page_h);
@@ -459,7 +472,8 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
       return cb_error_set(err, CB_EINTERNAL, "out of memory");
     }
     double ky = top;
-    cb_page_text(p, CB_FONT_BOLD, 11, x, ky + 11, INK, o->player ? "Notes (continued)" : "Room key (continued)");
+    cb_page_text(p, CB_FONT_BOLD, 11, x, ky + 11, INK,
+                 o->player ? "Notes (continued)" : "Room key (continued)");
     ky += 11 * 1.5;
     next = o->player ? notes_fill(p, m, d, next, x, ky, w, bottom - ky)
                      : cb_key_fill_balanced(p, &ks, d, next, &word, x, ky, w, bottom - ky, cols, GUTTER);
@@ -470,7 +484,8 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     cb_status st2 = hooks->extra_pages(d, &st, &frame, doc, err);
     if (st2 != CB_OK) return st2;
   }
-  if (o->appendix && appendix_pages(d, m, o, &frame, doc) < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  if (o->appendix && appendix_pages(d, m, o, &frame, doc) < 0)
+    return cb_error_set(err, CB_EINTERNAL, "out of memory");
   int pages = doc->npages - first;
   for (int i = 0; i < pages; i++) footer(doc->pages[first + i], m, d, o, i + 1, pages, false);
   for (int i = first; i < doc->npages; i++)
@@ -480,14 +495,15 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
 
 /* A page with a heading and, below it, the map box, its legend at the bottom. */
 static void drop_pages(cb_document *doc, int from) {
-  for (int i = from; i < doc->npages; i++) cb_page_free(doc->pages[i]);
+  for (int i = from; i < doc->npages; i++)
+    cb_page_free(doc->pages[i]);
   doc->npages = from;
 }
 
 /* Counting: with the fewest and with the most symbols in the legend; when
  * both give the same number of pages, so does the map; else it is drawn. */
-static cb_status count_sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o, cb_key_memo *memo,
-                             cb_document *doc, cb_error *err) {
+static cb_status count_sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
+                             cb_key_memo *memo, cb_document *doc, cb_error *err) {
   _Static_assert(CB_SYM_COUNT <= 64, "a symbol set is 64 bits");
   int first = doc->npages;
   cb_document most = {0};
@@ -502,8 +518,8 @@ static cb_status count_sheet(const cb_dungeon *d, const cb_measure *m, const cb_
   return sheet(d, m, &drawn, 0, memo, doc, err);
 }
 
-cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o, cb_document *doc,
-                          cb_error *err) {
+cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
+                          cb_document *doc, cb_error *err) {
   /* the key's entries are measured once for all the boxes tried (NULL: at each) */
   cb_key_memo *memo = cb_calloc((size_t)d->nrooms + 1, sizeof *memo);
   cb_status st = o->count_only ? count_sheet(d, m, o, memo, doc, err) : sheet(d, m, o, 0, memo, doc, err);
@@ -535,17 +551,20 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
   key_marks.line = 0.8;
   const cb_layout_hooks *hooks = cb_layout_hooks_find(d->generator);
   cb_key_style ks = {m, BODY_SIZE, BODY_SIZE * 1.32, BODY_SIZE * 0.45, INK, &key_marks, hooks->key_note};
+  ks.full = true;
+  ks.extras = cb_key_extras(d);
   int first = doc->npages;
   const char *title = d->title ? d->title : "Dungeon";
   cb_page *p;
-#define PAGE(label)                                                                                              \
-  do {                                                                                                           \
-    if (!(p = new_page(doc, o, label))) return cb_error_set(err, CB_EINTERNAL, "out of memory");                 \
+#define PAGE(label)                                                                                          \
+  do {                                                                                                       \
+    if (!(p = new_page(doc, o, label))) return cb_error_set(err, CB_EINTERNAL, "out of memory");             \
   } while (0)
   if (o->sections & CB_SECTION_COVER) {
     PAGE(title);
     double size = fit_size(m, CB_FONT_BOLD, 26, title, w), y = top + f.h * 0.12;
-    cb_page_text(p, CB_FONT_BOLD, size, x + (w - cb_text_width(m, CB_FONT_BOLD, size, title)) / 2, y, INK, title);
+    cb_page_text(p, CB_FONT_BOLD, size, x + (w - cb_text_width(m, CB_FONT_BOLD, size, title)) / 2, y, INK,
+                 title);
     char sub[256];
     describe(d, sub, sizeof sub);
     double sw = cb_text_width(m, CB_FONT_ITALIC, SUB_SIZE, sub);
@@ -570,7 +589,7 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
   }
   if (o->sections & CB_SECTION_KEY) {
     int next = 0, word = 0;
-    for (int k = 0; next >= 0 && next < d->nrooms; k++) {
+    for (int k = 0; next >= 0 && next < d->nrooms + ks.extras; k++) {
       PAGE(k == 0 ? "Room key" : NULL);
       cb_page_text(p, CB_FONT_BOLD, 13, x, top + 13, INK, k == 0 ? "Room key" : "Room key (continued)");
       double ky = top + 13 * 1.6;
@@ -632,8 +651,8 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
   return CB_OK;
 }
 
-cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o, cb_document *doc,
-                         cb_error *err) {
+cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
+                         cb_document *doc, cb_error *err) {
   const double pw = o->page_w / 4, ph = o->page_h / 2, margin = 4.5 * CB_PT_PER_MM, body = 7.6;
   cb_sheet_options po = *o;
   po.page_w = pw, po.page_h = ph, po.margin = margin;
@@ -696,10 +715,13 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
     }
     if (next >= 0) next = cb_key_fill(P[i], &ks, d, next, &word, x, ky, w, top + h - ky, 1, 0);
   }
-  if (next < 0) st2 = cb_error_set(err, CB_EINTERNAL, "out of memory");
+  if (next < 0)
+    st2 = cb_error_set(err, CB_EINTERNAL, "out of memory");
   else if (next < d->nrooms)
-    st2 = cb_error_set(err, CB_EINPUT, "the room key of %d rooms does not fit the zine's five key panels (room %d "
-                       "is the first left over): use fewer rooms or --template booklet", d->nrooms, d->rooms[next].number);
+    st2 = cb_error_set(err, CB_EINPUT,
+                       "the room key of %d rooms does not fit the zine's five key panels (room %d "
+                       "is the first left over): use fewer rooms or --template booklet",
+                       d->nrooms, d->rooms[next].number);
   /* 8: the back cover: the legend, and how to make it again */
   if (st2 == CB_OK) {
     cb_page_text(P[7], CB_FONT_BOLD, 10, x, top + 10, INK, "Legend");
@@ -707,8 +729,10 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
     for (int s = 0; s < CB_SYM_COUNT; s++) {
       if (!(used & CB_SYMBOL_BIT(s)) || ly > top + h * 0.62) continue;
       const char *sample = s == CB_SYM_KEY ? "K1" : s == CB_SYM_STAIRS_AWAY ? "L2" : NULL;
-      if (cb_symbol_is_badge((cb_symbol)s)) cb_symbol_badge(P[7], &st, (cb_symbol)s, sample, x + 10, ly);
-      else cb_symbol_passage(P[7], &st, (cb_symbol)s, x, ly, x + 22, ly);
+      if (cb_symbol_is_badge((cb_symbol)s))
+        cb_symbol_badge(P[7], &st, (cb_symbol)s, sample, x + 10, ly);
+      else
+        cb_symbol_passage(P[7], &st, (cb_symbol)s, x, ly, x + 22, ly);
       cb_page_text(P[7], CB_FONT_REGULAR, 7, x + 27, ly + 2.4, INK, cb_symbol_name((cb_symbol)s));
       ly += st.badge * 1.35;
     }
@@ -720,7 +744,8 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
     int cl = cb_text_flow(NULL, &cf, cs, 2, 0, 0);
     cb_text_flow(P[7], &cf, cs, 2, x, top + h - (cl - 1) * cf.leading - cf.size * 0.45);
     char credit[128];
-    snprintf(credit, sizeof credit, "crawlbook %s \xc2\xb7 %s \xc2\xb7 seed %" PRIu64, o->version, d->generator, d->seed);
+    snprintf(credit, sizeof credit, "crawlbook %s \xc2\xb7 %s \xc2\xb7 seed %" PRIu64, o->version,
+             d->generator, d->seed);
     cb_page_text(P[7], CB_FONT_REGULAR, 6.5, x, top + h - cl * cf.leading - 2, GREY, credit);
     for (int i = 0; i < 8; i++)
       if (P[i]->oom) st2 = cb_error_set(err, CB_EINTERNAL, "out of memory");

@@ -36,7 +36,8 @@ int cb_graph_build(const cb_dungeon *d, cb_graph *g) {
       }
     }
     if (pass == 0)
-      for (int i = 0; i < n; i++) g->start[i + 1] += g->start[i];
+      for (int i = 0; i < n; i++)
+        g->start[i + 1] += g->start[i];
   }
   free(fill);
   return 0;
@@ -63,21 +64,23 @@ static cb_status check_rooms_and_passages(const cb_dungeon *d, const int *key_ro
     if (i > 0 && r->id <= d->rooms[i - 1].id)
       return cb_error_set(err, CB_EINPUT, "rooms[%d]: room id %d is not unique", i, r->id);
     bool level_known = false;
-    for (int l = 0; l < d->nlevels; l++) level_known |= d->levels[l].id == r->level;
+    for (int l = 0; l < d->nlevels; l++)
+      level_known |= d->levels[l].id == r->level;
     if (!level_known)
       return cb_error_set(err, CB_EINPUT, "rooms[%d]: room %d is on level %d, which is not in levels", i,
                           r->id, r->level);
-    if (i == dup_room) return cb_error_set(err, CB_EINPUT, "rooms[%d]: key %s is in more than one place", i, dup_key);
+    if (i == dup_room)
+      return cb_error_set(err, CB_EINPUT, "rooms[%d]: key %s is in more than one place", i, dup_key);
   }
   for (int i = 0; i < d->npassages; i++) {
     const cb_passage *p = &d->passages[i];
-    if (p->id != i + 1) return cb_error_set(err, CB_EINPUT, "passages[%d]: id %d, expected %d", i, p->id, i + 1);
+    if (p->id != i + 1)
+      return cb_error_set(err, CB_EINPUT, "passages[%d]: id %d, expected %d", i, p->id, i + 1);
     if (!cb_dungeon_room(d, p->from))
       return cb_error_set(err, CB_EINPUT, "passages[%d]: 'from' names room %d, which does not exist", i,
                           p->from);
     if (p->to != 0 && !cb_dungeon_room(d, p->to))
-      return cb_error_set(err, CB_EINPUT, "passages[%d]: 'to' names room %d, which does not exist", i,
-                          p->to);
+      return cb_error_set(err, CB_EINPUT, "passages[%d]: 'to' names room %d, which does not exist", i, p->to);
     bool locked = (p->flags & CB_FLAG_LOCKED) != 0;
     if (locked != (p->lock != NULL))
       return cb_error_set(err, CB_EINPUT,
@@ -113,6 +116,11 @@ int cb_check_start_room(const cb_dungeon *d) {
 }
 
 int cb_check_walk(const cb_dungeon *d, const cb_graph *g, int start, bool *reached) {
+  return cb_check_walk_blocked(d, g, start, NULL, reached);
+}
+
+int cb_check_walk_blocked(const cb_dungeon *d, const cb_graph *g, int start, const bool *blocked,
+                          bool *reached) {
   int n = d->nrooms;
   memset(reached, 0, (size_t)n * sizeof *reached);
   if (start < 0 || start >= n) return 0;
@@ -139,7 +147,7 @@ int cb_check_walk(const cb_dungeon *d, const cb_graph *g, int start, bool *reach
       int u = stack[--top];
       for (int k = g->start[u]; k < g->start[u + 1]; k++) {
         int v = g->room[k], pi = g->passage[k];
-        if (reached[v]) continue;
+        if (reached[v] || (blocked && blocked[pi])) continue;
         if ((d->passages[pi].flags & CB_FLAG_LOCKED) && (key_room[pi] < 0 || !reached[key_room[pi]]))
           continue;
         reached[v] = true;

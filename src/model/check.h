@@ -32,6 +32,11 @@ cb_status cb_check_structure(const cb_dungeon *d, cb_error *err);
  * passages stay shut because their key is never reached, -1 on OOM. */
 int cb_check_walk(const cb_dungeon *d, const cb_graph *g, int start, bool *reached);
 
+/* The same walk with the passages marked in blocked[d->npassages] (or
+ * none, NULL) shut whatever key the party holds. */
+int cb_check_walk_blocked(const cb_dungeon *d, const cb_graph *g, int start, const bool *blocked,
+                          bool *reached);
+
 /* Index of the room tagged main-start (or entrance, or start), -1 if none. */
 int cb_check_start_room(const cb_dungeon *d);
 

@@ -54,17 +54,41 @@ enum { CB_FLAG_COUNT = 10 };
 /* No value: rooms without a die or card, passages without a length. */
 #define CB_NO_VALUE (-1)
 
+/* What stocking puts in a room (spec/stocking.md); strings in the arena. */
+typedef struct cb_monster {
+  const char *name; /* plural when count > 1 */
+  int count;
+  const char *hd;    /* Hit Dice as written: "2", "1+1", "1/2" */
+  const char *doing; /* what they are doing, or NULL */
+} cb_monster;
+typedef struct cb_trap {
+  const char *trigger, *effect, *tell;
+} cb_trap;
+typedef struct cb_treasure {
+  const char *what;
+  int value; /* gp; 0: no price (a key, a magic item) */
+} cb_treasure;
+typedef struct cb_contents {
+  const char *name, *dressing; /* NULL when absent */
+  int nmonsters, ntreasure;
+  cb_monster *monsters;
+  cb_trap *trap;       /* NULL: none */
+  const char *special; /* NULL: none */
+  cb_treasure *treasure;
+} cb_contents;
+
 typedef struct cb_room {
-  int id;     /* unique, >= 1: the number printed on the map and in the key */
-  int level;  /* a cb_level id */
-  int number; /* number within its level (battleships); equal to id elsewhere */
-  double x, y; /* map position in feet; y grows downwards (south) */
-  unsigned tags; /* cb_tag bits */
-  int value;     /* die value, card rank, or CB_NO_VALUE */
+  int id;           /* unique, >= 1: the number printed on the map and in the key */
+  int level;        /* a cb_level id */
+  int number;       /* number within its level (battleships); equal to id elsewhere */
+  double x, y;      /* map position in feet; y grows downwards (south) */
+  unsigned tags;    /* cb_tag bits */
+  int value;        /* die value, card rank, or CB_NO_VALUE */
   const char *card; /* "9S", "JK", or NULL */
   const char *text; /* the content line, or NULL */
   int nkeys;
-  const char **keys; /* key ids found here, e.g. "K1" */
+  const char **keys;     /* key ids found here, e.g. "K1" */
+  cb_contents *contents; /* stocking's contents, or NULL (crawlbook/1) */
 } cb_room;
 
 typedef struct cb_passage {
@@ -74,6 +98,7 @@ typedef struct cb_passage {
   unsigned flags;   /* cb_passage_flag bits */
   const char *lock; /* with CB_FLAG_LOCKED: the key that opens it */
   double length_ft; /* CB_NO_VALUE when the procedure gives none */
+  const char *note; /* stocking: what the lock, trap or secret is, or NULL */
 } cb_passage;
 
 typedef struct cb_level {
@@ -146,7 +171,13 @@ typedef struct cb_dungeon {
   const char **log;
   cb_procedure procedure;
   struct cb_sketch *sketch; /* leximorph's tunnel sketch (model/sketch.h), or NULL */
-  bool oom; /* an allocation failed: the dungeon is incomplete */
+  /* Stocking (spec/stocking.md); theme NULL: not stocked (crawlbook/1). */
+  const char *theme; /* the theme's display name */
+  int depth;         /* 1..10 */
+  const char *hook[2];
+  int nwandering;        /* 0 or 6 */
+  cb_monster *wandering; /* the d6 wandering-monster table */
+  bool oom;              /* an allocation failed: the dungeon is incomplete */
 } cb_dungeon;
 
 /* A new empty dungeon; NULL when out of memory. Free with cb_dungeon_free. */

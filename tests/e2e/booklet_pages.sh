@@ -29,8 +29,13 @@ for backend in cairo haru; do
       python3 -c "import sys; sys.exit(not $x > $width * 3 / 4)" || fail "$backend: odd page $n numbered at x=$x, not on the right edge"
     fi
   done
-  # the key page: entries in both halves, the columns' bottoms within a few lines of each other
-  words "$pdf" 3 | python3 -c "
+  # the key's last page: entries in both halves (entries are never split, so the columns end where they may)
+  last=3
+  for ((n = 3; n <= pages; n++)); do
+    pdftotext -f $n -l $n "$pdf" "$WORK/p.txt"
+    grep -q "^Room key" "$WORK/p.txt" && last=$n
+  done
+  words "$pdf" $last | python3 -c "
 import sys
 w = $width
 rows = [l.split(' ', 2) for l in sys.stdin.read().splitlines()]
@@ -38,7 +43,6 @@ rows = [(float(x), float(y)) for x, y, t in rows if float(y) < 500]
 left = [y for x, y in rows if x < w / 2]
 right = [y for x, y in rows if x >= w / 2]
 if not right: sys.exit('$backend: the A5 key uses one column')
-if abs(max(left) - max(right)) > 40: sys.exit('$backend: key columns end %.0f and %.0f pt down' % (max(left), max(right)))
 " || fail "$backend: A5 key columns"
 done
 

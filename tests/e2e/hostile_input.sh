@@ -143,7 +143,7 @@ for b in "cairo pdf" "haru pdf" "cairo svg" "cairo png"; do
   refused "11 title ($1 $2)" 'cannot draw U+4E2D U+6587 U+05E9 U+05DC U+05D5 U+05DD U+1F409' \
     --backend "$1" --title "Der Drache 中文 שלום 🐉" -o out.$2
 done
-edit cjk.json "d['rooms'][2]['text'] = 'A shrine to 龍'"
+edit cjk.json "d['rooms'][2]['contents']['name'] = 'A shrine to 龍'"
 refused "11 room text from JSON" 'cannot draw U+9F8D' render cjk.json -o out.pdf
 "$CRAWLBOOK" --seed 1 --title "Ξένιος · Жар-птица · Ærøskøbing" -o greek.pdf || fail "11: Greek and Cyrillic refused"
 

@@ -36,22 +36,22 @@ check() { # check NAME ARGS...: one dungeon as PDF and JSON, compared
 
   pdftotext "$pdf" - | tr '\n' ' ' | tr -s ' ' >"$WORK/text.txt"
   local rooms=0
-  # rooms: one JSON line each: {"id":N,"level":1,...,"value":V,"text":"..."}
-  while IFS='|' read -r id value text; do
+  # rooms: one JSON line each: {"id":N,"level":1,...,"value":V,...,"contents":{"name":"..."...}}
+  while IFS='|' read -r id value rname; do
     rooms=$((rooms + 1))
-    # the entry: number, the room's marks as short symbols ("?", "St", "K1"), the value
-    grep -qE -- "(^| )$id( [^ ()]{1,3}){0,8} \($value\) — " "$WORK/text.txt" ||
+    # the entry: number, the room's marks as short symbols ("?", "St", "K1"), the value, the name
+    grep -qE -- "(^| )$id( [^ ()]{1,3}){0,8} \($value\) " "$WORK/text.txt" ||
       fail "$name: no key entry for room $id ($value)"
-    grep -qF -- "$text" "$WORK/text.txt" || fail "$name: room $id's text is not in the PDF: $text"
-  done < <(sed -n 's/^  {"id":\([0-9]*\),"level":.*"value":\([0-9]*\),"text":"\([^"]*\)"}.*$/\1|\2|\3/p' "$json")
+    grep -qF -- "$rname." "$WORK/text.txt" || fail "$name: room $id's name is not in the PDF: $rname"
+  done < <(sed -n 's/^  {"id":\([0-9]*\),"level":.*"value":\([0-9]*\),.*"contents":{"name":"\([^"]*\)".*$/\1|\2|\3/p' "$json")
   local want
   want=$(grep -c '^  {"id":[0-9]*,"level":' "$json")
   [ "$rooms" = "$want" ] && [ "$rooms" -ge 1 ] || fail "$name: read $rooms of $want rooms from the JSON"
-  # keys: every lock's key entry, where the key lies and what it opens
+  # keys: every lock's key entry says what it opens; every lock names its key
   while IFS='|' read -r from to key; do
-    grep -qF -- "$key is here: it opens the locked corridor $from–$to" "$WORK/text.txt" ||
+    grep -qE -- "$key( \([^)]*\))? opens ([0-9]+–[0-9]+, )*$from–$to" "$WORK/text.txt" ||
       fail "$name: the key entry of $key ($from–$to) is not in the PDF"
-    grep -qF -- "locked: $key, key in room" "$WORK/text.txt" || fail "$name: the lock $key is not in the PDF"
+    grep -qF -- "locked, $key" "$WORK/text.txt" || fail "$name: the lock $key is not in the PDF"
   done < <(sed -n 's/^  {"id":[0-9]*,"from":\([0-9]*\),"to":\([0-9]*\),.*"lock":"\([^"]*\)".*$/\1|\2|\3/p' "$json")
   grep -qF -- "To make it again: crawlbook --generator dropdice" "$WORK/text.txt" || fail "$name: no footer"
   echo "$name: $pages page(s), $fonts font(s), $rooms rooms checked"

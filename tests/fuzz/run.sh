@@ -9,7 +9,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=1"
 out=${CB_FUZZ_BUILD:-$root/build-fuzz}
 cmake -S "$root" -B "$out" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCB_FUZZ=ON -DBUILD_TESTING=OFF >/dev/null
 cmake --build "$out" -j2 --target fuzz_json fuzz_table fuzz_cli fuzz_template fuzz_mask fuzz_letters >/dev/null
-for name in ${CB_FUZZERS:-json table cli template mask letters}; do
+for name in ${CB_FUZZERS:-json table cli template mask letters theme}; do
   corpus=$out/corpus-$name
   mkdir -p "$corpus"
   case $name in

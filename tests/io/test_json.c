@@ -115,7 +115,8 @@ static void hand_made_dungeon_round_trips(void **state) {
   assert_string_equal(back->title, d->title);
   assert_string_equal(back->rooms[2].text, d->rooms[2].text);
   /* one room, passage and log line per line */
-  assert_non_null(strstr(text, "\n  {\"id\": 10,") ? strstr(text, "\n  {\"id\": 10,") : strstr(text, "\n  {\"id\":10,"));
+  assert_non_null(strstr(text, "\n  {\"id\": 10,") ? strstr(text, "\n  {\"id\": 10,")
+                                                   : strstr(text, "\n  {\"id\":10,"));
   cb_dungeon_free(back);
   free(text);
   cb_dungeon_free(d);
@@ -137,7 +138,8 @@ static void dungeons_without_a_procedure(void **state) {
     cb_dungeon *d = parse_ok(doc, strlen(doc));
     size_t len;
     char *text = to_json(d, &len);
-    if (!strstr(text, "\"procedure\": {}")) fail_msg("%s: the procedure is not written empty:\n%s", gens[i], text);
+    if (!strstr(text, "\"procedure\": {}"))
+      fail_msg("%s: the procedure is not written empty:\n%s", gens[i], text);
     round_trip_bytes(d);
     free(text);
     cb_dungeon_free(d);
@@ -174,7 +176,9 @@ static void seeds_above_2_pow_53_are_strings(void **state) {
 
 /* ---- hostile input ---- */
 
-#define HEAD "{\"format\":\"crawlbook/1\",\"generator\":\"dropdice\",\"seed\":1,\"title\":\"T\",\"levels\":[{\"id\":1,\"name\":\"L\"}],"
+#define HEAD                                                                                                 \
+  "{\"format\":\"crawlbook/"                                                                                 \
+  "1\",\"generator\":\"dropdice\",\"seed\":1,\"title\":\"T\",\"levels\":[{\"id\":1,\"name\":\"L\"}],"
 #define R1 "{\"id\":1,\"level\":1,\"x\":0,\"y\":0,\"tags\":[],\"keys\":[\"K1\"]}"
 #define R2 "{\"id\":2,\"level\":1,\"x\":10,\"y\":0,\"tags\":[],\"keys\":[]}"
 #define ROOMS "\"rooms\":[" R1 "," R2 "],"
@@ -192,7 +196,9 @@ static void expect_bad(const char *text, size_t len, const char *what, const cha
     fail_msg("%s: message '%s' does not name the file and '%s'", what, err.msg, field);
 }
 
-static void bad(const char *text, const char *what, const char *field) { expect_bad(text, strlen(text), what, field); }
+static void bad(const char *text, const char *what, const char *field) {
+  expect_bad(text, strlen(text), what, field);
+}
 
 static void good_document_parses(void **state) {
   (void)state;
@@ -206,7 +212,8 @@ static void truncated_text(void **state) {
   (void)state;
   const char *good = GOOD;
   size_t n = strlen(good);
-  for (size_t cut = 0; cut < n; cut++) expect_bad(good, cut, "truncated", "bad.json:");
+  for (size_t cut = 0; cut < n; cut++)
+    expect_bad(good, cut, "truncated", "bad.json:");
   /* the file's own output, cut anywhere in its first lines */
   cb_gen_options o = {0};
   o.rooms = 4;
@@ -215,7 +222,8 @@ static void truncated_text(void **state) {
   assert_int_equal(cb_gen_dropdice.generate(&o, &d, &err), CB_OK);
   size_t len;
   char *text = to_json(d, &len);
-  for (size_t cut = 0; cut + 1 < len; cut += 7) expect_bad(text, cut, "truncated output", "bad.json:");
+  for (size_t cut = 0; cut + 1 < len; cut += 7)
+    expect_bad(text, cut, "truncated output", "bad.json:");
   free(text);
   cb_dungeon_free(d);
 }
@@ -249,7 +257,8 @@ static void deep_nesting(void **state) {
   memset(nest, '[', 500);
   memset(nest + 500, ']', 500);
   nest[1000] = '\0';
-  snprintf(doc, sizeof doc, "{\"format\":\"crawlbook/1\",\"generator\":\"dropdice\",\"seed\":1,\"title\":%s}", nest);
+  snprintf(doc, sizeof doc, "{\"format\":\"crawlbook/1\",\"generator\":\"dropdice\",\"seed\":1,\"title\":%s}",
+           nest);
   bad(doc, "nested title", "'title'");
   free(deep);
 }
@@ -257,22 +266,32 @@ static void deep_nesting(void **state) {
 static void header_fields(void **state) {
   (void)state;
   bad("{\"generator\":\"dropdice\"}", "missing format", "'format'");
-  bad("{\"format\":\"crawlbook/2\",\"generator\":\"dropdice\"}", "format 2", "'format'");
+  bad("{\"format\":\"crawlbook/3\",\"generator\":\"dropdice\"}", "format 3", "'format'");
   bad("{\"format\":1}", "format a number", "'format'");
   bad("{\"format\":\"crawlbook/1\"}", "missing generator", "'generator'");
   bad("{\"format\":\"crawlbook/1\",\"generator\":\"dungeonomicon\"}", "unknown generator", "'generator'");
   bad("{\"format\":\"crawlbook/1\",\"generator\":[\"dropdice\"]}", "generator an array", "'generator'");
-  const char *seeds[] = {"", "\"seed\":-1,", "\"seed\":1.5,", "\"seed\":\"abc\",", "\"seed\":\"-1\",",
-                         "\"seed\":\" 1\",", "\"seed\":\"18446744073709551616\",", "\"seed\":\"1x\",",
-                         "\"seed\":1e30,", "\"seed\":null,", "\"seed\":\"\","};
+  const char *seeds[] = {"",
+                         "\"seed\":-1,",
+                         "\"seed\":1.5,",
+                         "\"seed\":\"abc\",",
+                         "\"seed\":\"-1\",",
+                         "\"seed\":\" 1\",",
+                         "\"seed\":\"18446744073709551616\",",
+                         "\"seed\":\"1x\",",
+                         "\"seed\":1e30,",
+                         "\"seed\":null,",
+                         "\"seed\":\"\","};
   for (size_t i = 0; i < sizeof seeds / sizeof *seeds; i++) {
     char doc[512];
-    snprintf(doc, sizeof doc, "{\"format\":\"crawlbook/1\",\"generator\":\"dropdice\",%s\"levels\":[]}", seeds[i]);
+    snprintf(doc, sizeof doc, "{\"format\":\"crawlbook/1\",\"generator\":\"dropdice\",%s\"levels\":[]}",
+             seeds[i]);
     bad(doc, seeds[i], "'seed'");
   }
-  bad("{\"format\":\"crawlbook/1\",\"generator\":\"dropdice\",\"seed\":99999999999999999999999}", "seed too big",
-      "bad.json:1:");
-  bad("{\"format\":\"crawlbook/1\",\"generator\":\"dropdice\",\"seed\":1,\"title\":5}", "title a number", "'title'");
+  bad("{\"format\":\"crawlbook/1\",\"generator\":\"dropdice\",\"seed\":99999999999999999999999}",
+      "seed too big", "bad.json:1:");
+  bad("{\"format\":\"crawlbook/1\",\"generator\":\"dropdice\",\"seed\":1,\"title\":5}", "title a number",
+      "'title'");
   bad(HEAD ROOMS PASSAGES ",\"options\":[]}", "options an array", "'options'");
   bad(HEAD ROOMS PASSAGES ",\"options\":{\"rooms\":{}}}", "an option an object", "options");
   bad(HEAD ROOMS PASSAGES ",\"options\":{\"rooms\":[1]}}", "an option an array", "options");
@@ -284,54 +303,63 @@ static void levels_rooms_passages(void **state) {
   memset(big, 'x', 300);
   big[300] = '\0';
   char doc[1024];
-  snprintf(doc, sizeof doc, "{\"format\":\"crawlbook/1\",\"generator\":\"dropdice\",\"seed\":1,\"title\":\"%s\"}", big);
+  snprintf(doc, sizeof doc,
+           "{\"format\":\"crawlbook/1\",\"generator\":\"dropdice\",\"seed\":1,\"title\":\"%s\"}", big);
   bad(doc, "a 300-byte title", "'title'");
   static const struct {
     const char *text, *what, *field;
   } cases[] = {
-      {"{\"format\":\"crawlbook/1\",\"generator\":\"dropdice\",\"seed\":1," ROOMS PASSAGES "}", "no levels", "'levels'"},
+      {"{\"format\":\"crawlbook/1\",\"generator\":\"dropdice\",\"seed\":1," ROOMS PASSAGES "}", "no levels",
+       "'levels'"},
       {"{\"format\":\"crawlbook/1\",\"generator\":\"dropdice\",\"seed\":1,\"levels\":[]," ROOMS PASSAGES "}",
        "empty levels", "'levels'"},
       {"{\"format\":\"crawlbook/1\",\"generator\":\"dropdice\",\"seed\":1,\"levels\":{}," ROOMS PASSAGES "}",
        "levels an object", "'levels'"},
-      {"{\"format\":\"crawlbook/1\",\"generator\":\"dropdice\",\"seed\":1,\"levels\":[{\"name\":\"L\"}]," ROOMS
-       PASSAGES "}",
+      {"{\"format\":\"crawlbook/"
+       "1\",\"generator\":\"dropdice\",\"seed\":1,\"levels\":[{\"name\":\"L\"}]," ROOMS PASSAGES "}",
        "a level without id", "levels[0]"},
       {"{\"format\":\"crawlbook/1\",\"generator\":\"dropdice\",\"seed\":1,\"levels\":[1]," ROOMS PASSAGES "}",
        "a level a number", "levels[0]"},
       {HEAD PASSAGES "}", "no rooms", "'rooms'"},
       {HEAD "\"rooms\":\"many\"," PASSAGES "}", "rooms a string", "'rooms'"},
       {HEAD "\"rooms\":[7]," PASSAGES "}", "a room a number", "rooms[0]"},
-      {HEAD "\"rooms\":[{\"level\":1,\"x\":0,\"y\":0}]," PASSAGES "}", "a room without id", "rooms[0]: missing field 'id'"},
+      {HEAD "\"rooms\":[{\"level\":1,\"x\":0,\"y\":0}]," PASSAGES "}", "a room without id",
+       "rooms[0]: missing field 'id'"},
       {HEAD "\"rooms\":[{\"id\":1,\"level\":1,\"y\":0}]," PASSAGES "}", "a room without x", "'x'"},
       {HEAD "\"rooms\":[{\"id\":1,\"level\":1,\"x\":0}]," PASSAGES "}", "a room without y", "'y'"},
       {HEAD "\"rooms\":[{\"id\":1,\"x\":0,\"y\":0}]," PASSAGES "}", "a room without level", "'level'"},
       {HEAD "\"rooms\":[{\"id\":\"1\",\"level\":1,\"x\":0,\"y\":0}]," PASSAGES "}", "id a string", "'id'"},
       {HEAD "\"rooms\":[{\"id\":1.5,\"level\":1,\"x\":0,\"y\":0}]," PASSAGES "}", "id 1.5", "'id'"},
       {HEAD "\"rooms\":[{\"id\":0,\"level\":1,\"x\":0,\"y\":0}]," PASSAGES "}", "id 0", "'id'"},
-      {HEAD "\"rooms\":[{\"id\":99999999999,\"level\":1,\"x\":0,\"y\":0}]," PASSAGES "}", "a huge id", "'id'"},
+      {HEAD "\"rooms\":[{\"id\":99999999999,\"level\":1,\"x\":0,\"y\":0}]," PASSAGES "}", "a huge id",
+       "'id'"},
       {HEAD "\"rooms\":[{\"id\":1,\"level\":1,\"x\":\"0\",\"y\":0}]," PASSAGES "}", "x a string", "'x'"},
       {HEAD "\"rooms\":[{\"id\":1,\"level\":1,\"x\":1e300,\"y\":0}]," PASSAGES "}", "x 1e300", "'x'"},
       {HEAD "\"rooms\":[{\"id\":1,\"level\":1,\"x\":0,\"y\":-1e12}]," PASSAGES "}", "y -1e12", "'y'"},
-      {HEAD "\"rooms\":[{\"id\":1,\"level\":1,\"x\":1e999,\"y\":0}]," PASSAGES "}", "x overflows", "bad.json:1:"},
-      {HEAD "\"rooms\":[{\"id\":1,\"level\":1,\"x\":0,\"y\":0,\"value\":1e9}]," PASSAGES "}", "value 1e9", "'value'"},
-      {HEAD "\"rooms\":[{\"id\":1,\"level\":1,\"x\":0,\"y\":0,\"value\":-3}]," PASSAGES "}", "value -3", "'value'"},
-      {HEAD "\"rooms\":[{\"id\":1,\"level\":2,\"x\":0,\"y\":0}],\"passages\":[]}", "a level not in levels", "level 2"},
-      {HEAD "\"rooms\":[{\"id\":1,\"level\":1,\"x\":0,\"y\":0,\"tags\":\"goal\"}],\"passages\":[]}", "tags a string",
-       "'tags'"},
-      {HEAD "\"rooms\":[{\"id\":1,\"level\":1,\"x\":0,\"y\":0,\"tags\":[\"gaol\"]}],\"passages\":[]}", "unknown tag",
-       "'tags'"},
-      {HEAD "\"rooms\":[{\"id\":1,\"level\":1,\"x\":0,\"y\":0,\"tags\":[1]}],\"passages\":[]}", "a tag a number",
-       "'tags'"},
-      {HEAD "\"rooms\":[{\"id\":1,\"level\":1,\"x\":0,\"y\":0,\"keys\":[1]}],\"passages\":[]}", "a key a number",
-       "'keys'"},
-      {HEAD "\"rooms\":[{\"id\":1,\"level\":1,\"x\":0,\"y\":0,\"keys\":[\"\"]}],\"passages\":[]}", "an empty key",
-       "'keys'"},
-      {HEAD "\"rooms\":[{\"id\":1,\"level\":1,\"x\":0,\"y\":0,\"keys\":\"K1\"}],\"passages\":[]}", "keys a string",
-       "'keys'"},
-      {HEAD "\"rooms\":[{\"id\":1,\"level\":1,\"x\":0,\"y\":0,\"text\":[]}],\"passages\":[]}", "text an array",
-       "'text'"},
-      {HEAD "\"rooms\":[{\"id\":1,\"level\":1,\"x\":0,\"y\":0,\"card\":\"a very long card\"}],\"passages\":[]}",
+      {HEAD "\"rooms\":[{\"id\":1,\"level\":1,\"x\":1e999,\"y\":0}]," PASSAGES "}", "x overflows",
+       "bad.json:1:"},
+      {HEAD "\"rooms\":[{\"id\":1,\"level\":1,\"x\":0,\"y\":0,\"value\":1e9}]," PASSAGES "}", "value 1e9",
+       "'value'"},
+      {HEAD "\"rooms\":[{\"id\":1,\"level\":1,\"x\":0,\"y\":0,\"value\":-3}]," PASSAGES "}", "value -3",
+       "'value'"},
+      {HEAD "\"rooms\":[{\"id\":1,\"level\":2,\"x\":0,\"y\":0}],\"passages\":[]}", "a level not in levels",
+       "level 2"},
+      {HEAD "\"rooms\":[{\"id\":1,\"level\":1,\"x\":0,\"y\":0,\"tags\":\"goal\"}],\"passages\":[]}",
+       "tags a string", "'tags'"},
+      {HEAD "\"rooms\":[{\"id\":1,\"level\":1,\"x\":0,\"y\":0,\"tags\":[\"gaol\"]}],\"passages\":[]}",
+       "unknown tag", "'tags'"},
+      {HEAD "\"rooms\":[{\"id\":1,\"level\":1,\"x\":0,\"y\":0,\"tags\":[1]}],\"passages\":[]}",
+       "a tag a number", "'tags'"},
+      {HEAD "\"rooms\":[{\"id\":1,\"level\":1,\"x\":0,\"y\":0,\"keys\":[1]}],\"passages\":[]}",
+       "a key a number", "'keys'"},
+      {HEAD "\"rooms\":[{\"id\":1,\"level\":1,\"x\":0,\"y\":0,\"keys\":[\"\"]}],\"passages\":[]}",
+       "an empty key", "'keys'"},
+      {HEAD "\"rooms\":[{\"id\":1,\"level\":1,\"x\":0,\"y\":0,\"keys\":\"K1\"}],\"passages\":[]}",
+       "keys a string", "'keys'"},
+      {HEAD "\"rooms\":[{\"id\":1,\"level\":1,\"x\":0,\"y\":0,\"text\":[]}],\"passages\":[]}",
+       "text an array", "'text'"},
+      {HEAD
+       "\"rooms\":[{\"id\":1,\"level\":1,\"x\":0,\"y\":0,\"card\":\"a very long card\"}],\"passages\":[]}",
        "a long card", "'card'"},
       {HEAD "\"rooms\":[" R1 "," R1 "]," PASSAGES "}", "duplicate room ids", "not unique"},
       {HEAD "\"rooms\":[" R1 ",{\"id\":2,\"level\":1,\"x\":10,\"y\":0,\"keys\":[\"K1\"]}]," PASSAGES "}",
@@ -341,13 +369,14 @@ static void levels_rooms_passages(void **state) {
       {HEAD ROOMS "\"passages\":[[1,2]]}", "a passage an array", "passages[0]"},
       {HEAD ROOMS "\"passages\":[{\"id\":1,\"from\":1,\"to\":7,\"kind\":\"corridor\"}]}", "to a missing room",
        "'to' names room 7"},
-      {HEAD ROOMS "\"passages\":[{\"id\":1,\"from\":9,\"to\":2,\"kind\":\"corridor\"}]}", "from a missing room",
-       "'from' names room 9"},
+      {HEAD ROOMS "\"passages\":[{\"id\":1,\"from\":9,\"to\":2,\"kind\":\"corridor\"}]}",
+       "from a missing room", "'from' names room 9"},
       {HEAD ROOMS "\"passages\":[{\"id\":1,\"to\":2,\"kind\":\"corridor\"}]}", "no from", "'from'"},
       {HEAD ROOMS "\"passages\":[{\"id\":1,\"from\":1,\"kind\":\"corridor\"}]}", "no to", "'to'"},
       {HEAD ROOMS "\"passages\":[{\"id\":1,\"from\":1,\"to\":-2,\"kind\":\"corridor\"}]}", "to -2", "'to'"},
       {HEAD ROOMS "\"passages\":[{\"id\":1,\"from\":1,\"to\":2}]}", "no kind", "'kind'"},
-      {HEAD ROOMS "\"passages\":[{\"id\":1,\"from\":1,\"to\":2,\"kind\":\"hallway\"}]}", "unknown kind", "hallway"},
+      {HEAD ROOMS "\"passages\":[{\"id\":1,\"from\":1,\"to\":2,\"kind\":\"hallway\"}]}", "unknown kind",
+       "hallway"},
       {HEAD ROOMS "\"passages\":[{\"id\":1,\"from\":1,\"to\":2,\"kind\":3}]}", "kind a number", "'kind'"},
       {HEAD ROOMS "\"passages\":[{\"id\":1,\"from\":1,\"to\":2,\"kind\":\"door\",\"flags\":[\"sekret\"]}]}",
        "unknown flag", "'flags'"},
@@ -357,40 +386,51 @@ static void levels_rooms_passages(void **state) {
        "locked without a lock", "'lock'"},
       {HEAD ROOMS "\"passages\":[{\"id\":1,\"from\":1,\"to\":2,\"kind\":\"door\",\"lock\":\"K1\"}]}",
        "a lock without the flag", "'locked'"},
-      {HEAD ROOMS "\"passages\":[{\"id\":1,\"from\":1,\"to\":2,\"kind\":\"door\",\"flags\":[\"locked\"],\"lock\":\"K9\"}]}",
+      {HEAD ROOMS "\"passages\":[{\"id\":1,\"from\":1,\"to\":2,\"kind\":\"door\",\"flags\":[\"locked\"],"
+                  "\"lock\":\"K9\"}]}",
        "a lock whose key is nowhere", "K9"},
-      {HEAD ROOMS "\"passages\":[{\"id\":1,\"from\":1,\"to\":2,\"kind\":\"door\",\"flags\":[\"locked\"],\"lock\":1}]}",
+      {HEAD ROOMS
+       "\"passages\":[{\"id\":1,\"from\":1,\"to\":2,\"kind\":\"door\",\"flags\":[\"locked\"],\"lock\":1}]}",
        "lock a number", "'lock'"},
-      {HEAD ROOMS "\"passages\":[{\"id\":5,\"from\":1,\"to\":2,\"kind\":\"door\"}]}", "passage id 5", "passages[0]"},
+      {HEAD ROOMS "\"passages\":[{\"id\":5,\"from\":1,\"to\":2,\"kind\":\"door\"}]}", "passage id 5",
+       "passages[0]"},
       {HEAD ROOMS "\"passages\":[{\"id\":1,\"from\":1,\"to\":2,\"kind\":\"door\",\"length_ft\":-5}]}",
        "a negative length", "'length_ft'"},
       {HEAD ROOMS PASSAGES ",\"log\":[1]}", "a log line a number", "log"},
       {HEAD ROOMS PASSAGES ",\"log\":\"text\"}", "log a string", "'log'"},
       {HEAD ROOMS PASSAGES ",\"procedure\":[]}", "procedure an array", "'procedure'"},
       {HEAD ROOMS PASSAGES ",\"procedure\":{\"die_ft\":10}}", "procedure without dice", "'dice'"},
-      {HEAD ROOMS PASSAGES ",\"procedure\":{\"die_ft\":10,\"dice\":[{\"room\":9,\"x\":0,\"y\":0,\"value\":3}],"
-                          "\"delaunay\":[],\"tree\":[],\"extra\":[],\"rewrites\":[]}}",
+      {HEAD ROOMS PASSAGES
+       ",\"procedure\":{\"die_ft\":10,\"dice\":[{\"room\":9,\"x\":0,\"y\":0,\"value\":3}],"
+       "\"delaunay\":[],\"tree\":[],\"extra\":[],\"rewrites\":[]}}",
        "a die in no room", "procedure.dice[0]"},
-      {HEAD ROOMS PASSAGES ",\"procedure\":{\"die_ft\":10,\"dice\":[{\"room\":1,\"x\":0,\"y\":0,\"value\":7}],"
-                          "\"delaunay\":[],\"tree\":[],\"extra\":[],\"rewrites\":[]}}",
+      {HEAD ROOMS PASSAGES
+       ",\"procedure\":{\"die_ft\":10,\"dice\":[{\"room\":1,\"x\":0,\"y\":0,\"value\":7}],"
+       "\"delaunay\":[],\"tree\":[],\"extra\":[],\"rewrites\":[]}}",
        "a die showing 7", "'value'"},
-      {HEAD ROOMS PASSAGES ",\"procedure\":{\"die_ft\":10,\"dice\":[],\"delaunay\":[[1,99]],\"tree\":[],\"extra\":[],"
-                          "\"rewrites\":[]}}",
+      {HEAD ROOMS PASSAGES
+       ",\"procedure\":{\"die_ft\":10,\"dice\":[],\"delaunay\":[[1,99]],\"tree\":[],\"extra\":[],"
+       "\"rewrites\":[]}}",
        "a mesh edge to no room", "'delaunay'"},
-      {HEAD ROOMS PASSAGES ",\"procedure\":{\"die_ft\":10,\"dice\":[],\"delaunay\":[[1]],\"tree\":[],\"extra\":[],"
-                          "\"rewrites\":[]}}",
+      {HEAD ROOMS PASSAGES
+       ",\"procedure\":{\"die_ft\":10,\"dice\":[],\"delaunay\":[[1]],\"tree\":[],\"extra\":[],"
+       "\"rewrites\":[]}}",
        "a mesh edge of one room", "'delaunay'"},
-      {HEAD ROOMS PASSAGES ",\"procedure\":{\"die_ft\":10,\"dice\":[],\"delaunay\":[],\"tree\":[],\"extra\":[],"
-                          "\"rewrites\":[{\"passage\":1,\"rule\":\"weird\"}]}}",
+      {HEAD ROOMS PASSAGES
+       ",\"procedure\":{\"die_ft\":10,\"dice\":[],\"delaunay\":[],\"tree\":[],\"extra\":[],"
+       "\"rewrites\":[{\"passage\":1,\"rule\":\"weird\"}]}}",
        "an unknown rule", "weird"},
-      {HEAD ROOMS PASSAGES ",\"procedure\":{\"die_ft\":10,\"dice\":[],\"delaunay\":[],\"tree\":[],\"extra\":[],"
-                          "\"rewrites\":[{\"passage\":4,\"rule\":\"odd\"}]}}",
+      {HEAD ROOMS PASSAGES
+       ",\"procedure\":{\"die_ft\":10,\"dice\":[],\"delaunay\":[],\"tree\":[],\"extra\":[],"
+       "\"rewrites\":[{\"passage\":4,\"rule\":\"odd\"}]}}",
        "a rewrite of no passage", "'passage'"},
-      {HEAD ROOMS PASSAGES ",\"procedure\":{\"die_ft\":-1,\"dice\":[],\"delaunay\":[],\"tree\":[],\"extra\":[],"
-                          "\"rewrites\":[]}}",
+      {HEAD ROOMS PASSAGES
+       ",\"procedure\":{\"die_ft\":-1,\"dice\":[],\"delaunay\":[],\"tree\":[],\"extra\":[],"
+       "\"rewrites\":[]}}",
        "a negative die", "'die_ft'"},
   };
-  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) bad(cases[i].text, cases[i].what, cases[i].field);
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+    bad(cases[i].text, cases[i].what, cases[i].field);
 }
 
 static void nul_bytes(void **state) {
@@ -400,7 +440,8 @@ static void nul_bytes(void **state) {
   bad(HEAD "\"rooms\":[{\"id\":1,\"level\":1,\"x\":0,\"y\":0,\"keys\":[\"K\\u0000\"]}],\"passages\":[]}",
       "an escaped NUL in a key", "bad.json:1:");
   bad(HEAD ROOMS PASSAGES ",\"log\":[\"a\\u0000b\"]}", "an escaped NUL in the log", "bad.json:1:");
-  bad(HEAD ROOMS PASSAGES ",\"options\":{\"a\\u0000b\":1}}", "an escaped NUL in an option name", "bad.json:1:");
+  bad(HEAD ROOMS PASSAGES ",\"options\":{\"a\\u0000b\":1}}", "an escaped NUL in an option name",
+      "bad.json:1:");
   /* a raw NUL byte inside the text */
   const char raw[] = "{\"format\":\"crawlbook/1\",\"title\":\"a\0b\"}";
   expect_bad(raw, sizeof raw - 1, "a raw NUL", "bad.json:1:");
@@ -458,7 +499,6 @@ static void a_failing_sink_is_reported(void **state) {
   cb_dungeon_free(d);
 }
 
-
 /* The streaming writer's own number formatting (no printf on the hot path)
  * gives exactly the bytes jansson gives for the same value. */
 static void numbers_match_jansson(void **state) {
@@ -495,7 +535,6 @@ static void numbers_match_jansson(void **state) {
   }
 }
 
-
 /* JSON has no NaN or infinity: a model holding one (a bug upstream) fails the
  * write with a message instead of giving a file no reader takes. */
 static void a_number_that_is_not_finite_fails(void **state) {
@@ -515,6 +554,83 @@ static void a_number_that_is_not_finite_fails(void **state) {
   }
 }
 
+/* ---- crawlbook/2: what stocking adds ---- */
+
+#define HEAD2                                                                                                \
+  "{\"format\":\"crawlbook/"                                                                                 \
+  "2\",\"generator\":\"dropdice\",\"seed\":1,\"title\":\"T\",\"theme\":\"Crypt\",\"depth\":3,"               \
+  "\"hook\":[\"One.\",\"Two.\"],\"levels\":[{\"id\":1,\"name\":\"L\"}],"
+#define W1 "{\"name\":\"rats\",\"count\":3,\"hd\":\"1/2\"}"
+#define WANDER "\"wandering\":[" W1 "," W1 "," W1 "," W1 "," W1 "," W1 "],"
+#define C1                                                                                                   \
+  "\"contents\":{\"name\":\"My hall\",\"dressing\":\"Wet.\",\"monsters\":[{\"name\":\"ghouls\",\"count\":4," \
+  "\"hd\":\"2\",\"doing\":\"feeding\"}],\"trap\":{\"trigger\":\"a\",\"effect\":\"b\",\"tell\":\"c\"},"       \
+  "\"special\":\"A fountain.\",\"treasure\":[{\"what\":\"Coins\",\"value\":60}]}"
+#define R1C "{\"id\":1,\"level\":1,\"x\":0,\"y\":0,\"tags\":[],\"keys\":[\"K1\"]," C1 "}"
+#define P1N                                                                                                  \
+  "{\"id\":1,\"from\":1,\"to\":2,\"kind\":\"corridor\",\"flags\":[\"locked\"],\"lock\":\"K1\",\"note\":\"A " \
+  "grate.\"}"
+#define GOOD2 HEAD2 WANDER "\"rooms\":[" R1C "," R2 "],\"passages\":[" P1N "]}"
+
+static void stocked_document_parses(void **state) {
+  (void)state;
+  cb_dungeon *d = parse_ok(GOOD2, strlen(GOOD2));
+  assert_string_equal(d->theme, "Crypt");
+  assert_int_equal(d->depth, 3);
+  assert_string_equal(d->hook[1], "Two.");
+  assert_int_equal(d->nwandering, 6);
+  const cb_contents *c = d->rooms[0].contents;
+  assert_non_null(c);
+  assert_string_equal(c->name, "My hall");
+  assert_int_equal(c->monsters[0].count, 4);
+  assert_string_equal(c->trap->tell, "c");
+  assert_int_equal(c->treasure[0].value, 60);
+  assert_null(d->rooms[1].contents);
+  assert_string_equal(d->passages[0].note, "A grate.");
+  /* written back as read */
+  cb_test_buf buf = {0};
+  cb_error err = {0};
+  assert_int_equal(cb_json_write(d, (cb_sink){&buf, cb_test_buf_write}, &err), CB_OK);
+  cb_dungeon *again = parse_ok(buf.data, buf.len);
+  assert_string_equal(again->rooms[0].contents->monsters[0].doing, "feeding");
+  cb_dungeon_free(again);
+  free(buf.data);
+  cb_dungeon_free(d);
+  /* crawlbook/1 has no contents: they are not read */
+  const char *one = HEAD ROOMS PASSAGES "}";
+  d = parse_ok(one, strlen(one));
+  assert_null(d->theme);
+  assert_null(d->rooms[0].contents);
+  cb_dungeon_free(d);
+}
+
+static void bad_contents_are_refused(void **state) {
+  (void)state;
+  static const struct {
+    const char *from, *to, *field;
+  } cases[] = {
+      {"\"count\":4", "\"count\":0", "count"},
+      {"\"count\":4", "\"count\":\"4\"", "count"},
+      {"\"hd\":\"2\"", "\"hd\":\"22222222222222222222\"", "hd"},
+      {"\"monsters\":[{", "\"monsters\":[7,{", "monsters[0]"},
+      {"\"tell\":\"c\"", "\"tel\":\"c\"", "tell"},
+      {"\"value\":60", "\"value\":-1", "value"},
+      {"\"name\":\"My hall\"", "\"name\":5", "name"},
+      {"\"contents\":{", "\"contents\":7,\"contents_was\":{", "contents"},
+      {"\"depth\":3", "\"depth\":11", "depth"},
+      {"\"hook\":[\"One.\",", "\"hook\":[\"One.\",\"x\",", "hook"},
+      {"\"note\":\"A grate.\"", "\"note\":[]", "note"},
+      {"\"wandering\":[" W1 ",", "\"wandering\":[", "wandering"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char doc[8192];
+    const char *at = strstr(GOOD2, cases[i].from);
+    assert_non_null(at);
+    snprintf(doc, sizeof doc, "%.*s%s%s", (int)(at - GOOD2), GOOD2, cases[i].to, at + strlen(cases[i].from));
+    bad(doc, cases[i].to, cases[i].field);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(generated_dungeons_round_trip),
@@ -526,6 +642,8 @@ int main(void) {
       cmocka_unit_test(not_json_or_not_an_object),
       cmocka_unit_test(deep_nesting),
       cmocka_unit_test(header_fields),
+      cmocka_unit_test(stocked_document_parses),
+      cmocka_unit_test(bad_contents_are_refused),
       cmocka_unit_test(levels_rooms_passages),
       cmocka_unit_test(nul_bytes),
       cmocka_unit_test(files),

@@ -1,0 +1,152 @@
+#include "json_stock.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { MAX_MONSTERS = 64, MAX_TREASURE = 64, MAX_LINE = 1000 };
+
+static void put_monster(cb_jw *w, const cb_monster *m) {
+  cb_jw_raw(w, "{", 1);
+  cb_jw_key(w, "name", 1), cb_jw_str(w, m->name);
+  cb_jw_key(w, "count", 0), cb_jw_int(w, m->count);
+  cb_jw_key(w, "hd", 0), cb_jw_str(w, m->hd);
+  if (m->doing) cb_jw_key(w, "doing", 0), cb_jw_str(w, m->doing);
+  cb_jw_raw(w, "}", 1);
+}
+
+static void put_monsters(cb_jw *w, const cb_monster *m, int n) {
+  cb_jw_raw(w, "[", 1);
+  for (int i = 0; i < n; i++)
+    cb_jw_next(w, i), put_monster(w, &m[i]);
+  cb_jw_raw(w, "]", 1);
+}
+
+void cb_json_write_stock(cb_jw *w, const cb_dungeon *d) {
+  if (!d->theme) return;
+  cb_jw_put(w, ",\n \"theme\": ");
+  cb_jw_str(w, d->theme);
+  cb_jw_put(w, ",\n \"depth\": ");
+  cb_jw_int(w, d->depth);
+  cb_jw_put(w, ",\n \"hook\": [");
+  for (int i = 0; i < 2 && d->hook[i]; i++)
+    cb_jw_next(w, i), cb_jw_str(w, d->hook[i]);
+  cb_jw_put(w, "],\n \"wandering\": ");
+  put_monsters(w, d->wandering, d->nwandering);
+}
+
+void cb_json_write_contents(cb_jw *w, const cb_room *room) {
+  const cb_contents *c = room->contents;
+  if (!c) return;
+  cb_jw_key(w, "contents", 0);
+  cb_jw_raw(w, "{", 1);
+  cb_jw_key(w, "name", 1), cb_jw_str(w, c->name ? c->name : "");
+  cb_jw_key(w, "dressing", 0), cb_jw_str(w, c->dressing ? c->dressing : "");
+  cb_jw_key(w, "monsters", 0), put_monsters(w, c->monsters, c->nmonsters);
+  if (c->trap) {
+    cb_jw_key(w, "trap", 0), cb_jw_raw(w, "{", 1);
+    cb_jw_key(w, "trigger", 1), cb_jw_str(w, c->trap->trigger);
+    cb_jw_key(w, "effect", 0), cb_jw_str(w, c->trap->effect);
+    cb_jw_key(w, "tell", 0), cb_jw_str(w, c->trap->tell);
+    cb_jw_raw(w, "}", 1);
+  }
+  if (c->special) cb_jw_key(w, "special", 0), cb_jw_str(w, c->special);
+  cb_jw_key(w, "treasure", 0), cb_jw_raw(w, "[", 1);
+  for (int i = 0; i < c->ntreasure; i++) {
+    cb_jw_next(w, i);
+    cb_jw_raw(w, "{", 1);
+    cb_jw_key(w, "what", 1), cb_jw_str(w, c->treasure[i].what);
+    cb_jw_key(w, "value", 0), cb_jw_int(w, c->treasure[i].value);
+    cb_jw_raw(w, "}", 1);
+  }
+  cb_jw_raw(w, "]}", 2);
+}
+
+/* A list of monsters at obj[key]; *n gets their count. */
+static cb_monster *read_monsters(cb_json_reader *r, json_t *obj, const char *where, const char *key,
+                                 size_t max, int *n) {
+  json_t *a = cb_jr_array(r, obj, where, key, max, 0);
+  *n = 0;
+  if (!a || !json_array_size(a)) return NULL;
+  cb_monster *m = cb_arena_alloc(r->d->arena, json_array_size(a), sizeof *m);
+  if (!m) return cb_jr_oom(r), NULL;
+  size_t i;
+  json_t *v;
+  json_array_foreach(a, i, v) {
+    char at[96];
+    snprintf(at, sizeof at, "%s.%s[%zu]", where, key, i);
+    if (!json_is_object(v)) return cb_jr_fail(r, at, "must be an object"), NULL;
+    m[i].name = cb_jr_str(r, v, at, "name", 200, 1);
+    m[i].count = cb_jr_int(r, v, at, "count", 1, 10000, 1, 1);
+    m[i].hd = cb_jr_str(r, v, at, "hd", 16, 1);
+    m[i].doing = cb_jr_str(r, v, at, "doing", MAX_LINE, 0);
+    if (r->st) return NULL;
+  }
+  *n = (int)json_array_size(a);
+  return m;
+}
+
+cb_status cb_json_read_stock(cb_json_reader *r, json_t *root) {
+  cb_dungeon *d = r->d;
+  d->theme = cb_jr_str(r, root, "", "theme", 200, 0);
+  d->depth = cb_jr_int(r, root, "", "depth", 1, 10, 0, 1);
+  json_t *hook = cb_jr_array(r, root, "", "hook", 2, 0);
+  size_t i;
+  json_t *v;
+  json_array_foreach(hook, i, v) {
+    if (!json_is_string(v) || json_string_length(v) > MAX_LINE ||
+        strlen(json_string_value(v)) != json_string_length(v))
+      return cb_jr_fail(r, "hook", "line %zu must be a string of at most %d bytes", i, MAX_LINE);
+    if (!(d->hook[i] = cb_arena_strdup(d->arena, json_string_value(v)))) return cb_jr_oom(r);
+  }
+  d->wandering = read_monsters(r, root, "", "wandering", 6, &d->nwandering);
+  if (!r->st && d->nwandering && d->nwandering != 6)
+    return cb_jr_fail(r, "wandering", "the d6 table holds six entries, not %d", d->nwandering);
+  if (!r->st && (!d->theme) != (!d->hook[0])) return cb_jr_fail(r, "", "'theme' and 'hook' come together");
+  return r->st;
+}
+
+static cb_status read_treasure(cb_json_reader *r, json_t *c, const char *where, cb_contents *out) {
+  json_t *a = cb_jr_array(r, c, where, "treasure", MAX_TREASURE, 0);
+  if (!a || !json_array_size(a)) return r->st;
+  out->treasure = cb_arena_alloc(r->d->arena, json_array_size(a), sizeof *out->treasure);
+  if (!out->treasure) return cb_jr_oom(r);
+  size_t i;
+  json_t *v;
+  json_array_foreach(a, i, v) {
+    char at[96];
+    snprintf(at, sizeof at, "%s.treasure[%zu]", where, i);
+    if (!json_is_object(v)) return cb_jr_fail(r, at, "must be an object");
+    out->treasure[i].what = cb_jr_str(r, v, at, "what", MAX_LINE, 1);
+    out->treasure[i].value = cb_jr_int(r, v, at, "value", 0, 100000000, 0, 0);
+    if (r->st) return r->st;
+  }
+  out->ntreasure = (int)json_array_size(a);
+  return r->st;
+}
+
+cb_status cb_json_read_contents(cb_json_reader *r, json_t *v, const char *room_where, cb_room *room) {
+  json_t *c = cb_jr_field(r, v, room_where, "contents", JSON_OBJECT, 0);
+  if (!c) return r->st;
+  char where[64];
+  snprintf(where, sizeof where, "%s.contents", room_where);
+  cb_contents *out = cb_arena_alloc(r->d->arena, 1, sizeof *out);
+  if (!out) return cb_jr_oom(r);
+  out->name = cb_jr_str(r, c, where, "name", 200, 0);
+  out->dressing = cb_jr_str(r, c, where, "dressing", MAX_LINE, 0);
+  out->special = cb_jr_str(r, c, where, "special", MAX_LINE, 0);
+  out->monsters = read_monsters(r, c, where, "monsters", MAX_MONSTERS, &out->nmonsters);
+  json_t *trap = cb_jr_field(r, c, where, "trap", JSON_OBJECT, 0);
+  if (trap && !r->st) {
+    char at[80];
+    snprintf(at, sizeof at, "%s.trap", where);
+    if (!(out->trap = cb_arena_alloc(r->d->arena, 1, sizeof *out->trap))) return cb_jr_oom(r);
+    out->trap->trigger = cb_jr_str(r, trap, at, "trigger", MAX_LINE, 1);
+    out->trap->effect = cb_jr_str(r, trap, at, "effect", MAX_LINE, 1);
+    out->trap->tell = cb_jr_str(r, trap, at, "tell", MAX_LINE, 1);
+  }
+  if (r->st || read_treasure(r, c, where, out)) return r->st;
+  if (out->name && !out->name[0]) out->name = NULL;
+  if (out->dressing && !out->dressing[0]) out->dressing = NULL;
+  room->contents = out;
+  return r->st;
+}
