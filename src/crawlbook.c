@@ -259,7 +259,7 @@ static cb_status run_one(const cb_job *job, cb_dungeon **keep, cb_error *err) {
   }
   if (out) {
     if (st == CB_OK) st = cb_output_commit(out, err);
-    else cb_output_abort(out);
+    else st = cb_output_fail(out, st, err);
   }
   if (st == CB_OK && keep) *keep = d;
   else cb_dungeon_free(d);
@@ -288,9 +288,14 @@ cb_status cb_job_run(const cb_job *job, cb_dungeon **keep, cb_error *err) {
                         job->format == CB_FORMAT_JSON ? "JSON" : job->format == CB_FORMAT_SVG ? "SVG" : "PNG",
                         job->format == CB_FORMAT_JSON ? "json" : job->format == CB_FORMAT_SVG ? "svg" : "png");
   if (!pattern) return run_one(job, job->count > 1 ? NULL : keep, err);
-  /* one file per dungeon */
+  /* one file per dungeon, every name checked before the first is written */
   int n = job->count > 1 ? job->count : 1;
   cb_status st = CB_OK;
+  for (int i = 0; i < n && st == CB_OK; i++) {
+    char name[4096];
+    pattern_name(job->output, i + 1, name, sizeof name);
+    st = cb_output_check(name, err);
+  }
   for (int i = 0; i < n && st == CB_OK; i++) {
     char name[4096];
     cb_job sub = nth(job, i);
