@@ -9,6 +9,7 @@
 
 #include "../model/check.h"
 #include "../util/alloc.h"
+#include "../util/bom.h"
 #include "json_util.h"
 
 /* Each generator's procedure reader and writer; add a row per generator. */
@@ -326,7 +327,11 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
 cb_status cb_json_parse(const char *text, size_t len, const char *name, cb_dungeon **out, cb_error *err) {
   *out = NULL;
   json_error_t jerr;
+  if (cb_starts_with_bom(text, len)) return cb_error_set(err, CB_EINPUT, "%s:1:1: %s", name, CB_BOM_MSG);
   json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+  if (!root && json_error_code(&jerr) == json_error_out_of_memory)
+    return cb_error_set(err, CB_EINTERNAL, "%s: out of memory", name);
+  if (!root && jerr.line < 0) return cb_error_set(err, CB_EINPUT, "%s: %s", name, jerr.text);
   if (!root) return cb_error_set(err, CB_EINPUT, "%s:%d:%d: %s", name, jerr.line, jerr.column, jerr.text);
   cb_json_reader r = {name, err, NULL, CB_OK};
   cb_status st = read_root(&r, root);

@@ -116,10 +116,22 @@ for sig in INT TERM HUP; do
   [ -z "$(ls -A sigdir)" ] || fail "SIG$sig left $(ls -A sigdir)"
 done
 
-# closed standard descriptors: the output starts with its own signature
+# closed standard descriptors are opened on /dev/null first: the output file
+# must not become descriptor 2, where every library's warning would land
+rm -rf fddir && mkdir fddir
+"$CRAWLBOOK" --seeds 1..400 -o fddir/big.pdf 2>&- &
+pid=$!
+for _ in $(seq 600); do
+  [ -n "$(find fddir -name '.big.pdf.*')" ] && break
+  sleep 0.1
+done
+fd2=$(readlink "/proc/$pid/fd/2" || true)
+kill -s TERM $pid
+wait $pid || true
+[ "$fd2" = /dev/null ] || fail "with standard error closed, descriptor 2 is $fd2, not /dev/null"
 for fd in "2>&-" "0<&- 2>&-" "1>&- 2>&-"; do
   rm -f closed.png
-  (eval "env -u HOME -u XDG_CACHE_HOME \"\$CRAWLBOOK\" --seed 1 --dpi 40 -o closed.png $fd") || fail "a run with $fd failed"
+  (eval "\"\$CRAWLBOOK\" --seed 1 --dpi 40 -o closed.png $fd") || fail "a run with $fd failed"
   [ "$(head -c 4 closed.png | od -An -c | tr -d ' ')" = '211PNG' ] || fail "with $fd the PNG does not start with its signature"
 done
 finish
