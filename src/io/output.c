@@ -106,6 +106,8 @@ static int follow(const char *path, target *t) {
   return ELOOP;
 }
 
+static const char OOM[] = "out of memory";
+
 /* A name that exists: the kernel follows its links (even /proc's to a
  * pipe); only a regular file needs the name they lead to. */
 static const char *classify(const char *path, target *t, const struct stat *sb) {
@@ -115,13 +117,13 @@ static const char *classify(const char *path, target *t, const struct stat *sb) 
   if (S_ISDIR(sb->st_mode)) return "it is a directory";
   if (S_ISFIFO(sb->st_mode) || S_ISCHR(sb->st_mode)) {
     t->kind = TARGET_STREAM, t->path = dup_str(path);
-    return t->path ? NULL : "out of memory";
+    return t->path ? NULL : OOM;
   }
   if (!S_ISREG(sb->st_mode)) return "it is not a regular file, a FIFO or a character device";
   if (sb->st_nlink > 1)
     return "it has more than one hard link, and replacing it would break them (remove it or write elsewhere)";
   int e = follow(path, t);
-  return e ? strerror(e) : NULL;
+  return e == ENOMEM ? OOM : e ? strerror(e) : NULL;
 }
 
 /* What path names, or CB_EINPUT with the reason it cannot be written. */
@@ -135,11 +137,12 @@ static cb_status resolve(const char *path, target *t, cb_error *err) {
     why = classify(path, t, &sb);
   else if (errno != ENOENT)
     why = strerror(errno);
-  else if ((errno = follow(path, t)) != 0)
-    why = strerror(errno); /* new, or a dangling link's target */
+  else if ((errno = follow(path, t)) != 0) /* new, or a dangling link's target */
+    why = errno == ENOMEM ? OOM : strerror(errno);
   if (why) {
     free(t->path);
     t->path = NULL;
+    if (why == OOM) return cb_error_set(err, CB_EINTERNAL, "out of memory");
     return cb_error_set(err, CB_EINPUT, "cannot write '%s': %s", path, why);
   }
   return CB_OK;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Messages and metadata (issue 15, items 19 and 20): PDF dates carry the
+# Messages and metadata (issue 15, items 14, 19 and 20): the footer's command
+# is never cut; PDF dates carry the
 # "D:" prefix of ISO 32000 from both backends; no fontconfig complaint
 # without HOME; a byte-order mark is named; number ranges print as plain
 # numbers; --help into a full disk fails with a message.
@@ -51,6 +52,25 @@ rc=0
 [ $rc -eq 2 ] || fail "a room at x = 1e9: exit $rc, want 2"
 grep -q "is 1000000000; it must be -100000000 to 100000000" err || fail "a room at x = 1e9 said: $(cat err)"
 grep -q "e+" err && fail "a number in exponent form: $(cat err)"
+
+# the footer's command is never cut: a 200-byte title of quotes (800 bytes
+# quoted) with the page size after it, whole on every page that has one
+need pdftotext
+title=$(printf "'%.0s" $(seq 200))
+"$CRAWLBOOK" --seed 1 --title "$title" --page-size a5 -o long.pdf 2> /dev/null || fail "a long title failed"
+"$CRAWLBOOK" --seeds 1..2 --title "$title" --page-size a5 -o longb.pdf 2> /dev/null || fail "a long title, batch, failed"
+python3 - long.pdf 1 long.pdf 2 longb.pdf 1 longb.pdf 2 << 'EOF' || fail "the footer's command was cut"
+import subprocess, sys
+want = "--title'" + "'\\''" * 200 + "'--page-sizea5"
+args = sys.argv[1:]
+bad = 0
+for pdf, page in zip(args[::2], args[1::2]):
+    text = subprocess.run(["pdftotext", "-f", page, "-l", page, pdf, "-"], capture_output=True, text=True).stdout
+    if want not in "".join(text.split()):
+        print(f"{pdf} page {page}: the command is not whole")
+        bad = 1
+sys.exit(bad)
+EOF
 
 # --help and --version into a full disk
 for opt in --help --version; do
