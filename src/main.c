@@ -76,6 +76,7 @@ int main(int argc, char **argv) {
   cb_dungeon_free(d);
   /* cairo's font caches; fontconfig's FcFini() still asserts on caches
    * pango keeps, so what fontconfig holds is left to the leak suppressions */
+  cb_cairo_release_fonts();
   cairo_debug_reset_static_data();
   if (st != CB_OK) {
     fprintf(stderr, "crawlbook: %s\n", err.msg);

@@ -101,6 +101,33 @@ static double measure_width(void *ctx, cb_font font, double size, const char *ut
   return ref_width(ctx, font, utf8) * size / REF_SIZE;
 }
 
+/* One font map for the whole run, kept from document to document: a batch of
+ * files would otherwise build one per document, and fontconfig and pango
+ * keep a little of each (about 2 KB a document). */
+static struct {
+  PangoFontMap *map;
+  FcConfig *cfg;
+  char dir[4096];
+} shared;
+
+static void release_fontmap(PangoFontMap *map, FcConfig *cfg) {
+  if (map == shared.map) {
+    g_object_unref(map); /* the shared reference stays */
+    return;
+  }
+  /* fonts in pango's cache hold the map; shutting it down breaks the cycle */
+  pango_fc_font_map_shutdown(PANGO_FC_FONT_MAP(map));
+  g_object_unref(map);
+  if (cfg) FcConfigDestroy(cfg);
+}
+
+void cb_cairo_release_fonts(void) {
+  PangoFontMap *map = shared.map;
+  FcConfig *cfg = shared.cfg;
+  memset(&shared, 0, sizeof shared);
+  if (map) release_fontmap(map, cfg);
+}
+
 static void destroy(cb_backend *base) {
   cairo_backend *b = (cairo_backend *)base;
   free(b->memo);
@@ -110,12 +137,7 @@ static void destroy(cb_backend *base) {
     if (b->fd[i]) pango_font_description_free(b->fd[i]);
   if (b->layout) g_object_unref(b->layout);
   if (b->pc) g_object_unref(b->pc);
-  if (b->fontmap) {
-    /* fonts in pango's cache hold the map; shutting it down breaks the cycle */
-    pango_fc_font_map_shutdown(PANGO_FC_FONT_MAP(b->fontmap));
-    g_object_unref(b->fontmap);
-  }
-  if (b->fonts) FcConfigDestroy(b->fonts);
+  if (b->fontmap) release_fontmap(b->fontmap, b->fonts);
   free(b);
 }
 
@@ -177,7 +199,14 @@ static cb_status create(const cb_render_options *o, cb_backend **out, cb_error *
   if (!b) return cb_error_set(err, CB_EINTERNAL, "out of memory");
   b->base.cls = &cb_backend_cairo;
   b->o = *o;
-  b->fontmap = private_fontmap(o->fonts_dir, &b->fonts);
+  if (shared.map && strcmp(shared.dir, o->fonts_dir) == 0) {
+    b->fontmap = g_object_ref(shared.map);
+  } else if ((b->fontmap = private_fontmap(o->fonts_dir, &b->fonts)) && !shared.map &&
+             strlen(o->fonts_dir) < sizeof shared.dir) {
+    /* the first map is kept for the run; this backend borrows it */
+    shared.map = g_object_ref(b->fontmap), shared.cfg = b->fonts, b->fonts = NULL;
+    strcpy(shared.dir, o->fonts_dir);
+  }
   if (!b->fontmap) {
     destroy(&b->base);
     return cb_error_set(err, CB_EINTERNAL, "no usable fonts in %s", o->fonts_dir);
