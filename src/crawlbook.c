@@ -174,6 +174,22 @@ static cb_status make_and_lay_out(const cb_job *job, const renderer *r, int i, c
   return st == CB_OK ? lay_out(&sub, r, *d, doc, err) : st;
 }
 
+/* The batch's command, whole: the first dungeon's, with the range of seeds;
+ * malloc-owned, NULL when out of memory. */
+static char *batch_command(const cb_job *job, const cb_dungeon *d, int n) {
+  char *one = cb_sheet_command_new(d, job->page_args);
+  if (!one) return NULL;
+  const char *rest = strstr(one, " --seed ");
+  rest = rest ? strchr(rest + 8, ' ') : NULL;
+  size_t cap = strlen(one) + strlen(d->generator) + 96;
+  char *cmd = cb_malloc(cap);
+  if (cmd)
+    snprintf(cmd, cap, "crawlbook --generator %s --seeds %" PRIu64 "..%" PRIu64 "%s", d->generator,
+             job->gen.seed, job->gen.seed + (uint64_t)n - 1, rest ? rest : "");
+  free(one);
+  return cmd;
+}
+
 /* A batch in one PDF: a cover with the contents, then every dungeon's pages,
  * a bookmark each. Dungeons are made twice (once to count their pages for the
  * contents, once to draw them) so that no more than one is ever in memory;
@@ -185,7 +201,7 @@ static cb_status write_book(const cb_job *job, cb_output *out, cb_error *err) {
   if (st != CB_OK) return st;
   cb_arena *names = cb_arena_new();
   cb_toc_entry *toc = cb_calloc((size_t)n, sizeof *toc);
-  char command[1024] = "", about[256], creator[64];
+  char *command = NULL, about[256], creator[64];
   if (!names || !toc) {
     st = cb_error_set(err, CB_EINTERNAL, "out of memory");
     goto done;
@@ -203,14 +219,8 @@ static cb_status write_book(const cb_job *job, cb_output *out, cb_error *err) {
       if (!toc[i].title) st = cb_error_set(err, CB_EINTERNAL, "out of memory");
       page += doc.npages;
       if (i == 0) {
-        /* the batch's command: the first dungeon's, with the range of seeds */
-        char one[900];
-        cb_sheet_command(d, one, sizeof one);
-        const char *rest = strstr(one, " --seed ");
-        rest = rest ? strchr(rest + 8, ' ') : NULL;
-        snprintf(command, sizeof command, "crawlbook --generator %s --seeds %" PRIu64 "..%" PRIu64 "%s%s%s",
-                 d->generator, job->gen.seed, job->gen.seed + (uint64_t)n - 1, rest ? rest : "",
-                 job->page_args ? " " : "", job->page_args ? job->page_args : "");
+        command = batch_command(job, d, n);
+        if (!command) st = cb_error_set(err, CB_EINTERNAL, "out of memory");
         snprintf(about, sizeof about, "%d %s dungeon%s, seeds %" PRIu64 " to %" PRIu64, n, d->generator,
                  n == 1 ? "" : "s", job->gen.seed, job->gen.seed + (uint64_t)n - 1);
       }
@@ -254,6 +264,7 @@ done:
   cb_backend_destroy(r.b);
   cb_arena_free(names);
   free(toc);
+  free(command);
   return st;
 }
 
@@ -298,10 +309,8 @@ static cb_status run_one(const cb_job *job, cb_dungeon **keep, cb_error *err) {
     }
   }
   if (out) {
-    if (st == CB_OK)
-      st = cb_output_commit(out, err);
-    else
-      cb_output_abort(out);
+    if (st == CB_OK) st = cb_output_commit(out, err);
+    else st = cb_output_fail(out, st, err);
   }
   if (st == CB_OK && keep)
     *keep = d;
@@ -341,9 +350,14 @@ cb_status cb_job_run(const cb_job *job, cb_dungeon **keep, cb_error *err) {
                         : job->format == CB_FORMAT_SVG ? "svg"
                                                        : "png");
   if (!pattern) return run_one(job, job->count > 1 ? NULL : keep, err);
-  /* one file per dungeon */
+  /* one file per dungeon, every name checked before the first is written */
   int n = job->count > 1 ? job->count : 1;
   cb_status st = CB_OK;
+  for (int i = 0; i < n && st == CB_OK; i++) {
+    char name[4096];
+    pattern_name(job->output, i + 1, name, sizeof name);
+    st = cb_output_check(name, err);
+  }
   for (int i = 0; i < n && st == CB_OK; i++) {
     char name[4096];
     cb_job sub = nth(job, i);

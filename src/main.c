@@ -1,14 +1,18 @@
 /* crawlbook's command line: parse, run the job, map errors to exit codes. */
 #include <cairo.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli/options.h"
 #include "crawlbook.h"
 #include "util/text.h"
+#include "io/output.h"
 
 /* A progress bar on standard error, only when it is a terminal. */
 static void progress(void *ctx, int done, int total) {
@@ -48,20 +52,37 @@ static uint64_t random_seed(void) {
   return seed;
 }
 
+/* Standard input, output and error open, on /dev/null when they were
+ * closed: otherwise our output file would get descriptor 2 and every
+ * library's warning would land inside it. */
+static void open_std_fds(void) {
+  for (int fd = 0; fd < 3; fd++) {
+    if (fcntl(fd, F_GETFD) != -1) continue;
+    int nul = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+    if (nul != fd) _exit(1); /* open takes the lowest free descriptor: fd itself */
+  }
+}
+
+/* 0 when everything printed reached standard output (not a full disk). */
+static int stdout_flushed(void) {
+  if (fflush(stdout) == 0 && !ferror(stdout)) return 0;
+  fprintf(stderr, "crawlbook: cannot write to standard output: %s\n", strerror(errno));
+  return 1;
+}
+
 int main(int argc, char **argv) {
+  open_std_fds();
+  cb_output_trap_signals();
   cb_cli cli;
   cb_error err = {0};
   if (cb_cli_parse(argc, argv, getenv("SOURCE_DATE_EPOCH"), random_seed(), &cli, &err) != CB_OK) {
     fprintf(stderr, "crawlbook: %s\n", err.msg);
     return 2;
   }
-  if (cli.help) {
-    cb_cli_help(stdout);
-    return 0;
-  }
-  if (cli.version) {
-    printf("crawlbook %s\n", cb_version());
-    return 0;
+  if (cli.help || cli.version) {
+    if (cli.help) cb_cli_help(stdout);
+    else printf("crawlbook %s\n", cb_version());
+    return stdout_flushed();
   }
   if (cli.job.count > 1 && isatty(STDERR_FILENO)) cli.job.progress = progress;
   notices ns = {.n = 0};
@@ -81,6 +102,7 @@ int main(int argc, char **argv) {
   cb_dungeon_free(d);
   /* cairo's font caches; fontconfig's FcFini() still asserts on caches
    * pango keeps, so what fontconfig holds is left to the leak suppressions */
+  cb_cairo_release_fonts();
   cairo_debug_reset_static_data();
   if (st != CB_OK) {
     fprintf(stderr, "crawlbook: %s\n", err.msg);

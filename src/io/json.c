@@ -11,6 +11,7 @@
 #include "../model/check.h"
 #include "../util/alloc.h"
 #include "json_stock.h"
+#include "../util/bom.h"
 #include "json_util.h"
 
 /* Each generator's procedure reader and writer; add a row per generator. */
@@ -385,6 +386,15 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
   return r->st;
 }
 
+/* jansson allocates through cb_malloc, and a failure is remembered: its
+ * own messages do not always say that memory ran out. */
+static int jansson_oom;
+static void *jansson_alloc(size_t n) {
+  void *p = cb_malloc(n);
+  if (!p) jansson_oom = 1;
+  return p;
+}
+
 cb_status cb_json_parse(const char *text, size_t len, const char *name, cb_dungeon **out, cb_error *err) {
   *out = NULL;
   /* jansson's tree costs up to 80 times the text: count before it is built */
@@ -395,7 +405,13 @@ cb_status cb_json_parse(const char *text, size_t len, const char *name, cb_dunge
     return cb_error_set(err, CB_EINPUT, "%s: holds %s, more than a crawlbook JSON file may (see the README)",
                         name, over);
   json_error_t jerr;
+  if (cb_starts_with_bom(text, len)) return cb_error_set(err, CB_EINPUT, "%s:1:1: %s", name, CB_BOM_MSG);
+  json_set_alloc_funcs(jansson_alloc, free);
+  jansson_oom = 0;
   json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+  if (!root && jansson_oom) /* jansson may call it a syntax error, or say nothing */
+    return cb_error_set(err, CB_EINTERNAL, "%s: out of memory", name);
+  if (!root && jerr.line < 0) return cb_error_set(err, CB_EINPUT, "%s: %s", name, jerr.text);
   if (!root) return cb_error_set(err, CB_EINPUT, "%s:%d:%d: %s", name, jerr.line, jerr.column, jerr.text);
   cb_json_reader r = {name, err, NULL, CB_OK};
   cb_status st = read_root(&r, root);

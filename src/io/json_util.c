@@ -59,7 +59,7 @@ double cb_jr_num(cb_json_reader *r, json_t *obj, const char *where, const char *
   if (!v) return dflt;
   double x = json_number_value(v);
   if (!(x >= lo && x <= hi)) {
-    cb_jr_fail(r, where, "'%s' is %g; it must be %g to %g", key, x, lo, hi);
+    cb_jr_fail(r, where, "'%s' is %.15g; it must be %.15g to %.15g", key, x, lo, hi);
     return dflt;
   }
   return x;

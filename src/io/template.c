@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../util/alloc.h"
+#include "../util/bom.h"
 
 #include "../layout/page.h"
 #include "datadir.h"
@@ -186,6 +187,10 @@ cb_status cb_template_load(const char *name, cb_template *t, cb_error *err) {
   if (strlen(text) != got) {
     free(text);
     return cb_error_set(err, CB_EINPUT, "%s: holds a NUL byte: not a text file", path);
+  }
+  if (cb_starts_with_bom(text, got)) {
+    free(text);
+    return cb_error_set(err, CB_EINPUT, "%s:1: %s", path, CB_BOM_MSG);
   }
   /* libconfig 1.5 opens an @include itself, from the current directory, with
    * none of the checks above (a directory ends the process, a FIFO hangs) */

@@ -86,6 +86,9 @@ cb_status cb_cover_layout(const cb_toc_entry *e, int n, const char *title, const
     cb_page_text(p, CB_FONT_REGULAR, FOOT, x + w - cb_text_width(m, CB_FONT_REGULAR, FOOT, line), base, GREY, line);
     cb_span spans[] = {{CB_FONT_ITALIC, "To make it again: ", NULL, 0}, {CB_FONT_REGULAR, command, NULL, 0}};
     cb_flow f = {m, FOOT, FOOT * 1.25, w, GREY, NULL, NULL};
+    /* a long command gets smaller type, never cut, in the two lines kept for it */
+    for (int i = 0; i < 8 && cb_text_flow(NULL, &f, spans, 2, 0, 0) > 2; i++)
+      f.size *= 0.85, f.leading = f.size * 1.25;
     cb_text_flow(p, &f, spans, 2, x, base + f.leading);
     if (p->oom) return cb_error_set(err, CB_EINTERNAL, "out of memory");
   }

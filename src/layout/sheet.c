@@ -49,26 +49,37 @@ static double fit_size(const cb_measure *m, cb_font font, double size, const cha
  * command (a long --title) would not fit on a line, since it cannot break. */
 static cb_flow footer_flow(const cb_measure *m, const char *cmd, double w) {
   double size = FOOT_SIZE;
-  char word[1024];
+  char small[1024];
   for (const char *s = cmd; *s;) {
     size_t n = strcspn(s, " ");
-    if (n && n < sizeof word) {
+    char *word = n < sizeof small ? small : cb_malloc(n + 1); /* a word of any length is measured */
+    if (n && word) {
       memcpy(word, s, n);
       word[n] = '\0';
       size = fmin(size, fit_size(m, CB_FONT_REGULAR, FOOT_SIZE, word, w));
     }
+    if (word != small) free(word);
     s += n + (s[n] == ' ');
   }
   return (cb_flow){m, size, size * 1.25, w, GREY, NULL, NULL};
 }
 
-/* The footer's command: the dungeon's and the page's options. */
-static void command_line(const cb_dungeon *d, const cb_sheet_options *o, char *cmd, size_t cap) {
-  cb_sheet_command(d, cmd, cap);
-  if (o->page_args && *o->page_args) {
+char *cb_sheet_command_new(const cb_dungeon *d, const char *page_args) {
+  /* never cut: a buffer that may have been filled is tried again twice the size */
+  for (size_t cap = 1024;; cap *= 2) {
+    char *cmd = cb_malloc(cap);
+    if (!cmd) return NULL;
+    cb_sheet_command(d, cmd, cap);
     size_t n = strlen(cmd);
-    snprintf(cmd + n, cap - n, " %s", o->page_args);
+    if (page_args && *page_args && n + 1 < cap) n += (size_t)snprintf(cmd + n, cap - n, " %s", page_args);
+    if (n + 1 < cap) return cmd;
+    free(cmd);
   }
+}
+
+/* The footer's command: the dungeon's and the page's options; NULL when out of memory. */
+static char *command_line(const cb_dungeon *d, const cb_sheet_options *o) {
+  return cb_sheet_command_new(d, o->page_args);
 }
 
 /* The footer of the dungeon's page-th of pages. Numbers count within the
@@ -77,8 +88,11 @@ static void command_line(const cb_dungeon *d, const cb_sheet_options *o, char *c
 static void footer(cb_page *p, const cb_measure *m, const cb_dungeon *d, const cb_sheet_options *o, int page,
                    int pages, bool facing) {
   if (o->count_only) return; /* it sits in the space kept for it */
-  char line[1024], cmd[900];
-  command_line(d, o, cmd, sizeof cmd);
+  char line[1024], *cmd = command_line(d, o);
+  if (!cmd) {
+    p->oom = true;
+    return;
+  }
   double x = o->margin, w = p->w - 2 * o->margin;
   int number = o->page_first > 0 ? o->page_first + page - 1 : page;
   snprintf(line, sizeof line, "page %d of %d", number, o->page_total > 0 ? o->page_total : pages);
@@ -104,14 +118,16 @@ static void footer(cb_page *p, const cb_measure *m, const cb_dungeon *d, const c
   cb_page_text(p, CB_FONT_REGULAR, hs, verso ? x + w - hw : x, base, GREY, head);
   cb_page_text(p, CB_FONT_REGULAR, FOOT_SIZE, verso ? x : x + w - pw, base, GREY, line);
   if (!o->player) cb_text_flow(p, &f, spans, 2, x, base + f.leading);
+  free(cmd);
 }
 
 static double footer_height(const cb_measure *m, const cb_dungeon *d, const cb_sheet_options *o, double w) {
-  char cmd[900];
-  command_line(d, o, cmd, sizeof cmd);
+  char *cmd = command_line(d, o);
+  if (!cmd) return -1;
   cb_span spans[] = {{CB_FONT_ITALIC, "To make it again: ", NULL, 0}, {CB_FONT_REGULAR, cmd, NULL, 0}};
   cb_flow f = footer_flow(m, cmd, w);
   int lines = o->player ? 0 : cb_text_flow(NULL, &f, spans, 2, 0, 0);
+  free(cmd);
   return lines < 0 ? -1 : (lines + 1) * f.leading + FOOT_SIZE * 1.6 + f.size * 0.45;
 }
 
@@ -736,13 +752,15 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
       cb_page_text(P[7], CB_FONT_REGULAR, 7, x + 27, ly + 2.4, INK, cb_symbol_name((cb_symbol)s));
       ly += st.badge * 1.35;
     }
-    char cmd[1000];
-    command_line(d, o, cmd, sizeof cmd);
-    cb_span cs[] = {{CB_FONT_ITALIC, "To make it again: ", NULL, 0}, {CB_FONT_REGULAR, cmd, NULL, 0}};
-    cb_flow cf = footer_flow(m, cmd, w);
+    char *cmd = command_line(d, o);
+    if (!cmd) P[7]->oom = true;
+    cb_span cs[] = {{CB_FONT_ITALIC, "To make it again: ", NULL, 0},
+                    {CB_FONT_REGULAR, cmd ? cmd : "", NULL, 0}};
+    cb_flow cf = footer_flow(m, cmd ? cmd : "", w);
     cf.size = fmin(cf.size, 6.5), cf.leading = cf.size * 1.25;
     int cl = cb_text_flow(NULL, &cf, cs, 2, 0, 0);
     cb_text_flow(P[7], &cf, cs, 2, x, top + h - (cl - 1) * cf.leading - cf.size * 0.45);
+    free(cmd);
     char credit[128];
     snprintf(credit, sizeof credit, "crawlbook %s \xc2\xb7 %s \xc2\xb7 seed %" PRIu64, o->version,
              d->generator, d->seed);

@@ -51,5 +51,8 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
 /* The command line that regenerates the dungeon, e.g. "crawlbook --generator
  * dropdice --seed 42 --rooms 10"; written into buf. */
 void cb_sheet_command(const cb_dungeon *d, char *buf, size_t cap);
+/* The same, whole, with page_args (or NULL) appended: malloc-owned, NULL
+ * when out of memory. Footers wrap it; nothing ever cuts it. */
+char *cb_sheet_command_new(const cb_dungeon *d, const char *page_args);
 
 #endif

@@ -18,18 +18,29 @@ double cb_text_width(const cb_measure *m, cb_font font, double size, const char 
   return m->width(m->ctx, font, size, utf8);
 }
 
+/* A word measured whole, however long (a quoted title in a command line). */
 static double measure_n(const cb_measure *m, cb_font font, double size, const char *s, int len) {
-  char buf[512];
-  if (len >= (int)sizeof buf) len = (int)sizeof buf - 1;
+  char small[512], *buf = len < (int)sizeof small ? small : cb_malloc((size_t)len + 1);
+  if (!buf) return -1;
   memcpy(buf, s, (size_t)len);
   buf[len] = '\0';
-  return m->width(m->ctx, font, size, buf);
+  double w = m->width(m->ctx, font, size, buf);
+  if (buf != small) free(buf);
+  return w;
 }
 
 /* Draws words [from, to) as one line: consecutive words in one font share a text item. */
 static void draw_line(cb_page *p, const cb_flow *f, const word *w, int from, int to, const double *space, double x,
                       double y) {
-  char buf[1024];
+  /* room for the whole line: a run of text is never cut */
+  size_t cap = 2;
+  for (int k = from; k < to; k++)
+    cap += (size_t)w[k].len + 1;
+  char *buf = cb_malloc(cap);
+  if (!buf) {
+    p->oom = true;
+    return;
+  }
   int i = from;
   while (i < to) {
     if (w[i].object) {
@@ -42,21 +53,21 @@ static void draw_line(cb_page *p, const cb_flow *f, const word *w, int from, int
     int j = i, n = 0;
     double x0 = x;
     while (j < to && w[j].font == w[i].font && !w[j].object) {
-      if (j > i && w[j].glue && n < (int)sizeof buf - 1) buf[n++] = ' ';
-      int len = w[j].len < (int)sizeof buf - 1 - n ? w[j].len : (int)sizeof buf - 1 - n;
-      memcpy(buf + n, w[j].s, (size_t)len);
-      n += len;
+      if (j > i && w[j].glue) buf[n++] = ' ';
+      memcpy(buf + n, w[j].s, (size_t)w[j].len);
+      n += w[j].len;
       x += (j > i && w[j].glue ? space[w[j].font] : 0) + w[j].w;
       j++;
     }
     /* a space the next run starts after is written too, so that text
      * extraction keeps the two words apart whatever the fonts' bearings */
-    if (j < to && w[j].glue && n < (int)sizeof buf - 1) buf[n++] = ' ';
+    if (j < to && w[j].glue) buf[n++] = ' ';
     buf[n] = '\0';
     cb_page_text(p, w[i].font, f->size, x0, y, f->color, buf);
     if (j < to && w[j].glue) x += space[w[j].font];
     i = j;
   }
+  free(buf);
 }
 
 int cb_text_flow(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans, double x, double y) {
@@ -86,13 +97,13 @@ int cb_text_flow(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans,
       }
       const char *e = t;
       while (*e && *e != ' ') e++;
-      if (cb_grow(&w, &cap, (size_t)nw + 1, sizeof *w)) {
+      double width = measure_n(f->m, spans[s].font, f->size, t, (int)(e - t));
+      if (width < 0 || cb_grow(&w, &cap, (size_t)nw + 1, sizeof *w)) {
         free(w);
         if (p) p->oom = true;
         return -1;
       }
-      w[nw] = (word){spans[s].font, t, (int)(e - t), measure_n(f->m, spans[s].font, f->size, t, (int)(e - t)),
-                     nw > 0 && pending_glue, NULL};
+      w[nw] = (word){spans[s].font, t, (int)(e - t), width, nw > 0 && pending_glue, NULL};
       nw++;
       pending_glue = 0;
       t = e;

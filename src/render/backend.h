@@ -68,6 +68,10 @@ void cb_backend_page(cb_backend *b, const cb_page *p);
 void cb_backend_outline(cb_backend *b, const char *title, int index);
 cb_status cb_backend_end(cb_backend *b, cb_error *err);
 
+/* The cairo backend keeps its fonts from one document to the next; this
+ * frees them once no cairo backend is left (before cairo's own reset). */
+void cb_cairo_release_fonts(void);
+
 extern const cb_backend_class cb_backend_cairo;
 extern const cb_backend_class cb_backend_haru;
 

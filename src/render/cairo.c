@@ -3,6 +3,7 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <cairo.h>
+#include <dirent.h>
 #include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <pango/pangocairo.h>
@@ -100,6 +101,33 @@ static double measure_width(void *ctx, cb_font font, double size, const char *ut
   return ref_width(ctx, font, utf8) * size / REF_SIZE;
 }
 
+/* One font map for the whole run, kept from document to document: a batch of
+ * files would otherwise build one per document, and fontconfig and pango
+ * keep a little of each (about 2 KB a document). */
+static struct {
+  PangoFontMap *map;
+  FcConfig *cfg;
+  char dir[4096];
+} shared;
+
+static void release_fontmap(PangoFontMap *map, FcConfig *cfg) {
+  if (map == shared.map) {
+    g_object_unref(map); /* the shared reference stays */
+    return;
+  }
+  /* fonts in pango's cache hold the map; shutting it down breaks the cycle */
+  pango_fc_font_map_shutdown(PANGO_FC_FONT_MAP(map));
+  g_object_unref(map);
+  if (cfg) FcConfigDestroy(cfg);
+}
+
+void cb_cairo_release_fonts(void) {
+  PangoFontMap *map = shared.map;
+  FcConfig *cfg = shared.cfg;
+  memset(&shared, 0, sizeof shared);
+  if (map) release_fontmap(map, cfg);
+}
+
 static void destroy(cb_backend *base) {
   cairo_backend *b = (cairo_backend *)base;
   free(b->memo);
@@ -109,32 +137,49 @@ static void destroy(cb_backend *base) {
     if (b->fd[i]) pango_font_description_free(b->fd[i]);
   if (b->layout) g_object_unref(b->layout);
   if (b->pc) g_object_unref(b->pc);
-  if (b->fontmap) {
-    /* fonts in pango's cache hold the map; shutting it down breaks the cycle */
-    pango_fc_font_map_shutdown(PANGO_FC_FONT_MAP(b->fontmap));
-    g_object_unref(b->fontmap);
-  }
-  if (b->fonts) FcConfigDestroy(b->fonts);
+  if (b->fontmap) release_fontmap(b->fontmap, b->fonts);
   free(b);
+}
+
+/* Without HOME (and XDG_CACHE_HOME) fontconfig has no cache directory and
+ * complains on standard error when it scans a <dir>; fonts added one file
+ * at a time are scanned without a cache, and silently. */
+static int add_font_files(FcConfig *cfg, const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return 0;
+  int n = 0;
+  for (struct dirent *e; (e = readdir(d));) {
+    size_t len = strlen(e->d_name);
+    char path[4096];
+    if (len < 4 || (strcmp(e->d_name + len - 4, ".ttf") && strcmp(e->d_name + len - 4, ".otf"))) continue;
+    if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path) continue;
+    n += FcConfigAppFontAddFile(cfg, (const FcChar8 *)path) == FcTrue;
+  }
+  closedir(d);
+  return n;
 }
 
 /* A font map that sees only the fonts we ship, whatever the machine has. */
 static PangoFontMap *private_fontmap(const char *dir, FcConfig **out) {
   /* Our own fonts directory, with a cache of its own so that later starts
    * skip the scan; a cache that cannot be written costs only the scan. */
+  const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  int cached = (xdg && *xdg) || (home && *home);
   char xml[8192];
   int n = snprintf(xml, sizeof xml,
-                   "<?xml version=\"1.0\"?><fontconfig><dir>%s</dir>"
-                   "<cachedir prefix=\"xdg\">crawlbook/fontconfig</cachedir></fontconfig>",
+                   cached ? "<?xml version=\"1.0\"?><fontconfig><dir>%s</dir>"
+                            "<cachedir prefix=\"xdg\">crawlbook/fontconfig</cachedir></fontconfig>"
+                          : "<?xml version=\"1.0\"?><fontconfig></fontconfig>%.0s",
                    dir);
   if (n < 0 || n >= (int)sizeof xml || strpbrk(dir, "<>&\"'")) return NULL;
   FcConfig *cfg = FcConfigCreate();
   if (!cfg) return NULL;
-  if (!FcConfigParseAndLoadFromMemory(cfg, (const FcChar8 *)xml, FcFalse) || !FcConfigBuildFonts(cfg)) {
+  if (!FcConfigParseAndLoadFromMemory(cfg, (const FcChar8 *)xml, FcFalse) || !FcConfigBuildFonts(cfg) ||
+      (!cached && add_font_files(cfg, dir) == 0)) {
     FcConfigDestroy(cfg);
     return NULL;
   }
-  FcFontSet *set = FcConfigGetFonts(cfg, FcSetSystem);
+  FcFontSet *set = FcConfigGetFonts(cfg, cached ? FcSetSystem : FcSetApplication);
   if (!set || set->nfont == 0) {
     FcConfigDestroy(cfg);
     return NULL;
@@ -154,7 +199,14 @@ static cb_status create(const cb_render_options *o, cb_backend **out, cb_error *
   if (!b) return cb_error_set(err, CB_EINTERNAL, "out of memory");
   b->base.cls = &cb_backend_cairo;
   b->o = *o;
-  b->fontmap = private_fontmap(o->fonts_dir, &b->fonts);
+  if (shared.map && strcmp(shared.dir, o->fonts_dir) == 0) {
+    b->fontmap = g_object_ref(shared.map);
+  } else if ((b->fontmap = private_fontmap(o->fonts_dir, &b->fonts)) && !shared.map &&
+             strlen(o->fonts_dir) < sizeof shared.dir) {
+    /* the first map is kept for the run; this backend borrows it */
+    shared.map = g_object_ref(b->fontmap), shared.cfg = b->fonts, b->fonts = NULL;
+    strcpy(shared.dir, o->fonts_dir);
+  }
   if (!b->fontmap) {
     destroy(&b->base);
     return cb_error_set(err, CB_EINTERNAL, "no usable fonts in %s", o->fonts_dir);
@@ -193,9 +245,26 @@ static cb_status create(const cb_render_options *o, cb_backend **out, cb_error *
 
 static const cb_measure *measure(cb_backend *base) { return &((cairo_backend *)base)->measure; }
 
+/* cairo 1.16 writes PDF dates without the "D:" that ISO 32000 requires.
+ * It is given "+00:00" dates, which it writes as a write of their own,
+ * "(YYYYMMDDHHmmSS+00'00)"; each becomes "(D:YYYYMMDDHHmmSSZ)" padded with
+ * spaces to the same length, so that the cross-reference offsets stay right.
+ * Returns data, or buf holding the rewritten date. */
+static const unsigned char *fix_pdf_date(const unsigned char *data, unsigned int len, unsigned char buf[22]) {
+  if (len != 22 || data[0] != '(' || memcmp(data + 15, "+00'00)", 7) != 0) return data;
+  for (int i = 1; i < 15; i++)
+    if (data[i] < '0' || data[i] > '9') return data;
+  memcpy(buf, "(D:", 3);
+  memcpy(buf + 3, data + 1, 14);
+  memcpy(buf + 17, "Z)   ", 5);
+  return buf;
+}
+
 static cairo_status_t write_cb(void *closure, const unsigned char *data, unsigned int len) {
   cairo_backend *b = closure;
   if (b->base.err.status != CB_OK) return CAIRO_STATUS_WRITE_ERROR;
+  unsigned char date[22];
+  if (b->o.format == CB_FORMAT_PDF) data = fix_pdf_date(data, len, date);
   cb_status st = b->sink.write(b->sink.closure, data, len);
   if (st != CB_OK) {
     fail(b, st, "could not write the output");
@@ -208,7 +277,7 @@ static void pdf_date(char *buf, size_t cap, long long t) {
   time_t tt = (time_t)t;
   struct tm tm;
   gmtime_r(&tt, &tm);
-  strftime(buf, cap, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  strftime(buf, cap, "%Y-%m-%dT%H:%M:%S+00:00", &tm); /* see fix_pdf_date */
 }
 
 static void begin_document(cb_backend *base, const cb_document *doc, cb_sink sink) {

@@ -15,6 +15,7 @@
 #include "../util/alloc.h"
 #include "backend.h"
 #include "coverage.h"
+#include "haru_errors.h"
 
 typedef struct haru_backend {
   cb_backend base;
@@ -31,11 +32,23 @@ typedef struct haru_backend {
 
 static void fail(haru_backend *b, cb_status st, const char *what) { cb_error_set(&b->base.err, st, "%s", what); }
 
+/* libharu's faults in words: "libharu: page invalid font size (error 0x1050)". */
 static void on_error(HPDF_STATUS error_no, HPDF_STATUS detail_no, void *user) {
   haru_backend *b = user;
-  cb_error_set(&b->base.err, CB_EINTERNAL, "libharu error 0x%04x (detail %u)", (unsigned)error_no,
+  if (error_no == HPDF_FAILD_TO_ALLOC_MEM) {
+    cb_error_set(&b->base.err, CB_EINTERNAL, "out of memory");
+    return;
+  }
+  const char *words = "unknown error";
+  for (size_t i = 0; i < sizeof CB_HARU_ERRORS / sizeof *CB_HARU_ERRORS; i++)
+    if (CB_HARU_ERRORS[i].code == (unsigned)error_no) words = CB_HARU_ERRORS[i].words;
+  cb_error_set(&b->base.err, CB_EINTERNAL, "libharu: %s (error 0x%04X, detail %u)", words, (unsigned)error_no,
                (unsigned)detail_no);
 }
+
+/* libharu allocates through our allocator, so that tests can make it fail. */
+static void *haru_alloc(HPDF_UINT size) { return cb_malloc(size); }
+static void haru_free(void *p) { free(p); }
 
 static double measure_width(void *ctx, cb_font font, double size, const char *utf8) {
   haru_backend *b = ctx;
@@ -87,7 +100,7 @@ static cb_status create(const cb_render_options *o, cb_backend **out, cb_error *
   if (!b) return cb_error_set(err, CB_EINTERNAL, "out of memory");
   b->base.cls = &cb_backend_haru;
   b->o = *o;
-  b->pdf = HPDF_New(on_error, b);
+  b->pdf = HPDF_NewEx(on_error, haru_alloc, haru_free, 0, b);
   if (!b->pdf) {
     free(b);
     return cb_error_set(err, CB_EINTERNAL, "libharu could not start a document");

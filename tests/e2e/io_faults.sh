@@ -42,5 +42,24 @@ for fmt in pdf json png; do
     done
   done
 done
+# a pattern batch that fails part way (the disk fills during the second
+# file): every file left is whole and the run names the file and the reason
+"$CRAWLBOOK" --seeds 1..3 -f json -o "$tmp/clean-%d.json"
+CB_FAULT="fwrite:999999" CB_FAULT_COUNT=$tmp/count LD_PRELOAD="$CB_IO_SHIM" \
+  "$CRAWLBOOK" --seeds 1..3 -f json -o "$tmp/probe-%d.json"
+total=$(tr -d '\0' < "$tmp/count")
+rm -f "$tmp/count" "$tmp"/probe-*.json
+CB_FAULT="fwrite:$((total / 2 + 1))" LD_PRELOAD="$CB_IO_SHIM" \
+  "$CRAWLBOOK" --seeds 1..3 -f json -o "$tmp/batch-%d.json" 2> "$tmp/err"
+rc=$?
+runs=$((runs + 1))
+[ $rc -eq 1 ] || { echo "FAIL batch: exit $rc after a failed write, want 1"; fails=$((fails + 1)); }
+grep -q "cannot write '$tmp/batch-2.json': No space left on device" "$tmp/err" ||
+  { echo "FAIL batch: the message does not name the file and the reason: $(cat "$tmp/err")"; fails=$((fails + 1)); }
+for i in 1 2 3; do
+  [ ! -e "$tmp/batch-$i.json" ] || cmp -s "$tmp/batch-$i.json" "$tmp/clean-$i.json" ||
+    { echo "FAIL batch: batch-$i.json is not whole"; fails=$((fails + 1)); }
+done
+[ -z "$(find "$tmp" -name '.batch-*')" ] || { echo "FAIL batch: temporary file left"; fails=$((fails + 1)); }
 echo "io faults: $runs runs, $fails failure(s)"
 [ $fails -eq 0 ]
