@@ -1,0 +1,98 @@
+/* One page means one page (booklet.md): the one-page sheet of every case the
+ * spec lists fits one side of one sheet, measured with the cairo backend's own
+ * text metrics (the fonts we ship), over many seeds. Pages are laid out, not
+ * drawn. Counts of sheets that needed more are printed for every case. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/generator.h"
+#include "layout/sheet.h"
+#include "render/backend.h"
+#include "testlib.h"
+
+static const double A4_W = 595.2756, A4_H = 841.8898, LETTER_W = 612, LETTER_H = 792,
+                    MARGIN = 10 * CB_PT_PER_MM;
+
+typedef struct one_case {
+  const char *name, *generator;
+  int seeds;
+  double page_w, page_h;
+  void (*options)(cb_gen_options *o);
+  bool pending; /* issue 13: not yet on one page; counted, not held to it */
+} one_case;
+
+static void rooms30(cb_gen_options *o) { o->rooms = 30; }
+static void rooms15(cb_gen_options *o) { o->rooms = 15; }
+static void grid7(cb_gen_options *o) { o->cards.grid_w = o->cards.grid_h = 7; }
+static void levels2(cb_gen_options *o) { o->levels = 2; }
+
+static const one_case CASES[] = {
+    {"dropdice", "dropdice", 200, A4_W, A4_H, NULL, false},
+    {"cards", "cards", 200, A4_W, A4_H, NULL, true},
+    {"leximorph", "leximorph", 200, A4_W, A4_H, NULL, true},
+    {"preconnect", "preconnect", 200, A4_W, A4_H, NULL, true},
+    {"battleships", "battleships", 200, A4_W, A4_H, NULL, true},
+    {"dropdice --rooms 30", "dropdice", 60, A4_W, A4_H, rooms30, false},
+    {"cards --grid 7x7", "cards", 60, A4_W, A4_H, grid7, true},
+    {"cards --levels 2", "cards", 60, A4_W, A4_H, levels2, true},
+    {"preconnect --rooms 15", "preconnect", 60, A4_W, A4_H, rooms15, true},
+    {"dropdice on letter", "dropdice", 60, LETTER_W, LETTER_H, NULL, false},
+    {"cards on letter", "cards", 60, LETTER_W, LETTER_H, NULL, true},
+};
+
+static cb_backend *backend;
+
+static int setup(void **state) {
+  (void)state;
+  static char fonts[4096];
+  snprintf(fonts, sizeof fonts, "%s/fonts", getenv("CB_SOURCE_DIR") ? getenv("CB_SOURCE_DIR") : ".");
+  cb_render_options ro = {CB_FORMAT_PDF, 150, fonts};
+  cb_error err = {0};
+  return cb_backend_create(cb_backend_find("cairo"), &ro, &backend, &err) == CB_OK ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  cb_backend_destroy(backend);
+  return 0;
+}
+
+static void a_sheet_is_one_page(void **state) {
+  const one_case *c = *state;
+  const cb_measure *m = cb_backend_find("cairo")->measure(backend);
+  int more = 0, first = 0;
+  for (int seed = 1; seed <= c->seeds; seed++) {
+    cb_gen_options o = {.seed = (uint64_t)seed};
+    if (c->options) c->options(&o);
+    cb_dungeon *d = NULL;
+    cb_error err = {0};
+    if (cb_generator_find(c->generator)->generate(&o, &d, &err) != CB_OK)
+      fail_msg("%s: %s", c->name, err.msg);
+    cb_sheet_options so = {.page_w = c->page_w, .page_h = c->page_h, .margin = MARGIN, .version = "9.9.9"};
+    cb_document doc = {0};
+    if (cb_sheet_layout(d, m, &so, &doc, &err) != CB_OK) fail_msg("%s seed %d: %s", c->name, seed, err.msg);
+    if (doc.npages > 1 && !more++) first = seed;
+    cb_document_free(&doc);
+    cb_dungeon_free(d);
+  }
+  printf("%-24s %d of %d sheets need more than one page%s\n", c->name, more, c->seeds,
+         c->pending ? " (pending)" : "");
+  if (more && !c->pending)
+    fail_msg("%s: %d of %d sheets need more than one page (seed %d first)", c->name, more, c->seeds, first);
+}
+
+int main(void) {
+  enum { N = sizeof CASES / sizeof *CASES };
+  struct CMUnitTest tests[N];
+  for (int i = 0; i < N; i++)
+    tests[i] = (struct CMUnitTest){CASES[i].name, a_sheet_is_one_page, NULL, NULL, (void *)&CASES[i]};
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
