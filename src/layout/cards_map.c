@@ -18,7 +18,7 @@
 #define CB_PI 3.14159265358979323846
 
 static const double CARD_W = 0.56, CARD_H = 0.70; /* of a cell */
-static const double MIN_NUMBER = 8;               /* points: a room number's smallest type */
+static const double MIN_NUMBER = 8, MIN_TEXT = 7; /* points: a room number's least type, and any text's */
 static const cb_rgb GRID = {0.78, 0.78, 0.78};
 
 typedef struct geo {
@@ -121,7 +121,7 @@ static void draw_card(cb_page *p, const cb_symbols *st, const geo *g, const cb_r
     snprintf(rank, sizeof rank, "JK");
   else if (n >= 2 && n <= 3)
     memcpy(rank, card, n - 1), rank[n - 1] = 0, suit = card[n - 1];
-  double rs = g->ch * 0.22, pad = g->cw * 0.09;
+  double rs = fmax(MIN_TEXT, g->ch * 0.22), pad = g->cw * 0.09; /* the corner index, never under 7 pt */
   cb_page_text(p, CB_FONT_BOLD, rs, x + pad, y + pad + rs * 0.78, st->ink, rank);
   double ss = g->ch * 0.17, rw = cb_text_width(st->m, CB_FONT_BOLD, rs, rank);
   double scx = x + pad + fmax(rw, ss) / 2, scy = y + pad + rs * 0.95 + ss * 0.6;

@@ -209,16 +209,17 @@ static void room_contents(entry *e, const cb_key_style *ks, const cb_room *r) {
   if (c->name) snprintf(buf, sizeof buf, " %s.", c->name), span(e, CB_FONT_BOLD, buf);
   if (r->tags & (CB_TAG_GOAL | CB_TAG_UNREACHABLE))
     span(e, CB_FONT_ITALIC, r->tags & CB_TAG_GOAL ? " Goal." : " Unreachable.");
-  if (c->dressing) sentence(e, CB_FONT_REGULAR, c->dressing);
+  if (c->dressing && !ks->compact) sentence(e, CB_FONT_REGULAR, c->dressing);
   for (int i = 0; i < c->nmonsters; i++) {
     const cb_monster *m = &c->monsters[i];
+    const char *doing = ks->compact ? NULL : m->doing;
     if (m->count == 1)
       snprintf(buf, sizeof buf, " %c%s (HD %s)%s%s.",
                m->name[0] >= 'a' && m->name[0] <= 'z' ? m->name[0] - 32 : m->name[0], m->name + 1, m->hd,
-               m->doing ? ", " : "", m->doing ? m->doing : "");
+               doing ? ", " : "", doing ? doing : "");
     else
-      snprintf(buf, sizeof buf, " %d %s (HD %s)%s%s.", m->count, m->name, m->hd, m->doing ? ", " : "",
-               m->doing ? m->doing : "");
+      snprintf(buf, sizeof buf, " %d %s (HD %s)%s%s.", m->count, m->name, m->hd, doing ? ", " : "",
+               doing ? doing : "");
     span(e, CB_FONT_REGULAR, buf);
   }
   if (c->trap) {
@@ -332,14 +333,18 @@ int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int fro
   while (i < total && col < cols) {
     /* the lines left of the entry; a whole one's count is kept across fills */
     cb_key_memo *mem = ks->memo && skip == 0 && i < d->nrooms ? &ks->memo[i] : NULL;
-    int rest = mem && mem->lines > 0 && mem->width == cw && mem->size == ks->size ? mem->lines : 0, built = 0;
+    int rest =
+            mem && mem->lines > 0 && mem->width == cw && mem->size == ks->size && mem->compact == ks->compact
+                ? mem->lines
+                : 0,
+        built = 0;
     if (!rest) {
       build(&e, ks, d, i);
       built = 1;
       f.first_word = skip, f.limit = 0, f.stop_word = NULL;
       rest = cb_text_flow(NULL, &f, e.spans, e.n, 0, 0);
       if (rest < 0) return -1;
-      if (mem) *mem = (cb_key_memo){cw, ks->size, rest};
+      if (mem) *mem = (cb_key_memo){cw, ks->size, ks->compact, rest};
     }
     if (cy > 0 && cy + rest * ks->leading > h) {
       col++;

@@ -29,6 +29,9 @@ typedef struct cb_key_style {
    * d->nrooms through them, so a caller that stops at d->nrooms prints them
    * only where they fit. */
   int extras;
+  /* The sheet's tightest form, for a key that would not fit one page: a
+   * stocked room's dressing and its monsters' doings give way. */
+  bool compact;
 } cb_key_style;
 
 /* How many entries follow the rooms for d: 2 when it is stocked, else 0. */
@@ -36,6 +39,7 @@ int cb_key_extras(const cb_dungeon *d);
 
 typedef struct cb_key_memo {
   double width, size;
+  bool compact;
   int lines; /* 0: not measured yet */
 } cb_key_memo;
 

@@ -313,25 +313,29 @@ static double sheet_legend(cb_page *p, const cb_symbols *st, const cb_dungeon *d
   return legend(p, st, used, x, y, w);
 }
 
-enum { KEY_STEPS = 4 };
+enum { KEY_STEPS = 5 };
 static const double GUTTER = 14;
 /* The key's settings, tried in turn until the whole key fits under the map:
- * two columns, then three, then type stepping down to 8 pt (booklet.md). */
+ * two columns, then three, then type stepping down to 8 pt (booklet.md), then
+ * the compact form (the booklet keeps every word). */
 static const struct {
   int cols;
   double size;
-} KEY_STEP[KEY_STEPS] = {{2, BODY_SIZE}, {3, BODY_SIZE}, {3, 8.3}, {3, 8.0}};
+  bool compact;
+} KEY_STEP[KEY_STEPS] = {
+    {2, BODY_SIZE, false}, {3, BODY_SIZE, false}, {3, 8.3, false}, {3, 8.0, false}, {3, 8.0, true}};
 
 typedef struct sheet_fit {
   double map_h; /* the map frame's height; -1 on OOM */
   int cols;     /* the key's columns */
   double size;  /* its type size */
   bool spills;  /* it runs onto more pages */
+  bool compact; /* its compact form */
 } sheet_fit;
 
-static cb_key_style key_style_at(const cb_key_style *ks, double size) {
+static cb_key_style key_style_at(const cb_key_style *ks, double size, bool compact) {
   cb_key_style k = *ks;
-  k.size = size, k.leading = size * 1.32, k.gap = size * 0.45;
+  k.size = size, k.leading = size * 1.32, k.gap = size * 0.45, k.compact = compact;
   return k;
 }
 
@@ -376,22 +380,22 @@ static double map_frame_w(const cb_dungeon *d, const cb_symbols *st, const cb_la
  * map then grows (to 72%) until the page it runs onto is at least a third full. */
 static sheet_fit fit_sheet(const cb_key_style *ks, const cb_dungeon *d, const cb_symbols *st,
                            const cb_layout_hooks *hooks, double w, double room, double page) {
-  double avail = room, want = map_want(d, st, hooks, w, avail), least = fmin(want, avail * 0.45);
+  double avail = room, want = map_want(d, st, hooks, w, avail), least = fmin(want, avail * 0.30);
   /* the map keeps its size while a step of the key makes room (the first that
    * does); else it gives up what the step that leaves it most needs */
   sheet_fit best = {-INFINITY, 0, 0, false};
   for (int i = 0; i < KEY_STEPS; i++) {
-    cb_key_style k = key_style_at(ks, KEY_STEP[i].size);
+    cb_key_style k = key_style_at(ks, KEY_STEP[i].size, KEY_STEP[i].compact);
     double kh = cb_key_height(&k, d, 0, w, room - least, KEY_STEP[i].cols, GUTTER);
     if (kh < 0) return (sheet_fit){-1, 2, ks->size, false};
     if (!isfinite(kh)) continue;
-    sheet_fit fit = {fmin(want, room - kh), KEY_STEP[i].cols, KEY_STEP[i].size, false};
+    sheet_fit fit = {fmin(want, room - kh), KEY_STEP[i].cols, KEY_STEP[i].size, false, KEY_STEP[i].compact};
     if (fit.map_h >= want) return fit;
     if (fit.map_h > best.map_h + 0.5) best = fit;
   }
   if (best.cols) return best;
   sheet_fit fit = {want, KEY_STEP[0].cols, KEY_STEP[0].size, true};
-  cb_key_style k = key_style_at(ks, fit.size);
+  cb_key_style k = key_style_at(ks, fit.size, false);
   for (; fit.map_h < avail * 0.72; fit.map_h = fmin(avail * 0.72, fit.map_h + avail * 0.04)) {
     int next = cb_key_fill(NULL, &k, d, 0, NULL, 0, 0, w, room - fit.map_h, fit.cols, GUTTER);
     double rest = next < 0 ? -1 : cb_key_height(&k, d, next, w, page, fit.cols, GUTTER);
@@ -461,7 +465,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
                               : fit_sheet(&ks, d, &st, hooks, w, bottom - y - below, bottom - top);
     if (fit.map_h < 0) p->oom = true;
     double map_h = fmax(fit.map_h, 0);
-    ks = key_style_at(&ks, fit.size);
+    ks = key_style_at(&ks, fit.size, fit.compact);
     cols = fit.cols;
     doc->spilled = fit.spills;
     double map_w = map_frame_w(d, &st, hooks, w, map_h), map_x = x + (w - map_w) / 2;

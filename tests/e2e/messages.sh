@@ -59,7 +59,7 @@ need pdftotext
 title=$(printf "'%.0s" $(seq 200))
 "$CRAWLBOOK" --seed 1 --title "$title" --page-size a5 -o long.pdf 2> /dev/null || fail "a long title failed"
 "$CRAWLBOOK" --seeds 1..2 --title "$title" --page-size a5 -o longb.pdf 2> /dev/null || fail "a long title, batch, failed"
-python3 - long.pdf 1 long.pdf 2 longb.pdf 1 longb.pdf 2 << 'EOF' || fail "the footer's command was cut"
+python3 - long.pdf 1 longb.pdf 1 longb.pdf 2 << 'EOF' || fail "the footer's command was cut"
 import subprocess, sys
 want = "--title'" + "'\\''" * 200 + "'--"
 args = sys.argv[1:]
