@@ -132,6 +132,37 @@ static int place(lockwork *w, const int *picks, int n) {
   return placed;
 }
 
+/* No single passage cuts the goal off (loops run round every one): shut
+ * every way into the goal instead, all with one key, which lies where the
+ * party gets with them shut. Returns 1 when placed, 0 when not, -1 on OOM. */
+static int lock_the_goal(lockwork *w) {
+  cb_dungeon *d = w->d;
+  int goal_id = d->rooms[w->goal].id, ways = 0;
+  memset(w->blocked, 0, (size_t)d->npassages * sizeof *w->blocked);
+  for (int k = 0; k < d->npassages; k++) {
+    const cb_passage *p = &d->passages[k];
+    bool in = p->to == goal_id || (p->from == goal_id && !(p->flags & CB_FLAG_ONE_WAY));
+    if (in && p->from != p->to && p->to != 0 && !(p->flags & CB_FLAG_LOCKED)) w->blocked[k] = true, ways++;
+  }
+  if (!ways) return 0;
+  if (cb_check_walk_blocked(d, &w->g, w->start, w->blocked, w->reach) < 0) return -1;
+  memset(w->before, 0, (size_t)d->nrooms * sizeof *w->before);
+  int r = w->reach[w->goal] ? -1 : key_room(w, 0);
+  if (r < 0 || r == w->goal) return 0;
+  char key[16];
+  next_key(d, key, sizeof key);
+  if (cb_dungeon_add_key(d, &d->rooms[r], key)) return -1;
+  const char *name = d->rooms[r].keys[d->rooms[r].nkeys - 1];
+  for (int k = 0; k < d->npassages; k++)
+    if (w->blocked[k]) d->passages[k].lock = name, d->passages[k].flags |= CB_FLAG_LOCKED;
+  return cb_dungeon_log(d,
+                        "Stocking: lock %s on every way into room %d, the goal (no one passage cuts it off); "
+                        "its key in room %d.",
+                        key, d->rooms[w->goal].number, d->rooms[r].number)
+             ? -1
+             : 1;
+}
+
 static int goal_room(const cb_dungeon *d, int start) {
   for (int i = 0; i < d->nrooms; i++)
     if ((d->rooms[i].tags & CB_TAG_GOAL) && i != start) return i;
@@ -154,6 +185,10 @@ int cb_stock_locks(cb_dungeon *d, int n) {
   if (!w.route || !cuts || !w.on_route || !w.blocked || !w.reach || !w.before || find_route(&w)) goto done;
   int m = cut_passages(&w, cuts);
   if (m < 0) goto done;
+  if (m == 0) {
+    placed = lock_the_goal(&w);
+    goto done;
+  }
   if (n > CB_STOCK_MAX_LOCKS) n = CB_STOCK_MAX_LOCKS;
   if (m <= n) n = m;
   /* spread the locks along the route */

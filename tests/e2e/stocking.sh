@@ -107,4 +107,13 @@ for args_file in "$CB_SOURCE_DIR"/tests/catalog/*.args; do
   "$CRAWLBOOK" "${args[@]}" --theme caverns --depth 7 --locks 0 -f json -o "$name.json" || fail "$name failed"
   python3 same_map.py "$CB_SOURCE_DIR/tests/catalog/$name.json" "$name.json" || fail "$name: the map changed"
 done
+# the default lock (stocking.md: one where the procedure made none and there are at least 8 rooms) is
+# placed, also where no single passage cuts the goal off (then every way into the goal is locked)
+for gen in dropdice cards preconnect leximorph battleships; do
+  for seed in $(seq 1 20); do
+    "$CRAWLBOOK" --generator "$gen" --seed "$seed" --explain -o "$gen-$seed.json" >"$gen-$seed.log" 2>/dev/null ||
+      fail "$gen $seed failed"
+    grep -q "lock asked" "$gen-$seed.log" && fail "$gen seed $seed: the default lock was not placed"
+  done
+done
 finish
