@@ -130,9 +130,9 @@ static void draw_card(cb_page *p, const cb_symbols *st, const geo *g, const cb_r
   char num[16];
   snprintf(num, sizeof num, "%d", r->number);
   /* the number never under 8 pt: a small card gets a ring big enough for it */
-  double size =
-      fmax(MIN_NUMBER, fmin(g->ch * 0.23, g->ch * 0.48 / (strlen(num) > 1 ? strlen(num) * 0.62 : 1)));
-  double rr = fmax(g->ch * 0.2, size * 0.5 * (strlen(num) > 1 ? strlen(num) * 0.62 : 1) / 0.6);
+  double spread = strlen(num) > 1 ? strlen(num) * 0.62 : 1; /* a two-digit number's width in ems */
+  double size = fmax(MIN_NUMBER, fmin(g->ch * 0.23, g->ch * 0.48 / spread));
+  double rr = fmax(g->ch * 0.2, size * 0.5 * spread / 0.6);
   double cx = x + g->cw * 0.56, cy = y + g->ch * 0.64;
   cb_page_circle(p, cx, cy, rr);
   cb_ink ring = cb_ink_stroke(st->ink, st->line * (r->tags & CB_TAG_ENTRANCE ? 1.8 : 0.8));

@@ -380,7 +380,7 @@ static double map_frame_w(const cb_dungeon *d, const cb_symbols *st, const cb_la
  * map then grows (to 72%) until the page it runs onto is at least a third full. */
 static sheet_fit fit_sheet(const cb_key_style *ks, const cb_dungeon *d, const cb_symbols *st,
                            const cb_layout_hooks *hooks, double w, double room, double page) {
-  double avail = room, want = map_want(d, st, hooks, w, avail), least = fmin(want, avail * 0.30);
+  double want = map_want(d, st, hooks, w, room), least = fmin(want, room * 0.30), cap = room * 0.72;
   /* the map keeps its size while a step of the key makes room (the first that
    * does); else it gives up what the step that leaves it most needs */
   sheet_fit best = {-INFINITY, 0, 0, false};
@@ -396,7 +396,7 @@ static sheet_fit fit_sheet(const cb_key_style *ks, const cb_dungeon *d, const cb
   if (best.cols) return best;
   sheet_fit fit = {want, KEY_STEP[0].cols, KEY_STEP[0].size, true};
   cb_key_style k = key_style_at(ks, fit.size, false);
-  for (; fit.map_h < avail * 0.72; fit.map_h = fmin(avail * 0.72, fit.map_h + avail * 0.04)) {
+  for (; fit.map_h < cap; fit.map_h = fmin(cap, fit.map_h + room * 0.04)) {
     int next = cb_key_fill(NULL, &k, d, 0, NULL, 0, 0, w, room - fit.map_h, fit.cols, GUTTER);
     double rest = next < 0 ? -1 : cb_key_height(&k, d, next, w, page, fit.cols, GUTTER);
     if (rest < 0) return (sheet_fit){-1, 2, ks->size, false};
