@@ -309,8 +309,10 @@ static cb_status run_one(const cb_job *job, cb_dungeon **keep, cb_error *err) {
     }
   }
   if (out) {
-    if (st == CB_OK) st = cb_output_commit(out, err);
-    else st = cb_output_fail(out, st, err);
+    if (st == CB_OK)
+      st = cb_output_commit(out, err);
+    else
+      st = cb_output_fail(out, st, err);
   }
   if (st == CB_OK && keep)
     *keep = d;

@@ -11,15 +11,15 @@
 
 #include "cli/options.h"
 #include "crawlbook.h"
-#include "util/text.h"
 #include "io/output.h"
+#include "util/text.h"
 
 /* A progress bar on standard error, only when it is a terminal. */
 static void progress(void *ctx, int done, int total) {
   (void)ctx;
   int width = 40, filled = total > 0 ? done * width / total : width;
-  fprintf(stderr, "\r[%.*s%*s] %d/%d", filled, "########################################", width - filled, "", done,
-          total);
+  fprintf(stderr, "\r[%.*s%*s] %d/%d", filled, "########################################", width - filled, "",
+          done, total);
   if (done == total) fputc('\n', stderr);
   fflush(stderr);
 }
@@ -80,8 +80,10 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (cli.help || cli.version) {
-    if (cli.help) cb_cli_help(stdout);
-    else printf("crawlbook %s\n", cb_version());
+    if (cli.help)
+      cb_cli_help(stdout);
+    else
+      printf("crawlbook %s\n", cb_version());
     return stdout_flushed();
   }
   if (cli.job.count > 1 && isatty(STDERR_FILENO)) cli.job.progress = progress;

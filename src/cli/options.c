@@ -64,55 +64,61 @@ enum {
   OPT_LOCKS,
 };
 
-static const struct option long_opts[] = {
-    {"generator", required_argument, NULL, 'g'}, {"seed", required_argument, NULL, 's'},
-    {"rooms", required_argument, NULL, 'n'},     {"output", required_argument, NULL, 'o'},
-    {"format", required_argument, NULL, 'f'},    {"explain", no_argument, NULL, 'e'},
-    {"extra-by", required_argument, NULL, OPT_EXTRA_BY}, {"title", required_argument, NULL, OPT_TITLE},
-    {"dpi", required_argument, NULL, OPT_DPI},   {"backend", required_argument, NULL, OPT_BACKEND},
-    {"author", required_argument, NULL, OPT_AUTHOR}, {"levels", required_argument, NULL, OPT_LEVELS},
-    {"faithful", no_argument, NULL, OPT_FAITHFUL},
-    {"theme", required_argument, NULL, OPT_THEME},
-    {"depth", required_argument, NULL, OPT_DEPTH},
-    {"locks", required_argument, NULL, OPT_LOCKS},
-    {"player-map", no_argument, NULL, OPT_PLAYER_MAP},
-    {"help", no_argument, NULL, 'h'},
-    {"grid", required_argument, NULL, OPT_GRID},
-    {"extra", required_argument, NULL, OPT_EXTRA},
-    {"extra-stairs", required_argument, NULL, OPT_EXTRA_STAIRS},
-    {"secret-rows", no_argument, NULL, OPT_SECRET_ROWS},
-    {"matching-stairs", no_argument, NULL, OPT_MATCHING_STAIRS},
-    {"fleet", required_argument, NULL, OPT_FLEET},
-    {"shape", required_argument, NULL, OPT_SHAPE},
-    {"entrance", required_argument, NULL, OPT_ENTRANCE},
-    {"decks", required_argument, NULL, OPT_DECKS},
-    {"jokers", no_argument, NULL, OPT_JOKERS},
-    {"sprawl", no_argument, NULL, OPT_SPRAWL},
-    {"rediscovered", required_argument, NULL, OPT_REDISCOVERED},
-    {"doubles-obstructed", no_argument, NULL, OPT_DOUBLES},
-    {"no-doubles-obstructed", no_argument, NULL, OPT_NO_DOUBLES},
-    {"min-rooms", required_argument, NULL, OPT_MIN_ROOMS},
-    {"content", required_argument, NULL, OPT_CONTENT},
-    {"lengths", no_argument, NULL, OPT_LENGTHS},
-    {"length-unit", required_argument, NULL, OPT_LENGTH_UNIT},
-    {"sectors", required_argument, NULL, OPT_SECTORS},
-    {"sector-ft", required_argument, NULL, OPT_SECTOR_FT},
-    {"rotate", no_argument, NULL, OPT_ROTATE},
-    {"no-rotate", no_argument, NULL, OPT_NO_ROTATE},
-    {"letters", required_argument, NULL, OPT_LETTERS},
-    {"junctions", required_argument, NULL, OPT_JUNCTIONS},
-    {"walls", required_argument, NULL, OPT_WALLS},
-    {"doors", required_argument, NULL, OPT_DOORS},
-    {"page-size", required_argument, NULL, OPT_PAGE_SIZE},
-    {"landscape", no_argument, NULL, OPT_LANDSCAPE},
-    {"ladders", no_argument, NULL, OPT_LADDERS},
-    {"count", required_argument, NULL, OPT_COUNT},
-    {"seeds", required_argument, NULL, OPT_SEEDS},
-    {"style", required_argument, NULL, OPT_STYLE},
-    {"template", required_argument, NULL, OPT_TEMPLATE},
-    {"appendix", no_argument, NULL, OPT_APPENDIX},
-    {"impose", required_argument, NULL, OPT_IMPOSE},
-    {"version", no_argument, NULL, 'V'},         {NULL, 0, NULL, 0}};
+static const struct option long_opts[] = {{"generator", required_argument, NULL, 'g'},
+                                          {"seed", required_argument, NULL, 's'},
+                                          {"rooms", required_argument, NULL, 'n'},
+                                          {"output", required_argument, NULL, 'o'},
+                                          {"format", required_argument, NULL, 'f'},
+                                          {"explain", no_argument, NULL, 'e'},
+                                          {"extra-by", required_argument, NULL, OPT_EXTRA_BY},
+                                          {"title", required_argument, NULL, OPT_TITLE},
+                                          {"dpi", required_argument, NULL, OPT_DPI},
+                                          {"backend", required_argument, NULL, OPT_BACKEND},
+                                          {"author", required_argument, NULL, OPT_AUTHOR},
+                                          {"levels", required_argument, NULL, OPT_LEVELS},
+                                          {"faithful", no_argument, NULL, OPT_FAITHFUL},
+                                          {"theme", required_argument, NULL, OPT_THEME},
+                                          {"depth", required_argument, NULL, OPT_DEPTH},
+                                          {"locks", required_argument, NULL, OPT_LOCKS},
+                                          {"player-map", no_argument, NULL, OPT_PLAYER_MAP},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {"grid", required_argument, NULL, OPT_GRID},
+                                          {"extra", required_argument, NULL, OPT_EXTRA},
+                                          {"extra-stairs", required_argument, NULL, OPT_EXTRA_STAIRS},
+                                          {"secret-rows", no_argument, NULL, OPT_SECRET_ROWS},
+                                          {"matching-stairs", no_argument, NULL, OPT_MATCHING_STAIRS},
+                                          {"fleet", required_argument, NULL, OPT_FLEET},
+                                          {"shape", required_argument, NULL, OPT_SHAPE},
+                                          {"entrance", required_argument, NULL, OPT_ENTRANCE},
+                                          {"decks", required_argument, NULL, OPT_DECKS},
+                                          {"jokers", no_argument, NULL, OPT_JOKERS},
+                                          {"sprawl", no_argument, NULL, OPT_SPRAWL},
+                                          {"rediscovered", required_argument, NULL, OPT_REDISCOVERED},
+                                          {"doubles-obstructed", no_argument, NULL, OPT_DOUBLES},
+                                          {"no-doubles-obstructed", no_argument, NULL, OPT_NO_DOUBLES},
+                                          {"min-rooms", required_argument, NULL, OPT_MIN_ROOMS},
+                                          {"content", required_argument, NULL, OPT_CONTENT},
+                                          {"lengths", no_argument, NULL, OPT_LENGTHS},
+                                          {"length-unit", required_argument, NULL, OPT_LENGTH_UNIT},
+                                          {"sectors", required_argument, NULL, OPT_SECTORS},
+                                          {"sector-ft", required_argument, NULL, OPT_SECTOR_FT},
+                                          {"rotate", no_argument, NULL, OPT_ROTATE},
+                                          {"no-rotate", no_argument, NULL, OPT_NO_ROTATE},
+                                          {"letters", required_argument, NULL, OPT_LETTERS},
+                                          {"junctions", required_argument, NULL, OPT_JUNCTIONS},
+                                          {"walls", required_argument, NULL, OPT_WALLS},
+                                          {"doors", required_argument, NULL, OPT_DOORS},
+                                          {"page-size", required_argument, NULL, OPT_PAGE_SIZE},
+                                          {"landscape", no_argument, NULL, OPT_LANDSCAPE},
+                                          {"ladders", no_argument, NULL, OPT_LADDERS},
+                                          {"count", required_argument, NULL, OPT_COUNT},
+                                          {"seeds", required_argument, NULL, OPT_SEEDS},
+                                          {"style", required_argument, NULL, OPT_STYLE},
+                                          {"template", required_argument, NULL, OPT_TEMPLATE},
+                                          {"appendix", no_argument, NULL, OPT_APPENDIX},
+                                          {"impose", required_argument, NULL, OPT_IMPOSE},
+                                          {"version", no_argument, NULL, 'V'},
+                                          {NULL, 0, NULL, 0}};
 
 void cb_cli_help(FILE *out) {
   fputs("Usage: crawlbook [options]\n"
@@ -667,11 +673,15 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     }
     job->input = argv[optind + 1];
   }
-  if (seeds_given && count_given) return cb_error_set(err, CB_EINPUT, "--seeds A..B already says how many: drop --count");
+  if (seeds_given && count_given)
+    return cb_error_set(err, CB_EINPUT, "--seeds A..B already says how many: drop --count");
   if (seeds_given && seed_given)
     return cb_error_set(err, CB_EINPUT, "--seeds A..B already says which seeds: drop --seed");
-  if (job->count > 1 && job->input) return cb_error_set(err, CB_EINPUT, "render lays out one saved dungeon: --count and --seeds do not apply");
-  if (job->count > 1 && cli->explain) return cb_error_set(err, CB_EINPUT, "--explain tells one dungeon's story: not with --count or --seeds");
+  if (job->count > 1 && job->input)
+    return cb_error_set(err, CB_EINPUT,
+                        "render lays out one saved dungeon: --count and --seeds do not apply");
+  if (job->count > 1 && cli->explain)
+    return cb_error_set(err, CB_EINPUT, "--explain tells one dungeon's story: not with --count or --seeds");
   if (!cli->seed_given) job->gen.seed = random_seed;
   if (job->count > 1 && job->gen.seed > UINT64_MAX - (uint64_t)(job->count - 1)) {
     /* a batch's seeds run S, S+1, ...: they may not wrap past the largest */

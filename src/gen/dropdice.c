@@ -74,7 +74,8 @@ static cb_status drop_dice(dd *s, cb_error *err) {
     free(next);
     return oom(err);
   }
-  for (int i = 0; i < cols * rows; i++) head[i] = -1;
+  for (int i = 0; i < cols * rows; i++)
+    head[i] = -1;
   int rethrows = 0;
   for (int i = 0; i < s->n; i++) {
     double x, y;
@@ -113,8 +114,9 @@ static cb_status drop_dice(dd *s, cb_error *err) {
   p->ndice = s->n;
   p->dice = cb_arena_alloc(d->arena, (size_t)s->n, sizeof *p->dice);
   if (!p->dice) return oom(err);
-  cb_dungeon_log(d, "Dropped %d %s on a %.0f by %.0f ft tray; a die is %.0f ft wide, and %d %s "
-                    "landed too close to another and %s rolled again.",
+  cb_dungeon_log(d,
+                 "Dropped %d %s on a %.0f by %.0f ft tray; a die is %.0f ft wide, and %d %s "
+                 "landed too close to another and %s rolled again.",
                  s->n, s->n == 1 ? "die" : "dice", w, h, DIE_FT, rethrows, rethrows == 1 ? "die" : "dice",
                  rethrows == 1 ? "was" : "were");
   for (int i = 0; i < s->n; i++) {
@@ -136,7 +138,8 @@ static cb_status triangulate(dd *s, cb_error *err) {
   p->delaunay = cb_arena_alloc(s->d->arena, (size_t)s->ndel, sizeof *p->delaunay);
   s->in_tree = cb_calloc((size_t)s->ndel + 1, 1);
   if (!p->delaunay || !s->in_tree) return oom(err);
-  for (int i = 0; i < s->ndel; i++) p->delaunay[i] = (cb_pair){id(s->del[i].a), id(s->del[i].b)};
+  for (int i = 0; i < s->ndel; i++)
+    p->delaunay[i] = (cb_pair){id(s->del[i].a), id(s->del[i].b)};
   cb_dungeon_log(s->d, "Triangulated the rooms: %d Delaunay edges to draw paths along.", s->ndel);
   return CB_OK;
 }
@@ -201,15 +204,18 @@ static int fallback_pair(dd *s, const unsigned char *visited, int *pa, int *pb) 
 static cb_status initial_paths(dd *s, cb_error *err) {
   cb_dungeon *d = s->d;
   int n = s->n;
-  int *start = cb_calloc((size_t)n + 1, sizeof *start), *adj = cb_malloc(((size_t)s->ndel * 2 + 1) * sizeof *adj);
+  int *start = cb_calloc((size_t)n + 1, sizeof *start),
+      *adj = cb_malloc(((size_t)s->ndel * 2 + 1) * sizeof *adj);
   unsigned char *visited = cb_calloc((size_t)n, 1);
   heap_item *heap = NULL;
   size_t cap = 0;
   int nheap = 0, skipped = 0;
   cb_status st = CB_OK;
   if (!start || !adj || !visited) goto fail_oom;
-  for (int e = 0; e < s->ndel; e++) start[s->del[e].a + 1]++, start[s->del[e].b + 1]++;
-  for (int i = 0; i < n; i++) start[i + 1] += start[i];
+  for (int e = 0; e < s->ndel; e++)
+    start[s->del[e].a + 1]++, start[s->del[e].b + 1]++;
+  for (int i = 0; i < n; i++)
+    start[i + 1] += start[i];
   {
     int *fill = cb_calloc((size_t)n, sizeof *fill);
     if (!fill) goto fail_oom;
@@ -246,8 +252,8 @@ static cb_status initial_paths(dd *s, cb_error *err) {
     if (a < 0) {
       int clean = fallback_pair(s, visited, &a, &b);
       cb_dungeon_log(d, "No clean path along the mesh reaches an unvisited room; %s %d-%d.",
-                     clean ? "joined the closest clean pair off the mesh," : "forced the closest pair,", id(a),
-                     id(b));
+                     clean ? "joined the closest clean pair off the mesh," : "forced the closest pair,",
+                     id(a), id(b));
     }
     if ((st = draw_path(s, a, b, err)) != CB_OK) goto done;
     visited[b] = 1;
@@ -258,8 +264,9 @@ static cb_status initial_paths(dd *s, cb_error *err) {
                      dist(s, a, b));
   }
   s->ntree = s->npaths;
-  cb_dungeon_log(d, "All %d rooms visited with %d paths; %d closer paths were skipped because they "
-                    "crossed a path or passed through a room.",
+  cb_dungeon_log(d,
+                 "All %d rooms visited with %d paths; %d closer paths were skipped because they "
+                 "crossed a path or passed through a room.",
                  n, s->ntree, skipped);
   goto done;
 fail_oom:
@@ -292,8 +299,9 @@ static void initial_rooms_pass(dd *s) {
   if (best < 0) {
     cb_dungeon_log(d, "Initial rooms pass: no dead ends, so no goal.");
   } else {
-    cb_dungeon_log(d, "Initial rooms pass: even dead ends get an encounter and treasure; the highest "
-                      "dead-end value is %d, so %d goal room%s.",
+    cb_dungeon_log(d,
+                   "Initial rooms pass: even dead ends get an encounter and treasure; the highest "
+                   "dead-end value is %d, so %d goal room%s.",
                    best, ngoals, ngoals == 1 ? "" : "s");
   }
   if (s->n > 200) return;
@@ -325,8 +333,10 @@ static int cand_cmp(const void *pa, const void *pb) {
  * ancestors with binary lifting over the spanning tree: O(n log n). */
 static cb_status tree_distances(dd *s, cand *c, int nc, cb_error *err) {
   int n = s->n, levels = 1;
-  while ((1 << levels) < n) levels++;
-  int *start = cb_calloc((size_t)n + 1, sizeof *start), *adj = cb_malloc(((size_t)s->ntree * 2 + 1) * sizeof *adj);
+  while ((1 << levels) < n)
+    levels++;
+  int *start = cb_calloc((size_t)n + 1, sizeof *start),
+      *adj = cb_malloc(((size_t)s->ntree * 2 + 1) * sizeof *adj);
   int *depth = cb_malloc((size_t)n * sizeof *depth), *queue = cb_malloc((size_t)n * sizeof *queue);
   int *fill = cb_calloc((size_t)n, sizeof *fill);
   double *feet = cb_malloc((size_t)n * sizeof *feet);
@@ -336,14 +346,17 @@ static cb_status tree_distances(dd *s, cand *c, int nc, cb_error *err) {
     st = oom(err);
     goto done;
   }
-  for (int t = 0; t < s->ntree; t++) start[s->paths[t].a + 1]++, start[s->paths[t].b + 1]++;
-  for (int i = 0; i < n; i++) start[i + 1] += start[i];
+  for (int t = 0; t < s->ntree; t++)
+    start[s->paths[t].a + 1]++, start[s->paths[t].b + 1]++;
+  for (int i = 0; i < n; i++)
+    start[i + 1] += start[i];
   for (int t = 0; t < s->ntree; t++) {
     int a = s->paths[t].a, b = s->paths[t].b;
     adj[start[a] + fill[a]++] = b;
     adj[start[b] + fill[b]++] = a;
   }
-  for (int i = 0; i < n; i++) depth[i] = -1;
+  for (int i = 0; i < n; i++)
+    depth[i] = -1;
   int head = 0, tail = 0;
   queue[tail++] = 0;
   depth[0] = 0;
@@ -361,7 +374,8 @@ static cb_status tree_distances(dd *s, cand *c, int nc, cb_error *err) {
     }
   }
   for (int j = 1; j <= levels; j++)
-    for (int v = 0; v < n; v++) up[j * n + v] = up[(j - 1) * n + up[(j - 1) * n + v]];
+    for (int v = 0; v < n; v++)
+      up[j * n + v] = up[(j - 1) * n + up[(j - 1) * n + v]];
   for (int i = 0; i < nc; i++) {
     int a = s->del[c[i].edge].a, b = s->del[c[i].edge].b, u = a, v = b;
     if (depth[u] < depth[v]) u = b, v = a;
@@ -404,11 +418,13 @@ static cb_status extra_paths(dd *s, cb_error *err) {
       return st;
     }
   } else {
-    for (int i = 0; i < nc; i++) c[i].len = dist(s, s->del[c[i].edge].a, s->del[c[i].edge].b);
+    for (int i = 0; i < nc; i++)
+      c[i].len = dist(s, s->del[c[i].edge].a, s->del[c[i].edge].b);
   }
   qsort(c, (size_t)nc, sizeof *c, cand_cmp);
-  cb_dungeon_log(d, "Extra paths: %d wanted (rooms x 2/3, rounded down), from %d unused mesh edges, "
-                    "furthest apart %s first.",
+  cb_dungeon_log(d,
+                 "Extra paths: %d wanted (rooms x 2/3, rounded down), from %d unused mesh edges, "
+                 "furthest apart %s first.",
                  want, nc, by_tree ? "along the paths" : "as the crow flies");
   cb_pair *extra = cb_arena_alloc(d->arena, (size_t)(want ? want : 1), sizeof *extra);
   if (!extra) {
@@ -442,8 +458,9 @@ static cb_status extra_paths(dd *s, cb_error *err) {
   free(c);
   d->procedure.dropdice->extra = extra;
   d->procedure.dropdice->nextra = added;
-  cb_dungeon_log(d, "Added %d of %d extra paths; %d skipped for a room with 4 paths, %d for crossing a "
-                    "path or passing through a room.",
+  cb_dungeon_log(d,
+                 "Added %d of %d extra paths; %d skipped for a room with 4 paths, %d for crossing a "
+                 "path or passing through a room.",
                  added, want, full, blocked);
   return CB_OK;
 }
@@ -476,7 +493,8 @@ static cb_status final_rooms_pass(dd *s, cb_error *err) {
     nsum[s->paths[p].a] += s->value[s->paths[p].b];
     nsum[s->paths[p].b] += s->value[s->paths[p].a];
   }
-  for (int i = 0; i < n; i++) r[nr++] = (rank){i, s->value[i], nsum[i]};
+  for (int i = 0; i < n; i++)
+    r[nr++] = (rank){i, s->value[i], nsum[i]};
   qsort(r, (size_t)nr, sizeof *r, rank_cmp);
   /* odd non-goal rooms first, then (too few odd rooms) the lowest remaining */
   for (int pass = 0; pass < 2 && nstarts < want; pass++)
@@ -487,7 +505,8 @@ static cb_status final_rooms_pass(dd *s, cb_error *err) {
       if (nstarts == 0) room->tags |= CB_TAG_MAIN_START;
       nstarts++;
       if (pass == 1)
-        cb_dungeon_log(d, "Too few odd rooms: room %d (%d) is a starting room instead.", room->id, r[k].value);
+        cb_dungeon_log(d, "Too few odd rooms: room %d (%d) is a starting room instead.", room->id,
+                       r[k].value);
     }
   if (nstarts == 0 && n > 0) {
     /* every room is a goal (two equal dead ends): the lowest gives up its goal */
@@ -500,8 +519,8 @@ static cb_status final_rooms_pass(dd *s, cb_error *err) {
   for (int k = 0; k < nr && n <= 200; k++) {
     const cb_room *room = &d->rooms[r[k].room];
     if (room->tags & CB_TAG_START)
-      cb_dungeon_log(d, "Room %d (%d, neighbours sum %d) is a %sstarting room.", room->id, r[k].value, r[k].nsum,
-                     room->tags & CB_TAG_MAIN_START ? "main " : "");
+      cb_dungeon_log(d, "Room %d (%d, neighbours sum %d) is a %sstarting room.", room->id, r[k].value,
+                     r[k].nsum, room->tags & CB_TAG_MAIN_START ? "main " : "");
   }
   if (n > 200)
     for (int i = 0; i < n; i++)
@@ -510,7 +529,8 @@ static cb_status final_rooms_pass(dd *s, cb_error *err) {
   int treasure = 0;
   for (int i = 0; i < n; i++) {
     cb_room *room = &d->rooms[i];
-    if (s->deg[i] == 1 && s->value[i] % 2 == 1 && !(room->tags & CB_TAG_START) && !(room->tags & CB_TAG_TREASURE)) {
+    if (s->deg[i] == 1 && s->value[i] % 2 == 1 && !(room->tags & CB_TAG_START) &&
+        !(room->tags & CB_TAG_TREASURE)) {
       room->tags |= CB_TAG_TREASURE;
       treasure++;
       if (n <= 200) cb_dungeon_log(d, "Room %d (%d) is an odd dead end: treasure.", id(i), s->value[i]);
@@ -548,7 +568,8 @@ static cb_status rewrite_paths(dd *s, cb_error *err) {
   proc->tree = cb_arena_alloc(d->arena, (size_t)s->ntree + 1, sizeof *proc->tree);
   proc->rewrites = cb_arena_alloc(d->arena, (size_t)s->npaths + 1, sizeof *proc->rewrites);
   if (!proc->tree || !proc->rewrites) return oom(err);
-  for (int t = 0; t < s->ntree; t++) proc->tree[t] = (cb_pair){id(s->paths[t].a), id(s->paths[t].b)};
+  for (int t = 0; t < s->ntree; t++)
+    proc->tree[t] = (cb_pair){id(s->paths[t].a), id(s->paths[t].b)};
   /* does goal g join a room that is neither start nor goal? */
   unsigned char *goal_open = cb_calloc((size_t)s->n, 1);
   if (!goal_open) return oom(err);
@@ -579,7 +600,8 @@ static cb_status rewrite_paths(dd *s, cb_error *err) {
       if (goal_open[g]) {
         rule = CB_REWRITE_START_GOAL_SECRET, why = "joins a start to a goal that has another way in: secret";
       } else if (k < 0) {
-        rule = CB_REWRITE_START_GOAL_SECRET, why = "joins a start to a closed goal, but no room can hold a key: secret";
+        rule = CB_REWRITE_START_GOAL_SECRET,
+        why = "joins a start to a closed goal, but no room can hold a key: secret";
       } else {
         rule = CB_REWRITE_START_GOAL_LOCKED;
         char key[16];
@@ -590,16 +612,18 @@ static cb_status rewrite_paths(dd *s, cb_error *err) {
           free(goal_open);
           return oom(err);
         }
-        cb_dungeon_log(d, "Path %d-%d joins a start to a goal with no other way in: hard-locked; its key %s "
-                          "goes to room %d (%d), the highest room that is neither start nor goal.",
+        cb_dungeon_log(d,
+                       "Path %d-%d joins a start to a goal with no other way in: hard-locked; its key %s "
+                       "goes to room %d (%d), the highest room that is neither start nor goal.",
                        id(a), id(b), key, id(k), s->value[k]);
         why = NULL;
       }
     } else {
       int diff = abs(s->value[a] - s->value[b]);
       rule = diff == 0 ? CB_REWRITE_ZERO : diff % 2 ? CB_REWRITE_ODD : CB_REWRITE_EVEN;
-      why = diff == 0 ? "values differ by 0: soft-locked" : diff % 2 ? "values differ by an odd number: normal"
-                                                                     : "values differ by an even number: trapped";
+      why = diff == 0  ? "values differ by 0: soft-locked"
+            : diff % 2 ? "values differ by an odd number: normal"
+                       : "values differ by an even number: trapped";
     }
     if (rule <= CB_REWRITE_START_GOAL_SECRET) ps->flags |= CB_FLAG_SECRET;
     if (rule == CB_REWRITE_EVEN) ps->flags |= CB_FLAG_TRAPPED;
@@ -638,8 +662,9 @@ static cb_status check_keys(dd *s, cb_error *err) {
       if (k < 0) break;
       cb_dungeon_remove_key(holder, ps->lock);
       if (cb_dungeon_add_key(d, &d->rooms[k], ps->lock)) break;
-      cb_dungeon_log(d, "Key check: %s in room %d cannot be reached from room %d without its own lock; "
-                        "moved to room %d (%d).",
+      cb_dungeon_log(d,
+                     "Key check: %s in room %d cannot be reached from room %d without its own lock; "
+                     "moved to room %d (%d).",
                      ps->lock, holder->id, id(start), id(k), s->value[k]);
       moved++;
       progress = 1;
@@ -648,7 +673,8 @@ static cb_status check_keys(dd *s, cb_error *err) {
   cb_graph_free(&g);
   free(reached);
   if (shut < 0 || d->oom) return oom(err);
-  if (moved == 0 && !s->o->faithful) cb_dungeon_log(d, "Key check: every key can be reached from room %d.", id(start));
+  if (moved == 0 && !s->o->faithful)
+    cb_dungeon_log(d, "Key check: every key can be reached from room %d.", id(start));
   return CB_OK;
 }
 
@@ -676,10 +702,13 @@ static cb_status describe_rooms(dd *s, cb_error *err) {
     }
     for (char *w = strtok(tags, " \t"); w && st == CB_OK; w = strtok(NULL, " \t")) {
       int bit = cb_tag_parse(w);
-      if (bit < 0) st = cb_table_fail(&t, &t.rows[k], err, "unknown tag '%s' (model.md lists the names)", w);
-      else want[k] |= (unsigned)bit;
+      if (bit < 0)
+        st = cb_table_fail(&t, &t.rows[k], err, "unknown tag '%s' (model.md lists the names)", w);
+      else
+        want[k] |= (unsigned)bit;
     }
-    if (st == CB_OK && !*t.rows[k].fields[1]) st = cb_table_fail(&t, &t.rows[k], err, "the room's line is empty");
+    if (st == CB_OK && !*t.rows[k].fields[1])
+      st = cb_table_fail(&t, &t.rows[k], err, "the room's line is empty");
   }
   if (st == CB_OK && !fallback) st = cb_table_fail(&t, NULL, err, "no \"-\" row for rooms without marks");
   for (int i = 0; i < s->n && st == CB_OK; i++) {

@@ -17,21 +17,26 @@ enum { CB_CARDS_MAX_DECKS = 2000 };
 typedef enum { CB_EXTRA_BY_TREE, CB_EXTRA_BY_LENGTH } cb_extra_by;
 
 /* cards (Cardtography): how a die into an explored, unconnected card is read. */
-typedef enum { CB_REDISCOVERED_DOOR, CB_REDISCOVERED_IGNORE, CB_REDISCOVERED_ONE_WAY, CB_REDISCOVERED_CONCEALED } cb_rediscovered;
+typedef enum {
+  CB_REDISCOVERED_DOOR,
+  CB_REDISCOVERED_IGNORE,
+  CB_REDISCOVERED_ONE_WAY,
+  CB_REDISCOVERED_CONCEALED
+} cb_rediscovered;
 /* cards options; zero means the default. Strings are borrowed. */
 typedef struct cb_cards_options {
-  int grid_w, grid_h;     /* 0: 5x5 */
-  const char *shape;      /* "rect" (NULL), "oval" or a mask file */
-  const char *entrance;   /* "bottom" (NULL), "top", "centre" or "C,R" */
-  int decks;              /* 0: 1 */
+  int grid_w, grid_h;   /* 0: 5x5 */
+  const char *shape;    /* "rect" (NULL), "oval" or a mask file */
+  const char *entrance; /* "bottom" (NULL), "top", "centre" or "C,R" */
+  int decks;            /* 0: 1 */
   bool jokers;
-  bool sprawl;            /* deal as needed on an unbounded grid, up to --rooms */
+  bool sprawl; /* deal as needed on an unbounded grid, up to --rooms */
   cb_rediscovered rediscovered;
-  bool plain_doubles;     /* --no-doubles-obstructed: variation 4 off */
-  int min_rooms;          /* 0: 5 (1 keeps every deal) */
-  const char *content;    /* content table (NULL: templates/cards-contents.txt) */
-  bool lengths;           /* roll a connection length per door */
-  int length_unit;        /* feet per pip, 0: 10 */
+  bool plain_doubles;  /* --no-doubles-obstructed: variation 4 off */
+  int min_rooms;       /* 0: 5 (1 keeps every deal) */
+  const char *content; /* content table (NULL: templates/cards-contents.txt) */
+  bool lengths;        /* roll a connection length per door */
+  int length_unit;     /* feet per pip, 0: 10 */
 } cb_cards_options;
 
 /* Options of every generator; each reads the ones it knows. */
@@ -44,18 +49,18 @@ typedef struct cb_gen_options {
   bool ladders;         /* preconnect: odd crossing rolls put ladders, not stairs */
   const char *title;    /* NULL: the generator names the dungeon */
   /* battleships */
-  int grid;             /* rooms per level, the grid is grid x grid; 0: default 10 */
-  int extra;            /* extra white pegs per grid, with extra_set; else 3 */
+  int grid;  /* rooms per level, the grid is grid x grid; 0: default 10 */
+  int extra; /* extra white pegs per grid, with extra_set; else 3 */
   bool extra_set;
-  int extra_stairs;     /* more level links per pair of levels */
+  int extra_stairs; /* more level links per pair of levels */
   bool secret_rows, matching_stairs;
-  int nfleet;           /* 0: the classic fleet, scaled */
+  int nfleet;              /* 0: the classic fleet, scaled */
   int fleet[CB_MAX_FLEET]; /* ship lengths */
   cb_cards_options cards;
   /* leximorph */
-  int sector_cols, sector_rows; /* 0: 2x2 */
-  int sector_ft;                /* 0: 240 */
-  bool no_rotate;               /* the letters stay upright (no d4) */
+  int sector_cols, sector_rows;                    /* 0: 2x2 */
+  int sector_ft;                                   /* 0: 240 */
+  bool no_rotate;                                  /* the letters stay upright (no d4) */
   const char *letters, *junctions, *walls, *doors; /* tables (name in templates/ or a path); NULL: ours */
 } cb_gen_options;
 

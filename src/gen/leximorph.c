@@ -23,20 +23,26 @@
 
 #define CB_PI 3.14159265358979323846
 
-enum { DEFAULT_SECTORS = 2, MAX_SECTORS = 12, DEFAULT_SECTOR_FT = 240, MIN_SECTOR_FT = 120, MAX_SECTOR_FT = 1200 };
+enum {
+  DEFAULT_SECTORS = 2,
+  MAX_SECTORS = 12,
+  DEFAULT_SECTOR_FT = 240,
+  MIN_SECTOR_FT = 120,
+  MAX_SECTOR_FT = 1200
+};
 enum { LETTER_ROWS = 10, JUNCTION_ROWS = 6, WALL_ROWS = 8, DOOR_ROWS = 20, MAX_STROKE_POINTS = 256 };
 /* The most work a letter table may ask for (see letter_pieces). */
 enum { MAX_LETTER_SEGMENTS = 100, MAX_LETTER_PIECES = 100 };
 static const double MIN_STROKE_LENGTH = 0.01; /* of the unit box */
-static const double WALL_FT = 60.0;     /* a wall check every 60 ft of tunnel */
-static const double SNAP_FT = 0.5;      /* points closer than this are one point */
-static const double CORNER_DEG = 35.0;  /* a bend sharper than this is a corner */
-static const double ARC_STEP_DEG = 12.0; /* arcs are flattened in steps this size */
-static const double DOOR_FT = 25.0;     /* a room behind a door sits this far off the tunnel */
-static const double PAIR_FT = 12.0;     /* half the gap between a pair of doors */
-static const double ROOM_FT = 15.0;     /* a room's side on the sketch, for spacing */
-static const double HALF_TUNNEL_FT = 5.0; /* a door stands in the wall, half a tunnel from its middle */
-static const double STUB_FT = 30.0;       /* a passage beyond a door, drawn this far until it ends blind */
+static const double WALL_FT = 60.0;           /* a wall check every 60 ft of tunnel */
+static const double SNAP_FT = 0.5;            /* points closer than this are one point */
+static const double CORNER_DEG = 35.0;        /* a bend sharper than this is a corner */
+static const double ARC_STEP_DEG = 12.0;      /* arcs are flattened in steps this size */
+static const double DOOR_FT = 25.0;           /* a room behind a door sits this far off the tunnel */
+static const double PAIR_FT = 12.0;           /* half the gap between a pair of doors */
+static const double ROOM_FT = 15.0;           /* a room's side on the sketch, for spacing */
+static const double HALF_TUNNEL_FT = 5.0;     /* a door stands in the wall, half a tunnel from its middle */
+static const double STUB_FT = 30.0; /* a passage beyond a door, drawn this far until it ends blind */
 
 /* ---- tables ---- */
 
@@ -64,7 +70,8 @@ typedef struct tables {
 
 static void tables_free(tables *t) {
   for (int i = 0; i < LETTER_ROWS; i++) {
-    for (int k = 0; k < t->letters[i].npolys; k++) free(t->letters[i].polys[k].p);
+    for (int k = 0; k < t->letters[i].npolys; k++)
+      free(t->letters[i].polys[k].p);
     free(t->letters[i].polys);
   }
 }
@@ -106,7 +113,8 @@ static cb_status parse_stroke(const cb_table *t, const cb_table_row *row, int k,
   if (strcmp(cmd, "L") == 0 || strcmp(cmd, "O") == 0) {
     int closed = cmd[0] == 'O';
     if (nw - 1 < (closed ? 3 : 2))
-      return cb_table_fail(t, row, err, "stroke %d: '%s' needs at least %d points x,y", k, cmd, closed ? 3 : 2);
+      return cb_table_fail(t, row, err, "stroke %d: '%s' needs at least %d points x,y", k, cmd,
+                           closed ? 3 : 2);
     for (int i = 1; i < nw; i++) {
       double u, v;
       if (!parse_pair(words[i], &u, &v))
@@ -121,14 +129,16 @@ static cb_status parse_stroke(const cb_table *t, const cb_table_row *row, int k,
     double cx, cy, rx, ry, a0 = 0, a1 = 360;
     if (nw != (whole ? 3 : 5))
       return cb_table_fail(t, row, err, "stroke %d: '%s' takes %s", k, cmd,
-                           whole ? "a centre cx,cy and radii rx,ry" : "a centre cx,cy, radii rx,ry, and two angles");
+                           whole ? "a centre cx,cy and radii rx,ry"
+                                 : "a centre cx,cy, radii rx,ry, and two angles");
     if (!parse_pair(words[1], &cx, &cy) || !parse_pair(words[2], &rx, &ry) ||
         (!whole && (!parse_num(words[3], &a0) || !parse_num(words[4], &a1))))
       return cb_table_fail(t, row, err, "stroke %d: '%s' takes numbers: %s", k, cmd,
                            whole ? "E cx,cy rx,ry" : "A cx,cy rx,ry from to");
     if (rx <= 0 || ry <= 0) return cb_table_fail(t, row, err, "stroke %d: the radii must be above 0", k);
     if (fabs(a1 - a0) > 360 || a1 == a0)
-      return cb_table_fail(t, row, err, "stroke %d: the arc must turn by more than 0 and at most 360 degrees", k);
+      return cb_table_fail(t, row, err, "stroke %d: the arc must turn by more than 0 and at most 360 degrees",
+                           k);
     int steps = (int)ceil(fabs(a1 - a0) / ARC_STEP_DEG);
     for (int i = 0; i <= steps; i++) {
       double a = (a0 + (a1 - a0) * i / steps) * CB_PI / 180;
@@ -218,8 +228,9 @@ static cb_status parse_letter(const cb_table *t, const cb_table_row *row, letter
     if ((st = parse_stroke(t, row, k, s, cur, err)) != CB_OK) break;
     for (int i = 0; i < cur->n; i++)
       if (cur->p[i].u < -1e-9 || cur->p[i].u > 1 + 1e-9 || cur->p[i].v < -1e-9 || cur->p[i].v > 1 + 1e-9) {
-        st = cb_table_fail(t, row, err, "stroke %d of letter '%s' leaves its box at %.3g,%.3g (the box is 0..1 "
-                                        "both ways)",
+        st = cb_table_fail(t, row, err,
+                           "stroke %d of letter '%s' leaves its box at %.3g,%.3g (the box is 0..1 "
+                           "both ways)",
                            k, l->name, cur->p[i].u, cur->p[i].v);
         break;
       }
@@ -236,25 +247,29 @@ static cb_status parse_letter(const cb_table *t, const cb_table_row *row, letter
 }
 
 /* A die table with exactly `rows` rows, each roll 1..rows once. */
-static cb_status read_die_table(const char *name, int rows, int fields, cb_table *t, int *order, cb_error *err) {
+static cb_status read_die_table(const char *name, int rows, int fields, cb_table *t, int *order,
+                                cb_error *err) {
   char path[1024];
   cb_status st = cb_table_read(cb_table_path(name, path, sizeof path), fields, fields, t, err);
   if (st != CB_OK) return st;
   if (t->nrows != rows) {
-    st = cb_table_fail(t, NULL, err, "expected %d rows, one for each roll of a d%d; found %d", rows, rows, t->nrows);
+    st = cb_table_fail(t, NULL, err, "expected %d rows, one for each roll of a d%d; found %d", rows, rows,
+                       t->nrows);
     cb_table_free(t);
     return st;
   }
-  for (int i = 0; i < rows; i++) order[i] = -1;
+  for (int i = 0; i < rows; i++)
+    order[i] = -1;
   for (int i = 0; i < rows; i++) {
     long v;
     if (!cb_table_int(t->rows[i].fields[0], 1, rows, &v)) {
-      st = cb_table_fail(t, &t->rows[i], err, "'%s' is not a roll of a d%d (1 to %d)", t->rows[i].fields[0], rows,
-                         rows);
+      st = cb_table_fail(t, &t->rows[i], err, "'%s' is not a roll of a d%d (1 to %d)", t->rows[i].fields[0],
+                         rows, rows);
       break;
     }
     if (order[v - 1] >= 0) {
-      st = cb_table_fail(t, &t->rows[i], err, "roll %ld is already on line %d", v, t->rows[order[v - 1]].line);
+      st =
+          cb_table_fail(t, &t->rows[i], err, "roll %ld is already on line %d", v, t->rows[order[v - 1]].line);
       break;
     }
     order[v - 1] = i;
@@ -272,7 +287,8 @@ static cb_status read_results(const char *name, int rows, result_row *out, int (
   for (int r = 0; r < rows && st == CB_OK; r++) {
     const cb_table_row *row = &t.rows[order[r]];
     int e = parse(row->fields[2]);
-    if (e < 0) st = cb_table_fail(&t, row, err, "unknown effect '%s' (expected one of %s)", row->fields[2], kinds);
+    if (e < 0)
+      st = cb_table_fail(&t, row, err, "unknown effect '%s' (expected one of %s)", row->fields[2], kinds);
     else if (!row->fields[1][0] || strlen(row->fields[1]) >= sizeof out[r].text)
       st = cb_table_fail(&t, row, err, "the result must be 1 to %zu bytes", sizeof out[r].text - 1);
     else {
@@ -287,13 +303,15 @@ static cb_status read_results(const char *name, int rows, result_row *out, int (
 static cb_status read_tables(const cb_gen_options *o, tables *tb, cb_error *err) {
   cb_table t;
   int order[LETTER_ROWS];
-  cb_status st = read_die_table(o->letters ? o->letters : "leximorph-letters", LETTER_ROWS, 3, &t, order, err);
+  cb_status st =
+      read_die_table(o->letters ? o->letters : "leximorph-letters", LETTER_ROWS, 3, &t, order, err);
   if (st != CB_OK) return st;
   for (int r = 0; r < LETTER_ROWS && st == CB_OK; r++) {
     const cb_table_row *row = &t.rows[order[r]];
     letter *l = &tb->letters[r];
     if (!row->fields[1][0] || strlen(row->fields[1]) >= sizeof l->name || strpbrk(row->fields[1], " \t"))
-      st = cb_table_fail(&t, row, err, "a letter's name must be 1 to %zu bytes without spaces", sizeof l->name - 1);
+      st = cb_table_fail(&t, row, err, "a letter's name must be 1 to %zu bytes without spaces",
+                         sizeof l->name - 1);
     else {
       strcpy(l->name, row->fields[1]);
       st = parse_letter(&t, row, l, err);
@@ -343,10 +361,10 @@ typedef struct lx {
   edge *edges;
   int nedges;
   size_t cap_edges;
-  int *adj_start, *adj; /* CSR: edge indices per node */
-  int *junction_of;     /* node -> junction index or -1 */
-  int *edge_tunnel;     /* edge -> the tunnel it lies in */
-  double *edge_at;      /* edge -> how far along its tunnel it starts */
+  int *adj_start, *adj;    /* CSR: edge indices per node */
+  int *junction_of;        /* node -> junction index or -1 */
+  int *edge_tunnel;        /* edge -> the tunnel it lies in */
+  double *edge_at;         /* edge -> how far along its tunnel it starts */
   unsigned char *edge_rev; /* edge -> 1 when its tunnel runs from b to a */
   struct station *st;      /* the wall checks' places, by tunnel and distance along it */
   int nst;
@@ -391,8 +409,9 @@ static const char *turn_words(int rotation) {
 static cb_status roll_letters(lx *s, cb_error *err) {
   cb_dungeon *d = s->d;
   int n = s->cols * s->rows;
-  cb_dungeon_log(d, "The map is %d by %d sectors of %.0f ft (%.0f by %.0f ft); sectors are named column,row "
-                    "from the top left.",
+  cb_dungeon_log(d,
+                 "The map is %d by %d sectors of %.0f ft (%.0f by %.0f ft); sectors are named column,row "
+                 "from the top left.",
                  s->cols, s->rows, s->S, s->cols * s->S, s->rows * s->S);
   s->sector_first = cb_malloc(((size_t)n + 1) * sizeof *s->sector_first);
   if (!s->sector_first) return oom(err);
@@ -449,10 +468,12 @@ static double closest(const seg *a, const seg *b, double p[4]) {
   p[0] = p[1] = p[2] = p[3] = 0;
   for (int i = 0; i < 4; i++)
     if (dist[i] < best + 0.01) {
-      for (int k = 0; k < 4; k++) p[k] += c[i][k];
+      for (int k = 0; k < 4; k++)
+        p[k] += c[i][k];
       n++;
     }
-  for (int k = 0; k < 4; k++) p[k] /= n;
+  for (int k = 0; k < 4; k++)
+    p[k] /= n;
   return best;
 }
 
@@ -465,9 +486,12 @@ static double closest_sets(const lx *s, int a0, int a1, int b0, int b1, const in
     for (int j = b0; j < b1; j++) {
       if (only_b && !only_b[j]) continue;
       const seg *a = &s->segs[i], *b = &s->segs[j];
-      double gx = fmax(0, fmax(fmin(a->ax, a->bx) - fmax(b->ax, b->bx), fmin(b->ax, b->bx) - fmax(a->ax, a->bx)));
-      double gy = fmax(0, fmax(fmin(a->ay, a->by) - fmax(b->ay, b->by), fmin(b->ay, b->by) - fmax(a->ay, a->by)));
-      if (gx * gx + gy * gy > (best + 0.01) * (best + 0.01)) continue; /* their boxes are already further apart */
+      double gx =
+          fmax(0, fmax(fmin(a->ax, a->bx) - fmax(b->ax, b->bx), fmin(b->ax, b->bx) - fmax(a->ax, a->bx)));
+      double gy =
+          fmax(0, fmax(fmin(a->ay, a->by) - fmax(b->ay, b->by), fmin(b->ay, b->by) - fmax(a->ay, a->by)));
+      if (gx * gx + gy * gy > (best + 0.01) * (best + 0.01))
+        continue; /* their boxes are already further apart */
       double q[4], dd = closest(a, b, q);
       if (dd < best - 1e-6) {
         best = dd;
@@ -494,12 +518,14 @@ static cb_status join_letters(lx *s, cb_error *err) {
       const cb_sketch_sector *A = &s->sk->sectors[k], *B = &s->sk->sectors[m];
       if (!isfinite(dist)) continue;
       if (dist < SNAP_FT) {
-        cb_dungeon_log(s->d, "Sectors %d,%d and %d,%d: the letters already touch.", A->col, A->row, B->col, B->row);
+        cb_dungeon_log(s->d, "Sectors %d,%d and %d,%d: the letters already touch.", A->col, A->row, B->col,
+                       B->row);
         continue;
       }
       if (add_seg(s, (seg){p[0], p[1], p[2], p[3], k, m, 1})) return oom(err);
-      cb_dungeon_log(s->d, "Sectors %d,%d (%s) and %d,%d (%s): the letters do not touch, so a %.0f ft tunnel joins "
-                           "their nearest strokes across the edge between them.",
+      cb_dungeon_log(s->d,
+                     "Sectors %d,%d (%s) and %d,%d (%s): the letters do not touch, so a %.0f ft tunnel joins "
+                     "their nearest strokes across the edge between them.",
                      A->col, A->row, A->letter, B->col, B->row, B->letter, dist);
     }
   return CB_OK;
@@ -607,9 +633,12 @@ static cb_status build_graph(lx *s, cb_error *err) {
   s->adj_start = cb_calloc((size_t)s->nnodes + 1, sizeof *s->adj_start);
   s->adj = cb_malloc(((size_t)s->nedges * 2 + 1) * sizeof *s->adj);
   if (!s->adj_start || !s->adj) return oom(err);
-  for (int i = 0; i < s->nnodes; i++) s->nodes[i].deg = 0;
-  for (int e = 0; e < s->nedges; e++) s->nodes[s->edges[e].a].deg++, s->nodes[s->edges[e].b].deg++;
-  for (int i = 0; i < s->nnodes; i++) s->adj_start[i + 1] = s->adj_start[i] + s->nodes[i].deg;
+  for (int i = 0; i < s->nnodes; i++)
+    s->nodes[i].deg = 0;
+  for (int e = 0; e < s->nedges; e++)
+    s->nodes[s->edges[e].a].deg++, s->nodes[s->edges[e].b].deg++;
+  for (int i = 0; i < s->nnodes; i++)
+    s->adj_start[i + 1] = s->adj_start[i] + s->nodes[i].deg;
   int *fill = cb_calloc((size_t)s->nnodes + 1, sizeof *fill);
   if (!fill) return oom(err);
   for (int e = 0; e < s->nedges; e++) {
@@ -627,7 +656,8 @@ fail:
 static int other_end(const lx *s, int e, int n) { return s->edges[e].a == n ? s->edges[e].b : s->edges[e].a; }
 
 static int find_root(int *parent, int i) {
-  while (parent[i] != i) i = parent[i] = parent[parent[i]];
+  while (parent[i] != i)
+    i = parent[i] = parent[parent[i]];
   return i;
 }
 
@@ -638,15 +668,19 @@ static cb_status connect_pieces(lx *s, cb_error *err) {
     cb_status st = build_graph(s, err);
     if (st != CB_OK) return st;
     int *parent = cb_malloc(((size_t)s->nnodes + 1) * sizeof *parent);
-    int *in_a = cb_calloc((size_t)s->nsegs + 1, sizeof *in_a), *in_b = cb_calloc((size_t)s->nsegs + 1, sizeof *in_b);
+    int *in_a = cb_calloc((size_t)s->nsegs + 1, sizeof *in_a),
+        *in_b = cb_calloc((size_t)s->nsegs + 1, sizeof *in_b);
     if (!parent || !in_a || !in_b) {
       free(parent), free(in_a), free(in_b);
       return oom(err);
     }
-    for (int i = 0; i < s->nnodes; i++) parent[i] = i;
-    for (int e = 0; e < s->nedges; e++) parent[find_root(parent, s->edges[e].a)] = find_root(parent, s->edges[e].b);
+    for (int i = 0; i < s->nnodes; i++)
+      parent[i] = i;
+    for (int e = 0; e < s->nedges; e++)
+      parent[find_root(parent, s->edges[e].a)] = find_root(parent, s->edges[e].b);
     int pieces = 0, root0 = s->nnodes ? find_root(parent, 0) : 0;
-    for (int i = 0; i < s->nnodes; i++) pieces += find_root(parent, i) == i;
+    for (int i = 0; i < s->nnodes; i++)
+      pieces += find_root(parent, i) == i;
     if (pieces <= 1 || round > 10000) {
       free(parent), free(in_a), free(in_b);
       return CB_OK;
@@ -655,8 +689,10 @@ static cb_status connect_pieces(lx *s, cb_error *err) {
     for (int i = 0; i < s->nsegs; i++) {
       int nd = node_at(s, s->segs[i].ax, s->segs[i].ay);
       if (nd < 0 || nd >= s->nnodes) continue;
-      if (find_root(parent, nd) == root0) in_a[i] = 1;
-      else in_b[i] = 1;
+      if (find_root(parent, nd) == root0)
+        in_a[i] = 1;
+      else
+        in_b[i] = 1;
     }
     free(parent);
     double p[4] = {0, 0, 0, 0};
@@ -668,8 +704,9 @@ static cb_status connect_pieces(lx *s, cb_error *err) {
     int sector_a = s->segs[sa].s1, sector_b = s->segs[sb].s1;
     if (add_seg(s, (seg){p[0], p[1], p[2], p[3], sector_a, sector_b, 1})) return oom(err);
     const cb_sketch_sector *sec = &s->sk->sectors[sector_b];
-    cb_dungeon_log(s->d, "A stroke of %s in sector %d,%d touched nothing: joined it to the nearest stroke with a "
-                         "%.0f ft tunnel (%d pieces were left).",
+    cb_dungeon_log(s->d,
+                   "A stroke of %s in sector %d,%d touched nothing: joined it to the nearest stroke with a "
+                   "%.0f ft tunnel (%d pieces were left).",
                    sec->letter, sec->col, sec->row, dist, pieces);
   }
 }
@@ -712,7 +749,8 @@ static int push_pt(pts *t, double x, double y) {
 }
 
 /* Walks from junction node j along edge e to the next junction; appends the tunnel. */
-static cb_status walk_tunnel(lx *s, int j, int e, cb_sketch_tunnel **tun, int *ntun, size_t *cap, cb_error *err) {
+static cb_status walk_tunnel(lx *s, int j, int e, cb_sketch_tunnel **tun, int *ntun, size_t *cap,
+                             cb_error *err) {
   pts t = {0};
   int cur = j;
   double at = 0;
@@ -767,9 +805,11 @@ static cb_status trace_tunnels(lx *s, cb_error *err) {
   if (!s->junction_of || !jo || !s->edge_tunnel || !s->edge_at || !s->edge_rev) goto fail_oom;
   for (int e = 0; e < s->nedges; e++)
     s->edge_tunnel[e] = -1, s->edge_at[e] = 0;
-  for (int i = 0; i < s->nnodes; i++) s->junction_of[i] = is_junction(s, i) ? 0 : -1;
+  for (int i = 0; i < s->nnodes; i++)
+    s->junction_of[i] = is_junction(s, i) ? 0 : -1;
   /* a loop without a corner (an O) gets a junction at its top */
-  for (int i = 0; i < s->nedges; i++) s->edges[i].used = 0;
+  for (int i = 0; i < s->nedges; i++)
+    s->edges[i].used = 0;
   for (int i = 0; i < s->nnodes; i++)
     if (s->junction_of[i] >= 0)
       for (int k = s->adj_start[i]; k < s->adj_start[i + 1]; k++) {
@@ -812,7 +852,8 @@ static cb_status trace_tunnels(lx *s, cb_error *err) {
     sk->junctions[k].x = round(jo[k].x * 100) / 100;
     sk->junctions[k].y = round(jo[k].y * 100) / 100;
   }
-  for (int i = 0; i < s->nedges; i++) s->edges[i].used = 0;
+  for (int i = 0; i < s->nedges; i++)
+    s->edges[i].used = 0;
   for (int k = 0; k < nj && st == CB_OK; k++)
     for (int q = s->adj_start[jo[k].node]; q < s->adj_start[jo[k].node + 1] && st == CB_OK; q++)
       if (!s->edges[s->adj[q]].used) st = walk_tunnel(s, jo[k].node, s->adj[q], &tun, &ntun, &cap, err);
@@ -832,9 +873,11 @@ static cb_status trace_tunnels(lx *s, cb_error *err) {
       tun[t].points[i].x = round(tun[t].points[i].x * 100) / 100;
       tun[t].points[i].y = round(tun[t].points[i].y * 100) / 100;
     }
-  cb_dungeon_log(d, "The tunnel network: %d junctions (ends, corners, crossings and joins) and %d tunnels between "
-                    "them, %.0f ft in all.",
-                 nj, ntun, total);
+  cb_dungeon_log(
+      d,
+      "The tunnel network: %d junctions (ends, corners, crossings and joins) and %d tunnels between "
+      "them, %.0f ft in all.",
+      nj, ntun, total);
   goto done;
 fail_oom:
   st = oom(err);
@@ -945,7 +988,8 @@ static void free_direction(const cb_sketch *sk, int j, double *ux, double *uy) {
     double next = INFINITY;
     for (int k = 0; k < n; k++) {
       double g = ang[k] - ang[i];
-      while (g <= 1e-9) g += 2 * CB_PI;
+      while (g <= 1e-9)
+        g += 2 * CB_PI;
       if (g < next) next = g;
     }
     if (n == 1) next = 2 * CB_PI;
@@ -1254,10 +1298,11 @@ static void log_rolls(lx *s) {
       cb_dungeon_log(d, "Junction %d (sector %d,%d): rolled %d -> %s%s.", j + 1, col + 1, row + 1, J->roll,
                      J->result, beyond);
     } else if (J->room)
-      cb_dungeon_log(d, "Junction %d (sector %d,%d): rolled %d -> %s: room %d.", j + 1, col + 1, row + 1, J->roll,
-                     J->result, J->room);
+      cb_dungeon_log(d, "Junction %d (sector %d,%d): rolled %d -> %s: room %d.", j + 1, col + 1, row + 1,
+                     J->roll, J->result, J->room);
     else
-      cb_dungeon_log(d, "Junction %d (sector %d,%d): rolled %d -> %s.", j + 1, col + 1, row + 1, J->roll, J->result);
+      cb_dungeon_log(d, "Junction %d (sector %d,%d): rolled %d -> %s.", j + 1, col + 1, row + 1, J->roll,
+                     J->result);
   }
   for (int i = 0; i < sk->nwalls; i += 2) {
     const cb_sketch_wall *L = &sk->walls[i], *R = &sk->walls[i + 1];
@@ -1297,7 +1342,8 @@ static cb_status build_crawl(lx *s, int nstations, crawl *c, cb_error *err) {
     double len = tunnel_length(tu);
     int prev = -1;
     for (int j = 0; j < nj && prev < 0; j++)
-      if (fabs(sk->junctions[j].x - tu->points[0].x) < 0.01 && fabs(sk->junctions[j].y - tu->points[0].y) < 0.01)
+      if (fabs(sk->junctions[j].x - tu->points[0].x) < 0.01 &&
+          fabs(sk->junctions[j].y - tu->points[0].y) < 0.01)
         prev = j;
     int last = -1;
     for (int j = 0; j < nj && last < 0; j++)
@@ -1315,7 +1361,8 @@ static cb_status build_crawl(lx *s, int nstations, crawl *c, cb_error *err) {
   }
   for (int e = 0; e < ne; e++)
     if (ea[e] >= 0 && eb[e] >= 0) c->start[ea[e] + 1]++, c->start[eb[e] + 1]++;
-  for (int i = 0; i < n; i++) c->start[i + 1] += c->start[i];
+  for (int i = 0; i < n; i++)
+    c->start[i + 1] += c->start[i];
   c->to = cb_malloc(((size_t)c->start[n] + 1) * sizeof *c->to);
   c->len = cb_malloc(((size_t)c->start[n] + 1) * sizeof *c->len);
   int *fill = cb_calloc((size_t)n + 1, sizeof *fill);
@@ -1337,9 +1384,7 @@ fail:
   return oom(err);
 }
 
-static void crawl_free(crawl *c) {
-  free(c->start), free(c->to), free(c->len), free(c->flags);
-}
+static void crawl_free(crawl *c) { free(c->start), free(c->to), free(c->len), free(c->flags); }
 
 typedef struct search {
   double *dist;
@@ -1374,7 +1419,8 @@ static int heap_pop(search *q) {
 /* Shortest walks along the tunnels from `from`, not past another node that
  * holds rooms (is_key); flags gather what the walk passes on the way. */
 static void walk_from(const crawl *c, const int *is_key, int from, search *q) {
-  for (int i = 0; i < q->ntouched; i++) q->dist[q->touched[i]] = INFINITY, q->flags[q->touched[i]] = 0;
+  for (int i = 0; i < q->ntouched; i++)
+    q->dist[q->touched[i]] = INFINITY, q->flags[q->touched[i]] = 0;
   q->ntouched = q->nheap = 0;
   q->dist[from] = 0;
   q->touched[q->ntouched++] = from;
@@ -1408,8 +1454,8 @@ static int nearest_key(const int *order, int nkeys, const search *q) {
 static cb_status add_passage(cb_dungeon *d, const pending *a, const pending *b, double len, unsigned flags,
                              int *ndoor, int *nsecret) {
   int door = a->door || (b && b->door), secret = a->secret || (b && b->secret);
-  cb_passage *p = cb_dungeon_add_passage(d, a->id, b ? b->id : 0,
-                                         b ? (door ? CB_PASSAGE_DOOR : CB_PASSAGE_TUNNEL) : CB_PASSAGE_STAIRS);
+  cb_passage *p = cb_dungeon_add_passage(
+      d, a->id, b ? b->id : 0, b ? (door ? CB_PASSAGE_DOOR : CB_PASSAGE_TUNNEL) : CB_PASSAGE_STAIRS);
   if (!p) return CB_EINTERNAL;
   p->flags = flags | (b && secret ? CB_FLAG_SECRET : 0);
   p->length_ft = round(len);
@@ -1438,7 +1484,8 @@ static cb_status follow_tunnels(lx *s, pending *pend, int np, int nstations, cb_
   q.heap = cb_malloc(((size_t)c.start[n] + (size_t)n + 1) * sizeof *q.heap);
   q.touched = cb_malloc(((size_t)n + 1) * sizeof *q.touched);
   if (!is_key || !first || !order || !q.dist || !q.flags || !q.heap || !q.touched) goto fail_oom;
-  for (int i = 0; i < n; i++) q.dist[i] = INFINITY, first[i] = -1;
+  for (int i = 0; i < n; i++)
+    q.dist[i] = INFINITY, first[i] = -1;
   /* a place's rooms meet the tunnel through its first open room (rooms are
    * sorted by id); a place with only rooms behind secret doors does not cut
    * the tunnel: only the step through the secret door is hidden */
@@ -1477,7 +1524,8 @@ static cb_status follow_tunnels(lx *s, pending *pend, int np, int nstations, cb_
   for (int i = 0; i < s->sk->nwalls && np > 0; i++) {
     if (s->sk->walls[i].effect != CB_WALL_STAIRS) continue;
     int from = s->sk->njunctions + i / 2, best = -1;
-    for (int t = 0; t < q.ntouched; t++) q.dist[q.touched[t]] = INFINITY, q.flags[q.touched[t]] = 0;
+    for (int t = 0; t < q.ntouched; t++)
+      q.dist[q.touched[t]] = INFINITY, q.flags[q.touched[t]] = 0;
     q.ntouched = 0;
     /* walk without stopping at rooms, then take the nearest room's node */
     int *open = cb_calloc((size_t)n + 1, sizeof *open);
@@ -1498,8 +1546,9 @@ static cb_status follow_tunnels(lx *s, pending *pend, int np, int nstations, cb_
     cb_dungeon_log(d, "Stairs in tunnel %d lead down; room %d is the nearest room, %.0f ft away.",
                    s->sk->walls[i].tunnel + 1, pend[first[best]].id, q.dist[best]);
   }
-  cb_dungeon_log(d, "Followed the tunnels between the rooms: %d passages, %d of them through doors (%d secret), "
-                    "and %d %s down to another level.",
+  cb_dungeon_log(d,
+                 "Followed the tunnels between the rooms: %d passages, %d of them through doors (%d secret), "
+                 "and %d %s down to another level.",
                  d->npassages - nstairs, ndoor, nsecret, nstairs, nstairs == 1 ? "stair" : "stairs");
   goto done;
 fail_oom:
@@ -1515,12 +1564,15 @@ done:
 
 static cb_status validate(const cb_gen_options *o, cb_error *err) {
   if (o->rooms != 0)
-    return cb_error_set(err, CB_EINPUT, "--rooms %d: leximorph's rooms come from the dice (junctions and doors); "
-                                        "use --sectors to make the map bigger", o->rooms);
+    return cb_error_set(err, CB_EINPUT,
+                        "--rooms %d: leximorph's rooms come from the dice (junctions and doors); "
+                        "use --sectors to make the map bigger",
+                        o->rooms);
   if (o->levels > 1)
-    return cb_error_set(err, CB_EINPUT, "--levels %d: leximorph makes one level (its stairs lead down)", o->levels);
-  if (o->sector_cols < 0 || o->sector_cols > MAX_SECTORS || o->sector_rows < 0 || o->sector_rows > MAX_SECTORS ||
-      (o->sector_cols == 0) != (o->sector_rows == 0))
+    return cb_error_set(err, CB_EINPUT, "--levels %d: leximorph makes one level (its stairs lead down)",
+                        o->levels);
+  if (o->sector_cols < 0 || o->sector_cols > MAX_SECTORS || o->sector_rows < 0 ||
+      o->sector_rows > MAX_SECTORS || (o->sector_cols == 0) != (o->sector_rows == 0))
     return cb_error_set(err, CB_EINPUT, "--sectors %dx%d: expected 1x1 to %dx%d sectors", o->sector_cols,
                         o->sector_rows, MAX_SECTORS, MAX_SECTORS);
   if (o->sector_ft != 0 && (o->sector_ft < MIN_SECTOR_FT || o->sector_ft > MAX_SECTOR_FT))
@@ -1614,7 +1666,8 @@ done:
 
 const cb_generator cb_gen_leximorph = {
     .name = "leximorph",
-    .summary = "pre-loading tunnel templates: a rolled letter per sector becomes tunnels, rooms come from the dice",
+    .summary =
+        "pre-loading tunnel templates: a rolled letter per sector becomes tunnels, rooms come from the dice",
     .default_rooms = 0,
     .max_rooms = 1000000,
     .validate = validate,

@@ -17,8 +17,7 @@ static int edge_cmp(const void *pa, const void *pb) {
 static int order_cmp(const void *pa, const void *pb, void *ctx);
 
 /* Collinear (or too few) points: join each point to the next along the line. */
-static cb_status path_along_line(const cb_point *pts, int n, cb_edge **edges, int *nedges,
-                                 cb_error *err) {
+static cb_status path_along_line(const cb_point *pts, int n, cb_edge **edges, int *nedges, cb_error *err) {
   int *order = cb_malloc((size_t)(n > 0 ? n : 1) * sizeof *order);
   cb_edge *e = cb_malloc((size_t)(n > 1 ? n - 1 : 1) * sizeof *e);
   if (!order || !e) {
@@ -26,7 +25,8 @@ static cb_status path_along_line(const cb_point *pts, int n, cb_edge **edges, in
     free(e);
     return cb_error_set(err, CB_EINTERNAL, "out of memory");
   }
-  for (int i = 0; i < n; i++) order[i] = i;
+  for (int i = 0; i < n; i++)
+    order[i] = i;
   /* insertion sort by (x, y): n is small here or the points are on a line */
   for (int i = 1; i < n; i++) {
     int v = order[i], j = i;

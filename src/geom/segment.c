@@ -89,7 +89,8 @@ cb_seggrid *cb_seggrid_new(const cb_point *pts, int n, double cell) {
   if (!(cell > 0)) cell = 1;
   /* keep the cell count near n so that memory stays linear */
   double w = maxx - minx, h = maxy - miny;
-  while ((w / cell + 1) * (h / cell + 1) > 4.0 * (n + 16)) cell *= 1.5;
+  while ((w / cell + 1) * (h / cell + 1) > 4.0 * (n + 16))
+    cell *= 1.5;
   g->n = n;
   g->cell = cell;
   g->x0 = minx;
@@ -106,13 +107,15 @@ cb_seggrid *cb_seggrid_new(const cb_point *pts, int n, double cell) {
     return NULL;
   }
   memcpy(g->pts, pts, (size_t)n * sizeof *pts);
-  for (size_t c = 0; c < cells; c++) g->seg_head[c] = -1;
+  for (size_t c = 0; c < cells; c++)
+    g->seg_head[c] = -1;
   for (int i = 0; i < n; i++) {
     int c0, r0, c1, r1;
     cell_range(g, pts[i].x, pts[i].y, pts[i].x, pts[i].y, &c0, &r0, &c1, &r1);
     g->pt_start[(size_t)r0 * g->cols + c0 + 1]++;
   }
-  for (size_t c = 0; c < cells; c++) g->pt_start[c + 1] += g->pt_start[c];
+  for (size_t c = 0; c < cells; c++)
+    g->pt_start[c + 1] += g->pt_start[c];
   int *fill = cb_calloc(cells, sizeof *fill);
   if (!fill) {
     cb_seggrid_free(g);

@@ -20,7 +20,8 @@ static char found[PATH_MAX];
 
 static int usable(const char *dir) {
   char probe[PATH_MAX];
-  if (!dir || !*dir || snprintf(probe, sizeof probe, "%s/fonts/Vollkorn-Regular.ttf", dir) >= (int)sizeof probe)
+  if (!dir || !*dir ||
+      snprintf(probe, sizeof probe, "%s/fonts/Vollkorn-Regular.ttf", dir) >= (int)sizeof probe)
     return 0;
   if (access(probe, R_OK) != 0) return 0;
   snprintf(found, sizeof found, "%s", dir);

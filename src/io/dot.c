@@ -13,7 +13,8 @@ typedef struct out {
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static void put(out *o, const char *fmt, ...) {
+static void
+put(out *o, const char *fmt, ...) {
   char buf[512];
   va_list ap;
   va_start(ap, fmt);

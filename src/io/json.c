@@ -10,8 +10,8 @@
 
 #include "../model/check.h"
 #include "../util/alloc.h"
-#include "json_stock.h"
 #include "../util/bom.h"
+#include "json_stock.h"
 #include "json_util.h"
 
 /* Each generator's procedure reader and writer; add a row per generator. */
@@ -294,8 +294,10 @@ static const char *const known_options[][2] = {
     {"cards",
      " sprawl rooms grid shape entrance decks jokers rediscovered no-doubles-obstructed doubles-obstructed "
      "levels faithful min-rooms content lengths length-unit title theme depth locks "},
-    {"battleships", " levels grid fleet extra extra-stairs secret-rows matching-stairs faithful title theme depth locks "},
-    {"leximorph", " sectors sector-ft rotate no-rotate letters junctions walls doors faithful title theme depth locks "},
+    {"battleships",
+     " levels grid fleet extra extra-stairs secret-rows matching-stairs faithful title theme depth locks "},
+    {"leximorph",
+     " sectors sector-ft rotate no-rotate letters junctions walls doors faithful title theme depth locks "},
     {"preconnect", " rooms ladders faithful title theme depth locks "},
 };
 
@@ -318,13 +320,18 @@ static cb_status read_options(cb_json_reader *r, json_t *root) {
                         r->d->generator);
     char buf[64];
     const char *text = NULL;
-    if (json_is_string(v)) text = json_string_value(v);
-    else if (json_is_integer(v)) snprintf(buf, sizeof buf, "%lld", (long long)json_integer_value(v)), text = buf;
-    else if (json_is_real(v)) snprintf(buf, sizeof buf, "%.12g", json_real_value(v)), text = buf;
-    else if (json_is_boolean(v)) text = json_is_true(v) ? "true" : "false";
+    if (json_is_string(v))
+      text = json_string_value(v);
+    else if (json_is_integer(v))
+      snprintf(buf, sizeof buf, "%lld", (long long)json_integer_value(v)), text = buf;
+    else if (json_is_real(v))
+      snprintf(buf, sizeof buf, "%.12g", json_real_value(v)), text = buf;
+    else if (json_is_boolean(v))
+      text = json_is_true(v) ? "true" : "false";
     if (!text || strlen(text) > 256)
       return cb_jr_fail(r, "options", "option '%.64s' must be a short string, a number or a boolean", key);
-    if (json_is_true(v) ? cb_dungeon_set_flag(r->d, key) : cb_dungeon_set_option(r->d, key, text, json_is_number(v)))
+    if (json_is_true(v) ? cb_dungeon_set_flag(r->d, key)
+                        : cb_dungeon_set_option(r->d, key, text, json_is_number(v)))
       return cb_jr_oom(r);
   }
   return r->st;
@@ -353,7 +360,8 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
   if (title) d->title = title;
   if (read_options(r, root) || (r->stocked && cb_json_read_stock(r, root))) return r->st;
   json_t *levels = cb_jr_array(r, root, "", "levels", CB_JSON_MAX_LEVELS, 1);
-  if (levels && json_array_size(levels) < 1) return cb_jr_fail(r, "", "'levels' must hold at least one level");
+  if (levels && json_array_size(levels) < 1)
+    return cb_jr_fail(r, "", "'levels' must hold at least one level");
   size_t i;
   json_t *v;
   json_array_foreach(levels, i, v) {

@@ -11,7 +11,8 @@ enum { MAX_SIDE = 4096 };
 
 static void int3(cb_jw *w, const int v[3]) {
   cb_jw_raw(w, "[", 1);
-  for (int k = 0; k < 3; k++) cb_jw_next(w, k), cb_jw_int(w, v[k]);
+  for (int k = 0; k < 3; k++)
+    cb_jw_next(w, k), cb_jw_int(w, v[k]);
   cb_jw_raw(w, "]", 1);
 }
 
@@ -28,7 +29,8 @@ static void write_proc(cb_jw *w, const cb_dungeon *d) {
   cb_jw_key(w, "w", 1), cb_jw_int(w, p->w);
   cb_jw_key(w, "h", 0), cb_jw_int(w, p->h);
   cb_jw_key(w, "mask", 0), cb_jw_raw(w, "[", 1);
-  for (int r = 0; r < p->h; r++) cb_jw_next(w, r), cb_jw_str(w, p->mask[r]);
+  for (int r = 0; r < p->h; r++)
+    cb_jw_next(w, r), cb_jw_str(w, p->mask[r]);
   cb_jw_put(w, "]}");
   cb_jw_key(w, "cell_ft", 0), cb_jw_real(w, p->cell_ft);
   cb_jw_key(w, "cells", 0), cb_jw_raw(w, "[", 1);
@@ -68,8 +70,10 @@ static void write_proc(cb_jw *w, const cb_dungeon *d) {
       for (int k = 0; k < 3; k++) {
         const char *on = cb_obstacle_name(t->obstacles[k]);
         cb_jw_next(w, k);
-        if (on) cb_jw_str(w, on);
-        else cb_jw_put(w, "null");
+        if (on)
+          cb_jw_str(w, on);
+        else
+          cb_jw_put(w, "null");
       }
       cb_jw_raw(w, "]", 1);
     }
@@ -77,14 +81,17 @@ static void write_proc(cb_jw *w, const cb_dungeon *d) {
       cb_jw_key(w, "lengths", 0), cb_jw_raw(w, "[", 1);
       for (int k = 0; k < 3; k++) {
         cb_jw_next(w, k);
-        if (t->lengths[k]) cb_jw_int(w, t->lengths[k]);
-        else cb_jw_put(w, "null");
+        if (t->lengths[k])
+          cb_jw_int(w, t->lengths[k]);
+        else
+          cb_jw_put(w, "null");
       }
       cb_jw_raw(w, "]", 1);
     }
     if (t->nrerolls) {
       cb_jw_key(w, "rerolled", 0), cb_jw_raw(w, "[", 1);
-      for (int k = 0; k < t->nrerolls; k++) cb_jw_next(w, k), int3(w, t->rerolls[k]);
+      for (int k = 0; k < t->nrerolls; k++)
+        cb_jw_next(w, k), int3(w, t->rerolls[k]);
       cb_jw_raw(w, "]", 1);
     }
     cb_jw_raw(w, "}", 1);
@@ -280,6 +287,5 @@ static cb_status read_proc(cb_json_reader *r, json_t *o) {
   p->nstairs = (int)n;
   return r->st;
 }
-
 
 const cb_proc_io cb_proc_io_cards = {"cards", write_proc, read_proc, NULL, NULL};

@@ -78,9 +78,12 @@ static json_t *lists(json_t *o, const cb_sketch_sector *s, int ns, const cb_sket
     json_decref(o), json_decref(sa), json_decref(ja), json_decref(wa);
     return NULL;
   }
-  for (int i = 0; i < ns; i++) json_array_append_new(sa, sector_json(&s[i], with_roll));
-  for (int i = 0; i < nj; i++) json_array_append_new(ja, junction_json(&j[i], with_roll));
-  for (int i = 0; i < nw; i++) json_array_append_new(wa, wall_json(&w[i], with_roll));
+  for (int i = 0; i < ns; i++)
+    json_array_append_new(sa, sector_json(&s[i], with_roll));
+  for (int i = 0; i < nj; i++)
+    json_array_append_new(ja, junction_json(&j[i], with_roll));
+  for (int i = 0; i < nw; i++)
+    json_array_append_new(wa, wall_json(&w[i], with_roll));
   json_object_set_new(o, "sectors", sa);
   json_object_set_new(o, "junctions", ja);
   json_object_set_new(o, "walls", wa);
@@ -95,7 +98,8 @@ static json_t *build_proc(const cb_dungeon *d) {
 
 static json_t *build_sketch(const cb_dungeon *d) {
   const cb_sketch *s = d->sketch;
-  json_t *o = json_pack("{s:i,s:i,s:o}", "cols", s->cols, "rows", s->rows, "sector_ft", cb_jv_coord(s->sector_ft));
+  json_t *o =
+      json_pack("{s:i,s:i,s:o}", "cols", s->cols, "rows", s->rows, "sector_ft", cb_jv_coord(s->sector_ft));
   json_t *tunnels = json_array();
   if (!o || !tunnels) {
     json_decref(o), json_decref(tunnels);
@@ -120,8 +124,9 @@ static int room_ok(cb_json_reader *r, int id) { return id == 0 || cb_dungeon_roo
 
 /* Reads the three lists into the arrays given (allocating them when *n is
  * -1) or, when they exist, checks that they agree. */
-static cb_status read_lists(cb_json_reader *r, json_t *o, const char *w, int with_roll, cb_sketch_sector **sec,
-                            int *nsec, cb_sketch_junction **jun, int *njun, cb_sketch_wall **wal, int *nwal) {
+static cb_status read_lists(cb_json_reader *r, json_t *o, const char *w, int with_roll,
+                            cb_sketch_sector **sec, int *nsec, cb_sketch_junction **jun, int *njun,
+                            cb_sketch_wall **wal, int *nwal) {
   cb_arena *a = r->d->arena;
   char where[96];
   json_t *sa = cb_jr_array(r, o, w, "sectors", MAX_SECTORS, 1);
@@ -151,7 +156,8 @@ static cb_status read_lists(cb_json_reader *r, json_t *o, const char *w, int wit
     s.letter = cb_jr_str(r, v, where, "letter", 15, 1);
     s.rotation = cb_jr_int(r, v, where, "rotation", 1, 4, 1, 1);
     if (r->st) return r->st;
-    if (fill) (*sec)[i] = s;
+    if (fill)
+      (*sec)[i] = s;
     else if ((*sec)[i].col != s.col || (*sec)[i].row != s.row || strcmp((*sec)[i].letter, s.letter) ||
              (*sec)[i].rotation != s.rotation)
       return cb_jr_fail(r, where, "does not agree with the procedure's sector");
@@ -171,8 +177,10 @@ static cb_status read_lists(cb_json_reader *r, json_t *o, const char *w, int wit
     if (e < 0) return cb_jr_fail(r, where, "unknown result '%s'", res);
     j.effect = (cb_junction_effect)e;
     if (!room_ok(r, j.room)) return cb_jr_fail(r, where, "'room' names no room");
-    if (fill) (*jun)[i] = j;
-    else if ((*jun)[i].x != j.x || (*jun)[i].y != j.y || (*jun)[i].effect != j.effect || (*jun)[i].room != j.room)
+    if (fill)
+      (*jun)[i] = j;
+    else if ((*jun)[i].x != j.x || (*jun)[i].y != j.y || (*jun)[i].effect != j.effect ||
+             (*jun)[i].room != j.room)
       return cb_jr_fail(r, where, "does not agree with the procedure's junction");
   }
   json_array_foreach(wa, i, v) {
@@ -188,7 +196,8 @@ static cb_status read_lists(cb_json_reader *r, json_t *o, const char *w, int wit
     x.tunnel = cb_jr_int(r, v, where, "tunnel", 1, CB_JSON_MAX_ITEMS, 1, 1) - 1;
     json_t *rooms = cb_jr_array(r, v, where, "rooms", 2, 0);
     if (r->st) return r->st;
-    if (strcmp(side, "left") && strcmp(side, "right")) return cb_jr_fail(r, where, "'side' must be left or right");
+    if (strcmp(side, "left") && strcmp(side, "right"))
+      return cb_jr_fail(r, where, "'side' must be left or right");
     x.right = strcmp(side, "right") == 0;
     int e = cb_wall_effect_parse(res);
     if (e < 0) return cb_jr_fail(r, where, "unknown result '%s'", res);
@@ -201,7 +210,8 @@ static cb_status read_lists(cb_json_reader *r, json_t *o, const char *w, int wit
         return cb_jr_fail(r, where, "'rooms' must name rooms (0 for a door onto a passage)");
       x.rooms[k] = (int)json_integer_value(rv);
     }
-    if (fill) (*wal)[i] = x;
+    if (fill)
+      (*wal)[i] = x;
     else if ((*wal)[i].x != x.x || (*wal)[i].y != x.y || (*wal)[i].effect != x.effect ||
              (*wal)[i].right != x.right || (*wal)[i].tunnel != x.tunnel || (*wal)[i].rooms[0] != x.rooms[0] ||
              (*wal)[i].rooms[1] != x.rooms[1])
@@ -315,7 +325,8 @@ static cb_status read_sketch(cb_json_reader *r, json_t *o) {
     t->join = json_is_true(jv);
     t->npoints = (int)json_array_size(pts);
     total += (size_t)t->npoints;
-    if (t->npoints < 2 || total > (size_t)CB_JSON_MAX_ITEMS) return cb_jr_fail(r, where, "needs 2 or more points");
+    if (t->npoints < 2 || total > (size_t)CB_JSON_MAX_ITEMS)
+      return cb_jr_fail(r, where, "needs 2 or more points");
     t->points = cb_arena_alloc(d->arena, (size_t)t->npoints, sizeof *t->points);
     if (!t->points) return cb_jr_oom(r);
     size_t k;
@@ -344,7 +355,8 @@ static cb_status read_sketch(cb_json_reader *r, json_t *o) {
   for (int k = 0; k < s->nwalls; k++) {
     if (s->walls[k].tunnel < 0 || s->walls[k].tunnel >= s->ntunnels)
       return cb_jr_fail(r, w, "wall %d names no tunnel", k + 1);
-    if (s->walls[k].x > maxx || s->walls[k].y > maxy) return cb_jr_fail(r, w, "wall %d lies outside the map", k + 1);
+    if (s->walls[k].x > maxx || s->walls[k].y > maxy)
+      return cb_jr_fail(r, w, "wall %d lies outside the map", k + 1);
   }
   d->sketch = s;
   return CB_OK;

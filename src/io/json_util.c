@@ -35,14 +35,14 @@ json_t *cb_jr_field(cb_json_reader *r, json_t *obj, const char *where, const cha
   if (json_typeof(v) == type || (type == JSON_REAL && json_is_integer(v)) ||
       (type == JSON_TRUE && json_is_boolean(v)))
     return v;
-  static const char *const names[] = {"an object", "an array", "a string", "a whole number", "a number",
-                                      "true or false", "true or false", "null"};
+  static const char *const names[] = {"an object", "an array",      "a string",      "a whole number",
+                                      "a number",  "true or false", "true or false", "null"};
   cb_jr_fail(r, where, "'%s' must be %s", key, names[type]);
   return NULL;
 }
 
-int cb_jr_int(cb_json_reader *r, json_t *obj, const char *where, const char *key, long lo, long hi, int required,
-              int dflt) {
+int cb_jr_int(cb_json_reader *r, json_t *obj, const char *where, const char *key, long lo, long hi,
+              int required, int dflt) {
   json_t *v = cb_jr_field(r, obj, where, key, JSON_INTEGER, required);
   if (!v) return dflt;
   json_int_t x = json_integer_value(v);
@@ -80,7 +80,8 @@ const char *cb_jr_str(cb_json_reader *r, json_t *obj, const char *where, const c
   return copy;
 }
 
-unsigned cb_jr_bits(cb_json_reader *r, json_t *obj, const char *where, const char *key, int (*parse)(const char *)) {
+unsigned cb_jr_bits(cb_json_reader *r, json_t *obj, const char *where, const char *key,
+                    int (*parse)(const char *)) {
   json_t *a = cb_jr_field(r, obj, where, key, JSON_ARRAY, 0);
   unsigned bits = 0;
   size_t i;
@@ -96,7 +97,8 @@ unsigned cb_jr_bits(cb_json_reader *r, json_t *obj, const char *where, const cha
   return bits;
 }
 
-json_t *cb_jr_array(cb_json_reader *r, json_t *obj, const char *where, const char *key, size_t max, int required) {
+json_t *cb_jr_array(cb_json_reader *r, json_t *obj, const char *where, const char *key, size_t max,
+                    int required) {
   json_t *a = cb_jr_field(r, obj, where, key, JSON_ARRAY, required);
   if (a && json_array_size(a) > max) {
     cb_jr_fail(r, where, "'%s' has more than %zu entries", key, max);
@@ -105,7 +107,8 @@ json_t *cb_jr_array(cb_json_reader *r, json_t *obj, const char *where, const cha
   return a;
 }
 
-cb_pair *cb_jr_pairs(cb_json_reader *r, json_t *obj, const char *where, const char *key, int required, int *n) {
+cb_pair *cb_jr_pairs(cb_json_reader *r, json_t *obj, const char *where, const char *key, int required,
+                     int *n) {
   *n = 0;
   json_t *a = cb_jr_array(r, obj, where, key, 4 * (size_t)CB_JSON_MAX_ITEMS, required);
   if (!a) return NULL;
@@ -227,15 +230,19 @@ void cb_jw_str(cb_jw *w, const char *s) {
   const unsigned char *p = (const unsigned char *)s;
   while (*p) {
     const unsigned char *run = p;
-    while (*p >= 0x20 && *p != '"' && *p != '\\' && *p < 0x80) p++;
+    while (*p >= 0x20 && *p != '"' && *p != '\\' && *p < 0x80)
+      p++;
     cb_jw_raw(w, (const char *)run, (size_t)(p - run));
     if (!*p) break;
     if (*p >= 0x80) {
       int len = (*p >> 5) == 6 ? 2 : (*p >> 4) == 14 ? 3 : (*p >> 3) == 30 ? 4 : 0;
       int ok = len > 0;
-      for (int k = 1; ok && k < len; k++) ok = (p[k] & 0xC0) == 0x80;
-      if (ok) cb_jw_raw(w, (const char *)p, (size_t)len), p += len;
-      else cb_jw_put(w, "\xef\xbf\xbd"), p++;
+      for (int k = 1; ok && k < len; k++)
+        ok = (p[k] & 0xC0) == 0x80;
+      if (ok)
+        cb_jw_raw(w, (const char *)p, (size_t)len), p += len;
+      else
+        cb_jw_put(w, "\xef\xbf\xbd"), p++;
       continue;
     }
     char esc[8];
@@ -256,7 +263,8 @@ void cb_jw_str(cb_jw *w, const char *s) {
 
 /* Digits of v (>= 0) written backwards from end; returns the first. */
 static char *digits(char *end, unsigned long long v) {
-  do *--end = (char)('0' + v % 10);
+  do
+    *--end = (char)('0' + v % 10);
   while (v /= 10);
   return end;
 }
@@ -283,9 +291,12 @@ void cb_jw_real(cb_jw *w, double v) {
   char *e = strchr(b, 'e');
   if (e) { /* jansson drops an exponent's '+' and leading zeros: 1e+300 -> 1e300 */
     char *from = ++e;
-    if (*from == '-') e++, from++;
-    else if (*from == '+') from++;
-    while (*from == '0' && from[1]) from++;
+    if (*from == '-')
+      e++, from++;
+    else if (*from == '+')
+      from++;
+    while (*from == '0' && from[1])
+      from++;
     memmove(e, from, strlen(from) + 1);
   }
   cb_jw_put(w, b);
@@ -304,9 +315,12 @@ void cb_jw_coord(cb_jw *w, double v) {
   unsigned long long m = c < 0 ? 0ULL - (unsigned long long)c : (unsigned long long)c;
   char b[40], *end = b + sizeof b, *p = end;
   unsigned frac = (unsigned)(m % 100);
-  if (frac == 0) *--p = '0';
-  else if (frac % 10 == 0) *--p = (char)('0' + frac / 10);
-  else *--p = (char)('0' + frac % 10), *--p = (char)('0' + frac / 10);
+  if (frac == 0)
+    *--p = '0';
+  else if (frac % 10 == 0)
+    *--p = (char)('0' + frac / 10);
+  else
+    *--p = (char)('0' + frac % 10), *--p = (char)('0' + frac / 10);
   *--p = '.';
   p = digits(p, m / 100);
   if (c < 0) *--p = '-';

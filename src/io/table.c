@@ -25,9 +25,11 @@ static int valid_utf8(const unsigned char *s, size_t n) {
 }
 
 static char *trim(char *s) {
-  while (*s == ' ' || *s == '\t') s++;
+  while (*s == ' ' || *s == '\t')
+    s++;
   size_t n = strlen(s);
-  while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) s[--n] = '\0';
+  while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+    s[--n] = '\0';
   return s;
 }
 
@@ -43,7 +45,8 @@ cb_status cb_table_fail(const cb_table *t, const cb_table_row *row, cb_error *er
 
 void cb_table_free(cb_table *t) {
   if (!t) return;
-  for (int i = 0; i < t->nrows; i++) free(t->rows[i].fields);
+  for (int i = 0; i < t->nrows; i++)
+    free(t->rows[i].fields);
   free(t->rows);
   free(t->text);
   free(t->path);
@@ -64,9 +67,12 @@ static cb_status start(cb_table *t, const char *name, cb_error *err) {
 /* Checks the bytes in t->text (n of them) and splits them into rows. */
 static cb_status finish(cb_table *t, size_t n, int min_fields, int max_fields, cb_error *err) {
   cb_status st = CB_OK;
-  if (n > MAX_FILE) st = cb_table_fail(t, NULL, err, "larger than 1 MiB");
-  else if (memchr(t->text, '\0', n)) st = cb_table_fail(t, NULL, err, "holds a NUL byte: not a text file");
-  else if (!valid_utf8((unsigned char *)t->text, n)) st = cb_table_fail(t, NULL, err, "is not valid UTF-8");
+  if (n > MAX_FILE)
+    st = cb_table_fail(t, NULL, err, "larger than 1 MiB");
+  else if (memchr(t->text, '\0', n))
+    st = cb_table_fail(t, NULL, err, "holds a NUL byte: not a text file");
+  else if (!valid_utf8((unsigned char *)t->text, n))
+    st = cb_table_fail(t, NULL, err, "is not valid UTF-8");
   if (st == CB_OK) {
     t->text[n] = '\0';
     st = parse_rows(t, min_fields, max_fields, err);
@@ -75,8 +81,8 @@ static cb_status finish(cb_table *t, size_t n, int min_fields, int max_fields, c
   return st;
 }
 
-cb_status cb_table_parse(const char *text, size_t len, const char *name, int min_fields, int max_fields, cb_table *t,
-                         cb_error *err) {
+cb_status cb_table_parse(const char *text, size_t len, const char *name, int min_fields, int max_fields,
+                         cb_table *t, cb_error *err) {
   cb_status st = start(t, name, err);
   if (st != CB_OK) return st;
   size_t n = len > MAX_FILE ? MAX_FILE + 1 : len;
@@ -195,7 +201,9 @@ int cb_table_num(const char *field, double lo, double hi, double *out) {
 const char *cb_table_path(const char *name, char *buf, size_t cap) {
   size_t n = strlen(name);
   const char *dir = cb_datadir();
-  if (strchr(name, '/') || (n > 4 && strcmp(name + n - 4, ".txt") == 0) || !dir) snprintf(buf, cap, "%s", name);
-  else snprintf(buf, cap, "%s/templates/%s.txt", dir, name);
+  if (strchr(name, '/') || (n > 4 && strcmp(name + n - 4, ".txt") == 0) || !dir)
+    snprintf(buf, cap, "%s", name);
+  else
+    snprintf(buf, cap, "%s/templates/%s.txt", dir, name);
   return buf;
 }

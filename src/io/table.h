@@ -10,7 +10,7 @@
 #include "../model/error.h"
 
 typedef struct cb_table_row {
-  int line;      /* 1-based line in the file */
+  int line; /* 1-based line in the file */
   int nfields;
   char **fields; /* trimmed, NUL-terminated */
 } cb_table_row;
@@ -27,8 +27,8 @@ typedef struct cb_table {
  * 4096 bytes, NUL bytes and invalid UTF-8 are refused. Free with cb_table_free. */
 cb_status cb_table_read(const char *path, int min_fields, int max_fields, cb_table *t, cb_error *err);
 /* The same for text already in memory (len bytes); name is used in messages. */
-cb_status cb_table_parse(const char *text, size_t len, const char *name, int min_fields, int max_fields, cb_table *t,
-                         cb_error *err);
+cb_status cb_table_parse(const char *text, size_t len, const char *name, int min_fields, int max_fields,
+                         cb_table *t, cb_error *err);
 void cb_table_free(cb_table *t);
 
 /* Sets "path:line: message" for a row (CB_EINPUT) and returns CB_EINPUT. */

@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <libconfig.h>
 #include <stdio.h>
-#include <string.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,7 +19,8 @@ void cb_template_default(cb_template *t) {
   snprintf(t->name, sizeof t->name, "one-page");
   t->layout = CB_LAYOUT_SHEET;
   t->margin_mm = 12;
-  t->sections = CB_SECTION_COVER | CB_SECTION_MAPS | CB_SECTION_KEY | CB_SECTION_EXTRAS | CB_SECTION_PLAYER_MAP;
+  t->sections =
+      CB_SECTION_COVER | CB_SECTION_MAPS | CB_SECTION_KEY | CB_SECTION_EXTRAS | CB_SECTION_PLAYER_MAP;
   t->pad_to = 1;
 }
 
@@ -47,8 +48,9 @@ static const struct {
 static const struct {
   const char *name;
   unsigned bit;
-} sections[] = {{"cover", CB_SECTION_COVER},       {"maps", CB_SECTION_MAPS},         {"key", CB_SECTION_KEY},
-                {"extras", CB_SECTION_EXTRAS},     {"appendix", CB_SECTION_APPENDIX}, {"player-map", CB_SECTION_PLAYER_MAP}};
+} sections[] = {{"cover", CB_SECTION_COVER},       {"maps", CB_SECTION_MAPS},
+                {"key", CB_SECTION_KEY},           {"extras", CB_SECTION_EXTRAS},
+                {"appendix", CB_SECTION_APPENDIX}, {"player-map", CB_SECTION_PLAYER_MAP}};
 
 static cb_status read_page(const char *file, config_setting_t *page, cb_template *t, cb_error *err) {
   for (int i = 0; i < config_setting_length(page); i++) {
@@ -61,19 +63,24 @@ static cb_status read_page(const char *file, config_setting_t *page, cb_template
         if (strcmp(v, sizes[k].name) == 0) {
           t->page_w = sizes[k].w_mm * CB_PT_PER_MM, t->page_h = sizes[k].h_mm * CB_PT_PER_MM, found = 1;
         }
-      if (!found) return fail_at(file, s, err, "page.size must be \"a4\", \"letter\", \"a5\" or \"half-letter\"", NULL);
+      if (!found)
+        return fail_at(file, s, err, "page.size must be \"a4\", \"letter\", \"a5\" or \"half-letter\"", NULL);
     } else if (strcmp(key, "width_mm") == 0 || strcmp(key, "height_mm") == 0) {
-      double v = config_setting_type(s) == CONFIG_TYPE_INT ? config_setting_get_int(s) : config_setting_get_float(s);
-      if ((config_setting_type(s) != CONFIG_TYPE_INT && config_setting_type(s) != CONFIG_TYPE_FLOAT) || v < 90 ||
-          v > 1200)
+      double v =
+          config_setting_type(s) == CONFIG_TYPE_INT ? config_setting_get_int(s) : config_setting_get_float(s);
+      if ((config_setting_type(s) != CONFIG_TYPE_INT && config_setting_type(s) != CONFIG_TYPE_FLOAT) ||
+          v < 90 || v > 1200)
         return fail_at(file, s, err, key, " must be a number of millimetres from 90 to 1200");
       *(key[0] == 'w' ? &t->page_w : &t->page_h) = v * CB_PT_PER_MM;
     } else if (strcmp(key, "landscape") == 0) {
-      if (config_setting_type(s) != CONFIG_TYPE_BOOL) return fail_at(file, s, err, "page.landscape must be true or false", NULL);
+      if (config_setting_type(s) != CONFIG_TYPE_BOOL)
+        return fail_at(file, s, err, "page.landscape must be true or false", NULL);
       t->landscape = config_setting_get_bool(s);
     } else if (strcmp(key, "margin_mm") == 0) {
-      double v = config_setting_type(s) == CONFIG_TYPE_INT ? config_setting_get_int(s) : config_setting_get_float(s);
-      if ((config_setting_type(s) != CONFIG_TYPE_INT && config_setting_type(s) != CONFIG_TYPE_FLOAT) || v < 3.2 || v > 40)
+      double v =
+          config_setting_type(s) == CONFIG_TYPE_INT ? config_setting_get_int(s) : config_setting_get_float(s);
+      if ((config_setting_type(s) != CONFIG_TYPE_INT && config_setting_type(s) != CONFIG_TYPE_FLOAT) ||
+          v < 3.2 || v > 40)
         return fail_at(file, s, err, "page.margin_mm must be from 3.2 (1/8 in) to 40", NULL);
       t->margin_mm = v;
       snprintf(t->margin_at, sizeof t->margin_at, "%.300s:%u: ", file, config_setting_source_line(s));
@@ -81,7 +88,8 @@ static cb_status read_page(const char *file, config_setting_t *page, cb_template
       return fail_at(file, s, err, "unknown page setting ", key);
     }
   }
-  if ((t->page_w > 0) != (t->page_h > 0)) return fail_at(file, page, err, "page needs both width_mm and height_mm", NULL);
+  if ((t->page_w > 0) != (t->page_h > 0))
+    return fail_at(file, page, err, "page needs both width_mm and height_mm", NULL);
   return t->page_w > 0 ? cb_template_check_room(t, t->page_w, t->page_h, err) : CB_OK;
 }
 
@@ -93,21 +101,31 @@ static cb_status read_root(const char *file, config_t *cfg, cb_template *t, cb_e
     cb_status st = CB_OK;
     if (strcmp(key, "layout") == 0) {
       const char *v = config_setting_get_string(s);
-      if (v && strcmp(v, "sheet") == 0) t->layout = CB_LAYOUT_SHEET;
-      else if (v && strcmp(v, "booklet") == 0) t->layout = CB_LAYOUT_BOOKLET;
-      else if (v && strcmp(v, "zine8") == 0) t->layout = CB_LAYOUT_ZINE8;
-      else st = fail_at(file, s, err, "layout must be \"sheet\", \"booklet\" or \"zine8\"", NULL);
+      if (v && strcmp(v, "sheet") == 0)
+        t->layout = CB_LAYOUT_SHEET;
+      else if (v && strcmp(v, "booklet") == 0)
+        t->layout = CB_LAYOUT_BOOKLET;
+      else if (v && strcmp(v, "zine8") == 0)
+        t->layout = CB_LAYOUT_ZINE8;
+      else
+        st = fail_at(file, s, err, "layout must be \"sheet\", \"booklet\" or \"zine8\"", NULL);
     } else if (strcmp(key, "style") == 0) {
       const char *v = config_setting_get_string(s);
-      if (v && strcmp(v, "ink") == 0) t->colour = false;
-      else if (v && (strcmp(v, "colour") == 0 || strcmp(v, "color") == 0)) t->colour = true;
-      else st = fail_at(file, s, err, "style must be \"ink\" or \"colour\"", NULL);
+      if (v && strcmp(v, "ink") == 0)
+        t->colour = false;
+      else if (v && (strcmp(v, "colour") == 0 || strcmp(v, "color") == 0))
+        t->colour = true;
+      else
+        st = fail_at(file, s, err, "style must be \"ink\" or \"colour\"", NULL);
     } else if (strcmp(key, "page") == 0) {
-      if (!config_setting_is_group(s)) st = fail_at(file, s, err, "page must be a group: page = { size = \"a4\"; };", NULL);
-      else st = read_page(file, s, t, err);
+      if (!config_setting_is_group(s))
+        st = fail_at(file, s, err, "page must be a group: page = { size = \"a4\"; };", NULL);
+      else
+        st = read_page(file, s, t, err);
     } else if (strcmp(key, "sections") == 0) {
       if (!config_setting_is_array(s) && !config_setting_is_list(s))
-        return fail_at(file, s, err, "sections must be a list of names, e.g. [\"cover\", \"maps\", \"key\"]", NULL);
+        return fail_at(file, s, err, "sections must be a list of names, e.g. [\"cover\", \"maps\", \"key\"]",
+                       NULL);
       t->sections = 0;
       for (int k = 0; k < config_setting_length(s); k++) {
         const char *v = config_setting_get_string_elem(s, k);
@@ -116,7 +134,8 @@ static cb_status read_root(const char *file, config_t *cfg, cb_template *t, cb_e
           if (strcmp(v, sections[j].name) == 0) bit = sections[j].bit;
         if (!bit)
           return fail_at(file, s, err,
-                         "sections may name cover, maps, key, extras, appendix and player-map; not ", v ? v : "that");
+                         "sections may name cover, maps, key, extras, appendix and player-map; not ",
+                         v ? v : "that");
         t->sections |= bit;
       }
       if (!t->sections)
@@ -125,7 +144,8 @@ static cb_status read_root(const char *file, config_t *cfg, cb_template *t, cb_e
                        "player-map",
                        NULL);
     } else if (strcmp(key, "tables") == 0) {
-      if (!config_setting_is_group(s)) return fail_at(file, s, err, "tables must be a group: tables = { cards = \"...\"; };", NULL);
+      if (!config_setting_is_group(s))
+        return fail_at(file, s, err, "tables must be a group: tables = { cards = \"...\"; };", NULL);
       for (int k = 0; k < config_setting_length(s); k++) {
         config_setting_t *e = config_setting_get_elem(s, (unsigned)k);
         const char *which = config_setting_name(e), *v = config_setting_get_string(e);
@@ -138,18 +158,22 @@ static cb_status read_root(const char *file, config_t *cfg, cb_template *t, cb_e
         if (!dst)
           return fail_at(file, e, err, "tables may name cards, letters, junctions, walls and doors; not ",
                          which);
-        if (!v || !*v || strlen(v) >= sizeof t->cards) return fail_at(file, e, err, "a table must be a name or a path", NULL);
+        if (!v || !*v || strlen(v) >= sizeof t->cards)
+          return fail_at(file, e, err, "a table must be a name or a path", NULL);
         snprintf(dst, sizeof t->cards, "%s", v);
       }
     } else if (strcmp(key, "pad_to") == 0) {
       int v = config_setting_get_int(s);
       if (config_setting_type(s) != CONFIG_TYPE_INT || (v != 1 && v != 2 && v != 4))
         st = fail_at(file, s, err, "pad_to must be 1, 2 or 4", NULL);
-      else t->pad_to = v;
+      else
+        t->pad_to = v;
     } else if (strcmp(key, "name") == 0) {
       const char *v = config_setting_get_string(s);
-      if (!v || strlen(v) >= sizeof t->name) st = fail_at(file, s, err, "name must be a short string", NULL);
-      else snprintf(t->name, sizeof t->name, "%s", v);
+      if (!v || strlen(v) >= sizeof t->name)
+        st = fail_at(file, s, err, "name must be a short string", NULL);
+      else
+        snprintf(t->name, sizeof t->name, "%s", v);
     } else {
       st = fail_at(file, s, err, "unknown setting ", key);
     }
@@ -164,14 +188,19 @@ cb_status cb_template_load(const char *name, cb_template *t, cb_error *err) {
   size_t n = strlen(name);
   const char *dir = cb_datadir();
   if (!n || n > 1000) return cb_error_set(err, CB_EINPUT, "--template: give a template name or file");
-  if (strchr(name, '/') || (n > 4 && strcmp(name + n - 4, ".cfg") == 0) || !dir) snprintf(path, sizeof path, "%s", name);
-  else snprintf(path, sizeof path, "%s/templates/%s.cfg", dir, name);
+  if (strchr(name, '/') || (n > 4 && strcmp(name + n - 4, ".cfg") == 0) || !dir)
+    snprintf(path, sizeof path, "%s", name);
+  else
+    snprintf(path, sizeof path, "%s/templates/%s.cfg", dir, name);
   /* read it ourselves: libconfig's scanner exits the process when a read
    * fails (a directory, say), and a template is small */
   struct stat sb;
-  if (stat(path, &sb) != 0) return cb_error_set(err, CB_EINPUT, "--template %s: %s: %s", name, path, strerror(errno));
-  if (!S_ISREG(sb.st_mode)) return cb_error_set(err, CB_EINPUT, "--template %s: %s is not a file", name, path);
-  if (sb.st_size > 1 << 20) return cb_error_set(err, CB_EINPUT, "--template %s: %s is larger than 1 MiB", name, path);
+  if (stat(path, &sb) != 0)
+    return cb_error_set(err, CB_EINPUT, "--template %s: %s: %s", name, path, strerror(errno));
+  if (!S_ISREG(sb.st_mode))
+    return cb_error_set(err, CB_EINPUT, "--template %s: %s is not a file", name, path);
+  if (sb.st_size > 1 << 20)
+    return cb_error_set(err, CB_EINPUT, "--template %s: %s is larger than 1 MiB", name, path);
   FILE *f = fopen(path, "rb");
   if (!f) return cb_error_set(err, CB_EINPUT, "--template %s: %s: %s", name, path, strerror(errno));
   char *text = cb_malloc((size_t)sb.st_size + 1);

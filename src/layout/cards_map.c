@@ -110,8 +110,11 @@ static void draw_card(cb_page *p, const cb_symbols *st, const geo *g, const cb_r
   double x, y;
   card_box(g, col, row, &x, &y);
   cb_page_rounded_rect(p, x, y, g->cw, g->ch, g->cw * 0.1);
-  cb_ink face = {
-      .fill = true, .stroke = true, .fill_color = cb_symbol_room_fill(st), .stroke_color = st->ink, .width = st->line};
+  cb_ink face = {.fill = true,
+                 .stroke = true,
+                 .fill_color = cb_symbol_room_fill(st),
+                 .stroke_color = st->ink,
+                 .width = st->line};
   cb_page_ink(p, &face);
   const char *card = r->card ? r->card : "?";
   size_t n = strlen(card);

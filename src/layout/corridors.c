@@ -50,7 +50,8 @@ static void page_line(cb_page *p, const view *v, double x, double y) {
 
 static void polyline(cb_page *p, const view *v, const cb_pc_point *pts, int n) {
   page_move(p, v, pts[0].x, pts[0].y);
-  for (int i = 1; i < n; i++) page_line(p, v, pts[i].x, pts[i].y);
+  for (int i = 1; i < n; i++)
+    page_line(p, v, pts[i].x, pts[i].y);
 }
 
 static double seg_len(cb_pc_point a, cb_pc_point b) { return fabs(b.x - a.x) + fabs(b.y - a.y); }
@@ -108,8 +109,8 @@ static void band(cb_page *p, const cb_symbols *st, const view *v, const cb_pc_po
   cb_page_ink(p, &ink);
 }
 
-static void mark(cb_page *p, const cb_symbols *st, const view *v, cb_symbol s, cb_pc_point at, double ux, double uy,
-                 cb_symbol_set *used) {
+static void mark(cb_page *p, const cb_symbols *st, const view *v, cb_symbol s, cb_pc_point at, double ux,
+                 double uy, cb_symbol_set *used) {
   double px, py, tx, ty;
   to_page(v, at.x, at.y, &px, &py);
   turn(v, ux, uy, &tx, &ty);
@@ -145,7 +146,8 @@ static void draw_under(cb_page *p, const cb_symbols *st, const view *v, const cb
       cb_pc_point piece[8];
       double reach = CORRIDOR_FT * 1.4;
       int pm = stretch(w, k, fmax(0, s - reach), s + reach, piece);
-      for (int pass = 0; pass < 2 && pm >= 2; pass++) band(p, st, v, piece, pm, pass);
+      for (int pass = 0; pass < 2 && pm >= 2; pass++)
+        band(p, st, v, piece, pm, pass);
       break;
     }
   }
@@ -160,18 +162,20 @@ static void draw_under(cb_page *p, const cb_symbols *st, const view *v, const cb
 
 /* How far a word of width tw and size `size` centred at (x, y) keeps from
  * the nearest secret door's disc (negative: the disc covers it). */
-static double clearance(const cb_symbols *st, const view *v, const cb_dungeon *d, const cb_preconnect_proc *pp,
-                        double x, double y, double tw, double size) {
+static double clearance(const cb_symbols *st, const view *v, const cb_dungeon *d,
+                        const cb_preconnect_proc *pp, double x, double y, double tw, double size) {
   double rad = st->badge * 0.62 + 1, least = INFINITY;
   for (int i = 0; i < pp->ndoors; i++) {
     const cb_pc_door *dr = &pp->doors[i];
     if (dr->npoints < 2 || dr->passage < 1 || dr->passage > d->npassages) continue;
     if (!(d->passages[dr->passage - 1].flags & CB_FLAG_SECRET)) continue;
     double px, py, ux, uy, total = 0;
-    for (int k = 1; k < dr->npoints; k++) total += seg_len(dr->points[k - 1], dr->points[k]);
+    for (int k = 1; k < dr->npoints; k++)
+      total += seg_len(dr->points[k - 1], dr->points[k]);
     direction_at(dr->points, dr->npoints, total, &ux, &uy);
     double back = fmin(total, (st->badge * 0.45) / v->scale);
-    to_page(v, dr->points[dr->npoints - 1].x - ux * back, dr->points[dr->npoints - 1].y - uy * back, &px, &py);
+    to_page(v, dr->points[dr->npoints - 1].x - ux * back, dr->points[dr->npoints - 1].y - uy * back, &px,
+            &py);
     double dx = fmax(0, fabs(px - x) - tw / 2), dy = fmax(0, fabs(py - y) - size * 0.6);
     least = fmin(least, hypot(dx, dy) - rad);
   }
@@ -188,8 +192,10 @@ static void extent(const cb_preconnect_proc *pp, double *minx, double *miny, dou
     GROW(pp->rooms[i].x + pp->rooms[i].w, pp->rooms[i].y + pp->rooms[i].h);
   }
   for (int i = 0; i < pp->ndoors; i++) {
-    for (int k = 0; k < pp->doors[i].npoints; k++) GROW(pp->doors[i].points[k].x, pp->doors[i].points[k].y);
-    for (int k = 0; k < pp->doors[i].nside; k++) GROW(pp->doors[i].side[k].x, pp->doors[i].side[k].y);
+    for (int k = 0; k < pp->doors[i].npoints; k++)
+      GROW(pp->doors[i].points[k].x, pp->doors[i].points[k].y);
+    for (int k = 0; k < pp->doors[i].nside; k++)
+      GROW(pp->doors[i].side[k].x, pp->doors[i].side[k].y);
   }
 #undef GROW
   *minx -= 10, *miny -= 10, *maxx += 10, *maxy += 10;
@@ -238,7 +244,8 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
   /* passages no door drew (added by hand to a saved dungeon): straight, centre to centre, under the rooms */
   for (int i = 0; i < d->npassages; i++) {
     int drawn = 0;
-    for (int k = 0; k < pp->ndoors && !drawn; k++) drawn = pp->doors[k].passage == d->passages[i].id;
+    for (int k = 0; k < pp->ndoors && !drawn; k++)
+      drawn = pp->doors[k].passage == d->passages[i].id;
     const cb_room *a = cb_dungeon_room(d, d->passages[i].from), *b = cb_dungeon_room(d, d->passages[i].to);
     if (drawn || !a || !b || a == b) continue;
     double ax, ay, bx, by;
@@ -246,10 +253,14 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
     to_page(&v, b->x, b->y, &bx, &by);
     cb_symbol s = cb_map_passage_symbol(&d->passages[i]);
     cb_symbol_passage(p, st, s, ax, ay, bx, by);
-    if (d->passages[i].lock) cb_symbol_label(p, st, d->passages[i].lock, (ax + bx) / 2, (ay + by) / 2 - st->badge);
+    if (d->passages[i].lock)
+      cb_symbol_label(p, st, d->passages[i].lock, (ax + bx) / 2, (ay + by) / 2 - st->badge);
     *used |= CB_SYMBOL_BIT(s);
   }
-  cb_ink room_ink = {.fill = true, .stroke = true, .fill_color = cb_symbol_room_fill(st), .stroke_color = st->ink,
+  cb_ink room_ink = {.fill = true,
+                     .stroke = true,
+                     .fill_color = cb_symbol_room_fill(st),
+                     .stroke_color = st->ink,
                      .width = st->line * 1.4};
   for (int i = 0; i < pp->nrooms; i++) {
     const cb_pc_room *r = &pp->rooms[i];
@@ -274,7 +285,8 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
       cb_pc_point seg[16];
       int m = dr->npoints + 2 <= 16 ? stretch(dr->points, dr->npoints, s0, s1, seg) : 0;
       if (c->result == CB_CROSS_OVER) {
-        for (int pass = 0; pass < 2; pass++) band(p, st, &v, seg, m, pass);
+        for (int pass = 0; pass < 2; pass++)
+          band(p, st, &v, seg, m, pass);
         *used |= CB_SYMBOL_BIT(CB_SYM_OVER);
       } else {
         draw_under(p, st, &v, pp, c, seg, m);
@@ -296,9 +308,11 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
     static const int DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
     int f = (int)dr->facing % 4;
     mark(p, st, &v, CB_SYM_DOOR, dr->points[0], DX[f], DY[f], used);
-    const cb_passage *ps = dr->passage >= 1 && dr->passage <= d->npassages ? &d->passages[dr->passage - 1] : NULL;
+    const cb_passage *ps =
+        dr->passage >= 1 && dr->passage <= d->npassages ? &d->passages[dr->passage - 1] : NULL;
     double total = 0;
-    for (int k = 1; k < dr->npoints; k++) total += seg_len(dr->points[k - 1], dr->points[k]);
+    for (int k = 1; k < dr->npoints; k++)
+      total += seg_len(dr->points[k - 1], dr->points[k]);
     if (total <= EPS) continue;
     double ux, uy;
     direction_at(dr->points, dr->npoints, total, &ux, &uy);
@@ -308,7 +322,7 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
       double back = fmin(total, (st->badge * 0.45) / v.scale);
       end = (cb_pc_point){end.x - ux * back, end.y - uy * back};
     }
-    cb_symbol s = !ps ? CB_SYM_DOOR
+    cb_symbol s = !ps                            ? CB_SYM_DOOR
                   : ps->flags & CB_FLAG_DEAD_END ? CB_SYM_DEAD_END
                   : ps->flags & CB_FLAG_SECRET   ? CB_SYM_SECRET
                                                  : CB_SYM_DOOR;
@@ -323,7 +337,8 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
          (dr->side[1].y - dr->side[0].y) / l, used);
   }
 
-  cb_symbol_north(p, st, x + w - arrow / 2, y + MARGIN_PT + st->badge, v.turned ? 1 : 0, -1 + (v.turned ? 1 : 0));
+  cb_symbol_north(p, st, x + w - arrow / 2, y + MARGIN_PT + st->badge, v.turned ? 1 : 0,
+                  -1 + (v.turned ? 1 : 0));
 
   /* room numbers last, over everything */
   for (int i = 0; i < pp->nrooms; i++) {
@@ -340,8 +355,10 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
     double most = -INFINITY;
     for (int k = 0; k < 9 && most < 0; k++) {
       double ox = (k % 3 - 1) * (rw - tw) / 3, oy = (k / 3 - 1) * (rh - size) / 3;
-      if (k == 0) ox = oy = 0;
-      else if (k == 4) ox = -(rw - tw) / 3, oy = -(rh - size) / 3;
+      if (k == 0)
+        ox = oy = 0;
+      else if (k == 4)
+        ox = -(rw - tw) / 3, oy = -(rh - size) / 3;
       double room_left = clearance(st, &v, d, pp, cx + ox, cy + oy, tw, size);
       if (room_left > most) most = room_left, nx = cx + ox, ny = cy + oy;
     }
@@ -388,16 +405,23 @@ void cb_corridors_key_note(const cb_dungeon *d, const cb_room *r, char *buf, siz
   for (int i = 0; i < pp->ndoors; i++) {
     const cb_pc_door *dr = &pp->doors[i];
     if (dr->room != r->id || dr->nrolls < 1) continue;
-    const cb_passage *ps = dr->passage >= 1 && dr->passage <= d->npassages ? &d->passages[dr->passage - 1] : NULL;
-    n = add(buf, cap, n, "%s%s %d", count ? "; " : "Doors (d10): ", FACING_WORD[dr->facing % 4], dr->rolls[0] % 10);
+    const cb_passage *ps =
+        dr->passage >= 1 && dr->passage <= d->npassages ? &d->passages[dr->passage - 1] : NULL;
+    n = add(buf, cap, n, "%s%s %d", count ? "; " : "Doors (d10): ", FACING_WORD[dr->facing % 4],
+            dr->rolls[0] % 10);
     for (int k = 0; k + 1 < dr->nrolls; k++)
       if (dr->via[k]) n = add(buf, cap, n, " (distant: room %d) then %d", dr->via[k], dr->rolls[k + 1] % 10);
     if (dr->destination) n = add(buf, cap, n, " \xe2\x86\x92 %d", dr->destination);
-    if (dr->new_room) n = add(buf, cap, n, ", new room %d", dr->to);
-    else if (ps && (ps->flags & CB_FLAG_DEAD_END)) n = add(buf, cap, n, ", dead end");
-    else if (ps && (ps->flags & CB_FLAG_SECRET)) n = add(buf, cap, n, ", secret door into %d", dr->to);
-    else if (dr->reread) n = add(buf, cap, n, ", read as %d", dr->to);
-    else if (dr->to == dr->room) n = add(buf, cap, n, ", a loop");
+    if (dr->new_room)
+      n = add(buf, cap, n, ", new room %d", dr->to);
+    else if (ps && (ps->flags & CB_FLAG_DEAD_END))
+      n = add(buf, cap, n, ", dead end");
+    else if (ps && (ps->flags & CB_FLAG_SECRET))
+      n = add(buf, cap, n, ", secret door into %d", dr->to);
+    else if (dr->reread)
+      n = add(buf, cap, n, ", read as %d", dr->to);
+    else if (dr->to == dr->room)
+      n = add(buf, cap, n, ", a loop");
     if (dr->postponed) n = add(buf, cap, n, ", postponed");
     if (dr->extra) n = add(buf, cap, n, ", added");
     for (int k = 0; k < dr->ncrossings; k++) {

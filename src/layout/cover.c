@@ -24,8 +24,9 @@ int cb_cover_pages(int n, const cb_sheet_options *o) {
   return pages;
 }
 
-cb_status cb_cover_layout(const cb_toc_entry *e, int n, const char *title, const char *about, const char *command,
-                          const cb_measure *m, const cb_sheet_options *o, cb_document *doc, cb_error *err) {
+cb_status cb_cover_layout(const cb_toc_entry *e, int n, const char *title, const char *about,
+                          const char *command, const cb_measure *m, const cb_sheet_options *o,
+                          cb_document *doc, cb_error *err) {
   int pages = cb_cover_pages(n, o), k = 0;
   double x = o->margin, w = o->page_w - 2 * o->margin;
   for (int pg = 0; pg < pages; pg++) {
@@ -54,14 +55,17 @@ cb_status cb_cover_layout(const cb_toc_entry *e, int n, const char *title, const
       char num[16], right[48], left[300];
       snprintf(num, sizeof num, "%d", k + 1);
       snprintf(left, sizeof left, "%s", e[k].title ? e[k].title : "Dungeon");
-      snprintf(right, sizeof right, "seed %" PRIu64 " \xc2\xb7 %d rooms \xc2\xb7 page %d", e[k].seed, e[k].rooms, e[k].page);
-      double nw = cb_text_width(m, CB_FONT_BOLD, LINE, "0000") + 4, rw = cb_text_width(m, CB_FONT_REGULAR, LINE - 1, right);
+      snprintf(right, sizeof right, "seed %" PRIu64 " \xc2\xb7 %d rooms \xc2\xb7 page %d", e[k].seed,
+               e[k].rooms, e[k].page);
+      double nw = cb_text_width(m, CB_FONT_BOLD, LINE, "0000") + 4,
+             rw = cb_text_width(m, CB_FONT_REGULAR, LINE - 1, right);
       cb_page_text(p, CB_FONT_BOLD, LINE, x, y, INK, num);
       /* shorten a title that would run into its page number */
       size_t len = strlen(left);
       while (len > 4 && cb_text_width(m, CB_FONT_REGULAR, LINE, left) > w - nw - rw - 16) {
         len--;
-        while (len > 0 && (left[len] & 0xC0) == 0x80) len--;
+        while (len > 0 && (left[len] & 0xC0) == 0x80)
+          len--;
         memcpy(left + len, "\xe2\x80\xa6", 4);
       }
       double lw = cb_text_width(m, CB_FONT_REGULAR, LINE, left);
@@ -83,7 +87,8 @@ cb_status cb_cover_layout(const cb_toc_entry *e, int n, const char *title, const
     cb_ink rule = cb_ink_stroke(GREY, 0.4);
     cb_page_ink(p, &rule);
     cb_page_text(p, CB_FONT_REGULAR, FOOT, x, base, GREY, title);
-    cb_page_text(p, CB_FONT_REGULAR, FOOT, x + w - cb_text_width(m, CB_FONT_REGULAR, FOOT, line), base, GREY, line);
+    cb_page_text(p, CB_FONT_REGULAR, FOOT, x + w - cb_text_width(m, CB_FONT_REGULAR, FOOT, line), base, GREY,
+                 line);
     cb_span spans[] = {{CB_FONT_ITALIC, "To make it again: ", NULL, 0}, {CB_FONT_REGULAR, command, NULL, 0}};
     cb_flow f = {m, FOOT, FOOT * 1.25, w, GREY, NULL, NULL};
     /* a long command gets smaller type, never cut, in the two lines kept for it */

@@ -21,11 +21,11 @@ typedef struct cb_layout_hooks {
    * sketch, which carries the room numbers), its height as `height`, and its
    * legend for the symbols used below a map box map_w x map_h (returns its
    * height; with p NULL only measures). Not on the players' handout. */
-  void (*sheet_map)(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y, double w,
-                    double h, cb_symbol_set *used);
+  void (*sheet_map)(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
+                    double w, double h, cb_symbol_set *used);
   double (*sheet_height)(const cb_dungeon *d, const cb_symbols *st, int level, double w);
-  double (*sheet_legend)(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cb_symbol_set used, double map_w,
-                         double map_h, double x, double y, double w);
+  double (*sheet_legend)(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cb_symbol_set used,
+                         double map_w, double map_h, double x, double y, double w);
   /* Optional: appends pages after the room key (in the booklet, and on the
    * sheet only with the appendix); `frame` is the area inside
    * the margins and above the footer (which the sheet adds). */

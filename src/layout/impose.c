@@ -21,7 +21,8 @@ cb_status cb_impose_saddle(const cb_document *in, cb_document *out, cb_error *er
     for (int side = 0; side < 2; side++) {
       cb_page *p = sheet(out, 2 * w, h);
       if (!p) return oom(err);
-      if (k == 0 && side == 0 && in->pages[0]->label && !(p->label = cb_arena_strdup(p->arena, in->pages[0]->label)))
+      if (k == 0 && side == 0 && in->pages[0]->label &&
+          !(p->label = cb_arena_strdup(p->arena, in->pages[0]->label)))
         p->oom = true;
       for (int half = 0; half < 2; half++) {
         int page = sides[side][half];
@@ -42,10 +43,12 @@ cb_status cb_impose_saddle(const cb_document *in, cb_document *out, cb_error *er
 
 cb_status cb_impose_zine8(const cb_document *panels, double sheet_w, double sheet_h, cb_document *out,
                           cb_error *err) {
-  if (panels->npages != 8) return cb_error_set(err, CB_EINTERNAL, "a zine has eight panels, not %d", panels->npages);
+  if (panels->npages != 8)
+    return cb_error_set(err, CB_EINTERNAL, "a zine has eight panels, not %d", panels->npages);
   cb_page *p = sheet(out, sheet_w, sheet_h);
   if (!p) return oom(err);
-  if (panels->pages[0]->label && !(p->label = cb_arena_strdup(p->arena, panels->pages[0]->label))) p->oom = true;
+  if (panels->pages[0]->label && !(p->label = cb_arena_strdup(p->arena, panels->pages[0]->label)))
+    p->oom = true;
   double pw = sheet_w / 4, ph = sheet_h / 2, scale = pw / panels->pages[0]->w;
   static const int top[4] = {5, 4, 3, 2}, bottom[4] = {6, 7, 8, 1};
   for (int c = 0; c < 4; c++) {

@@ -381,7 +381,8 @@ double cb_key_height(const cb_key_style *ks, const cb_dungeon *d, int from, doub
   if (all >= 0 && all < total) hi = INFINITY;
   if (all == total) {
     /* never so short that an entry splits: the tallest entry is the floor */
-    for (int i = from; i < d->nrooms; i++) lo = fmax(lo, k.memo[i].lines * k.leading);
+    for (int i = from; i < d->nrooms; i++)
+      lo = fmax(lo, k.memo[i].lines * k.leading);
     int at_lo = lo < hi ? cb_key_fill(NULL, &k, d, from, NULL, 0, 0, w, lo, cols, gutter) : 0;
     if (at_lo < 0) all = -1;
     if (at_lo == total) hi = lo;
@@ -392,7 +393,8 @@ double cb_key_height(const cb_key_style *ks, const cb_dungeon *d, int from, doub
         all = -1;
       else if (n == total)
         hi = mid;
-      else lo = mid;
+      else
+        lo = mid;
     }
   }
   if (!ks->memo) free(k.memo);

@@ -50,8 +50,8 @@ typedef struct cb_key_memo {
  * next (and onto the next page, whatever its width): *word, when given, is
  * the word of room `from`'s entry to begin with, and gets the word the
  * returned room resumes at. */
-int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *word, double x, double y,
-                double w, double h, int cols, double gutter);
+int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *word, double x,
+                double y, double w, double h, int cols, double gutter);
 /* The shortest box, at most h high, that takes the entries of rooms from
  * index `from` on without splitting one; INFINITY when they do not fit in h,
  * -1 on OOM. */

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../util/alloc.h"
 #include "place.h"
 #include "text.h"
-#include "../util/alloc.h"
 
 #define CB_PI 3.14159265358979323846
 
@@ -17,11 +17,11 @@ cb_symbol cb_map_passage_symbol(const cb_passage *ps) {
   static const struct {
     unsigned flag;
     cb_symbol sym;
-  } by_flag[] = {{CB_FLAG_LOCKED, CB_SYM_LOCKED},     {CB_FLAG_SECRET, CB_SYM_SECRET},
-                 {CB_FLAG_DEAD_END, CB_SYM_DEAD_END}, {CB_FLAG_ONE_WAY, CB_SYM_ONE_WAY},
+  } by_flag[] = {{CB_FLAG_LOCKED, CB_SYM_LOCKED},       {CB_FLAG_SECRET, CB_SYM_SECRET},
+                 {CB_FLAG_DEAD_END, CB_SYM_DEAD_END},   {CB_FLAG_ONE_WAY, CB_SYM_ONE_WAY},
                  {CB_FLAG_CONCEALED, CB_SYM_CONCEALED}, {CB_FLAG_SOFT_LOCKED, CB_SYM_SOFT_LOCKED},
-                 {CB_FLAG_TRAPPED, CB_SYM_TRAPPED},   {CB_FLAG_OBSTRUCTED, CB_SYM_OBSTRUCTED},
-                 {CB_FLAG_UNDER, CB_SYM_UNDER},       {CB_FLAG_OVER, CB_SYM_OVER}};
+                 {CB_FLAG_TRAPPED, CB_SYM_TRAPPED},     {CB_FLAG_OBSTRUCTED, CB_SYM_OBSTRUCTED},
+                 {CB_FLAG_UNDER, CB_SYM_UNDER},         {CB_FLAG_OVER, CB_SYM_OVER}};
   for (size_t i = 0; i < sizeof by_flag / sizeof *by_flag; i++)
     if (ps->flags & by_flag[i].flag) return by_flag[i].sym;
   switch (ps->kind) {
@@ -66,16 +66,22 @@ int cb_map_room_marks(cb_page *p, const cb_dungeon *d, const cb_room *r, cb_map_
   static const struct {
     unsigned tag;
     cb_symbol sym;
-  } by_tag[] = {{CB_TAG_ENTRANCE, CB_SYM_ENTRANCE}, {CB_TAG_GOAL, CB_SYM_GOAL},
-                {CB_TAG_BOSS, CB_SYM_BOSS},         {CB_TAG_ENCOUNTER, CB_SYM_ENCOUNTER},
-                {CB_TAG_TREASURE, CB_SYM_TREASURE}, {CB_TAG_SURFACE_EXIT, CB_SYM_SURFACE_EXIT},
+  } by_tag[] = {{CB_TAG_ENTRANCE, CB_SYM_ENTRANCE},
+                {CB_TAG_GOAL, CB_SYM_GOAL},
+                {CB_TAG_BOSS, CB_SYM_BOSS},
+                {CB_TAG_ENCOUNTER, CB_SYM_ENCOUNTER},
+                {CB_TAG_TREASURE, CB_SYM_TREASURE},
+                {CB_TAG_SURFACE_EXIT, CB_SYM_SURFACE_EXIT},
                 {CB_TAG_UNREACHABLE, CB_SYM_UNREACHABLE}};
   int n = 0;
-  if (r->tags & CB_TAG_MAIN_START) out[n++] = (mark){CB_SYM_MAIN_START, NULL};
-  else if (r->tags & CB_TAG_START) out[n++] = (mark){CB_SYM_START, NULL};
+  if (r->tags & CB_TAG_MAIN_START)
+    out[n++] = (mark){CB_SYM_MAIN_START, NULL};
+  else if (r->tags & CB_TAG_START)
+    out[n++] = (mark){CB_SYM_START, NULL};
   for (size_t i = 0; i < sizeof by_tag / sizeof *by_tag; i++)
     if (r->tags & by_tag[i].tag) out[n++] = (mark){by_tag[i].sym, NULL};
-  for (int k = 0; k < r->nkeys && n < MAX_MARKS; k++) out[n++] = (mark){CB_SYM_KEY, r->keys[k]};
+  for (int k = 0; k < r->nkeys && n < MAX_MARKS; k++)
+    out[n++] = (mark){CB_SYM_KEY, r->keys[k]};
   for (int i = 0; p && i < d->npassages && n < MAX_MARKS; i++) {
     const cb_passage *ps = &d->passages[i];
     int other = ps->from == r->id ? ps->to : ps->to == r->id ? ps->from : 0;
@@ -160,10 +166,11 @@ static int strays_in(const cluster *c, double bx, double by, double bw, double b
   return n;
 }
 
-static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cluster *c, double cx, double cy,
-                        double rr, double dir, cb_symbol_set *used) {
+static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cluster *c, double cx,
+                        double cy, double rr, double dir, cb_symbol_set *used) {
   double gap = st->badge * 0.2, h = st->badge, row_w = -gap, col_w = 0;
-  for (int k = 0; k < c->n; k++) row_w += c->widths[k] + gap, col_w = fmax(col_w, c->widths[k]);
+  for (int k = 0; k < c->n; k++)
+    row_w += c->widths[k] + gap, col_w = fmax(col_w, c->widths[k]);
   double col_h = c->n * h + (c->n - 1) * gap;
   double best = INFINITY, bx = cx, by = cy;
   int best_col = 0;
@@ -190,15 +197,17 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
     double mx = best_col ? bx : x + c->widths[k] / 2, my = best_col ? y + h / 2 : by;
     cb_symbol_badge(p, st, c->marks[k].sym, c->marks[k].text, mx, my);
     *used |= CB_SYMBOL_BIT(c->marks[k].sym);
-    if (best_col) y += h + gap;
-    else x += c->widths[k] + gap;
+    if (best_col)
+      y += h + gap;
+    else
+      x += c->widths[k] + gap;
   }
 }
 
 /* A passage's label (a lock's key id) beside its middle mark, on the side and
  * at the distance where it covers least. */
-static void place_label(cb_page *p, const cb_symbols *st, cb_place *pl, const char *text, double mx, double my,
-                        double ux, double uy) {
+static void place_label(cb_page *p, const cb_symbols *st, cb_place *pl, const char *text, double mx,
+                        double my, double ux, double uy) {
   double w, h;
   cb_symbol_label_size(st, text, &w, &h);
   double best = INFINITY, bx = mx, by = my;
@@ -208,7 +217,8 @@ static void place_label(cb_page *p, const cb_symbols *st, cb_place *pl, const ch
         double off = st->badge * 0.6 + step * h * 0.6 + (fabs(ux) * h + fabs(uy) * w) / 2;
         double px = mx - uy * off * side + ux * along * st->badge * 0.8;
         double py = my + ux * off * side + uy * along * st->badge * 0.8;
-        double cost = cb_place_cost(pl, cb_box_grow(cb_box_centered(px, py, w, h), 0.5)) + step + abs(along) * 0.5;
+        double cost =
+            cb_place_cost(pl, cb_box_grow(cb_box_centered(px, py, w, h), 0.5)) + step + abs(along) * 0.5;
         if (cost < best - 1e-9) best = cost, bx = px, by = py;
       }
   if (cb_place_box(pl, cb_box_centered(bx, by, w, h))) p->oom = true;
@@ -218,8 +228,8 @@ static void place_label(cb_page *p, const cb_symbols *st, cb_place *pl, const ch
 /* Keeps the procedure's positions but nudges rooms apart until no two
  * circles touch and no passage runs through a room it does not join
  * (a few relaxation rounds; positions move as little as they must). */
-static void nudge_rooms(const cb_dungeon *d, int level, double *px, double *py, double rr, double x0, double y0,
-                        double x1, double y1) {
+static void nudge_rooms(const cb_dungeon *d, int level, double *px, double *py, double rr, double x0,
+                        double y0, double x1, double y1) {
   const double want = 2 * rr + 7, clear = rr + 3;
   for (int round = 0; round < 60; round++) {
     int moved = 0;
@@ -240,13 +250,16 @@ static void nudge_rooms(const cb_dungeon *d, int level, double *px, double *py, 
       const cb_room *a = cb_dungeon_room(d, d->passages[k].from), *b = cb_dungeon_room(d, d->passages[k].to);
       if (!a || !b || a->level != b->level || (level && a->level != level)) continue;
       int ia = (int)(a - d->rooms), ib = (int)(b - d->rooms);
-      double ax = px[ia], ay = py[ia], bx = px[ib], by = py[ib], len2 = (bx - ax) * (bx - ax) + (by - ay) * (by - ay);
+      double ax = px[ia], ay = py[ia], bx = px[ib], by = py[ib],
+             len2 = (bx - ax) * (bx - ax) + (by - ay) * (by - ay);
       if (len2 < 1e-9) continue;
       for (int i = 0; i < d->nrooms; i++) {
-        if (i == ia || i == ib || (level && d->rooms[i].level != level) || d->rooms[i].level != a->level) continue;
+        if (i == ia || i == ib || (level && d->rooms[i].level != level) || d->rooms[i].level != a->level)
+          continue;
         double t = ((px[i] - ax) * (bx - ax) + (py[i] - ay) * (by - ay)) / len2;
         if (t <= 0 || t >= 1) continue;
-        double qx = ax + t * (bx - ax), qy = ay + t * (by - ay), dx = px[i] - qx, dy = py[i] - qy, dist = hypot(dx, dy);
+        double qx = ax + t * (bx - ax), qy = ay + t * (by - ay), dx = px[i] - qx, dy = py[i] - qy,
+               dist = hypot(dx, dy);
         if (dist >= clear) continue;
         if (dist < 1e-6) dx = -(by - ay), dy = bx - ax, dist = hypot(dx, dy);
         px[i] += dx / dist * (clear - dist + 0.05), py[i] += dy / dist * (clear - dist + 0.05);
@@ -303,7 +316,8 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
 
   cb_place *pl = cb_place_new((cb_box){x, y, x + w, y + h});
   drawn_passage *dp = cb_malloc(((size_t)d->npassages + 1) * sizeof *dp);
-  double *px = cb_malloc(((size_t)d->nrooms + 1) * sizeof *px), *py = cb_malloc(((size_t)d->nrooms + 1) * sizeof *py);
+  double *px = cb_malloc(((size_t)d->nrooms + 1) * sizeof *px),
+         *py = cb_malloc(((size_t)d->nrooms + 1) * sizeof *py);
   if (!pl || !dp || !px || !py) {
     p->oom = true;
     cb_place_free(pl);
@@ -312,7 +326,8 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
     free(py);
     return;
   }
-  for (int i = 0; i < d->nrooms; i++) px[i] = vx(&v, d->rooms[i].x), py[i] = vy(&v, d->rooms[i].y);
+  for (int i = 0; i < d->nrooms; i++)
+    px[i] = vx(&v, d->rooms[i].x), py[i] = vy(&v, d->rooms[i].y);
   nudge_rooms(d, level, px, py, rr, x, y, x + w, y + h);
   int ndp = 0;
   for (int i = 0; i < d->npassages; i++) {
@@ -324,12 +339,13 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
     if (len <= 2 * rr) continue;
     double ux = (bx - ax) / len, uy = (by - ay) / len;
     drawn_passage *e = &dp[ndp++];
-    *e = (drawn_passage){ps, cb_map_passage_symbol(ps), ax + ux * rr, ay + uy * rr, bx - ux * rr, by - uy * rr};
+    *e = (drawn_passage){ps,          cb_map_passage_symbol(ps), ax + ux * rr, ay + uy * rr, bx - ux * rr,
+                         by - uy * rr};
     if (cb_place_segment(pl, e->x0, e->y0, e->x1, e->y1, st->line)) p->oom = true;
     double mw, mh;
     cb_symbol_passage_mark(st, e->sym, &mw, &mh);
-    if (mw > 0 &&
-        cb_place_box(pl, cb_box_centered((e->x0 + e->x1) / 2, (e->y0 + e->y1) / 2, fmax(mw, mh), fmax(mw, mh))))
+    if (mw > 0 && cb_place_box(pl, cb_box_centered((e->x0 + e->x1) / 2, (e->y0 + e->y1) / 2, fmax(mw, mh),
+                                                   fmax(mw, mh))))
       p->oom = true;
   }
   for (int i = 0; i < d->nrooms; i++) {
@@ -341,7 +357,10 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
     cb_symbol_passage(p, st, dp[i].sym, dp[i].x0, dp[i].y0, dp[i].x1, dp[i].y1);
     *used |= CB_SYMBOL_BIT(dp[i].sym);
   }
-  cb_ink room_ink = {.fill = true, .stroke = true, .fill_color = cb_symbol_room_fill(st), .stroke_color = st->ink,
+  cb_ink room_ink = {.fill = true,
+                     .stroke = true,
+                     .fill_color = cb_symbol_room_fill(st),
+                     .stroke_color = st->ink,
                      .width = st->line * 1.2};
   for (int i = 0; i < d->nrooms; i++) {
     const cb_room *r = &d->rooms[i];
@@ -377,7 +396,8 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
       cluster c = {.d = d, .level = level, .self = i, .px = px, .py = py};
       c.n = cb_map_room_marks(p, d, r, c.marks);
       if (c.n != want) continue;
-      for (int k = 0; k < c.n; k++) c.widths[k] = cb_symbol_badge_width(st, c.marks[k].sym, c.marks[k].text);
+      for (int k = 0; k < c.n; k++)
+        c.widths[k] = cb_symbol_badge_width(st, c.marks[k].sym, c.marks[k].text);
       double gapw;
       cb_page_role(p, CB_ROLE_ROOM_MARK, r->id, 0);
       place_marks(p, st, pl, &c, px[i], py[i], rr, free_direction(d, r, &gapw), used);

@@ -8,8 +8,8 @@
 
 /* Draws the map of level `level` (0: all) inside the box x, y, w, h (points)
  * and sets bit (1 << symbol) in *used for every symbol it drew. */
-void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y, double w,
-                 double h, cb_symbol_set *used);
+void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
+                 double w, double h, cb_symbol_set *used);
 
 /* The height (points) the map of level `level` takes drawn w points wide, at
  * its own shape; 0 when it has none (it fills any box). */

@@ -144,14 +144,16 @@ void cb_page_place(cb_page *dst, const cb_page *src, double x, double y, double 
       case CB_OP_MOVE: cb_page_move(dst, MX(op->x[0]), MY(op->y[0])); break;
       case CB_OP_LINE: cb_page_line(dst, MX(op->x[0]), MY(op->y[0])); break;
       case CB_OP_CURVE:
-        cb_page_curve(dst, MX(op->x[0]), MY(op->y[0]), MX(op->x[1]), MY(op->y[1]), MX(op->x[2]), MY(op->y[2]));
+        cb_page_curve(dst, MX(op->x[0]), MY(op->y[0]), MX(op->x[1]), MY(op->y[1]), MX(op->x[2]),
+                      MY(op->y[2]));
         break;
       case CB_OP_CLOSE: cb_page_close(dst); break;
       }
     }
     cb_ink ink = it->ink;
     ink.width *= scale;
-    for (int k = 0; k < ink.ndash; k++) ink.dash[k] *= scale;
+    for (int k = 0; k < ink.ndash; k++)
+      ink.dash[k] *= scale;
     cb_page_ink(dst, &ink);
   }
   dst->role = keep;
@@ -166,7 +168,8 @@ int cb_document_add(cb_document *doc, cb_page *page) {
 }
 
 void cb_document_free(cb_document *doc) {
-  for (int i = 0; i < doc->npages; i++) cb_page_free(doc->pages[i]);
+  for (int i = 0; i < doc->npages; i++)
+    cb_page_free(doc->pages[i]);
   free(doc->pages);
   memset(doc, 0, sizeof *doc);
 }

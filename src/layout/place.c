@@ -58,7 +58,8 @@ cb_place *cb_place_new(cb_box bounds) {
     free(pl);
     return NULL;
   }
-  for (int i = 0; i < pl->cols * pl->rows; i++) pl->head[i] = -1;
+  for (int i = 0; i < pl->cols * pl->rows; i++)
+    pl->head[i] = -1;
   return pl;
 }
 
@@ -110,8 +111,8 @@ static int index_obstacle(cb_place *pl, cb_box extent, int id) {
 int cb_place_segment(cb_place *pl, double x0, double y0, double x1, double y1, double half_width) {
   if (cb_grow(&pl->segs, &pl->cap_segs, pl->nsegs + 1, sizeof *pl->segs)) return -1;
   /* (a NaN coordinate stays NaN here, where fmin would drop it) */
-  cb_box extent = cb_box_grow((cb_box){x0 < x1 ? x0 : x1, y0 < y1 ? y0 : y1, x0 < x1 ? x1 : x0, y0 < y1 ? y1 : y0},
-                              half_width);
+  cb_box extent = cb_box_grow(
+      (cb_box){x0 < x1 ? x0 : x1, y0 < y1 ? y0 : y1, x0 < x1 ? x1 : x0, y0 < y1 ? y1 : y0}, half_width);
   if (isnan(x0) || isnan(x1)) extent.x0 = extent.x1 = NAN;
   if (isnan(y0) || isnan(y1)) extent.y0 = extent.y1 = NAN;
   if (index_obstacle(pl, extent, (int)pl->nsegs * KINDS + KIND_SEG)) return -1;
@@ -121,7 +122,8 @@ int cb_place_segment(cb_place *pl, double x0, double y0, double x1, double y1, d
 
 int cb_place_circle(cb_place *pl, double cx, double cy, double r) {
   if (cb_grow(&pl->circs, &pl->cap_circs, pl->ncircs + 1, sizeof *pl->circs)) return -1;
-  if (index_obstacle(pl, (cb_box){cx - r, cy - r, cx + r, cy + r}, (int)pl->ncircs * KINDS + KIND_CIRC)) return -1;
+  if (index_obstacle(pl, (cb_box){cx - r, cy - r, cx + r, cy + r}, (int)pl->ncircs * KINDS + KIND_CIRC))
+    return -1;
   pl->circs[pl->ncircs++] = (circ){cx, cy, r};
   return 0;
 }
@@ -170,9 +172,11 @@ static int segment_meets(seg s, cb_box b) {
 
 double cb_place_cost(cb_place *pl, cb_box b) {
   double cost = 0;
-  if (b.x0 < pl->bounds.x0 || b.y0 < pl->bounds.y0 || b.x1 > pl->bounds.x1 || b.y1 > pl->bounds.y1) cost += COST_OUTSIDE;
+  if (b.x0 < pl->bounds.x0 || b.y0 < pl->bounds.y0 || b.x1 > pl->bounds.x1 || b.y1 > pl->bounds.y1)
+    cost += COST_OUTSIDE;
   if (++pl->query == 0) { /* wrapped: forget every stamp */
-    for (size_t i = 0; i < pl->cap_seen; i++) pl->seen[i] = 0;
+    for (size_t i = 0; i < pl->cap_seen; i++)
+      pl->seen[i] = 0;
     pl->query = 1;
   }
   int c0, r0, c1, r1;

@@ -100,10 +100,11 @@ static void footer(cb_page *p, const cb_measure *m, const cb_dungeon *d, const c
   double pw = cb_text_width(m, CB_FONT_REGULAR, FOOT_SIZE, line);
   char head[512];
   /* the players' map names no seed and no command: they would rebuild the game master's sheet */
-  if (o->player) snprintf(head, sizeof head, "%s \xc2\xb7 the players' map", d->title ? d->title : "");
+  if (o->player)
+    snprintf(head, sizeof head, "%s \xc2\xb7 the players' map", d->title ? d->title : "");
   else
-    snprintf(head, sizeof head, "%s \xc2\xb7 crawlbook %s \xc2\xb7 %s \xc2\xb7 seed %" PRIu64, d->title ? d->title : "",
-             o->version, d->generator, d->seed);
+    snprintf(head, sizeof head, "%s \xc2\xb7 crawlbook %s \xc2\xb7 %s \xc2\xb7 seed %" PRIu64,
+             d->title ? d->title : "", o->version, d->generator, d->seed);
   cb_span spans[] = {{CB_FONT_ITALIC, "To make it again: ", NULL, 0}, {CB_FONT_REGULAR, cmd, NULL, 0}};
   cb_flow f = footer_flow(m, cmd, w);
   int lines = o->player ? 0 : cb_text_flow(NULL, &f, spans, 2, 0, 0);
@@ -302,13 +303,16 @@ static const char *describe(const cb_dungeon *d, char *buf, size_t cap) {
  * leximorph sketch) stands in for its map, but not on the players' handout. */
 static cb_layout_hooks hooks_of_sheet(const cb_layout_hooks *h, const cb_sheet_options *o) {
   cb_layout_hooks s = *h;
-  if (s.sheet_map && !o->player) s.map = s.sheet_map, s.height = s.sheet_height;
-  else s.sheet_legend = NULL;
+  if (s.sheet_map && !o->player)
+    s.map = s.sheet_map, s.height = s.sheet_height;
+  else
+    s.sheet_legend = NULL;
   return s;
 }
 
-static double sheet_legend(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
-                           cb_symbol_set used, double map_w, double map_h, double x, double y, double w) {
+static double sheet_legend(cb_page *p, const cb_symbols *st, const cb_dungeon *d,
+                           const cb_layout_hooks *hooks, cb_symbol_set used, double map_w, double map_h,
+                           double x, double y, double w) {
   if (hooks->sheet_legend) return hooks->sheet_legend(p, st, d, used, map_w, map_h, x, y, w);
   return legend(p, st, used, x, y, w);
 }
@@ -438,7 +442,8 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   cb_page_text(p, CB_FONT_ITALIC, SUB_SIZE, x, y, GREY, sub);
   y += SUB_SIZE * 0.9;
 
-  const cb_layout_hooks sheet_hooks = hooks_of_sheet(cb_layout_hooks_find(d->generator), o), *hooks = &sheet_hooks;
+  const cb_layout_hooks sheet_hooks = hooks_of_sheet(cb_layout_hooks_find(d->generator), o),
+                        *hooks = &sheet_hooks;
   ks.note = hooks->key_note;
   cb_symbol_set used = o->count_only ? assume : 0;
   cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
@@ -453,14 +458,15 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     double kx = x + map_w + 16, kw = w - map_w - 16, ky = y;
     cb_page_text(p, CB_FONT_BOLD, 11, kx, ky + 11, INK, o->player ? "Notes" : "Room key");
     ky += 11 * 1.5;
-    next = o->player ? notes_fill(p, m, d, 0, kx, ky, kw, bottom - ky)
-                     : cb_key_fill_balanced(p, &ks, d, 0, &word, kx, ky, kw, bottom - ky, kw > 330 ? 2 : 1,
-                                            12);
+    next = o->player
+               ? notes_fill(p, m, d, 0, kx, ky, kw, bottom - ky)
+               : cb_key_fill_balanced(p, &ks, d, 0, &word, kx, ky, kw, bottom - ky, kw > 330 ? 2 : 1, 12);
   } else {
     /* the legend (two rows, or the sheet map's own with every symbol) and the key's heading */
-    double below = (hooks->sheet_legend ? hooks->sheet_legend(NULL, &st, d, ~(cb_symbol_set)0, w, w, x, 0, w) + 8
-                                        : st.badge * 3 + 14) +
-                   11 * 1.5;
+    double below =
+        (hooks->sheet_legend ? hooks->sheet_legend(NULL, &st, d, ~(cb_symbol_set)0, w, w, x, 0, w) + 8
+                             : st.badge * 3 + 14) +
+        11 * 1.5;
     sheet_fit fit = o->player ? (sheet_fit){map_want(d, &st, hooks, w, bottom - y), 2, BODY_SIZE, false}
                               : fit_sheet(&ks, d, &st, hooks, w, bottom - y - below, bottom - top);
     if (fit.map_h < 0) p->oom = true;
@@ -478,9 +484,12 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     y += 11 * 1.5;
     cb_key_style with = ks;
     with.extras = cb_key_extras(d);
-    double with_h = with.extras && !o->player ? cb_key_height(&with, d, 0, w, bottom - y, cols, GUTTER) : INFINITY;
-    if (with_h < 0) p->oom = true;
-    else if (isfinite(with_h)) ks = with;
+    double with_h =
+        with.extras && !o->player ? cb_key_height(&with, d, 0, w, bottom - y, cols, GUTTER) : INFINITY;
+    if (with_h < 0)
+      p->oom = true;
+    else if (isfinite(with_h))
+      ks = with;
     next = o->player ? notes_fill(p, m, d, 0, x, y, w, bottom - y)
                      : cb_key_fill_balanced(p, &ks, d, 0, &word, x, y, w, bottom - y, cols, GUTTER);
     if (next > d->nrooms) next = d->nrooms;
@@ -507,7 +516,8 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   if (o->appendix && appendix_pages(d, m, o, &frame, doc) < 0)
     return cb_error_set(err, CB_EINTERNAL, "out of memory");
   int pages = doc->npages - first;
-  for (int i = 0; i < pages; i++) footer(doc->pages[first + i], m, d, o, i + 1, pages, false);
+  for (int i = 0; i < pages; i++)
+    footer(doc->pages[first + i], m, d, o, i + 1, pages, false);
   for (int i = first; i < doc->npages; i++)
     if (doc->pages[i]->oom) return cb_error_set(err, CB_EINTERNAL, "out of memory");
   return CB_OK;

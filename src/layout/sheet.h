@@ -31,8 +31,8 @@ typedef struct cb_sheet_options {
 
 /* Lays out the dungeon into doc (which owns the new pages); text is measured
  * with m. CB_EINTERNAL on OOM. */
-cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o, cb_document *doc,
-                          cb_error *err);
+cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
+                          cb_document *doc, cb_error *err);
 
 /* The booklet: the sections o->sections names, in the order cover, maps
  * (one page per level), key, the generator's extras, appendix, players' map
@@ -45,8 +45,8 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
  * room key over five panels, a back cover with the legend and the command
  * that makes it again), imposed on one o->page_w x o->page_h sheet for the
  * one-slit fold. CB_EINPUT when the key needs more than five panels. */
-cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o, cb_document *doc,
-                         cb_error *err);
+cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
+                         cb_document *doc, cb_error *err);
 
 /* The command line that regenerates the dungeon, e.g. "crawlbook --generator
  * dropdice --seed 42 --rooms 10"; written into buf. */

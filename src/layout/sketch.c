@@ -34,8 +34,8 @@ static const char *short_turn(int rotation) {
 }
 
 /* How much of the tunnels (sampled every 2 ft) and of the rooms lies inside the box, in points. */
-static int label_hits(const cb_dungeon *d, const cb_sketch *sk, const view *v, double x0, double y0, double x1,
-                      double y1) {
+static int label_hits(const cb_dungeon *d, const cb_sketch *sk, const view *v, double x0, double y0,
+                      double x1, double y1) {
   int hits = 0;
   for (int i = 0; i < d->nrooms; i++) {
     double x = px(v, d->rooms[i].x), y = py(v, d->rooms[i].y), r = v->room / 2 + 2;
@@ -67,27 +67,34 @@ static void paper(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const c
   double W = sk->cols * sk->sector_ft, H = sk->rows * sk->sector_ft;
   int nx = (int)floor(W / SQUARE_FT + 1e-9), ny = (int)floor(H / SQUARE_FT + 1e-9);
   if (SQUARE_FT * v->s >= 3) {
-    for (int i = 0; i <= nx; i++) cb_page_move(p, px(v, i * SQUARE_FT), py(v, 0)), cb_page_line(p, px(v, i * SQUARE_FT), py(v, H));
-    for (int j = 0; j <= ny; j++) cb_page_move(p, px(v, 0), py(v, j * SQUARE_FT)), cb_page_line(p, px(v, W), py(v, j * SQUARE_FT));
+    for (int i = 0; i <= nx; i++)
+      cb_page_move(p, px(v, i * SQUARE_FT), py(v, 0)), cb_page_line(p, px(v, i * SQUARE_FT), py(v, H));
+    for (int j = 0; j <= ny; j++)
+      cb_page_move(p, px(v, 0), py(v, j * SQUARE_FT)), cb_page_line(p, px(v, W), py(v, j * SQUARE_FT));
     cb_ink g = cb_ink_stroke(shade(st, GRID), 0.3);
     cb_page_ink(p, &g);
   }
-  for (int c = 1; c < sk->cols; c++) cb_page_move(p, px(v, c * sk->sector_ft), py(v, 0)), cb_page_line(p, px(v, c * sk->sector_ft), py(v, H));
-  for (int r = 1; r < sk->rows; r++) cb_page_move(p, px(v, 0), py(v, r * sk->sector_ft)), cb_page_line(p, px(v, W), py(v, r * sk->sector_ft));
+  for (int c = 1; c < sk->cols; c++)
+    cb_page_move(p, px(v, c * sk->sector_ft), py(v, 0)), cb_page_line(p, px(v, c * sk->sector_ft), py(v, H));
+  for (int r = 1; r < sk->rows; r++)
+    cb_page_move(p, px(v, 0), py(v, r * sk->sector_ft)), cb_page_line(p, px(v, W), py(v, r * sk->sector_ft));
   cb_ink sec = cb_ink_stroke(shade(st, SECTOR), 0.7);
   sec.dash[0] = 4, sec.dash[1] = 3, sec.ndash = 2;
   cb_page_ink(p, &sec);
   cb_page_rect(p, px(v, 0), py(v, 0), W * v->s, H * v->s);
   cb_ink border = cb_ink_stroke(shade(st, SECTOR), 0.8);
   cb_page_ink(p, &border);
-  double side = sk->sector_ft * v->s, big = fmax(9, fmin(22, side * 0.11)), small = 7; /* 7 pt: the least we print */
+  double side = sk->sector_ft * v->s, big = fmax(9, fmin(22, side * 0.11)),
+         small = 7; /* 7 pt: the least we print */
   for (int k = 0; k < sk->nsectors; k++) {
     const cb_sketch_sector *s = &sk->sectors[k];
     char line[2][96];
     snprintf(line[0], sizeof line[0], "sector %d,%d", s->col, s->row);
     /* the rolls as "d10 2, d4 1:" so that no word on the map is a bare number but a room's */
-    if (s->roll) snprintf(line[1], sizeof line[1], "d10 %d, d4 %d: %s", s->roll, s->rotation, short_turn(s->rotation));
-    else snprintf(line[1], sizeof line[1], "%s", short_turn(s->rotation));
+    if (s->roll)
+      snprintf(line[1], sizeof line[1], "d10 %d, d4 %d: %s", s->roll, s->rotation, short_turn(s->rotation));
+    else
+      snprintf(line[1], sizeof line[1], "%s", short_turn(s->rotation));
     double lw = cb_text_width(st->m, CB_FONT_BOLD, big, s->letter) + small * 0.5;
     double w = lw + fmax(cb_text_width(st->m, CB_FONT_ITALIC, small, line[0]),
                          cb_text_width(st->m, CB_FONT_ITALIC, small, line[1]));
@@ -113,7 +120,8 @@ static void tunnels(cb_page *p, const cb_symbols *st, const cb_sketch *sk, const
     int n = tu->npoints;
     for (int start = 0; start < n - 1; start += 255) {
       int m = n - start > 256 ? 256 : n - start;
-      for (int i = 0; i < m; i++) buf[2 * i] = px(v, tu->points[start + i].x), buf[2 * i + 1] = py(v, tu->points[start + i].y);
+      for (int i = 0; i < m; i++)
+        buf[2 * i] = px(v, tu->points[start + i].x), buf[2 * i + 1] = py(v, tu->points[start + i].y);
       cb_symbol_tunnel(p, st, buf, m, v->tw, pass, 0);
     }
   }
@@ -124,7 +132,8 @@ static void direction_at(const cb_sketch_tunnel *t, double x, double y, double *
   double best = INFINITY;
   *ux = 1, *uy = 0;
   for (int i = 0; i + 1 < t->npoints; i++) {
-    double ax = t->points[i].x, ay = t->points[i].y, dx = t->points[i + 1].x - ax, dy = t->points[i + 1].y - ay;
+    double ax = t->points[i].x, ay = t->points[i].y, dx = t->points[i + 1].x - ax,
+           dy = t->points[i + 1].y - ay;
     double l2 = dx * dx + dy * dy;
     if (l2 <= 0) continue;
     double f = ((x - ax) * dx + (y - ay) * dy) / l2;
@@ -253,18 +262,23 @@ static void marks(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const c
   }
   for (int i = 0; i < d->nrooms; i++) {
     room_box(p, st, v, &d->rooms[i]);
-    *used |= CB_SYMBOL_BIT(CB_SYM_SK_ROOM) | (d->rooms[i].tags & CB_TAG_ENTRANCE ? CB_SYMBOL_BIT(CB_SYM_ENTRANCE) : 0);
+    *used |= CB_SYMBOL_BIT(CB_SYM_SK_ROOM) |
+             (d->rooms[i].tags & CB_TAG_ENTRANCE ? CB_SYMBOL_BIT(CB_SYM_ENTRANCE) : 0);
   }
 }
 
 /* A bar of 60-ft lengths, half black and half white, with its feet. */
 static double scale_bar(cb_page *p, const cb_symbols *st, const view *v, double x, double y) {
   int steps = 2;
-  while ((steps + 1) * 60 * v->s < 150 && steps < 8) steps++;
+  while ((steps + 1) * 60 * v->s < 150 && steps < 8)
+    steps++;
   double seg = 60 * v->s, h = 4;
   for (int i = 0; i < steps; i++) {
     cb_page_rect(p, x + i * seg, y, seg, h);
-    cb_ink box = {.fill = true, .stroke = true, .fill_color = i % 2 ? st->paper : st->ink, .stroke_color = st->ink,
+    cb_ink box = {.fill = true,
+                  .stroke = true,
+                  .fill_color = i % 2 ? st->paper : st->ink,
+                  .stroke_color = st->ink,
                   .width = 0.6};
     cb_page_ink(p, &box);
   }
@@ -282,17 +296,22 @@ static double scale_bar(cb_page *p, const cb_symbols *st, const view *v, double 
 /* The legend: one sample per mark the sketch used. Returns its height. */
 static double legend(cb_page *p, const cb_symbols *st, cb_symbol_set used, const view *v, double x, double y,
                      double w, int draw) {
-  static const cb_symbol order[] = {CB_SYM_SK_ROOM, CB_SYM_ENTRANCE,     CB_SYM_SK_JUNCTION, CB_SYM_SK_TRAP,  CB_SYM_SK_TRAP_OFF,
-                                    CB_SYM_SK_OBSTACLE, CB_SYM_DOOR,        CB_SYM_SECRET,   CB_SYM_SK_BLANK,
-                                    CB_SYM_SK_BRANCH,   CB_SYM_SK_DIAGONALS, CB_SYM_SK_BLOCKED, CB_SYM_STAIRS};
-  double rowh = v->tw * 2.6, cx = x, sample = v->tw * 3.2, head = cb_text_width(st->m, CB_FONT_BOLD, LEGEND_SIZE, "Legend") + 10;
+  static const cb_symbol order[] = {
+      CB_SYM_SK_ROOM,      CB_SYM_ENTRANCE,   CB_SYM_SK_JUNCTION, CB_SYM_SK_TRAP,  CB_SYM_SK_TRAP_OFF,
+      CB_SYM_SK_OBSTACLE,  CB_SYM_DOOR,       CB_SYM_SECRET,      CB_SYM_SK_BLANK, CB_SYM_SK_BRANCH,
+      CB_SYM_SK_DIAGONALS, CB_SYM_SK_BLOCKED, CB_SYM_STAIRS};
+  double rowh = v->tw * 2.6, cx = x, sample = v->tw * 3.2,
+         head = cb_text_width(st->m, CB_FONT_BOLD, LEGEND_SIZE, "Legend") + 10;
   int row = 0;
-  if (draw) cb_page_text(p, CB_FONT_BOLD, LEGEND_SIZE, x, y + rowh * 0.5 + LEGEND_SIZE * 0.34, st->ink, "Legend");
+  if (draw)
+    cb_page_text(p, CB_FONT_BOLD, LEGEND_SIZE, x, y + rowh * 0.5 + LEGEND_SIZE * 0.34, st->ink, "Legend");
   cx += head;
   for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
     cb_symbol s = order[i];
     if (!(used & CB_SYMBOL_BIT(s))) continue;
-    const char *name = s == CB_SYM_SECRET ? "secret door" : s == CB_SYM_STAIRS ? "stairs down" : cb_symbol_name(s);
+    const char *name = s == CB_SYM_SECRET   ? "secret door"
+                       : s == CB_SYM_STAIRS ? "stairs down"
+                                            : cb_symbol_name(s);
     double item = sample + v->tw / 2 + 5 + cb_text_width(st->m, CB_FONT_REGULAR, LEGEND_SIZE, name) + 12;
     if (cx + item > x + w && cx > x + head) row++, cx = x + head;
     double cy = y + row * rowh + rowh * 0.62;
@@ -310,10 +329,13 @@ static double legend(cb_page *p, const cb_symbols *st, cb_symbol_set used, const
         if (wall_mark) t[1] = t[3] = cy + v->tw * 0.6;
         cb_symbol_tunnel(p, st, t, 2, v->tw, 0, 0);
         cb_symbol_tunnel(p, st, t, 2, v->tw, 1, 0);
-        if (cb_symbol_is_sketch_mark(s)) cb_symbol_sketch_mark(p, st, s, NULL, mid, t[1], 1, 0, 0, -1, v->tw);
-        else cb_symbol_passage(p, st, s, mid, t[1] - v->tw / 2, mid, t[1] - v->tw / 2 - v->tw * 1.6);
+        if (cb_symbol_is_sketch_mark(s))
+          cb_symbol_sketch_mark(p, st, s, NULL, mid, t[1], 1, 0, 0, -1, v->tw);
+        else
+          cb_symbol_passage(p, st, s, mid, t[1] - v->tw / 2, mid, t[1] - v->tw / 2 - v->tw * 1.6);
       }
-      cb_page_text(p, CB_FONT_REGULAR, LEGEND_SIZE, cx + sample + v->tw / 2 + 5, cy + LEGEND_SIZE * 0.34, st->ink, name);
+      cb_page_text(p, CB_FONT_REGULAR, LEGEND_SIZE, cx + sample + v->tw / 2 + 5, cy + LEGEND_SIZE * 0.34,
+                   st->ink, name);
     }
     cx += item;
   }
@@ -334,7 +356,10 @@ static void extent(const cb_dungeon *d, const cb_sketch *sk, double *x0, double 
 
 /* The view at s points a foot, the map's origin at (ox, oy). */
 static view at_scale(double s, double ox, double oy) {
-  return (view){.s = s, .ox = ox, .oy = oy, .tw = fmax(4.5, fmin(13, TUNNEL_FT * s)),
+  return (view){.s = s,
+                .ox = ox,
+                .oy = oy,
+                .tw = fmax(4.5, fmin(13, TUNNEL_FT * s)),
                 .room = fmax(11, fmin(18, ROOM_FT * s))};
 }
 
@@ -366,16 +391,16 @@ double cb_sketch_height(const cb_dungeon *d, const cb_symbols *st, int level, do
   return H * w / W;
 }
 
-void cb_sketch_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y, double w,
-                   double h, cb_symbol_set *used) {
+void cb_sketch_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
+                   double w, double h, cb_symbol_set *used) {
   (void)level;
   if (!has_sketch(d)) return;
   view v = box_view(d, x, y, w, h);
   draw(p, st, d, d->sketch, &v, used);
 }
 
-double cb_sketch_legend(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cb_symbol_set used, double map_w,
-                        double map_h, double x, double y, double w) {
+double cb_sketch_legend(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cb_symbol_set used,
+                        double map_w, double map_h, double x, double y, double w) {
   if (!has_sketch(d)) return 0;
   view v = box_view(d, 0, 0, map_w, map_h);
   return legend(p, st, used, &v, x, y, w, p != NULL);

@@ -21,9 +21,9 @@ cb_status cb_sketch_pages(const cb_dungeon *d, const cb_symbols *st, const cb_fr
  * (its marks' sizes follow the map's scale); the legend's height, and with p
  * NULL only that. */
 double cb_sketch_height(const cb_dungeon *d, const cb_symbols *st, int level, double w);
-void cb_sketch_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y, double w,
-                   double h, cb_symbol_set *used);
-double cb_sketch_legend(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cb_symbol_set used, double map_w,
-                        double map_h, double x, double y, double w);
+void cb_sketch_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
+                   double w, double h, cb_symbol_set *used);
+double cb_sketch_legend(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cb_symbol_set used,
+                        double map_w, double map_h, double x, double y, double w);
 
 #endif

@@ -8,32 +8,86 @@
 static const double MIN_TEXT = 7.0;   /* points: the smallest text on any page */
 static const double MIN_NUMBER = 8.0; /* and the smallest room number */
 
-static const char *const names[CB_SYM_COUNT] = {
-    "main start", "start", "entrance", "goal", "boss", "encounter", "treasure", "key", "way to the surface",
-    "stairs to another level", "unreachable",
-    "path", "door", "opening", "secret", "locked (key)", "soft-locked", "trapped", "obstructed", "one-way",
-    "concealed", "stairs", "ladder", "passes under", "passes over", "dead end", "portal",
-    "ordinary junction", "trapped", "trap (disabled)", "minor obstacle", "room", "blank wall", "side passage",
-    "two diagonal passages", "blocked passage"};
+static const char *const names[CB_SYM_COUNT] = {"main start",
+                                                "start",
+                                                "entrance",
+                                                "goal",
+                                                "boss",
+                                                "encounter",
+                                                "treasure",
+                                                "key",
+                                                "way to the surface",
+                                                "stairs to another level",
+                                                "unreachable",
+                                                "path",
+                                                "door",
+                                                "opening",
+                                                "secret",
+                                                "locked (key)",
+                                                "soft-locked",
+                                                "trapped",
+                                                "obstructed",
+                                                "one-way",
+                                                "concealed",
+                                                "stairs",
+                                                "ladder",
+                                                "passes under",
+                                                "passes over",
+                                                "dead end",
+                                                "portal",
+                                                "ordinary junction",
+                                                "trapped",
+                                                "trap (disabled)",
+                                                "minor obstacle",
+                                                "room",
+                                                "blank wall",
+                                                "side passage",
+                                                "two diagonal passages",
+                                                "blocked passage"};
 
-#define GREEN {0.10, 0.45, 0.20}
-#define CRIMSON {0.65, 0.08, 0.10}
-#define RED {0.80, 0.18, 0.10}
-#define GOLD {0.66, 0.46, 0.02}
-#define BLUE {0.12, 0.32, 0.68}
-#define ORANGE {0.85, 0.45, 0.05}
-#define TEAL {0.05, 0.42, 0.45}
-#define SEPIA {0.22, 0.16, 0.10}
+#define GREEN                                                                                                \
+  { 0.10, 0.45, 0.20 }
+#define CRIMSON                                                                                              \
+  { 0.65, 0.08, 0.10 }
+#define RED                                                                                                  \
+  { 0.80, 0.18, 0.10 }
+#define GOLD                                                                                                 \
+  { 0.66, 0.46, 0.02 }
+#define BLUE                                                                                                 \
+  { 0.12, 0.32, 0.68 }
+#define ORANGE                                                                                               \
+  { 0.85, 0.45, 0.05 }
+#define TEAL                                                                                                 \
+  { 0.05, 0.42, 0.45 }
+#define SEPIA                                                                                                \
+  { 0.22, 0.16, 0.10 }
 const cb_rgb cb_palette_colour[CB_SYM_COUNT] = {
-    [CB_SYM_MAIN_START] = GREEN, [CB_SYM_START] = GREEN,        [CB_SYM_ENTRANCE] = GREEN,
-    [CB_SYM_GOAL] = CRIMSON,     [CB_SYM_BOSS] = CRIMSON,       [CB_SYM_ENCOUNTER] = RED,
-    [CB_SYM_TREASURE] = GOLD,    [CB_SYM_KEY] = GOLD,           [CB_SYM_SURFACE_EXIT] = BLUE,
-    [CB_SYM_STAIRS_AWAY] = TEAL, [CB_SYM_UNREACHABLE] = {0.5, 0.5, 0.5},
-    [CB_SYM_PATH] = SEPIA,       [CB_SYM_DOOR] = SEPIA,         [CB_SYM_OPEN] = SEPIA,
-    [CB_SYM_SECRET] = BLUE,      [CB_SYM_LOCKED] = GOLD,        [CB_SYM_SOFT_LOCKED] = ORANGE,
-    [CB_SYM_TRAPPED] = RED,      [CB_SYM_OBSTRUCTED] = ORANGE,  [CB_SYM_ONE_WAY] = {0.45, 0.20, 0.55},
-    [CB_SYM_CONCEALED] = BLUE,   [CB_SYM_STAIRS] = TEAL,        [CB_SYM_LADDER] = TEAL,
-    [CB_SYM_UNDER] = TEAL,       [CB_SYM_OVER] = TEAL,          [CB_SYM_DEAD_END] = SEPIA,
+    [CB_SYM_MAIN_START] = GREEN,
+    [CB_SYM_START] = GREEN,
+    [CB_SYM_ENTRANCE] = GREEN,
+    [CB_SYM_GOAL] = CRIMSON,
+    [CB_SYM_BOSS] = CRIMSON,
+    [CB_SYM_ENCOUNTER] = RED,
+    [CB_SYM_TREASURE] = GOLD,
+    [CB_SYM_KEY] = GOLD,
+    [CB_SYM_SURFACE_EXIT] = BLUE,
+    [CB_SYM_STAIRS_AWAY] = TEAL,
+    [CB_SYM_UNREACHABLE] = {0.5, 0.5, 0.5},
+    [CB_SYM_PATH] = SEPIA,
+    [CB_SYM_DOOR] = SEPIA,
+    [CB_SYM_OPEN] = SEPIA,
+    [CB_SYM_SECRET] = BLUE,
+    [CB_SYM_LOCKED] = GOLD,
+    [CB_SYM_SOFT_LOCKED] = ORANGE,
+    [CB_SYM_TRAPPED] = RED,
+    [CB_SYM_OBSTRUCTED] = ORANGE,
+    [CB_SYM_ONE_WAY] = {0.45, 0.20, 0.55},
+    [CB_SYM_CONCEALED] = BLUE,
+    [CB_SYM_STAIRS] = TEAL,
+    [CB_SYM_LADDER] = TEAL,
+    [CB_SYM_UNDER] = TEAL,
+    [CB_SYM_OVER] = TEAL,
+    [CB_SYM_DEAD_END] = SEPIA,
     [CB_SYM_PORTAL] = {0.45, 0.20, 0.55},
 };
 const cb_rgb cb_palette_room = {1.0, 0.965, 0.88};
@@ -120,8 +174,12 @@ void cb_symbol_badge(cb_page *p, const cb_symbols *st0, cb_symbol s, const char 
   double h = st->badge, w = cb_symbol_badge_width(st, s, text), size = badge_text_size(st, CB_SYM_COUNT);
   int dark = badge_dark(s);
   cb_rgb fg = dark ? st->paper : st->ink;
-  cb_ink ink = {.fill = true, .stroke = true, .fill_color = dark ? st->ink : st->paper, .stroke_color = st->ink,
-                .width = st->line * 0.8, .cap = CB_CAP_ROUND};
+  cb_ink ink = {.fill = true,
+                .stroke = true,
+                .fill_color = dark ? st->ink : st->paper,
+                .stroke_color = st->ink,
+                .width = st->line * 0.8,
+                .cap = CB_CAP_ROUND};
   if (s == CB_SYM_ENCOUNTER || s == CB_SYM_TREASURE || s == CB_SYM_SURFACE_EXIT || s == CB_SYM_UNREACHABLE)
     cb_page_circle(p, cx, cy, h / 2);
   else if (s == CB_SYM_BOSS) {
@@ -175,7 +233,8 @@ static void stroke(cb_page *p, cb_rgb color, double width, cb_cap cap) {
 }
 
 /* A short mark across the passage at (mx, my), perpendicular to it. */
-static void cross_bar(cb_page *p, double mx, double my, double ux, double uy, double half, cb_rgb c, double w) {
+static void cross_bar(cb_page *p, double mx, double my, double ux, double uy, double half, cb_rgb c,
+                      double w) {
   cb_page_move(p, mx - uy * half, my + ux * half);
   cb_page_line(p, mx + uy * half, my - ux * half);
   stroke(p, c, w, CB_CAP_BUTT);
@@ -207,7 +266,8 @@ static void door_leaf(cb_page *p, const cb_symbols *st, double x, double y, doub
   cb_page_line(p, x + ux * hw + nx * hl, y + uy * hw + ny * hl);
   cb_page_line(p, x - ux * hw + nx * hl, y - uy * hw + ny * hl);
   cb_page_close(p);
-  cb_ink d = {.fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink, .width = st->line};
+  cb_ink d = {
+      .fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink, .width = st->line};
   cb_page_ink(p, &d);
 }
 
@@ -215,7 +275,11 @@ static void door_leaf(cb_page *p, const cb_symbols *st, double x, double y, doub
 static void disc_letter(cb_page *p, const cb_symbols *st, double mx, double my, const char *letter) {
   double size = fmax(MIN_TEXT, st->badge * 0.7), r = fmax(st->badge * 0.42, size * 0.6);
   cb_page_circle(p, mx, my, r);
-  cb_ink ink = {.fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink, .width = st->line * 0.7};
+  cb_ink ink = {.fill = true,
+                .stroke = true,
+                .fill_color = st->paper,
+                .stroke_color = st->ink,
+                .width = st->line * 0.7};
   cb_page_ink(p, &ink);
   double tw = cb_text_width(st->m, CB_FONT_BOLD, size, letter);
   cb_page_text(p, CB_FONT_BOLD, size, mx - tw / 2, my + size * 0.35, st->ink, letter);
@@ -242,13 +306,17 @@ void cb_symbol_passage_mark(const cb_symbols *st, cb_symbol s, double *w, double
   switch (s) {
   case CB_SYM_PATH: *w = *h = 0; break;
   case CB_SYM_TRAPPED: *w = b * 1.7, *h = b * 0.8; break;
-  case CB_SYM_UNDER: case CB_SYM_OVER: case CB_SYM_STAIRS: case CB_SYM_LADDER: *w = b * 1.9, *h = b; break;
+  case CB_SYM_UNDER:
+  case CB_SYM_OVER:
+  case CB_SYM_STAIRS:
+  case CB_SYM_LADDER: *w = b * 1.9, *h = b; break;
   case CB_SYM_LOCKED: *w = b * 0.9, *h = b * 1.1; break;
   default: *w = *h = b * 0.95; break;
   }
 }
 
-void cb_symbol_passage(cb_page *p, const cb_symbols *st0, cb_symbol s, double x1, double y1, double x2, double y2) {
+void cb_symbol_passage(cb_page *p, const cb_symbols *st0, cb_symbol s, double x1, double y1, double x2,
+                       double y2) {
   cb_symbols tint = tinted(st0, s);
   const cb_symbols *st = &tint;
   double dx = x2 - x1, dy = y2 - y1, len = hypot(dx, dy);
@@ -264,7 +332,8 @@ void cb_symbol_passage(cb_page *p, const cb_symbols *st0, cb_symbol s, double x1
   /* the middle stretch some symbols draw over instead of the plain line */
   double gap = 0;
   if (s == CB_SYM_TRAPPED) gap = fmin(b * 1.6, len * 0.5);
-  if (s == CB_SYM_UNDER || s == CB_SYM_OVER || s == CB_SYM_LADDER || s == CB_SYM_STAIRS) gap = fmin(b * 1.8, len * 0.6);
+  if (s == CB_SYM_UNDER || s == CB_SYM_OVER || s == CB_SYM_LADDER || s == CB_SYM_STAIRS)
+    gap = fmin(b * 1.8, len * 0.6);
   if (s == CB_SYM_OPEN) gap = fmin(b * 0.6, len * 0.3);
   if (s == CB_SYM_PORTAL) gap = fmin(b * 0.9, len * 0.4);
   double gx0 = mx - ux * gap / 2, gy0 = my - uy * gap / 2, gx1 = mx + ux * gap / 2, gy1 = my + uy * gap / 2;
@@ -369,7 +438,8 @@ void cb_symbol_passage(cb_page *p, const cb_symbols *st0, cb_symbol s, double x1
   case CB_SYM_PORTAL:
     cb_page_circle(p, mx, my, gap / 2);
     {
-      cb_ink ring = {.fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink, .width = st->line};
+      cb_ink ring = {
+          .fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink, .width = st->line};
       cb_page_ink(p, &ring);
     }
     cb_page_circle(p, mx, my, gap / 5);
@@ -382,7 +452,8 @@ void cb_symbol_passage(cb_page *p, const cb_symbols *st0, cb_symbol s, double x1
   }
 }
 
-void cb_symbol_tunnel(cb_page *p, const cb_symbols *st, const double *xy, int n, double tw, int pass, int open_end) {
+void cb_symbol_tunnel(cb_page *p, const cb_symbols *st, const double *xy, int n, double tw, int pass,
+                      int open_end) {
   if (n < 2) return;
   double wall = st->line * 1.1, ex = 0, ey = 0;
   if (pass == 1 && open_end) {
@@ -391,26 +462,27 @@ void cb_symbol_tunnel(cb_page *p, const cb_symbols *st, const double *xy, int n,
     if (l > 0) ex = dx / l * wall * 2, ey = dy / l * wall * 2;
   }
   cb_page_move(p, xy[0], xy[1]);
-  for (int i = 1; i < n; i++) cb_page_line(p, xy[2 * i] + (i == n - 1 ? ex : 0), xy[2 * i + 1] + (i == n - 1 ? ey : 0));
+  for (int i = 1; i < n; i++)
+    cb_page_line(p, xy[2 * i] + (i == n - 1 ? ex : 0), xy[2 * i + 1] + (i == n - 1 ? ey : 0));
   cb_ink ink = cb_ink_stroke(pass == 0 ? st->ink : st->paper, pass == 0 ? tw : tw - 2 * wall);
   ink.cap = open_end ? CB_CAP_BUTT : CB_CAP_ROUND;
   cb_page_ink(p, &ink);
 }
 
 /* A short side passage from the wall at (x, y) + n * tw/2, heading (dx, dy). */
-static void stub(cb_page *p, const cb_symbols *st, double x, double y, double dx, double dy, double nx, double ny,
-                 double tw, double len, int open_end) {
+static void stub(cb_page *p, const cb_symbols *st, double x, double y, double dx, double dy, double nx,
+                 double ny, double tw, double len, int open_end) {
   double c = dx * nx + dy * ny, start = c > 0.2 ? tw / 2 / c : tw / 2;
-  double sw = tw * 0.8, xy[4] = {x + dx * (start - sw * 0.3), y + dy * (start - sw * 0.3), x + dx * (start + len),
-                                 y + dy * (start + len)};
+  double sw = tw * 0.8, xy[4] = {x + dx * (start - sw * 0.3), y + dy * (start - sw * 0.3),
+                                 x + dx * (start + len), y + dy * (start + len)};
   cb_symbol_tunnel(p, st, xy, 2, sw, 0, open_end);
   /* the floor opens through the main tunnel's wall */
   double fl[4] = {x + dx * (start - tw * 0.45), y + dy * (start - tw * 0.45), xy[2], xy[3]};
   cb_symbol_tunnel(p, st, fl, 2, sw, 1, open_end);
 }
 
-void cb_symbol_sketch_mark(cb_page *p, const cb_symbols *st, cb_symbol s, const char *text, double x, double y,
-                           double ux, double uy, double nx, double ny, double tw) {
+void cb_symbol_sketch_mark(cb_page *p, const cb_symbols *st, cb_symbol s, const char *text, double x,
+                           double y, double ux, double uy, double nx, double ny, double tw) {
   double r = tw * 0.22, w = st->line;
   switch (s) {
   case CB_SYM_SK_JUNCTION: {
@@ -432,8 +504,11 @@ void cb_symbol_sketch_mark(cb_page *p, const cb_symbols *st, cb_symbol s, const 
   }
   case CB_SYM_SK_OBSTACLE: {
     /* debris: a few stones across the floor */
-    static const double stones[][3] = {{-0.22, -0.12, 0.09}, {0.05, 0.14, 0.1}, {0.2, -0.15, 0.07},
-                                       {-0.05, -0.02, 0.06}, {-0.2, 0.16, 0.06}};
+    static const double stones[][3] = {{-0.22, -0.12, 0.09},
+                                       {0.05, 0.14, 0.1},
+                                       {0.2, -0.15, 0.07},
+                                       {-0.05, -0.02, 0.06},
+                                       {-0.2, 0.16, 0.06}};
     for (size_t i = 0; i < sizeof stones / sizeof *stones; i++) {
       double sx = x + (ux * stones[i][0] - uy * stones[i][1]) * tw * 1.4;
       double sy = y + (uy * stones[i][0] + ux * stones[i][1]) * tw * 1.4;
@@ -450,7 +525,8 @@ void cb_symbol_sketch_mark(cb_page *p, const cb_symbols *st, cb_symbol s, const 
     if (text && size < MIN_NUMBER) t *= MIN_NUMBER / size, size = MIN_NUMBER;
     double bw = fmax(tw, t / 0.9);
     cb_page_rect(p, x - bw / 2, y - tw / 2, bw, tw);
-    cb_ink box = {.fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink, .width = w * 1.3};
+    cb_ink box = {
+        .fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink, .width = w * 1.3};
     cb_page_ink(p, &box);
     if (text) cb_page_text(p, CB_FONT_BOLD, size, x - t / 2, y + size * 0.34, st->ink, text);
     break;
@@ -528,7 +604,8 @@ void cb_symbol_north(cb_page *p, const cb_symbols *st, double cx, double cy, dou
   cb_page_line(p, cx - ux * len * 0.2, cy - uy * len * 0.2);
   cb_page_line(p, bx - nx * half, by - ny * half);
   cb_page_close(p);
-  cb_ink ink = {.fill = true, .stroke = true, .fill_color = st->ink, .stroke_color = st->ink, .width = st->line * 0.6};
+  cb_ink ink = {
+      .fill = true, .stroke = true, .fill_color = st->ink, .stroke_color = st->ink, .width = st->line * 0.6};
   cb_page_ink(p, &ink);
   double size = st->badge * 0.8, w = cb_text_width(st->m, CB_FONT_BOLD, size, "N");
   double lx = tx + ux * size * 0.75, ly = ty + uy * size * 0.75;

@@ -51,9 +51,9 @@ typedef enum {
 
 typedef struct cb_symbols {
   const cb_measure *m;
-  double badge;     /* a tag mark's height, points */
-  double line;      /* a passage's line width */
-  double label;     /* label text size */
+  double badge; /* a tag mark's height, points */
+  double line;  /* a passage's line width */
+  double label; /* label text size */
   cb_rgb ink, paper;
   /* The colour style: a colour per symbol (CB_SYM_COUNT of them) and the
    * rooms' fill; NULL for black ink on white. */
@@ -82,7 +82,8 @@ double cb_symbol_badge_width(const cb_symbols *st, cb_symbol s, const char *text
  * CB_SYM_KEY, NULL otherwise. */
 void cb_symbol_badge(cb_page *p, const cb_symbols *st, cb_symbol s, const char *text, double cx, double cy);
 /* Draws a passage from (x1, y1) to (x2, y2) the way `s` says. */
-void cb_symbol_passage(cb_page *p, const cb_symbols *st, cb_symbol s, double x1, double y1, double x2, double y2);
+void cb_symbol_passage(cb_page *p, const cb_symbols *st, cb_symbol s, double x1, double y1, double x2,
+                       double y2);
 /* The size of the mark a passage style puts on its middle (0 x 0 for a plain line). */
 void cb_symbol_passage_mark(const cb_symbols *st, cb_symbol s, double *w, double *h);
 /* A short label (a key id, a length) on a white ground, centred at (cx, cy),
@@ -97,14 +98,15 @@ int cb_symbol_is_sketch_mark(cb_symbol s);
  * polyline xy[0..2n). Draw every tunnel with pass 0 (the walls), then every
  * tunnel with pass 1 (the floor), so that crossings open into each other.
  * An open end (open_end) is left without a wall: the passage goes on. */
-void cb_symbol_tunnel(cb_page *p, const cb_symbols *st, const double *xy, int n, double tw, int pass, int open_end);
+void cb_symbol_tunnel(cb_page *p, const cb_symbols *st, const double *xy, int n, double tw, int pass,
+                      int open_end);
 
 /* Draws sketch mark s at (x, y) on a tunnel's centre line; (ux, uy) is the
  * tunnel's direction there, (nx, ny) the unit normal towards the wall a wall
  * mark is on, tw the tunnel's width. For CB_SYM_SK_ROOM, text is the room's
  * number and tw the room's side. */
-void cb_symbol_sketch_mark(cb_page *p, const cb_symbols *st, cb_symbol s, const char *text, double x, double y,
-                           double ux, double uy, double nx, double ny, double tw);
+void cb_symbol_sketch_mark(cb_page *p, const cb_symbols *st, cb_symbol s, const char *text, double x,
+                           double y, double ux, double uy, double nx, double ny, double tw);
 
 /* Draws the mark of `s` alone, centred at (x, y) on a passage `width`
  * points wide that runs along the unit vector (ux, uy): a door leaf across

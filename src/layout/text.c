@@ -30,8 +30,8 @@ static double measure_n(const cb_measure *m, cb_font font, double size, const ch
 }
 
 /* Draws words [from, to) as one line: consecutive words in one font share a text item. */
-static void draw_line(cb_page *p, const cb_flow *f, const word *w, int from, int to, const double *space, double x,
-                      double y) {
+static void draw_line(cb_page *p, const cb_flow *f, const word *w, int from, int to, const double *space,
+                      double x, double y) {
   /* room for the whole line: a run of text is never cut */
   size_t cap = 2;
   for (int k = from; k < to; k++)
@@ -75,7 +75,8 @@ int cb_text_flow(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans,
   size_t cap = 0;
   int nw = 0, pending_glue = 0;
   double space[CB_FONT_COUNT];
-  for (int k = 0; k < CB_FONT_COUNT; k++) space[k] = f->m->width(f->m->ctx, (cb_font)k, f->size, " ");
+  for (int k = 0; k < CB_FONT_COUNT; k++)
+    space[k] = f->m->width(f->m->ctx, (cb_font)k, f->size, " ");
   for (int s = 0; s < nspans; s++) {
     if (spans[s].object) {
       if (cb_grow(&w, &cap, (size_t)nw + 1, sizeof *w)) {
@@ -96,7 +97,8 @@ int cb_text_flow(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans,
         continue;
       }
       const char *e = t;
-      while (*e && *e != ' ') e++;
+      while (*e && *e != ' ')
+        e++;
       double width = measure_n(f->m, spans[s].font, f->size, t, (int)(e - t));
       if (width < 0 || cb_grow(&w, &cap, (size_t)nw + 1, sizeof *w)) {
         free(w);
@@ -121,9 +123,11 @@ int cb_text_flow(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans,
       end++;
     }
     /* a break may only fall where there is a space */
-    while (end < nw && end > start + 1 && !w[end].glue) end--;
+    while (end < nw && end > start + 1 && !w[end].glue)
+      end--;
     if (f->limit > 0 && lines == f->limit && f->stop_word) *f->stop_word = start;
-    if (p && (f->limit <= 0 || lines < f->limit)) draw_line(p, f, w, start, end, space, x, y + lines * f->leading);
+    if (p && (f->limit <= 0 || lines < f->limit))
+      draw_line(p, f, w, start, end, space, x, y + lines * f->leading);
     lines++;
     start = end;
   }

@@ -73,9 +73,7 @@ char *cb_arena_strndup(cb_arena *a, const char *s, size_t len) {
   return p;
 }
 
-char *cb_arena_strdup(cb_arena *a, const char *s) {
-  return s ? cb_arena_strndup(a, s, strlen(s)) : NULL;
-}
+char *cb_arena_strdup(cb_arena *a, const char *s) { return s ? cb_arena_strndup(a, s, strlen(s)) : NULL; }
 
 char *cb_arena_printf(cb_arena *a, const char *fmt, ...) {
   va_list ap;

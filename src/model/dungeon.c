@@ -9,14 +9,14 @@
 #include "../util/alloc.h"
 #include "../util/hash.h"
 
-static const char *const tag_names[CB_TAG_COUNT] = {
-    "entrance", "start",    "main-start", "goal",         "boss",
-    "encounter", "treasure", "key",        "surface-exit", "unreachable"};
-static const char *const kind_names[CB_PASSAGE_KIND_COUNT] = {
-    "door", "open", "corridor", "tunnel", "stairs", "ladder", "portal"};
-static const char *const flag_names[CB_FLAG_COUNT] = {
-    "secret", "locked", "soft-locked", "trapped", "obstructed",
-    "one-way", "concealed", "under", "over", "dead-end"};
+static const char *const tag_names[CB_TAG_COUNT] = {"entrance",     "start",      "main-start", "goal",
+                                                    "boss",         "encounter",  "treasure",   "key",
+                                                    "surface-exit", "unreachable"};
+static const char *const kind_names[CB_PASSAGE_KIND_COUNT] = {"door",   "open",   "corridor", "tunnel",
+                                                              "stairs", "ladder", "portal"};
+static const char *const flag_names[CB_FLAG_COUNT] = {"secret",     "locked",  "soft-locked", "trapped",
+                                                      "obstructed", "one-way", "concealed",   "under",
+                                                      "over",       "dead-end"};
 static const char *const rule_names[CB_REWRITE_RULE_COUNT] = {
     "start-start", "goal-goal", "start-goal-secret", "start-goal-locked", "odd", "even", "zero"};
 
@@ -60,7 +60,8 @@ int cb_rewrite_rule_parse(const char *name) { return find_name(rule_names, CB_RE
 int cb_arena_grow(cb_arena *a, void *items, size_t *cap, size_t need, size_t elem) {
   if (need <= *cap) return 0;
   size_t n = *cap ? *cap * 2 : 16;
-  while (n < need) n *= 2;
+  while (n < need)
+    n *= 2;
   void **pp = items;
   void *p = cb_arena_alloc(a, n, elem);
   if (!p) return -1;
@@ -128,8 +129,7 @@ cb_room *cb_dungeon_add_room(cb_dungeon *d, int level, double x, double y) {
 }
 
 cb_passage *cb_dungeon_add_passage(cb_dungeon *d, int from, int to, cb_passage_kind kind) {
-  if (cb_arena_grow(d->arena, &d->passages, &d->cap_passages, (size_t)d->npassages + 1,
-                    sizeof *d->passages))
+  if (cb_arena_grow(d->arena, &d->passages, &d->cap_passages, (size_t)d->npassages + 1, sizeof *d->passages))
     return oom(d);
   cb_passage *p = &d->passages[d->npassages];
   memset(p, 0, sizeof *p);
@@ -171,8 +171,7 @@ int cb_dungeon_set_option(cb_dungeon *d, const char *name, const char *value, bo
       return 0;
     }
   }
-  if (cb_arena_grow(d->arena, &d->options, &d->cap_options, (size_t)d->noptions + 1,
-                    sizeof *d->options))
+  if (cb_arena_grow(d->arena, &d->options, &d->cap_options, (size_t)d->noptions + 1, sizeof *d->options))
     return oom(d), -1;
   cb_option *o = &d->options[d->noptions];
   o->name = cb_arena_strdup(d->arena, name);
@@ -203,8 +202,7 @@ int cb_dungeon_log(cb_dungeon *d, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  if (cb_arena_grow(d->arena, &d->log, &d->cap_log, (size_t)d->nlog + 1, sizeof *d->log))
-    return oom(d), -1;
+  if (cb_arena_grow(d->arena, &d->log, &d->cap_log, (size_t)d->nlog + 1, sizeof *d->log)) return oom(d), -1;
   const char *line = cb_arena_strdup(d->arena, buf);
   if (!line) return oom(d), -1;
   d->log[d->nlog++] = line;
@@ -218,8 +216,10 @@ cb_room *cb_dungeon_room(const cb_dungeon *d, int id) {
   while (lo <= hi) {
     int mid = lo + (hi - lo) / 2;
     if (d->rooms[mid].id == id) return &d->rooms[mid];
-    if (d->rooms[mid].id < id) lo = mid + 1;
-    else hi = mid - 1;
+    if (d->rooms[mid].id < id)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
   }
   return NULL;
 }
@@ -233,8 +233,10 @@ const cb_room *cb_dungeon_key_room(const cb_dungeon *d, const char *key) {
 
 int *cb_dungeon_lock_key_rooms(const cb_dungeon *d, int *dup_room, const char **dup_key) {
   size_t nkeys = 0, cap = 16;
-  for (int i = 0; i < d->nrooms; i++) nkeys += (size_t)d->rooms[i].nkeys;
-  while (cap < nkeys * 2) cap *= 2;
+  for (int i = 0; i < d->nrooms; i++)
+    nkeys += (size_t)d->rooms[i].nkeys;
+  while (cap < nkeys * 2)
+    cap *= 2;
   struct slot {
     const char *key;
     int room;
@@ -250,16 +252,20 @@ int *cb_dungeon_lock_key_rooms(const cb_dungeon *d, int *dup_room, const char **
     for (int k = 0; k < d->rooms[i].nkeys; k++) {
       const char *key = d->rooms[i].keys[k];
       size_t h = cb_hash_str(CB_HASH_START, key) & (cap - 1);
-      while (table[h].key && strcmp(table[h].key, key) != 0) h = (h + 1) & (cap - 1);
-      if (!table[h].key) table[h] = (struct slot){key, i}; /* the first holder wins */
-      else if (dup_room && *dup_room < 0) *dup_room = i, *dup_key = key;
+      while (table[h].key && strcmp(table[h].key, key) != 0)
+        h = (h + 1) & (cap - 1);
+      if (!table[h].key)
+        table[h] = (struct slot){key, i}; /* the first holder wins */
+      else if (dup_room && *dup_room < 0)
+        *dup_room = i, *dup_key = key;
     }
   for (int p = 0; p < d->npassages; p++) {
     const char *lock = d->passages[p].lock;
     out[p] = -1;
     if (!lock) continue;
     size_t h = cb_hash_str(CB_HASH_START, lock) & (cap - 1);
-    while (table[h].key && strcmp(table[h].key, lock) != 0) h = (h + 1) & (cap - 1);
+    while (table[h].key && strcmp(table[h].key, lock) != 0)
+      h = (h + 1) & (cap - 1);
     if (table[h].key) out[p] = table[h].room;
   }
   free(table);

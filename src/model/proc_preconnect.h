@@ -25,37 +25,37 @@ typedef struct cb_pc_room {
 
 /* One crossing on a corridor, in the order met along it. */
 typedef struct cb_pc_crossing {
-  int roll;                  /* d10, 10 for a 0 */
+  int roll; /* d10, 10 for a 0 */
   cb_crossing_result result;
-  int room;                  /* the room crossed, or 0 when it is a corridor */
-  int door;                  /* with room 0: the door (1-based) whose corridor is crossed */
-  cb_pc_point enter, leave;  /* where the crossed area begins and ends along this corridor: the stairs */
-  bool ladder;               /* under/over with --ladders and an odd roll: ladders, not stairs */
+  int room;                 /* the room crossed, or 0 when it is a corridor */
+  int door;                 /* with room 0: the door (1-based) whose corridor is crossed */
+  cb_pc_point enter, leave; /* where the crossed area begins and ends along this corridor: the stairs */
+  bool ladder;              /* under/over with --ladders and an odd roll: ladders, not stairs */
 } cb_pc_crossing;
 
 /* One door and its corridor. */
 typedef struct cb_pc_door {
   int room;
   cb_facing facing;
-  cb_pc_point at;    /* on the room's wall */
-  int nrolls;        /* the destination rolls: one, more after 0s (distant rooms) */
-  int *rolls;        /* d10s, 10 for a 0 */
-  int *via;          /* after rolls[i] == 10 (rooms after the fifth): the room taken as current */
-  int destination;   /* the table's room number (before re-reading), 0 when none was read */
-  int to;            /* the room the corridor reaches (a dead end: its own room; 0 while unresolved) */
-  int length_roll;   /* d10 for a corridor to a new room or a dead end, 0 when not rolled */
-  int check_roll;    /* d6 turn / side-passage check after 60 ft, 0 when not rolled */
-  bool extra;        /* added to the newest room because every door was resolved before N rooms */
-  bool postponed;    /* nothing lay in its direction at first: resolved at the end */
-  bool reread;       /* the destination was out of 1..N: the nearest drawn room that way instead */
-  bool new_room;     /* the corridor drew a new room (room `to`) */
-  int order;         /* 1-based: when its corridor was drawn */
-  int passage;       /* the passage id */
+  cb_pc_point at;  /* on the room's wall */
+  int nrolls;      /* the destination rolls: one, more after 0s (distant rooms) */
+  int *rolls;      /* d10s, 10 for a 0 */
+  int *via;        /* after rolls[i] == 10 (rooms after the fifth): the room taken as current */
+  int destination; /* the table's room number (before re-reading), 0 when none was read */
+  int to;          /* the room the corridor reaches (a dead end: its own room; 0 while unresolved) */
+  int length_roll; /* d10 for a corridor to a new room or a dead end, 0 when not rolled */
+  int check_roll;  /* d6 turn / side-passage check after 60 ft, 0 when not rolled */
+  bool extra;      /* added to the newest room because every door was resolved before N rooms */
+  bool postponed;  /* nothing lay in its direction at first: resolved at the end */
+  bool reread;     /* the destination was out of 1..N: the nearest drawn room that way instead */
+  bool new_room;   /* the corridor drew a new room (room `to`) */
+  int order;       /* 1-based: when its corridor was drawn */
+  int passage;     /* the passage id */
   int ncrossings;
   cb_pc_crossing *crossings;
-  int npoints;       /* the corridor as drawn, from the door; 2 equal points: no corridor */
+  int npoints; /* the corridor as drawn, from the door; 2 equal points: no corridor */
   cb_pc_point *points;
-  int nside;         /* 0 or 2: a blind side passage found by the check roll */
+  int nside; /* 0 or 2: a blind side passage found by the check roll */
   cb_pc_point side[2];
 } cb_pc_door;
 

@@ -70,10 +70,10 @@ typedef struct cb_sketch_junction {
 } cb_sketch_junction;
 
 typedef struct cb_sketch_wall {
-  double x, y;   /* on the tunnel's centre line */
-  int tunnel;    /* index into tunnels, from 0 */
-  bool right;    /* side, facing along the tunnel from its first point */
-  int roll;      /* the d8 */
+  double x, y; /* on the tunnel's centre line */
+  int tunnel;  /* index into tunnels, from 0 */
+  bool right;  /* side, facing along the tunnel from its first point */
+  int roll;    /* the d8 */
   cb_wall_effect effect;
   const char *result; /* the table's words */
   int rooms[2];       /* rooms behind its door(s), 0 when none */

@@ -43,8 +43,10 @@ void cb_backend_page(cb_backend *b, const cb_page *p) {
   c->begin_page(b, p, b->npages++);
   for (int k = 0; k < p->nitems && b->err.status == CB_OK; k++) {
     const cb_item *it = &p->items[k];
-    if (it->kind == CB_ITEM_PATH) c->path(b, p, it);
-    else c->text(b, it);
+    if (it->kind == CB_ITEM_PATH)
+      c->path(b, p, it);
+    else
+      c->text(b, it);
   }
   c->end_page(b);
 }
@@ -61,7 +63,8 @@ cb_status cb_backend_end(cb_backend *b, cb_error *err) {
 
 cb_status cb_backend_render(cb_backend *b, const cb_document *doc, cb_sink sink, cb_error *err) {
   cb_backend_begin(b, doc, sink);
-  for (int i = 0; i < doc->npages; i++) cb_backend_page(b, doc->pages[i]);
+  for (int i = 0; i < doc->npages; i++)
+    cb_backend_page(b, doc->pages[i]);
   for (int i = 0; i < doc->npages; i++)
     if (doc->pages[i]->label) cb_backend_outline(b, doc->pages[i]->label, i);
   return cb_backend_end(b, err);

@@ -13,7 +13,6 @@
 
 typedef enum { CB_FORMAT_PDF, CB_FORMAT_SVG, CB_FORMAT_PNG, CB_FORMAT_JSON, CB_FORMAT_DOT } cb_format;
 
-
 typedef struct cb_render_options {
   cb_format format;
   double dpi;            /* PNG only */
@@ -42,8 +41,8 @@ typedef struct cb_backend_class {
 
 struct cb_backend {
   const cb_backend_class *cls;
-  cb_error err; /* sticky: the first error */
-  int npages;   /* pages drawn so far in this document */
+  cb_error err;              /* sticky: the first error */
+  int npages;                /* pages drawn so far in this document */
   struct cb_coverage *cover; /* what the fonts can draw (set by cb_backend_create) */
 };
 

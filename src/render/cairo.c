@@ -66,7 +66,9 @@ typedef struct width_memo {
   int used;
 } width_memo;
 
-static uint32_t memo_hash(cb_font font, const char *s) { return cb_hash_str(CB_HASH_START ^ (uint32_t)font, s); }
+static uint32_t memo_hash(cb_font font, const char *s) {
+  return cb_hash_str(CB_HASH_START ^ (uint32_t)font, s);
+}
 
 static double shape_width(cairo_backend *b, cb_font font, const char *utf8) {
   set_font(b, font);
@@ -86,7 +88,8 @@ static double ref_width(cairo_backend *b, cb_font font, const char *utf8) {
   }
   double w = shape_width(b, font, utf8);
   if (m->used >= MEMO_SLOTS * 3 / 4) {
-    for (int k = 0; k < MEMO_SLOTS; k++) m->slot[k].font = -1;
+    for (int k = 0; k < MEMO_SLOTS; k++)
+      m->slot[k].font = -1;
     m->used = 0;
     i = memo_hash(font, utf8) % MEMO_SLOTS;
   }
@@ -237,7 +240,8 @@ static cb_status create(const cb_render_options *o, cb_backend **out, cb_error *
   }
   b->measure = (cb_measure){b, measure_width};
   b->memo = cb_malloc(sizeof *b->memo); /* without it every width is shaped afresh */
-  for (int k = 0; b->memo && k < MEMO_SLOTS; k++) b->memo->slot[k].font = -1;
+  for (int k = 0; b->memo && k < MEMO_SLOTS; k++)
+    b->memo->slot[k].font = -1;
   if (b->memo) b->memo->used = 0;
   *out = &b->base;
   return CB_OK;
@@ -299,7 +303,8 @@ static void begin_document(cb_backend *base, const cb_document *doc, cb_sink sin
     cairo_pdf_surface_set_metadata(b->surface, CAIRO_PDF_METADATA_TITLE, doc->title ? doc->title : "");
     if (doc->author) cairo_pdf_surface_set_metadata(b->surface, CAIRO_PDF_METADATA_AUTHOR, doc->author);
     if (doc->subject) cairo_pdf_surface_set_metadata(b->surface, CAIRO_PDF_METADATA_SUBJECT, doc->subject);
-    cairo_pdf_surface_set_metadata(b->surface, CAIRO_PDF_METADATA_CREATOR, doc->creator ? doc->creator : "crawlbook");
+    cairo_pdf_surface_set_metadata(b->surface, CAIRO_PDF_METADATA_CREATOR,
+                                   doc->creator ? doc->creator : "crawlbook");
     cairo_pdf_surface_set_metadata(b->surface, CAIRO_PDF_METADATA_CREATE_DATE, date);
     cairo_pdf_surface_set_metadata(b->surface, CAIRO_PDF_METADATA_MOD_DATE, date);
     break;
@@ -368,8 +373,10 @@ static void path(cb_backend *base, const cb_page *p, const cb_item *it) {
   const cb_ink *ink = &it->ink;
   if (ink->fill) {
     set_rgb(cr, ink->fill_color);
-    if (ink->stroke) cairo_fill_preserve(cr);
-    else cairo_fill(cr);
+    if (ink->stroke)
+      cairo_fill_preserve(cr);
+    else
+      cairo_fill(cr);
   }
   if (ink->stroke) {
     set_rgb(cr, ink->stroke_color);
@@ -402,8 +409,10 @@ static void end_page(cb_backend *base) {
   cairo_backend *b = (cairo_backend *)base;
   if (b->base.err.status) return;
   cairo_restore(b->cr);
-  if (b->o.format == CB_FORMAT_PDF) cairo_show_page(b->cr);
-  else b->yoff += b->cur_h;
+  if (b->o.format == CB_FORMAT_PDF)
+    cairo_show_page(b->cr);
+  else
+    b->yoff += b->cur_h;
   if (cairo_status(b->cr) != CAIRO_STATUS_SUCCESS && !b->base.err.status)
     fail(b, CB_EINTERNAL, cairo_status_to_string(cairo_status(b->cr)));
 }
@@ -421,9 +430,10 @@ static void end_document(cb_backend *base) {
   if (!b->surface) return;
   if (b->o.format == CB_FORMAT_PNG && !b->base.err.status) {
     cairo_surface_flush(b->surface);
-    cb_status st = cb_png_write(cairo_image_surface_get_data(b->surface), cairo_image_surface_get_width(b->surface),
-                                cairo_image_surface_get_height(b->surface), cairo_image_surface_get_stride(b->surface),
-                                b->o.dpi, b->sink, &b->base.err);
+    cb_status st =
+        cb_png_write(cairo_image_surface_get_data(b->surface), cairo_image_surface_get_width(b->surface),
+                     cairo_image_surface_get_height(b->surface), cairo_image_surface_get_stride(b->surface),
+                     b->o.dpi, b->sink, &b->base.err);
     (void)st;
   }
   if (b->cr) cairo_destroy(b->cr);

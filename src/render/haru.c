@@ -30,7 +30,9 @@ typedef struct haru_backend {
   cb_sink sink;
 } haru_backend;
 
-static void fail(haru_backend *b, cb_status st, const char *what) { cb_error_set(&b->base.err, st, "%s", what); }
+static void fail(haru_backend *b, cb_status st, const char *what) {
+  cb_error_set(&b->base.err, st, "%s", what);
+}
 
 /* libharu's faults in words: "libharu: page invalid font size (error 0x1050)". */
 static void on_error(HPDF_STATUS error_no, HPDF_STATUS detail_no, void *user) {
@@ -72,10 +74,11 @@ static void fix_to_unicode(HPDF_Font font) {
   HPDF_Dict tu = HPDF_Dict_GetItem(font, "ToUnicode", HPDF_OCLASS_DICT);
   if (!tu || !tu->stream) return;
   HPDF_MemStream_FreeData(tu->stream);
-  HPDF_Stream_WriteStr(tu->stream, "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n"
-                                   "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n"
-                                   "/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n"
-                                   "1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n");
+  HPDF_Stream_WriteStr(tu->stream,
+                       "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n"
+                       "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n"
+                       "/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n"
+                       "1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n");
   /* ranges may not cross a change of the high byte; surrogates map to nothing */
   char line[64];
   for (int hi = 0; hi < 256;) {
@@ -113,8 +116,10 @@ static cb_status create(const cb_render_options *o, cb_backend **out, cb_error *
     snprintf(path, sizeof path, "%s/%s", o->fonts_dir, cb_font_files[i]);
     const char *name = HPDF_LoadTTFontFromFile(b->pdf, path, HPDF_TRUE);
     b->fonts[i] = name ? HPDF_GetFont(b->pdf, name, "UTF-8") : NULL;
-    if (!b->fonts[i]) cb_error_set(&b->base.err, CB_EINTERNAL, "libharu could not load %s", path);
-    else fix_to_unicode(b->fonts[i]);
+    if (!b->fonts[i])
+      cb_error_set(&b->base.err, CB_EINTERNAL, "libharu could not load %s", path);
+    else
+      fix_to_unicode(b->fonts[i]);
   }
   if (b->base.err.status != CB_OK) {
     cb_status st = cb_error_set(err, b->base.err.status, "%s", b->base.err.msg);
@@ -132,7 +137,8 @@ static void set_date(haru_backend *b, long long t) {
   time_t tt = (time_t)t;
   struct tm tm;
   gmtime_r(&tt, &tm);
-  HPDF_Date date = {tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, 'Z', 0, 0};
+  HPDF_Date date = {tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
+                    tm.tm_sec,         'Z',           0,          0};
   HPDF_SetInfoDateAttr(b->pdf, HPDF_INFO_CREATION_DATE, date);
   HPDF_SetInfoDateAttr(b->pdf, HPDF_INFO_MOD_DATE, date);
 }
@@ -171,7 +177,9 @@ static void path(cb_backend *base, const cb_page *p, const cb_item *it) {
   haru_backend *b = (haru_backend *)base;
   HPDF_Page pg = b->page;
   const cb_ink *ink = &it->ink;
-  if (ink->fill) HPDF_Page_SetRGBFill(pg, (HPDF_REAL)ink->fill_color.r, (HPDF_REAL)ink->fill_color.g, (HPDF_REAL)ink->fill_color.b);
+  if (ink->fill)
+    HPDF_Page_SetRGBFill(pg, (HPDF_REAL)ink->fill_color.r, (HPDF_REAL)ink->fill_color.g,
+                         (HPDF_REAL)ink->fill_color.b);
   if (ink->stroke) {
     HPDF_Page_SetRGBStroke(pg, (HPDF_REAL)ink->stroke_color.r, (HPDF_REAL)ink->stroke_color.g,
                            (HPDF_REAL)ink->stroke_color.b);
@@ -180,7 +188,8 @@ static void path(cb_backend *base, const cb_page *p, const cb_item *it) {
     /* whole numbers from 1 only: a dot (length 0) becomes a dash of 1 */
     HPDF_UINT16 dash[4];
     int n = ink->ndash > 4 ? 4 : ink->ndash;
-    for (int i = 0; i < n; i++) dash[i] = (HPDF_UINT16)(ink->dash[i] < 1 ? 1 : lround(ink->dash[i]));
+    for (int i = 0; i < n; i++)
+      dash[i] = (HPDF_UINT16)(ink->dash[i] < 1 ? 1 : lround(ink->dash[i]));
     HPDF_Page_SetDash(pg, n ? dash : NULL, (HPDF_UINT)n, 0);
   }
   for (int i = it->op0; i < it->op0 + it->nops; i++) {
@@ -195,10 +204,14 @@ static void path(cb_backend *base, const cb_page *p, const cb_item *it) {
     case CB_OP_CLOSE: HPDF_Page_ClosePath(pg); break;
     }
   }
-  if (ink->fill && ink->stroke) HPDF_Page_FillStroke(pg);
-  else if (ink->fill) HPDF_Page_Fill(pg);
-  else if (ink->stroke) HPDF_Page_Stroke(pg);
-  else HPDF_Page_EndPath(pg);
+  if (ink->fill && ink->stroke)
+    HPDF_Page_FillStroke(pg);
+  else if (ink->fill)
+    HPDF_Page_Fill(pg);
+  else if (ink->stroke)
+    HPDF_Page_Stroke(pg);
+  else
+    HPDF_Page_EndPath(pg);
 }
 
 static void text(cb_backend *base, const cb_item *it) {
@@ -206,7 +219,8 @@ static void text(cb_backend *base, const cb_item *it) {
   HPDF_Page pg = b->page;
   HPDF_Page_SetRGBFill(pg, (HPDF_REAL)it->color.r, (HPDF_REAL)it->color.g, (HPDF_REAL)it->color.b);
   HPDF_Page_BeginText(pg);
-  HPDF_Page_SetFontAndSize(pg, b->fonts[(unsigned)it->font < CB_FONT_COUNT ? it->font : 0], (HPDF_REAL)it->size);
+  HPDF_Page_SetFontAndSize(pg, b->fonts[(unsigned)it->font < CB_FONT_COUNT ? it->font : 0],
+                           (HPDF_REAL)it->size);
   if (it->upside_down) {
     HPDF_Page_SetTextMatrix(pg, -1, 0, 0, -1, (HPDF_REAL)it->x, (HPDF_REAL)(b->h - it->y));
     HPDF_Page_ShowText(pg, it->text);

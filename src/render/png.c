@@ -30,7 +30,8 @@ static void error_fn(png_structp png, png_const_charp msg) {
   png_longjmp(png, 1);
 }
 
-cb_status cb_png_write(const unsigned char *data, int w, int h, int stride, double dpi, cb_sink sink, cb_error *err) {
+cb_status cb_png_write(const unsigned char *data, int w, int h, int stride, double dpi, cb_sink sink,
+                       cb_error *err) {
   png_out out = {sink, CB_OK};
   unsigned char *volatile row = cb_malloc((size_t)w * 3);
   if (!row) return cb_error_set(err, CB_EINTERNAL, "out of memory");

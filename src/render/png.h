@@ -7,6 +7,7 @@
 
 /* Writes a cairo RGB24 image (w x h, `stride` bytes a row) as an 8-bit RGB
  * PNG with its resolution recorded. */
-cb_status cb_png_write(const unsigned char *data, int w, int h, int stride, double dpi, cb_sink sink, cb_error *err);
+cb_status cb_png_write(const unsigned char *data, int w, int h, int stride, double dpi, cb_sink sink,
+                       cb_error *err);
 
 #endif

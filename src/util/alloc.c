@@ -22,13 +22,9 @@ static int should_fail(void) {
 
 void *cb_malloc(size_t size) { return should_fail() ? NULL : malloc(size ? size : 1); }
 
-void *cb_calloc(size_t n, size_t size) {
-  return should_fail() ? NULL : calloc(n ? n : 1, size ? size : 1);
-}
+void *cb_calloc(size_t n, size_t size) { return should_fail() ? NULL : calloc(n ? n : 1, size ? size : 1); }
 
-void *cb_realloc(void *p, size_t size) {
-  return should_fail() ? NULL : realloc(p, size ? size : 1);
-}
+void *cb_realloc(void *p, size_t size) { return should_fail() ? NULL : realloc(p, size ? size : 1); }
 
 int cb_grow(void *items, size_t *cap, size_t need, size_t elem) {
   if (need <= *cap) return 0;

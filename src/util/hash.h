@@ -8,7 +8,8 @@
 #define CB_HASH_START 2166136261u
 
 static inline uint32_t cb_hash_str(uint32_t h, const char *s) {
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 16777619u;
   return h;
 }
 

@@ -55,7 +55,8 @@ static run spawn(char *const argv[]) {
   int n = 0;
   wrapped[n++] = "/usr/bin/time", wrapped[n++] = "-f", wrapped[n++] = "%M", wrapped[n++] = "-o";
   wrapped[n++] = rssfile;
-  for (int i = 0; argv[i] && n < 63; i++) wrapped[n++] = argv[i];
+  for (int i = 0; argv[i] && n < 63; i++)
+    wrapped[n++] = argv[i];
   wrapped[n] = NULL;
   if (access("/usr/bin/time", X_OK) == 0) argv = wrapped;
   double t0 = now();
@@ -199,7 +200,8 @@ static int floor_draw(const char *pagefile, const char *out, const char *fonts) 
     for (int k = 0; k < p->nitems; k++) {
       const cb_item *it = &p->items[k];
       if (it->kind == CB_ITEM_TEXT) {
-        pango_font_description_set_weight(fd, it->font >= CB_FONT_BOLD ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+        pango_font_description_set_weight(fd,
+                                          it->font >= CB_FONT_BOLD ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
         pango_font_description_set_style(fd, it->font % 2 ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL);
         pango_layout_set_font_description(layout, fd);
         pango_layout_set_text(layout, it->text, -1);
@@ -214,10 +216,14 @@ static int floor_draw(const char *pagefile, const char *out, const char *fonts) 
       }
       for (int o = it->op0; o < it->op0 + it->nops; o++) {
         const cb_op *op = &p->ops[o];
-        if (op->kind == CB_OP_MOVE) cairo_move_to(cr, op->x[0], op->y[0]);
-        else if (op->kind == CB_OP_LINE) cairo_line_to(cr, op->x[0], op->y[0]);
-        else if (op->kind == CB_OP_CURVE) cairo_curve_to(cr, op->x[0], op->y[0], op->x[1], op->y[1], op->x[2], op->y[2]);
-        else cairo_close_path(cr);
+        if (op->kind == CB_OP_MOVE)
+          cairo_move_to(cr, op->x[0], op->y[0]);
+        else if (op->kind == CB_OP_LINE)
+          cairo_line_to(cr, op->x[0], op->y[0]);
+        else if (op->kind == CB_OP_CURVE)
+          cairo_curve_to(cr, op->x[0], op->y[0], op->x[1], op->y[1], op->x[2], op->y[2]);
+        else
+          cairo_close_path(cr);
       }
       if (it->ink.fill) {
         cairo_set_source_rgb(cr, it->ink.fill_color.r, it->ink.fill_color.g, it->ink.fill_color.b);
@@ -245,7 +251,8 @@ static int floor_draw(const char *pagefile, const char *out, const char *fonts) 
   g_object_unref(fm);
   FcConfigDestroy(cfg);
   for (int i = 0; i < n; i++) {
-    for (int k = 0; k < pages[i].nitems; k++) free((char *)pages[i].items[k].text);
+    for (int k = 0; k < pages[i].nitems; k++)
+      free((char *)pages[i].items[k].text);
     free(pages[i].ops);
     free(pages[i].items);
   }
@@ -308,8 +315,8 @@ int main(int argc, char **argv) {
   char *floor1[] = {self, "floor", page1, out2, NULL};
   double tf, tl;
   failed |= pairwise(full1, floor1, reps, &tf, &tl) != 0;
-  printf("| one 30-room page, fresh process (median of %d) | %.1f ms | %.1f ms (floor) | %.2f |\n", reps, tf * 1e3,
-         tl * 1e3, tf / tl);
+  printf("| one 30-room page, fresh process (median of %d) | %.1f ms | %.1f ms (floor) | %.2f |\n", reps,
+         tf * 1e3, tl * 1e3, tf / tl);
   /* 2. per page of a batch */
   cb_document dn = layout_pages(batch, 30, fonts);
   save_pages(&dn, pagesN);
@@ -324,13 +331,14 @@ int main(int argc, char **argv) {
   int breps = smoke ? 1 : 3;
   double tb, tlb;
   failed |= pairwise(fullN, floorN, breps, &tb, &tlb) != 0;
-  printf("| per page of a %d-dungeon batch (%d pages, median of %d) | %.2f ms | %.2f ms (floor) | %.2f |\n", batch,
-         npages, breps, tb * 1e3 / npages, tlb * 1e3 / npages, tb / tlb);
-  char *hfullN[] = {(char *)crawlbook, "--seeds", seeds, "--rooms", "30", "--backend", "haru", "-o", out, NULL};
+  printf("| per page of a %d-dungeon batch (%d pages, median of %d) | %.2f ms | %.2f ms (floor) | %.2f |\n",
+         batch, npages, breps, tb * 1e3 / npages, tlb * 1e3 / npages, tb / tlb);
+  char *hfullN[] = {(char *)crawlbook, "--seeds", seeds, "--rooms", "30",
+                    "--backend",       "haru",    "-o",  out,       NULL};
   run rh = spawn(hfullN);
   failed |= rh.status != 0;
-  printf("| per page of the same batch with libharu | %.2f ms | %.2f ms (cairo) | %.2f |\n", rh.secs * 1e3 / npages,
-         tb * 1e3 / npages, rh.secs / tb);
+  printf("| per page of the same batch with libharu | %.2f ms | %.2f ms (cairo) | %.2f |\n",
+         rh.secs * 1e3 / npages, tb * 1e3 / npages, rh.secs / tb);
   /* 3. against Graphviz */
   char *dot[] = {(char *)crawlbook, "--seed", "1", "--rooms", "30", "-o", dotf, NULL};
   spawn(dot);
@@ -339,11 +347,12 @@ int main(int argc, char **argv) {
   if (probe.status == 0) {
     double tn;
     failed |= pairwise(full1, neato, reps, &tf, &tn) != 0;
-    printf("| one 30-room page against `neato -Tpdf` on its DOT | %.1f ms | %.1f ms (neato) | %.2f |\n", tf * 1e3,
-           tn * 1e3, tf / tn);
+    printf("| one 30-room page against `neato -Tpdf` on its DOT | %.1f ms | %.1f ms (neato) | %.2f |\n",
+           tf * 1e3, tn * 1e3, tf / tn);
     /* what cairo + pango alone cost for the page, against the same neato */
     failed |= pairwise(floor1, neato, reps, &tl, &tn) != 0;
-    printf("| the floor (the page's items through cairo + pango alone) against `neato -Tpdf` | %.1f ms | %.1f ms "
+    printf("| the floor (the page's items through cairo + pango alone) against `neato -Tpdf` | %.1f ms | "
+           "%.1f ms "
            "(neato) | %.2f |\n",
            tl * 1e3, tn * 1e3, tl / tn);
   } else {
@@ -366,8 +375,16 @@ int main(int argc, char **argv) {
       snprintf(sz, sizeof sz, "%d", size);
       snprintf(decks, sizeof decks, "%d", (size + 51) / 52);
       snprintf(json, sizeof json, "%s/g.json", tmpdir);
-      char *args[13] = {(char *)crawlbook, "--generator", (char *)scale[g].gen, "--seed", "1", (char *)scale[g].opt, sz,
-                        "-o", json, NULL};
+      char *args[13] = {(char *)crawlbook,
+                        "--generator",
+                        (char *)scale[g].gen,
+                        "--seed",
+                        "1",
+                        (char *)scale[g].opt,
+                        sz,
+                        "-o",
+                        json,
+                        NULL};
       if (strcmp(scale[g].gen, "cards") == 0) args[9] = "--sprawl", args[10] = "--decks", args[11] = decks;
       run r = spawn(args);
       char growth[80] = "";
@@ -375,8 +392,8 @@ int main(int argc, char **argv) {
         double n = scale[g].sizes[k - 1], allowed = 10 * log(10 * n) / log(n);
         snprintf(growth, sizeof growth, "x%.1f for x10 (n log n: x%.1f)", r.secs / prev, allowed);
       }
-      printf("| %s: %d %s, JSON out | %.3f s, %.1f MB peak | %s | %s |\n", scale[g].gen, size, scale[g].what, r.secs,
-             r.maxrss_mb, r.status ? "(failed)" : "", growth);
+      printf("| %s: %d %s, JSON out | %.3f s, %.1f MB peak | %s | %s |\n", scale[g].gen, size, scale[g].what,
+             r.secs, r.maxrss_mb, r.status ? "(failed)" : "", growth);
       if (r.status) failed = 1;
       prev = r.secs;
     }
@@ -394,8 +411,8 @@ int main(int argc, char **argv) {
     cb_error err = {0};
     double t0 = now();
     if (cb_delaunay(pts, n, &e, &ne, &err) != CB_OK) failed = 1;
-    printf("| qhull alone: Delaunay of %d uniform points (the library floor of dropdice) | %.3f s |  |  |\n", n,
-           now() - t0);
+    printf("| qhull alone: Delaunay of %d uniform points (the library floor of dropdice) | %.3f s |  |  |\n",
+           n, now() - t0);
     free(e);
     free(pts);
   }
@@ -403,8 +420,8 @@ int main(int argc, char **argv) {
   char *b10[] = {(char *)crawlbook, "--seeds", "1..10", "-o", out, NULL};
   run m10 = spawn(b10), mN = spawn(fullN);
   failed |= m10.status != 0 || mN.status != 0;
-  printf("| peak memory, batch of 10 and of %d | %.1f MB | %.1f MB | %.2f |\n", batch, m10.maxrss_mb, mN.maxrss_mb,
-         mN.maxrss_mb / m10.maxrss_mb);
+  printf("| peak memory, batch of 10 and of %d | %.1f MB | %.1f MB | %.2f |\n", batch, m10.maxrss_mb,
+         mN.maxrss_mb, mN.maxrss_mb / m10.maxrss_mb);
   char cmd[400];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
   if (system(cmd) != 0) return 1;

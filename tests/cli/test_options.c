@@ -4,7 +4,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
+
+#include <cmocka.h> // after the headers it needs
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,8 +53,8 @@ static void good_values(void **state) {
   cb_cli cli;
   cb_error err;
   assert_int_equal(parse("1700000000", &cli, &err,
-                         ARGS("--seed", "18446744073709551615", "--rooms", "100000", "-o", "out/x.JSON.json", "--dpi",
-                              "600", "--extra-by", "length", "--faithful", "--title", "T")),
+                         ARGS("--seed", "18446744073709551615", "--rooms", "100000", "-o", "out/x.JSON.json",
+                              "--dpi", "600", "--extra-by", "length", "--faithful", "--title", "T")),
                    CB_OK);
   assert_true(cli.job.gen.seed == UINT64_MAX && cli.seed_given);
   assert_int_equal(cli.job.gen.rooms, 100000);
@@ -64,7 +65,8 @@ static void good_values(void **state) {
   assert_int_equal(cli.job.gen.extra_by, CB_EXTRA_BY_LENGTH);
   assert_true(cli.job.gen.faithful);
   assert_string_equal(cli.job.gen.title, "T");
-  assert_int_equal(parse("0", &cli, &err, ARGS("-s", "0", "-n", "1", "--dpi", "36", "-f", "svg", "-o", "-")), CB_OK);
+  assert_int_equal(parse("0", &cli, &err, ARGS("-s", "0", "-n", "1", "--dpi", "36", "-f", "svg", "-o", "-")),
+                   CB_OK);
   assert_true(cli.job.gen.seed == 0 && cli.job.gen.rooms == 1 && cli.job.dpi == 36 && cli.job.date == 0);
   assert_int_equal(cli.job.format, CB_FORMAT_SVG);
   assert_string_equal(cli.job.output, "-");
@@ -89,7 +91,8 @@ static void bad(const char *date, const char *const *args, const char *name) {
   cb_error err;
   cb_status st = parse(date, &cli, &err, args);
   char shown[512] = "";
-  for (int i = 0; args[i]; i++) snprintf(shown + strlen(shown), sizeof shown - strlen(shown), " %s", args[i]);
+  for (int i = 0; args[i]; i++)
+    snprintf(shown + strlen(shown), sizeof shown - strlen(shown), " %s", args[i]);
   if (st != CB_EINPUT) fail_msg("crawlbook%s: status %d, want CB_EINPUT", shown, st);
   if (!strstr(err.msg, name)) fail_msg("crawlbook%s: message '%s' does not name %s", shown, err.msg, name);
   if (strchr(err.msg, '\n')) fail_msg("crawlbook%s: message spans lines", shown);
@@ -97,7 +100,16 @@ static void bad(const char *date, const char *const *args, const char *name) {
 
 static void bad_values(void **state) {
   (void)state;
-  const char *seeds[] = {"abc", "-1", "+1", "1.5", "", " 1", "1 ", "0x10", "1e3", "18446744073709551616",
+  const char *seeds[] = {"abc",
+                         "-1",
+                         "+1",
+                         "1.5",
+                         "",
+                         " 1",
+                         "1 ",
+                         "0x10",
+                         "1e3",
+                         "18446744073709551616",
                          "99999999999999999999999"};
   for (size_t i = 0; i < sizeof seeds / sizeof *seeds; i++) {
     bad(NULL, ARGS("--seed", seeds[i]), "--seed");
@@ -109,9 +121,11 @@ static void bad_values(void **state) {
     bad(NULL, ARGS("-n", rooms[i]), "--rooms");
   }
   const char *dpis[] = {"35", "601", "0", "-150", "abc", "150.5", ""};
-  for (size_t i = 0; i < sizeof dpis / sizeof *dpis; i++) bad(NULL, ARGS("--dpi", dpis[i]), "--dpi");
+  for (size_t i = 0; i < sizeof dpis / sizeof *dpis; i++)
+    bad(NULL, ARGS("--dpi", dpis[i]), "--dpi");
   const char *levels[] = {"0", "1001", "x", "-2"};
-  for (size_t i = 0; i < sizeof levels / sizeof *levels; i++) bad(NULL, ARGS("--levels", levels[i]), "--levels");
+  for (size_t i = 0; i < sizeof levels / sizeof *levels; i++)
+    bad(NULL, ARGS("--levels", levels[i]), "--levels");
   bad(NULL, ARGS("--extra-by", "furthest"), "--extra-by");
   bad(NULL, ARGS("--extra-by", ""), "--extra-by");
   char long_text[300];
@@ -139,7 +153,8 @@ static void bad_values(void **state) {
   bad(NULL, ARGS("render"), "render");
   bad(NULL, ARGS("render", "a.json", "b.json"), "render");
   const char *dates[] = {"abc", "-1", "253402300800", "1.5", " 1"};
-  for (size_t i = 0; i < sizeof dates / sizeof *dates; i++) bad(dates[i], ARGS("--seed", "1"), "SOURCE_DATE_EPOCH");
+  for (size_t i = 0; i < sizeof dates / sizeof *dates; i++)
+    bad(dates[i], ARGS("--seed", "1"), "SOURCE_DATE_EPOCH");
   /* a bad value after good ones, and a good parse after a bad one */
   bad(NULL, ARGS("--seed", "4", "-o", "x.pdf", "--rooms", "many"), "--rooms");
   cb_cli cli;
@@ -151,11 +166,16 @@ static void render_refuses_generator_options(void **state) {
   (void)state;
   static const struct {
     const char *opt, *value, *name;
-  } opts[] = {{"--seed", "1", "--seed"},          {"-s", "1", "--seed"},
-              {"--rooms", "5", "--rooms"},        {"-n", "5", "--rooms"},
-              {"--generator", "dropdice", "--generator"}, {"-g", "dropdice", "--generator"},
-              {"--extra-by", "length", "--extra-by"}, {"--levels", "2", "--levels"},
-              {"--title", "T", "--title"},        {"--faithful", NULL, "--faithful"}};
+  } opts[] = {{"--seed", "1", "--seed"},
+              {"-s", "1", "--seed"},
+              {"--rooms", "5", "--rooms"},
+              {"-n", "5", "--rooms"},
+              {"--generator", "dropdice", "--generator"},
+              {"-g", "dropdice", "--generator"},
+              {"--extra-by", "length", "--extra-by"},
+              {"--levels", "2", "--levels"},
+              {"--title", "T", "--title"},
+              {"--faithful", NULL, "--faithful"}};
   for (size_t i = 0; i < sizeof opts / sizeof *opts; i++) {
     if (opts[i].value) {
       bad(NULL, ARGS("render", "x.json", opts[i].opt, opts[i].value), opts[i].name);
@@ -167,8 +187,9 @@ static void render_refuses_generator_options(void **state) {
   /* what does apply to rendering is fine */
   cb_cli cli;
   cb_error err;
-  assert_int_equal(parse(NULL, &cli, &err, ARGS("render", "x.json", "-o", "y.png", "--dpi", "72", "--author", "A")),
-                   CB_OK);
+  assert_int_equal(
+      parse(NULL, &cli, &err, ARGS("render", "x.json", "-o", "y.png", "--dpi", "72", "--author", "A")),
+      CB_OK);
 }
 
 /* --rooms 201 with a printed format is refused before anything is written. */

@@ -15,7 +15,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   memcpy(buf, data, size);
   buf[size] = '\0';
   argv[argc++] = "crawlbook";
-  for (char *p = buf; p < buf + size + 1 && argc < 64; p += strlen(p) + 1) argv[argc++] = p;
+  for (char *p = buf; p < buf + size + 1 && argc < 64; p += strlen(p) + 1)
+    argv[argc++] = p;
   argv[argc] = NULL;
   cb_cli cli;
   cb_error err = {0};

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
+#include <cmocka.h> // after the headers it needs
 
 #include "gen/cards.h"
 #include "io/json.h"

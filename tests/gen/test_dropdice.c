@@ -8,7 +8,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
+
+#include <cmocka.h> // after the headers it needs
 
 #include <math.h>
 #include <stdio.h>
@@ -20,15 +21,15 @@
 #include "model/check.h"
 #include "testlib.h"
 
-#define CHECK(cond, ...)                                                                                          \
-  do {                                                                                                             \
-    if (!(cond)) {                                                                                                 \
-      fprintf(stderr, "seed %llu rooms %d%s%s: ", (unsigned long long)ctx_seed, ctx_rooms,                       \
-              ctx_by_length ? " --extra-by length" : "", ctx_faithful ? " --faithful" : "");                     \
-      fprintf(stderr, __VA_ARGS__);                                                                                \
-      fprintf(stderr, "\n");                                                                                       \
-      fail_msg("%s", #cond);                                                                                       \
-    }                                                                                                              \
+#define CHECK(cond, ...)                                                                                     \
+  do {                                                                                                       \
+    if (!(cond)) {                                                                                           \
+      fprintf(stderr, "seed %llu rooms %d%s%s: ", (unsigned long long)ctx_seed, ctx_rooms,                   \
+              ctx_by_length ? " --extra-by length" : "", ctx_faithful ? " --faithful" : "");                 \
+      fprintf(stderr, __VA_ARGS__);                                                                          \
+      fprintf(stderr, "\n");                                                                                 \
+      fail_msg("%s", #cond);                                                                                 \
+    }                                                                                                        \
   } while (0)
 
 static uint64_t ctx_seed;
@@ -162,7 +163,8 @@ static int cand_cmp(const void *x, const void *y) {
 /* Hops and feet along the tree from a to every room (BFS). */
 static void tree_walk(int n, const int *start, const int *adj, const pt *p, int a, int *hops, double *feet,
                       int *queue) {
-  for (int i = 0; i < n; i++) hops[i] = -1;
+  for (int i = 0; i < n; i++)
+    hops[i] = -1;
   int head = 0, tail = 0;
   queue[tail++] = a;
   hops[a] = 0;
@@ -265,8 +267,8 @@ static void check_rules(const cb_dungeon *d, int n, int by_length, int faithful)
   for (int i = 0; i < n; i++)
     for (int j = i + 1; j < n; j++)
       if (fabs(w.p[i].x - w.p[j].x) < die)
-        CHECK(hypot(w.p[i].x - w.p[j].x, w.p[i].y - w.p[j].y) >= die, "rooms %d and %d closer than a die", i + 1,
-              j + 1);
+        CHECK(hypot(w.p[i].x - w.p[j].x, w.p[i].y - w.p[j].y) >= die, "rooms %d and %d closer than a die",
+              i + 1, j + 1);
 
   /* The mesh: sorted, no repeats, pairs of distinct rooms. */
   int ndel = pr_->ndelaunay;
@@ -284,20 +286,23 @@ static void check_rules(const cb_dungeon *d, int n, int by_length, int faithful)
         pr_->nextra);
   unsigned char *used = carve((size_t)ndel + 1, 1);
   int *uf = carve((size_t)n + 1, sizeof *uf);
-  for (int i = 0; i < n; i++) uf[i] = i;
+  for (int i = 0; i < n; i++)
+    uf[i] = i;
   int comps = n;
   for (int t = 0; t < pr_->ntree; t++) {
     int a = pr_->tree[t].a - 1, b = pr_->tree[t].b - 1;
     const cb_passage *ps = &d->passages[t];
-    CHECK(ps->from == a + 1 && ps->to == b + 1, "passage %d is %d-%d, tree path %d-%d", t + 1, ps->from, ps->to,
-          a + 1, b + 1);
+    CHECK(ps->from == a + 1 && ps->to == b + 1, "passage %d is %d-%d, tree path %d-%d", t + 1, ps->from,
+          ps->to, a + 1, b + 1);
     int e = edge_index(del, ndel, a, b);
     CHECK(e >= 0, "tree path %d-%d is not a Delaunay edge", a + 1, b + 1);
     CHECK(!used[e], "tree path %d-%d drawn twice", a + 1, b + 1);
     used[e] = 1;
     int ra = a, rb = b;
-    while (uf[ra] != ra) ra = uf[ra];
-    while (uf[rb] != rb) rb = uf[rb];
+    while (uf[ra] != ra)
+      ra = uf[ra];
+    while (uf[rb] != rb)
+      rb = uf[rb];
     CHECK(ra != rb, "tree path %d-%d closes a loop", a + 1, b + 1);
     uf[ra] = rb;
     comps--;
@@ -315,8 +320,10 @@ static void check_rules(const cb_dungeon *d, int n, int by_length, int faithful)
   int *start = carve((size_t)n + 1, sizeof *start), *adj = carve(2 * (size_t)n + 1, sizeof *adj);
   int *hops = carve((size_t)n + 1, sizeof *hops), *queue = carve((size_t)n + 1, sizeof *queue);
   double *feet = carve((size_t)n + 1, sizeof *feet);
-  for (int t = 0; t < pr_->ntree; t++) start[w.paths[t].a + 1]++, start[w.paths[t].b + 1]++;
-  for (int i = 0; i < n; i++) start[i + 1] += start[i];
+  for (int t = 0; t < pr_->ntree; t++)
+    start[w.paths[t].a + 1]++, start[w.paths[t].b + 1]++;
+  for (int i = 0; i < n; i++)
+    start[i + 1] += start[i];
   {
     int *fill = carve((size_t)n + 1, sizeof *fill);
     for (int t = 0; t < pr_->ntree; t++) {
@@ -340,14 +347,16 @@ static void check_rules(const cb_dungeon *d, int n, int by_length, int faithful)
   for (int i = 0; i < nc && k < want; i++) {
     int a = del[c[i].edge].a, b = del[c[i].edge].b;
     if (w.deg[a] >= 4 || w.deg[b] >= 4 || crosses_a_path(&w, a, b) || passes_third_room(&w, a, b)) continue;
-    CHECK(k < pr_->nextra, "the replay adds extra path %d-%d, the dungeon stops at %d", a + 1, b + 1, pr_->nextra);
+    CHECK(k < pr_->nextra, "the replay adds extra path %d-%d, the dungeon stops at %d", a + 1, b + 1,
+          pr_->nextra);
     int ga = pr_->extra[k].a - 1, gb = pr_->extra[k].b - 1;
-    CHECK(ga == a && gb == b, "extra path %d is %d-%d; the rules give %d-%d", k + 1, ga + 1, gb + 1, a + 1, b + 1);
+    CHECK(ga == a && gb == b, "extra path %d is %d-%d; the rules give %d-%d", k + 1, ga + 1, gb + 1, a + 1,
+          b + 1);
     /* the rules as stated, on what the dungeon shows */
     CHECK(w.deg[a] < 4 && w.deg[b] < 4, "extra path %d-%d joins a room with 4 paths", a + 1, b + 1);
     const cb_passage *ps = &d->passages[pr_->ntree + k];
-    CHECK(ps->from == a + 1 && ps->to == b + 1, "passage %d is %d-%d, extra path %d-%d", ps->id, ps->from, ps->to,
-          a + 1, b + 1);
+    CHECK(ps->from == a + 1 && ps->to == b + 1, "passage %d is %d-%d, extra path %d-%d", ps->id, ps->from,
+          ps->to, a + 1, b + 1);
     used[c[i].edge] = 2;
     w.paths[w.np++] = make_seg(w.p, a, b);
     w.deg[a]++;
@@ -359,22 +368,25 @@ static void check_rules(const cb_dungeon *d, int n, int by_length, int faithful)
   /* non-increasing rank along the extra list as the dungeon gives it */
   {
     cand *of_edge = carve((size_t)ndel + 1, sizeof *of_edge);
-    for (int i = 0; i < nc; i++) of_edge[c[i].edge] = c[i];
+    for (int i = 0; i < nc; i++)
+      of_edge[c[i].edge] = c[i];
     for (int i = 1; i < pr_->nextra; i++) {
       int e0 = edge_index(del, ndel, pr_->extra[i - 1].a - 1, pr_->extra[i - 1].b - 1);
       int e1 = edge_index(del, ndel, pr_->extra[i].a - 1, pr_->extra[i].b - 1);
-      CHECK(e0 >= 0 && e1 >= 0 && used[e0] == 2 && used[e1] == 2, "extra path %d is not an unused mesh edge", i);
+      CHECK(e0 >= 0 && e1 >= 0 && used[e0] == 2 && used[e1] == 2, "extra path %d is not an unused mesh edge",
+            i);
       const cand *x = &of_edge[e0], *y = &of_edge[e1];
       CHECK(x->hops > y->hops || (x->hops == y->hops && x->len >= y->len),
-            "extra paths %d (%d hops, %.2f ft) and %d (%d hops, %.2f ft) are not furthest first", i, x->hops, x->len,
-            i + 1, y->hops, y->len);
+            "extra paths %d (%d hops, %.2f ft) and %d (%d hops, %.2f ft) are not furthest first", i, x->hops,
+            x->len, i + 1, y->hops, y->len);
     }
   }
 
   /* No two paths cross; no path passes within half a die of a third room. */
   {
     int *order = carve((size_t)w.np + 1, sizeof *order);
-    for (int i = 0; i < w.np; i++) order[i] = i;
+    for (int i = 0; i < w.np; i++)
+      order[i] = i;
     sort_segs = w.paths;
     qsort(order, (size_t)w.np, sizeof *order, by_x0);
     for (int oi = 0; oi < w.np; oi++) {
@@ -399,9 +411,11 @@ static void check_rules(const cb_dungeon *d, int n, int by_length, int faithful)
 
   /* Final rooms pass (on the map with the extra paths). */
   int *nsum = carve((size_t)n + 1, sizeof *nsum);
-  for (int i = 0; i < w.np; i++) nsum[w.paths[i].a] += w.val[w.paths[i].b], nsum[w.paths[i].b] += w.val[w.paths[i].a];
+  for (int i = 0; i < w.np; i++)
+    nsum[w.paths[i].a] += w.val[w.paths[i].b], nsum[w.paths[i].b] += w.val[w.paths[i].a];
   rank *r = carve((size_t)n + 1, sizeof *r);
-  for (int i = 0; i < n; i++) r[i] = (rank){i, w.val[i], nsum[i]};
+  for (int i = 0; i < n; i++)
+    r[i] = (rank){i, w.val[i], nsum[i]};
   qsort(r, (size_t)n, sizeof *r, rank_cmp);
   unsigned char *startr = carve((size_t)n + 1, 1);
   int want_starts = 1 + n / 10, nstarts = 0, main_start = -1;
@@ -426,19 +440,21 @@ static void check_rules(const cb_dungeon *d, int n, int by_length, int faithful)
     unsigned t = d->rooms[i].tags;
     int v = w.val[i];
     int treasure = (tree_deg[i] == 1 && is_even(v)) || (w.deg[i] == 1 && !is_even(v) && !startr[i]);
-    CHECK(!!(t & CB_TAG_GOAL) == goal[i], "room %d (%d): goal %d, rules say %d", i + 1, v, !!(t & CB_TAG_GOAL),
-          goal[i]);
-    CHECK(!!(t & CB_TAG_START) == startr[i], "room %d (%d): start %d, rules say %d", i + 1, v, !!(t & CB_TAG_START),
-          startr[i]);
-    CHECK(!!(t & CB_TAG_ENCOUNTER) == is_even(v), "room %d (%d): encounter %d", i + 1, v, !!(t & CB_TAG_ENCOUNTER));
+    CHECK(!!(t & CB_TAG_GOAL) == goal[i], "room %d (%d): goal %d, rules say %d", i + 1, v,
+          !!(t & CB_TAG_GOAL), goal[i]);
+    CHECK(!!(t & CB_TAG_START) == startr[i], "room %d (%d): start %d, rules say %d", i + 1, v,
+          !!(t & CB_TAG_START), startr[i]);
+    CHECK(!!(t & CB_TAG_ENCOUNTER) == is_even(v), "room %d (%d): encounter %d", i + 1, v,
+          !!(t & CB_TAG_ENCOUNTER));
     CHECK(!!(t & CB_TAG_TREASURE) == treasure, "room %d (%d): treasure %d, rules say %d", i + 1, v,
           !!(t & CB_TAG_TREASURE), treasure);
     CHECK(!!(t & CB_TAG_MAIN_START) == (i == main_start), "room %d: main start %d, rules say room %d", i + 1,
           !!(t & CB_TAG_MAIN_START), main_start + 1);
     CHECK(!(t & CB_TAG_MAIN_START) || (t & CB_TAG_START), "room %d: main start but not a start", i + 1);
-    CHECK(!!(t & CB_TAG_KEY) == (d->rooms[i].nkeys > 0), "room %d: key tag without keys or keys without tag", i + 1);
-    CHECK(!(t & ~(unsigned)(CB_TAG_GOAL | CB_TAG_START | CB_TAG_MAIN_START | CB_TAG_ENCOUNTER | CB_TAG_TREASURE |
-                            CB_TAG_KEY)),
+    CHECK(!!(t & CB_TAG_KEY) == (d->rooms[i].nkeys > 0), "room %d: key tag without keys or keys without tag",
+          i + 1);
+    CHECK(!(t & ~(unsigned)(CB_TAG_GOAL | CB_TAG_START | CB_TAG_MAIN_START | CB_TAG_ENCOUNTER |
+                            CB_TAG_TREASURE | CB_TAG_KEY)),
           "room %d has a tag dropdice never gives", i + 1);
     CHECK(d->rooms[i].text && d->rooms[i].text[0], "room %d has no text", i + 1);
     got_main += (t & CB_TAG_MAIN_START) != 0;
@@ -460,8 +476,10 @@ static void check_rules(const cb_dungeon *d, int n, int by_length, int faithful)
     int sa = startr[a], sb = startr[b], ga = goal[a], gb = goal[b];
     cb_rewrite_rule rule;
     int key_at = -1;
-    if (sa && sb) rule = CB_REWRITE_START_START;
-    else if (ga && gb) rule = CB_REWRITE_GOAL_GOAL;
+    if (sa && sb)
+      rule = CB_REWRITE_START_START;
+    else if (ga && gb)
+      rule = CB_REWRITE_GOAL_GOAL;
     else if ((sa && gb) || (ga && sb)) {
       int g = ga ? a : b;
       for (int k2 = 0; !goal_open[g] && k2 < n; k2++)
@@ -471,16 +489,16 @@ static void check_rules(const cb_dungeon *d, int n, int by_length, int faithful)
       int diff = abs(w.val[a] - w.val[b]);
       rule = diff == 0 ? CB_REWRITE_ZERO : diff % 2 ? CB_REWRITE_ODD : CB_REWRITE_EVEN;
     }
-    unsigned flags = rule <= CB_REWRITE_START_GOAL_SECRET ? CB_FLAG_SECRET
+    unsigned flags = rule <= CB_REWRITE_START_GOAL_SECRET   ? CB_FLAG_SECRET
                      : rule == CB_REWRITE_START_GOAL_LOCKED ? CB_FLAG_LOCKED
-                     : rule == CB_REWRITE_EVEN            ? CB_FLAG_TRAPPED
-                     : rule == CB_REWRITE_ZERO            ? CB_FLAG_SOFT_LOCKED
-                                                          : 0u;
+                     : rule == CB_REWRITE_EVEN              ? CB_FLAG_TRAPPED
+                     : rule == CB_REWRITE_ZERO              ? CB_FLAG_SOFT_LOCKED
+                                                            : 0u;
     CHECK(pr_->rewrites[i].passage == ps->id, "rewrite %d names passage %d", i, pr_->rewrites[i].passage);
     CHECK(pr_->rewrites[i].rule == rule, "passage %d-%d: rule %s, the rules say %s", a + 1, b + 1,
           cb_rewrite_rule_name(pr_->rewrites[i].rule), cb_rewrite_rule_name(rule));
-    CHECK(ps->flags == flags, "passage %d-%d (%s): flags %#x, want %#x", a + 1, b + 1, cb_rewrite_rule_name(rule),
-          ps->flags, flags);
+    CHECK(ps->flags == flags, "passage %d-%d (%s): flags %#x, want %#x", a + 1, b + 1,
+          cb_rewrite_rule_name(rule), ps->flags, flags);
     CHECK(ps->kind == CB_PASSAGE_CORRIDOR && ps->length_ft < 0, "passage %d: kind or length", ps->id);
     if (rule == CB_REWRITE_START_GOAL_LOCKED) {
       char key[16];
@@ -506,7 +524,8 @@ static void check_rules(const cb_dungeon *d, int n, int by_length, int faithful)
     for (int q = 0; q < d->rooms[i].nkeys; q++) {
       nkey_total++;
       int locks = 0;
-      for (int p2 = 0; p2 < d->npassages; p2++) locks += d->passages[p2].lock && !strcmp(d->passages[p2].lock, d->rooms[i].keys[q]);
+      for (int p2 = 0; p2 < d->npassages; p2++)
+        locks += d->passages[p2].lock && !strcmp(d->passages[p2].lock, d->rooms[i].keys[q]);
       CHECK(locks == 1, "key %s opens %d locks", d->rooms[i].keys[q], locks);
     }
   }
@@ -522,11 +541,11 @@ static void check_rules(const cb_dungeon *d, int n, int by_length, int faithful)
       CHECK(shut == 0 || log_has(d, "Key check (faithful, no repair)"), "%d shut locks not logged", shut);
     } else {
       CHECK(shut == 0, "%d locks stay shut from the main start", shut);
-      for (int i = 0; i < n; i++) CHECK(reached[i], "room %d cannot be reached from the main start", i + 1);
+      for (int i = 0; i < n; i++)
+        CHECK(reached[i], "room %d cannot be reached from the main start", i + 1);
     }
     cb_graph_free(&g);
   }
-
 }
 
 static cb_dungeon *make(uint64_t seed, int rooms, int by_length) {
@@ -540,7 +559,8 @@ static cb_dungeon *make(uint64_t seed, int rooms, int by_length) {
   cb_status st = cb_gen_dropdice.generate(&o, &d, &err);
   if (st != CB_OK) fail_msg("seed %llu rooms %d: %s", (unsigned long long)seed, rooms, err.msg);
   cb_error e2 = {0};
-  if (cb_check_structure(d, &e2) != CB_OK) fail_msg("seed %llu rooms %d: %s", (unsigned long long)seed, rooms, e2.msg);
+  if (cb_check_structure(d, &e2) != CB_OK)
+    fail_msg("seed %llu rooms %d: %s", (unsigned long long)seed, rooms, e2.msg);
   return d;
 }
 
@@ -601,13 +621,15 @@ static void seeds_at_200_rooms(void **state) {
   (void)state;
   ctx_faithful = 0;
   int seeds = cb_test_seeds(10000) / 50; /* 200 at the default */
-  for (int i = 0; i < seeds; i++) check_seed(0x9E3779B97F4A7C15ull * (uint64_t)(i + 1), 200, i % 4 == 3, i % 20 == 0, i % 50 == 0);
+  for (int i = 0; i < seeds; i++)
+    check_seed(0x9E3779B97F4A7C15ull * (uint64_t)(i + 1), 200, i % 4 == 3, i % 20 == 0, i % 50 == 0);
 }
 
 static void a_handful_at_2000_rooms(void **state) {
   (void)state;
   ctx_faithful = 0;
-  for (int i = 0; i < 3; i++) check_seed(1000 + (uint64_t)i, 2000, i == 2, i == 0, i == 0);
+  for (int i = 0; i < 3; i++)
+    check_seed(1000 + (uint64_t)i, 2000, i == 2, i == 0, i == 0);
 }
 
 static void seed_extremes(void **state) {
@@ -657,7 +679,6 @@ static void bad_options_are_input_errors(void **state) {
   assert_non_null(strstr(err.msg, "--levels"));
 }
 
-
 /* The main start, from the spec's words alone: with too few odd rooms the
  * lowest remaining rooms also start, but the main start is an odd starting
  * room where there is one; among those (or among all starts when none is
@@ -688,7 +709,8 @@ static void main_start_with_too_few_odd_rooms(void **state) {
       cases++;
       none_odd += !odd_start;
       const cb_room *m = &d->rooms[main - 1];
-      if (odd_start && m->value % 2 == 0) fail_msg("seed %d: the main start %d is even beside an odd start", i, main);
+      if (odd_start && m->value % 2 == 0)
+        fail_msg("seed %d: the main start %d is even beside an odd start", i, main);
       for (int k = 0; k < n; k++) {
         const cb_room *r = &d->rooms[k];
         if (!(r->tags & CB_TAG_START) || r == m || (odd_start && r->value % 2 == 0)) continue;

@@ -4,7 +4,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
+
+#include <cmocka.h> // after the headers it needs
 
 #include <math.h>
 #include <stdio.h>
@@ -27,7 +28,9 @@ static cb_dungeon *make(const cb_gen_options *o) {
   return d;
 }
 
-static int same(double ax, double ay, double bx, double by) { return fabs(ax - bx) < 0.02 && fabs(ay - by) < 0.02; }
+static int same(double ax, double ay, double bx, double by) {
+  return fabs(ax - bx) < 0.02 && fabs(ay - by) < 0.02;
+}
 
 static int junction_at(const cb_sketch *sk, double x, double y) {
   for (int j = 0; j < sk->njunctions; j++)
@@ -36,7 +39,8 @@ static int junction_at(const cb_sketch *sk, double x, double y) {
 }
 
 static int find(int *parent, int i) {
-  while (parent[i] != i) i = parent[i] = parent[parent[i]];
+  while (parent[i] != i)
+    i = parent[i] = parent[parent[i]];
   return i;
 }
 
@@ -55,7 +59,8 @@ static int letter_loops(const char *letter) {
   static const struct {
     const char *l;
     int loops;
-  } t[] = {{"A", 1}, {"B", 2}, {"D", 1}, {"O", 1}, {"P", 1}, {"Q", 1}, {"T", 0}, {"L", 0}, {"g", 1}, {"X", 0}};
+  } t[] = {{"A", 1}, {"B", 2}, {"D", 1}, {"O", 1}, {"P", 1},
+           {"Q", 1}, {"T", 0}, {"L", 0}, {"g", 1}, {"X", 0}};
   for (size_t i = 0; i < sizeof t / sizeof *t; i++)
     if (strcmp(t[i].l, letter) == 0) return t[i].loops;
   return -1;
@@ -66,7 +71,8 @@ static int sector_loops(const cb_sketch *sk, int k, int *parent) {
   double x0 = (k % sk->cols) * sk->sector_ft, y0 = (k / sk->cols) * sk->sector_ft, S = sk->sector_ft;
   int edges = 0, verts = 0, pieces = 0;
   char *seen = calloc((size_t)sk->njunctions + 1, 1);
-  for (int j = 0; j < sk->njunctions; j++) parent[j] = j;
+  for (int j = 0; j < sk->njunctions; j++)
+    parent[j] = j;
   for (int t = 0; t < sk->ntunnels; t++) {
     const cb_sketch_tunnel *tu = &sk->tunnels[t];
     int inside = 1;
@@ -81,7 +87,8 @@ static int sector_loops(const cb_sketch *sk, int k, int *parent) {
     if (!seen[b]) seen[b] = 1, verts++;
     parent[find(parent, a)] = find(parent, b);
   }
-  for (int j = 0; j < sk->njunctions; j++) pieces += seen[j] && find(parent, j) == j;
+  for (int j = 0; j < sk->njunctions; j++)
+    pieces += seen[j] && find(parent, j) == j;
   free(seen);
   return edges - verts + pieces;
 }
@@ -114,18 +121,20 @@ static void check_dungeon(const cb_dungeon *d, const cb_gen_options *o) {
     int loops = sector_loops(sk, k, parent);
     /* letters fill their sectors, so a neighbour's stroke on a shared edge may close another loop */
     if (loops < letter_loops(s->letter))
-      fail_msg("seed %llu: sector %d,%d (%s, turn %d) has %d loops", (unsigned long long)o->seed, s->col, s->row,
-               s->letter, s->rotation, loops);
+      fail_msg("seed %llu: sector %d,%d (%s, turn %d) has %d loops", (unsigned long long)o->seed, s->col,
+               s->row, s->letter, s->rotation, loops);
   }
   /* every tunnel runs from junction to junction; the network is one piece */
-  for (int j = 0; j < sk->njunctions; j++) parent[j] = j;
+  for (int j = 0; j < sk->njunctions; j++)
+    parent[j] = j;
   int *degree = calloc((size_t)sk->njunctions + 1, sizeof *degree), repaired = 0, rooms_behind = 0;
   for (int t = 0; t < sk->ntunnels; t++) {
     const cb_sketch_tunnel *tu = &sk->tunnels[t];
     assert_true(tu->npoints >= 2);
     int a = junction_at(sk, tu->points[0].x, tu->points[0].y);
     int b = junction_at(sk, tu->points[tu->npoints - 1].x, tu->points[tu->npoints - 1].y);
-    if (a < 0 || b < 0) fail_msg("seed %llu: tunnel %d does not end at junctions", (unsigned long long)o->seed, t + 1);
+    if (a < 0 || b < 0)
+      fail_msg("seed %llu: tunnel %d does not end at junctions", (unsigned long long)o->seed, t + 1);
     parent[find(parent, a)] = find(parent, b);
     degree[a]++, degree[b]++;
   }
@@ -216,10 +225,12 @@ static void check_dungeon(const cb_dungeon *d, const cb_gen_options *o) {
       assert_true(ps->kind == CB_PASSAGE_TUNNEL || ps->kind == CB_PASSAGE_DOOR);
     }
   }
-  for (int i = 0; i < sk->nwalls; i++) stair_walls += sk->walls[i].effect == CB_WALL_STAIRS;
+  for (int i = 0; i < sk->nwalls; i++)
+    stair_walls += sk->walls[i].effect == CB_WALL_STAIRS;
   if (d->nrooms) assert_true(stairs <= stair_walls && (stairs > 0) == (stair_walls > 0));
   int entrances = 0;
-  for (int i = 0; i < d->nrooms; i++) entrances += (d->rooms[i].tags & CB_TAG_ENTRANCE) != 0;
+  for (int i = 0; i < d->nrooms; i++)
+    entrances += (d->rooms[i].tags & CB_TAG_ENTRANCE) != 0;
   assert_int_equal(entrances, d->nrooms ? 1 : 0);
   free(parent);
 }
@@ -429,8 +440,8 @@ static void crossings_are_junctions(void **state) {
             for (int j = 0; j < sk->njunctions && !found; j++)
               found = hypot(sk->junctions[j].x - x, sk->junctions[j].y - y) < 1.0;
             if (!found)
-              fail_msg("seed %llu: tunnels %d and %d cross at %.1f,%.1f, not at a junction", (unsigned long long)o.seed,
-                       t + 1, u + 1, x, y);
+              fail_msg("seed %llu: tunnels %d and %d cross at %.1f,%.1f, not at a junction",
+                       (unsigned long long)o.seed, t + 1, u + 1, x, y);
           }
       }
     cb_dungeon_free(d);
@@ -445,7 +456,8 @@ static void no_rotate_keeps_letters_upright(void **state) {
   for (int s = 0; s < 50; s++) {
     o.seed = (uint64_t)s;
     cb_dungeon *d = make(&o);
-    for (int k = 0; k < 9; k++) assert_int_equal(d->procedure.leximorph->sectors[k].rotation, 1);
+    for (int k = 0; k < 9; k++)
+      assert_int_equal(d->procedure.leximorph->sectors[k].rotation, 1);
     cb_dungeon_free(d);
   }
 }
@@ -458,7 +470,8 @@ static void same_seed_same_dungeon(void **state) {
   assert_int_equal(a->nrooms, b->nrooms);
   assert_int_equal(a->npassages, b->npassages);
   assert_int_equal(a->nlog, b->nlog);
-  for (int i = 0; i < a->nlog; i++) assert_string_equal(a->log[i], b->log[i]);
+  for (int i = 0; i < a->nlog; i++)
+    assert_string_equal(a->log[i], b->log[i]);
   cb_dungeon_free(a);
   cb_dungeon_free(b);
 }
@@ -543,7 +556,8 @@ static void json_refuses_bad_sketch(void **state) {
     cb_dungeon *back = NULL;
     cb_error err = {0};
     assert_int_equal(cb_json_parse(e, n - fl + tl, "edit.json", &back, &err), CB_EINPUT);
-    if (!strstr(err.msg, edits[i].says)) fail_msg("edit %zu: message '%s' lacks '%s'", i, err.msg, edits[i].says);
+    if (!strstr(err.msg, edits[i].says))
+      fail_msg("edit %zu: message '%s' lacks '%s'", i, err.msg, edits[i].says);
     assert_null(back);
     free(e);
   }
@@ -562,10 +576,11 @@ static const char *write_table(const char *dir, const char *name, const char *te
   return p;
 }
 
-static const char *const good_rows = "1 | A | L 0,1 0.5,0 1,1 ; L 0.25,0.5 0.75,0.5\n"
-                                     "2 | B | L 0,0 0,1\n3 | D | E 0.5,0.5 0.5,0.5\n4 | O | E 0.5,0.5 0.4,0.4\n"
-                                     "5 | P | O 0,0 1,0 1,1\n6 | Q | A 0.5,0.5 0.5,0.5 0 270\n7 | T | L 0,0 1,0\n"
-                                     "8 | L | L 0,0 0,1 1,1\n9 | g | L 0,0 1,1\n";
+static const char *const good_rows =
+    "1 | A | L 0,1 0.5,0 1,1 ; L 0.25,0.5 0.75,0.5\n"
+    "2 | B | L 0,0 0,1\n3 | D | E 0.5,0.5 0.5,0.5\n4 | O | E 0.5,0.5 0.4,0.4\n"
+    "5 | P | O 0,0 1,0 1,1\n6 | Q | A 0.5,0.5 0.5,0.5 0 270\n7 | T | L 0,0 1,0\n"
+    "8 | L | L 0,0 0,1 1,1\n9 | g | L 0,0 1,1\n";
 
 static void expect_table_error(const char *letters, const char *needle) {
   const char *dir = cb_test_tmpdir();
@@ -613,7 +628,8 @@ static void user_letters_with_lost_strokes(void **state) {
     cb_dungeon *d = make(&o);
     const cb_sketch *sk = d->sketch;
     int *parent = malloc(((size_t)sk->njunctions + 1) * sizeof *parent);
-    for (int j = 0; j < sk->njunctions; j++) parent[j] = j;
+    for (int j = 0; j < sk->njunctions; j++)
+      parent[j] = j;
     for (int t = 0; t < sk->ntunnels; t++) {
       const cb_sketch_tunnel *tu = &sk->tunnels[t];
       int a = junction_at(sk, tu->points[0].x, tu->points[0].y);
@@ -621,7 +637,8 @@ static void user_letters_with_lost_strokes(void **state) {
       assert_true(a >= 0 && b >= 0);
       parent[find(parent, a)] = find(parent, b);
     }
-    for (int j = 0; j < sk->njunctions; j++) assert_int_equal(find(parent, j), find(parent, 0));
+    for (int j = 0; j < sk->njunctions; j++)
+      assert_int_equal(find(parent, j), find(parent, 0));
     free(parent);
     cb_dungeon_free(d);
   }
@@ -632,7 +649,8 @@ static void result_table_errors(void **state) {
   (void)state;
   const char *dir = cb_test_tmpdir();
   cb_gen_options o = {0};
-  o.junctions = write_table(dir, "j.txt", "1|a|ordinary\n2|b|trapped\n3|c|disabled-trap\n4|d|obstacle\n5|e|door\n6|f|lair\n");
+  o.junctions = write_table(
+      dir, "j.txt", "1|a|ordinary\n2|b|trapped\n3|c|disabled-trap\n4|d|obstacle\n5|e|door\n6|f|lair\n");
   cb_dungeon *d = NULL;
   cb_error err = {0};
   assert_int_equal(cb_gen_leximorph.generate(&o, &d, &err), CB_EINPUT);
@@ -684,7 +702,8 @@ static void explain_in_game_master_words(void **state) {
   cb_dungeon *d = make(&o);
   int sector = 0, junction = 0, wall = 0;
   for (int i = 0; i < d->nlog; i++) {
-    sector += strncmp(d->log[i], "Sector ", 7) == 0 && strstr(d->log[i], ": rolled ") && strstr(d->log[i], " -> ");
+    sector +=
+        strncmp(d->log[i], "Sector ", 7) == 0 && strstr(d->log[i], ": rolled ") && strstr(d->log[i], " -> ");
     junction += strncmp(d->log[i], "Junction ", 9) == 0;
     wall += strncmp(d->log[i], "Tunnel ", 7) == 0 && strstr(d->log[i], "left wall rolled") != NULL;
   }

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <cmocka.h>
+#include <cmocka.h> // after the headers it needs
 
 #include <math.h>
 #include <stdio.h>

@@ -5,7 +5,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
+
+#include <cmocka.h> // after the headers it needs
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,8 @@ static void every_generator_by_name(void **state) {
   int n = 0;
   const cb_generator *const *list = cb_generator_list(&n);
   assert_int_equal(n, 5);
-  for (int i = 0; i < n; i++) assert_ptr_equal(cb_generator_find(list[i]->name), list[i]);
+  for (int i = 0; i < n; i++)
+    assert_ptr_equal(cb_generator_find(list[i]->name), list[i]);
   assert_null(cb_generator_find("dropdic"));
   assert_null(cb_generator_find(NULL));
 }
@@ -27,7 +29,8 @@ static int cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, 
 static void titles_do_not_repeat_in_a_batch(void **state) {
   (void)state;
   enum { N = 1600 };
-  const uint64_t starts[] = {0, 1, 777, 18446744073709551615ull - (N - 1)}; /* batches never wrap (options.c) */
+  const uint64_t starts[] = {0, 1, 777,
+                             18446744073709551615ull - (N - 1)}; /* batches never wrap (options.c) */
   for (size_t s = 0; s < sizeof starts / sizeof *starts; s++) {
     cb_dungeon *d[N];
     const char *t[N];
@@ -40,8 +43,10 @@ static void titles_do_not_repeat_in_a_batch(void **state) {
     }
     qsort(t, N, sizeof *t, cmp);
     for (int i = 1; i < N; i++)
-      if (strcmp(t[i - 1], t[i]) == 0) fail_msg("seeds from %llu: '%s' twice", (unsigned long long)starts[s], t[i]);
-    for (int i = 0; i < N; i++) cb_dungeon_free(d[i]);
+      if (strcmp(t[i - 1], t[i]) == 0)
+        fail_msg("seeds from %llu: '%s' twice", (unsigned long long)starts[s], t[i]);
+    for (int i = 0; i < N; i++)
+      cb_dungeon_free(d[i]);
   }
 }
 

@@ -5,7 +5,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
+
+#include <cmocka.h> // after the headers it needs
 
 #include <math.h>
 #include <stdlib.h>
@@ -54,14 +55,16 @@ static void small_cases(void **state) {
   cb_point sq[] = {{0, 0}, {10, 0}, {10, 10}, {0, 10}};
   e = run(sq, 4, &ne);
   assert_int_equal(ne, 5);
-  for (int i = 0; i < 4; i++) assert_true(has(e, ne, i, (i + 1) % 4));
+  for (int i = 0; i < 4; i++)
+    assert_true(has(e, ne, i, (i + 1) % 4));
   assert_true(has(e, ne, 0, 2) != has(e, ne, 1, 3));
   free(e);
   /* a square with its centre: the centre joins all four corners */
   cb_point sqc[] = {{0, 0}, {10, 0}, {10, 10}, {0, 10}, {5, 5}};
   e = run(sqc, 5, &ne);
   assert_int_equal(ne, 8);
-  for (int i = 0; i < 4; i++) assert_true(has(e, ne, i, 4));
+  for (int i = 0; i < 4; i++)
+    assert_true(has(e, ne, i, 4));
   assert_false(has(e, ne, 0, 2));
   assert_false(has(e, ne, 1, 3));
   free(e);
@@ -90,10 +93,12 @@ static void collinear_points_make_a_path(void **state) {
   assert_false(has(e, ne, 0, 1));
   free(e);
   cb_point horizontal[40];
-  for (int i = 0; i < 40; i++) horizontal[i] = (cb_point){(i * 17) % 40, -3};
+  for (int i = 0; i < 40; i++)
+    horizontal[i] = (cb_point){(i * 17) % 40, -3};
   e = run(horizontal, 40, &ne);
   assert_int_equal(ne, 39);
-  for (int i = 0; i < ne; i++) assert_true(fabs(horizontal[e[i].a].x - horizontal[e[i].b].x) == 1);
+  for (int i = 0; i < ne; i++)
+    assert_true(fabs(horizontal[e[i].a].x - horizontal[e[i].b].x) == 1);
   free(e);
 }
 
@@ -109,9 +114,12 @@ static double empty_circle_slack(const cb_point *p, int n, int a, int b) {
     if (i == a || i == b) continue;
     double s = nx * (p[i].x - p[a].x) + ny * (p[i].y - p[a].y);
     double k = (mx - p[i].x) * (mx - p[i].x) + (my - p[i].y) * (my - p[i].y) - ka;
-    if (s > 0) hi = fmin(hi, k / (2 * s));
-    else if (s < 0) lo = fmax(lo, k / (2 * s));
-    else if (k < 0) return -INFINITY; /* a point on the segment itself */
+    if (s > 0)
+      hi = fmin(hi, k / (2 * s));
+    else if (s < 0)
+      lo = fmax(lo, k / (2 * s));
+    else if (k < 0)
+      return -INFINITY; /* a point on the segment itself */
   }
   return hi - lo;
 }
@@ -164,7 +172,8 @@ static void random_sets_against_brute_force(void **state) {
         fail_msg("set %d: edge %d-%d has no empty circle", s, e[i].a, e[i].b);
     for (int i = 0; i < ne; i++)
       for (int j = i + 1; j < ne; j++)
-        if (cross(p[e[i].a], p[e[i].b], p[e[j].a], p[e[j].b])) fail_msg("set %d: edges %d and %d cross", s, i, j);
+        if (cross(p[e[i].a], p[e[i].b], p[e[j].a], p[e[j].b]))
+          fail_msg("set %d: edges %d and %d cross", s, i, j);
     /* a full triangulation: 3n - 3 - h edges (h hull points, none collinear here) */
     if (!quantized) assert_int_equal(ne, 3 * n - 3 - hull_size(p, n));
     /* every edge with a clearly empty circle is there */
@@ -182,13 +191,15 @@ static void many_points_stay_fast_and_planar(void **state) {
   cb_rng_seed(&rng, 5, 5);
   enum { N = 3000 };
   cb_point *p = malloc(N * sizeof *p);
-  for (int i = 0; i < N; i++) p[i] = (cb_point){round(cb_rng_unit(&rng) * 60000) / 100, round(cb_rng_unit(&rng) * 40000) / 100};
+  for (int i = 0; i < N; i++)
+    p[i] = (cb_point){round(cb_rng_unit(&rng) * 60000) / 100, round(cb_rng_unit(&rng) * 40000) / 100};
   int ne;
   cb_edge *e = run(p, N, &ne);
   assert_true(ne >= 2 * N && ne <= 3 * N - 3);
   /* a sample of edges against the brute-force empty-circle test */
   for (int i = 0; i < ne; i += 97)
-    if (empty_circle_slack(p, N, e[i].a, e[i].b) < -1e-6) fail_msg("edge %d-%d has no empty circle", e[i].a, e[i].b);
+    if (empty_circle_slack(p, N, e[i].a, e[i].b) < -1e-6)
+      fail_msg("edge %d-%d has no empty circle", e[i].a, e[i].b);
   free(e);
   free(p);
 }

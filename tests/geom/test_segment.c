@@ -4,7 +4,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
+
+#include <cmocka.h> // after the headers it needs
 
 #include <math.h>
 #include <stdlib.h>
@@ -14,7 +15,8 @@
 #include "testlib.h"
 
 #define P(x, y) ((cb_point){(x), (y)})
-#define Q(x, y) {(x), (y)}
+#define Q(x, y)                                                                                              \
+  { (x), (y) }
 
 static void crossing_cases(void **state) {
   (void)state;
@@ -54,7 +56,7 @@ static void crossing_cases(void **state) {
 static void point_distance(void **state) {
   (void)state;
   assert_true(cb_point_segment_dist2(P(5, 3), P(0, 0), P(10, 0)) == 9);
-  assert_true(cb_point_segment_dist2(P(-3, 4), P(0, 0), P(10, 0)) == 25); /* past the start */
+  assert_true(cb_point_segment_dist2(P(-3, 4), P(0, 0), P(10, 0)) == 25);  /* past the start */
   assert_true(cb_point_segment_dist2(P(13, -4), P(0, 0), P(10, 0)) == 25); /* past the end */
   assert_true(cb_point_segment_dist2(P(3, 4), P(0, 0), P(0, 0)) == 25);    /* a point-segment */
   assert_true(fabs(cb_point_segment_dist2(P(0, 10), P(0, 0), P(10, 10)) - 50) < 1e-9);
@@ -82,7 +84,8 @@ static void grid_matches_brute_force(void **state) {
     int n = 2 + (int)cb_rng_below(&rng, 150);
     double w = 20 + cb_rng_unit(&rng) * 300, h = 20 + cb_rng_unit(&rng) * 200;
     cb_point *p = malloc((size_t)n * sizeof *p);
-    for (int i = 0; i < n; i++) p[i] = P(round(cb_rng_unit(&rng) * w * 100) / 100, round(cb_rng_unit(&rng) * h * 100) / 100);
+    for (int i = 0; i < n; i++)
+      p[i] = P(round(cb_rng_unit(&rng) * w * 100) / 100, round(cb_rng_unit(&rng) * h * 100) / 100);
     double cell = (round_ % 5 == 0) ? 0 : 1 + cb_rng_unit(&rng) * 40; /* 0: the grid picks */
     cb_seggrid *g = cb_seggrid_new(p, n, cell);
     assert_non_null(g);
@@ -92,10 +95,12 @@ static void grid_matches_brute_force(void **state) {
       int a = (int)cb_rng_below(&rng, (uint32_t)n), b = (int)cb_rng_below(&rng, (uint32_t)n);
       if (a == b) continue;
       bool c1 = cb_seggrid_crosses(g, a, b), c2 = brute_crosses(p, sa, sb, ns, a, b);
-      if (c1 != c2) fail_msg("round %d: %d-%d crosses: grid %d, brute force %d (%d segments)", round_, a, b, c1, c2, ns);
+      if (c1 != c2)
+        fail_msg("round %d: %d-%d crosses: grid %d, brute force %d (%d segments)", round_, a, b, c1, c2, ns);
       double r = cb_rng_unit(&rng) * 15;
       bool n1 = cb_seggrid_near_point(g, a, b, r), n2 = brute_near(p, n, a, b, r);
-      if (n1 != n2) fail_msg("round %d: %d-%d near a point (r %.2f): grid %d, brute force %d", round_, a, b, r, n1, n2);
+      if (n1 != n2)
+        fail_msg("round %d: %d-%d near a point (r %.2f): grid %d, brute force %d", round_, a, b, r, n1, n2);
       /* add about half of the clear ones, and now and then a crossing one */
       if (ns < cap && ((!c1 && q % 2 == 0) || q % 11 == 0)) {
         assert_int_equal(cb_seggrid_add(g, a, b), 0);

@@ -6,11 +6,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
+
+#include <cmocka.h> // after the headers it needs
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 
 #include "crawlbook.h"
 #include "testlib.h"
@@ -54,8 +55,10 @@ static void sweep(cb_format format, const char *ext, int rooms, unsigned long de
     fputs(ORIGINAL, f);
     fclose(f);
     cb_error e = {0};
-    if (once) cb_alloc_fail_once((long)n);
-    else cb_alloc_fail_after((long)n);
+    if (once)
+      cb_alloc_fail_once((long)n);
+    else
+      cb_alloc_fail_after((long)n);
     cb_status st = cb_job_run(&job, NULL, &e);
     cb_alloc_fail_after(-1);
     cb_alloc_fail_once(-1);
@@ -76,8 +79,8 @@ static void sweep(cb_format format, const char *ext, int rooms, unsigned long de
     assert_int_equal(count_files(dir), 1); /* no temporary file left behind */
     free(now);
   }
-  print_message("%s (%s): %lu allocations, %d runs failed cleanly\n", ext, once ? "one failure" : "all fail from n",
-                total, failures);
+  print_message("%s (%s): %lu allocations, %d runs failed cleanly\n", ext,
+                once ? "one failure" : "all fail from n", total, failures);
   assert_true(failures > 0);
   free(good);
   cb_test_rmdir(dir);
@@ -101,6 +104,7 @@ static void png_run(void **state) {
 }
 
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(json_run), cmocka_unit_test(pdf_run), cmocka_unit_test(png_run)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(json_run), cmocka_unit_test(pdf_run),
+                                     cmocka_unit_test(png_run)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

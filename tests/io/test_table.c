@@ -4,7 +4,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
+
+#include <cmocka.h> // after the headers it needs
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +43,8 @@ static void reads_rows(void **state) {
   const char text[] = "# roll | result\n"
                       "\n"
                       "1 | Empty room\r\n"
-                      "  2|  A \xe2\x80\x9c" "fixed\xe2\x80\x9d encounter  |  extra\t\n"
+                      "  2|  A \xe2\x80\x9c"
+                      "fixed\xe2\x80\x9d encounter  |  extra\t\n"
                       "   # an indented comment\n"
                       "3 ||\n"
                       "4 | last line without newline";
@@ -57,7 +59,8 @@ static void reads_rows(void **state) {
   assert_int_equal(t.rows[1].line, 4);
   assert_int_equal(t.rows[1].nfields, 3);
   assert_string_equal(t.rows[1].fields[0], "2");
-  assert_string_equal(t.rows[1].fields[1], "A \xe2\x80\x9c" "fixed\xe2\x80\x9d encounter");
+  assert_string_equal(t.rows[1].fields[1], "A \xe2\x80\x9c"
+                                           "fixed\xe2\x80\x9d encounter");
   assert_string_equal(t.rows[1].fields[2], "extra");
   assert_int_equal(t.rows[2].line, 6);
   assert_string_equal(t.rows[2].fields[1], "");
@@ -68,7 +71,8 @@ static void reads_rows(void **state) {
   cb_table_free(NULL);
 }
 
-static void expect_error(const char *name, const char *text, size_t len, int min, int max, const char *where) {
+static void expect_error(const char *name, const char *text, size_t len, int min, int max,
+                         const char *where) {
   const char *path = write_file(name, text, len);
   char want[800];
   snprintf(want, sizeof want, "%s%s", path, where);
@@ -99,12 +103,14 @@ static void errors_name_file_and_line(void **state) {
   expect_error("cut.txt", cut, sizeof cut - 1, 1, 2, ": is not valid UTF-8");
   size_t big = (1u << 20) + 10;
   char *huge = malloc(big);
-  for (size_t i = 0; i < big; i++) huge[i] = i % 64 == 63 ? '\n' : 'a';
+  for (size_t i = 0; i < big; i++)
+    huge[i] = i % 64 == 63 ? '\n' : 'a';
   expect_error("huge.txt", huge, big, 1, 2, ": larger than 1 MiB");
   free(huge);
   /* more fields than the reader keeps, with a generous maximum */
   char wide[1024] = "";
-  for (int i = 0; i < 80; i++) strcat(wide, i ? "|f" : "f");
+  for (int i = 0; i < 80; i++)
+    strcat(wide, i ? "|f" : "f");
   strcat(wide, "\n");
   const char *path = write_file("wide.txt", wide, strlen(wide));
   cb_table t;
@@ -112,7 +118,8 @@ static void errors_name_file_and_line(void **state) {
   cb_status st = cb_table_read(path, 1, 1000, &t, &err);
   if (st == CB_OK) {
     assert_int_equal(t.rows[0].nfields, 80);
-    for (int i = 0; i < 80; i++) assert_string_equal(t.rows[0].fields[i], "f");
+    for (int i = 0; i < 80; i++)
+      assert_string_equal(t.rows[0].fields[i], "f");
     cb_table_free(&t);
   } else {
     char want[800];
@@ -142,7 +149,8 @@ static void fail_names_the_row(void **state) {
   cb_table t;
   cb_error err = {0};
   assert_int_equal(cb_table_read(path, 2, 2, &t, &err), CB_OK);
-  assert_int_equal(cb_table_fail(&t, &t.rows[1], &err, "roll %s is not a d6", t.rows[1].fields[0]), CB_EINPUT);
+  assert_int_equal(cb_table_fail(&t, &t.rows[1], &err, "roll %s is not a d6", t.rows[1].fields[0]),
+                   CB_EINPUT);
   char want[800];
   snprintf(want, sizeof want, "%s:4: roll 7 is not a d6", path);
   assert_string_equal(err.msg, want);
@@ -155,12 +163,14 @@ static void numbers(void **state) {
   assert_true(cb_table_int("12", 1, 20, &v) && v == 12);
   assert_true(cb_table_int("-3", -5, 5, &v) && v == -3);
   const char *bad_ints[] = {"", "1.5", "12x", "x", "21", "0", "99999999999999999999999", " "};
-  for (size_t i = 0; i < sizeof bad_ints / sizeof *bad_ints; i++) assert_false(cb_table_int(bad_ints[i], 1, 20, &v));
+  for (size_t i = 0; i < sizeof bad_ints / sizeof *bad_ints; i++)
+    assert_false(cb_table_int(bad_ints[i], 1, 20, &v));
   assert_false(cb_table_int(NULL, 1, 20, &v));
   double d = 0;
   assert_true(cb_table_num("2.5", 0, 3, &d) && d == 2.5);
   const char *bad_nums[] = {"", "nan", "inf", "3.01", "1e999", "2,5", "-0.1"};
-  for (size_t i = 0; i < sizeof bad_nums / sizeof *bad_nums; i++) assert_false(cb_table_num(bad_nums[i], 0, 3, &d));
+  for (size_t i = 0; i < sizeof bad_nums / sizeof *bad_nums; i++)
+    assert_false(cb_table_num(bad_nums[i], 0, 3, &d));
 }
 
 static void table_paths(void **state) {
@@ -177,9 +187,12 @@ static void table_paths(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(reads_rows),        cmocka_unit_test(errors_name_file_and_line),
-      cmocka_unit_test(missing_file_and_directory), cmocka_unit_test(fail_names_the_row),
-      cmocka_unit_test(numbers),           cmocka_unit_test(table_paths),
+      cmocka_unit_test(reads_rows),
+      cmocka_unit_test(errors_name_file_and_line),
+      cmocka_unit_test(missing_file_and_directory),
+      cmocka_unit_test(fail_names_the_row),
+      cmocka_unit_test(numbers),
+      cmocka_unit_test(table_paths),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -9,7 +9,8 @@ static double fake_width(void *ctx, cb_font font, double size, const char *utf8)
   (void)ctx;
   double per = font == CB_FONT_BOLD || font == CB_FONT_BOLD_ITALIC ? 0.62 : 0.5;
   int n = 0;
-  for (const unsigned char *s = (const unsigned char *)utf8; *s; s++) n += (*s & 0xC0) != 0x80;
+  for (const unsigned char *s = (const unsigned char *)utf8; *s; s++)
+    n += (*s & 0xC0) != 0x80;
   return n * per * size;
 }
 

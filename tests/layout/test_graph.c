@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include <cmocka.h>
+#include <cmocka.h> // after the headers it needs
 
 #include "gen/generator.h"
 #include "layout/graph.h"

@@ -6,7 +6,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
+
+#include <cmocka.h> // after the headers it needs
 
 #include <math.h>
 #include <stdlib.h>
@@ -55,9 +56,11 @@ static void grid_counts_what_a_scan_counts(void **state) {
     }
     for (int q = 0; q < 300; q++) {
       cb_box b = cb_box_centered(rnd(-60, 720), rnd(-60, 920), rnd(1, 60), rnd(1, 20));
-      double got = cb_place_cost(grid, b) - outside(bounds, b), want = cb_place_cost(scan, b) - outside(one, b);
+      double got = cb_place_cost(grid, b) - outside(bounds, b),
+             want = cb_place_cost(scan, b) - outside(one, b);
       if (got != want)
-        fail_msg("round %d: box %g,%g..%g,%g costs %g, a scan says %g", round, b.x0, b.y0, b.x1, b.y1, got, want);
+        fail_msg("round %d: box %g,%g..%g,%g costs %g, a scan says %g", round, b.x0, b.y0, b.x1, b.y1, got,
+                 want);
     }
     cb_place_free(grid);
     cb_place_free(scan);

@@ -6,7 +6,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
+
+#include <cmocka.h> // after the headers it needs
 
 #include <math.h>
 #include <stdio.h>
@@ -33,8 +34,8 @@ static void check_inside(const cb_document *doc, const char *what) {
       if (it->kind == CB_ITEM_TEXT) {
         double w = fake_width(NULL, it->font, it->size, it->text);
         if (it->x < x0 || it->x + w > x1 || it->y - it->size < y0 || it->y > y1)
-          fail_msg("%s page %d: text '%.40s' at %.1f,%.1f (%.1f wide, %.1f pt) leaves the margins", what, pi + 1,
-                   it->text, it->x, it->y, w, it->size);
+          fail_msg("%s page %d: text '%.40s' at %.1f,%.1f (%.1f wide, %.1f pt) leaves the margins", what,
+                   pi + 1, it->text, it->x, it->y, w, it->size);
         continue;
       }
       double half = 0; /* the points themselves; a stroke may spill half its width */
@@ -124,15 +125,18 @@ static void a_long_key_continues(void **state) {
     r->value = 1 + i % 6;
     char text[2000];
     int n = snprintf(text, sizeof text, "Marker%03d", i + 1);
-    for (int w = 0; w < 90; w++) n += snprintf(text + n, sizeof text - (size_t)n, " word%d", w);
+    for (int w = 0; w < 90; w++)
+      n += snprintf(text + n, sizeof text - (size_t)n, " word%d", w);
     r->text = cb_arena_strdup(d->arena, text);
   }
-  for (int i = 1; i < N; i++) cb_dungeon_add_passage(d, i, i + 1, CB_PASSAGE_CORRIDOR);
+  for (int i = 1; i < N; i++)
+    cb_dungeon_add_passage(d, i, i + 1, CB_PASSAGE_CORRIDOR);
   cb_document doc = {0};
   lay_out(d, &doc);
   check_inside(&doc, "long key");
   assert_true(doc.npages >= 3);
-  for (int pi = 1; pi < doc.npages; pi++) assert_true(has_text_containing(&doc, pi, "Room key (continued)"));
+  for (int pi = 1; pi < doc.npages; pi++)
+    assert_true(has_text_containing(&doc, pi, "Room key (continued)"));
   /* each entry once, in order, none lost between pages */
   int last_page = 0;
   for (int i = 0; i < N; i++) {
@@ -157,7 +161,8 @@ static void a_long_key_continues(void **state) {
 static void long_titles_stay_inside(void **state) {
   (void)state;
   char words[201], one[201];
-  for (int i = 0; i < 200; i++) words[i] = i % 9 == 8 ? ' ' : 'W', one[i] = 'W';
+  for (int i = 0; i < 200; i++)
+    words[i] = i % 9 == 8 ? ' ' : 'W', one[i] = 'W';
   words[200] = one[200] = '\0';
   const char *titles[] = {words, one};
   for (int t = 0; t < 2; t++) {
@@ -193,19 +198,28 @@ static void the_command_line(void **state) {
   cb_dungeon_free(d);
 }
 
-
 /* A batch counts its dungeons' pages with count_only (maps skipped) before it
  * draws them: every layout must come to the same number of pages both ways. */
 static int pages_of(const cb_dungeon *d, const cb_dungeon *view, int layout, bool count_only) {
-  cb_sheet_options so = {.page_w = A4_W, .page_h = A4_H, .margin = MARGIN, .version = "9.9.9", .pad_to = 4,
-                         .sections = ~0u, .appendix = layout == 1, .count_only = count_only};
+  cb_sheet_options so = {.page_w = A4_W,
+                         .page_h = A4_H,
+                         .margin = MARGIN,
+                         .version = "9.9.9",
+                         .pad_to = 4,
+                         .sections = ~0u,
+                         .appendix = layout == 1,
+                         .count_only = count_only};
   cb_document doc = {0};
   cb_error err = {0};
   cb_status st;
-  if (layout == 0) st = cb_sheet_layout(d, &fake_measure, &so, &doc, &err);
-  else if (layout == 1) st = cb_booklet_layout(d, view, &fake_measure, &so, &doc, &err);
-  else if (layout == 2) so.page_w = A4_H, so.page_h = A4_W, st = cb_zine_layout(d, &fake_measure, &so, &doc, &err);
-  else so.player = true, st = cb_sheet_layout(view, &fake_measure, &so, &doc, &err);
+  if (layout == 0)
+    st = cb_sheet_layout(d, &fake_measure, &so, &doc, &err);
+  else if (layout == 1)
+    st = cb_booklet_layout(d, view, &fake_measure, &so, &doc, &err);
+  else if (layout == 2)
+    so.page_w = A4_H, so.page_h = A4_W, st = cb_zine_layout(d, &fake_measure, &so, &doc, &err);
+  else
+    so.player = true, st = cb_sheet_layout(view, &fake_measure, &so, &doc, &err);
   int n = st == CB_OK ? doc.npages : -1; /* a zine refuses a key too long for it: both ways */
   cb_document_free(&doc);
   return n;
@@ -238,7 +252,6 @@ static void counting_pages_skips_nothing_that_counts(void **state) {
   assert_true(fitted > 700); /* most of the 800 layouts are laid out, not refused */
 }
 
-
 /* A room whose text is taller than a whole column (a hand-edited JSON can
  * hold 4,096 bytes): it runs on into the next column and page, every word
  * drawn once, in order, inside the margins. */
@@ -252,14 +265,17 @@ static void an_entry_taller_than_a_column_runs_on(void **state) {
     cb_dungeon_add_level(d, 1, "Level 1");
     cb_dungeon_set_title(d, "A Very Long Room");
     enum { N = 6, WORDS = 640 }; /* 3,839 bytes: the most JSON allows is 4,096 */
-    for (int i = 0; i < N; i++) cb_dungeon_add_room(d, 1, i * 30.0, (i % 2) * 30.0);
-    for (int i = 1; i < N; i++) cb_dungeon_add_passage(d, i, i + 1, CB_PASSAGE_CORRIDOR);
+    for (int i = 0; i < N; i++)
+      cb_dungeon_add_room(d, 1, i * 30.0, (i % 2) * 30.0);
+    for (int i = 1; i < N; i++)
+      cb_dungeon_add_passage(d, i, i + 1, CB_PASSAGE_CORRIDOR);
     static char text[WORDS * 6 + 1];
     int n = 0;
-    for (int k = 0; k < WORDS; k++) n += snprintf(text + n, sizeof text - (size_t)n, "%sw%04d", k ? " " : "", k);
+    for (int k = 0; k < WORDS; k++)
+      n += snprintf(text + n, sizeof text - (size_t)n, "%sw%04d", k ? " " : "", k);
     d->rooms[longest].text = cb_arena_strdup(d->arena, text);
-    cb_sheet_options so = {.page_w = layout ? A4_H : A4_W, .page_h = layout ? A4_W : A4_H, .margin = MARGIN,
-                           .version = "9.9.9"};
+    cb_sheet_options so = {
+        .page_w = layout ? A4_H : A4_W, .page_h = layout ? A4_W : A4_H, .margin = MARGIN, .version = "9.9.9"};
     cb_document doc = {0};
     cb_error err = {0};
     assert_int_equal(cb_sheet_layout(d, &fake_measure, &so, &doc, &err), CB_OK);

@@ -5,7 +5,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
+
+#include <cmocka.h> // after the headers it needs
 
 #include <math.h>
 #include <stdio.h>
@@ -56,7 +57,8 @@ static void check_lines(const cb_page *p, int first, const cb_flow *f, double x0
         fail_msg("line %d is %.2f wide, more than %.2f", l, line_right[l], f->width);
     }
   }
-  for (int s = 0; s < nspans; s++) strcat(want, spans[s].text);
+  for (int s = 0; s < nspans; s++)
+    strcat(want, spans[s].text);
   strip_spaces(drawn, tmp);
   strcpy(drawn, tmp);
   strip_spaces(want, tmp);
@@ -76,7 +78,8 @@ static void random_texts_fit(void **state) {
       if (cb_rng_below(&rng, 3) == 0) store[s][n++] = ' ';
       for (int w = 0; w < words && n < 500; w++) {
         int len = 1 + (int)cb_rng_below(&rng, cb_rng_below(&rng, 10) == 0 ? 40 : 9);
-        for (int c = 0; c < len; c++) store[s][n++] = (char)('a' + cb_rng_below(&rng, 26));
+        for (int c = 0; c < len; c++)
+          store[s][n++] = (char)('a' + cb_rng_below(&rng, 26));
         if (w + 1 < words || cb_rng_below(&rng, 2)) store[s][n++] = ' ';
         if (cb_rng_below(&rng, 8) == 0) store[s][n++] = ' '; /* doubled spaces */
       }

@@ -4,7 +4,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
+
+#include <cmocka.h> // after the headers it needs
 
 #include <string.h>
 
@@ -22,12 +23,14 @@ static void zeroed_aligned_and_kept(void **state) {
     blocks[i] = cb_arena_alloc(a, sizes[i], 1);
     assert_non_null(blocks[i]);
     assert_int_equal((uintptr_t)blocks[i] % _Alignof(max_align_t), 0);
-    for (size_t k = 0; k < sizes[i]; k++) assert_int_equal(blocks[i][k], 0);
+    for (size_t k = 0; k < sizes[i]; k++)
+      assert_int_equal(blocks[i][k], 0);
     memset(blocks[i], i & 0xff, sizes[i]);
   }
   /* nothing handed out overlaps: every block still holds its own byte */
   for (int i = 0; i < 2000; i++)
-    for (size_t k = 0; k < sizes[i]; k++) assert_int_equal(blocks[i][k], (unsigned char)(i & 0xff));
+    for (size_t k = 0; k < sizes[i]; k++)
+      assert_int_equal(blocks[i][k], (unsigned char)(i & 0xff));
   assert_true(cb_arena_used(a) >= 2000);
   cb_arena_free(a);
 }

@@ -4,7 +4,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
+
+#include <cmocka.h> // after the headers it needs
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,8 @@
 static cb_dungeon *rooms(int n) {
   cb_dungeon *d = cb_dungeon_new("test", 0);
   cb_dungeon_add_level(d, 1, "L1");
-  for (int i = 0; i < n; i++) cb_dungeon_add_room(d, 1, i * 10, 0);
+  for (int i = 0; i < n; i++)
+    cb_dungeon_add_room(d, 1, i * 10, 0);
   return d;
 }
 
@@ -30,7 +32,8 @@ static cb_passage *link(cb_dungeon *d, int a, int b, unsigned flags, const char 
 static void expect_error(cb_dungeon *d, const char *where, const char *what) {
   cb_error err = {0};
   assert_int_equal(cb_check_structure(d, &err), CB_EINPUT);
-  if (!strstr(err.msg, where) || !strstr(err.msg, what)) fail_msg("message '%s' lacks '%s' / '%s'", err.msg, where, what);
+  if (!strstr(err.msg, where) || !strstr(err.msg, what))
+    fail_msg("message '%s' lacks '%s' / '%s'", err.msg, where, what);
   cb_dungeon_free(d);
 }
 
@@ -117,7 +120,8 @@ static int walk(const cb_dungeon *d, int start_id, bool *reached) {
 
 static void expect_reached(const bool *reached, int n, const char *want) {
   for (int i = 0; i < n; i++)
-    if (reached[i] != (want[i] == '1')) fail_msg("room %d reached %d, want %c (%s)", i + 1, reached[i], want[i], want);
+    if (reached[i] != (want[i] == '1'))
+      fail_msg("room %d reached %d, want %c (%s)", i + 1, reached[i], want[i], want);
 }
 
 static void walk_simple_lock(void **state) {

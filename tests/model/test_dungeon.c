@@ -4,7 +4,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
+
+#include <cmocka.h> // after the headers it needs
 
 #include <stdio.h>
 #include <string.h>
@@ -39,8 +40,10 @@ static void adders_number_in_order(void **state) {
   /* growth kept every earlier element */
   assert_int_equal(d->nrooms, 1000);
   assert_int_equal(d->npassages, 999);
-  for (int i = 0; i < 1000; i++) assert_true(d->rooms[i].x == i * 1.5 && d->rooms[i].y == -i);
-  for (int i = 0; i < 999; i++) assert_int_equal(d->passages[i].to, i + 2);
+  for (int i = 0; i < 1000; i++)
+    assert_true(d->rooms[i].x == i * 1.5 && d->rooms[i].y == -i);
+  for (int i = 0; i < 999; i++)
+    assert_int_equal(d->passages[i].to, i + 2);
   assert_false(d->oom);
   cb_dungeon_free(d);
   cb_dungeon_free(NULL);
@@ -51,14 +54,16 @@ static void lookup_by_id(void **state) {
   cb_dungeon *d = cb_dungeon_new("cards", 1);
   cb_dungeon_add_level(d, 1, "L");
   const int ids[] = {3, 7, 8, 20, 1000};
-  for (size_t i = 0; i < 5; i++) cb_dungeon_add_room_id(d, ids[i], 1, 0, 0);
+  for (size_t i = 0; i < 5; i++)
+    cb_dungeon_add_room_id(d, ids[i], 1, 0, 0);
   for (size_t i = 0; i < 5; i++) {
     cb_room *r = cb_dungeon_room(d, ids[i]);
     assert_non_null(r);
     assert_int_equal(r->id, ids[i]);
   }
   const int absent[] = {0, -1, 1, 2, 4, 5, 9, 999, 1001};
-  for (size_t i = 0; i < sizeof absent / sizeof *absent; i++) assert_null(cb_dungeon_room(d, absent[i]));
+  for (size_t i = 0; i < sizeof absent / sizeof *absent; i++)
+    assert_null(cb_dungeon_room(d, absent[i]));
   cb_dungeon_free(d);
   cb_dungeon *e = cb_dungeon_new("x", 0);
   assert_null(cb_dungeon_room(e, 1));
@@ -147,7 +152,8 @@ static void names_round_trip(void **state) {
   assert_int_equal(cb_rewrite_rule_parse("start-goal-locked"), CB_REWRITE_START_GOAL_LOCKED);
   /* unknown names and values */
   const char *bad[] = {"", "Goal", "goal ", "secret", "main_start", NULL};
-  for (int i = 0; bad[i]; i++) assert_int_equal(cb_tag_parse(bad[i]), -1);
+  for (int i = 0; bad[i]; i++)
+    assert_int_equal(cb_tag_parse(bad[i]), -1);
   assert_int_equal(cb_tag_parse(NULL), -1);
   assert_int_equal(cb_flag_parse("goal"), -1);
   assert_int_equal(cb_passage_kind_parse("hallway"), -1);

@@ -4,7 +4,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
+
+#include <cmocka.h> // after the headers it needs
 
 #include "model/rng.h"
 #include "testlib.h"
@@ -15,7 +16,8 @@ static void known_stream(void **state) {
   cb_rng r;
   cb_rng_seed(&r, 42, 54);
   const uint32_t want[] = {0xa15c02b7, 0x7b47f409, 0xba1d3330, 0x83d2f293, 0xbfa4784b, 0xcbed606e};
-  for (size_t i = 0; i < sizeof want / sizeof *want; i++) assert_int_equal(cb_rng_next(&r), want[i]);
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+    assert_int_equal(cb_rng_next(&r), want[i]);
 }
 
 static void dice_in_range_and_fair(void **state) {
@@ -56,7 +58,8 @@ static void streams_differ(void **state) {
   cb_rng_seed(&a, 99, 0);
   cb_rng_seed(&b, 99, 1);
   int same = 0;
-  for (int i = 0; i < 64; i++) same += cb_rng_next(&a) == cb_rng_next(&b);
+  for (int i = 0; i < 64; i++)
+    same += cb_rng_next(&a) == cb_rng_next(&b);
   assert_true(same < 4);
 }
 
@@ -65,21 +68,23 @@ static void shuffle_is_permutation(void **state) {
   cb_rng r;
   cb_rng_seed(&r, 3, 0);
   int items[52], seen[52] = {0};
-  for (int i = 0; i < 52; i++) items[i] = i;
+  for (int i = 0; i < 52; i++)
+    items[i] = i;
   cb_rng_shuffle(&r, items, 52);
   int moved = 0;
   for (int i = 0; i < 52; i++) {
     seen[items[i]]++;
     moved += items[i] != i;
   }
-  for (int i = 0; i < 52; i++) assert_int_equal(seen[i], 1);
+  for (int i = 0; i < 52; i++)
+    assert_int_equal(seen[i], 1);
   assert_true(moved > 40);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(known_stream),         cmocka_unit_test(dice_in_range_and_fair),
-      cmocka_unit_test(unit_interval),        cmocka_unit_test(streams_differ),
+      cmocka_unit_test(known_stream),           cmocka_unit_test(dice_in_range_and_fair),
+      cmocka_unit_test(unit_interval),          cmocka_unit_test(streams_differ),
       cmocka_unit_test(shuffle_is_permutation),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

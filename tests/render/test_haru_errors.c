@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <cmocka.h>
+#include <cmocka.h> // after the headers it needs
 
 #include <stdio.h>
 #include <stdlib.h>

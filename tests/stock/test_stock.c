@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
+#include <cmocka.h> // after the headers it needs
 
 #include "gen/generator.h"
 #include "model/check.h"

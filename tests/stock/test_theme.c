@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
+#include <cmocka.h> // after the headers it needs
 
 #include "stock/theme.h"
 #include "testlib.h"

@@ -63,7 +63,8 @@ cb_status cb_test_buf_write(void *closure, const unsigned char *data, size_t len
   cb_test_buf *b = closure;
   if (b->len + len + 1 > b->cap) {
     size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->len + len + 1) cap *= 2;
+    while (cap < b->len + len + 1)
+      cap *= 2;
     char *nd = realloc(b->data, cap);
     if (!nd) return CB_EINTERNAL;
     b->data = nd;

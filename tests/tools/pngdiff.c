@@ -50,7 +50,8 @@ int main(int argc, char **argv) {
   free(a);
   free(b);
   if (bad > limit) {
-    printf("pngdiff: %ld of %ld pixels differ by more than %d (at most %ld allowed)\n", bad, total, tol, limit);
+    printf("pngdiff: %ld of %ld pixels differ by more than %d (at most %ld allowed)\n", bad, total, tol,
+           limit);
     return 1;
   }
   return 0;

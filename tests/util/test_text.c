@@ -3,7 +3,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
+
+#include <cmocka.h> // after the headers it needs
 
 #include <stdio.h>
 #include <string.h>
