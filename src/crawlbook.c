@@ -5,16 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/datadir.h"
+#include "base/alloc.h"
+#include "base/datadir.h"
 #include "io/dot.h"
 #include "io/json.h"
 #include "io/output.h"
 #include "layout/cover.h"
 #include "layout/impose.h"
-#include "layout/player.h"
 #include "layout/sheet.h"
 #include "model/check.h"
-#include "util/alloc.h"
+#include "model/view.h"
 
 #ifndef CB_VERSION
 #define CB_VERSION "0.0.0"

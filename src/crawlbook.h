@@ -7,10 +7,10 @@
 
 #include <stdbool.h>
 
-#include "gen/generator.h"
-#include "io/template.h"
+#include "base/error.h"
+#include "layout/template.h"
 #include "model/dungeon.h"
-#include "model/error.h"
+#include "proc/proc.h"
 #include "render/backend.h"
 #include "stock/stock.h"
 

@@ -9,10 +9,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/text.h"
 #include "cli/options.h"
 #include "crawlbook.h"
 #include "io/output.h"
-#include "util/text.h"
 
 /* A progress bar on standard error, only when it is a terminal. */
 static void progress(void *ctx, int done, int total) {

@@ -1,7 +1,7 @@
 #include "options.h"
 
-#include "../layout/page.h"
-#include "../util/text.h"
+#include "base/text.h"
+#include "page/page.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "../crawlbook.h"
+#include "crawlbook.h"
 
 typedef struct cb_cli {
   cb_job job;

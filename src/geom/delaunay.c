@@ -6,7 +6,7 @@
 
 #include <libqhull_r/libqhull_r.h>
 
-#include "../util/alloc.h"
+#include "base/alloc.h"
 
 static int edge_cmp(const void *pa, const void *pb) {
   const cb_edge *a = pa, *b = pb;

@@ -2,7 +2,7 @@
 #ifndef CB_DELAUNAY_H
 #define CB_DELAUNAY_H
 
-#include "../model/error.h"
+#include "base/error.h"
 
 typedef struct cb_point {
   double x, y;

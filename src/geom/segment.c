@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/alloc.h"
+#include "base/alloc.h"
 
 static double orient(cb_point a, cb_point b, cb_point c) {
   return (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);

@@ -3,8 +3,8 @@
 #ifndef CB_DOT_H
 #define CB_DOT_H
 
-#include "../model/dungeon.h"
-#include "../util/sink.h"
+#include "base/sink.h"
+#include "model/dungeon.h"
 
 /* Writes an undirected DOT graph: one node per room (its number, level and
  * position in feet as pos), one edge per passage with its kind and flags.

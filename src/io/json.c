@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/check.h"
-#include "../util/alloc.h"
-#include "../util/bom.h"
+#include "base/alloc.h"
+#include "base/bom.h"
 #include "json_stock.h"
 #include "json_util.h"
+#include "model/check.h"
 
 /* Each generator's procedure reader and writer; add a row per generator. */
 static const cb_proc_io *const proc_ios[] = {

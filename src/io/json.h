@@ -4,9 +4,9 @@
 #ifndef CB_JSON_H
 #define CB_JSON_H
 
-#include "../model/dungeon.h"
-#include "../model/error.h"
-#include "../util/sink.h"
+#include "base/error.h"
+#include "base/sink.h"
+#include "model/dungeon.h"
 
 #define CB_JSON_FORMAT "crawlbook/2"
 /* The format before stocking: still read, without contents. */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/alloc.h"
+#include "base/alloc.h"
 
 cb_status cb_jr_fail(cb_json_reader *r, const char *where, const char *fmt, ...) {
   if (r->st != CB_OK) return r->st;

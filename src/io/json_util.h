@@ -7,9 +7,9 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "../model/dungeon.h"
-#include "../model/error.h"
-#include "../util/sink.h"
+#include "base/error.h"
+#include "base/sink.h"
+#include "model/dungeon.h"
 
 enum {
   CB_JSON_MAX_ROOMS = 100000,

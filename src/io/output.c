@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../util/alloc.h"
+#include "base/alloc.h"
 
 /* What a name turns out to be once its links are followed. */
 typedef enum { TARGET_NEW, TARGET_FILE, TARGET_STREAM, TARGET_STDOUT } target_kind;

@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "../model/error.h"
+#include "base/error.h"
 
 typedef struct cb_output cb_output;
 

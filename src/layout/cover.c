@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "text.h"
+#include "page/flow.h"
 
 static const cb_rgb INK = {0, 0, 0}, GREY = {0.45, 0.45, 0.45};
 static const double TITLE = 26, ABOUT = 11, LINE = 10, LEADING = 14.5, FOOT = 8, HEAD = 130;

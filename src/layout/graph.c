@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/rng.h"
-#include "../util/alloc.h"
+#include "base/alloc.h"
+#include "model/rng.h"
 
 enum { ITERATIONS = 300, MAX_SWAP_ROOMS = 40, SWAP_PASSES = 6, SPREAD_PASSES = 80, RELOCATE_PASSES = 4 };
 static const double MIN_GAP = 0.8;   /* rooms at least this far apart (edge length ~1) */

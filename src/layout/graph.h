@@ -14,7 +14,7 @@
 #ifndef CB_GRAPH_LAYOUT_H
 #define CB_GRAPH_LAYOUT_H
 
-#include "../model/dungeon.h"
+#include "model/dungeon.h"
 
 typedef struct cb_graph_pos {
   int room;    /* room id */

@@ -4,7 +4,7 @@
 #ifndef CB_HOOKS_H
 #define CB_HOOKS_H
 
-#include "../model/dungeon.h"
+#include "model/dungeon.h"
 #include "sheet.h"
 #include "symbols.h"
 

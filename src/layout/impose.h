@@ -3,7 +3,7 @@
 #ifndef CB_IMPOSE_H
 #define CB_IMPOSE_H
 
-#include "page.h"
+#include "page/page.h"
 
 /* Saddle stitch: the pages of `in` (padded with blank pages to a multiple of
  * four) two up on sheets twice as wide, front and back of each sheet in

@@ -6,8 +6,8 @@
 
 #include <stdbool.h>
 
-#include "../model/dungeon.h"
-#include "text.h"
+#include "model/dungeon.h"
+#include "page/flow.h"
 
 typedef struct cb_key_style {
   const cb_measure *m;

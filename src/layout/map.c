@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../util/alloc.h"
+#include "base/alloc.h"
+#include "page/flow.h"
 #include "place.h"
-#include "text.h"
 
 #define CB_PI 3.14159265358979323846
 

@@ -3,7 +3,7 @@
 #ifndef CB_MAP_H
 #define CB_MAP_H
 
-#include "../model/dungeon.h"
+#include "model/dungeon.h"
 #include "symbols.h"
 
 /* Draws the map of level `level` (0: all) inside the box x, y, w, h (points)

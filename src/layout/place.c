@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../util/alloc.h"
+#include "base/alloc.h"
 
 typedef struct seg {
   double x0, y0, x1, y1, hw;

@@ -6,15 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../io/template.h"
-#include "../util/alloc.h"
-#include "../util/text.h"
+#include "base/alloc.h"
+#include "base/text.h"
 #include "hooks.h"
 #include "impose.h"
 #include "key.h"
 #include "map.h"
+#include "page/flow.h"
 #include "symbols.h"
-#include "text.h"
+#include "template.h"
 
 static const cb_rgb INK = {0, 0, 0}, PAPER = {1, 1, 1}, GREY = {0.45, 0.45, 0.45};
 static const double TITLE_SIZE = 20, SUB_SIZE = 10, BODY_SIZE = 8.6, LEGEND_SIZE = 8.2, FOOT_SIZE = 8;

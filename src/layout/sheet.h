@@ -4,10 +4,10 @@
 #ifndef CB_SHEET_H
 #define CB_SHEET_H
 
-#include "../model/dungeon.h"
+#include "model/dungeon.h"
 #include <stdbool.h>
 
-#include "page.h"
+#include "page/page.h"
 
 /* The area of a page inside the margins and above the footer, points. */
 typedef struct cb_frame {
@@ -22,7 +22,7 @@ typedef struct cb_sheet_options {
   const char *page_args; /* appended to the footer's command line, or NULL */
   bool colour;           /* the colour style (else black ink on white) */
   bool appendix;         /* the procedure's log as pages at the end */
-  unsigned sections;     /* booklet: CB_SECTION_* bits (io/template.h) */
+  unsigned sections;     /* booklet: CB_SECTION_* bits (layout/template.h) */
   int pad_to;            /* booklet: page count padded to a multiple of this */
   bool count_only;       /* the pages are made only to be counted (a batch's contents): maps stay empty */
   int page_first;        /* a batch: the number of the dungeon's first page in the document (0: 1) */

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "text.h"
+#include "page/flow.h"
 
 static const double MIN_TEXT = 7.0;   /* points: the smallest text on any page */
 static const double MIN_NUMBER = 8.0; /* and the smallest room number */

@@ -3,7 +3,7 @@
 #ifndef CB_SYMBOLS_H
 #define CB_SYMBOLS_H
 
-#include "page.h"
+#include "page/page.h"
 
 typedef enum {
   /* marks beside a room */

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/alloc.h"
+#include "base/alloc.h"
 
 int cb_graph_build(const cb_dungeon *d, cb_graph *g) {
   memset(g, 0, sizeof *g);

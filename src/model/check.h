@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "../model/error.h"
+#include "base/error.h"
 #include "dungeon.h"
 
 /* Room adjacency as compressed rows over room indices (not ids). Passages to

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/alloc.h"
-#include "../util/hash.h"
+#include "base/alloc.h"
+#include "base/hash.h"
 
 static const char *const tag_names[CB_TAG_COUNT] = {"entrance",     "start",      "main-start", "goal",
                                                     "boss",         "encounter",  "treasure",   "key",

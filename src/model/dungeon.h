@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena.h"
+#include "base/arena.h"
 
 typedef enum {
   CB_TAG_ENTRANCE = 1u << 0,

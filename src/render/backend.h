@@ -7,9 +7,9 @@
 
 #include <stddef.h>
 
-#include "../layout/page.h"
-#include "../model/error.h"
-#include "../util/sink.h"
+#include "base/error.h"
+#include "base/sink.h"
+#include "page/page.h"
 
 typedef enum { CB_FORMAT_PDF, CB_FORMAT_SVG, CB_FORMAT_PNG, CB_FORMAT_JSON, CB_FORMAT_DOT } cb_format;
 

@@ -13,9 +13,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "../util/alloc.h"
-#include "../util/hash.h"
 #include "backend.h"
+#include "base/alloc.h"
+#include "base/hash.h"
 #include "png.h"
 
 #ifndef M_PI

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../util/alloc.h"
-#include "../util/text.h"
+#include "base/alloc.h"
+#include "base/text.h"
 
 const char *const cb_font_files[CB_FONT_COUNT] = {"Vollkorn-Regular.ttf", "Vollkorn-Italic.ttf",
                                                   "Vollkorn-Bold.ttf", "Vollkorn-BoldItalic.ttf"};

@@ -5,8 +5,8 @@
 #ifndef CB_COVERAGE_H
 #define CB_COVERAGE_H
 
-#include "../layout/page.h"
-#include "../model/error.h"
+#include "base/error.h"
+#include "page/page.h"
 
 /* The font file of each cb_font, in the fonts directory. */
 extern const char *const cb_font_files[CB_FONT_COUNT];

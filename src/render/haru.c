@@ -12,8 +12,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../util/alloc.h"
 #include "backend.h"
+#include "base/alloc.h"
 #include "coverage.h"
 #include "haru_errors.h"
 

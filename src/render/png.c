@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/alloc.h"
+#include "base/alloc.h"
 
 typedef struct png_out {
   cb_sink sink;

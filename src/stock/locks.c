@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/check.h"
-#include "../util/alloc.h"
+#include "base/alloc.h"
+#include "model/check.h"
 #include "stock.h"
 
 typedef struct lockwork {

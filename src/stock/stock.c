@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/check.h"
-#include "../model/rng.h"
-#include "../util/alloc.h"
-#include "../util/hash.h"
+#include "base/alloc.h"
+#include "base/hash.h"
+#include "model/check.h"
+#include "model/rng.h"
 
 /* Stocking's own streams of the seed: the dungeon uses 0, jitter others.
  * The generator's name goes in too, so that one seed gives each generator

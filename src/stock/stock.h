@@ -10,8 +10,8 @@
 
 #include <stdbool.h>
 
-#include "../model/dungeon.h"
-#include "../model/error.h"
+#include "base/error.h"
+#include "model/dungeon.h"
 #include "theme.h"
 
 enum { CB_STOCK_MAX_LOCKS = 8, CB_STOCK_MAX_DEPTH = 10 };

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../io/datadir.h"
-#include "../util/alloc.h"
+#include "base/alloc.h"
+#include "base/datadir.h"
 
 /* Each kind: its name, fields after the kind, and the rows a theme needs. */
 static const struct {

@@ -5,8 +5,8 @@
 #ifndef CB_THEME_H
 #define CB_THEME_H
 
-#include "../io/table.h"
-#include "../model/error.h"
+#include "base/error.h"
+#include "base/table.h"
 
 typedef enum {
   CB_THEME_THEME,

@@ -23,9 +23,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/datadir.h"
 #include "crawlbook.h"
 #include "geom/delaunay.h"
-#include "io/datadir.h"
 #include "layout/sheet.h"
 #include "render/backend.h"
 

@@ -1,8 +1,8 @@
 /* libFuzzer: the leximorph letter table and its stroke syntax (--letters FILE),
  * through the generator. */
-#include "fuzz_file.h"
-#include "gen/generator.h"
+#include "../tests/fuzz/fuzz_file.h"
 #include "model/dungeon.h"
+#include "proc/proc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *path = cb_fuzz_file(data, size, ".txt");

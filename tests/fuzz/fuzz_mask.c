@@ -1,7 +1,7 @@
 /* libFuzzer: Cardtography's mask files (--shape FILE), through the generator. */
-#include "fuzz_file.h"
-#include "gen/generator.h"
+#include "../tests/fuzz/fuzz_file.h"
 #include "model/dungeon.h"
+#include "proc/proc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *path = cb_fuzz_file(data, size, ".txt");

@@ -2,7 +2,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "io/table.h"
+#include "base/table.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   cb_table t;

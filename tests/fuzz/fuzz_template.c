@@ -1,6 +1,6 @@
 /* libFuzzer: the page-template reader (templates/NAME.cfg, through libconfig). */
-#include "fuzz_file.h"
-#include "io/template.h"
+#include "../tests/fuzz/fuzz_file.h"
+#include "layout/template.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *path = cb_fuzz_file(data, size, ".cfg");

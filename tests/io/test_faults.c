@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "crawlbook.h"
 #include "testlib.h"
-#include "util/alloc.h"
 
 static const char ORIGINAL[] = "an existing file that a failed run must not touch\n";
 

@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/generator.h"
 #include "io/json.h"
 #include "io/json_util.h"
 #include "model/check.h"
+#include "proc/proc.h"
 #include "testlib.h"
 
 static char *to_json(const cb_dungeon *d, size_t *len) {

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "crawlbook.h"
 #include "io/json.h"
 #include "testlib.h"
-#include "util/alloc.h"
 
 static void out_of_memory_is_named(void **state) {
   (void)state;

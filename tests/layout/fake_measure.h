@@ -3,7 +3,7 @@
 #ifndef CB_FAKE_MEASURE_H
 #define CB_FAKE_MEASURE_H
 
-#include "layout/page.h"
+#include "page/page.h"
 
 static double fake_width(void *ctx, cb_font font, double size, const char *utf8) {
   (void)ctx;

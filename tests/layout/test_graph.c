@@ -11,8 +11,8 @@
 
 #include <cmocka.h> // after the headers it needs
 
-#include "gen/generator.h"
 #include "layout/graph.h"
+#include "proc/proc.h"
 #include "testlib.h"
 
 static cb_dungeon *make(uint64_t seed, int levels, int grid) {

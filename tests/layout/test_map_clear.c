@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fake_measure.h"
-#include "gen/generator.h"
+#include "../tests/layout/fake_measure.h"
 #include "layout/sheet.h"
+#include "proc/proc.h"
 #include "testlib.h"
 
 static const double A4_W = 595.2756, A4_H = 841.8898, MARGIN = 12 * CB_PT_PER_MM;

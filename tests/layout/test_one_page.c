@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/generator.h"
 #include "layout/sheet.h"
+#include "proc/proc.h"
 #include "render/backend.h"
 #include "stock/stock.h"
 #include "testlib.h"

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/datadir.h"
-#include "layout/page.h"
+#include "base/datadir.h"
+#include "page/page.h"
 #include "render/backend.h"
 #include "testlib.h"
 

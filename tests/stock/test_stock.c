@@ -11,8 +11,8 @@
 
 #include <cmocka.h> // after the headers it needs
 
-#include "gen/generator.h"
 #include "model/check.h"
+#include "proc/proc.h"
 #include "stock/stock.h"
 #include "testlib.h"
 

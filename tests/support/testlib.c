@@ -1,4 +1,4 @@
-#include "testlib.h"
+#include "../tests/support/testlib.h"
 
 #include <limits.h>
 #include <stdio.h>

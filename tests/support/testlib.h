@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/error.h"
+#include "base/error.h"
 
 /* How many seeds a property test walks: $CB_PROPERTY_SEEDS or `dflt`
  * (the suite's promise is at least 10,000). */

@@ -1,0 +1,86 @@
+#include "view.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+static const unsigned VISIBLE_TAGS = CB_TAG_ENTRANCE | CB_TAG_START | CB_TAG_MAIN_START | CB_TAG_SURFACE_EXIT;
+static const unsigned HIDDEN_FLAGS = CB_FLAG_TRAPPED;
+static const unsigned UNSEEN_FLAGS = CB_FLAG_SECRET | CB_FLAG_CONCEALED;
+
+/* Marks known[i] for the rooms the party can find from the ways in without a
+ * secret: a walk over the passages the view keeps. 0, or -1 on OOM. */
+static int mark_known(const cb_dungeon *d, bool *known) {
+  cb_graph g;
+  if (cb_graph_build(d, &g) != 0) return -1;
+  int *queue = malloc(sizeof *queue * (size_t)(d->nrooms ? d->nrooms : 1)), head = 0, tail = 0;
+  if (!queue) {
+    cb_graph_free(&g);
+    return -1;
+  }
+  for (int i = 0; i < d->nrooms; i++)
+    if (d->rooms[i].tags & (CB_TAG_ENTRANCE | CB_TAG_START | CB_TAG_MAIN_START))
+      known[i] = true, queue[tail++] = i;
+  int first = cb_check_start_room(d);
+  if (tail == 0 && first >= 0) known[first] = true, queue[tail++] = first;
+  while (head < tail) {
+    int r = queue[head++];
+    for (int k = g.start[r]; k < g.start[r + 1]; k++) {
+      int next = g.room[k];
+      if ((d->passages[g.passage[k]].flags & UNSEEN_FLAGS) || known[next]) continue;
+      known[next] = true;
+      queue[tail++] = next;
+    }
+  }
+  free(queue);
+  cb_graph_free(&g);
+  return 0;
+}
+
+static void copy_header(cb_dungeon *v, const cb_dungeon *d) {
+  v->procedure = d->procedure; /* read-only artefacts, owned by d: v must not outlive it */
+  v->sketch = NULL;            /* the sketch marks secret doors and traps */
+  if (d->title) cb_dungeon_set_title(v, d->title);
+  for (int i = 0; i < d->noptions; i++) {
+    if (d->options[i].flag)
+      cb_dungeon_set_flag(v, d->options[i].name);
+    else
+      cb_dungeon_set_option(v, d->options[i].name, d->options[i].value, d->options[i].number);
+  }
+  cb_dungeon_set_flag(v, "player-map");
+  for (int i = 0; i < d->nlevels; i++)
+    cb_dungeon_add_level(v, d->levels[i].id, d->levels[i].name);
+}
+
+cb_dungeon *cb_player_view(const cb_dungeon *d) {
+  bool *known = calloc((size_t)(d->nrooms ? d->nrooms : 1), sizeof *known);
+  cb_dungeon *v = known ? cb_dungeon_new(d->generator, d->seed) : NULL;
+  if (!v || mark_known(d, known) != 0) goto fail;
+  copy_header(v, d);
+  for (int i = 0; i < d->nrooms; i++) {
+    const cb_room *r = &d->rooms[i];
+    if (!known[i]) continue;
+    cb_room *c = cb_dungeon_add_room_id(v, r->id, r->level, r->x, r->y);
+    if (!c) break;
+    c->number = r->number;
+    c->tags = r->tags & VISIBLE_TAGS;
+  }
+  for (int i = 0; i < d->npassages; i++) {
+    const cb_passage *p = &d->passages[i];
+    if (p->flags & UNSEEN_FLAGS) continue;
+    if (!cb_dungeon_room(v, p->from) || (p->to != 0 && !cb_dungeon_room(v, p->to))) continue;
+    cb_passage *c = cb_dungeon_add_passage(v, p->from, p->to, p->kind);
+    if (!c) break;
+    /* a lock stays a lock the party sees, without naming its key */
+    c->flags = p->flags & ~HIDDEN_FLAGS;
+    c->length_ft = p->length_ft;
+  }
+  if (v->oom) goto fail;
+  free(known);
+  return v;
+fail:
+  free(known);
+  cb_dungeon_free(v);
+  return NULL;
+}

@@ -1,0 +1,268 @@
+/* battleships on paper: the point-crawl map laid out by the graph layout
+ * (the grids have no geometry of their own), and pages that draw each
+ * level's grid the way the seed does, for the game master to run the
+ * dungeon from: ships shaded, pegs as dots, rows and columns numbered. */
+#include "layout.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "layout/graph.h"
+#include "layout/map.h"
+#include "page/flow.h"
+#include "proc.h"
+
+static const cb_rgb SHIP = {0.74, 0.74, 0.74}, RULE = {0.55, 0.55, 0.55};
+static const double MAX_CELL = 20, TITLE_SIZE = 14, CAPTION_SIZE = 10, TEXT_SIZE = 8.6;
+
+void cb_battleships_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
+                        double w, double h, cb_symbol_set *used) {
+  /* the same dungeon with the rooms where the graph layout puts them */
+  cb_dungeon moved = *d;
+  cb_room *rooms = cb_malloc(((size_t)d->nrooms + 1) * sizeof *rooms);
+  if (!rooms) {
+    p->oom = true;
+    return;
+  }
+  memcpy(rooms, d->rooms, (size_t)d->nrooms * sizeof *rooms);
+  moved.rooms = rooms;
+  for (int l = 0; l < d->nlevels; l++) {
+    if (level && d->levels[l].id != level) continue;
+    cb_graph_pos *pos = NULL;
+    int n = cb_graph_layout(d, d->levels[l].id, h > 0 ? w / h : 0, &pos);
+    if (n < 0) {
+      p->oom = true;
+      break;
+    }
+    for (int i = 0; i < n; i++) {
+      cb_room *r = cb_dungeon_room(&moved, pos[i].room);
+      if (r) r->x = pos[i].x, r->y = pos[i].y;
+    }
+    free(pos);
+  }
+  cb_map_draw(p, st, &moved, level, x, y, w, h, used);
+  free(rooms);
+}
+
+typedef enum { MARK_RED, MARK_WHITE, MARK_ROW, MARK_STAIRS, MARK_REPAIR } mark;
+
+/* A peg's mark centred in a cell of size s: red solid, white open, row peg a
+ * ring around a dot, stairs an X, a repair peg a plus. */
+static void draw_mark(cb_page *p, const cb_symbols *st, mark m, double cx, double cy, double s) {
+  double r = s * 0.27;
+  cb_ink solid = cb_ink_fill(st->ink), line = cb_ink_stroke(st->ink, fmax(0.7, s * 0.07));
+  cb_ink open = {.fill = true,
+                 .stroke = true,
+                 .fill_color = st->paper,
+                 .stroke_color = st->ink,
+                 .width = fmax(0.7, s * 0.06)};
+  line.cap = CB_CAP_ROUND;
+  switch (m) {
+  case MARK_RED:
+    cb_page_circle(p, cx, cy, r * 0.85);
+    cb_page_ink(p, &solid);
+    break;
+  case MARK_WHITE:
+    cb_page_circle(p, cx, cy, r);
+    cb_page_ink(p, &open);
+    break;
+  case MARK_ROW:
+    cb_page_circle(p, cx, cy, r);
+    cb_page_ink(p, &open);
+    cb_page_circle(p, cx, cy, r * 0.38);
+    cb_page_ink(p, &solid);
+    break;
+  case MARK_STAIRS:
+    line.width = fmax(1.0, s * 0.1);
+    cb_page_move(p, cx - r, cy - r);
+    cb_page_line(p, cx + r, cy + r);
+    cb_page_move(p, cx + r, cy - r);
+    cb_page_line(p, cx - r, cy + r);
+    cb_page_ink(p, &line);
+    break;
+  case MARK_REPAIR:
+    line.width = fmax(1.0, s * 0.1);
+    cb_page_move(p, cx - r * 1.1, cy);
+    cb_page_line(p, cx + r * 1.1, cy);
+    cb_page_move(p, cx, cy - r * 1.1);
+    cb_page_line(p, cx, cy + r * 1.1);
+    cb_page_ink(p, &line);
+    break;
+  }
+}
+
+static void centred(cb_page *p, const cb_symbols *st, cb_font font, double size, double cx, double baseline,
+                    const char *text) {
+  cb_page_text(p, font, size, cx - cb_text_width(st->m, font, size, text) / 2, baseline, st->ink, text);
+}
+
+/* One level's grid with its caption; (x, y) is the caption's top left, s a cell's side. */
+static void draw_grid(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int g, double x, double y,
+                      double s) {
+  const cb_battleships_proc *bp = d->procedure.battleships;
+  int n = bp->n;
+  char buf[64];
+  snprintf(buf, sizeof buf, "Level %d", bp->grids[g].level);
+  cb_page_text(p, CB_FONT_BOLD, CAPTION_SIZE, x, y + CAPTION_SIZE, st->ink, buf);
+  double num = fmin(8, s * 0.55), gx = x + s, gy = y + CAPTION_SIZE * 1.6 + s;
+  for (int k = 0; k < n; k++) {
+    snprintf(buf, sizeof buf, "%d", k + 1);
+    centred(p, st, CB_FONT_REGULAR, num, gx + (k + 0.5) * s, gy - s * 0.3, buf);
+    double tw = cb_text_width(st->m, CB_FONT_REGULAR, num, buf);
+    cb_page_text(p, CB_FONT_REGULAR, num, gx - s * 0.25 - tw, gy + (k + 0.5) * s + num * 0.34, st->ink, buf);
+  }
+  cb_ink ship = cb_ink_fill(SHIP);
+  for (int r = 0; r < n; r++)
+    for (int c = 0; c < n; c++)
+      if (bp->grids[g].rows[r][c] == CB_BS_SHIP) cb_page_rect(p, gx + c * s, gy + r * s, s, s);
+  cb_page_ink(p, &ship);
+  for (int k = 0; k <= n; k++) {
+    cb_page_move(p, gx + k * s, gy);
+    cb_page_line(p, gx + k * s, gy + n * s);
+    cb_page_move(p, gx, gy + k * s);
+    cb_page_line(p, gx + n * s, gy + k * s);
+  }
+  cb_ink rule = cb_ink_stroke(RULE, 0.5);
+  cb_page_ink(p, &rule);
+  cb_page_rect(p, gx, gy, n * s, n * s);
+  cb_ink frame = cb_ink_stroke(st->ink, 0.9);
+  cb_page_ink(p, &frame);
+  for (int r = 0; r < n; r++)
+    for (int c = 0; c < n; c++) {
+      double cx = gx + (c + 0.5) * s, cy = gy + (r + 0.5) * s;
+      switch (bp->grids[g].rows[r][c]) {
+      case CB_BS_RED: draw_mark(p, st, MARK_RED, cx, cy, s); break;
+      case CB_BS_WHITE: draw_mark(p, st, MARK_WHITE, cx, cy, s); break;
+      case CB_BS_ROW: draw_mark(p, st, MARK_ROW, cx, cy, s); break;
+      case CB_BS_STAIRS: draw_mark(p, st, MARK_STAIRS, cx, cy, s); break;
+      case CB_BS_REPAIR: draw_mark(p, st, MARK_REPAIR, cx, cy, s); break;
+      default: break;
+      }
+    }
+  const char *corner = g == 0 ? "S" : NULL;
+  if (g == bp->ngrids - 1 && bp->ngrids > 1) corner = "B";
+  if (corner) centred(p, st, CB_FONT_BOLD, s * 0.62, gx + s / 2, gy + s / 2 + s * 0.22, corner);
+}
+
+static int has_option(const cb_dungeon *d, const char *name) {
+  for (int i = 0; i < d->noptions; i++)
+    if (strcmp(d->options[i].name, name) == 0) return 1;
+  return 0;
+}
+
+static int grid_has(const cb_battleships_proc *bp, char m) {
+  for (int g = 0; g < bp->ngrids; g++)
+    for (int r = 0; r < bp->n; r++)
+      if (strchr(bp->grids[g].rows[r], m)) return 1;
+  return 0;
+}
+
+/* The marks' legend and the stairs in words. Returns its height (p NULL: measure only). */
+static double legend(cb_page *p, const cb_symbols *st, const cb_dungeon *d, double x, double y, double w) {
+  const cb_battleships_proc *bp = d->procedure.battleships;
+  int secret = has_option(d, "secret-rows");
+  struct {
+    int mark; /* -1: ship, -2: letter */
+    const char *text, *letter;
+  } items[] = {{-1, "ship", NULL},
+               {MARK_RED, "red peg: no passage", NULL},
+               {MARK_WHITE, "white peg: a passage", NULL},
+               {MARK_ROW, secret ? "row peg: a secret passage" : "row peg: a passage", NULL},
+               {MARK_STAIRS, "red peg removed: stairs", NULL},
+               {MARK_REPAIR, "peg added to reach a lost room", NULL},
+               {-2, "start", "S"},
+               {-2, "boss", "B"}};
+  double s = 12, cx = x, row = 0, rowh = 16;
+  for (size_t i = 0; i < sizeof items / sizeof *items; i++) {
+    if (items[i].mark == MARK_REPAIR && !grid_has(bp, CB_BS_REPAIR)) continue;
+    if (items[i].mark == MARK_ROW && !grid_has(bp, CB_BS_ROW)) continue;
+    if (items[i].mark == MARK_STAIRS && bp->nstairs == 0) continue;
+    if (items[i].letter && items[i].letter[0] == 'B' && bp->ngrids < 2) continue;
+    double item = s + 4 + cb_text_width(st->m, CB_FONT_REGULAR, TEXT_SIZE, items[i].text) + 14;
+    if (cx + item > x + w && cx > x) row++, cx = x;
+    double cy = y + row * rowh + rowh / 2;
+    if (p) {
+      if (items[i].mark == -1) {
+        cb_page_rect(p, cx, cy - s / 2, s, s);
+        cb_ink ship = cb_ink_fill(SHIP);
+        cb_page_ink(p, &ship);
+      } else if (items[i].mark == -2) {
+        centred(p, st, CB_FONT_BOLD, s * 0.75, cx + s / 2, cy + s * 0.27, items[i].letter);
+      } else {
+        draw_mark(p, st, (mark)items[i].mark, cx + s / 2, cy, s);
+      }
+      cb_page_text(p, CB_FONT_REGULAR, TEXT_SIZE, cx + s + 4, cy + TEXT_SIZE * 0.34, st->ink, items[i].text);
+    }
+    cx += item;
+  }
+  double h = (row + 1) * rowh + 6;
+  /* how to read it, then the stairs */
+  char buf[256];
+  cb_flow f = {st->m, TEXT_SIZE, TEXT_SIZE * 1.3, w, st->ink, NULL, NULL};
+  cb_span how[] = {{CB_FONT_ITALIC, "Reading the grid: ", NULL, 0},
+                   {CB_FONT_REGULAR,
+                    "in room r, look across row r and down column r; every white peg in them "
+                    "(open, ringed or +) is a passage to the room of its other number. Cell r;c "
+                    "is row r, column c; a peg at r;c and another at c;r are the same passage.",
+                    NULL, 0}};
+  int lines = cb_text_flow(p, &f, how, 2, x, y + h + TEXT_SIZE);
+  h += (lines > 0 ? lines : 1) * f.leading + 4;
+  for (int i = 0; i < bp->nstairs && i < 60; i++) {
+    const cb_bs_stairs *sx = &bp->stairs[i];
+    snprintf(buf, sizeof buf,
+             "Stairs: level %d room %d (X at %d;%d) \xe2\x80\x94 level %d room %d (X at %d;%d).",
+             sx->from_level, sx->from_room, sx->from_room, sx->from_room, sx->to_level, sx->to_room,
+             sx->to_room, sx->to_room);
+    if (p) cb_page_text(p, CB_FONT_REGULAR, TEXT_SIZE, x, y + h + TEXT_SIZE, st->ink, buf);
+    h += f.leading;
+  }
+  return h;
+}
+
+static cb_page *new_page(cb_document *doc, double w, double h, cb_status *st, cb_error *err) {
+  cb_page *p = cb_page_new(w, h);
+  if (!p || cb_document_add(doc, p)) {
+    cb_page_free(p);
+    *st = cb_error_set(err, CB_EINTERNAL, "out of memory");
+    return NULL;
+  }
+  return p;
+}
+
+cb_status cb_battleships_pages(const cb_dungeon *d, const cb_symbols *st, const cb_frame *frame,
+                               cb_document *doc, cb_error *err) {
+  const cb_battleships_proc *bp = d->procedure.battleships;
+  if (!bp || bp->ngrids == 0 || doc->npages == 0) return CB_OK;
+  double pw = doc->pages[doc->npages - 1]->w, ph = doc->pages[doc->npages - 1]->h;
+  int n = bp->n, cols = n <= 20 ? 2 : 1;
+  double gap = 24, colw = (frame->w - gap * (cols - 1)) / cols;
+  double s = fmin(MAX_CELL, colw / (n + 1.5));
+  double gridh = CAPTION_SIZE * 1.6 + (n + 1) * s + 18;
+  cb_status status = CB_OK;
+  cb_page *p = new_page(doc, pw, ph, &status, err);
+  if (!p) return status;
+  p->label = cb_arena_strdup(p->arena, "The grids");
+  double y = frame->y;
+  cb_page_text(p, CB_FONT_BOLD, TITLE_SIZE, frame->x, y + TITLE_SIZE, st->ink, "The grids");
+  y += TITLE_SIZE * 1.8;
+  double gw = (n + 1) * s, left = frame->x + (colw - gw) / 2;
+  for (int g = 0; g < bp->ngrids; g += cols) {
+    if (y + gridh > frame->y + frame->h) {
+      if (!(p = new_page(doc, pw, ph, &status, err))) return status;
+      y = frame->y;
+    }
+    for (int k = 0; k < cols && g + k < bp->ngrids; k++)
+      draw_grid(p, st, d, g + k, left + k * (colw + gap), y, s);
+    y += gridh;
+  }
+  double lh = legend(NULL, st, d, frame->x, 0, frame->w);
+  if (y + lh > frame->y + frame->h) {
+    if (!(p = new_page(doc, pw, ph, &status, err))) return status;
+    y = frame->y;
+  }
+  legend(p, st, d, frame->x, y, frame->w);
+  return CB_OK;
+}

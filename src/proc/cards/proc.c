@@ -1,0 +1,25 @@
+#include "proc.h"
+
+#include <string.h>
+
+static const char *const results[CB_DIE_RESULT_COUNT] = {"door",     "entry",        "out",    "surface",
+                                                         "existing", "rediscovered", "ignored"};
+static const char *const obstacles[CB_OBSTACLE_COUNT] = {NULL, "trapped", "locked", "jammed", "obstructed"};
+
+const char *cb_die_result_name(cb_die_result r) {
+  return (unsigned)r < CB_DIE_RESULT_COUNT ? results[r] : "?";
+}
+
+int cb_die_result_parse(const char *name) {
+  for (int i = 0; name && i < CB_DIE_RESULT_COUNT; i++)
+    if (strcmp(results[i], name) == 0) return i;
+  return -1;
+}
+
+const char *cb_obstacle_name(cb_obstacle o) { return (unsigned)o < CB_OBSTACLE_COUNT ? obstacles[o] : NULL; }
+
+int cb_obstacle_parse(const char *name) {
+  for (int i = 1; name && i < CB_OBSTACLE_COUNT; i++)
+    if (strcmp(obstacles[i], name) == 0) return i;
+  return -1;
+}

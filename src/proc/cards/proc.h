@@ -1,0 +1,69 @@
+/* cards (Cardtography, seed 000) procedure artefacts (model.md "procedure"):
+ * the grid with its mask, every dealt card (kept or removed), the entrance,
+ * and every turn of 3d6 with what each die decided. All arena-allocated with
+ * the dungeon. Columns and rows count from 1; row 1 is the top row. */
+#ifndef CB_PROC_CARDS_H
+#define CB_PROC_CARDS_H
+
+#include "model/dungeon.h"
+
+/* What one die of a turn decided. */
+typedef enum {
+  CB_DIE_DOOR,         /* a door into a face-down card */
+  CB_DIE_ENTRY,        /* the door the card was entered by (or the way out) */
+  CB_DIE_OUT,          /* out of the dungeon: ignored */
+  CB_DIE_SURFACE,      /* a doubled die out of the dungeon: a hidden passage to the surface */
+  CB_DIE_EXISTING,     /* a door already there */
+  CB_DIE_REDISCOVERED, /* into an explored card without a door to this one (per --rediscovered) */
+  CB_DIE_IGNORED       /* a repeated value (doubles, triples), or a rediscovered door under 'ignore' */
+} cb_die_result;
+enum { CB_DIE_RESULT_COUNT = 7 };
+
+/* Variation 4: what a door made by a doubled die is (d4), or none. */
+typedef enum {
+  CB_OBSTACLE_NONE,
+  CB_OBSTACLE_TRAPPED,
+  CB_OBSTACLE_LOCKED,
+  CB_OBSTACLE_JAMMED,
+  CB_OBSTACLE_OBSTRUCTED
+} cb_obstacle;
+enum { CB_OBSTACLE_COUNT = 5 };
+
+typedef struct cb_card_cell {
+  int col, row, level;
+  const char *card; /* "9S", "JK" */
+  int room;         /* the room it became, 0 when removed */
+} cb_card_cell;
+
+typedef struct cb_card_turn {
+  int room, col, row, level;
+  int dice[3];
+  cb_die_result results[3];
+  cb_obstacle obstacles[3]; /* per die, CB_OBSTACLE_NONE unless variation 4 made one */
+  int lengths[3];           /* the length die per door made (--lengths), 0 when none */
+  int nrerolls;
+  int (*rerolls)[3]; /* earlier rolls of this turn thrown again (dull-dungeon repair) */
+} cb_card_turn;
+
+typedef struct cb_card_stairs {
+  int from, to; /* room ids: the matching card above, the stair foot below */
+} cb_card_stairs;
+
+typedef struct cb_cards_proc {
+  int w, h;          /* grid size in cells */
+  const char **mask; /* h rows of w characters: '#' a cell, '.' none */
+  double cell_ft;    /* a cell's width and height in feet */
+  int entrance_col, entrance_row;
+  int deals; /* how many deals it took (1 unless dull deals were dealt again) */
+  int ncells, nturns, nstairs;
+  cb_card_cell *cells;
+  cb_card_turn *turns;
+  cb_card_stairs *stairs;
+} cb_cards_proc;
+
+const char *cb_die_result_name(cb_die_result r);
+int cb_die_result_parse(const char *name);
+const char *cb_obstacle_name(cb_obstacle o); /* NULL for none */
+int cb_obstacle_parse(const char *name);
+
+#endif

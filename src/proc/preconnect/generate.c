@@ -1,0 +1,1458 @@
+/* preconnect: pre-connecting random non-linear dungeons, SubMethod I (seed
+ * 002, generators.md). Rooms are drawn one after another on a plane (feet,
+ * y southwards); every door rolls d10 for where its corridor leads before the
+ * corridor is drawn, and the corridor is then shaped to fit. Geometry: rooms
+ * are rectangles of 10-ft squares; corridors are polylines of axis-aligned
+ * legs from a door on one wall to a door on another; every coordinate is a
+ * multiple of 2.5 ft, so it survives JSON exactly. */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "model/rng.h"
+#include "proc.h"
+#include "proc/proc.h"
+
+enum { MAX_DOORS = 4, DEFAULT_ROOMS = 12, MAX_ROOMS = 500, MAX_EXTRA_DOORS = 100000, MAX_SHAPES_TRIED = 200 };
+static const double SQUARE_FT = 10; /* the map's squares */
+static const double STUB_FT = 10;   /* a corridor leaves a wall straight for this long before turning */
+static const double GAP_FT = 10;    /* rooms keep at least this far apart (a new room may touch its parent) */
+static const double CLEAR_FT = 10;  /* rooms keep this far from corridors */
+static const double EDGE_FT = 5;    /* doors keep this far from a wall's corners and from each other */
+static const double SNAP_FT = 2.5;  /* every door lies on this grid */
+static const double STAIRS_FT = 5;
+static const double NEW_DOOR_FT = 600; /* a corridor takes a new door into a room only to cross less */
+static const double NEAR_FT = 10;
+/* a corridor closer than this beside another is crowded */ /* stairs this far before and after a crossed
+                                                               corridor */
+static const double EPS = 1e-6;
+
+static const int DX[CB_FACING_COUNT] = {0, 1, 0, -1}, DY[CB_FACING_COUNT] = {-1, 0, 1, 0};
+static const char *const FACING_WORD[CB_FACING_COUNT] = {"north", "east", "south", "west"};
+
+/* The check every 60 ft of corridor (d6): what happens, then 20 ft more. */
+typedef enum { CHECK_LEFT, CHECK_RIGHT, CHECK_SIDE_LEFT, CHECK_SIDE_RIGHT, CHECK_STRAIGHT } check_result;
+static const struct {
+  check_result result;
+  const char *words;
+} CHECK_TABLE[6] = {{CHECK_LEFT, "the corridor turns left"},
+                    {CHECK_RIGHT, "the corridor turns right"},
+                    {CHECK_SIDE_LEFT, "a side passage opens on the left (a blind 20 ft)"},
+                    {CHECK_SIDE_RIGHT, "a side passage opens on the right (a blind 20 ft)"},
+                    {CHECK_STRAIGHT, "the corridor runs straight on"},
+                    {CHECK_STRAIGHT, "the corridor runs straight on"}};
+static const double CHECK_AT_FT = 60, AFTER_CHECK_FT = 20, SIDE_FT = 20;
+
+typedef cb_pc_point pt;
+
+static inline double lo2(double a, double b) { return a < b ? a : b; }
+static inline double hi2(double a, double b) { return a > b ? a : b; }
+
+/* Working state. Doors are indices into p->doors (the array moves as it grows). */
+typedef struct pc {
+  cb_dungeon *d;
+  cb_rng rng;
+  const cb_gen_options *o;
+  cb_preconnect_proc *p;
+  int n; /* rooms wanted */
+  size_t cap_rooms, cap_doors;
+  int drawn; /* corridors drawn so far */
+  struct pending {
+    int cur;   /* the current room when it was postponed */
+    int kind;  /* 0 not postponed, 1 a distant room to find, 2 a number to re-read */
+  } * pending; /* per door */
+  size_t cap_pending;
+  struct box {
+    double x0, y0, x1, y1;
+  } * box; /* per door: its corridor's bounding box (side passage included) */
+  size_t cap_box;
+  struct route *cand; /* scratch: the corridor shapes tried */
+  size_t cap_cand;
+  bool big; /* too many rooms for a line per step in the log */
+} pc;
+
+static cb_status oom(cb_error *err) { return cb_error_set(err, CB_EINTERNAL, "out of memory"); }
+
+static double snap(double v) { return round(v / SNAP_FT) * SNAP_FT; }
+
+static cb_pc_room *rect_of(pc *s, int room) { return &s->p->rooms[room - 1]; }
+
+static pt centre(const cb_pc_room *r) { return (pt){r->x + r->w / 2, r->y + r->h / 2}; }
+
+/* The point `off` feet along wall f of r (from its top or left end). */
+static pt wall_point(const cb_pc_room *r, cb_facing f, double off) {
+  switch (f) {
+  case CB_FACING_N: return (pt){r->x + off, r->y};
+  case CB_FACING_S: return (pt){r->x + off, r->y + r->h};
+  case CB_FACING_W: return (pt){r->x, r->y + off};
+  default: return (pt){r->x + r->w, r->y + off};
+  }
+}
+
+static double wall_len(const cb_pc_room *r, cb_facing f) {
+  return f == CB_FACING_N || f == CB_FACING_S ? r->w : r->h;
+}
+
+static double wall_off(const cb_pc_room *r, cb_facing f, pt q) {
+  return f == CB_FACING_N || f == CB_FACING_S ? q.x - r->x : q.y - r->y;
+}
+
+static int on_wall(const cb_pc_room *r, cb_facing f, pt q) {
+  pt a = wall_point(r, f, 0), b = wall_point(r, f, wall_len(r, f));
+  return fabs(a.x - q.x) < EPS && fabs(b.x - q.x) < EPS   ? (q.y > a.y - EPS && q.y < b.y + EPS)
+         : fabs(a.y - q.y) < EPS && fabs(b.y - q.y) < EPS ? (q.x > a.x - EPS && q.x < b.x + EPS)
+                                                          : 0;
+}
+
+/* ---- geometry of the drawn map ---- */
+
+static double poly_len(const pt *v, int n) {
+  double l = 0;
+  for (int i = 1; i < n; i++)
+    l += fabs(v[i].x - v[i - 1].x) + fabs(v[i].y - v[i - 1].y);
+  return l;
+}
+
+static pt point_at(const pt *v, int n, double s) {
+  for (int i = 1; i < n; i++) {
+    double l = fabs(v[i].x - v[i - 1].x) + fabs(v[i].y - v[i - 1].y);
+    if (s <= l + EPS || i == n - 1) {
+      double t = l > 0 ? fmin(1, fmax(0, s / l)) : 0;
+      return (pt){snap(v[i - 1].x + (v[i].x - v[i - 1].x) * t), snap(v[i - 1].y + (v[i].y - v[i - 1].y) * t)};
+    }
+    s -= l;
+  }
+  return v[n - 1];
+}
+
+/* Drops repeated points and the middle of straight runs (a run that doubles
+ * back becomes one leg). Returns the new count. */
+static int simplify(pt *v, int n) {
+  int k = 0;
+  for (int i = 0; i < n; i++) {
+    if (k > 0 && fabs(v[i].x - v[k - 1].x) < EPS && fabs(v[i].y - v[k - 1].y) < EPS) continue;
+    if (k >= 2) {
+      pt a = v[k - 2], b = v[k - 1];
+      if ((fabs(a.x - b.x) < EPS && fabs(b.x - v[i].x) < EPS) ||
+          (fabs(a.y - b.y) < EPS && fabs(b.y - v[i].y) < EPS)) {
+        v[k - 1] = v[i];
+        if (fabs(v[k - 1].x - v[k - 2].x) < EPS && fabs(v[k - 1].y - v[k - 2].y) < EPS) k--;
+        continue;
+      }
+    }
+    v[k++] = v[i];
+  }
+  return k;
+}
+
+typedef struct hit {
+  double s0, s1;  /* along the corridor, feet */
+  int room, door; /* what is crossed: a room, or the corridor of door index `door` */
+} hit;
+
+typedef struct hits {
+  hit *h;
+  int n;
+  size_t cap;
+} hits;
+
+static int add_hit(hits *hs, hit h) {
+  if (cb_grow(&hs->h, &hs->cap, (size_t)hs->n + 1, sizeof *hs->h)) return -1;
+  hs->h[hs->n++] = h;
+  return 0;
+}
+
+/* Where segment a-b runs inside the open rectangle r: [t0, t1] of 0..1. */
+static int clip(pt a, pt b, const cb_pc_room *r, double *t0, double *t1) {
+  double lo = 0, hi = 1, d[2] = {b.x - a.x, b.y - a.y}, p0[2] = {a.x, a.y};
+  double mn[2] = {r->x + EPS, r->y + EPS}, mx[2] = {r->x + r->w - EPS, r->y + r->h - EPS};
+  for (int k = 0; k < 2; k++) {
+    if (fabs(d[k]) < EPS) {
+      if (p0[k] <= mn[k] || p0[k] >= mx[k]) return 0;
+      continue;
+    }
+    double u = (mn[k] - p0[k]) / d[k], w = (mx[k] - p0[k]) / d[k];
+    if (u > w) {
+      double t = u;
+      u = w;
+      w = t;
+    }
+    lo = hi2(lo, u);
+    hi = lo2(hi, w);
+  }
+  if (hi - lo <= EPS) return 0;
+  *t0 = lo;
+  *t1 = hi;
+  return 1;
+}
+
+static double seg_len(pt a, pt b) { return fabs(b.x - a.x) + fabs(b.y - a.y); }
+
+/* Crossings of segment a-b (starting s along our corridor) with segment c-e of another. */
+static int cross_segments(pt a, pt b, double s, double total, pt c, pt e, hits *hs, int door) {
+  int ah = fabs(a.y - b.y) < EPS, ch = fabs(c.y - e.y) < EPS;
+  if (ah != ch) {
+    pt h0 = ah ? a : c, h1 = ah ? b : e, v0 = ah ? c : a, v1 = ah ? e : b;
+    double x = v0.x, y = h0.y;
+    double hx0 = lo2(h0.x, h1.x), hx1 = hi2(h0.x, h1.x), vy0 = lo2(v0.y, v1.y), vy1 = hi2(v0.y, v1.y);
+    /* strictly inside the other's leg; anywhere on ours but its very ends */
+    int ours_ok = ah ? (x > hx0 - EPS && x < hx1 + EPS && y > vy0 + EPS && y < vy1 - EPS)
+                     : (x > hx0 + EPS && x < hx1 - EPS && y > vy0 - EPS && y < vy1 + EPS);
+    if (!ours_ok) return 0;
+    double at = s + fabs(x - a.x) + fabs(y - a.y);
+    if (at < EPS || at > total - EPS) return 0;
+    for (int i = 0; i < hs->n; i++)
+      if (hs->h[i].door == door && hs->h[i].room == 0 && fabs(hs->h[i].s0 - at) < EPS) return 0;
+    return add_hit(hs, (hit){at, at, 0, door});
+  }
+  /* parallel: a crossing only where they run along the same line */
+  if (ah ? fabs(a.y - c.y) > EPS : fabs(a.x - c.x) > EPS) return 0;
+  double a0 = ah ? a.x : a.y, a1 = ah ? b.x : b.y, c0 = ah ? c.x : c.y, c1 = ah ? e.x : e.y;
+  double lo = hi2(lo2(a0, a1), lo2(c0, c1)), hi = lo2(hi2(a0, a1), hi2(c0, c1));
+  if (hi - lo <= EPS) return 0;
+  double u0 = s + fabs(lo - a0), u1 = s + fabs(hi - a0);
+  if (u0 > u1) {
+    double t = u0;
+    u0 = u1;
+    u1 = t;
+  }
+  return add_hit(hs, (hit){u0, u1, 0, door});
+}
+
+static int hit_cmp(const void *pa, const void *pb) {
+  const hit *a = pa, *b = pb;
+  if (fabs(a->s0 - b->s0) > EPS) return a->s0 < b->s0 ? -1 : 1;
+  if (a->room != b->room) return a->room < b->room ? -1 : 1;
+  return (a->door > b->door) - (a->door < b->door);
+}
+
+static int same_pt(pt a, pt b) { return fabs(a.x - b.x) < EPS && fabs(a.y - b.y) < EPS; }
+
+/* Two corridors through one door run together over its stub: that is no
+ * crossing. Drops such hits of corridor o from hs (those from `from` on). */
+static void drop_shared_door(hits *hs, int from, const pt *v, int n, double total, const cb_pc_door *o) {
+  pt oend = o->points[o->npoints - 1];
+  bool at_end = same_pt(v[n - 1], o->at) || same_pt(v[n - 1], oend);
+  bool at_start = same_pt(v[0], oend) || same_pt(v[0], o->at);
+  if (!at_end && !at_start) return;
+  int k = from;
+  for (int i = from; i < hs->n; i++) {
+    const hit *h = &hs->h[i];
+    if ((at_end && h->s0 > total - STUB_FT - EPS) || (at_start && h->s1 < STUB_FT + EPS)) continue;
+    hs->h[k++] = *h;
+  }
+  hs->n = k;
+}
+
+/* Every room and drawn corridor the polyline must cross, in order along it.
+ * `self` is the door whose corridor this is (left out). Stops early, the
+ * hits unsorted, once there are more than `limit`. -1 on OOM. */
+static int find_hits_upto(pc *s, const pt *v, int n, int self, hits *hs, int limit) {
+  hs->n = 0;
+  double total = poly_len(v, n);
+  double minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
+  for (int i = 0; i < n; i++)
+    minx = lo2(minx, v[i].x), maxx = hi2(maxx, v[i].x), miny = lo2(miny, v[i].y), maxy = hi2(maxy, v[i].y);
+  for (int r = 0; r < s->p->nrooms; r++) {
+    const cb_pc_room *rr = &s->p->rooms[r];
+    if (rr->x > maxx || rr->x + rr->w < minx || rr->y > maxy || rr->y + rr->h < miny) continue;
+    double s0 = 0;
+    int open = 0;
+    hit cur = {0, 0, rr->room, -1};
+    for (int i = 1; i < n; i++) {
+      double t0, t1, l = seg_len(v[i - 1], v[i]);
+      if (clip(v[i - 1], v[i], rr, &t0, &t1)) {
+        double u0 = s0 + t0 * l, u1 = s0 + t1 * l;
+        if (open && u0 - cur.s1 < EPS) {
+          cur.s1 = u1;
+        } else {
+          if (open && add_hit(hs, cur)) return -1;
+          cur.s0 = u0, cur.s1 = u1, open = 1;
+        }
+      }
+      s0 += l;
+    }
+    if (open && add_hit(hs, cur)) return -1;
+  }
+  for (int j = 0; j < s->p->ndoors; j++) {
+    const cb_pc_door *o = &s->p->doors[j];
+    const struct box *b = &s->box[j];
+    if (j == self || o->npoints < 2 || b->x1 < minx - EPS || b->x0 > maxx + EPS || b->y1 < miny - EPS ||
+        b->y0 > maxy + EPS)
+      continue;
+    int before = hs->n;
+    for (int part = 0; part < 2; part++) {
+      const pt *w = part ? o->side : o->points;
+      int m = part ? o->nside : o->npoints;
+      for (int k = 1; k < m; k++) {
+        pt c = w[k - 1], e = w[k];
+        if (hi2(c.x, e.x) < minx - EPS || lo2(c.x, e.x) > maxx + EPS || hi2(c.y, e.y) < miny - EPS ||
+            lo2(c.y, e.y) > maxy + EPS)
+          continue;
+        double sa = 0;
+        for (int i = 1; i < n; i++) {
+          if (cross_segments(v[i - 1], v[i], sa, total, c, e, hs, j)) return -1;
+          sa += seg_len(v[i - 1], v[i]);
+        }
+      }
+    }
+    drop_shared_door(hs, before, v, n, total, o);
+    if (hs->n > limit) return 0;
+  }
+  if (hs->n > 1) qsort(hs->h, (size_t)hs->n, sizeof *hs->h, hit_cmp);
+  return 0;
+}
+
+static int find_hits(pc *s, const pt *v, int n, int self, hits *hs) {
+  return find_hits_upto(s, v, n, self, hs, INT_MAX);
+}
+
+/* How much of the polyline runs close beside another corridor (within
+ * NEAR_FT, parallel), in feet: a corridor squeezed against another reads
+ * badly on the map. */
+static double crowding(pc *s, const pt *v, int n, int self) {
+  double minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY, sum = 0;
+  for (int i = 0; i < n; i++)
+    minx = lo2(minx, v[i].x), maxx = hi2(maxx, v[i].x), miny = lo2(miny, v[i].y), maxy = hi2(maxy, v[i].y);
+  minx -= NEAR_FT, miny -= NEAR_FT, maxx += NEAR_FT, maxy += NEAR_FT;
+  for (int j = 0; j < s->p->ndoors; j++) {
+    const cb_pc_door *o = &s->p->doors[j];
+    const struct box *b = &s->box[j];
+    if (j == self || o->npoints < 2 || b->x1 < minx || b->x0 > maxx || b->y1 < miny || b->y0 > maxy) continue;
+    for (int k = 1; k < o->npoints; k++) {
+      pt c = o->points[k - 1], e = o->points[k];
+      int ch = fabs(c.y - e.y) < EPS;
+      for (int i = 1; i < n; i++) {
+        pt a = v[i - 1], z = v[i];
+        int ah = fabs(a.y - z.y) < EPS;
+        if (ah != ch) continue;
+        double gap = ah ? fabs(a.y - c.y) : fabs(a.x - c.x);
+        if (gap < EPS || gap >= NEAR_FT - EPS) continue;
+        double a0 = ah ? lo2(a.x, z.x) : lo2(a.y, z.y), a1 = ah ? hi2(a.x, z.x) : hi2(a.y, z.y);
+        double c0 = ah ? lo2(c.x, e.x) : lo2(c.y, e.y), c1 = ah ? hi2(c.x, e.x) : hi2(c.y, e.y);
+        double over = lo2(a1, c1) - hi2(a0, c0);
+        if (over > 0) sum += over;
+      }
+    }
+  }
+  return sum;
+}
+
+/* Does rectangle r (grown by `grow`) overlap the open rectangle q? */
+static int rects_overlap(const cb_pc_room *r, double grow, const cb_pc_room *q) {
+  return r->x - grow < q->x + q->w - EPS && q->x + EPS < r->x + r->w + grow &&
+         r->y - grow < q->y + q->h - EPS && q->y + EPS < r->y + r->h + grow;
+}
+
+/* May a new room stand at r? Not on a room (but touching its parent), not on a corridor. */
+static int room_fits(pc *s, const cb_pc_room *r, int parent, int self) {
+  double t0, t1;
+  const cb_pc_door *me = &s->p->doors[self];
+  cb_pc_room near = {0, r->x - CLEAR_FT, r->y - CLEAR_FT, r->w + 2 * CLEAR_FT, r->h + 2 * CLEAR_FT};
+  if (me->nside == 2 && clip(me->side[0], me->side[1], &near, &t0, &t1)) return 0;
+  for (int i = 0; i < s->p->nrooms; i++) {
+    const cb_pc_room *q = &s->p->rooms[i];
+    if (rects_overlap(q, q->room == parent ? 0 : GAP_FT, r)) return 0;
+  }
+  cb_pc_room grown = {0, r->x - CLEAR_FT, r->y - CLEAR_FT, r->w + 2 * CLEAR_FT, r->h + 2 * CLEAR_FT};
+  for (int j = 0; j < s->p->ndoors; j++) {
+    const cb_pc_door *o = &s->p->doors[j];
+    const struct box *b = &s->box[j];
+    if (o->npoints < 2 || b->x1 <= grown.x || b->x0 >= grown.x + grown.w || b->y1 <= grown.y ||
+        b->y0 >= grown.y + grown.h)
+      continue;
+    for (int part = 0; part < 2; part++) {
+      const pt *w = part ? o->side : o->points;
+      int m = part ? o->nside : o->npoints;
+      for (int k = 1; k < m; k++)
+        if (clip(w[k - 1], w[k], &grown, &t0, &t1)) return 0;
+    }
+  }
+  return 1;
+}
+
+/* How close the nearest door or corridor end on room r's wall f comes to `off` feet along it. */
+static double wall_gap(pc *s, int room, cb_facing f, double off) {
+  const cb_pc_room *r = rect_of(s, room);
+  double gap = INFINITY;
+  for (int j = 0; j < s->p->ndoors; j++) {
+    const cb_pc_door *o = &s->p->doors[j];
+    if (o->room == room && o->facing == f) gap = fmin(gap, fabs(wall_off(r, f, o->at) - off));
+    if (o->npoints >= 2 && o->to == room) {
+      pt q = o->points[o->npoints - 1];
+      if (on_wall(r, f, q)) gap = fmin(gap, fabs(wall_off(r, f, q) - off));
+    }
+  }
+  return gap;
+}
+
+/* The spot on wall f nearest to `want` feet along it that keeps EDGE_FT from
+ * every other door; on a crowded wall, the spot farthest from them. */
+static double free_spot(pc *s, int room, cb_facing f, double want) {
+  const cb_pc_room *r = rect_of(s, room);
+  double len = wall_len(r, f), best = snap(fmin(len - EDGE_FT, fmax(EDGE_FT, want)));
+  double roomiest = best, most = wall_gap(s, room, f, best);
+  if (most >= EDGE_FT - EPS) return best;
+  for (double step = SNAP_FT; step < len; step += SNAP_FT)
+    for (int sign = -1; sign <= 1; sign += 2) {
+      double off = best + sign * step;
+      if (off < SNAP_FT - EPS || off > len - SNAP_FT + EPS) continue;
+      double gap = wall_gap(s, room, f, off);
+      if (gap >= EDGE_FT - EPS && off >= EDGE_FT - EPS && off <= len - EDGE_FT + EPS) return off;
+      if (gap > most + EPS) most = gap, roomiest = off;
+    }
+  return roomiest;
+}
+
+/* The doors in room r's wall f as the map shows them, each spot once: its
+ * own doors and the ends of corridors that reach it there. Fills off[]
+ * (feet along the wall, up to max) and returns the count. */
+static int wall_doors(pc *s, int room, cb_facing f, double *off, int max) {
+  const cb_pc_room *r = rect_of(s, room);
+  int n = 0;
+  for (int j = 0; j < s->p->ndoors; j++) {
+    const cb_pc_door *o = &s->p->doors[j];
+    for (int k = 0; k < 2; k++) {
+      pt q = k == 0 ? o->at : o->npoints >= 2 ? o->points[o->npoints - 1] : o->at;
+      bool blind = k == 1 && o->passage && (s->d->passages[o->passage - 1].flags & CB_FLAG_DEAD_END);
+      if (k == 0 ? o->room != room || o->facing != f
+                 : blind || o->to != room || o->npoints < 2 || !on_wall(r, f, q))
+        continue;
+      double w = wall_off(r, f, q);
+      int seen = 0;
+      for (int i = 0; i < n && !seen; i++)
+        seen = fabs(off[i] - w) < EPS;
+      if (!seen && n < max) off[n++] = w;
+    }
+  }
+  return n;
+}
+
+/* How many doors room r has (the d4 caps it at four). */
+static int doors_of(pc *s, int room) {
+  double off[MAX_DOORS * 4];
+  int n = 0;
+  for (int f = 0; f < CB_FACING_COUNT; f++)
+    n += wall_doors(s, room, (cb_facing)f, off, MAX_DOORS * 4);
+  return n;
+}
+
+/* ---- the model ---- */
+
+static cb_pc_door *new_door(pc *s, int room, cb_facing f, pt at, cb_error *err) {
+  cb_preconnect_proc *p = s->p;
+  if (cb_arena_grow(s->d->arena, &p->doors, &s->cap_doors, (size_t)p->ndoors + 1, sizeof *p->doors) ||
+      cb_grow(&s->pending, &s->cap_pending, (size_t)p->ndoors + 1, sizeof *s->pending)) {
+    oom(err);
+    return NULL;
+  }
+  if (cb_grow(&s->box, &s->cap_box, (size_t)p->ndoors + 1, sizeof *s->box)) {
+    oom(err);
+    return NULL;
+  }
+  s->pending[p->ndoors] = (struct pending){0, 0};
+  s->box[p->ndoors] = (struct box){INFINITY, INFINITY, -INFINITY, -INFINITY};
+  cb_pc_door *dr = &p->doors[p->ndoors++];
+  memset(dr, 0, sizeof *dr);
+  dr->room = room;
+  dr->facing = f;
+  dr->at = at;
+  return dr;
+}
+
+static int push_roll(pc *s, cb_pc_door *dr, int roll, int via) {
+  int *r = cb_arena_alloc(s->d->arena, (size_t)dr->nrolls + 1, sizeof *r);
+  int *v = cb_arena_alloc(s->d->arena, (size_t)dr->nrolls + 1, sizeof *v);
+  if (!r || !v) return -1;
+  if (dr->nrolls) {
+    memcpy(r, dr->rolls, (size_t)dr->nrolls * sizeof *r);
+    memcpy(v, dr->via, (size_t)dr->nrolls * sizeof *v);
+  }
+  r[dr->nrolls] = roll;
+  v[dr->nrolls] = via;
+  dr->rolls = r;
+  dr->via = v;
+  dr->nrolls++;
+  return 0;
+}
+
+/* Draw a room: its size (d4 + 1 squares a side) and d4 doors; the door it
+ * is entered by is one of them, every other faces d4 (1 N, 2 E, 3 S, 4 W). */
+typedef struct rolled_room {
+  double w, h;
+  int total;  /* the d4 */
+  int ndoors; /* doors still to resolve: the d4, less the entry */
+  cb_facing facing[4];
+} rolled_room;
+
+static void roll_room(pc *s, rolled_room *rr, bool entered) {
+  rr->w = (cb_d4(&s->rng) + 1) * SQUARE_FT;
+  rr->h = (cb_d4(&s->rng) + 1) * SQUARE_FT;
+  rr->total = cb_d4(&s->rng);
+  rr->ndoors = rr->total - (entered ? 1 : 0);
+  for (int i = 0; i < rr->ndoors; i++)
+    rr->facing[i] = (cb_facing)(cb_d4(&s->rng) - 1);
+}
+
+/* How far along wall `entry` the door it is entered by lies: its doors on
+ * that wall are spread evenly with the entry in the middle slot. */
+static double entry_offset(const rolled_room *rr, cb_facing entry) {
+  int t = 1;
+  for (int i = 0; i < rr->ndoors; i++)
+    t += rr->facing[i] == entry;
+  double len = entry == CB_FACING_N || entry == CB_FACING_S ? rr->w : rr->h;
+  return snap(len * (t / 2 + 1) / (t + 1));
+}
+
+/* Puts the rolled room at x, y as the next room, with its doors spread
+ * evenly on their walls (the entry's slot left free). */
+/* The spot nearest `want` on a wall `len` long at least EDGE_FT from the
+ * corners and from the spots taken. */
+static double spot_clear_of(double want, double len, const double *taken, int nt) {
+  for (double step = 0; step <= len; step += SNAP_FT)
+    for (int sign = 1; sign >= -1; sign -= 2) {
+      double off = want + sign * step;
+      int ok = off >= EDGE_FT - EPS && off <= len - EDGE_FT + EPS;
+      for (int i = 0; ok && i < nt; i++)
+        ok = fabs(taken[i] - off) >= EDGE_FT - EPS;
+      if (ok) return off;
+    }
+  return want;
+}
+
+static cb_status place_room(pc *s, const rolled_room *rr, double x, double y, int entry, double entry_off,
+                            cb_error *err) {
+  cb_preconnect_proc *p = s->p;
+  if (cb_arena_grow(s->d->arena, &p->rooms, &s->cap_rooms, (size_t)p->nrooms + 1, sizeof *p->rooms))
+    return oom(err);
+  int id = p->nrooms + 1;
+  p->rooms[p->nrooms++] = (cb_pc_room){id, x, y, rr->w, rr->h};
+  const cb_pc_room *r = &p->rooms[id - 1];
+  pt c = centre(r);
+  cb_room *room = cb_dungeon_add_room(s->d, 1, c.x, c.y);
+  if (!room) return oom(err);
+  if (id == 1) room->tags |= CB_TAG_ENTRANCE;
+  for (int f = 0; f < CB_FACING_COUNT; f++) {
+    int t = f == entry;
+    for (int i = 0; i < rr->ndoors; i++)
+      t += rr->facing[i] == (cb_facing)f;
+    int slot = 0, entry_slot = f == entry ? t / 2 : -1, nt = 0;
+    double taken[5];
+    if (f == entry) taken[nt++] = entry_off;
+    for (int i = 0; i < rr->ndoors; i++) {
+      if (rr->facing[i] != (cb_facing)f) continue;
+      if (slot == entry_slot) slot++;
+      double len = wall_len(r, (cb_facing)f);
+      double off = spot_clear_of(snap(len * (slot + 1) / (t + 1)), len, taken, nt);
+      taken[nt++] = off;
+      if (!new_door(s, id, (cb_facing)f, wall_point(r, (cb_facing)f, off), err)) return err->status;
+      slot++;
+    }
+  }
+  char doors[160] = "";
+  size_t n = 0;
+  if (entry >= 0)
+    n += (size_t)snprintf(doors, sizeof doors, "the one it is entered by (%s)%s", FACING_WORD[entry],
+                          rr->ndoors ? "; the others face " : ", no other");
+  for (int i = 0; i < rr->ndoors; i++)
+    n += (size_t)snprintf(doors + n, sizeof doors - n, "%s%s",
+                          i ? (i + 1 == rr->ndoors ? " and " : ", ") : "", FACING_WORD[rr->facing[i]]);
+  if (!s->big)
+    cb_dungeon_log(s->d, "Room %d: %.0f by %.0f ft; rolled %d door%s: %s.", id, rr->w, rr->h, rr->total,
+                   rr->total == 1 ? "" : "s", doors);
+  return CB_OK;
+}
+
+/* ---- corridors ---- */
+
+static int door_index(pc *s, const cb_pc_door *dr) { return (int)(dr - s->p->doors); }
+
+/* The nearest drawn room whose centre lies ahead of `from` facing f (not `skip`); 0 when none. */
+static int nearest_that_way(pc *s, pt from, cb_facing f, int skip) {
+  int best = 0;
+  double bd = INFINITY;
+  for (int i = 0; i < s->p->nrooms; i++) {
+    const cb_pc_room *r = &s->p->rooms[i];
+    if (r->room == skip) continue;
+    pt c = centre(r);
+    double along = (c.x - from.x) * DX[f] + (c.y - from.y) * DY[f];
+    if (along <= EPS) continue;
+    double dist = hypot(c.x - from.x, c.y - from.y);
+    if (dist < bd - EPS) bd = dist, best = r->room;
+  }
+  return best;
+}
+
+typedef struct route {
+  pt v[8];
+  int n;
+  double cost, extra; /* extra: what a new door in the target costs, in feet */
+  int order;
+} route;
+
+/* Cheapest first; equal shapes keep the order they were made in. */
+static int route_cmp(const void *pa, const void *pb) {
+  const route *a = pa, *b = pb;
+  if (a->cost != b->cost) return a->cost < b->cost ? -1 : 1;
+  return (a->order > b->order) - (a->order < b->order);
+}
+
+enum { SHAPES_PER_SPOT = 2 + 2 * 12 + 8 };
+
+/* The shapes from door P (stub end P1) into room t at spot Q on wall f:
+ * one turn either way; a jog (out, across, in) with its middle leg at
+ * several places; and detours out past the rooms at either end. */
+static int shapes_to_spot(const cb_pc_room *src, const cb_pc_room *t, cb_facing from, pt P, cb_facing f,
+                          double off, route *cand) {
+  int horiz = DX[from] != 0, nc = 0;
+  pt P1 = {P.x + DX[from] * STUB_FT, P.y + DY[from] * STUB_FT};
+  pt Q = wall_point(t, f, off), Q1 = {Q.x + DX[f] * STUB_FT, Q.y + DY[f] * STUB_FT};
+  pt el[2] = {horiz ? (pt){Q1.x, P1.y} : (pt){P1.x, Q1.y}, horiz ? (pt){P1.x, Q1.y} : (pt){Q1.x, P1.y}};
+  for (int k = 0; k < 2; k++)
+    cand[nc++] = (route){{P, P1, el[k], Q1, Q}, 5, 0};
+  /* jogs: the middle leg across the way, at 10-ft steps from either end */
+  for (int k = 0; k < 12; k++) {
+    double step = (k / 2 + 1) * SQUARE_FT * (k % 2 ? -1 : 1);
+    double m = horiz ? P1.x + step : P1.y + step, m2 = horiz ? Q1.y + step : Q1.x + step;
+    pt a = horiz ? (pt){m, P1.y} : (pt){P1.x, m}, b = horiz ? (pt){m, Q1.y} : (pt){Q1.x, m};
+    cand[nc++] = (route){{P, P1, a, b, Q1, Q}, 6, 0};
+    pt c = horiz ? (pt){P1.x, m2} : (pt){m2, P1.y}, e = horiz ? (pt){Q1.x, m2} : (pt){m2, Q1.y};
+    cand[nc++] = (route){{P, P1, c, e, Q1, Q}, 6, 0};
+  }
+  double lo = horiz ? fmin(src->y, t->y) : fmin(src->x, t->x),
+         hi = horiz ? fmax(src->y + src->h, t->y + t->h) : fmax(src->x + src->w, t->x + t->w);
+  for (int k = 0; k < 8; k++) {
+    double side = k % 2 ? hi + (k / 2 + 1) * STUB_FT : lo - (k / 2 + 1) * STUB_FT;
+    pt a = horiz ? (pt){P1.x, side} : (pt){side, P1.y};
+    pt b = horiz ? (pt){Q1.x, side} : (pt){side, Q1.y};
+    cand[nc++] = (route){{P, P1, a, b, Q1, Q}, 6, 0};
+  }
+  return nc;
+}
+
+/* Shapes a corridor from the door to room `target` (its own room: a loop):
+ * as straight as it can, one or two turns when it starts the wrong way, a
+ * detour round a room in the way; the fewest crossings win, then the
+ * shortest, then the fewest turns. The d4 gave the target its doors, so
+ * the corridor comes in by one of them (any that crosses least); a new door
+ * only into a room with no other (a loop in a one-door room). */
+static cb_status shape_corridor(pc *s, cb_pc_door *dr, int target, route *best, hits *hs, cb_error *err) {
+  int di = door_index(s, dr);
+  const cb_pc_room *src = rect_of(s, dr->room), *t = rect_of(s, target);
+  pt P = dr->at, P1 = {P.x + DX[dr->facing] * STUB_FT, P.y + DY[dr->facing] * STUB_FT};
+  best->n = 0;
+  best->cost = INFINITY;
+  if (cb_grow(&s->cand, &s->cap_cand, SHAPES_PER_SPOT * 4 * (MAX_DOORS * 4 + 1), sizeof *s->cand))
+    return oom(err);
+  route *cand = s->cand;
+  int nc = 0;
+  int ndoors = doors_of(s, target);
+  bool join = ndoors > (target == dr->room ? 1 : 0), may_add = ndoors < MAX_DOORS;
+  for (int f = 0; f < CB_FACING_COUNT; f++) {
+    double have[MAX_DOORS * 4 + 1];
+    int nh = join ? wall_doors(s, target, (cb_facing)f, have, MAX_DOORS * 4) : 0, first_new = nh;
+    if (may_add && !(target == dr->room && f == (int)dr->facing)) {
+      double want = f == CB_FACING_N || f == CB_FACING_S ? P1.x - t->x : P1.y - t->y;
+      have[nh++] = free_spot(s, target, (cb_facing)f, want);
+    }
+    for (int i = 0; i < nh; i++) {
+      if (same_pt(wall_point(t, (cb_facing)f, have[i]), P)) continue;
+      int k = shapes_to_spot(src, t, dr->facing, P, (cb_facing)f, have[i], cand + nc);
+      for (int j = nc; j < nc + k; j++)
+        cand[j].extra = i >= first_new && join ? NEW_DOOR_FT : 0;
+      nc += k;
+    }
+  }
+  for (int i = 0; i < nc; i++) {
+    cand[i].order = i;
+    cand[i].n = simplify(cand[i].v, cand[i].n);
+    cand[i].cost = poly_len(cand[i].v, cand[i].n) + 15.0 * (cand[i].n - 2) + cand[i].extra;
+    /* the first leg must leave the wall outwards */
+    pt a = cand[i].v[0], b = cand[i].n > 1 ? cand[i].v[1] : a;
+    if ((b.x - a.x) * DX[dr->facing] + (b.y - a.y) * DY[dr->facing] <= EPS) cand[i].cost = INFINITY;
+  }
+  /* cheapest shapes first; crossings cost 1000 ft each, through its own ends far more */
+  qsort(cand, (size_t)nc, sizeof *cand, route_cmp);
+  for (int k = 0; k < nc && k < MAX_SHAPES_TRIED; k++) {
+    if (cand[k].cost == INFINITY || cand[k].cost >= best->cost) break;
+    route r = cand[k];
+    /* a shape with as many crossings as would make it dearer than the best is no use */
+    int limit = best->cost < INFINITY ? (int)fmin(INT_MAX, (best->cost - r.cost) / 1000) : INT_MAX;
+    if (find_hits_upto(s, r.v, r.n, di, hs, limit)) return oom(err);
+    if (hs->n > limit) continue;
+    r.cost += 2 * crowding(s, r.v, r.n, di);
+    double total = poly_len(r.v, r.n);
+    for (int h = 0; h < hs->n; h++) {
+      r.cost += hs->h[h].room == dr->room || hs->h[h].room == target ? 100000 : 1000;
+      /* by a door it shares, the corridor runs along the other's stub: nothing may cross it there */
+      if (join && r.extra == 0 && hs->h[h].s1 > total - STUB_FT - EPS) r.cost += 100000;
+    }
+    if (r.cost < best->cost) *best = r;
+  }
+  if (best->n == 0) return cb_error_set(err, CB_EINTERNAL, "no corridor shape from room %d", dr->room);
+  return CB_OK;
+}
+
+static const char *room_or_corridor(pc *s, const hit *h, char *buf, size_t cap) {
+  if (h->room)
+    snprintf(buf, cap, "room %d", h->room);
+  else {
+    const cb_pc_door *o = &s->p->doors[h->door];
+    if (o->to && o->to != o->room)
+      snprintf(buf, cap, "the corridor from room %d to room %d", o->room, o->to);
+    else
+      snprintf(buf, cap, "the corridor from room %d", o->room);
+  }
+  return buf;
+}
+
+/* Is q a door another corridor (not door di's) starts or ends at? */
+static int shares_door(pc *s, int di, pt q) {
+  for (int j = 0; j < s->p->ndoors; j++) {
+    const cb_pc_door *o = &s->p->doors[j];
+    if (j != di && (same_pt(o->at, q) || (o->npoints >= 2 && same_pt(o->points[o->npoints - 1], q))))
+      return 1;
+  }
+  return 0;
+}
+
+/* Would a secret door where the corridor meets h be a fifth door in a
+ * room's wall? (It meets a room, or a corridor where that runs along one.) */
+static int secret_door_too_many(pc *s, const pt *v, int n, const hit *h) {
+  pt q = point_at(v, n, h->s0);
+  for (int r = 1; r <= s->p->nrooms; r++) {
+    const cb_pc_room *rr = rect_of(s, r);
+    if (r != h->room && !(on_wall(rr, CB_FACING_N, q) || on_wall(rr, CB_FACING_S, q) ||
+                          on_wall(rr, CB_FACING_E, q) || on_wall(rr, CB_FACING_W, q)))
+      continue;
+    if (doors_of(s, r) >= MAX_DOORS) return 1;
+  }
+  return 0;
+}
+
+/* Crossings: every room or corridor in the way rolls d10: 1-4 under it,
+ * 5 a secret door into it, 6-9 over it, 0 a dead end. Fills the door's
+ * crossings, cuts the corridor where it ends; returns the room a secret door
+ * reaches (or 0), and *dead when it ends blind. */
+static cb_status roll_crossings(pc *s, int di, pt *v, int *n, const hits *hs, int *secret_to, int *dead,
+                                cb_error *err) {
+  *secret_to = 0;
+  *dead = 0;
+  if (hs->n == 0) return CB_OK;
+  cb_pc_crossing *c = cb_arena_alloc(s->d->arena, (size_t)hs->n, sizeof *c);
+  if (!c) return oom(err);
+  int nc = 0;
+  double total = poly_len(v, *n), cut = -1;
+  for (int i = 0; i < hs->n && cut < 0; i++) {
+    const hit *h = &hs->h[i];
+    int roll = cb_d10(&s->rng);
+    cb_crossing_result res = cb_crossing_result_of(roll);
+    double margin = h->room ? SNAP_FT : STAIRS_FT;
+    c[nc] =
+        (cb_pc_crossing){roll,
+                         res,
+                         h->room,
+                         h->room ? 0 : h->door + 1,
+                         point_at(v, *n, fmax(0, h->s0 - margin)),
+                         point_at(v, *n, fmin(total, h->s1 + margin)),
+                         s->o->ladders && roll % 2 == 1 && (res == CB_CROSS_UNDER || res == CB_CROSS_OVER)};
+    char what[96];
+    room_or_corridor(s, h, what, sizeof what);
+    const cb_pc_door *me = &s->p->doors[di];
+    const char *mark = c[nc].ladder ? "ladders" : "stairs";
+    if (res == CB_CROSS_UNDER || res == CB_CROSS_OVER) {
+      if (!s->big)
+        cb_dungeon_log(s->d,
+                       "Room %d, %s door: the corridor must cross %s: rolled %d -> it runs %s it, %s "
+                       "before and after.",
+                       me->room, FACING_WORD[me->facing], what, roll % 10,
+                       res == CB_CROSS_UNDER ? "under" : "over", mark);
+    } else if (res == CB_CROSS_SECRET && !secret_door_too_many(s, v, *n, h)) {
+      *secret_to =
+          h->room ? h->room : (s->p->doors[h->door].to ? s->p->doors[h->door].to : s->p->doors[h->door].room);
+      cut = h->s0;
+      c[nc].enter = c[nc].leave = point_at(v, *n, cut);
+      if (!s->big)
+        cb_dungeon_log(s->d,
+                       "Room %d, %s door: the corridor must cross %s: rolled 5 -> a secret door into it; "
+                       "the corridor ends there%s.",
+                       me->room, FACING_WORD[me->facing], what,
+                       h->room ? "" : " and joins that corridor's way");
+    } else {
+      *dead = 1;
+      cut = fmax(fmin(STUB_FT / 2, h->s0), h->s0 - STUB_FT / 2);
+      c[nc].enter = c[nc].leave = point_at(v, *n, cut);
+      if (!s->big && res == CB_CROSS_SECRET)
+        cb_dungeon_log(s->d,
+                       "Room %d, %s door: the corridor must cross %s: rolled 5 -> a secret door into it, but "
+                       "the room there has its four doors already: the corridor ends blind before it.",
+                       me->room, FACING_WORD[me->facing], what);
+      else if (!s->big)
+        cb_dungeon_log(s->d,
+                       "Room %d, %s door: the corridor must cross %s: rolled 0 -> a dead end, no connection.",
+                       me->room, FACING_WORD[me->facing], what);
+    }
+    nc++;
+  }
+  if (cut >= 0 && shares_door(s, di, v[*n - 1]) && cut > total - STUB_FT - EPS) {
+    /* it would end on the stub it shares with another corridor: end it before that joins */
+    cut = fmax(0, total - STUB_FT - SNAP_FT);
+    c[nc - 1].enter = c[nc - 1].leave = point_at(v, *n, cut);
+  }
+  if (cut >= 0) {
+    /* keep the corridor up to `cut` */
+    pt out[8];
+    int m = 0;
+    double sa = 0;
+    out[m++] = v[0];
+    for (int i = 1; i < *n; i++) {
+      double l = seg_len(v[i - 1], v[i]);
+      if (sa + l < cut - EPS)
+        out[m++] = v[i];
+      else {
+        out[m++] = point_at(v, *n, cut);
+        break;
+      }
+      sa += l;
+    }
+    if (m < 2) out[m++] = v[0];
+    memcpy(v, out, (size_t)m * sizeof *v);
+    *n = m;
+  }
+  cb_pc_door *dr = &s->p->doors[di];
+  dr->crossings = c;
+  dr->ncrossings = nc;
+  return CB_OK;
+}
+
+/* Records the corridor as drawn and its passage. */
+static cb_status finish_corridor(pc *s, int di, const pt *v, int n, int to, unsigned flags, cb_error *err) {
+  cb_pc_door *dr = &s->p->doors[di];
+  dr->points = cb_arena_alloc(s->d->arena, (size_t)n, sizeof *dr->points);
+  if (!dr->points) return oom(err);
+  memcpy(dr->points, v, (size_t)n * sizeof *v);
+  dr->npoints = n;
+  struct box *b = &s->box[di];
+  for (int k = 0; k < n + dr->nside; k++) {
+    pt q = k < n ? v[k] : dr->side[k - n];
+    b->x0 = lo2(b->x0, q.x), b->y0 = lo2(b->y0, q.y), b->x1 = hi2(b->x1, q.x), b->y1 = hi2(b->y1, q.y);
+  }
+  dr->to = to;
+  dr->order = ++s->drawn;
+  for (int i = 0; i < dr->ncrossings; i++) {
+    if (dr->crossings[i].result == CB_CROSS_UNDER) flags |= CB_FLAG_UNDER;
+    if (dr->crossings[i].result == CB_CROSS_OVER) flags |= CB_FLAG_OVER;
+  }
+  double len = poly_len(v, n);
+  cb_passage *ps =
+      cb_dungeon_add_passage(s->d, dr->room, to, len > 0 ? CB_PASSAGE_CORRIDOR : CB_PASSAGE_DOOR);
+  if (!ps) return oom(err);
+  ps->flags = flags;
+  ps->length_ft = len;
+  dr->passage = ps->id;
+  return CB_OK;
+}
+
+/* A corridor to a drawn room (or back to its own): shaped to fit, then its crossings rolled. */
+static cb_status corridor_to_room(pc *s, int di, int target, cb_error *err) {
+  hits hs = {0};
+  route r;
+  cb_status st = shape_corridor(s, &s->p->doors[di], target, &r, &hs, err);
+  if (st == CB_OK && find_hits(s, r.v, r.n, di, &hs)) st = oom(err);
+  cb_pc_door *dr = &s->p->doors[di];
+  if (st == CB_OK && !s->big) {
+    char turns[32];
+    if (r.n <= 2)
+      snprintf(turns, sizeof turns, "straight");
+    else
+      snprintf(turns, sizeof turns, "with %d turn%s", r.n - 2, r.n == 3 ? "" : "s");
+    cb_dungeon_log(s->d, "Room %d, %s door: %.0f ft of corridor, %s, to room %d%s.", dr->room,
+                   FACING_WORD[dr->facing], poly_len(r.v, r.n), turns, target,
+                   target == dr->room ? " (a loop back into the same room)" : "");
+  }
+  int secret_to = 0, dead = 0;
+  if (st == CB_OK) st = roll_crossings(s, di, r.v, &r.n, &hs, &secret_to, &dead, err);
+  free(hs.h);
+  if (st != CB_OK) return st;
+  dr = &s->p->doors[di];
+  int to = dead ? dr->room : secret_to ? secret_to : target;
+  unsigned flags = dead ? CB_FLAG_DEAD_END : secret_to ? CB_FLAG_SECRET : 0;
+  return finish_corridor(s, di, r.v, r.n, to, flags, err);
+}
+
+/* Corridor length (d10): 0 none, 1-6 that many times 10 ft, 7+ 60 ft and a
+ * check (d6 on CHECK_TABLE), then 20 ft more. Fills v (door first), *dir
+ * the way it ends, and the side passage of the door when the check finds one. */
+static int roll_length(pc *s, cb_pc_door *dr, pt *v, cb_facing *dir) {
+  int n = 0;
+  cb_facing f = dr->facing;
+  pt a = dr->at;
+  v[n++] = a;
+  dr->length_roll = cb_d10(&s->rng);
+  int L = dr->length_roll;
+  if (L == 10) {
+    v[n++] = a;
+  } else if (L <= 6) {
+    v[n++] = (pt){a.x + DX[f] * L * SQUARE_FT, a.y + DY[f] * L * SQUARE_FT};
+  } else {
+    pt b = {a.x + DX[f] * CHECK_AT_FT, a.y + DY[f] * CHECK_AT_FT};
+    v[n++] = b;
+    dr->check_roll = cb_d6(&s->rng);
+    check_result cr = CHECK_TABLE[dr->check_roll - 1].result;
+    if (cr == CHECK_LEFT) f = (cb_facing)((f + 3) % 4);
+    if (cr == CHECK_RIGHT) f = (cb_facing)((f + 1) % 4);
+    if (cr == CHECK_SIDE_LEFT || cr == CHECK_SIDE_RIGHT) {
+      cb_facing g = (cb_facing)((f + (cr == CHECK_SIDE_LEFT ? 3 : 1)) % 4);
+      dr->side[0] = b;
+      dr->side[1] = (pt){b.x + DX[g] * SIDE_FT, b.y + DY[g] * SIDE_FT};
+      dr->nside = 2;
+    }
+    v[n++] = (pt){b.x + DX[f] * AFTER_CHECK_FT, b.y + DY[f] * AFTER_CHECK_FT};
+  }
+  *dir = f;
+  return n;
+}
+
+static const char *length_words(const cb_pc_door *dr, char *buf, size_t cap) {
+  int L = dr->length_roll;
+  if (L == 10)
+    snprintf(buf, cap, "length rolled 0: no corridor, the door opens straight into it");
+  else if (L <= 6)
+    snprintf(buf, cap, "length rolled %d: %d ft of corridor %s", L, L * 10, FACING_WORD[dr->facing]);
+  else
+    snprintf(buf, cap, "length rolled %d: 60 ft of corridor %s, then the check rolled %d: %s, and 20 ft more",
+             L, FACING_WORD[dr->facing], dr->check_roll, CHECK_TABLE[dr->check_roll - 1].words);
+  return buf;
+}
+
+/* What a corridor's crossings cost: a room far more than a corridor. */
+static int hit_cost(pc *s, const pt *v, int n, int di, hits *hs) {
+  if (find_hits(s, v, n, di, hs)) return -1;
+  int k = 0;
+  for (int i = 0; i < hs->n; i++)
+    k += hs->h[i].room ? 100 : 1;
+  return k;
+}
+
+/* Would room r stand on the corridor that leads to it? */
+static int on_own_corridor(const cb_pc_room *r, const pt *v, int n) {
+  double t0, t1;
+  for (int i = 1; i < n; i++)
+    if (clip(v[i - 1], v[i], r, &t0, &t1)) return 1;
+  return 0;
+}
+
+/* Where the rolled room can stand at the end of corridor v (entered from
+ * wall `entry`, the corridor arriving going `dir`): its door slid along that
+ * wall from its own spot until the room is clear of every room and
+ * corridor. 1 with *at and *off filled, 0 when no spot is clear. */
+static int fit_room(pc *s, int di, const pt *v, int n, cb_facing dir, const rolled_room *rr, cb_pc_room *at,
+                    double *off) {
+  cb_facing entry = (cb_facing)((dir + 2) % 4);
+  double pref = entry_offset(rr, entry), wall = entry == CB_FACING_N || entry == CB_FACING_S ? rr->w : rr->h;
+  pt e = v[n - 1];
+  *at = (cb_pc_room){0, 0, 0, rr->w, rr->h};
+  for (double step = 0; step <= wall; step += 2 * SNAP_FT)
+    for (int sign = 1; sign >= -1; sign -= 2) {
+      *off = pref + sign * step;
+      if (*off < EDGE_FT - EPS || *off > wall - EDGE_FT + EPS || (step == 0 && sign < 0)) continue;
+      at->x = dir == CB_FACING_E ? e.x : dir == CB_FACING_W ? e.x - rr->w : e.x - *off;
+      at->y = dir == CB_FACING_S ? e.y : dir == CB_FACING_N ? e.y - rr->h : e.y - *off;
+      if (room_fits(s, at, s->p->doors[di].room, di) && !on_own_corridor(at, v, n)) return 1;
+    }
+  return 0;
+}
+
+/* The way a corridor runs at its end (`dflt` when it has no length). */
+static cb_facing last_leg(const pt *v, int n, cb_facing dflt) {
+  for (int i = n - 1; i >= 1; i--) {
+    double dx = v[i].x - v[i - 1].x, dy = v[i].y - v[i - 1].y;
+    if (fabs(dx) + fabs(dy) < EPS) continue;
+    return fabs(dx) > EPS ? (dx > 0 ? CB_FACING_E : CB_FACING_W) : (dy > 0 ? CB_FACING_S : CB_FACING_N);
+  }
+  return dflt;
+}
+
+/* A way to draw the corridor to a new room: the rolled one, or it stepped aside. */
+typedef struct shape {
+  pt v[10];
+  int n, cost, step, bend, fits;
+  double lx, ly, off;
+  cb_facing dir;
+  cb_pc_room at;
+} shape;
+
+/* The rolled corridor stepped `step` squares aside (sign: right or left):
+ * out 10 ft, sideways, then on its way. 0 when it is too short to step. */
+static int step_aside(const pt *v0, int n0, cb_facing facing, int step, int sign, shape *sh) {
+  sh->n = 0, sh->lx = sh->ly = 0;
+  if (step == 0) {
+    memcpy(sh->v, v0, (size_t)n0 * sizeof *v0);
+    sh->n = n0;
+  } else {
+    if (n0 < 2 || seg_len(v0[0], v0[1]) < STUB_FT - EPS) return 0;
+    cb_facing g = (cb_facing)((facing + (sign > 0 ? 1 : 3)) % 4);
+    sh->lx = DX[g] * step * SQUARE_FT, sh->ly = DY[g] * step * SQUARE_FT;
+    sh->v[sh->n++] = v0[0];
+    sh->v[sh->n++] = (pt){v0[0].x + DX[facing] * STUB_FT, v0[0].y + DY[facing] * STUB_FT};
+    sh->v[sh->n++] = (pt){sh->v[1].x + sh->lx, sh->v[1].y + sh->ly};
+    for (int i = 1; i < n0; i++)
+      sh->v[sh->n++] = (pt){v0[i].x + sh->lx, v0[i].y + sh->ly};
+  }
+  sh->n = simplify(sh->v, sh->n);
+  if (sh->n == 1) sh->v[sh->n++] = sh->v[0];
+  sh->step = step * (int)SQUARE_FT;
+  sh->bend = 0;
+  return 1;
+}
+
+/* The rolled corridor with its last `back` squares bent left or right
+ * (sign): the same length, ending another way. 0 when too short. */
+static int bend_end(const pt *v0, int n0, int back, int sign, shape *sh) {
+  if (n0 < 2) return 0;
+  pt a = v0[n0 - 2], b = v0[n0 - 1];
+  double len = seg_len(a, b), d = back * SQUARE_FT;
+  if (len < d + SQUARE_FT - EPS) return 0;
+  cb_facing f = last_leg(v0, n0, CB_FACING_N), g = (cb_facing)((f + (sign > 0 ? 1 : 3)) % 4);
+  memcpy(sh->v, v0, (size_t)n0 * sizeof *v0);
+  pt k = {b.x - DX[f] * d, b.y - DY[f] * d};
+  sh->v[n0 - 1] = k;
+  sh->v[n0] = (pt){k.x + DX[g] * d, k.y + DY[g] * d};
+  sh->n = n0 + 1;
+  sh->lx = sh->ly = 0;
+  sh->step = 0;
+  sh->bend = (int)d;
+  return 1;
+}
+
+/* Picks the corridor to a new room: the rolled length where the room fits,
+ * crossing least (a room counts as 100 corridors); stepped aside (a turn,
+ * logged) when that crosses less or lets the room fit. -1 on OOM. */
+static int choose_shape(pc *s, int di, const pt *v0, int n0, cb_facing dir, const rolled_room *rr,
+                        shape *best, hits *hs) {
+  cb_facing facing = s->p->doors[di].facing;
+  best->n = 0;
+  for (int k = 0; k <= 24; k++) {
+    shape sh;
+    if (k <= 12 ? !step_aside(v0, n0, facing, (k + 1) / 2, k % 2 ? 1 : -1, &sh)
+                : !bend_end(v0, n0, (k - 11) / 2, k % 2 ? 1 : -1, &sh))
+      continue;
+    if ((sh.cost = hit_cost(s, sh.v, sh.n, di, hs)) < 0) return -1;
+    sh.dir = last_leg(sh.v, sh.n, dir);
+    sh.fits = fit_room(s, di, sh.v, sh.n, sh.dir, rr, &sh.at, &sh.off);
+    if (best->n == 0 || sh.fits > best->fits || (sh.fits == best->fits && sh.cost < best->cost)) *best = sh;
+    if (best->fits && best->cost == 0) break;
+  }
+  return 0;
+}
+
+/* Nowhere at the rolled length: the corridor is lengthened 10 ft at a time
+ * until the room stands clear (logged). Returns the feet added. */
+static int lengthen(pc *s, int di, shape *sh, const rolled_room *rr) {
+  int added = 0;
+  while (!sh->fits) {
+    if (sh->n == 2 && same_pt(sh->v[0], sh->v[1]))
+      sh->v[1] = (pt){sh->v[0].x + DX[sh->dir] * SQUARE_FT, sh->v[0].y + DY[sh->dir] * SQUARE_FT};
+    else
+      sh->v[sh->n - 1].x += DX[sh->dir] * SQUARE_FT, sh->v[sh->n - 1].y += DY[sh->dir] * SQUARE_FT;
+    added += (int)SQUARE_FT;
+    sh->fits = fit_room(s, di, sh->v, sh->n, sh->dir, rr, &sh->at, &sh->off);
+  }
+  return added;
+}
+
+/* A side passage stops short of whatever it would run into. -1 on OOM. */
+static int trim_side(pc *s, int di, const shape *sh, hits *hs) {
+  cb_pc_door *me = &s->p->doors[di];
+  for (int i = 0; i < me->nside; i++)
+    me->side[i].x += sh->lx, me->side[i].y += sh->ly;
+  if (me->nside != 2) return 0;
+  if (find_hits(s, me->side, 2, di, hs)) return -1;
+  if (hs->n == 0) return 0;
+  double keep = floor((hs->h[0].s0 - CLEAR_FT) / SNAP_FT) * SNAP_FT;
+  cb_facing g = last_leg(me->side, 2, CB_FACING_N);
+  if (keep < CLEAR_FT)
+    me->nside = 0;
+  else
+    me->side[1] = (pt){me->side[0].x + DX[g] * keep, me->side[0].y + DY[g] * keep};
+  return 0;
+}
+
+static void log_fit(pc *s, int di, const char *why, const shape *sh, const rolled_room *rr, int added) {
+  if (s->big) return;
+  cb_pc_door *dr = &s->p->doors[di];
+  const char *way = FACING_WORD[dr->facing];
+  char lw[160];
+  length_words(dr, lw, sizeof lw);
+  cb_dungeon_log(s->d, "Room %d, %s door: %s; %s.", dr->room, way, why, lw);
+  if (sh->step)
+    cb_dungeon_log(s->d, "Room %d, %s door: the corridor turns aside %d ft %s.", dr->room, way, sh->step,
+                   sh->cost ? "to cross less" : "so that it crosses nothing and the new room fits");
+  if (sh->bend)
+    cb_dungeon_log(s->d,
+                   "Room %d, %s door: the corridor turns %s for its last %d ft so that the new room fits.",
+                   dr->room, way, FACING_WORD[sh->dir], sh->bend);
+  double slid = fabs(sh->off - entry_offset(rr, (cb_facing)((sh->dir + 2) % 4)));
+  if (slid > EPS)
+    cb_dungeon_log(s->d, "Room %d, %s door: the new room slides %.1f ft along its wall to stand clear.",
+                   dr->room, way, slid);
+  if (added)
+    cb_dungeon_log(
+        s->d,
+        "Room %d, %s door: nothing fits at the rolled length, so the corridor is lengthened by %d ft "
+        "(%.0f ft in all) for the new room to stand clear.",
+        dr->room, way, added, poly_len(sh->v, sh->n));
+}
+
+/* A new room at the end of a corridor of the rolled length: the room slid
+ * along its wall, or the corridor stepped aside, until it stands clear. */
+static cb_status corridor_to_new_room(pc *s, int di, const char *why, cb_error *err) {
+  pt v0[8];
+  cb_facing dir;
+  int n0 = roll_length(s, &s->p->doors[di], v0, &dir);
+  rolled_room rr;
+  roll_room(s, &rr, true);
+  hits hs = {0};
+  shape sh;
+  if (choose_shape(s, di, v0, n0, dir, &rr, &sh, &hs) || trim_side(s, di, &sh, &hs)) {
+    free(hs.h);
+    return oom(err);
+  }
+  int added = lengthen(s, di, &sh, &rr);
+  log_fit(s, di, why, &sh, &rr, added);
+  int secret_to = 0, dead = 0, n = sh.n;
+  cb_status st = find_hits(s, sh.v, n, di, &hs) ? oom(err) : CB_OK;
+  if (st == CB_OK) st = roll_crossings(s, di, sh.v, &n, &hs, &secret_to, &dead, err);
+  free(hs.h);
+  if (st != CB_OK) return st;
+  cb_pc_door *dr = &s->p->doors[di];
+  if (dead || secret_to) {
+    if (!s->big)
+      cb_dungeon_log(s->d, "Room %d, %s door: the corridor ends before the new room; it is not drawn.",
+                     dr->room, FACING_WORD[dr->facing]);
+    return finish_corridor(s, di, sh.v, n, dead ? dr->room : secret_to,
+                           dead ? CB_FLAG_DEAD_END : CB_FLAG_SECRET, err);
+  }
+  st = place_room(s, &rr, sh.at.x, sh.at.y, (int)((sh.dir + 2) % 4), sh.off, err);
+  if (st != CB_OK) return st;
+  dr = &s->p->doors[di];
+  dr->new_room = true;
+  return finish_corridor(s, di, sh.v, n, s->p->nrooms, 0, err);
+}
+
+/* A corridor with nowhere to go: d10 long as for a new room (0: 10 ft, 7+: 60 ft), ending blind. */
+static cb_status dead_end(pc *s, int di, cb_error *err) {
+  cb_pc_door *dr = &s->p->doors[di];
+  dr->length_roll = cb_d10(&s->rng);
+  int L = dr->length_roll == 10 ? 1 : dr->length_roll > 6 ? 6 : dr->length_roll;
+  pt v[2] = {dr->at, {dr->at.x + DX[dr->facing] * L * SQUARE_FT, dr->at.y + DY[dr->facing] * L * SQUARE_FT}};
+  int n = 2;
+  hits hs = {0};
+  int secret_to = 0, dead = 0;
+  cb_status st = find_hits(s, v, n, di, &hs) ? oom(err) : CB_OK;
+  if (st == CB_OK) st = roll_crossings(s, di, v, &n, &hs, &secret_to, &dead, err);
+  free(hs.h);
+  if (st != CB_OK) return st;
+  if (!s->big)
+    cb_dungeon_log(s->d, "Room %d, %s door: still no room lies %s: a dead end, length rolled %d: %.0f ft.",
+                   dr->room, FACING_WORD[dr->facing], FACING_WORD[dr->facing], dr->length_roll % 10,
+                   poly_len(v, n));
+  return finish_corridor(s, di, v, n, secret_to ? secret_to : dr->room,
+                         secret_to ? CB_FLAG_SECRET : CB_FLAG_DEAD_END, err);
+}
+
+/* Roll for the destination: d10; in the first five rooms the raw room
+ * number, after that current - 5 + roll, and a 0 the first room that way as
+ * the new current (roll again), postponed when none lies that way yet. A
+ * number out of 1..N is the nearest drawn room that way. `final` resumes a
+ * postponed door once every room is drawn. */
+static cb_status resolve_door(pc *s, int di, bool final, cb_error *err) {
+  cb_pc_door *dr = &s->p->doors[di];
+  const char *way = FACING_WORD[dr->facing];
+  char head[64];
+  snprintf(head, sizeof head, "Room %d, %s door%s", dr->room, way, dr->extra ? " (the extra door)" : "");
+  int cur = final ? s->pending[di].cur : dr->room, kind = final ? s->pending[di].kind : 0;
+  int dest = 0;
+  if (!final) {
+    if (push_roll(s, dr, cb_d10(&s->rng), 0)) return oom(err);
+  }
+  for (;;) {
+    dr = &s->p->doors[di];
+    int roll = dr->rolls[dr->nrolls - 1];
+    if (kind == 2) break; /* resuming a re-read */
+    if (kind == 0 && dr->room <= 5 && dr->nrolls == 1) {
+      dest = roll;
+      if (!s->big)
+        cb_dungeon_log(s->d, "%s: rolled %d -> room %d (one of the first five rooms: the raw number).", head,
+                       roll % 10, dest);
+      break;
+    }
+    if (kind == 1 || roll == 10) {
+      pt from = cur == dr->room ? dr->at : centre(rect_of(s, cur));
+      int next = nearest_that_way(s, from, dr->facing, cur);
+      if (!next) {
+        if (!final) {
+          s->pending[di].cur = cur;
+          s->pending[di].kind = 1;
+          dr->postponed = true;
+          if (!s->big)
+            cb_dungeon_log(s->d,
+                           "%s: rolled 0 -> a distant room %s, but nothing is drawn %s of %s yet: postponed.",
+                           head, way, way, cur == dr->room ? "the door" : "that room");
+          return CB_OK;
+        }
+        return dead_end(s, di, err);
+      }
+      int r2 = cb_d10(&s->rng);
+      dr->via[dr->nrolls - 1] = next;
+      if (push_roll(s, dr, r2, 0)) return oom(err);
+      if (!s->big)
+        cb_dungeon_log(s->d,
+                       "%s: %s -> the first room %s is room %d, the new current room; rolled again: %d.",
+                       head, kind == 1 ? "the postponed distant room" : "rolled 0", way, next, r2 % 10);
+      cur = next;
+      kind = 0;
+      if (r2 == 10) continue;
+      dest = cur - 5 + r2;
+      if (!s->big) cb_dungeon_log(s->d, "%s: %d - 5 + %d -> room %d.", head, cur, r2, dest);
+      break;
+    }
+    dest = cur - 5 + roll;
+    if (!s->big) {
+      const char *what = roll == 5 && cur == dr->room ? " (back to the current room: a loop)" : "";
+      cb_dungeon_log(s->d, "%s: rolled %d -> room %d%s.", head, roll, dest, what);
+    }
+    break;
+  }
+  dr = &s->p->doors[di];
+  if (kind != 2) dr->destination = dest;
+  dest = dr->destination;
+  /* above N only once N rooms exist: until then any room not drawn yet is the next new room */
+  if (dest < 1 || (dest > s->n && s->p->nrooms >= s->n)) {
+    int near = nearest_that_way(s, dr->at, dr->facing, dr->room);
+    dr->reread = true;
+    if (!near) {
+      if (!final) {
+        s->pending[di].cur = cur;
+        s->pending[di].kind = 2;
+        dr->postponed = true;
+        if (!s->big)
+          cb_dungeon_log(s->d,
+                         "%s: room %d is not in 1..%d; re-read as the nearest room %s, but none is drawn %s "
+                         "yet: postponed.",
+                         head, dest, s->n, way, way);
+        return CB_OK;
+      }
+      return dead_end(s, di, err);
+    }
+    if (!s->big)
+      cb_dungeon_log(s->d, "%s: room %d is not in 1..%d; re-read as the nearest drawn room %s: room %d.",
+                     head, dest, s->n, way, near);
+    return corridor_to_room(s, di, near, err);
+  }
+  if (dest <= s->p->nrooms) return corridor_to_room(s, di, dest, err);
+  char why[128];
+  if (dest > s->n)
+    snprintf(why, sizeof why,
+             "room %d is beyond the %d rooms, but only %d are drawn: a new room, drawn as room %d", dest,
+             s->n, s->p->nrooms, s->p->nrooms + 1);
+  else
+    snprintf(why, sizeof why, "room %d is not drawn yet: a new room, drawn as room %d", dest,
+             s->p->nrooms + 1);
+  return corridor_to_new_room(s, di, why, err);
+}
+
+/* A door added at `at` (the extra door, or a fork) leads straight on to a
+ * new room: no destination roll, its corridor length rolled as usual. */
+static cb_status lead_on(pc *s, int room, cb_facing f, pt at, const char *what, cb_error *err) {
+  cb_pc_door *dr = new_door(s, room, f, at, err);
+  if (!dr) return err->status;
+  dr->extra = true;
+  char why[96];
+  snprintf(why, sizeof why, "%s leads straight on to a new room, drawn as room %d", what, s->p->nrooms + 1);
+  return corridor_to_new_room(s, door_index(s, dr), why, err);
+}
+
+/* Every room has its four doors and N rooms are not drawn: the most recent
+ * room's door whose corridor ends blind (else its first door) forks, a
+ * second corridor from that door leading straight on to a new room; the
+ * wall keeps its four doors. *none when the map has no door at all. */
+static cb_status fork_door(pc *s, bool *none, cb_error *err) {
+  int room = s->p->nrooms, pick = -1;
+  for (int j = 0; j < s->p->ndoors; j++) {
+    const cb_pc_door *o = &s->p->doors[j];
+    if (o->room != room) continue;
+    bool blind = o->passage && (s->d->passages[o->passage - 1].flags & CB_FLAG_DEAD_END);
+    if (pick < 0 || (blind && !(s->d->passages[s->p->doors[pick].passage - 1].flags & CB_FLAG_DEAD_END)))
+      pick = j;
+  }
+  *none = pick < 0;
+  if (*none) return CB_OK;
+  cb_facing f = s->p->doors[pick].facing;
+  if (!s->big)
+    cb_dungeon_log(s->d,
+                   "Every door is resolved but only %d of %d rooms are drawn, and every room has its four "
+                   "doors: room %d's %s door forks, a second corridor leading from it.",
+                   s->p->nrooms, s->n, room, FACING_WORD[f]);
+  return lead_on(s, room, f, s->p->doors[pick].at, "the fork", err);
+}
+
+/* Every door is resolved before N rooms exist: the most recent room with
+ * fewer than four doors gets one more, on a wall without one where it can
+ * (the walls in turn from a d4), leading straight on to a new room (no
+ * destination roll). *none when every room has its four doors. */
+static cb_status extra_door(pc *s, bool *none, cb_error *err) {
+  int room = s->p->nrooms;
+  while (room >= 1 && doors_of(s, room) >= MAX_DOORS)
+    room--;
+  *none = false;
+  if (room < 1) return fork_door(s, none, err);
+  const cb_pc_room *r = rect_of(s, room);
+  int roll = cb_d4(&s->rng);
+  cb_facing f = (cb_facing)(roll - 1);
+  for (int i = 0; i < CB_FACING_COUNT; i++) {
+    double off[MAX_DOORS * 4];
+    cb_facing g = (cb_facing)((roll - 1 + i) % CB_FACING_COUNT);
+    if (wall_doors(s, room, g, off, MAX_DOORS * 4) == 0) {
+      f = g;
+      break;
+    }
+  }
+  double off = free_spot(s, room, f, wall_len(r, f) / 2);
+  if (!s->big)
+    cb_dungeon_log(s->d,
+                   "Every door is resolved but only %d of %d rooms are drawn: room %d, the most recent with "
+                   "fewer than four doors, gets one more, facing %s (rolled %d%s).",
+                   s->p->nrooms, s->n, room, FACING_WORD[f], roll,
+                   (int)f == roll - 1 ? "" : "; that wall has a door, so the next wall without one");
+  return lead_on(s, room, f, wall_point(rect_of(s, room), f, off), "the extra door", err);
+}
+
+/* Draw the map: room 1, then every door in the order made; postponed
+ * corridors at the end. */
+static cb_status draw_map(pc *s, cb_error *err) {
+  rolled_room rr;
+  roll_room(s, &rr, false);
+  cb_status st = place_room(s, &rr, 0, 0, -1, 0, err);
+  if (st != CB_OK) return st;
+  int next = 0, extras = 0, announced = 0;
+  bool full = false;
+  for (;;) {
+    while (next < s->p->ndoors) {
+      if ((st = resolve_door(s, next, false, err)) != CB_OK) return st;
+      next++;
+    }
+    if (s->p->nrooms < s->n && !s->o->faithful && !full) {
+      if (++extras > MAX_EXTRA_DOORS) return cb_error_set(err, CB_EINTERNAL, "the map stopped growing");
+      if ((st = extra_door(s, &full, err)) != CB_OK) return st;
+      if (full)
+        cb_dungeon_log(s->d,
+                       "Every room has its four doors with %d of %d rooms drawn: the map stays at %d rooms.",
+                       s->p->nrooms, s->n, s->p->nrooms);
+      else
+        next++;
+      continue;
+    }
+    if (s->p->nrooms < s->n && !announced)
+      cb_dungeon_log(s->d,
+                     "Every door is resolved with %d of %d rooms drawn; --faithful adds no doors, so the map "
+                     "stays at %d rooms.",
+                     s->p->nrooms, s->n, s->p->nrooms);
+    int npost = 0;
+    for (int i = 0; i < s->p->ndoors; i++)
+      npost += s->p->doors[i].postponed && s->p->doors[i].npoints == 0;
+    if (npost == 0) break;
+    cb_dungeon_log(s->d, "%s now the %d postponed corridor%s.", announced ? "Again," : "All rooms are drawn;",
+                   npost, npost == 1 ? "" : "s");
+    announced = 1;
+    /* a postponed corridor may still draw a new room (with --faithful), whose doors come next */
+    for (int i = 0; i < s->p->ndoors; i++)
+      if (s->p->doors[i].postponed && s->p->doors[i].npoints == 0 &&
+          (st = resolve_door(s, i, true, err)) != CB_OK)
+        return st;
+  }
+  return s->d->oom ? oom(err) : CB_OK;
+}
+
+static cb_status summarise(pc *s) {
+  int loops = 0, dead = 0, secret = 0, under = 0, over = 0;
+  for (int i = 0; i < s->d->npassages; i++) {
+    const cb_passage *ps = &s->d->passages[i];
+    loops += ps->from == ps->to && !(ps->flags & CB_FLAG_DEAD_END);
+    dead += (ps->flags & CB_FLAG_DEAD_END) != 0;
+    secret += (ps->flags & CB_FLAG_SECRET) != 0;
+  }
+  for (int i = 0; i < s->p->ndoors; i++)
+    for (int k = 0; k < s->p->doors[i].ncrossings; k++) {
+      under += s->p->doors[i].crossings[k].result == CB_CROSS_UNDER;
+      over += s->p->doors[i].crossings[k].result == CB_CROSS_OVER;
+    }
+  cb_dungeon_log(s->d,
+                 "The map: %d rooms, %d doors and corridors (%d loops, %d dead ends, %d secret doors), %d "
+                 "crossings under and %d over.",
+                 s->p->nrooms, s->p->ndoors, loops, dead, secret, under, over);
+  return CB_OK;
+}
+
+static cb_status validate(const cb_gen_options *o, cb_error *err) {
+  if (o->rooms != 0 && (o->rooms < 1 || o->rooms > MAX_ROOMS))
+    return cb_error_set(err, CB_EINPUT, "--rooms %d: preconnect draws 1 to %d rooms", o->rooms, MAX_ROOMS);
+  if (o->levels > 1)
+    return cb_error_set(err, CB_EINPUT, "--levels %d: preconnect draws one level", o->levels);
+  return CB_OK;
+}
+
+static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *err) {
+  *out = NULL;
+  cb_status st = validate(o, err);
+  if (st != CB_OK) return st;
+  pc s = {0};
+  s.o = o;
+  s.n = o->rooms ? o->rooms : DEFAULT_ROOMS;
+  s.big = s.n > 200;
+  cb_rng_seed(&s.rng, o->seed, 0);
+  s.d = cb_dungeon_new("preconnect", o->seed);
+  if (!s.d) return oom(err);
+  s.p = cb_arena_alloc(s.d->arena, 1, sizeof *s.p);
+  if (!s.p || !cb_dungeon_add_level(s.d, 1, "Level 1")) goto fail_oom;
+  s.d->procedure.preconnect = s.p;
+  char buf[32];
+  snprintf(buf, sizeof buf, "%d", s.n);
+  cb_dungeon_set_option(s.d, "rooms", buf, true);
+  if (o->ladders) cb_dungeon_set_flag(s.d, "ladders");
+  if (o->faithful) cb_dungeon_set_flag(s.d, "faithful");
+  if (cb_dungeon_set_title(s.d, o->title ? o->title : cb_gen_title(s.d, "Halls"))) goto fail_oom;
+  cb_dungeon_log(
+      s.d,
+      "Pre-connecting %d rooms: each room is d4+1 by d4+1 squares of 10 ft with d4 doors; each door "
+      "rolls d10 for where it leads before its corridor is drawn.",
+      s.n);
+  if ((st = draw_map(&s, err)) != CB_OK) goto fail;
+  summarise(&s);
+  if (s.d->oom) goto fail_oom;
+  *out = s.d;
+  s.d = NULL;
+  goto done;
+fail_oom:
+  st = oom(err);
+fail:
+  cb_dungeon_free(s.d);
+done:
+  free(s.pending);
+  free(s.box);
+  free(s.cand);
+  return st;
+}
+
+const cb_generator cb_gen_preconnect = {
+    .name = "preconnect",
+    .summary =
+        "pre-connecting (SubMethod I): each door rolls where it leads, then the corridor is drawn to fit",
+    .default_rooms = DEFAULT_ROOMS,
+    .max_rooms = MAX_ROOMS,
+    .validate = validate,
+    .generate = generate,
+};

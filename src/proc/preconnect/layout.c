@@ -1,0 +1,436 @@
+#include "layout.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "layout/map.h"
+#include "page/flow.h"
+#include "proc.h"
+
+static const cb_rgb GRID = {0.80, 0.86, 0.92};
+static const double MARGIN_PT = 14, MAX_SCALE = 4, NUMBER_SIZE = 10, MIN_NUMBER = 8;
+static const double CORRIDOR_FT = 5; /* drawn width of a corridor */
+static const double EPS = 1e-6;
+static const char *const FACING_WORD[CB_FACING_COUNT] = {"north", "east", "south", "west"};
+
+/* Plane (feet) to page (points). A map much taller than its box is turned a
+ * quarter clockwise (north to the right), and a north arrow says so. */
+typedef struct view {
+  double scale, ox, oy, minx, miny; /* minx, miny: of the turned plane */
+  double cw;                        /* a corridor's drawn width, points */
+  bool turned;
+} view;
+
+static void turn(const view *v, double x, double y, double *tx, double *ty) {
+  *tx = v->turned ? -y : x;
+  *ty = v->turned ? x : y;
+}
+
+static void to_page(const view *v, double x, double y, double *px, double *py) {
+  double tx, ty;
+  turn(v, x, y, &tx, &ty);
+  *px = v->ox + (tx - v->minx) * v->scale;
+  *py = v->oy + (ty - v->miny) * v->scale;
+}
+
+static void page_move(cb_page *p, const view *v, double x, double y) {
+  double px, py;
+  to_page(v, x, y, &px, &py);
+  cb_page_move(p, px, py);
+}
+
+static void page_line(cb_page *p, const view *v, double x, double y) {
+  double px, py;
+  to_page(v, x, y, &px, &py);
+  cb_page_line(p, px, py);
+}
+
+static void polyline(cb_page *p, const view *v, const cb_pc_point *pts, int n) {
+  page_move(p, v, pts[0].x, pts[0].y);
+  for (int i = 1; i < n; i++)
+    page_line(p, v, pts[i].x, pts[i].y);
+}
+
+static double seg_len(cb_pc_point a, cb_pc_point b) { return fabs(b.x - a.x) + fabs(b.y - a.y); }
+
+/* How far along the polyline q lies (the first leg holding it); -1 if on none. */
+static double along(const cb_pc_point *pts, int n, cb_pc_point q) {
+  double s = 0;
+  for (int i = 1; i < n; i++) {
+    cb_pc_point a = pts[i - 1], b = pts[i];
+    if (q.x > fmin(a.x, b.x) - EPS && q.x < fmax(a.x, b.x) + EPS && q.y > fmin(a.y, b.y) - EPS &&
+        q.y < fmax(a.y, b.y) + EPS)
+      return s + seg_len(a, q);
+    s += seg_len(a, b);
+  }
+  return -1;
+}
+
+/* The stretch s0..s1 of the polyline into out (at most n + 2 points). */
+static int stretch(const cb_pc_point *pts, int n, double s0, double s1, cb_pc_point *out) {
+  int m = 0;
+  double s = 0;
+  for (int i = 1; i < n; i++) {
+    cb_pc_point a = pts[i - 1], b = pts[i];
+    double l = seg_len(a, b);
+    if (l > 0 && s + l > s0 - EPS && s < s1 + EPS) {
+      double t0 = fmax(0, (s0 - s) / l), t1 = fmin(1, (s1 - s) / l);
+      cb_pc_point p0 = {a.x + (b.x - a.x) * t0, a.y + (b.y - a.y) * t0};
+      cb_pc_point p1 = {a.x + (b.x - a.x) * t1, a.y + (b.y - a.y) * t1};
+      if (m == 0) out[m++] = p0;
+      out[m++] = p1;
+    }
+    s += l;
+  }
+  return m;
+}
+
+/* The unit direction of the leg at s (towards the corridor's end). */
+static void direction_at(const cb_pc_point *pts, int n, double s, double *ux, double *uy) {
+  *ux = 1, *uy = 0;
+  for (int i = 1; i < n; i++) {
+    double l = seg_len(pts[i - 1], pts[i]);
+    if (l <= EPS) continue;
+    *ux = (pts[i].x - pts[i - 1].x) / l;
+    *uy = (pts[i].y - pts[i - 1].y) / l;
+    if (s <= l + EPS) return;
+    s -= l;
+  }
+}
+
+static void band(cb_page *p, const cb_symbols *st, const view *v, const cb_pc_point *pts, int n, int pass) {
+  if (n < 2 || seg_len(pts[0], pts[n - 1]) + seg_len(pts[0], pts[1]) <= EPS) return;
+  polyline(p, v, pts, n);
+  cb_ink ink = cb_ink_stroke(pass ? st->paper : st->ink, pass ? v->cw : v->cw + 2 * st->line);
+  ink.cap = CB_CAP_BUTT;
+  cb_page_ink(p, &ink);
+}
+
+static void mark(cb_page *p, const cb_symbols *st, const view *v, cb_symbol s, cb_pc_point at, double ux,
+                 double uy, cb_symbol_set *used) {
+  double px, py, tx, ty;
+  to_page(v, at.x, at.y, &px, &py);
+  turn(v, ux, uy, &tx, &ty);
+  cb_symbol_mark(p, st, s, px, py, tx, ty, v->cw);
+  *used |= CB_SYMBOL_BIT(s);
+}
+
+static void grid(cb_page *p, const view *v, double minx, double miny, double maxx, double maxy) {
+  if (v->scale * 10 < 3) return;
+  for (double gx = floor(minx / 10) * 10; gx <= maxx + EPS; gx += 10) {
+    page_move(p, v, gx, miny);
+    page_line(p, v, gx, maxy);
+  }
+  for (double gy = floor(miny / 10) * 10; gy <= maxy + EPS; gy += 10) {
+    page_move(p, v, minx, gy);
+    page_line(p, v, maxx, gy);
+  }
+  cb_ink ink = cb_ink_stroke(GRID, 0.3);
+  cb_page_ink(p, &ink);
+}
+
+/* Under: the crossed corridor drawn again across ours, ours dashed through. */
+static void draw_under(cb_page *p, const cb_symbols *st, const view *v, const cb_preconnect_proc *pp,
+                       const cb_pc_crossing *c, const cb_pc_point *seg, int m) {
+  if (c->door >= 1 && c->door <= pp->ndoors) {
+    const cb_pc_door *o = &pp->doors[c->door - 1];
+    cb_pc_point mid = {(c->enter.x + c->leave.x) / 2, (c->enter.y + c->leave.y) / 2};
+    for (int part = 0; part < 2; part++) {
+      const cb_pc_point *w = part ? o->side : o->points;
+      int k = part ? o->nside : o->npoints;
+      double s = along(w, k, mid);
+      if (s < 0 || k + 2 > 8) continue;
+      cb_pc_point piece[8];
+      double reach = CORRIDOR_FT * 1.4;
+      int pm = stretch(w, k, fmax(0, s - reach), s + reach, piece);
+      for (int pass = 0; pass < 2 && pm >= 2; pass++)
+        band(p, st, v, piece, pm, pass);
+      break;
+    }
+  }
+  if (m < 2) return;
+  polyline(p, v, seg, m);
+  cb_ink dash = cb_ink_stroke(st->ink, st->line * 0.9);
+  dash.dash[0] = st->line * 2.2;
+  dash.dash[1] = st->line * 1.8;
+  dash.ndash = 2;
+  cb_page_ink(p, &dash);
+}
+
+/* How far a word of width tw and size `size` centred at (x, y) keeps from
+ * the nearest secret door's disc (negative: the disc covers it). */
+static double clearance(const cb_symbols *st, const view *v, const cb_dungeon *d,
+                        const cb_preconnect_proc *pp, double x, double y, double tw, double size) {
+  double rad = st->badge * 0.62 + 1, least = INFINITY;
+  for (int i = 0; i < pp->ndoors; i++) {
+    const cb_pc_door *dr = &pp->doors[i];
+    if (dr->npoints < 2 || dr->passage < 1 || dr->passage > d->npassages) continue;
+    if (!(d->passages[dr->passage - 1].flags & CB_FLAG_SECRET)) continue;
+    double px, py, ux, uy, total = 0;
+    for (int k = 1; k < dr->npoints; k++)
+      total += seg_len(dr->points[k - 1], dr->points[k]);
+    direction_at(dr->points, dr->npoints, total, &ux, &uy);
+    double back = fmin(total, (st->badge * 0.45) / v->scale);
+    to_page(v, dr->points[dr->npoints - 1].x - ux * back, dr->points[dr->npoints - 1].y - uy * back, &px,
+            &py);
+    double dx = fmax(0, fabs(px - x) - tw / 2), dy = fmax(0, fabs(py - y) - size * 0.6);
+    least = fmin(least, hypot(dx, dy) - rad);
+  }
+  return least;
+}
+
+/* The plan's extent in feet, rooms and corridors, with a 10-ft border. */
+static void extent(const cb_preconnect_proc *pp, double *minx, double *miny, double *maxx, double *maxy) {
+  *minx = *miny = INFINITY, *maxx = *maxy = -INFINITY;
+#define GROW(px, py)                                                                                         \
+  *minx = fmin(*minx, px), *maxx = fmax(*maxx, px), *miny = fmin(*miny, py), *maxy = fmax(*maxy, py)
+  for (int i = 0; i < pp->nrooms; i++) {
+    GROW(pp->rooms[i].x, pp->rooms[i].y);
+    GROW(pp->rooms[i].x + pp->rooms[i].w, pp->rooms[i].y + pp->rooms[i].h);
+  }
+  for (int i = 0; i < pp->ndoors; i++) {
+    for (int k = 0; k < pp->doors[i].npoints; k++)
+      GROW(pp->doors[i].points[k].x, pp->doors[i].points[k].y);
+    for (int k = 0; k < pp->doors[i].nside; k++)
+      GROW(pp->doors[i].side[k].x, pp->doors[i].side[k].y);
+  }
+#undef GROW
+  *minx -= 10, *miny -= 10, *maxx += 10, *maxy += 10;
+}
+
+double cb_corridors_height(const cb_dungeon *d, const cb_symbols *st, int level, double w) {
+  const cb_preconnect_proc *pp = d->procedure.preconnect;
+  if (!pp || pp->nrooms == 0) return cb_map_height(d, st, level, w);
+  double minx, miny, maxx, maxy;
+  extent(pp, &minx, &miny, &maxx, &maxy);
+  double scale = fmin(MAX_SCALE, (w - 2 * MARGIN_PT - st->badge * 2.5) / (maxx - minx));
+  return (maxy - miny) * scale + 2 * MARGIN_PT;
+}
+
+void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
+                       double w, double h, cb_symbol_set *used) {
+  const cb_preconnect_proc *pp = d->procedure.preconnect;
+  if (!pp || pp->nrooms == 0) {
+    cb_map_draw(p, st, d, level, x, y, w, h, used);
+    return;
+  }
+  double minx, miny, maxx, maxy;
+  extent(pp, &minx, &miny, &maxx, &maxy);
+  view v = {0};
+  double arrow = st->badge * 2.5; /* the north arrow's column on the right */
+  double pw = maxx - minx, ph = maxy - miny, aw = w - 2 * MARGIN_PT - arrow, ah = h - 2 * MARGIN_PT;
+  /* north stays up: the key speaks of compass directions */
+  v.turned = false;
+  v.scale = fmin(MAX_SCALE, fmin(aw / pw, ah / ph));
+  double turned_w = v.turned ? ph : pw, turned_h = v.turned ? pw : ph;
+  v.minx = v.turned ? -maxy : minx, v.miny = v.turned ? minx : miny;
+  v.ox = x + (w - arrow - turned_w * v.scale) / 2;
+  v.oy = y + (h - turned_h * v.scale) / 2;
+  v.cw = fmax(2.5, fmin(8, CORRIDOR_FT * v.scale));
+  grid(p, &v, minx, miny, maxx, maxy);
+
+  /* corridors: ink edges first, then paper inside, so crossings merge */
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < pp->ndoors; i++) {
+      const cb_pc_door *dr = &pp->doors[i];
+      cb_page_role(p, CB_ROLE_PASSAGE, dr->room, dr->to);
+      band(p, st, &v, dr->points, dr->npoints, pass);
+      band(p, st, &v, dr->side, dr->nside, pass);
+    }
+  cb_page_role(p, CB_ROLE_NONE, 0, 0);
+  /* passages no door drew (added by hand to a saved dungeon): straight, centre to centre, under the rooms */
+  for (int i = 0; i < d->npassages; i++) {
+    int drawn = 0;
+    for (int k = 0; k < pp->ndoors && !drawn; k++)
+      drawn = pp->doors[k].passage == d->passages[i].id;
+    const cb_room *a = cb_dungeon_room(d, d->passages[i].from), *b = cb_dungeon_room(d, d->passages[i].to);
+    if (drawn || !a || !b || a == b) continue;
+    double ax, ay, bx, by;
+    to_page(&v, a->x, a->y, &ax, &ay);
+    to_page(&v, b->x, b->y, &bx, &by);
+    cb_symbol s = cb_map_passage_symbol(&d->passages[i]);
+    cb_symbol_passage(p, st, s, ax, ay, bx, by);
+    if (d->passages[i].lock)
+      cb_symbol_label(p, st, d->passages[i].lock, (ax + bx) / 2, (ay + by) / 2 - st->badge);
+    *used |= CB_SYMBOL_BIT(s);
+  }
+  cb_ink room_ink = {.fill = true,
+                     .stroke = true,
+                     .fill_color = cb_symbol_room_fill(st),
+                     .stroke_color = st->ink,
+                     .width = st->line * 1.4};
+  for (int i = 0; i < pp->nrooms; i++) {
+    const cb_pc_room *r = &pp->rooms[i];
+    cb_page_role(p, CB_ROLE_ROOM, r->room, 0);
+    page_move(p, &v, r->x, r->y);
+    page_line(p, &v, r->x + r->w, r->y);
+    page_line(p, &v, r->x + r->w, r->y + r->h);
+    page_line(p, &v, r->x, r->y + r->h);
+    cb_page_close(p);
+    cb_page_ink(p, &room_ink);
+  }
+  cb_page_role(p, CB_ROLE_NONE, 0, 0);
+
+  /* crossings on top: over runs the corridor across, under dashes it through */
+  for (int i = 0; i < pp->ndoors; i++) {
+    const cb_pc_door *dr = &pp->doors[i];
+    for (int k = 0; k < dr->ncrossings; k++) {
+      const cb_pc_crossing *c = &dr->crossings[k];
+      if (c->result != CB_CROSS_UNDER && c->result != CB_CROSS_OVER) continue;
+      double s0 = along(dr->points, dr->npoints, c->enter), s1 = along(dr->points, dr->npoints, c->leave);
+      if (s0 < 0 || s1 < s0) continue;
+      cb_pc_point seg[16];
+      int m = dr->npoints + 2 <= 16 ? stretch(dr->points, dr->npoints, s0, s1, seg) : 0;
+      if (c->result == CB_CROSS_OVER) {
+        for (int pass = 0; pass < 2; pass++)
+          band(p, st, &v, seg, m, pass);
+        *used |= CB_SYMBOL_BIT(CB_SYM_OVER);
+      } else {
+        draw_under(p, st, &v, pp, c, seg, m);
+        *used |= CB_SYMBOL_BIT(CB_SYM_UNDER);
+      }
+      cb_symbol stairs = c->ladder ? CB_SYM_LADDER : CB_SYM_STAIRS;
+      double ux, uy;
+      direction_at(dr->points, dr->npoints, s0, &ux, &uy);
+      mark(p, st, &v, stairs, c->enter, ux, uy, used);
+      direction_at(dr->points, dr->npoints, s1, &ux, &uy);
+      mark(p, st, &v, stairs, c->leave, -ux, -uy, used);
+    }
+  }
+
+  /* doors where corridors meet walls; secret doors and dead ends where they stop */
+  for (int i = 0; i < pp->ndoors; i++) {
+    const cb_pc_door *dr = &pp->doors[i];
+    if (dr->npoints < 1) continue;
+    static const int DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
+    int f = (int)dr->facing % 4;
+    mark(p, st, &v, CB_SYM_DOOR, dr->points[0], DX[f], DY[f], used);
+    const cb_passage *ps =
+        dr->passage >= 1 && dr->passage <= d->npassages ? &d->passages[dr->passage - 1] : NULL;
+    double total = 0;
+    for (int k = 1; k < dr->npoints; k++)
+      total += seg_len(dr->points[k - 1], dr->points[k]);
+    if (total <= EPS) continue;
+    double ux, uy;
+    direction_at(dr->points, dr->npoints, total, &ux, &uy);
+    cb_pc_point end = dr->points[dr->npoints - 1];
+    if (ps && (ps->flags & CB_FLAG_SECRET) && !(ps->flags & CB_FLAG_DEAD_END)) {
+      /* the disc sits on the corridor just short of the wall, not over the room */
+      double back = fmin(total, (st->badge * 0.45) / v.scale);
+      end = (cb_pc_point){end.x - ux * back, end.y - uy * back};
+    }
+    cb_symbol s = !ps                            ? CB_SYM_DOOR
+                  : ps->flags & CB_FLAG_DEAD_END ? CB_SYM_DEAD_END
+                  : ps->flags & CB_FLAG_SECRET   ? CB_SYM_SECRET
+                                                 : CB_SYM_DOOR;
+    mark(p, st, &v, s, end, ux, uy, used);
+  }
+  for (int i = 0; i < pp->ndoors; i++) {
+    const cb_pc_door *dr = &pp->doors[i];
+    if (dr->nside != 2) continue;
+    double l = seg_len(dr->side[0], dr->side[1]);
+    if (l <= EPS) continue;
+    mark(p, st, &v, CB_SYM_DEAD_END, dr->side[1], (dr->side[1].x - dr->side[0].x) / l,
+         (dr->side[1].y - dr->side[0].y) / l, used);
+  }
+
+  cb_symbol_north(p, st, x + w - arrow / 2, y + MARGIN_PT + st->badge, v.turned ? 1 : 0,
+                  -1 + (v.turned ? 1 : 0));
+
+  /* room numbers last, over everything */
+  for (int i = 0; i < pp->nrooms; i++) {
+    const cb_pc_room *r = &pp->rooms[i];
+    const cb_room *room = cb_dungeon_room(d, r->room);
+    char num[16];
+    snprintf(num, sizeof num, "%d", room ? room->number : r->room);
+    double cx, cy;
+    to_page(&v, r->x + r->w / 2, r->y + r->h / 2, &cx, &cy);
+    double size = fmax(MIN_NUMBER, fmin(NUMBER_SIZE, fmin(r->w, r->h) * v.scale * 0.55));
+    double tw = cb_text_width(st->m, CB_FONT_BOLD, size, num);
+    /* the middle of the room, or the spot nearest it that no secret door's disc covers */
+    double rw = r->w * v.scale, rh = r->h * v.scale, nx = cx, ny = cy;
+    double most = -INFINITY;
+    for (int k = 0; k < 9 && most < 0; k++) {
+      double ox = (k % 3 - 1) * (rw - tw) / 3, oy = (k / 3 - 1) * (rh - size) / 3;
+      if (k == 0)
+        ox = oy = 0;
+      else if (k == 4)
+        ox = -(rw - tw) / 3, oy = -(rh - size) / 3;
+      double room_left = clearance(st, &v, d, pp, cx + ox, cy + oy, tw, size);
+      if (room_left > most) most = room_left, nx = cx + ox, ny = cy + oy;
+    }
+    cb_page_role(p, CB_ROLE_NUMBER, r->room, 0);
+    cb_page_text(p, CB_FONT_BOLD, size, nx - tw / 2, ny + size * 0.34, st->ink, num);
+    cb_page_role(p, CB_ROLE_ROOM_MARK, r->room, 0);
+    if (room && (room->tags & CB_TAG_ENTRANCE)) {
+      double bw = cb_symbol_badge_width(st, CB_SYM_ENTRANCE, NULL);
+      double ax, ay, bx, by;
+      to_page(&v, r->x, r->y, &ax, &ay);
+      to_page(&v, r->x + r->w, r->y + r->h, &bx, &by);
+      /* inside the room's top left corner when the room has room for it, else just outside */
+      int inside = fabs(bx - ax) >= tw + 2 * bw + 6 && fabs(by - ay) >= size + 2 * st->badge + 4;
+      double ex = inside ? fmin(ax, bx) + bw * 0.5 + 2.5 : fmin(ax, bx) - bw * 0.5 - 1.5;
+      double ey = inside ? fmin(ay, by) + st->badge * 0.5 + 2.5 : fmin(ay, by) - st->badge * 0.5 - 1.5;
+      cb_symbol_badge(p, st, CB_SYM_ENTRANCE, NULL, ex, ey);
+      *used |= CB_SYMBOL_BIT(CB_SYM_ENTRANCE);
+    }
+  }
+  cb_page_role(p, CB_ROLE_NONE, 0, 0);
+}
+
+static size_t add(char *buf, size_t cap, size_t n, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static size_t add(char *buf, size_t cap, size_t n, const char *fmt, ...) {
+  if (n >= cap) return n;
+  va_list ap;
+  va_start(ap, fmt);
+  int k = vsnprintf(buf + n, cap - n, fmt, ap);
+  va_end(ap);
+  return k < 0 ? n : n + (size_t)k;
+}
+
+void cb_corridors_key_note(const cb_dungeon *d, const cb_room *r, char *buf, size_t cap) {
+  const cb_preconnect_proc *pp = d->procedure.preconnect;
+  size_t n = 0;
+  buf[0] = '\0';
+  if (!pp) return;
+  int count = 0;
+  for (int i = 0; i < pp->ndoors; i++) {
+    const cb_pc_door *dr = &pp->doors[i];
+    if (dr->room != r->id || dr->nrolls < 1) continue;
+    const cb_passage *ps =
+        dr->passage >= 1 && dr->passage <= d->npassages ? &d->passages[dr->passage - 1] : NULL;
+    n = add(buf, cap, n, "%s%s %d", count ? "; " : "Doors (d10): ", FACING_WORD[dr->facing % 4],
+            dr->rolls[0] % 10);
+    for (int k = 0; k + 1 < dr->nrolls; k++)
+      if (dr->via[k]) n = add(buf, cap, n, " (distant: room %d) then %d", dr->via[k], dr->rolls[k + 1] % 10);
+    if (dr->destination) n = add(buf, cap, n, " \xe2\x86\x92 %d", dr->destination);
+    if (dr->new_room)
+      n = add(buf, cap, n, ", new room %d", dr->to);
+    else if (ps && (ps->flags & CB_FLAG_DEAD_END))
+      n = add(buf, cap, n, ", dead end");
+    else if (ps && (ps->flags & CB_FLAG_SECRET))
+      n = add(buf, cap, n, ", secret door into %d", dr->to);
+    else if (dr->reread)
+      n = add(buf, cap, n, ", read as %d", dr->to);
+    else if (dr->to == dr->room)
+      n = add(buf, cap, n, ", a loop");
+    if (dr->postponed) n = add(buf, cap, n, ", postponed");
+    if (dr->extra) n = add(buf, cap, n, ", added");
+    for (int k = 0; k < dr->ncrossings; k++) {
+      const cb_pc_crossing *c = &dr->crossings[k];
+      n = add(buf, cap, n, "%s%d %s", k ? ", " : " (crossings: ", c->roll % 10,
+              c->result == CB_CROSS_SECRET ? "secret" : cb_crossing_result_name(c->result));
+      if (k + 1 == dr->ncrossings) n = add(buf, cap, n, ")");
+    }
+    count++;
+  }
+  if (count) add(buf, cap, n, ".");
+}

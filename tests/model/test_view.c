@@ -1,0 +1,87 @@
+/* The players' map over 1,000 seeds of every generator: no secret, concealed
+ * or trapped passage, and exactly the rooms the party can find from the ways
+ * in without a secret (worked out here by a fixed-point sweep, not the
+ * view's own walk). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h> // after the headers it needs
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "model/check.h"
+#include "model/view.h"
+#include "proc/proc.h"
+#include "testlib.h"
+
+static const unsigned UNSEEN = CB_FLAG_SECRET | CB_FLAG_CONCEALED;
+
+/* known[i]: room i is found from a way in along passages without a secret */
+static bool *findable(const cb_dungeon *d) {
+  bool *known = calloc((size_t)d->nrooms + 1, sizeof *known);
+  assert_non_null(known);
+  int ways_in = 0;
+  for (int i = 0; i < d->nrooms; i++)
+    if (d->rooms[i].tags & (CB_TAG_ENTRANCE | CB_TAG_START | CB_TAG_MAIN_START)) known[i] = true, ways_in++;
+  if (!ways_in && d->nrooms) known[cb_check_start_room(d)] = true;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (int k = 0; k < d->npassages; k++) {
+      const cb_passage *p = &d->passages[k];
+      if ((p->flags & UNSEEN) || p->to == 0) continue;
+      int a = (int)(cb_dungeon_room(d, p->from) - d->rooms), b = (int)(cb_dungeon_room(d, p->to) - d->rooms);
+      if (known[a] && !known[b]) known[b] = grew = true;
+      if (known[b] && !known[a] && !(p->flags & CB_FLAG_ONE_WAY)) known[a] = grew = true;
+    }
+  }
+  return known;
+}
+
+static void check_view(const cb_dungeon *d, const cb_dungeon *v, const char *what) {
+  bool *known = findable(d);
+  int in_view = 0;
+  for (int i = 0; i < d->nrooms; i++) {
+    bool shown = cb_dungeon_room(v, d->rooms[i].id) != NULL;
+    if (shown != known[i])
+      fail_msg("%s: room %d is %s but %s", what, d->rooms[i].id, known[i] ? "findable" : "behind a secret",
+               shown ? "shown" : "left out");
+    in_view += shown;
+  }
+  assert_int_equal(in_view, v->nrooms);
+  for (int k = 0; k < v->npassages; k++)
+    if (v->passages[k].flags & (UNSEEN | CB_FLAG_TRAPPED))
+      fail_msg("%s: passage %d-%d shows a secret or trap", what, v->passages[k].from, v->passages[k].to);
+  free(known);
+}
+
+static void the_players_see_only_what_they_can_find(void **state) {
+  (void)state;
+  int n = 0, hidden = 0;
+  const cb_generator *const *gens = cb_generator_list(&n);
+  for (int g = 0; g < n; g++)
+    for (int seed = 1; seed <= 1000; seed++) {
+      cb_gen_options o = {.seed = (uint64_t)seed, .secret_rows = seed % 2 == 0};
+      cb_dungeon *d = NULL;
+      cb_error err = {0};
+      if (gens[g]->generate(&o, &d, &err) != CB_OK) fail_msg("%s seed %d: %s", gens[g]->name, seed, err.msg);
+      cb_dungeon *v = cb_player_view(d);
+      assert_non_null(v);
+      char what[64];
+      snprintf(what, sizeof what, "%s seed %d", gens[g]->name, seed);
+      check_view(d, v, what);
+      hidden += v->nrooms < d->nrooms;
+      cb_dungeon_free(v);
+      cb_dungeon_free(d);
+    }
+  /* the check has something to find: some dungeons keep rooms behind secrets */
+  assert_true(hidden > 50);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {cmocka_unit_test(the_players_see_only_what_they_can_find)};
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
