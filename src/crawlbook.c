@@ -15,6 +15,7 @@
 #include "layout/sheet.h"
 #include "model/check.h"
 #include "model/view.h"
+#include "proc/registry.h"
 
 #ifndef CB_VERSION
 #define CB_VERSION "0.0.0"
@@ -25,13 +26,13 @@ static const double A4_W = 595.2756, A4_H = 841.8898, MARGIN_MM = 12;
 const char *cb_version(void) { return CB_VERSION; }
 
 static cb_status make_dungeon(const cb_job *job, cb_dungeon **out, cb_error *err) {
-  if (job->input) return cb_json_read_file(job->input, out, err);
+  if (job->input) return cb_json_read_file(job->input, cb_proc_json(), out, err);
   const cb_generator *g = cb_generator_find(job->generator);
-  if (!g)
-    return cb_error_set(err, CB_EINPUT,
-                        "--generator %s: no such generator (cards, leximorph, preconnect, "
-                        "battleships or dropdice)",
-                        job->generator);
+  if (!g) {
+    char names[256];
+    return cb_error_set(err, CB_EINPUT, "--generator %s: no such generator (%s)", job->generator,
+                        cb_generator_names(names, sizeof names, " or "));
+  }
   cb_status st = g->generate(&job->gen, out, err);
   if (st != CB_OK) return st;
   if (job->gen.title && cb_dungeon_set_option(*out, "title", job->gen.title, false)) {
@@ -56,7 +57,7 @@ static cb_status make_dungeon(const cb_job *job, cb_dungeon **out, cb_error *err
 }
 
 static cb_status write_json(const cb_dungeon *d, cb_output *out, cb_error *err) {
-  return cb_json_write(d, (cb_sink){out, cb_output_write}, err);
+  return cb_json_write(d, cb_proc_json(), (cb_sink){out, cb_output_write}, err);
 }
 
 /* A backend with its page settings, made once per document. */
@@ -102,14 +103,15 @@ static cb_status lay_out(const cb_job *job, const renderer *r, const cb_dungeon 
   if (need_view && !view) return cb_error_set(err, CB_EINTERNAL, "out of memory");
   const cb_measure *m = r->cls->measure(r->b);
   cb_status st;
+  cb_sheet_options so = r->so;
+  cb_proc_sheet(d, &so);
   if (job->tpl.layout == CB_LAYOUT_ZINE8 && !job->player_map) {
     /* the zine's sheet is landscape whatever the page size says */
-    cb_sheet_options so = r->so;
     if (so.page_w < so.page_h) so.page_w = r->so.page_h, so.page_h = r->so.page_w;
     st = cb_zine_layout(d, m, &so, doc, err);
   } else {
-    st = booklet ? cb_booklet_layout(d, view, m, &r->so, doc, err)
-                 : cb_sheet_layout(view ? view : d, m, &r->so, doc, err);
+    st = booklet ? cb_booklet_layout(d, view, m, &so, doc, err)
+                 : cb_sheet_layout(view ? view : d, m, &so, doc, err);
   }
   if (st == CB_OK && job->impose_saddle) {
     /* the sheets take the pages' place; the document keeps its metadata */

@@ -14,19 +14,6 @@
 #include "json_util.h"
 #include "model/check.h"
 
-/* Each generator's procedure reader and writer; add a row per generator. */
-static const cb_proc_io *const proc_ios[] = {
-    &cb_proc_io_dropdice,  &cb_proc_io_battleships, &cb_proc_io_cards,
-    &cb_proc_io_leximorph, &cb_proc_io_preconnect,
-};
-static const char *const generator_names[] = {"cards", "leximorph", "preconnect", "battleships", "dropdice"};
-
-static const cb_proc_io *proc_io(const char *generator) {
-  for (size_t i = 0; i < sizeof proc_ios / sizeof *proc_ios; i++)
-    if (strcmp(proc_ios[i]->generator, generator) == 0) return proc_ios[i];
-  return NULL;
-}
-
 /* ---- writing ----
  * Everything is streamed through cb_jw (json_util.c): a 100,000-room dungeon
  * through jansson's tree cost seconds and hundreds of megabytes. */
@@ -156,7 +143,7 @@ static cb_status check_writable(const cb_dungeon *d, cb_error *err) {
   return CB_OK;
 }
 
-cb_status cb_json_write(const cb_dungeon *d, cb_sink sink, cb_error *err) {
+cb_status cb_json_write(const cb_dungeon *d, const cb_json_procs *procs, cb_sink sink, cb_error *err) {
   if (check_writable(d, err) != CB_OK) return err->status;
   cb_jw *w = cb_jw_new(sink);
   if (!w) return cb_error_set(err, CB_EINTERNAL, "out of memory writing JSON");
@@ -176,8 +163,8 @@ cb_status cb_json_write(const cb_dungeon *d, cb_sink sink, cb_error *err) {
   put_list(w, d, "levels", d->nlevels, level_item, ",\n");
   put_list(w, d, "rooms", d->nrooms, room_item, ",\n");
   put_list(w, d, "passages", d->npassages, passage_item, ",\n ");
-  const cb_proc_io *io = proc_io(d->generator);
-  if (io && io->write_sketch && d->sketch) {
+  const cb_proc_io *io = procs->find(d->generator);
+  if (io && io->write_sketch && io->has_sketch(d)) {
     cb_jw_put(w, "\"sketch\": ");
     io->write_sketch(w, d);
     cb_jw_put(w, ",\n ");
@@ -286,28 +273,14 @@ static cb_status read_seed(cb_json_reader *r, json_t *seed, uint64_t *out) {
   return CB_OK;
 }
 
-/* The options each generator writes (and the footer's command repeats):
- * any other key is refused, so a file cannot put words of its own into that
- * command. One row per generator. */
-static const char *const known_options[][2] = {
-    {"dropdice", " rooms extra-by faithful content title theme depth locks "},
-    {"cards",
-     " sprawl rooms grid shape entrance decks jokers rediscovered no-doubles-obstructed doubles-obstructed "
-     "levels faithful min-rooms content lengths length-unit title theme depth locks "},
-    {"battleships",
-     " levels grid fleet extra extra-stairs secret-rows matching-stairs faithful title theme depth locks "},
-    {"leximorph",
-     " sectors sector-ft rotate no-rotate letters junctions walls doors faithful title theme depth locks "},
-    {"preconnect", " rooms ladders faithful title theme depth locks "},
-};
-
-static bool known_option(const char *generator, const char *key) {
+/* The options a generator writes (and the footer's command repeats): any
+ * other key is refused, so a file cannot put words of its own into that
+ * command. */
+static bool known_option(const cb_proc_io *io, const char *key) {
   char word[72];
-  if (!*key || strlen(key) > 64 || strpbrk(key, " ")) return false;
+  if (!io || !io->options || !*key || strlen(key) > 64 || strpbrk(key, " ")) return false;
   snprintf(word, sizeof word, " %s ", key);
-  for (size_t i = 0; i < sizeof known_options / sizeof *known_options; i++)
-    if (strcmp(known_options[i][0], generator) == 0) return strstr(known_options[i][1], word) != NULL;
-  return false;
+  return strstr(io->options, word) != NULL;
 }
 
 static cb_status read_options(cb_json_reader *r, json_t *root) {
@@ -315,7 +288,7 @@ static cb_status read_options(cb_json_reader *r, json_t *root) {
   const char *key;
   json_t *v;
   json_object_foreach(opts, key, v) {
-    if (!known_option(r->d->generator, key))
+    if (!known_option(r->procs->find(r->d->generator), key))
       return cb_jr_fail(r, "options", "'%.64s%s' is not an option of %s", key, strlen(key) > 64 ? "..." : "",
                         r->d->generator);
     char buf[64];
@@ -345,12 +318,10 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
     return cb_jr_fail(r, "", "'format' must be \"" CB_JSON_FORMAT "\" or \"" CB_JSON_FORMAT_1 "\"");
   r->stocked = strcmp(format, CB_JSON_FORMAT) == 0;
   const char *gen = json_string_value(json_object_get(root, "generator"));
-  int known = 0;
-  for (size_t i = 0; gen && i < sizeof generator_names / sizeof *generator_names; i++)
-    known |= strcmp(gen, generator_names[i]) == 0;
-  if (!known)
-    return cb_jr_fail(r, "",
-                      "'generator' must be one of cards, leximorph, preconnect, battleships, dropdice");
+  if (!gen || !r->procs->find(gen)) {
+    char names[256];
+    return cb_jr_fail(r, "", "'generator' must be one of %s", r->procs->names(names, sizeof names));
+  }
   uint64_t seed = 0;
   if (read_seed(r, json_object_get(root, "seed"), &seed)) return r->st;
   r->d = cb_dungeon_new(gen, seed);
@@ -384,7 +355,7 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
   cb_error check = {0};
   if (cb_check_structure(d, &check) != CB_OK)
     return r->st = cb_error_set(r->err, CB_EINPUT, "%s: %s", r->name, check.msg);
-  const cb_proc_io *io = proc_io(gen);
+  const cb_proc_io *io = r->procs->find(gen);
   json_t *proc = cb_jr_field(r, root, "", "procedure", JSON_OBJECT, 0);
   json_t *sketch = cb_jr_field(r, root, "", "sketch", JSON_OBJECT, 0);
   if (r->st) return r->st;
@@ -403,7 +374,8 @@ static void *jansson_alloc(size_t n) {
   return p;
 }
 
-cb_status cb_json_parse(const char *text, size_t len, const char *name, cb_dungeon **out, cb_error *err) {
+cb_status cb_json_parse(const char *text, size_t len, const char *name, const cb_json_procs *procs,
+                        cb_dungeon **out, cb_error *err) {
   *out = NULL;
   /* jansson's tree costs up to 80 times the text: count before it is built */
   cb_json_cost cost = {0};
@@ -421,7 +393,7 @@ cb_status cb_json_parse(const char *text, size_t len, const char *name, cb_dunge
     return cb_error_set(err, CB_EINTERNAL, "%s: out of memory", name);
   if (!root && jerr.line < 0) return cb_error_set(err, CB_EINPUT, "%s: %s", name, jerr.text);
   if (!root) return cb_error_set(err, CB_EINPUT, "%s:%d:%d: %s", name, jerr.line, jerr.column, jerr.text);
-  cb_json_reader r = {name, err, NULL, CB_OK};
+  cb_json_reader r = {name, err, NULL, CB_OK, false, procs};
   cb_status st = read_root(&r, root);
   json_decref(root);
   if (st != CB_OK) {
@@ -432,7 +404,7 @@ cb_status cb_json_parse(const char *text, size_t len, const char *name, cb_dunge
   return CB_OK;
 }
 
-cb_status cb_json_read_file(const char *path, cb_dungeon **out, cb_error *err) {
+cb_status cb_json_read_file(const char *path, const cb_json_procs *procs, cb_dungeon **out, cb_error *err) {
   *out = NULL;
   FILE *f = fopen(path, "rb");
   if (!f) return cb_error_set(err, CB_EINPUT, "%s: %s", path, strerror(errno));
@@ -458,7 +430,7 @@ cb_status cb_json_read_file(const char *path, cb_dungeon **out, cb_error *err) {
     }
   }
   fclose(f);
-  if (st == CB_OK) st = cb_json_parse(buf ? buf : "", len, path, out, err);
+  if (st == CB_OK) st = cb_json_parse(buf ? buf : "", len, path, procs, out, err);
   free(buf);
   return st;
 }

@@ -12,16 +12,25 @@
 /* The format before stocking: still read, without contents. */
 #define CB_JSON_FORMAT_1 "crawlbook/1"
 
+/* What the JSON core asks of the procedures (proc/registry.c answers): each
+ * one's reader and writer of its artefacts, and their names for messages. */
+struct cb_proc_io;
+typedef struct cb_json_procs {
+  const struct cb_proc_io *(*find)(const char *generator); /* NULL: no such procedure */
+  const char *(*names)(char *buf, size_t cap);             /* "cards, leximorph, ..." */
+} cb_json_procs;
+
 /* Writes the dungeon as JSON: the top-level object with one room, passage or
  * log line per line, so that a diff shows what changed. CB_EINTERNAL on OOM
  * or with the sink's status when a write fails. */
-cb_status cb_json_write(const cb_dungeon *d, cb_sink sink, cb_error *err);
+cb_status cb_json_write(const cb_dungeon *d, const cb_json_procs *procs, cb_sink sink, cb_error *err);
 
 /* Reads and validates a dungeon from JSON text (name is used in messages).
  * On success *out is a new dungeon the caller frees; on failure CB_EINPUT
  * with "name:line:column: ..." or "name: rooms[3]: ..." and *out NULL. */
-cb_status cb_json_parse(const char *text, size_t len, const char *name, cb_dungeon **out, cb_error *err);
+cb_status cb_json_parse(const char *text, size_t len, const char *name, const cb_json_procs *procs,
+                        cb_dungeon **out, cb_error *err);
 /* The same for a file. */
-cb_status cb_json_read_file(const char *path, cb_dungeon **out, cb_error *err);
+cb_status cb_json_read_file(const char *path, const cb_json_procs *procs, cb_dungeon **out, cb_error *err);
 
 #endif

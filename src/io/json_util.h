@@ -9,6 +9,7 @@
 
 #include "base/error.h"
 #include "base/sink.h"
+#include "json.h"
 #include "model/dungeon.h"
 
 enum {
@@ -40,6 +41,7 @@ typedef struct cb_json_reader {
   cb_dungeon *d;
   cb_status st; /* sticky: the first error */
   bool stocked; /* crawlbook/2: contents, notes and the stocking fields are read */
+  const cb_json_procs *procs;
 } cb_json_reader;
 
 /* Records "name: where: message" (the first error only); returns r->st. */
@@ -95,16 +97,12 @@ json_t *cb_jv_coord(double v);
  * optionally the top-level "sketch") and read back with validation. */
 typedef struct cb_proc_io {
   const char *generator;
-  void (*write)(cb_jw *w, const cb_dungeon *d);                /* the "procedure" object */
-  cb_status (*read)(cb_json_reader *r, json_t *procedure);     /* fills d->procedure */
-  void (*write_sketch)(cb_jw *w, const cb_dungeon *d);         /* optional */
+  const char *options; /* " rooms title ... ": the option keys it records, each between spaces */
+  void (*write)(cb_jw *w, const cb_dungeon *d);            /* the "procedure" object */
+  cb_status (*read)(cb_json_reader *r, json_t *procedure); /* fills d->procedure */
+  void (*write_sketch)(cb_jw *w, const cb_dungeon *d);     /* optional, with has_sketch */
+  bool (*has_sketch)(const cb_dungeon *d);
   cb_status (*read_sketch)(cb_json_reader *r, json_t *sketch); /* optional */
 } cb_proc_io;
-
-extern const cb_proc_io cb_proc_io_dropdice;
-extern const cb_proc_io cb_proc_io_battleships;
-extern const cb_proc_io cb_proc_io_cards;
-extern const cb_proc_io cb_proc_io_leximorph;
-extern const cb_proc_io cb_proc_io_preconnect;
 
 #endif

@@ -1,6 +1,6 @@
 /* What a generator adds to the generic sheet: its own way of drawing the map
  * (cards on their grid, corridors as drawn) and pages after the key (the
- * leximorph sketch, battleships' grids). One row per generator in hooks.c. */
+ * leximorph sketch, battleships' grids). Each procedure defines its own (src/proc/<name>/layout.c). */
 #ifndef CB_HOOKS_H
 #define CB_HOOKS_H
 
@@ -9,7 +9,6 @@
 #include "symbols.h"
 
 typedef struct cb_layout_hooks {
-  const char *generator;
   /* Optional: draws level `level` (0: all) in the box instead of the generic
    * point-crawl, setting the bits of the symbols it used. */
   void (*map)(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y, double w,
@@ -35,8 +34,5 @@ typedef struct cb_layout_hooks {
    * behind its doors, say), written into buf; empty for none. */
   void (*key_note)(const cb_dungeon *d, const cb_room *r, char *buf, size_t cap);
 } cb_layout_hooks;
-
-/* The hooks of a generator; a row with every entry NULL when it has none. */
-const cb_layout_hooks *cb_layout_hooks_find(const char *generator);
 
 #endif

@@ -45,8 +45,8 @@ static double vy(const view *v, double y) { return v->oy + (y - v->miny) * v->sc
  * closest pair of rooms; clamped so numbers stay legible. */
 static double room_radius(const cb_dungeon *d, const view *v, int level) {
   double r = ROOM_MAX_R;
-  if (d->procedure.dropdice) {
-    r = d->procedure.dropdice->die_ft / 2 * v->scale;
+  if (d->room_ft > 0) {
+    r = d->room_ft / 2 * v->scale;
   } else {
     double best = INFINITY;
     for (int i = 0; i < d->nrooms && d->nrooms <= 4000; i++)

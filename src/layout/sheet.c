@@ -283,17 +283,14 @@ static void draw_levels(cb_page *p, const cb_symbols *st, const cb_dungeon *d, c
   }
 }
 
-static const char *describe(const cb_dungeon *d, char *buf, size_t cap) {
-  static const struct {
-    const char *gen, *what;
-  } names[] = {{"dropdice", "A Jaquaysed drop-dice point-crawl"},
-               {"cards", "A Cardtography dungeon"},
-               {"leximorph", "A leximorph tunnel dungeon"},
-               {"preconnect", "A pre-connected dungeon"},
-               {"battleships", "A BattleDungeon grid-crawl"}};
-  const char *what = "A dungeon";
-  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-    if (strcmp(names[i].gen, d->generator) == 0) what = names[i].what;
+/* The procedure's hooks, a row of none when it draws only the generic sheet. */
+static const cb_layout_hooks *hooks_of(const cb_sheet_options *o) {
+  static const cb_layout_hooks none = {.map = NULL};
+  return o->hooks ? o->hooks : &none;
+}
+
+static const char *describe(const cb_dungeon *d, const cb_sheet_options *o, char *buf, size_t cap) {
+  const char *what = o->what ? o->what : "A dungeon";
   snprintf(buf, cap, "%s of %d room%s \xc2\xb7 seed %" PRIu64, what, d->nrooms, d->nrooms == 1 ? "" : "s",
            d->seed);
   return buf;
@@ -437,13 +434,12 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   cb_page_text(p, CB_FONT_BOLD, fit_size(m, CB_FONT_BOLD, TITLE_SIZE, title, w), x, y, INK, title);
   char sub[256];
   y += SUB_SIZE * 1.6;
-  describe(d, sub, sizeof sub);
+  describe(d, o, sub, sizeof sub);
   if (o->player) snprintf(sub, sizeof sub, "The players' map: what the party knows");
   cb_page_text(p, CB_FONT_ITALIC, SUB_SIZE, x, y, GREY, sub);
   y += SUB_SIZE * 0.9;
 
-  const cb_layout_hooks sheet_hooks = hooks_of_sheet(cb_layout_hooks_find(d->generator), o),
-                        *hooks = &sheet_hooks;
+  const cb_layout_hooks sheet_hooks = hooks_of_sheet(hooks_of(o), o), *hooks = &sheet_hooks;
   ks.note = hooks->key_note;
   cb_symbol_set used = o->count_only ? assume : 0;
   cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
@@ -579,7 +575,7 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
   cb_symbols key_marks = st;
   key_marks.badge = BODY_SIZE * 1.1;
   key_marks.line = 0.8;
-  const cb_layout_hooks *hooks = cb_layout_hooks_find(d->generator);
+  const cb_layout_hooks *hooks = hooks_of(o);
   cb_key_style ks = {m, BODY_SIZE, BODY_SIZE * 1.32, BODY_SIZE * 0.45, INK, &key_marks, hooks->key_note};
   ks.full = true;
   ks.extras = cb_key_extras(d);
@@ -596,7 +592,7 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
     cb_page_text(p, CB_FONT_BOLD, size, x + (w - cb_text_width(m, CB_FONT_BOLD, size, title)) / 2, y, INK,
                  title);
     char sub[256];
-    describe(d, sub, sizeof sub);
+    describe(d, o, sub, sizeof sub);
     double sw = cb_text_width(m, CB_FONT_ITALIC, SUB_SIZE, sub);
     cb_page_text(p, CB_FONT_ITALIC, SUB_SIZE, x + (w - fmin(sw, w)) / 2, y + SUB_SIZE * 2.2, GREY, sub);
     /* a small map: the first level, no legend */
@@ -691,7 +687,7 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
   cb_symbols key_marks = st;
   key_marks.badge = body * 1.1;
   key_marks.line = 0.7;
-  const cb_layout_hooks *hooks = cb_layout_hooks_find(d->generator);
+  const cb_layout_hooks *hooks = hooks_of(o);
   cb_key_style ks = {m, body, body * 1.28, body * 0.4, INK, &key_marks, hooks->key_note};
   const char *title = d->title ? d->title : "Dungeon";
   cb_document panels = {0};
@@ -710,7 +706,7 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
   cb_span ts[] = {{CB_FONT_BOLD, title, NULL, 0}};
   int tl = cb_text_flow(P[0], &tf, ts, 1, x, top + size);
   char sub[256];
-  describe(d, sub, sizeof sub);
+  describe(d, o, sub, sizeof sub);
   cb_flow sf = {m, 7, 8.5, w, GREY, NULL, NULL};
   cb_span ss[] = {{CB_FONT_ITALIC, sub, NULL, 0}};
   double y = top + size * (1 + 1.15 * (tl - 1)) + 10;

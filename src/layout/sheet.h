@@ -14,6 +14,7 @@ typedef struct cb_frame {
   double x, y, w, h;
 } cb_frame;
 
+struct cb_layout_hooks;
 typedef struct cb_sheet_options {
   double page_w, page_h; /* points */
   double margin;         /* points */
@@ -27,6 +28,8 @@ typedef struct cb_sheet_options {
   bool count_only;       /* the pages are made only to be counted (a batch's contents): maps stay empty */
   int page_first;        /* a batch: the number of the dungeon's first page in the document (0: 1) */
   int page_total;        /* a batch: the document's page count (0: the dungeon's own) */
+  const struct cb_layout_hooks *hooks; /* what the procedure draws beyond the generic sheet, or NULL */
+  const char *what;                    /* the subtitle's "A Cardtography dungeon"; NULL: "A dungeon" */
 } cb_sheet_options;
 
 /* Lays out the dungeon into doc (which owns the new pages); text is measured

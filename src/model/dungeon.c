@@ -17,8 +17,6 @@ static const char *const kind_names[CB_PASSAGE_KIND_COUNT] = {"door",   "open", 
 static const char *const flag_names[CB_FLAG_COUNT] = {"secret",     "locked",  "soft-locked", "trapped",
                                                       "obstructed", "one-way", "concealed",   "under",
                                                       "over",       "dead-end"};
-static const char *const rule_names[CB_REWRITE_RULE_COUNT] = {
-    "start-start", "goal-goal", "start-goal-secret", "start-goal-locked", "odd", "even", "zero"};
 
 static int bit_index(unsigned bit) {
   for (int i = 0; i < 32; i++)
@@ -26,7 +24,7 @@ static int bit_index(unsigned bit) {
   return -1;
 }
 
-static int find_name(const char *const *names, int n, const char *name) {
+int cb_name_find(const char *const *names, int n, const char *name) {
   for (int i = 0; name && i < n; i++)
     if (strcmp(names[i], name) == 0) return i;
   return -1;
@@ -37,26 +35,21 @@ const char *cb_tag_name(cb_tag tag) {
   return i >= 0 && i < CB_TAG_COUNT ? tag_names[i] : "?";
 }
 int cb_tag_parse(const char *name) {
-  int i = find_name(tag_names, CB_TAG_COUNT, name);
+  int i = cb_name_find(tag_names, CB_TAG_COUNT, name);
   return i < 0 ? -1 : (int)(1u << i);
 }
 const char *cb_passage_kind_name(cb_passage_kind kind) {
   return (unsigned)kind < CB_PASSAGE_KIND_COUNT ? kind_names[kind] : "?";
 }
-int cb_passage_kind_parse(const char *name) { return find_name(kind_names, CB_PASSAGE_KIND_COUNT, name); }
+int cb_passage_kind_parse(const char *name) { return cb_name_find(kind_names, CB_PASSAGE_KIND_COUNT, name); }
 const char *cb_flag_name(cb_passage_flag flag) {
   int i = bit_index(flag);
   return i >= 0 && i < CB_FLAG_COUNT ? flag_names[i] : "?";
 }
 int cb_flag_parse(const char *name) {
-  int i = find_name(flag_names, CB_FLAG_COUNT, name);
+  int i = cb_name_find(flag_names, CB_FLAG_COUNT, name);
   return i < 0 ? -1 : (int)(1u << i);
 }
-const char *cb_rewrite_rule_name(cb_rewrite_rule rule) {
-  return (unsigned)rule < CB_REWRITE_RULE_COUNT ? rule_names[rule] : "?";
-}
-int cb_rewrite_rule_parse(const char *name) { return find_name(rule_names, CB_REWRITE_RULE_COUNT, name); }
-
 int cb_arena_grow(cb_arena *a, void *items, size_t *cap, size_t need, size_t elem) {
   if (need <= *cap) return 0;
   size_t n = *cap ? *cap * 2 : 16;

@@ -114,48 +114,10 @@ typedef struct cb_option {
   bool flag;         /* an option without a value (--faithful): true in JSON */
 } cb_option;
 
-/* dropdice (seed 004) artefacts. */
-typedef struct cb_die {
-  int room;
-  double x, y;
-  int value;
-} cb_die;
+/* A pair of room ids (edges of a mesh or a tree). */
 typedef struct cb_pair {
   int a, b;
 } cb_pair;
-typedef enum {
-  CB_REWRITE_START_START,
-  CB_REWRITE_GOAL_GOAL,
-  CB_REWRITE_START_GOAL_SECRET,
-  CB_REWRITE_START_GOAL_LOCKED,
-  CB_REWRITE_ODD,
-  CB_REWRITE_EVEN,
-  CB_REWRITE_ZERO
-} cb_rewrite_rule;
-enum { CB_REWRITE_RULE_COUNT = 7 };
-typedef struct cb_rewrite {
-  int passage;
-  cb_rewrite_rule rule;
-} cb_rewrite;
-typedef struct cb_dropdice_proc {
-  double die_ft;         /* a die's width: the minimum spacing */
-  double area_w, area_h; /* the tray, in feet */
-  int ndice, ndelaunay, ntree, nextra, nrewrites;
-  cb_die *dice;
-  cb_pair *delaunay, *tree, *extra; /* room ids; tree and extra in the order added */
-  cb_rewrite *rewrites;
-} cb_dropdice_proc;
-
-/* Each generator's artefacts (model.md "procedure"); exactly the pointer of
- * the dungeon's generator is set. The other generators' types live in their
- * own headers (model/proc_<generator>.h), arena-allocated like the rest. */
-typedef struct cb_procedure {
-  cb_dropdice_proc *dropdice;
-  struct cb_cards_proc *cards;
-  struct cb_leximorph_proc *leximorph;
-  struct cb_preconnect_proc *preconnect;
-  struct cb_battleships_proc *battleships;
-} cb_procedure;
 
 typedef struct cb_dungeon {
   cb_arena *arena;
@@ -169,8 +131,12 @@ typedef struct cb_dungeon {
   cb_passage *passages;
   cb_option *options;
   const char **log;
-  cb_procedure procedure;
-  struct cb_sketch *sketch; /* leximorph's tunnel sketch (model/sketch.h), or NULL */
+  /* The generator's own artefacts (model.md "procedure"), or NULL: their type
+   * is known only to the generator's folder (src/proc/<name>/proc.h), arena-owned. */
+  void *procedure;
+  double room_ft;   /* a room's size on the map in feet (a dropped die), 0: none */
+  bool marks_rooms; /* the procedure marks what is in rooms (stocking: its word stands) */
+  bool players;     /* the players' view (model/view.c): drawings that show secrets stay out */
   /* Stocking (spec/stocking.md); theme NULL: not stocked (crawlbook/1). */
   const char *theme; /* the theme's display name */
   int depth;         /* 1..10 */
@@ -228,8 +194,8 @@ const char *cb_passage_kind_name(cb_passage_kind kind);
 int cb_passage_kind_parse(const char *name);
 const char *cb_flag_name(cb_passage_flag flag);
 int cb_flag_parse(const char *name); /* returns the cb_passage_flag bit */
-const char *cb_rewrite_rule_name(cb_rewrite_rule rule);
-int cb_rewrite_rule_parse(const char *name);
+/* The index of name in names[0..n), -1 when absent: the parsers above. */
+int cb_name_find(const char *const *names, int n, const char *name);
 
 /* Grows an arena-backed array (see the cap_* fields); 0 or -1. */
 int cb_arena_grow(cb_arena *a, void *items, size_t *cap, size_t need, size_t elem);

@@ -40,7 +40,8 @@ static int mark_known(const cb_dungeon *d, bool *known) {
 
 static void copy_header(cb_dungeon *v, const cb_dungeon *d) {
   v->procedure = d->procedure; /* read-only artefacts, owned by d: v must not outlive it */
-  v->sketch = NULL;            /* the sketch marks secret doors and traps */
+  v->room_ft = d->room_ft, v->marks_rooms = d->marks_rooms;
+  v->players = true; /* drawings that mark secret doors and traps stay out */
   if (d->title) cb_dungeon_set_title(v, d->title);
   for (int i = 0; i < d->noptions; i++) {
     if (d->options[i].flag)

@@ -9,6 +9,7 @@
 
 #include "base/error.h"
 #include "model/dungeon.h"
+#include "model/title.h"
 
 enum { CB_MAX_FLEET = 64 };
 /* cards: decks shuffled together (2,000 decks deal a 100,000-card sprawl) */
@@ -71,22 +72,9 @@ typedef struct cb_generator {
   /* Checks the options before anything is rolled; CB_EINPUT with a message. */
   cb_status (*validate)(const cb_gen_options *opts, cb_error *err);
   cb_status (*generate)(const cb_gen_options *opts, cb_dungeon **out, cb_error *err);
+  const char *what;                     /* the sheet's subtitle: "A Cardtography dungeon" */
+  const struct cb_proc_io *io;          /* its artefacts in JSON (io/json_util.h) */
+  const struct cb_layout_hooks *layout; /* what it draws beyond the generic sheet, or NULL */
 } cb_generator;
-
-/* The generator called `name`, or NULL. */
-const cb_generator *cb_generator_find(const char *name);
-/* All generators, in --help order; *n gets their count. */
-const cb_generator *const *cb_generator_list(int *n);
-
-/* Each procedure's table entry. */
-extern const cb_generator cb_gen_dropdice;
-extern const cb_generator cb_gen_battleships;
-extern const cb_generator cb_gen_cards;
-extern const cb_generator cb_gen_leximorph;
-extern const cb_generator cb_gen_preconnect;
-
-/* Shared by generators: a title from the seed (its own stream, so that it
- * never changes the dungeon). Returns a static or arena string. */
-const char *cb_gen_title(cb_dungeon *d, const char *noun);
 
 #endif

@@ -1,56 +1,53 @@
+#include "registry.h"
+
+#include <stdio.h>
 #include <string.h>
 
-#include "proc.h"
+#include "io/json_util.h"
 
-/* One generator per line, in --help order. */
-static const cb_generator *const generators[] = {
-    &cb_gen_dropdice, &cb_gen_cards, &cb_gen_battleships, &cb_gen_leximorph, &cb_gen_preconnect,
+/* One procedure per line, in the order of their seeds. */
+static const cb_generator *const rows[] = {
+    &cb_gen_cards, &cb_gen_leximorph, &cb_gen_preconnect, &cb_gen_battleships, &cb_gen_dropdice,
 };
+enum { NROWS = sizeof rows / sizeof *rows };
 
 const cb_generator *cb_generator_find(const char *name) {
-  for (size_t i = 0; name && i < sizeof generators / sizeof *generators; i++)
-    if (strcmp(generators[i]->name, name) == 0) return generators[i];
+  for (size_t i = 0; name && i < NROWS; i++)
+    if (strcmp(rows[i]->name, name) == 0) return rows[i];
   return NULL;
 }
 
 const cb_generator *const *cb_generator_list(int *n) {
-  *n = (int)(sizeof generators / sizeof *generators);
-  return generators;
+  *n = NROWS;
+  return rows;
 }
 
-/* A title from the seed: 40 x 40 pairs, and consecutive seeds (a batch)
- * never repeat one within 1,600: the pair is seed mod 1600 times a number
- * prime to 1600, so the order looks drawn but is a permutation. */
-const char *cb_gen_title(cb_dungeon *d, const char *noun) {
-  static const char *const adjectives[] = {
-      "Sunken",    "Howling",   "Forgotten", "Drowned", "Crooked",   "Whispering", "Ashen",   "Hollow",
-      "Gilded",    "Shattered", "Weeping",   "Silent",  "Iron",      "Bone",       "Lantern", "Rotten",
-      "Frozen",    "Burning",   "Buried",    "Moonlit", "Screaming", "Salt",       "Gloomy",  "Tangled",
-      "Crumbling", "Flooded",   "Starless",  "Haunted", "Copper",    "Painted",    "Singing", "Sleeping",
-      "Bleeding",  "Mossy",     "Smoking",   "Thorned", "Umber",     "Velvet",     "Wormy",   "Yawning"};
-  static const char *const owners[] = {"the Mole King",      "the Pale Abbot",
-                                       "Seven Candles",      "the Last Ogre",
-                                       "the Moth Queen",     "Old Barrow",
-                                       "the Red Friar",      "the Toad Oracle",
-                                       "the Lost Legion",    "the Glass Witch",
-                                       "Mother Grub",        "the Dice God",
-                                       "the Hanged Baron",   "the Blind Cartographer",
-                                       "the Owl Bishop",     "the Rat Council",
-                                       "Saint Ormund",       "the Brass Golem",
-                                       "the Widow Hest",     "the Goblin Mint",
-                                       "the Sleeping Wyrm",  "the Beggar Prince",
-                                       "the Salt Hag",       "the Ninth Knight",
-                                       "the Candle Thief",   "the Frog Duchess",
-                                       "Grandfather Moss",   "the Silver Leech",
-                                       "the Ember Court",    "the Drowned Choir",
-                                       "the Worm Prophet",   "the Iron Abbess",
-                                       "the Jackdaw Lord",   "the Fungus Magus",
-                                       "the Twin Hermits",   "the Veiled Jester",
-                                       "the Gnoll Khan",     "the Weeping Bell",
-                                       "the Stone Shepherd", "the Eel Empress"};
-  enum { A = sizeof adjectives / sizeof *adjectives, O = sizeof owners / sizeof *owners };
-  _Static_assert(A * O == 1600, "the step below is prime to 1600");
-  unsigned idx =
-      (unsigned)((d->seed % (A * O)) * 1013u % (A * O)); /* 1013 is prime and does not divide 1600 */
-  return cb_arena_printf(d->arena, "The %s %s of %s", adjectives[idx % A], noun, owners[idx / A]);
+const char *cb_generator_names(char *buf, size_t cap, const char *last) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; i < NROWS && used < cap; i++) {
+    const char *sep = i == 0 ? "" : i + 1 == NROWS ? last : ", ";
+    int k = snprintf(buf + used, cap - used, "%s%s", sep, rows[i]->name);
+    if (k < 0) break;
+    used += (size_t)k;
+  }
+  return buf;
+}
+
+void cb_proc_sheet(const cb_dungeon *d, cb_sheet_options *o) {
+  const cb_generator *g = cb_generator_find(d->generator);
+  o->hooks = g ? g->layout : NULL;
+  o->what = g ? g->what : NULL;
+}
+
+static const cb_proc_io *json_find(const char *generator) {
+  const cb_generator *g = cb_generator_find(generator);
+  return g ? g->io : NULL;
+}
+
+static const char *json_names(char *buf, size_t cap) { return cb_generator_names(buf, cap, ", "); }
+
+const cb_json_procs *cb_proc_json(void) {
+  static const cb_json_procs procs = {json_find, json_names};
+  return &procs;
 }

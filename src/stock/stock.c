@@ -389,7 +389,7 @@ cb_status cb_stock(cb_dungeon *d, const cb_theme *t, const cb_stock_options *o, 
   if (o->locks < 0 || o->locks > CB_STOCK_MAX_LOCKS)
     return cb_error_set(err, CB_EINPUT, "--locks %d: at most %d", o->locks, CB_STOCK_MAX_LOCKS);
   stocker s = {.d = d, .t = t, .depth = o->depth ? o->depth : 1};
-  s.marks = d->procedure.cards || d->procedure.dropdice;
+  s.marks = d->marks_rooms;
   cb_rng_seed(&s.rng, d->seed, stream(d, STOCK_STREAM));
   int bad = stock_all(&s, o);
   for (int k = 0; k < CB_THEME_KIND_COUNT; k++)

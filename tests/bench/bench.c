@@ -27,6 +27,7 @@
 #include "crawlbook.h"
 #include "geom/delaunay.h"
 #include "layout/sheet.h"
+#include "proc/registry.h"
 #include "render/backend.h"
 
 #ifndef CB_CRAWLBOOK_PATH
@@ -106,8 +107,8 @@ static cb_document layout_pages(int count, int rooms, const char *fonts) {
     o.seed = (uint64_t)i + 1;
     o.rooms = rooms;
     cb_dungeon *d = NULL;
-    if (cb_gen_dropdice.generate(&o, &d, &err) != CB_OK ||
-        cb_sheet_layout(d, b->cls->measure(b), &so, &doc, &err) != CB_OK) {
+    if (cb_gen_dropdice.generate(&o, &d, &err) == CB_OK) cb_proc_sheet(d, &so);
+    if (!d || cb_sheet_layout(d, b->cls->measure(b), &so, &doc, &err) != CB_OK) {
       fprintf(stderr, "bench: %s\n", err.msg);
       exit(1);
     }

@@ -6,6 +6,7 @@
 
 #include "io/json.h"
 #include "layout/sheet.h"
+#include "proc/registry.h"
 
 static double width(void *ctx, cb_font font, double size, const char *utf8) {
   (void)ctx;
@@ -20,12 +21,13 @@ static cb_status discard(void *closure, const unsigned char *data, size_t len) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   cb_dungeon *d = NULL;
   cb_error err = {0};
-  if (cb_json_parse((const char *)data, size, "fuzz.json", &d, &err) != CB_OK) return 0;
+  if (cb_json_parse((const char *)data, size, "fuzz.json", cb_proc_json(), &d, &err) != CB_OK) return 0;
   cb_error werr = {0};
-  cb_json_write(d, (cb_sink){NULL, discard}, &werr);
+  cb_json_write(d, cb_proc_json(), (cb_sink){NULL, discard}, &werr);
   if (d->nrooms <= 200) {
     cb_measure m = {NULL, width};
     cb_sheet_options o = {595.2756, 841.8898, 34, "fuzz", false};
+    cb_proc_sheet(d, &o);
     cb_document doc = {0};
     cb_error lerr = {0};
     cb_sheet_layout(d, &m, &o, &doc, &lerr);

@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "proc/proc.h"
+#include "proc/registry.h"
 #include "stock/stock.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -17,13 +17,14 @@
 #include "io/json.h"
 #include "io/json_util.h"
 #include "model/check.h"
-#include "proc/proc.h"
+#include "proc/registry.h"
 #include "testlib.h"
 
 static char *to_json(const cb_dungeon *d, size_t *len) {
   cb_test_buf b = {0};
   cb_error err = {0};
-  if (cb_json_write(d, (cb_sink){&b, cb_test_buf_write}, &err) != CB_OK) fail_msg("write: %s", err.msg);
+  if (cb_json_write(d, cb_proc_json(), (cb_sink){&b, cb_test_buf_write}, &err) != CB_OK)
+    fail_msg("write: %s", err.msg);
   if (len) *len = b.len;
   return b.data;
 }
@@ -31,7 +32,7 @@ static char *to_json(const cb_dungeon *d, size_t *len) {
 static cb_dungeon *parse_ok(const char *text, size_t len) {
   cb_dungeon *d = NULL;
   cb_error err = {0};
-  if (cb_json_parse(text, len, "t.json", &d, &err) != CB_OK) fail_msg("parse: %s", err.msg);
+  if (cb_json_parse(text, len, "t.json", cb_proc_json(), &d, &err) != CB_OK) fail_msg("parse: %s", err.msg);
   return d;
 }
 
@@ -190,7 +191,7 @@ static void seeds_above_2_pow_53_are_strings(void **state) {
 static void expect_bad(const char *text, size_t len, const char *what, const char *field) {
   cb_dungeon *d = (cb_dungeon *)&len; /* any non-NULL value: a failed parse must clear it */
   cb_error err = {0};
-  cb_status st = cb_json_parse(text, len, "bad.json", &d, &err);
+  cb_status st = cb_json_parse(text, len, "bad.json", cb_proc_json(), &d, &err);
   if (st != CB_EINPUT) fail_msg("%s: status %d (%s), want CB_EINPUT", what, st, err.msg);
   assert_null(d);
   if (strncmp(err.msg, "bad.json:", 9) != 0 || !strstr(err.msg, field))
@@ -452,12 +453,12 @@ static void files(void **state) {
   (void)state;
   cb_dungeon *d = NULL;
   cb_error err = {0};
-  assert_int_equal(cb_json_read_file("/nonexistent/dir/x.json", &d, &err), CB_EINPUT);
+  assert_int_equal(cb_json_read_file("/nonexistent/dir/x.json", cb_proc_json(), &d, &err), CB_EINPUT);
   assert_null(d);
   assert_non_null(strstr(err.msg, "/nonexistent/dir/x.json"));
   const char *dir = cb_test_tmpdir();
   cb_error e2 = {0};
-  assert_int_equal(cb_json_read_file(dir, &d, &e2), CB_EINPUT);
+  assert_int_equal(cb_json_read_file(dir, cb_proc_json(), &d, &e2), CB_EINPUT);
   assert_null(d);
   assert_non_null(strstr(e2.msg, dir));
   char path[4200];
@@ -466,7 +467,7 @@ static void files(void **state) {
   fputs(GOOD, f);
   fclose(f);
   cb_error e3 = {0};
-  assert_int_equal(cb_json_read_file(path, &d, &e3), CB_OK);
+  assert_int_equal(cb_json_read_file(path, cb_proc_json(), &d, &e3), CB_OK);
   assert_int_equal(d->nrooms, 2);
   cb_dungeon_free(d);
   cb_test_rmdir(dir);
@@ -494,7 +495,7 @@ static void a_failing_sink_is_reported(void **state) {
   for (size_t n = 0; n < 2000; n += 37) {
     failing f = {n};
     cb_error e = {0};
-    assert_int_not_equal(cb_json_write(d, (cb_sink){&f, fail_after}, &e), CB_OK);
+    assert_int_not_equal(cb_json_write(d, cb_proc_json(), (cb_sink){&f, fail_after}, &e), CB_OK);
     assert_true(e.msg[0] != '\0');
   }
   cb_dungeon_free(d);
@@ -548,7 +549,7 @@ static void a_number_that_is_not_finite_fails(void **state) {
     cb_dungeon_add_room(d, 1, bad[i], 5);
     cb_test_buf b = {0};
     cb_error err = {0};
-    assert_int_equal(cb_json_write(d, (cb_sink){&b, cb_test_buf_write}, &err), CB_EINTERNAL);
+    assert_int_equal(cb_json_write(d, cb_proc_json(), (cb_sink){&b, cb_test_buf_write}, &err), CB_EINTERNAL);
     assert_non_null(strstr(err.msg, "not finite"));
     free(b.data);
     cb_dungeon_free(d);
@@ -591,7 +592,7 @@ static void stocked_document_parses(void **state) {
   /* written back as read */
   cb_test_buf buf = {0};
   cb_error err = {0};
-  assert_int_equal(cb_json_write(d, (cb_sink){&buf, cb_test_buf_write}, &err), CB_OK);
+  assert_int_equal(cb_json_write(d, cb_proc_json(), (cb_sink){&buf, cb_test_buf_write}, &err), CB_OK);
   cb_dungeon *again = parse_ok(buf.data, buf.len);
   assert_string_equal(again->rooms[0].contents->monsters[0].doing, "feeding");
   cb_dungeon_free(again);

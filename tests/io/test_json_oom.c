@@ -15,6 +15,7 @@
 #include "base/alloc.h"
 #include "crawlbook.h"
 #include "io/json.h"
+#include "proc/registry.h"
 #include "testlib.h"
 
 static void out_of_memory_is_named(void **state) {
@@ -26,14 +27,14 @@ static void out_of_memory_is_named(void **state) {
   cb_dungeon *d = NULL;
   cb_error err = {0};
   assert_int_equal(cb_job_run(&job, &d, &err), CB_OK);
-  assert_int_equal(cb_json_write(d, (cb_sink){&buf, cb_test_buf_write}, &err), CB_OK);
+  assert_int_equal(cb_json_write(d, cb_proc_json(), (cb_sink){&buf, cb_test_buf_write}, &err), CB_OK);
   cb_dungeon_free(d);
   int failed = 0;
   for (long n = 0;; n++) {
     cb_alloc_fail_once(n);
     cb_dungeon *back = NULL;
     cb_error e = {0};
-    cb_status st = cb_json_parse(buf.data, buf.len, "t.json", &back, &e);
+    cb_status st = cb_json_parse(buf.data, buf.len, "t.json", cb_proc_json(), &back, &e);
     cb_alloc_fail_once(-1);
     cb_dungeon_free(back);
     if (st == CB_OK) break;
@@ -49,7 +50,7 @@ static void out_of_memory_is_named(void **state) {
   const char bad[] = "{\"format\": 5}";
   cb_error e = {0};
   cb_alloc_fail_once(0);
-  cb_status st = cb_json_parse(bad, strlen(bad), "t.json", &d, &e);
+  cb_status st = cb_json_parse(bad, strlen(bad), "t.json", cb_proc_json(), &d, &e);
   cb_alloc_fail_once(-1);
   assert_int_equal(st, CB_EINTERNAL);
   assert_string_equal(e.msg, "t.json: out of memory");

@@ -12,7 +12,7 @@
 #include <cmocka.h> // after the headers it needs
 
 #include "layout/graph.h"
-#include "proc/proc.h"
+#include "proc/registry.h"
 #include "testlib.h"
 
 static cb_dungeon *make(uint64_t seed, int levels, int grid) {

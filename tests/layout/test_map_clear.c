@@ -18,7 +18,7 @@
 
 #include "../tests/layout/fake_measure.h"
 #include "layout/sheet.h"
-#include "proc/proc.h"
+#include "proc/registry.h"
 #include "testlib.h"
 
 static const double A4_W = 595.2756, A4_H = 841.8898, MARGIN = 12 * CB_PT_PER_MM;
@@ -167,6 +167,7 @@ static findings check_generator(const char *gen, int seeds) {
     if (cb_generator_find(gen)->generate(&o, &d, &err) != CB_OK)
       fail_msg("%s seed %d: %s", gen, seed, err.msg);
     cb_sheet_options so = {.page_w = A4_W, .page_h = A4_H, .margin = MARGIN, .version = "9.9.9"};
+    cb_proc_sheet(d, &so);
     cb_document doc = {0};
     if (cb_sheet_layout(d, &fake_measure, &so, &doc, &err) != CB_OK)
       fail_msg("%s seed %d: %s", gen, seed, err.msg);

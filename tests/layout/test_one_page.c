@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "layout/sheet.h"
-#include "proc/proc.h"
+#include "proc/registry.h"
 #include "render/backend.h"
 #include "stock/stock.h"
 #include "testlib.h"
@@ -81,6 +81,7 @@ static void a_sheet_is_one_page(void **state) {
     cb_stock_options sto = {0};
     if (cb_stock_run(d, &sto, &err) != CB_OK) fail_msg("%s seed %d: %s", c->name, seed, err.msg);
     cb_sheet_options so = {.page_w = c->page_w, .page_h = c->page_h, .margin = MARGIN, .version = "9.9.9"};
+    cb_proc_sheet(d, &so);
     cb_document doc = {0};
     if (cb_sheet_layout(d, m, &so, &doc, &err) != CB_OK) fail_msg("%s seed %d: %s", c->name, seed, err.msg);
     if (doc.npages > 1 && !more++) first = seed;

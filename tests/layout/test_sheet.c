@@ -18,7 +18,7 @@
 #include "layout/sheet.h"
 #include "layout/template.h"
 #include "model/view.h"
-#include "proc/proc.h"
+#include "proc/registry.h"
 #include "testlib.h"
 
 static const double A4_W = 595.2756, A4_H = 841.8898, MARGIN = 12 * CB_PT_PER_MM, EPS = 1e-6;
@@ -74,6 +74,7 @@ static int has_text_containing(const cb_document *doc, int page, const char *nee
 
 static void lay_out(const cb_dungeon *d, cb_document *doc) {
   cb_sheet_options so = {.page_w = A4_W, .page_h = A4_H, .margin = MARGIN, .version = "9.9.9"};
+  cb_proc_sheet(d, &so);
   cb_error err = {0};
   if (cb_sheet_layout(d, &fake_measure, &so, doc, &err) != CB_OK) fail_msg("layout: %s", err.msg);
 }
@@ -209,6 +210,7 @@ static int pages_of(const cb_dungeon *d, const cb_dungeon *view, int layout, boo
                          .sections = ~0u,
                          .appendix = layout == 1,
                          .count_only = count_only};
+  cb_proc_sheet(d, &so);
   cb_document doc = {0};
   cb_error err = {0};
   cb_status st;

@@ -142,14 +142,11 @@ static void names_round_trip(void **state) {
   }
   for (int i = 0; i < CB_PASSAGE_KIND_COUNT; i++)
     assert_int_equal(cb_passage_kind_parse(cb_passage_kind_name((cb_passage_kind)i)), i);
-  for (int i = 0; i < CB_REWRITE_RULE_COUNT; i++)
-    assert_int_equal(cb_rewrite_rule_parse(cb_rewrite_rule_name((cb_rewrite_rule)i)), i);
   /* model.md's spellings */
   assert_int_equal(cb_tag_parse("main-start"), CB_TAG_MAIN_START);
   assert_int_equal(cb_tag_parse("surface-exit"), CB_TAG_SURFACE_EXIT);
   assert_int_equal(cb_flag_parse("soft-locked"), CB_FLAG_SOFT_LOCKED);
   assert_int_equal(cb_flag_parse("dead-end"), CB_FLAG_DEAD_END);
-  assert_int_equal(cb_rewrite_rule_parse("start-goal-locked"), CB_REWRITE_START_GOAL_LOCKED);
   /* unknown names and values */
   const char *bad[] = {"", "Goal", "goal ", "secret", "main_start", NULL};
   for (int i = 0; bad[i]; i++)
@@ -157,12 +154,10 @@ static void names_round_trip(void **state) {
   assert_int_equal(cb_tag_parse(NULL), -1);
   assert_int_equal(cb_flag_parse("goal"), -1);
   assert_int_equal(cb_passage_kind_parse("hallway"), -1);
-  assert_int_equal(cb_rewrite_rule_parse("start"), -1);
   assert_string_equal(cb_tag_name((cb_tag)3), "?");
   assert_string_equal(cb_tag_name((cb_tag)(1u << CB_TAG_COUNT)), "?");
   assert_string_equal(cb_flag_name((cb_passage_flag)0), "?");
   assert_string_equal(cb_passage_kind_name((cb_passage_kind)CB_PASSAGE_KIND_COUNT), "?");
-  assert_string_equal(cb_rewrite_rule_name((cb_rewrite_rule)-1), "?");
 }
 
 int main(void) {

@@ -15,7 +15,7 @@
 
 #include "model/check.h"
 #include "model/view.h"
-#include "proc/proc.h"
+#include "proc/registry.h"
 #include "testlib.h"
 
 static const unsigned UNSEEN = CB_FLAG_SECRET | CB_FLAG_CONCEALED;

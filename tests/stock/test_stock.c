@@ -12,7 +12,7 @@
 #include <cmocka.h> // after the headers it needs
 
 #include "model/check.h"
-#include "proc/proc.h"
+#include "proc/registry.h"
 #include "stock/stock.h"
 #include "testlib.h"
 

@@ -18,9 +18,10 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "layout.h"
 #include "model/rng.h"
 #include "proc.h"
-#include "proc/proc.h"
+#include "proc/registry.h"
 
 enum {
   DEFAULT_GRID = 10,
@@ -625,7 +626,7 @@ static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *e
   s.proc = cb_arena_alloc(s.d->arena, 1, sizeof *s.proc);
   if (!s.proc) goto fail_oom;
   s.proc->n = s.n;
-  s.d->procedure.battleships = s.proc;
+  s.d->procedure = s.proc;
   record_options(&s);
   if (cb_dungeon_set_title(s.d, o->title ? o->title : cb_gen_title(s.d, "Battle Halls"))) goto fail_oom;
   if ((st = add_rooms(&s, err)) != CB_OK) goto fail;
@@ -667,4 +668,7 @@ const cb_generator cb_gen_battleships = {
     .max_rooms = MAX_GRID,
     .validate = validate,
     .generate = generate,
+    .what = "A BattleDungeon grid-crawl",
+    .io = &cb_proc_io_battleships,
+    .layout = &cb_battleships_layout,
 };

@@ -8,7 +8,7 @@
 #include "proc.h"
 
 static json_t *build_proc(const cb_dungeon *d) {
-  const cb_battleships_proc *p = d->procedure.battleships;
+  const cb_battleships_proc *p = cb_battleships_of(d);
   if (!p) return json_object(); /* a hand-made dungeon has no procedure */
   json_t *o = json_object(), *grids = json_array(), *ships = json_array(), *stairs = json_array();
   if (!o || !grids || !ships || !stairs) {
@@ -246,7 +246,7 @@ static cb_status check_dungeon(cb_json_reader *r, const cb_battleships_proc *p) 
 static cb_status read_proc(cb_json_reader *r, json_t *o) {
   cb_battleships_proc *p = cb_arena_alloc(r->d->arena, 1, sizeof *p);
   if (!p) return cb_jr_oom(r);
-  r->d->procedure.battleships = p;
+  r->d->procedure = p;
   p->n = cb_jr_int(r, o, "procedure", "grid", 2, 100, 1, 10);
   if (r->st) return r->st;
   if (read_grids(r, o, p) || read_ships(r, o, p) || read_stairs(r, o, p)) return r->st;
@@ -255,4 +255,10 @@ static cb_status read_proc(cb_json_reader *r, json_t *o) {
 
 static void write_proc(cb_jw *w, const cb_dungeon *d) { cb_jw_value(w, build_proc(d)); }
 
-const cb_proc_io cb_proc_io_battleships = {"battleships", write_proc, read_proc, NULL, NULL};
+const cb_proc_io cb_proc_io_battleships = {
+    .generator = "battleships",
+    .options =
+        " levels grid fleet extra extra-stairs secret-rows matching-stairs faithful title theme depth locks ",
+    .write = write_proc,
+    .read = read_proc,
+};

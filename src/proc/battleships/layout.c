@@ -102,7 +102,7 @@ static void centred(cb_page *p, const cb_symbols *st, cb_font font, double size,
 /* One level's grid with its caption; (x, y) is the caption's top left, s a cell's side. */
 static void draw_grid(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int g, double x, double y,
                       double s) {
-  const cb_battleships_proc *bp = d->procedure.battleships;
+  const cb_battleships_proc *bp = cb_battleships_of(d);
   int n = bp->n;
   char buf[64];
   snprintf(buf, sizeof buf, "Level %d", bp->grids[g].level);
@@ -162,7 +162,7 @@ static int grid_has(const cb_battleships_proc *bp, char m) {
 
 /* The marks' legend and the stairs in words. Returns its height (p NULL: measure only). */
 static double legend(cb_page *p, const cb_symbols *st, const cb_dungeon *d, double x, double y, double w) {
-  const cb_battleships_proc *bp = d->procedure.battleships;
+  const cb_battleships_proc *bp = cb_battleships_of(d);
   int secret = has_option(d, "secret-rows");
   struct {
     int mark; /* -1: ship, -2: letter */
@@ -234,7 +234,7 @@ static cb_page *new_page(cb_document *doc, double w, double h, cb_status *st, cb
 
 cb_status cb_battleships_pages(const cb_dungeon *d, const cb_symbols *st, const cb_frame *frame,
                                cb_document *doc, cb_error *err) {
-  const cb_battleships_proc *bp = d->procedure.battleships;
+  const cb_battleships_proc *bp = cb_battleships_of(d);
   if (!bp || bp->ngrids == 0 || doc->npages == 0) return CB_OK;
   double pw = doc->pages[doc->npages - 1]->w, ph = doc->pages[doc->npages - 1]->h;
   int n = bp->n, cols = n <= 20 ? 2 : 1;
@@ -266,3 +266,7 @@ cb_status cb_battleships_pages(const cb_dungeon *d, const cb_symbols *st, const 
   legend(p, st, d, frame->x, y, frame->w);
   return CB_OK;
 }
+
+/* What battleships draws beyond the generic sheet (its row in the registry). */
+const cb_layout_hooks cb_battleships_layout = {.map = cb_battleships_map,
+                                               .extra_pages = cb_battleships_pages};

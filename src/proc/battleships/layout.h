@@ -15,4 +15,7 @@ void cb_battleships_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, i
 cb_status cb_battleships_pages(const cb_dungeon *d, const cb_symbols *st, const cb_frame *frame,
                                cb_document *doc, cb_error *err);
 
+/* Its layout hooks, for its row in the registry. */
+extern const cb_layout_hooks cb_battleships_layout;
+
 #endif

@@ -4,6 +4,8 @@
 #ifndef CB_PROC_BATTLESHIPS_H
 #define CB_PROC_BATTLESHIPS_H
 
+#include "model/dungeon.h"
+
 /* The marks of a grid cell, as model.md spells them. */
 #define CB_BS_FREE '.'
 #define CB_BS_SHIP '#'
@@ -39,5 +41,11 @@ typedef struct cb_battleships_proc {
   cb_bs_ship *ships; /* by level, in the order placed */
   cb_bs_stairs *stairs;
 } cb_battleships_proc;
+
+/* The artefacts of a dungeon battleships made or read, or NULL (d->procedure). */
+static inline cb_battleships_proc *cb_battleships_of(const cb_dungeon *d) { return d->procedure; }
+
+/* Its artefacts in JSON (json.c), for its row in the registry. */
+extern const struct cb_proc_io cb_proc_io_battleships;
 
 #endif

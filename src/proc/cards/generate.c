@@ -17,6 +17,7 @@
 
 #include "base/alloc.h"
 #include "base/table.h"
+#include "layout.h"
 #include "model/check.h"
 #include "model/rng.h"
 #include "proc.h"
@@ -1080,7 +1081,7 @@ static int crown_boss(cs *s, cb_dungeon *d) {
 
 static cb_status build_model(cs *s, cb_dungeon *d, cb_error *err) {
   cb_arena *A = d->arena;
-  cb_cards_proc *p = d->procedure.cards;
+  cb_cards_proc *p = cb_cards_of(d);
   if (s->o->cards.sprawl)
     shift_sprawl(s, p);
   else
@@ -1243,8 +1244,9 @@ cb_status cb_cards_generate_scripted(const cb_gen_options *o, const cb_cards_scr
     int per = o->cards.jokers ? 54 : 52;
     s.deck[i] = i % per;
   }
-  d->procedure.cards = cb_arena_alloc(d->arena, 1, sizeof(cb_cards_proc));
-  if (!d->procedure.cards) goto fail_oom;
+  d->procedure = cb_arena_alloc(d->arena, 1, sizeof(cb_cards_proc));
+  d->marks_rooms = true; /* the cards say what is in each room */
+  if (!cb_cards_of(d)) goto fail_oom;
   record_options(d, o, &L);
   if (cb_dungeon_set_title(d, o->title ? o->title : cb_gen_title(d, "Card Vaults"))) goto fail_oom;
   int deals = 0;
@@ -1268,7 +1270,7 @@ cb_status cb_cards_generate_scripted(const cb_gen_options *o, const cb_cards_scr
     cb_dungeon_log(d, "%s", why);
     free(why);
   }
-  d->procedure.cards->deals = deals;
+  cb_cards_of(d)->deals = deals;
   if ((st = build_model(&s, d, err)) != CB_OK) goto done;
   *out = d;
   d = NULL;
@@ -1306,4 +1308,7 @@ const cb_generator cb_gen_cards = {
     .max_rooms = MAX_SPRAWL_ROOMS,
     .validate = validate,
     .generate = generate,
+    .what = "A Cardtography dungeon",
+    .io = &cb_proc_io_cards,
+    .layout = &cb_cards_layout,
 };

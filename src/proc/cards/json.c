@@ -19,7 +19,7 @@ static void int3(cb_jw *w, const int v[3]) {
 /* Streamed: a 100,000-card sprawl as a jansson tree cost a second and
  * hundreds of megabytes. */
 static void write_proc(cb_jw *w, const cb_dungeon *d) {
-  const cb_cards_proc *p = d->procedure.cards;
+  const cb_cards_proc *p = cb_cards_of(d);
   cb_jw_raw(w, "{", 1);
   if (!p) { /* a hand-made dungeon has no procedure */
     cb_jw_raw(w, "}", 1);
@@ -203,7 +203,8 @@ static cb_status read_proc(cb_json_reader *r, json_t *o) {
   cb_arena *A = r->d->arena;
   cb_cards_proc *p = cb_arena_alloc(A, 1, sizeof *p);
   if (!p) return cb_jr_oom(r);
-  r->d->procedure.cards = p;
+  r->d->procedure = p;
+  r->d->marks_rooms = true;
   for (int i = 0; i < r->d->nrooms; i++) {
     const cb_room *room = &r->d->rooms[i];
     char where[64];
@@ -288,4 +289,11 @@ static cb_status read_proc(cb_json_reader *r, json_t *o) {
   return r->st;
 }
 
-const cb_proc_io cb_proc_io_cards = {"cards", write_proc, read_proc, NULL, NULL};
+const cb_proc_io cb_proc_io_cards = {
+    .generator = "cards",
+    .options = " sprawl rooms grid shape entrance decks jokers rediscovered no-doubles-obstructed "
+               "doubles-obstructed "
+               "levels faithful min-rooms content lengths length-unit title theme depth locks ",
+    .write = write_proc,
+    .read = read_proc,
+};

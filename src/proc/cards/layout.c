@@ -263,14 +263,14 @@ static int out_position(const cb_dungeon *d, const cb_cards_proc *pr, const cb_p
 }
 
 double cb_cards_map_height(const cb_dungeon *d, const cb_symbols *st, int level, double w) {
-  const cb_cards_proc *pr = d->procedure.cards;
+  const cb_cards_proc *pr = cb_cards_of(d);
   if (!pr || pr->w < 1 || pr->h < 1 || pr->cell_ft <= 0) return cb_map_height(d, st, level, w);
   return w / (pr->w + 0.7) * (pr->h + 0.7);
 }
 
 void cb_cards_map(cb_page *p, const cb_symbols *st0, const cb_dungeon *d, int level, double x, double y,
                   double w, double h, cb_symbol_set *used) {
-  const cb_cards_proc *pr = d->procedure.cards;
+  const cb_cards_proc *pr = cb_cards_of(d);
   if (!pr || pr->w < 1 || pr->h < 1 || pr->cell_ft <= 0) {
     cb_map_draw(p, st0, d, level, x, y, w, h, used);
     return;
@@ -358,3 +358,6 @@ void cb_cards_map(cb_page *p, const cb_symbols *st0, const cb_dungeon *d, int le
   }
   cb_page_role(p, CB_ROLE_NONE, 0, 0);
 }
+
+/* What cards draws beyond the generic sheet (its row in the registry). */
+const cb_layout_hooks cb_cards_layout = {.map = cb_cards_map, .height = cb_cards_map_height};

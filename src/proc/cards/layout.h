@@ -2,6 +2,7 @@
 #ifndef CB_CARDS_MAP_H
 #define CB_CARDS_MAP_H
 
+#include "layout/hooks.h"
 #include "layout/symbols.h"
 #include "model/dungeon.h"
 
@@ -15,5 +16,8 @@ double cb_cards_map_height(const cb_dungeon *d, const cb_symbols *st, int level,
 /* A suit (S H D C; anything else: a joker's star) as a vector shape s
  * points high centred at (cx, cy): black suits filled, red ones outlined. */
 void cb_cards_suit(cb_page *p, const cb_symbols *st, char suit, double cx, double cy, double s);
+
+/* Its layout hooks, for its row in the registry. */
+extern const cb_layout_hooks cb_cards_layout;
 
 #endif

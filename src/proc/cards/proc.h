@@ -66,4 +66,10 @@ int cb_die_result_parse(const char *name);
 const char *cb_obstacle_name(cb_obstacle o); /* NULL for none */
 int cb_obstacle_parse(const char *name);
 
+/* The artefacts of a dungeon cards made or read, or NULL (d->procedure). */
+static inline cb_cards_proc *cb_cards_of(const cb_dungeon *d) { return d->procedure; }
+
+/* Its artefacts in JSON (json.c), for its row in the registry. */
+extern const struct cb_proc_io cb_proc_io_cards;
+
 #endif

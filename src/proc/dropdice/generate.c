@@ -12,7 +12,8 @@
 #include "geom/segment.h"
 #include "model/check.h"
 #include "model/rng.h"
-#include "proc/proc.h"
+#include "proc.h"
+#include "proc/registry.h"
 
 enum { DEFAULT_ROOMS = 10, MAX_ROOMS = 100000 };
 static const double DIE_FT = 10.0;      /* a die's width on the tray, in map feet */
@@ -107,8 +108,9 @@ static cb_status drop_dice(dd *s, cb_error *err) {
   free(next);
 
   cb_dungeon *d = s->d;
-  cb_dropdice_proc *p = d->procedure.dropdice;
+  cb_dropdice_proc *p = cb_dropdice_of(d);
   p->die_ft = DIE_FT;
+  d->room_ft = DIE_FT; /* rooms are drawn as the dice they are */
   p->area_w = w;
   p->area_h = h;
   p->ndice = s->n;
@@ -133,7 +135,7 @@ static cb_status drop_dice(dd *s, cb_error *err) {
 static cb_status triangulate(dd *s, cb_error *err) {
   cb_status st = cb_delaunay(s->pt, s->n, &s->del, &s->ndel, err);
   if (st != CB_OK) return st;
-  cb_dropdice_proc *p = s->d->procedure.dropdice;
+  cb_dropdice_proc *p = cb_dropdice_of(s->d);
   p->ndelaunay = s->ndel;
   p->delaunay = cb_arena_alloc(s->d->arena, (size_t)s->ndel, sizeof *p->delaunay);
   s->in_tree = cb_calloc((size_t)s->ndel + 1, 1);
@@ -456,8 +458,8 @@ static cb_status extra_paths(dd *s, cb_error *err) {
     }
   }
   free(c);
-  d->procedure.dropdice->extra = extra;
-  d->procedure.dropdice->nextra = added;
+  cb_dropdice_of(d)->extra = extra;
+  cb_dropdice_of(d)->nextra = added;
   cb_dungeon_log(d,
                  "Added %d of %d extra paths; %d skipped for a room with 4 paths, %d for crossing a "
                  "path or passing through a room.",
@@ -563,7 +565,7 @@ static int key_room(const dd *s, const bool *reached) {
  * paths secret or hard-locked; every other path by the values' difference. */
 static cb_status rewrite_paths(dd *s, cb_error *err) {
   cb_dungeon *d = s->d;
-  cb_dropdice_proc *proc = d->procedure.dropdice;
+  cb_dropdice_proc *proc = cb_dropdice_of(d);
   proc->ntree = s->ntree;
   proc->tree = cb_arena_alloc(d->arena, (size_t)s->ntree + 1, sizeof *proc->tree);
   proc->rewrites = cb_arena_alloc(d->arena, (size_t)s->npaths + 1, sizeof *proc->rewrites);
@@ -754,8 +756,9 @@ static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *e
   s.value = cb_malloc((size_t)s.n * sizeof *s.value);
   s.deg = cb_calloc((size_t)s.n, sizeof *s.deg);
   if (!s.d || !s.pt || !s.value || !s.deg) goto fail_oom;
-  s.d->procedure.dropdice = cb_arena_alloc(s.d->arena, 1, sizeof(cb_dropdice_proc));
-  if (!s.d->procedure.dropdice || !cb_dungeon_add_level(s.d, 1, "Level 1")) goto fail_oom;
+  s.d->procedure = cb_arena_alloc(s.d->arena, 1, sizeof(cb_dropdice_proc));
+  s.d->marks_rooms = true; /* the dice say what is in each room */
+  if (!cb_dropdice_of(s.d) || !cb_dungeon_add_level(s.d, 1, "Level 1")) goto fail_oom;
   record_options(s.d, o, s.n);
   if (cb_dungeon_set_title(s.d, o->title ? o->title : cb_gen_title(s.d, "Dice Pits"))) goto fail_oom;
   if ((st = drop_dice(&s, err)) != CB_OK) goto fail;
@@ -795,4 +798,7 @@ const cb_generator cb_gen_dropdice = {
     .max_rooms = MAX_ROOMS,
     .validate = validate,
     .generate = generate,
+    .what = "A Jaquaysed drop-dice point-crawl",
+    .io = &cb_proc_io_dropdice,
+    .layout = NULL,
 };

@@ -1,10 +1,11 @@
 /* dropdice's procedure in JSON: die_ft, dice, delaunay, tree, extra, rewrites. */
 #include "io/json_util.h"
+#include "proc.h"
 
 /* Streamed: at 100,000 rooms a jansson tree of the dice and the mesh cost
  * half the run and a hundred megabytes. */
 static void write_proc(cb_jw *w, const cb_dungeon *d) {
-  const cb_dropdice_proc *p = d->procedure.dropdice;
+  const cb_dropdice_proc *p = cb_dropdice_of(d);
   cb_jw_raw(w, "{", 1);
   if (p) { /* a hand-made dungeon has no procedure */
     cb_jw_key(w, "die_ft", 1), cb_jw_real(w, p->die_ft);
@@ -39,8 +40,9 @@ static cb_status read_proc(cb_json_reader *r, json_t *o) {
   const char *w = "procedure";
   cb_dropdice_proc *p = cb_arena_alloc(r->d->arena, 1, sizeof *p);
   if (!p) return cb_jr_oom(r);
-  r->d->procedure.dropdice = p;
+  r->d->procedure = p;
   p->die_ft = cb_jr_num(r, o, w, "die_ft", 0.01, 1000, 1, 10);
+  r->d->room_ft = p->die_ft, r->d->marks_rooms = true;
   p->area_w = cb_jr_num(r, o, w, "area_w", 0, CB_JSON_MAX_COORD, 0, 0);
   p->area_h = cb_jr_num(r, o, w, "area_h", 0, CB_JSON_MAX_COORD, 0, 0);
   json_t *dice = cb_jr_array(r, o, w, "dice", CB_JSON_MAX_ROOMS, 1);
@@ -84,4 +86,9 @@ static cb_status read_proc(cb_json_reader *r, json_t *o) {
   return r->st;
 }
 
-const cb_proc_io cb_proc_io_dropdice = {"dropdice", write_proc, read_proc, NULL, NULL};
+const cb_proc_io cb_proc_io_dropdice = {
+    .generator = "dropdice",
+    .options = " rooms extra-by faithful content title theme depth locks ",
+    .write = write_proc,
+    .read = read_proc,
+};

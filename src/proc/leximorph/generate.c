@@ -17,9 +17,10 @@
 
 #include "base/alloc.h"
 #include "base/table.h"
+#include "layout.h"
 #include "model/rng.h"
 #include "proc.h"
-#include "proc/proc.h"
+#include "proc/registry.h"
 
 #define CB_PI 3.14159265358979323846
 
@@ -1619,8 +1620,8 @@ static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *e
   s.sk = cb_arena_alloc(d->arena, 1, sizeof *s.sk);
   cb_leximorph_proc *proc = cb_arena_alloc(d->arena, 1, sizeof *proc);
   if (!s.sk || !proc || !cb_dungeon_add_level(d, 1, "Level 1")) goto fail_oom;
-  d->sketch = s.sk;
-  d->procedure.leximorph = proc;
+  proc->sketch = s.sk;
+  d->procedure = proc;
   s.sk->cols = s.cols, s.sk->rows = s.rows, s.sk->sector_ft = s.S;
   s.sk->nsectors = s.cols * s.rows;
   s.sk->sectors = cb_arena_alloc(d->arena, (size_t)s.sk->nsectors, sizeof *s.sk->sectors);
@@ -1672,4 +1673,7 @@ const cb_generator cb_gen_leximorph = {
     .max_rooms = 1000000,
     .validate = validate,
     .generate = generate,
+    .what = "A leximorph tunnel dungeon",
+    .io = &cb_proc_io_leximorph,
+    .layout = &cb_leximorph_layout,
 };

@@ -91,13 +91,13 @@ static json_t *lists(json_t *o, const cb_sketch_sector *s, int ns, const cb_sket
 }
 
 static json_t *build_proc(const cb_dungeon *d) {
-  const cb_leximorph_proc *p = d->procedure.leximorph;
-  if (!p) return json_object();
+  const cb_leximorph_proc *p = cb_leximorph_of(d);
+  if (!p || p->nsectors < 0) return json_object();
   return lists(json_object(), p->sectors, p->nsectors, p->junctions, p->njunctions, p->walls, p->nwalls, 1);
 }
 
 static json_t *build_sketch(const cb_dungeon *d) {
-  const cb_sketch *s = d->sketch;
+  const cb_sketch *s = cb_leximorph_sketch(d);
   json_t *o =
       json_pack("{s:i,s:i,s:o}", "cols", s->cols, "rows", s->rows, "sector_ft", cb_jv_coord(s->sector_ft));
   json_t *tunnels = json_array();
@@ -281,8 +281,8 @@ static cb_status read_doors(cb_json_reader *r, json_t *o, cb_sketch *s, double m
     snprintf(where, sizeof where, "sketch.doors[%zu]", i);
     if (read_door(r, v, where, maxx, maxy, &s->doors[i])) return r->st;
   }
-  if (r->d->procedure.leximorph)
-    r->d->procedure.leximorph->ndoors = s->ndoors, r->d->procedure.leximorph->doors = s->doors;
+  if (cb_leximorph_of(r->d))
+    cb_leximorph_of(r->d)->ndoors = s->ndoors, cb_leximorph_of(r->d)->doors = s->doors;
   return CB_OK;
 }
 
@@ -293,7 +293,7 @@ static cb_status read_proc(cb_json_reader *r, json_t *o) {
   if (read_lists(r, o, "procedure", 1, &p->sectors, &p->nsectors, &p->junctions, &p->njunctions, &p->walls,
                  &p->nwalls))
     return r->st;
-  r->d->procedure.leximorph = p;
+  r->d->procedure = p;
   return CB_OK;
 }
 
@@ -334,7 +334,7 @@ static cb_status read_sketch(cb_json_reader *r, json_t *o) {
     json_array_foreach(pts, k, pv) if (!read_point(r, pv, where, maxx, maxy, &t->points[k])) return r->st;
   }
   if (read_doors(r, o, s, maxx, maxy)) return r->st;
-  cb_leximorph_proc *p = d->procedure.leximorph;
+  cb_leximorph_proc *p = cb_leximorph_of(d);
   if (p) {
     s->sectors = p->sectors, s->nsectors = p->nsectors;
     s->junctions = p->junctions, s->njunctions = p->njunctions;
@@ -358,11 +358,27 @@ static cb_status read_sketch(cb_json_reader *r, json_t *o) {
     if (s->walls[k].x > maxx || s->walls[k].y > maxy)
       return cb_jr_fail(r, w, "wall %d lies outside the map", k + 1);
   }
-  d->sketch = s;
+  if (!p) { /* a sketch without the procedure's lists: a holder for it alone */
+    p = cb_arena_alloc(d->arena, 1, sizeof *p);
+    if (!p) return cb_jr_oom(r);
+    p->nsectors = -1;
+    d->procedure = p;
+  }
+  p->sketch = s;
   return CB_OK;
 }
 
 static void write_proc(cb_jw *w, const cb_dungeon *d) { cb_jw_value(w, build_proc(d)); }
 static void write_sketch(cb_jw *w, const cb_dungeon *d) { cb_jw_value(w, build_sketch(d)); }
 
-const cb_proc_io cb_proc_io_leximorph = {"leximorph", write_proc, read_proc, write_sketch, read_sketch};
+static bool has_sketch(const cb_dungeon *d) { return cb_leximorph_sketch(d) != NULL; }
+
+const cb_proc_io cb_proc_io_leximorph = {
+    .generator = "leximorph",
+    .options =
+        " sectors sector-ft rotate no-rotate letters junctions walls doors faithful title theme depth locks ",
+    .write = write_proc,
+    .read = read_proc,
+    .write_sketch = write_sketch,
+    .has_sketch = has_sketch,
+    .read_sketch = read_sketch};

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "page/flow.h"
+#include "proc.h"
 #include "sketch.h"
 
 static const cb_rgb GRID = {0.80, 0.87, 0.94}, SECTOR = {0.50, 0.58, 0.68}, LABEL = {0.42, 0.42, 0.42},
@@ -372,13 +373,14 @@ static void draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb
 }
 
 static bool has_sketch(const cb_dungeon *d) {
-  return d->sketch && d->sketch->nsectors >= 1 && d->sketch->sector_ft > 0;
+  const cb_sketch *sk = cb_leximorph_sketch(d);
+  return sk && sk->nsectors >= 1 && sk->sector_ft > 0;
 }
 
 /* The view that fits the sketch in the box, centred. */
 static view box_view(const cb_dungeon *d, double x, double y, double w, double h) {
   double x0, y0, W, H;
-  extent(d, d->sketch, &x0, &y0, &W, &H);
+  extent(d, cb_leximorph_sketch(d), &x0, &y0, &W, &H);
   double s = fmin(w / W, h / H);
   return at_scale(s, x + (w - W * s) / 2 - x0 * s, y + (h - H * s) / 2 - y0 * s);
 }
@@ -387,7 +389,7 @@ double cb_sketch_height(const cb_dungeon *d, const cb_symbols *st, int level, do
   (void)st, (void)level;
   if (!has_sketch(d)) return 0;
   double x0, y0, W, H;
-  extent(d, d->sketch, &x0, &y0, &W, &H);
+  extent(d, cb_leximorph_sketch(d), &x0, &y0, &W, &H);
   return H * w / W;
 }
 
@@ -396,7 +398,7 @@ void cb_sketch_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int le
   (void)level;
   if (!has_sketch(d)) return;
   view v = box_view(d, x, y, w, h);
-  draw(p, st, d, d->sketch, &v, used);
+  draw(p, st, d, cb_leximorph_sketch(d), &v, used);
 }
 
 double cb_sketch_legend(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cb_symbol_set used,
@@ -408,7 +410,7 @@ double cb_sketch_legend(cb_page *p, const cb_symbols *st, const cb_dungeon *d, c
 
 cb_status cb_sketch_pages(const cb_dungeon *d, const cb_symbols *st, const cb_frame *f, cb_document *doc,
                           cb_error *err) {
-  const cb_sketch *sk = d->sketch;
+  const cb_sketch *sk = cb_leximorph_sketch(d);
   if (!sk || sk->nsectors < 1 || sk->sector_ft <= 0) return CB_OK;
   if (doc->npages < 1) return CB_OK;
   cb_page *p = cb_page_new(doc->pages[doc->npages - 1]->w, doc->pages[doc->npages - 1]->h);
@@ -449,3 +451,9 @@ cb_status cb_sketch_pages(const cb_dungeon *d, const cb_symbols *st, const cb_fr
   legend(p, st, used, &v, f->x, y, f->w, 1);
   return p->oom ? cb_error_set(err, CB_EINTERNAL, "out of memory") : CB_OK;
 }
+
+/* What leximorph draws beyond the generic sheet (its row in the registry). */
+const cb_layout_hooks cb_leximorph_layout = {.sheet_map = cb_sketch_map,
+                                             .sheet_height = cb_sketch_height,
+                                             .sheet_legend = cb_sketch_legend,
+                                             .extra_pages = cb_sketch_pages};

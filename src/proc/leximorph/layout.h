@@ -5,6 +5,7 @@
 #ifndef CB_LAYOUT_SKETCH_H
 #define CB_LAYOUT_SKETCH_H
 
+#include "layout/hooks.h"
 #include "layout/sheet.h"
 #include "layout/symbols.h"
 #include "model/dungeon.h"
@@ -25,5 +26,8 @@ void cb_sketch_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int le
                    double w, double h, cb_symbol_set *used);
 double cb_sketch_legend(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cb_symbol_set used,
                         double map_w, double map_h, double x, double y, double w);
+
+/* Its layout hooks, for its row in the registry. */
+extern const cb_layout_hooks cb_leximorph_layout;
 
 #endif

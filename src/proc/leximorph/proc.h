@@ -4,6 +4,8 @@
 #ifndef CB_PROC_LEXIMORPH_H
 #define CB_PROC_LEXIMORPH_H
 
+#include "model/dungeon.h"
+
 #include "sketch.h"
 
 typedef struct cb_leximorph_proc {
@@ -12,6 +14,19 @@ typedef struct cb_leximorph_proc {
   cb_sketch_junction *junctions;
   cb_sketch_wall *walls;
   cb_sketch_door *doors; /* every door's d20 */
+  cb_sketch *sketch;     /* the tunnel sketch, or NULL */
 } cb_leximorph_proc;
+
+/* The artefacts of a dungeon leximorph made or read, or NULL (d->procedure). */
+static inline cb_leximorph_proc *cb_leximorph_of(const cb_dungeon *d) { return d->procedure; }
+/* The tunnel sketch, NULL when there is none or in the players' view (it
+ * marks secret doors and traps). */
+static inline const cb_sketch *cb_leximorph_sketch(const cb_dungeon *d) {
+  const cb_leximorph_proc *p = d->procedure;
+  return p && !d->players ? p->sketch : NULL;
+}
+
+/* Its artefacts in JSON (json.c), for its row in the registry. */
+extern const struct cb_proc_io cb_proc_io_leximorph;
 
 #endif

@@ -12,9 +12,10 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "layout.h"
 #include "model/rng.h"
 #include "proc.h"
-#include "proc/proc.h"
+#include "proc/registry.h"
 
 enum { MAX_DOORS = 4, DEFAULT_ROOMS = 12, MAX_ROOMS = 500, MAX_EXTRA_DOORS = 100000, MAX_SHAPES_TRIED = 200 };
 static const double SQUARE_FT = 10; /* the map's squares */
@@ -1418,7 +1419,7 @@ static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *e
   if (!s.d) return oom(err);
   s.p = cb_arena_alloc(s.d->arena, 1, sizeof *s.p);
   if (!s.p || !cb_dungeon_add_level(s.d, 1, "Level 1")) goto fail_oom;
-  s.d->procedure.preconnect = s.p;
+  s.d->procedure = s.p;
   char buf[32];
   snprintf(buf, sizeof buf, "%d", s.n);
   cb_dungeon_set_option(s.d, "rooms", buf, true);
@@ -1455,4 +1456,7 @@ const cb_generator cb_gen_preconnect = {
     .max_rooms = MAX_ROOMS,
     .validate = validate,
     .generate = generate,
+    .what = "A pre-connected dungeon",
+    .io = &cb_proc_io_preconnect,
+    .layout = &cb_preconnect_layout,
 };

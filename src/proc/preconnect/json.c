@@ -45,7 +45,7 @@ static json_t *door_json(const cb_pc_door *dr) {
 }
 
 static json_t *build_proc(const cb_dungeon *d) {
-  const cb_preconnect_proc *p = d->procedure.preconnect;
+  const cb_preconnect_proc *p = cb_preconnect_of(d);
   if (!p) return json_object(); /* a hand-made dungeon has no procedure */
   json_t *o = json_object(), *rooms = json_array(), *doors = json_array(), *cor = json_array();
   if (!o || !rooms || !doors || !cor) {
@@ -219,7 +219,7 @@ static cb_status read_proc(cb_json_reader *r, json_t *o) {
   const char *w = "procedure";
   cb_preconnect_proc *p = cb_arena_alloc(r->d->arena, 1, sizeof *p);
   if (!p) return cb_jr_oom(r);
-  r->d->procedure.preconnect = p;
+  r->d->procedure = p;
   json_t *rooms = cb_jr_array(r, o, w, "rooms", CB_JSON_MAX_ROOMS, 1);
   json_t *doors = cb_jr_array(r, o, w, "doors", CB_JSON_MAX_ITEMS, 1);
   json_t *cor = cb_jr_array(r, o, w, "corridors", CB_JSON_MAX_ITEMS, 0);
@@ -283,4 +283,9 @@ static cb_status read_proc(cb_json_reader *r, json_t *o) {
 
 static void write_proc(cb_jw *w, const cb_dungeon *d) { cb_jw_value(w, build_proc(d)); }
 
-const cb_proc_io cb_proc_io_preconnect = {"preconnect", write_proc, read_proc, NULL, NULL};
+const cb_proc_io cb_proc_io_preconnect = {
+    .generator = "preconnect",
+    .options = " rooms ladders faithful title theme depth locks ",
+    .write = write_proc,
+    .read = read_proc,
+};

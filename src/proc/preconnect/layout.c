@@ -202,7 +202,7 @@ static void extent(const cb_preconnect_proc *pp, double *minx, double *miny, dou
 }
 
 double cb_corridors_height(const cb_dungeon *d, const cb_symbols *st, int level, double w) {
-  const cb_preconnect_proc *pp = d->procedure.preconnect;
+  const cb_preconnect_proc *pp = cb_preconnect_of(d);
   if (!pp || pp->nrooms == 0) return cb_map_height(d, st, level, w);
   double minx, miny, maxx, maxy;
   extent(pp, &minx, &miny, &maxx, &maxy);
@@ -212,7 +212,7 @@ double cb_corridors_height(const cb_dungeon *d, const cb_symbols *st, int level,
 
 void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
                        double w, double h, cb_symbol_set *used) {
-  const cb_preconnect_proc *pp = d->procedure.preconnect;
+  const cb_preconnect_proc *pp = cb_preconnect_of(d);
   if (!pp || pp->nrooms == 0) {
     cb_map_draw(p, st, d, level, x, y, w, h, used);
     return;
@@ -397,7 +397,7 @@ static size_t add(char *buf, size_t cap, size_t n, const char *fmt, ...) {
 }
 
 void cb_corridors_key_note(const cb_dungeon *d, const cb_room *r, char *buf, size_t cap) {
-  const cb_preconnect_proc *pp = d->procedure.preconnect;
+  const cb_preconnect_proc *pp = cb_preconnect_of(d);
   size_t n = 0;
   buf[0] = '\0';
   if (!pp) return;
@@ -434,3 +434,7 @@ void cb_corridors_key_note(const cb_dungeon *d, const cb_room *r, char *buf, siz
   }
   if (count) add(buf, cap, n, ".");
 }
+
+/* What preconnect draws beyond the generic sheet (its row in the registry). */
+const cb_layout_hooks cb_preconnect_layout = {
+    .map = cb_corridors_draw, .height = cb_corridors_height, .key_note = cb_corridors_key_note};

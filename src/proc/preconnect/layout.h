@@ -5,6 +5,7 @@
 #ifndef CB_CORRIDORS_H
 #define CB_CORRIDORS_H
 
+#include "layout/hooks.h"
 #include "layout/symbols.h"
 #include "model/dungeon.h"
 
@@ -20,5 +21,8 @@ double cb_corridors_height(const cb_dungeon *d, const cb_symbols *st, int level,
  * "Doors (d10): north 8 -> 9, new room 7 (crossings: 3 under); east 0
  * (distant: room 3) then 4 -> 2". */
 void cb_corridors_key_note(const cb_dungeon *d, const cb_room *r, char *buf, size_t cap);
+
+/* Its layout hooks, for its row in the registry. */
+extern const cb_layout_hooks cb_preconnect_layout;
 
 #endif

@@ -5,6 +5,8 @@
 #ifndef CB_PROC_PRECONNECT_H
 #define CB_PROC_PRECONNECT_H
 
+#include "model/dungeon.h"
+
 #include <stdbool.h>
 
 typedef enum { CB_FACING_N, CB_FACING_E, CB_FACING_S, CB_FACING_W } cb_facing;
@@ -72,5 +74,11 @@ const char *cb_crossing_result_name(cb_crossing_result r);
 int cb_crossing_result_parse(const char *name);
 /* The crossing table: 1-4 under, 5 secret, 6-9 over, 10 (0) dead end. */
 cb_crossing_result cb_crossing_result_of(int roll);
+
+/* The artefacts of a dungeon preconnect made or read, or NULL (d->procedure). */
+static inline cb_preconnect_proc *cb_preconnect_of(const cb_dungeon *d) { return d->procedure; }
+
+/* Its artefacts in JSON (json.c), for its row in the registry. */
+extern const struct cb_proc_io cb_proc_io_preconnect;
 
 #endif

@@ -16,7 +16,7 @@
 #include "io/json.h"
 #include "model/check.h"
 #include "proc/battleships/proc.h"
-#include "proc/proc.h"
+#include "proc/registry.h"
 #include "testlib.h"
 
 /* The options seed s is tried with: levels 1..4, grids 4..15, every flag. */
@@ -51,7 +51,7 @@ static int expected_fleet(int n, int *fleet) {
 static char mark(const cb_battleships_proc *p, int g, int r, int c) { return p->grids[g].rows[r - 1][c - 1]; }
 
 static void check_dungeon(const cb_gen_options *o, const cb_dungeon *d) {
-  const cb_battleships_proc *p = d->procedure.battleships;
+  const cb_battleships_proc *p = cb_battleships_of(d);
   int n = o->grid, L = o->levels, E = o->extra_stairs;
   assert_non_null(p);
   assert_int_equal(p->n, n);
@@ -201,7 +201,7 @@ static void defaults(void **state) {
   cb_dungeon *d = NULL;
   cb_error err = {0};
   assert_int_equal(cb_gen_battleships.generate(&o, &d, &err), CB_OK);
-  const cb_battleships_proc *p = d->procedure.battleships;
+  const cb_battleships_proc *p = cb_battleships_of(d);
   assert_int_equal(p->n, 10);
   assert_int_equal(p->ngrids, 2);
   assert_int_equal(p->nships, 10);
@@ -232,7 +232,7 @@ static cb_status to_buf(void *closure, const unsigned char *data, size_t len) {
 static buf json_of(const cb_dungeon *d) {
   buf b = {0};
   cb_error err = {0};
-  assert_int_equal(cb_json_write(d, (cb_sink){&b, to_buf}, &err), CB_OK);
+  assert_int_equal(cb_json_write(d, cb_proc_json(), (cb_sink){&b, to_buf}, &err), CB_OK);
   return b;
 }
 
@@ -245,7 +245,7 @@ static void json_round_trip(void **state) {
     cb_error err = {0};
     assert_int_equal(cb_gen_battleships.generate(&o, &d, &err), CB_OK);
     buf a = json_of(d);
-    if (cb_json_parse(a.data, a.len, "t.json", &back, &err) != CB_OK)
+    if (cb_json_parse(a.data, a.len, "t.json", cb_proc_json(), &back, &err) != CB_OK)
       fail_msg("seed %d: %s", (int)s, err.msg);
     check_dungeon(&o, back);
     buf b = json_of(back);
@@ -280,7 +280,7 @@ static void json_rejects(void **state) {
     assert_non_null(hit);
     *hit = edits[e].with;
     err = (cb_error){0};
-    assert_int_equal(cb_json_parse(text, strlen(text), "t.json", &back, &err), CB_EINPUT);
+    assert_int_equal(cb_json_parse(text, strlen(text), "t.json", cb_proc_json(), &back, &err), CB_EINPUT);
     if (!strstr(err.msg, edits[e].says)) fail_msg("edit %zu: '%s'", e, err.msg);
     assert_null(back);
     free(text);
@@ -413,7 +413,7 @@ static void many_levels(void **state) {
   cb_error err = {0};
   assert_int_equal(cb_gen_battleships.generate(&o, &d, &err), CB_OK);
   assert_int_equal(d->nrooms, 10000);
-  assert_int_equal(d->procedure.battleships->nstairs, 999);
+  assert_int_equal(cb_battleships_of(d)->nstairs, 999);
   cb_dungeon_free(d);
 }
 

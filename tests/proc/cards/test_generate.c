@@ -15,6 +15,7 @@
 #include "model/check.h"
 #include "proc/cards/generate.h"
 #include "proc/cards/proc.h"
+#include "proc/registry.h"
 #include "testlib.h"
 
 static int opposite(int p) { return (p + 2) % 6 + 1; }
@@ -32,10 +33,10 @@ static const cb_card_cell *cell_at(const cb_cards_proc *p, int level, int col, i
 }
 
 static int room_col(const cb_dungeon *d, const cb_room *r) {
-  return (int)(r->x / d->procedure.cards->cell_ft + 0.5 + 0.5);
+  return (int)(r->x / cb_cards_of(d)->cell_ft + 0.5 + 0.5);
 }
 static int room_row(const cb_dungeon *d, const cb_room *r) {
-  return (int)(r->y / d->procedure.cards->cell_ft + 0.5 + 0.5);
+  return (int)(r->y / cb_cards_of(d)->cell_ft + 0.5 + 0.5);
 }
 
 /* The dial position from room a to room b on the same level, 0 if none. */
@@ -64,7 +65,7 @@ static void worked_example(void **state) {
   cb_dungeon *d = NULL;
   cb_error err = {0};
   assert_int_equal(cb_cards_generate_scripted(&o, script, 3, &d, &err), CB_OK);
-  const cb_cards_proc *p = d->procedure.cards;
+  const cb_cards_proc *p = cb_cards_of(d);
   assert_int_equal(p->entrance_col, 3);
   assert_int_equal(p->entrance_row, 5);
   assert_string_equal(d->rooms[0].card, "9S");
@@ -241,7 +242,7 @@ static int same_colour_value(const cb_room *a, const cb_room *b) {
 static void check_dungeon(const cb_gen_options *o, const cb_dungeon *d) {
   cb_error err = {0};
   if (cb_check_structure(d, &err) != CB_OK) fail_msg("seed %llu: %s", (unsigned long long)o->seed, err.msg);
-  const cb_cards_proc *p = d->procedure.cards;
+  const cb_cards_proc *p = cb_cards_of(d);
   assert_non_null(p);
   int levels = o->levels ? o->levels : 1;
   assert_true(d->nlevels >= 1 && d->nlevels <= levels);
@@ -448,11 +449,11 @@ static void json_round_trip(void **state) {
     assert_int_equal(cb_gen_cards.generate(&o, &d, &err), CB_OK);
     assert_int_equal(cb_gen_cards.generate(&o, &d3, &err), CB_OK);
     buf a = {0}, b = {0}, c = {0};
-    assert_int_equal(cb_json_write(d, (cb_sink){&a, buf_write}, &err), CB_OK);
-    assert_int_equal(cb_json_write(d3, (cb_sink){&c, buf_write}, &err), CB_OK);
+    assert_int_equal(cb_json_write(d, cb_proc_json(), (cb_sink){&a, buf_write}, &err), CB_OK);
+    assert_int_equal(cb_json_write(d3, cb_proc_json(), (cb_sink){&c, buf_write}, &err), CB_OK);
     assert_string_equal(a.data, c.data);
-    if (cb_json_parse(a.data, a.len, "x.json", &d2, &err) != CB_OK) fail_msg("%s", err.msg);
-    assert_int_equal(cb_json_write(d2, (cb_sink){&b, buf_write}, &err), CB_OK);
+    if (cb_json_parse(a.data, a.len, "x.json", cb_proc_json(), &d2, &err) != CB_OK) fail_msg("%s", err.msg);
+    assert_int_equal(cb_json_write(d2, cb_proc_json(), (cb_sink){&b, buf_write}, &err), CB_OK);
     assert_string_equal(a.data, b.data);
     free(a.data);
     free(b.data);
@@ -470,7 +471,7 @@ static void json_rejects_bad_procedure(void **state) {
   cb_dungeon *d = NULL, *d2 = NULL;
   assert_int_equal(cb_gen_cards.generate(&o, &d, &err), CB_OK);
   buf a = {0};
-  assert_int_equal(cb_json_write(d, (cb_sink){&a, buf_write}, &err), CB_OK);
+  assert_int_equal(cb_json_write(d, cb_proc_json(), (cb_sink){&a, buf_write}, &err), CB_OK);
   static const struct {
     const char *from, *to, *needle;
   } cases[] = {
@@ -488,7 +489,7 @@ static void json_rejects_bad_procedure(void **state) {
     memcpy(bad + pre, cases[i].to, tl);
     strcpy(bad + pre + tl, hit + fl);
     cb_error e = {0};
-    assert_int_equal(cb_json_parse(bad, strlen(bad), "bad.json", &d2, &e), CB_EINPUT);
+    assert_int_equal(cb_json_parse(bad, strlen(bad), "bad.json", cb_proc_json(), &d2, &e), CB_EINPUT);
     if (!strstr(e.msg, cases[i].needle)) fail_msg("'%s' does not mention '%s'", e.msg, cases[i].needle);
     assert_null(d2);
     free(bad);
@@ -613,7 +614,7 @@ static void issue12_sprawl_cap(void **state) {
     cb_dungeon *d = NULL;
     if (cb_gen_cards.generate(&o, &d, &err) != CB_OK)
       fail_msg("seed %llu: %s", (unsigned long long)o.seed, err.msg);
-    const cb_cards_proc *p = d->procedure.cards;
+    const cb_cards_proc *p = cb_cards_of(d);
     for (int i = 0; i < p->nturns; i++) {
       const cb_card_turn *t = &p->turns[i];
       for (int k = 0; k < 3; k++) {
@@ -651,7 +652,7 @@ static void issue12_fresh_decks(void **state) {
       refused++;
       continue;
     }
-    const cb_cards_proc *p = d->procedure.cards;
+    const cb_cards_proc *p = cb_cards_of(d);
     int logged = 0;
     for (int i = 0; i < d->nlog; i++)
       logged += strstr(d->log[i], "fresh deck") != NULL;

@@ -18,7 +18,8 @@
 
 #include "io/json.h"
 #include "model/check.h"
-#include "proc/proc.h"
+#include "proc/dropdice/proc.h"
+#include "proc/registry.h"
 #include "testlib.h"
 
 #define CHECK(cond, ...)                                                                                     \
@@ -230,7 +231,7 @@ static void *carve(size_t n, size_t size) {
 /* Every rule of generators.md "dropdice", checked on dungeon d (read back
  * from JSON) with n rooms. */
 static void check_rules(const cb_dungeon *d, int n, int by_length, int faithful) {
-  const cb_dropdice_proc *pr_ = d->procedure.dropdice;
+  const cb_dropdice_proc *pr_ = cb_dropdice_of(d);
   CHECK(pr_ != NULL, "no procedure");
   CHECK(strcmp(d->generator, "dropdice") == 0, "generator %s", d->generator);
   CHECK(d->nrooms == n && pr_->ndice == n, "%d rooms, %d dice", d->nrooms, pr_->ndice);
@@ -566,7 +567,7 @@ static cb_dungeon *make(uint64_t seed, int rooms, int by_length) {
 
 static void to_json(const cb_dungeon *d, cb_test_buf *out) {
   cb_error err = {0};
-  assert_int_equal(cb_json_write(d, (cb_sink){out, cb_test_buf_write}, &err), CB_OK);
+  assert_int_equal(cb_json_write(d, cb_proc_json(), (cb_sink){out, cb_test_buf_write}, &err), CB_OK);
 }
 
 /* Generates and checks the rules. With `via_json` the dungeon is written as
@@ -589,7 +590,8 @@ static void check_seed(uint64_t seed, int rooms, int by_length, int via_json, in
   cb_dungeon_free(d);
   cb_dungeon *back = NULL;
   cb_error err = {0};
-  if (cb_json_parse(j1.data, j1.len, "gen.json", &back, &err) != CB_OK) fail_msg("read back: %s", err.msg);
+  if (cb_json_parse(j1.data, j1.len, "gen.json", cb_proc_json(), &back, &err) != CB_OK)
+    fail_msg("read back: %s", err.msg);
   check_rules(back, rooms, by_length, ctx_faithful);
   cb_test_buf j2 = {0};
   to_json(back, &j2);

@@ -17,7 +17,7 @@
 #include "io/json.h"
 #include "model/check.h"
 #include "proc/leximorph/proc.h"
-#include "proc/proc.h"
+#include "proc/registry.h"
 #include "testlib.h"
 
 static cb_dungeon *make(const cb_gen_options *o) {
@@ -101,8 +101,8 @@ static int door_room(const cb_sketch *sk, int id) {
 }
 
 static void check_dungeon(const cb_dungeon *d, const cb_gen_options *o) {
-  const cb_sketch *sk = d->sketch;
-  const cb_leximorph_proc *p = d->procedure.leximorph;
+  const cb_sketch *sk = cb_leximorph_sketch(d);
+  const cb_leximorph_proc *p = cb_leximorph_of(d);
   assert_non_null(sk);
   assert_non_null(p);
   assert_int_equal(p->nsectors, sk->cols * sk->rows);
@@ -289,7 +289,7 @@ static int open_rooms_cut_off(const cb_dungeon *d, const cb_sketch *sk, int entr
 }
 
 static void count_rules(const cb_dungeon *d, rule_counts *c) {
-  const cb_sketch *sk = d->sketch;
+  const cb_sketch *sk = cb_leximorph_sketch(d);
   c->maps++;
   c->rooms += d->nrooms;
   /* letters fill their sectors: the strokes in a sector span as much of it as the letter spans its box */
@@ -421,7 +421,7 @@ static void crossings_are_junctions(void **state) {
     cb_gen_options o = {0};
     o.seed = (uint64_t)i * 7919 + 3;
     cb_dungeon *d = make(&o);
-    const cb_sketch *sk = d->sketch;
+    const cb_sketch *sk = cb_leximorph_sketch(d);
     for (int t = 0; t < sk->ntunnels; t++)
       for (int u = t + 1; u < sk->ntunnels; u++) {
         const cb_sketch_tunnel *A = &sk->tunnels[t], *B = &sk->tunnels[u];
@@ -457,7 +457,7 @@ static void no_rotate_keeps_letters_upright(void **state) {
     o.seed = (uint64_t)s;
     cb_dungeon *d = make(&o);
     for (int k = 0; k < 9; k++)
-      assert_int_equal(d->procedure.leximorph->sectors[k].rotation, 1);
+      assert_int_equal(cb_leximorph_of(d)->sectors[k].rotation, 1);
     cb_dungeon_free(d);
   }
 }
@@ -497,7 +497,7 @@ static cb_status sink_write(void *closure, const unsigned char *data, size_t len
 static char *to_json(const cb_dungeon *d, size_t *len) {
   membuf m = {NULL, 0, 0};
   cb_error err = {0};
-  assert_int_equal(cb_json_write(d, (cb_sink){&m, sink_write}, &err), CB_OK);
+  assert_int_equal(cb_json_write(d, cb_proc_json(), (cb_sink){&m, sink_write}, &err), CB_OK);
   *len = m.len;
   return m.data;
 }
@@ -513,12 +513,13 @@ static void json_round_trip(void **state) {
     char *a = to_json(d, &n1);
     cb_dungeon *back = NULL;
     cb_error err = {0};
-    if (cb_json_parse(a, n1, "mem.json", &back, &err) != CB_OK) fail_msg("seed %d: %s", s, err.msg);
+    if (cb_json_parse(a, n1, "mem.json", cb_proc_json(), &back, &err) != CB_OK)
+      fail_msg("seed %d: %s", s, err.msg);
     char *b = to_json(back, &n2);
     assert_int_equal(n1, n2);
     assert_memory_equal(a, b, n1);
-    assert_non_null(back->sketch);
-    assert_int_equal(back->sketch->ntunnels, d->sketch->ntunnels);
+    assert_non_null(cb_leximorph_sketch(back));
+    assert_int_equal(cb_leximorph_sketch(back)->ntunnels, cb_leximorph_sketch(d)->ntunnels);
     free(a);
     free(b);
     cb_dungeon_free(d);
@@ -555,7 +556,7 @@ static void json_refuses_bad_sketch(void **state) {
     memcpy(e + before + tl, hit + fl, n - before - fl);
     cb_dungeon *back = NULL;
     cb_error err = {0};
-    assert_int_equal(cb_json_parse(e, n - fl + tl, "edit.json", &back, &err), CB_EINPUT);
+    assert_int_equal(cb_json_parse(e, n - fl + tl, "edit.json", cb_proc_json(), &back, &err), CB_EINPUT);
     if (!strstr(err.msg, edits[i].says))
       fail_msg("edit %zu: message '%s' lacks '%s'", i, err.msg, edits[i].says);
     assert_null(back);
@@ -626,7 +627,7 @@ static void user_letters_with_lost_strokes(void **state) {
   for (int s = 0; s < 100; s++) {
     o.seed = (uint64_t)s;
     cb_dungeon *d = make(&o);
-    const cb_sketch *sk = d->sketch;
+    const cb_sketch *sk = cb_leximorph_sketch(d);
     int *parent = malloc(((size_t)sk->njunctions + 1) * sizeof *parent);
     for (int j = 0; j < sk->njunctions; j++)
       parent[j] = j;
@@ -708,8 +709,8 @@ static void explain_in_game_master_words(void **state) {
     wall += strncmp(d->log[i], "Tunnel ", 7) == 0 && strstr(d->log[i], "left wall rolled") != NULL;
   }
   assert_int_equal(sector, 4);
-  assert_int_equal(junction, d->sketch->njunctions);
-  assert_int_equal(wall * 2, d->sketch->nwalls);
+  assert_int_equal(junction, cb_leximorph_sketch(d)->njunctions);
+  assert_int_equal(wall * 2, cb_leximorph_sketch(d)->nwalls);
   cb_dungeon_free(d);
 }
 

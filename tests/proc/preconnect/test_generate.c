@@ -17,7 +17,7 @@
 
 #include "io/json.h"
 #include "proc/preconnect/proc.h"
-#include "proc/proc.h"
+#include "proc/registry.h"
 #include "testlib.h"
 
 static const double EPS = 1e-6;
@@ -220,7 +220,7 @@ static void check_geometry(const cb_preconnect_proc *p, const cb_pc_door *dr, in
 }
 
 static void check_dungeon(const cb_dungeon *d, int n, bool ladders, bool faithful, bool geometry) {
-  const cb_preconnect_proc *p = d->procedure.preconnect;
+  const cb_preconnect_proc *p = cb_preconnect_of(d);
   assert_non_null(p);
   /* rooms 1..N in drawing order, no gaps */
   if (!faithful) assert_int_equal(d->nrooms, n);
@@ -326,7 +326,7 @@ typedef struct pc_counts {
 } pc_counts;
 
 static void count_map(const cb_dungeon *d, pc_counts *c) {
-  const cb_preconnect_proc *p = d->procedure.preconnect;
+  const cb_preconnect_proc *p = cb_preconnect_of(d);
   for (int r = 1; r <= p->nrooms; r++) {
     int k = openings(d, p, r);
     c->rooms++;
@@ -437,7 +437,7 @@ static cb_status buf_write(void *closure, const unsigned char *data, size_t len)
 static buf to_json(const cb_dungeon *d) {
   buf b = {0};
   cb_error err = {0};
-  assert_int_equal(cb_json_write(d, (cb_sink){&b, buf_write}, &err), CB_OK);
+  assert_int_equal(cb_json_write(d, cb_proc_json(), (cb_sink){&b, buf_write}, &err), CB_OK);
   return b;
 }
 
@@ -449,7 +449,7 @@ static void deterministic_and_round_trip(void **state) {
     assert_string_equal(ja.data, jb.data);
     cb_dungeon *c = NULL;
     cb_error err = {0};
-    if (cb_json_parse(ja.data, ja.len, "t.json", &c, &err) != CB_OK) fail_msg("%s", err.msg);
+    if (cb_json_parse(ja.data, ja.len, "t.json", cb_proc_json(), &c, &err) != CB_OK) fail_msg("%s", err.msg);
     buf jc = to_json(c);
     assert_string_equal(ja.data, jc.data);
     check_dungeon(c, 12, seed % 2, false, true);
@@ -485,7 +485,7 @@ static void bad_json(void **state) {
     strcpy(t + pre + tl, at + fl);
     cb_dungeon *d = NULL;
     cb_error err = {0};
-    assert_int_equal(cb_json_parse(t, strlen(t), "bad.json", &d, &err), CB_EINPUT);
+    assert_int_equal(cb_json_parse(t, strlen(t), "bad.json", cb_proc_json(), &d, &err), CB_EINPUT);
     assert_null(d);
     if (!strstr(err.msg, cases[i].msg))
       fail_msg("case %zu: '%s' does not mention %s", i, err.msg, cases[i].msg);
