@@ -315,66 +315,16 @@ void cb_symbol_passage_mark(const cb_symbols *st, cb_symbol s, double *w, double
   }
 }
 
-void cb_symbol_passage(cb_page *p, const cb_symbols *st0, cb_symbol s, double x1, double y1, double x2,
-                       double y2) {
-  cb_symbols tint = tinted(st0, s);
-  const cb_symbols *st = &tint;
-  double dx = x2 - x1, dy = y2 - y1, len = hypot(dx, dy);
-  if (len < 1e-6) return;
-  double ux = dx / len, uy = dy / len, mx = (x1 + x2) / 2, my = (y1 + y2) / 2, b = st->badge;
-  cb_ink line = cb_ink_stroke(st->ink, st->line);
-  if (s == CB_SYM_SECRET) {
-    line.dash[0] = 0.01;
-    line.dash[1] = st->line * 2.6;
-    line.ndash = 2;
-    line.width = st->line * 1.3;
-  }
-  /* the middle stretch some symbols draw over instead of the plain line */
-  double gap = 0;
-  if (s == CB_SYM_TRAPPED) gap = fmin(b * 1.6, len * 0.5);
-  if (s == CB_SYM_UNDER || s == CB_SYM_OVER || s == CB_SYM_LADDER || s == CB_SYM_STAIRS)
-    gap = fmin(b * 1.8, len * 0.6);
-  if (s == CB_SYM_OPEN) gap = fmin(b * 0.6, len * 0.3);
-  if (s == CB_SYM_PORTAL) gap = fmin(b * 0.9, len * 0.4);
-  double gx0 = mx - ux * gap / 2, gy0 = my - uy * gap / 2, gx1 = mx + ux * gap / 2, gy1 = my + uy * gap / 2;
-  cb_page_move(p, x1, y1);
-  if (s == CB_SYM_DEAD_END) {
-    /* the passage stops short: a bar ends it two thirds of the way */
-    double ex = x1 + dx * 0.66, ey = y1 + dy * 0.66;
-    cb_page_line(p, ex, ey);
-    cb_page_ink(p, &line);
-    cross_bar(p, ex, ey, ux, uy, b * 0.45, st->ink, st->line * 2);
-    return;
-  }
-  if (gap > 0) {
-    cb_page_line(p, gx0, gy0);
-    if (s == CB_SYM_TRAPPED) {
-      int teeth = 4;
-      double amp = b * 0.32;
-      for (int i = 1; i <= teeth; i++) {
-        double t = -gap / 2 + gap * (i - 0.5) / teeth, side = i % 2 ? 1 : -1;
-        cb_page_line(p, mx + ux * t - uy * amp * side, my + uy * t + ux * amp * side);
-      }
-      cb_page_line(p, gx1, gy1);
-    } else if (s == CB_SYM_UNDER) {
-      cb_page_ink(p, &line);
-      cb_ink dash = line;
-      dash.dash[0] = st->line * 2;
-      dash.dash[1] = st->line * 2;
-      dash.ndash = 2;
-      dash.cap = CB_CAP_BUTT;
-      cb_page_move(p, gx0, gy0);
-      cb_page_line(p, gx1, gy1);
-      cb_page_ink(p, &dash);
-      cb_page_move(p, gx1, gy1);
-    } else {
-      cb_page_ink(p, &line);
-      cb_page_move(p, gx1, gy1);
-    }
-  }
-  cb_page_line(p, x2, y2);
-  cb_page_ink(p, &line);
-  double nx = -uy, ny = ux;
+/* Where a passage symbol sits on its line: the middle, the direction, and
+ * the stretch (gap) some symbols draw over instead of the plain line. */
+typedef struct passage_geom {
+  double mx, my, ux, uy, b, gap, gx0, gy0, gx1, gy1;
+} passage_geom;
+
+/* The symbol's own mark over the drawn line. */
+static void passage_mark(cb_page *p, const cb_symbols *st, cb_symbol s, const passage_geom *g) {
+  double mx = g->mx, my = g->my, ux = g->ux, uy = g->uy, b = g->b, gap = g->gap;
+  double gx0 = g->gx0, gy0 = g->gy0, gx1 = g->gx1, gy1 = g->gy1, nx = -uy, ny = ux;
   switch (s) {
   case CB_SYM_SECRET: disc_letter(p, st, mx, my, "S"); break;
   case CB_SYM_CONCEALED: disc_letter(p, st, mx, my, "C"); break;
@@ -450,6 +400,68 @@ void cb_symbol_passage(cb_page *p, const cb_symbols *st0, cb_symbol s, double x1
     break;
   default: break;
   }
+}
+
+void cb_symbol_passage(cb_page *p, const cb_symbols *st0, cb_symbol s, double x1, double y1, double x2,
+                       double y2) {
+  cb_symbols tint = tinted(st0, s);
+  const cb_symbols *st = &tint;
+  double dx = x2 - x1, dy = y2 - y1, len = hypot(dx, dy);
+  if (len < 1e-6) return;
+  double ux = dx / len, uy = dy / len, mx = (x1 + x2) / 2, my = (y1 + y2) / 2, b = st->badge;
+  cb_ink line = cb_ink_stroke(st->ink, st->line);
+  if (s == CB_SYM_SECRET) {
+    line.dash[0] = 0.01;
+    line.dash[1] = st->line * 2.6;
+    line.ndash = 2;
+    line.width = st->line * 1.3;
+  }
+  /* the middle stretch some symbols draw over instead of the plain line */
+  double gap = 0;
+  if (s == CB_SYM_TRAPPED) gap = fmin(b * 1.6, len * 0.5);
+  if (s == CB_SYM_UNDER || s == CB_SYM_OVER || s == CB_SYM_LADDER || s == CB_SYM_STAIRS)
+    gap = fmin(b * 1.8, len * 0.6);
+  if (s == CB_SYM_OPEN) gap = fmin(b * 0.6, len * 0.3);
+  if (s == CB_SYM_PORTAL) gap = fmin(b * 0.9, len * 0.4);
+  double gx0 = mx - ux * gap / 2, gy0 = my - uy * gap / 2, gx1 = mx + ux * gap / 2, gy1 = my + uy * gap / 2;
+  cb_page_move(p, x1, y1);
+  if (s == CB_SYM_DEAD_END) {
+    /* the passage stops short: a bar ends it two thirds of the way */
+    double ex = x1 + dx * 0.66, ey = y1 + dy * 0.66;
+    cb_page_line(p, ex, ey);
+    cb_page_ink(p, &line);
+    cross_bar(p, ex, ey, ux, uy, b * 0.45, st->ink, st->line * 2);
+    return;
+  }
+  if (gap > 0) {
+    cb_page_line(p, gx0, gy0);
+    if (s == CB_SYM_TRAPPED) {
+      int teeth = 4;
+      double amp = b * 0.32;
+      for (int i = 1; i <= teeth; i++) {
+        double t = -gap / 2 + gap * (i - 0.5) / teeth, side = i % 2 ? 1 : -1;
+        cb_page_line(p, mx + ux * t - uy * amp * side, my + uy * t + ux * amp * side);
+      }
+      cb_page_line(p, gx1, gy1);
+    } else if (s == CB_SYM_UNDER) {
+      cb_page_ink(p, &line);
+      cb_ink dash = line;
+      dash.dash[0] = st->line * 2;
+      dash.dash[1] = st->line * 2;
+      dash.ndash = 2;
+      dash.cap = CB_CAP_BUTT;
+      cb_page_move(p, gx0, gy0);
+      cb_page_line(p, gx1, gy1);
+      cb_page_ink(p, &dash);
+      cb_page_move(p, gx1, gy1);
+    } else {
+      cb_page_ink(p, &line);
+      cb_page_move(p, gx1, gy1);
+    }
+  }
+  cb_page_line(p, x2, y2);
+  cb_page_ink(p, &line);
+  passage_mark(p, st, s, &(passage_geom){mx, my, ux, uy, b, gap, gx0, gy0, gx1, gy1});
 }
 
 void cb_symbol_tunnel(cb_page *p, const cb_symbols *st, const double *xy, int n, double tw, int pass,

@@ -4,6 +4,11 @@
 #include <string.h>
 
 #include "io/json_util.h"
+#include "proc/battleships/proc.h"
+#include "proc/cards/proc.h"
+#include "proc/dropdice/proc.h"
+#include "proc/leximorph/proc.h"
+#include "proc/preconnect/proc.h"
 
 /* One procedure per line, in the order of their seeds. */
 static const cb_generator *const rows[] = {

@@ -23,11 +23,4 @@ void cb_proc_sheet(const cb_dungeon *d, cb_sheet_options *o);
 /* Their JSON readers and writers, for io/json.h. */
 const cb_json_procs *cb_proc_json(void);
 
-/* Each procedure's row, defined in its own folder. */
-extern const cb_generator cb_gen_cards;
-extern const cb_generator cb_gen_leximorph;
-extern const cb_generator cb_gen_preconnect;
-extern const cb_generator cb_gen_battleships;
-extern const cb_generator cb_gen_dropdice;
-
 #endif

@@ -27,6 +27,7 @@
 #include "crawlbook.h"
 #include "geom/delaunay.h"
 #include "layout/sheet.h"
+#include "proc/dropdice/proc.h"
 #include "proc/registry.h"
 #include "render/backend.h"
 

@@ -2,6 +2,7 @@
  * through the generator. */
 #include "../tests/fuzz/fuzz_file.h"
 #include "model/dungeon.h"
+#include "proc/leximorph/proc.h"
 #include "proc/registry.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -1,6 +1,7 @@
 /* libFuzzer: Cardtography's mask files (--shape FILE), through the generator. */
 #include "../tests/fuzz/fuzz_file.h"
 #include "model/dungeon.h"
+#include "proc/cards/proc.h"
 #include "proc/registry.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "proc/dropdice/proc.h"
 #include "proc/registry.h"
 #include "stock/stock.h"
 

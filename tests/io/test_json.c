@@ -17,6 +17,7 @@
 #include "io/json.h"
 #include "io/json_util.h"
 #include "model/check.h"
+#include "proc/dropdice/proc.h"
 #include "proc/registry.h"
 #include "testlib.h"
 

@@ -12,6 +12,7 @@
 #include <cmocka.h> // after the headers it needs
 
 #include "layout/graph.h"
+#include "proc/battleships/proc.h"
 #include "proc/registry.h"
 #include "testlib.h"
 

@@ -18,6 +18,7 @@
 #include "layout/sheet.h"
 #include "layout/template.h"
 #include "model/view.h"
+#include "proc/dropdice/proc.h"
 #include "proc/registry.h"
 #include "testlib.h"
 

@@ -21,7 +21,7 @@
 #include "layout.h"
 #include "model/rng.h"
 #include "proc.h"
-#include "proc/registry.h"
+#include "proc/proc.h"
 
 enum {
   DEFAULT_GRID = 10,

@@ -5,6 +5,7 @@
 #define CB_PROC_BATTLESHIPS_H
 
 #include "model/dungeon.h"
+#include "proc/proc.h"
 
 /* The marks of a grid cell, as model.md spells them. */
 #define CB_BS_FREE '.'
@@ -45,7 +46,8 @@ typedef struct cb_battleships_proc {
 /* The artefacts of a dungeon battleships made or read, or NULL (d->procedure). */
 static inline cb_battleships_proc *cb_battleships_of(const cb_dungeon *d) { return d->procedure; }
 
-/* Its artefacts in JSON (json.c), for its row in the registry. */
+/* Its row in the registry (generate.c) and its artefacts in JSON (json.c). */
+extern const cb_generator cb_gen_battleships;
 extern const struct cb_proc_io cb_proc_io_battleships;
 
 #endif

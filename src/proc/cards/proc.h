@@ -6,6 +6,7 @@
 #define CB_PROC_CARDS_H
 
 #include "model/dungeon.h"
+#include "proc/proc.h"
 
 /* What one die of a turn decided. */
 typedef enum {
@@ -69,7 +70,8 @@ int cb_obstacle_parse(const char *name);
 /* The artefacts of a dungeon cards made or read, or NULL (d->procedure). */
 static inline cb_cards_proc *cb_cards_of(const cb_dungeon *d) { return d->procedure; }
 
-/* Its artefacts in JSON (json.c), for its row in the registry. */
+/* Its row in the registry (generate.c) and its artefacts in JSON (json.c). */
+extern const cb_generator cb_gen_cards;
 extern const struct cb_proc_io cb_proc_io_cards;
 
 #endif

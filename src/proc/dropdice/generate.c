@@ -13,7 +13,7 @@
 #include "model/check.h"
 #include "model/rng.h"
 #include "proc.h"
-#include "proc/registry.h"
+#include "proc/proc.h"
 
 enum { DEFAULT_ROOMS = 10, MAX_ROOMS = 100000 };
 static const double DIE_FT = 10.0;      /* a die's width on the tray, in map feet */

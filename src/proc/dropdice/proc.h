@@ -5,6 +5,7 @@
 #define CB_PROC_DROPDICE_H
 
 #include "model/dungeon.h"
+#include "proc/proc.h"
 
 typedef struct cb_die {
   int room;
@@ -40,7 +41,8 @@ int cb_rewrite_rule_parse(const char *name);
 /* The artefacts of a dungeon dropdice made or read, or NULL (d->procedure). */
 static inline cb_dropdice_proc *cb_dropdice_of(const cb_dungeon *d) { return d->procedure; }
 
-/* Its artefacts in JSON (json.c), for its row in the registry. */
+/* Its row in the registry (generate.c) and its artefacts in JSON (json.c). */
+extern const cb_generator cb_gen_dropdice;
 extern const struct cb_proc_io cb_proc_io_dropdice;
 
 #endif

@@ -20,7 +20,7 @@
 #include "layout.h"
 #include "model/rng.h"
 #include "proc.h"
-#include "proc/registry.h"
+#include "proc/proc.h"
 
 #define CB_PI 3.14159265358979323846
 

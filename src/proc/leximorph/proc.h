@@ -5,6 +5,7 @@
 #define CB_PROC_LEXIMORPH_H
 
 #include "model/dungeon.h"
+#include "proc/proc.h"
 
 #include "sketch.h"
 
@@ -26,7 +27,8 @@ static inline const cb_sketch *cb_leximorph_sketch(const cb_dungeon *d) {
   return p && !d->players ? p->sketch : NULL;
 }
 
-/* Its artefacts in JSON (json.c), for its row in the registry. */
+/* Its row in the registry (generate.c) and its artefacts in JSON (json.c). */
+extern const cb_generator cb_gen_leximorph;
 extern const struct cb_proc_io cb_proc_io_leximorph;
 
 #endif

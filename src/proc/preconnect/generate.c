@@ -15,7 +15,7 @@
 #include "layout.h"
 #include "model/rng.h"
 #include "proc.h"
-#include "proc/registry.h"
+#include "proc/proc.h"
 
 enum { MAX_DOORS = 4, DEFAULT_ROOMS = 12, MAX_ROOMS = 500, MAX_EXTRA_DOORS = 100000, MAX_SHAPES_TRIED = 200 };
 static const double SQUARE_FT = 10; /* the map's squares */

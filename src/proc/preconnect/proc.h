@@ -6,6 +6,7 @@
 #define CB_PROC_PRECONNECT_H
 
 #include "model/dungeon.h"
+#include "proc/proc.h"
 
 #include <stdbool.h>
 
@@ -78,7 +79,8 @@ cb_crossing_result cb_crossing_result_of(int roll);
 /* The artefacts of a dungeon preconnect made or read, or NULL (d->procedure). */
 static inline cb_preconnect_proc *cb_preconnect_of(const cb_dungeon *d) { return d->procedure; }
 
-/* Its artefacts in JSON (json.c), for its row in the registry. */
+/* Its row in the registry (generate.c) and its artefacts in JSON (json.c). */
+extern const cb_generator cb_gen_preconnect;
 extern const struct cb_proc_io cb_proc_io_preconnect;
 
 #endif
