@@ -2,6 +2,8 @@
 # No procedure's name outside its own folder and the registry: the names are
 # the folders of src/proc/, and neither a string ("cards") nor an identifier
 # (cb_gen_cards, cb_cards_map) may name one elsewhere in src/. Comments may.
+# proc/proc.h, the procedures' interface beside the registry, holds
+# cb_gen_options: the one options record the command line fills.
 set -euo pipefail
 : "${CB_SOURCE_DIR:?set CB_SOURCE_DIR to the source tree}"
 cd "$CB_SOURCE_DIR/src"
@@ -10,7 +12,7 @@ mapfile -t procs < <(find proc -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | 
 fails=0
 for name in "${procs[@]}"; do
   # code only: block and line comments blanked first
-  hits=$(find . -name '*.[ch]' ! -path "./proc/$name/*" ! -path ./proc/registry.c | sort | while read -r f; do
+  hits=$(find . -name '*.[ch]' ! -path "./proc/$name/*" ! -path ./proc/registry.c ! -path ./proc/proc.h | sort | while read -r f; do
     python3 - "$f" "$name" <<'PY'
 import re, sys
 path, name = sys.argv[1], sys.argv[2]
