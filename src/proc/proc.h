@@ -9,6 +9,7 @@
 
 #include "base/error.h"
 #include "model/dungeon.h"
+#include "proc/option.h"
 
 enum { CB_MAX_FLEET = 64 };
 /* cards: decks shuffled together (2,000 decks deal a 100,000-card sprawl) */
@@ -71,6 +72,7 @@ typedef struct cb_generator {
   /* Checks the options before anything is rolled; CB_EINPUT with a message. */
   cb_status (*validate)(const cb_gen_options *opts, cb_error *err);
   cb_status (*generate)(const cb_gen_options *opts, cb_dungeon **out, cb_error *err);
+  const cb_option_set *options; /* its own options, and the common ones it records */
 } cb_generator;
 
 /* The generator called `name`, or NULL. */
@@ -84,6 +86,16 @@ extern const cb_generator cb_gen_battleships;
 extern const cb_generator cb_gen_cards;
 extern const cb_generator cb_gen_leximorph;
 extern const cb_generator cb_gen_preconnect;
+
+/* Each procedure's options (src/proc/<name>/options.c). */
+extern const cb_option_set cb_dropdice_option_specs;
+extern const cb_option_set cb_battleships_option_specs;
+extern const cb_option_set cb_cards_option_specs;
+extern const cb_option_set cb_leximorph_option_specs;
+extern const cb_option_set cb_preconnect_option_specs;
+
+/* The procedure run when none is named. */
+#define CB_DEFAULT_GENERATOR "dropdice"
 
 /* Shared by generators: a title from the seed (its own stream, so that it
  * never changes the dungeon). Returns a static or arena string. */

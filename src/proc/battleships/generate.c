@@ -667,4 +667,5 @@ const cb_generator cb_gen_battleships = {
     .max_rooms = MAX_GRID,
     .validate = validate,
     .generate = generate,
+    .options = &cb_battleships_option_specs,
 };

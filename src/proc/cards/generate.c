@@ -1306,4 +1306,5 @@ const cb_generator cb_gen_cards = {
     .max_rooms = MAX_SPRAWL_ROOMS,
     .validate = validate,
     .generate = generate,
+    .options = &cb_cards_option_specs,
 };

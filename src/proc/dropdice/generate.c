@@ -795,4 +795,5 @@ const cb_generator cb_gen_dropdice = {
     .max_rooms = MAX_ROOMS,
     .validate = validate,
     .generate = generate,
+    .options = &cb_dropdice_option_specs,
 };

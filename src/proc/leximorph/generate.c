@@ -1672,4 +1672,5 @@ const cb_generator cb_gen_leximorph = {
     .max_rooms = 1000000,
     .validate = validate,
     .generate = generate,
+    .options = &cb_leximorph_option_specs,
 };

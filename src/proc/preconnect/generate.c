@@ -1455,4 +1455,5 @@ const cb_generator cb_gen_preconnect = {
     .max_rooms = MAX_ROOMS,
     .validate = validate,
     .generate = generate,
+    .options = &cb_preconnect_option_specs,
 };
