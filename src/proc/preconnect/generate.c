@@ -1419,11 +1419,9 @@ static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *e
   s.p = cb_arena_alloc(s.d->arena, 1, sizeof *s.p);
   if (!s.p || !cb_dungeon_add_level(s.d, 1, "Level 1")) goto fail_oom;
   s.d->procedure.preconnect = s.p;
-  char buf[32];
-  snprintf(buf, sizeof buf, "%d", s.n);
-  cb_dungeon_set_option(s.d, "rooms", buf, true);
-  if (o->ladders) cb_dungeon_set_flag(s.d, "ladders");
-  if (o->faithful) cb_dungeon_set_flag(s.d, "faithful");
+  cb_gen_options used = *o;
+  used.rooms = s.n;
+  cb_option_record_all(s.d, &cb_preconnect_option_specs, &used);
   if (cb_dungeon_set_title(s.d, o->title ? o->title : cb_gen_title(s.d, "Halls"))) goto fail_oom;
   cb_dungeon_log(
       s.d,
