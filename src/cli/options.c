@@ -135,7 +135,7 @@ void cb_cli_help(FILE *out) {
         out);
   for (int k = 0; k < cb_cli_ncommon; k++) {
     const cb_option_spec *s = &cb_cli_common[k];
-    help_row(out, s);
+    if (s->help) help_row(out, s);
     if (s->flags & CB_OPTF_HELP_PROCEDURES) help_procedures(out);
     for (int g = 0; g < n && (s->flags & CB_OPTF_HELP_OWN_OPTIONS); g++)
       if (gens[g]->options && !gens[g]->options->heading) help_rows(out, gens[g]->options);
