@@ -1,5 +1,6 @@
 /* The command line: getopt_long, validation and --help, turning argv into a
- * cb_job. */
+ * cb_job; all built from the option specs (proc/option.h): the common table
+ * (cli/common.c) and each procedure's. */
 #ifndef CB_OPTIONS_H
 #define CB_OPTIONS_H
 
@@ -13,6 +14,11 @@ typedef struct cb_cli {
   bool help, version, explain;
   bool seed_given;
   char page_args[1300]; /* the page options as given, for the footer */
+  /* what the command line said, read once every option is */
+  struct {
+    const char *output, *format, *page_size, *style, *template_name;
+    bool landscape, count, seeds, seed;
+  } given;
 } cb_cli;
 
 /* Parses argv into cli (defaults filled in). `date_env` is the value of
@@ -28,8 +34,5 @@ bool cb_cli_page_size(const char *s, double *w, double *h);
 
 /* Writes the --help text. */
 void cb_cli_help(FILE *out);
-
-/* Parses a whole decimal number in lo..hi (no sign, no trailing text). */
-bool cb_cli_number(const char *s, unsigned long long lo, unsigned long long hi, unsigned long long *out);
 
 #endif

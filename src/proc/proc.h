@@ -10,6 +10,7 @@
 #include "base/error.h"
 #include "model/dungeon.h"
 #include "model/title.h"
+#include "proc/option.h"
 
 enum { CB_MAX_FLEET = 64 };
 /* cards: decks shuffled together (2,000 decks deal a 100,000-card sprawl) */
@@ -75,6 +76,7 @@ typedef struct cb_generator {
   const char *what;                     /* the sheet's subtitle: "A Cardtography dungeon" */
   const struct cb_proc_io *io;          /* its artefacts in JSON (io/json_util.h) */
   const struct cb_layout_hooks *layout; /* what it draws beyond the generic sheet, or NULL */
+  const cb_option_set *options;         /* its own options, and the common ones it records */
 } cb_generator;
 
 #endif

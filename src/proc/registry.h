@@ -10,6 +10,9 @@
 #include "layout/sheet.h"
 #include "proc.h"
 
+/* The procedure run when none is named. */
+#define CB_DEFAULT_GENERATOR "dropdice"
+
 /* The procedure called `name`, or NULL. */
 const cb_generator *cb_generator_find(const char *name);
 /* All procedures; *n gets their count. */

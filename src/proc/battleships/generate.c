@@ -585,25 +585,11 @@ static cb_status add_rooms(bs *s, cb_error *err) {
 }
 
 static void record_options(bs *s) {
-  cb_dungeon *d = s->d;
-  char buf[CB_MAX_FLEET * 4 + 32];
-  snprintf(buf, sizeof buf, "%d", s->nlevels);
-  cb_dungeon_set_option(d, "levels", buf, true);
-  snprintf(buf, sizeof buf, "%d", s->n);
-  cb_dungeon_set_option(d, "grid", buf, true);
-  if (s->o->nfleet > 0) {
-    size_t len = 0;
-    for (int i = 0; i < s->o->nfleet; i++)
-      len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%d", i ? "," : "", s->o->fleet[i]);
-    cb_dungeon_set_option(d, "fleet", buf, false);
-  }
-  snprintf(buf, sizeof buf, "%d", s->extra);
-  cb_dungeon_set_option(d, "extra", buf, true);
-  snprintf(buf, sizeof buf, "%d", s->o->extra_stairs);
-  cb_dungeon_set_option(d, "extra-stairs", buf, true);
-  if (s->o->secret_rows) cb_dungeon_set_flag(d, "secret-rows");
-  if (s->o->matching_stairs) cb_dungeon_set_flag(d, "matching-stairs");
-  if (s->o->faithful) cb_dungeon_set_flag(d, "faithful");
+  cb_gen_options used = *s->o;
+  used.levels = s->nlevels;
+  used.grid = s->n;
+  used.extra = s->extra;
+  cb_option_record_all(s->d, &cb_battleships_option_specs, &used);
 }
 
 static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *err) {
@@ -671,4 +657,5 @@ const cb_generator cb_gen_battleships = {
     .what = "A BattleDungeon grid-crawl",
     .io = &cb_proc_io_battleships,
     .layout = &cb_battleships_layout,
+    .options = &cb_battleships_option_specs,
 };

@@ -48,6 +48,8 @@ static inline cb_battleships_proc *cb_battleships_of(const cb_dungeon *d) { retu
 
 /* Its row in the registry (generate.c) and its artefacts in JSON (json.c). */
 extern const cb_generator cb_gen_battleships;
+/* Its options (options.c). */
+extern const cb_option_set cb_battleships_option_specs;
 extern const struct cb_proc_io cb_proc_io_battleships;
 
 #endif

@@ -1170,42 +1170,22 @@ static cb_status build_model(cs *s, cb_dungeon *d, cb_error *err) {
 }
 
 static void record_options(cb_dungeon *d, const cb_gen_options *o, const layout *L) {
-  const cb_cards_options *c = &o->cards;
-  char buf[64];
-  if (c->sprawl) {
-    cb_dungeon_set_flag(d, "sprawl");
-    snprintf(buf, sizeof buf, "%d", L->sprawl_rooms);
-    cb_dungeon_set_option(d, "rooms", buf, true);
-  } else if (!c->shape || strcmp(c->shape, "rect") == 0 || strcmp(c->shape, "oval") == 0) {
-    snprintf(buf, sizeof buf, "%dx%d", L->w, L->h);
-    cb_dungeon_set_option(d, "grid", buf, false);
-    cb_dungeon_set_option(d, "shape", c->shape ? c->shape : "rect", false);
-  } else {
-    cb_dungeon_set_option(d, "shape", c->shape, false);
-  }
   static const char *const ent[] = {"bottom", "top", "centre", NULL};
-  if (L->entrance == ENTRANCE_CELL) snprintf(buf, sizeof buf, "%d,%d", L->ecol, L->erow);
-  cb_dungeon_set_option(d, "entrance", L->entrance == ENTRANCE_CELL ? buf : ent[L->entrance], false);
-  snprintf(buf, sizeof buf, "%d", L->decks);
-  cb_dungeon_set_option(d, "decks", buf, true);
-  if (c->jokers) cb_dungeon_set_flag(d, "jokers");
-  static const char *const red[] = {"door", "ignore", "one-way", "concealed"};
-  cb_dungeon_set_option(d, "rediscovered", red[c->rediscovered], false);
-  cb_dungeon_set_flag(d, c->plain_doubles ? "no-doubles-obstructed" : "doubles-obstructed");
-  snprintf(buf, sizeof buf, "%d", o->levels ? o->levels : 1);
-  cb_dungeon_set_option(d, "levels", buf, true);
-  if (o->faithful)
-    cb_dungeon_set_flag(d, "faithful");
-  else {
-    snprintf(buf, sizeof buf, "%d", L->min_rooms);
-    cb_dungeon_set_option(d, "min-rooms", buf, true);
-  }
-  if (c->content) cb_dungeon_set_option(d, "content", c->content, false);
-  if (c->lengths) {
-    cb_dungeon_set_flag(d, "lengths");
-    snprintf(buf, sizeof buf, "%d", L->length_unit);
-    cb_dungeon_set_option(d, "length-unit", buf, true);
-  }
+  cb_gen_options used = *o;
+  cb_cards_options *c = &used.cards;
+  /* a sprawl records its rooms, a grid its size unless a mask shapes it */
+  bool grid = !c->sprawl && (!c->shape || strcmp(c->shape, "rect") == 0 || strcmp(c->shape, "oval") == 0);
+  char at[32];
+  snprintf(at, sizeof at, "%d,%d", L->ecol, L->erow);
+  used.rooms = c->sprawl ? L->sprawl_rooms : 0;
+  c->grid_w = grid ? L->w : 0, c->grid_h = grid ? L->h : 0;
+  c->shape = c->sprawl ? NULL : c->shape ? c->shape : "rect";
+  c->entrance = L->entrance == ENTRANCE_CELL ? at : ent[L->entrance];
+  c->decks = L->decks;
+  used.levels = o->levels ? o->levels : 1;
+  c->min_rooms = o->faithful ? 0 : L->min_rooms;
+  c->length_unit = c->lengths ? L->length_unit : 0;
+  cb_option_record_all(d, &cb_cards_option_specs, &used);
 }
 
 static cb_status validate(const cb_gen_options *o, cb_error *err) {
@@ -1311,4 +1291,5 @@ const cb_generator cb_gen_cards = {
     .what = "A Cardtography dungeon",
     .io = &cb_proc_io_cards,
     .layout = &cb_cards_layout,
+    .options = &cb_cards_option_specs,
 };

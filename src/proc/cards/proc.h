@@ -72,6 +72,8 @@ static inline cb_cards_proc *cb_cards_of(const cb_dungeon *d) { return d->proced
 
 /* Its row in the registry (generate.c) and its artefacts in JSON (json.c). */
 extern const cb_generator cb_gen_cards;
+/* Its options (options.c). */
+extern const cb_option_set cb_cards_option_specs;
 extern const struct cb_proc_io cb_proc_io_cards;
 
 #endif

@@ -721,7 +721,6 @@ static cb_status describe_rooms(dd *s, cb_error *err) {
         break;
       }
   }
-  if (st == CB_OK && s->o->cards.content) cb_dungeon_set_option(s->d, "content", s->o->cards.content, false);
   free(want);
   cb_table_free(&t);
   return st;
@@ -735,11 +734,9 @@ static cb_status validate(const cb_gen_options *o, cb_error *err) {
 }
 
 static cb_status record_options(cb_dungeon *d, const cb_gen_options *o, int n) {
-  char buf[32];
-  snprintf(buf, sizeof buf, "%d", n);
-  cb_dungeon_set_option(d, "rooms", buf, true);
-  cb_dungeon_set_option(d, "extra-by", o->extra_by == CB_EXTRA_BY_TREE ? "tree" : "length", false);
-  if (o->faithful) cb_dungeon_set_flag(d, "faithful");
+  cb_gen_options used = *o;
+  used.rooms = n;
+  cb_option_record_all(d, &cb_dropdice_option_specs, &used);
   return CB_OK;
 }
 
@@ -801,4 +798,5 @@ const cb_generator cb_gen_dropdice = {
     .what = "A Jaquaysed drop-dice point-crawl",
     .io = &cb_proc_io_dropdice,
     .layout = NULL,
+    .options = &cb_dropdice_option_specs,
 };

@@ -43,6 +43,8 @@ static inline cb_dropdice_proc *cb_dropdice_of(const cb_dungeon *d) { return d->
 
 /* Its row in the registry (generate.c) and its artefacts in JSON (json.c). */
 extern const cb_generator cb_gen_dropdice;
+/* Its options (options.c). */
+extern const cb_option_set cb_dropdice_option_specs;
 extern const struct cb_proc_io cb_proc_io_dropdice;
 
 #endif

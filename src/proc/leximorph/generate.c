@@ -1583,19 +1583,11 @@ static cb_status validate(const cb_gen_options *o, cb_error *err) {
 }
 
 static void record_options(lx *s) {
-  char buf[32];
-  cb_dungeon *d = s->d;
-  const cb_gen_options *o = s->o;
-  snprintf(buf, sizeof buf, "%dx%d", s->cols, s->rows);
-  cb_dungeon_set_option(d, "sectors", buf, false);
-  snprintf(buf, sizeof buf, "%.0f", s->S);
-  cb_dungeon_set_option(d, "sector-ft", buf, true);
-  cb_dungeon_set_flag(d, o->no_rotate ? "no-rotate" : "rotate");
-  cb_dungeon_set_option(d, "letters", o->letters ? o->letters : "leximorph-letters", false);
-  cb_dungeon_set_option(d, "junctions", o->junctions ? o->junctions : "leximorph-junctions", false);
-  cb_dungeon_set_option(d, "walls", o->walls ? o->walls : "leximorph-walls", false);
-  cb_dungeon_set_option(d, "doors", o->doors ? o->doors : "leximorph-doors", false);
-  if (o->faithful) cb_dungeon_set_flag(d, "faithful");
+  cb_gen_options used = *s->o;
+  used.sector_cols = s->cols;
+  used.sector_rows = s->rows;
+  used.sector_ft = (int)s->S;
+  cb_option_record_all(s->d, &cb_leximorph_option_specs, &used);
 }
 
 static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *err) {
@@ -1676,4 +1668,5 @@ const cb_generator cb_gen_leximorph = {
     .what = "A leximorph tunnel dungeon",
     .io = &cb_proc_io_leximorph,
     .layout = &cb_leximorph_layout,
+    .options = &cb_leximorph_option_specs,
 };

@@ -29,6 +29,8 @@ static inline const cb_sketch *cb_leximorph_sketch(const cb_dungeon *d) {
 
 /* Its row in the registry (generate.c) and its artefacts in JSON (json.c). */
 extern const cb_generator cb_gen_leximorph;
+/* Its options (options.c). */
+extern const cb_option_set cb_leximorph_option_specs;
 extern const struct cb_proc_io cb_proc_io_leximorph;
 
 #endif

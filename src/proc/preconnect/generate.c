@@ -1420,11 +1420,9 @@ static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *e
   s.p = cb_arena_alloc(s.d->arena, 1, sizeof *s.p);
   if (!s.p || !cb_dungeon_add_level(s.d, 1, "Level 1")) goto fail_oom;
   s.d->procedure = s.p;
-  char buf[32];
-  snprintf(buf, sizeof buf, "%d", s.n);
-  cb_dungeon_set_option(s.d, "rooms", buf, true);
-  if (o->ladders) cb_dungeon_set_flag(s.d, "ladders");
-  if (o->faithful) cb_dungeon_set_flag(s.d, "faithful");
+  cb_gen_options used = *o;
+  used.rooms = s.n;
+  cb_option_record_all(s.d, &cb_preconnect_option_specs, &used);
   if (cb_dungeon_set_title(s.d, o->title ? o->title : cb_gen_title(s.d, "Halls"))) goto fail_oom;
   cb_dungeon_log(
       s.d,
@@ -1459,4 +1457,5 @@ const cb_generator cb_gen_preconnect = {
     .what = "A pre-connected dungeon",
     .io = &cb_proc_io_preconnect,
     .layout = &cb_preconnect_layout,
+    .options = &cb_preconnect_option_specs,
 };

@@ -81,6 +81,8 @@ static inline cb_preconnect_proc *cb_preconnect_of(const cb_dungeon *d) { return
 
 /* Its row in the registry (generate.c) and its artefacts in JSON (json.c). */
 extern const cb_generator cb_gen_preconnect;
+/* Its options (options.c). */
+extern const cb_option_set cb_preconnect_option_specs;
 extern const struct cb_proc_io cb_proc_io_preconnect;
 
 #endif

@@ -1,0 +1,46 @@
+/* dropdice's options, in the order it records them. */
+#include <stddef.h>
+
+#include "proc/proc.h"
+
+#define GEN(member) offsetof(cb_gen_options, member)
+
+static const char *const extra_by[] = {"tree", "length", NULL};
+
+static const cb_option_spec specs[] = {
+    {.name = "rooms",
+     .flags = CB_OPTF_COMMON,
+     .kind = CB_OPT_NUMBER,
+     .field = GEN(rooms),
+     .record = CB_REC_ALWAYS},
+    {.name = "extra-by",
+     .arg = "HOW",
+     .kind = CB_OPT_WORD,
+     .words = extra_by,
+     .field = GEN(extra_by),
+     .expect = "expected 'tree' or 'length'",
+     .help = "dropdice: rank extra paths by 'tree' distance (default)\n"
+             "or straight 'length'",
+     .record = CB_REC_ALWAYS},
+    {.name = "faithful",
+     .flags = CB_OPTF_COMMON,
+     .kind = CB_OPT_FLAG,
+     .set = true,
+     .field = GEN(faithful),
+     .record = CB_REC_IF_SET},
+    /* what each room holds by its tags; described with cards' own table */
+    {.name = "content",
+     .arg = "FILE",
+     .kind = CB_OPT_FILE,
+     .hi = 1000,
+     .field = GEN(cards.content),
+     .expect = "expected a table file",
+     .record = CB_REC_IF_SET},
+};
+
+const cb_option_set cb_dropdice_option_specs = {
+    .about = "Jaquaysed drop-dice point-crawl",
+    .seed = 4,
+    .specs = specs,
+    .n = sizeof specs / sizeof *specs,
+};
