@@ -199,7 +199,7 @@ static PangoFontMap *private_fontmap(const char *dir, FcConfig **out) {
 
 static cb_status create(const cb_render_options *o, cb_backend **out, cb_error *err) {
   cairo_backend *b = cb_calloc(1, sizeof *b);
-  if (!b) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  if (!b) return cb_error_oom(err);
   b->base.cls = &cb_backend_cairo;
   b->o = *o;
   if (shared.map && strcmp(shared.dir, o->fonts_dir) == 0) {

@@ -38,8 +38,6 @@ typedef struct dd {
   size_t cap_paths;
 } dd;
 
-static cb_status oom(cb_error *err) { return cb_error_set(err, CB_EINTERNAL, "out of memory"); }
-
 static double dist(const dd *s, int a, int b) {
   return hypot(s->pt[a].x - s->pt[b].x, s->pt[a].y - s->pt[b].y);
 }
@@ -54,7 +52,7 @@ static int path_is_clear(dd *s, int a, int b) {
 static cb_status draw_path(dd *s, int a, int b, cb_error *err) {
   if (cb_grow(&s->paths, &s->cap_paths, (size_t)s->npaths + 1, sizeof *s->paths) ||
       cb_seggrid_add(s->grid, a, b))
-    return oom(err);
+    return cb_error_oom(err);
   s->paths[s->npaths++] = (cb_pair){a, b};
   s->deg[a]++;
   s->deg[b]++;
@@ -73,7 +71,7 @@ static cb_status drop_dice(dd *s, cb_error *err) {
   if (!head || !next) {
     free(head);
     free(next);
-    return oom(err);
+    return cb_error_oom(err);
   }
   for (int i = 0; i < cols * rows; i++)
     head[i] = -1;
@@ -115,7 +113,7 @@ static cb_status drop_dice(dd *s, cb_error *err) {
   p->area_h = h;
   p->ndice = s->n;
   p->dice = cb_arena_alloc(d->arena, (size_t)s->n, sizeof *p->dice);
-  if (!p->dice) return oom(err);
+  if (!p->dice) return cb_error_oom(err);
   cb_dungeon_log(d,
                  "Dropped %d %s on a %.0f by %.0f ft tray; a die is %.0f ft wide, and %d %s "
                  "landed too close to another and %s rolled again.",
@@ -123,12 +121,12 @@ static cb_status drop_dice(dd *s, cb_error *err) {
                  rethrows == 1 ? "was" : "were");
   for (int i = 0; i < s->n; i++) {
     cb_room *r = cb_dungeon_add_room(d, 1, s->pt[i].x, s->pt[i].y);
-    if (!r) return oom(err);
+    if (!r) return cb_error_oom(err);
     r->value = s->value[i];
     p->dice[i] = (cb_die){id(i), s->pt[i].x, s->pt[i].y, s->value[i]};
     if (s->n <= 200) cb_dungeon_log(d, "Room %d: the die shows %d.", id(i), s->value[i]);
   }
-  return d->oom ? oom(err) : CB_OK;
+  return d->oom ? cb_error_oom(err) : CB_OK;
 }
 
 /* The Delaunay mesh the paths are drawn from (qhull). */
@@ -139,7 +137,7 @@ static cb_status triangulate(dd *s, cb_error *err) {
   p->ndelaunay = s->ndel;
   p->delaunay = cb_arena_alloc(s->d->arena, (size_t)s->ndel, sizeof *p->delaunay);
   s->in_tree = cb_calloc((size_t)s->ndel + 1, 1);
-  if (!p->delaunay || !s->in_tree) return oom(err);
+  if (!p->delaunay || !s->in_tree) return cb_error_oom(err);
   for (int i = 0; i < s->ndel; i++)
     p->delaunay[i] = (cb_pair){id(s->del[i].a), id(s->del[i].b)};
   cb_dungeon_log(s->d, "Triangulated the rooms: %d Delaunay edges to draw paths along.", s->ndel);
@@ -272,7 +270,7 @@ static cb_status initial_paths(dd *s, cb_error *err) {
                  n, s->ntree, skipped);
   goto done;
 fail_oom:
-  st = oom(err);
+  st = cb_error_oom(err);
 done:
   free(start);
   free(adj);
@@ -345,7 +343,7 @@ static cb_status tree_distances(dd *s, cand *c, int nc, cb_error *err) {
   int *up = cb_malloc((size_t)n * (levels + 1) * sizeof *up);
   cb_status st = CB_OK;
   if (!start || !adj || !depth || !queue || !fill || !feet || !up) {
-    st = oom(err);
+    st = cb_error_oom(err);
     goto done;
   }
   for (int t = 0; t < s->ntree; t++)
@@ -409,7 +407,7 @@ static cb_status extra_paths(dd *s, cb_error *err) {
   cb_dungeon *d = s->d;
   int want = s->n * 2 / 3, nc = 0, added = 0, full = 0, blocked = 0;
   cand *c = cb_malloc(((size_t)s->ndel + 1) * sizeof *c);
-  if (!c) return oom(err);
+  if (!c) return cb_error_oom(err);
   for (int e = 0; e < s->ndel; e++)
     if (!s->in_tree[e]) c[nc++] = (cand){e, 0, 0};
   int by_tree = s->o->extra_by == CB_EXTRA_BY_TREE;
@@ -431,7 +429,7 @@ static cb_status extra_paths(dd *s, cb_error *err) {
   cb_pair *extra = cb_arena_alloc(d->arena, (size_t)(want ? want : 1), sizeof *extra);
   if (!extra) {
     free(c);
-    return oom(err);
+    return cb_error_oom(err);
   }
   for (int i = 0; i < nc && added < want; i++) {
     int a = s->del[c[i].edge].a, b = s->del[c[i].edge].b;
@@ -489,7 +487,7 @@ static cb_status final_rooms_pass(dd *s, cb_error *err) {
   if (!r || !nsum) {
     free(r);
     free(nsum);
-    return oom(err);
+    return cb_error_oom(err);
   }
   for (int p = 0; p < s->npaths; p++) {
     nsum[s->paths[p].a] += s->value[s->paths[p].b];
@@ -569,12 +567,12 @@ static cb_status rewrite_paths(dd *s, cb_error *err) {
   proc->ntree = s->ntree;
   proc->tree = cb_arena_alloc(d->arena, (size_t)s->ntree + 1, sizeof *proc->tree);
   proc->rewrites = cb_arena_alloc(d->arena, (size_t)s->npaths + 1, sizeof *proc->rewrites);
-  if (!proc->tree || !proc->rewrites) return oom(err);
+  if (!proc->tree || !proc->rewrites) return cb_error_oom(err);
   for (int t = 0; t < s->ntree; t++)
     proc->tree[t] = (cb_pair){id(s->paths[t].a), id(s->paths[t].b)};
   /* does goal g join a room that is neither start nor goal? */
   unsigned char *goal_open = cb_calloc((size_t)s->n, 1);
-  if (!goal_open) return oom(err);
+  if (!goal_open) return cb_error_oom(err);
   for (int p = 0; p < s->npaths; p++)
     for (int side = 0; side < 2; side++) {
       int g = side ? s->paths[p].b : s->paths[p].a, o = side ? s->paths[p].a : s->paths[p].b;
@@ -587,7 +585,7 @@ static cb_status rewrite_paths(dd *s, cb_error *err) {
     cb_passage *ps = cb_dungeon_add_passage(d, id(a), id(b), CB_PASSAGE_CORRIDOR);
     if (!ps) {
       free(goal_open);
-      return oom(err);
+      return cb_error_oom(err);
     }
     int sa = (ra->tags & CB_TAG_START) != 0, sb = (rb->tags & CB_TAG_START) != 0;
     int ga = (ra->tags & CB_TAG_GOAL) != 0, gb = (rb->tags & CB_TAG_GOAL) != 0;
@@ -612,7 +610,7 @@ static cb_status rewrite_paths(dd *s, cb_error *err) {
         ps->lock = cb_arena_strdup(d->arena, key);
         if (!ps->lock || cb_dungeon_add_key(d, &d->rooms[k], key)) {
           free(goal_open);
-          return oom(err);
+          return cb_error_oom(err);
         }
         cb_dungeon_log(d,
                        "Path %d-%d joins a start to a goal with no other way in: hard-locked; its key %s "
@@ -635,7 +633,7 @@ static cb_status rewrite_paths(dd *s, cb_error *err) {
       cb_dungeon_log(d, "Path %d-%d (%d and %d) %s.", id(a), id(b), s->value[a], s->value[b], why);
   }
   free(goal_open);
-  return d->oom ? oom(err) : CB_OK;
+  return d->oom ? cb_error_oom(err) : CB_OK;
 }
 
 /* Beyond the seed: every key must be reachable from the main start without
@@ -646,7 +644,7 @@ static cb_status check_keys(dd *s, cb_error *err) {
   bool *reached = cb_malloc(((size_t)s->n + 1) * sizeof *reached);
   if (!reached || cb_graph_build(d, &g)) {
     free(reached);
-    return oom(err);
+    return cb_error_oom(err);
   }
   int start = cb_check_start_room(d), moved = 0, shut = 0, progress = !s->o->faithful;
   if (s->o->faithful && (shut = cb_check_walk(d, &g, start, reached)) > 0)
@@ -674,7 +672,7 @@ static cb_status check_keys(dd *s, cb_error *err) {
   }
   cb_graph_free(&g);
   free(reached);
-  if (shut < 0 || d->oom) return oom(err);
+  if (shut < 0 || d->oom) return cb_error_oom(err);
   if (moved == 0 && !s->o->faithful)
     cb_dungeon_log(d, "Key check: every key can be reached from room %d.", id(start));
   return CB_OK;
@@ -692,7 +690,7 @@ static cb_status describe_rooms(dd *s, cb_error *err) {
   unsigned *want = cb_calloc((size_t)t.nrows + 1, sizeof *want);
   if (!want) {
     cb_table_free(&t);
-    return oom(err);
+    return cb_error_oom(err);
   }
   int fallback = 0;
   for (int k = 0; k < t.nrows && st == CB_OK; k++) {
@@ -717,7 +715,7 @@ static cb_status describe_rooms(dd *s, cb_error *err) {
     cb_room *r = &s->d->rooms[i];
     for (int k = 0; k < t.nrows; k++)
       if ((r->tags & want[k]) == want[k]) {
-        if (!(r->text = cb_arena_strdup(s->d->arena, t.rows[k].fields[1]))) st = oom(err);
+        if (!(r->text = cb_arena_strdup(s->d->arena, t.rows[k].fields[1]))) st = cb_error_oom(err);
         break;
       }
   }
@@ -777,7 +775,7 @@ static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *e
   s.d = NULL;
   goto done;
 fail_oom:
-  st = oom(err);
+  st = cb_error_oom(err);
 fail:
   cb_dungeon_free(s.d);
 done:
