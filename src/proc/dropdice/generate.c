@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/heap.h"
 #include "base/table.h"
 #include "geom/delaunay.h"
 #include "geom/segment.h"
@@ -149,34 +150,10 @@ typedef struct heap_item {
   int edge, to;
 } heap_item;
 
-static int heap_less(const heap_item *a, const heap_item *b) {
+static int heap_less(const void *va, const void *vb, void *ctx) {
+  (void)ctx;
+  const heap_item *a = va, *b = vb;
   return a->len < b->len || (a->len == b->len && a->edge < b->edge);
-}
-
-static int heap_push(heap_item **h, int *n, size_t *cap, heap_item it) {
-  if (cb_grow(h, cap, (size_t)*n + 1, sizeof **h)) return -1;
-  int i = (*n)++;
-  while (i > 0 && heap_less(&it, &(*h)[(i - 1) / 2])) {
-    (*h)[i] = (*h)[(i - 1) / 2];
-    i = (i - 1) / 2;
-  }
-  (*h)[i] = it;
-  return 0;
-}
-
-static heap_item heap_pop(heap_item *h, int *n) {
-  heap_item top = h[0], last = h[--(*n)];
-  int i = 0;
-  for (;;) {
-    int c = 2 * i + 1;
-    if (c >= *n) break;
-    if (c + 1 < *n && heap_less(&h[c + 1], &h[c])) c++;
-    if (!heap_less(&h[c], &last)) break;
-    h[i] = h[c];
-    i = c;
-  }
-  if (*n > 0) h[i] = last;
-  return top;
 }
 
 /* No clean Delaunay edge leaves the visited rooms (never seen in practice):
@@ -207,9 +184,8 @@ static cb_status initial_paths(dd *s, cb_error *err) {
   int *start = cb_calloc((size_t)n + 1, sizeof *start),
       *adj = cb_malloc(((size_t)s->ndel * 2 + 1) * sizeof *adj);
   unsigned char *visited = cb_calloc((size_t)n, 1);
-  heap_item *heap = NULL;
-  size_t cap = 0;
-  int nheap = 0, skipped = 0;
+  cb_heap heap = cb_heap_make(sizeof(heap_item), heap_less, NULL);
+  int skipped = 0;
   cb_status st = CB_OK;
   if (!start || !adj || !visited) goto fail_oom;
   for (int e = 0; e < s->ndel; e++)
@@ -232,12 +208,12 @@ static cb_status initial_paths(dd *s, cb_error *err) {
   while (nvisited < n) {
     for (int k = start[cur]; k < start[cur + 1]; k++) {
       int e = adj[k], other = s->del[e].a == cur ? s->del[e].b : s->del[e].a;
-      if (!visited[other] && heap_push(&heap, &nheap, &cap, (heap_item){dist(s, cur, other), e, other}))
-        goto fail_oom;
+      if (!visited[other] && cb_heap_push(&heap, &(heap_item){dist(s, cur, other), e, other})) goto fail_oom;
     }
     int a = -1, b = -1;
-    while (nheap > 0) {
-      heap_item it = heap_pop(heap, &nheap);
+    while (heap.n > 0) {
+      heap_item it;
+      cb_heap_pop(&heap, &it);
       if (visited[it.to]) continue;
       int from = s->del[it.edge].a == it.to ? s->del[it.edge].b : s->del[it.edge].a;
       if (!path_is_clear(s, from, it.to)) {
@@ -275,7 +251,7 @@ done:
   free(start);
   free(adj);
   free(visited);
-  free(heap);
+  cb_heap_free(&heap);
   return st;
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/heap.h"
 #include "base/table.h"
 #include "layout.h"
 #include "model/rng.h"
@@ -1388,31 +1389,15 @@ static void crawl_free(crawl *c) { free(c->start), free(c->to), free(c->len), fr
 typedef struct search {
   double *dist;
   unsigned *flags;
-  int *heap, nheap, *touched, ntouched;
+  cb_heap heap; /* of node ints, reserved for every push a walk makes */
+  int *touched, ntouched;
   double *key;
 } search;
 
-static void heap_push(search *q, int v) {
-  int i = q->nheap++;
-  while (i > 0 && q->dist[q->heap[(i - 1) / 2]] > q->dist[v]) {
-    q->heap[i] = q->heap[(i - 1) / 2];
-    i = (i - 1) / 2;
-  }
-  q->heap[i] = v;
-}
-
-static int heap_pop(search *q) {
-  int top = q->heap[0], last = q->heap[--q->nheap], i = 0;
-  for (;;) {
-    int c = 2 * i + 1;
-    if (c >= q->nheap) break;
-    if (c + 1 < q->nheap && q->dist[q->heap[c + 1]] < q->dist[q->heap[c]]) c++;
-    if (q->dist[q->heap[c]] >= q->dist[last]) break;
-    q->heap[i] = q->heap[c];
-    i = c;
-  }
-  if (q->nheap > 0) q->heap[i] = last;
-  return top;
+/* Nearest first: dist is read at each compare, as a walk lowers it. */
+static int nearer(const void *a, const void *b, void *ctx) {
+  const search *q = ctx;
+  return q->dist[*(const int *)a] < q->dist[*(const int *)b];
 }
 
 /* Shortest walks along the tunnels from `from`, not past another node that
@@ -1420,12 +1405,14 @@ static int heap_pop(search *q) {
 static void walk_from(const crawl *c, const int *is_key, int from, search *q) {
   for (int i = 0; i < q->ntouched; i++)
     q->dist[q->touched[i]] = INFINITY, q->flags[q->touched[i]] = 0;
-  q->ntouched = q->nheap = 0;
+  q->ntouched = 0;
+  q->heap.n = 0;
   q->dist[from] = 0;
   q->touched[q->ntouched++] = from;
-  heap_push(q, from);
-  while (q->nheap) {
-    int v = heap_pop(q);
+  cb_heap_push(&q->heap, &from);
+  while (q->heap.n) {
+    int v;
+    cb_heap_pop(&q->heap, &v);
     if (v != from && is_key[v]) continue;
     unsigned pass = v == from ? 0 : c->flags[v];
     for (int k = c->start[v]; k < c->start[v + 1]; k++) {
@@ -1435,7 +1422,7 @@ static void walk_from(const crawl *c, const int *is_key, int from, search *q) {
         if (!isfinite(q->dist[w])) q->touched[q->ntouched++] = w;
         q->dist[w] = nd;
         q->flags[w] = q->flags[v] | pass;
-        heap_push(q, w);
+        cb_heap_push(&q->heap, &w);
       }
     }
   }
@@ -1480,9 +1467,10 @@ static cb_status follow_tunnels(lx *s, pending *pend, int np, int nstations, cb_
   int *order = cb_malloc(((size_t)n + 1) * sizeof *order);
   q.dist = cb_malloc(((size_t)n + 1) * sizeof *q.dist);
   q.flags = cb_calloc((size_t)n + 1, sizeof *q.flags);
-  q.heap = cb_malloc(((size_t)c.start[n] + (size_t)n + 1) * sizeof *q.heap);
+  q.heap = cb_heap_make(sizeof(int), nearer, &q);
+  int no_heap = cb_heap_reserve(&q.heap, (size_t)c.start[n] + (size_t)n + 1);
   q.touched = cb_malloc(((size_t)n + 1) * sizeof *q.touched);
-  if (!is_key || !first || !order || !q.dist || !q.flags || !q.heap || !q.touched) goto fail_oom;
+  if (!is_key || !first || !order || !q.dist || !q.flags || no_heap || !q.touched) goto fail_oom;
   for (int i = 0; i < n; i++)
     q.dist[i] = INFINITY, first[i] = -1;
   /* a place's rooms meet the tunnel through its first open room (rooms are
@@ -1555,7 +1543,7 @@ fail_oom:
 done:
   crawl_free(&c);
   free(is_key), free(first), free(order), free(has_stairs);
-  free(q.dist), free(q.flags), free(q.heap), free(q.touched);
+  free(q.dist), free(q.flags), cb_heap_free(&q.heap), free(q.touched);
   return st;
 }
 
