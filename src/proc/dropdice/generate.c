@@ -125,7 +125,7 @@ static cb_status drop_dice(dd *s, cb_error *err) {
     if (!r) return cb_error_oom(err);
     r->value = s->value[i];
     p->dice[i] = (cb_die){id(i), s->pt[i].x, s->pt[i].y, s->value[i]};
-    if (s->n <= 200) cb_dungeon_log(d, "Room %d: the die shows %d.", id(i), s->value[i]);
+    if (s->n <= CB_LOG_DETAIL_ROOMS) cb_dungeon_log(d, "Room %d: the die shows %d.", id(i), s->value[i]);
   }
   return d->oom ? cb_error_oom(err) : CB_OK;
 }
@@ -235,7 +235,7 @@ static cb_status initial_paths(dd *s, cb_error *err) {
     visited[b] = 1;
     nvisited++;
     cur = b;
-    if (n <= 200)
+    if (n <= CB_LOG_DETAIL_ROOMS)
       cb_dungeon_log(d, "Path %d-%d: room %d is the closest unvisited room (%.0f ft).", id(a), id(b), id(b),
                      dist(s, a, b));
   }
@@ -280,7 +280,7 @@ static void initial_rooms_pass(dd *s) {
                    "dead-end value is %d, so %d goal room%s.",
                    best, ngoals, ngoals == 1 ? "" : "s");
   }
-  if (s->n > 200) return;
+  if (s->n > CB_LOG_DETAIL_ROOMS) return;
   for (int i = 0; i < s->n; i++) {
     unsigned t = d->rooms[i].tags;
     if (t & CB_TAG_GOAL)
@@ -423,7 +423,7 @@ static cb_status extra_paths(dd *s, cb_error *err) {
       return st;
     }
     extra[added++] = (cb_pair){id(a), id(b)};
-    if (s->n <= 200) {
+    if (s->n <= CB_LOG_DETAIL_ROOMS) {
       if (by_tree)
         cb_dungeon_log(d, "Extra path %d-%d: %d paths (%.0f ft) apart before.", id(a), id(b), c[i].hops,
                        c[i].len);
@@ -492,13 +492,13 @@ static cb_status final_rooms_pass(dd *s, cb_error *err) {
     cb_dungeon_log(d, "Every room is a goal; room %d (%d) becomes the main start instead.", room->id,
                    r[0].value);
   }
-  for (int k = 0; k < nr && n <= 200; k++) {
+  for (int k = 0; k < nr && n <= CB_LOG_DETAIL_ROOMS; k++) {
     const cb_room *room = &d->rooms[r[k].room];
     if (room->tags & CB_TAG_START)
       cb_dungeon_log(d, "Room %d (%d, neighbours sum %d) is a %sstarting room.", room->id, r[k].value,
                      r[k].nsum, room->tags & CB_TAG_MAIN_START ? "main " : "");
   }
-  if (n > 200)
+  if (n > CB_LOG_DETAIL_ROOMS)
     for (int i = 0; i < n; i++)
       if (d->rooms[i].tags & CB_TAG_MAIN_START)
         cb_dungeon_log(d, "%d starting rooms; the main start is room %d.", nstarts, id(i));
@@ -509,10 +509,11 @@ static cb_status final_rooms_pass(dd *s, cb_error *err) {
         !(room->tags & CB_TAG_TREASURE)) {
       room->tags |= CB_TAG_TREASURE;
       treasure++;
-      if (n <= 200) cb_dungeon_log(d, "Room %d (%d) is an odd dead end: treasure.", id(i), s->value[i]);
+      if (n <= CB_LOG_DETAIL_ROOMS)
+        cb_dungeon_log(d, "Room %d (%d) is an odd dead end: treasure.", id(i), s->value[i]);
     }
   }
-  if (n > 200) cb_dungeon_log(d, "%d odd dead ends hold treasure.", treasure);
+  if (n > CB_LOG_DETAIL_ROOMS) cb_dungeon_log(d, "%d odd dead ends hold treasure.", treasure);
   free(r);
   free(nsum);
   return CB_OK;
@@ -605,7 +606,7 @@ static cb_status rewrite_paths(dd *s, cb_error *err) {
     if (rule == CB_REWRITE_EVEN) ps->flags |= CB_FLAG_TRAPPED;
     if (rule == CB_REWRITE_ZERO) ps->flags |= CB_FLAG_SOFT_LOCKED;
     proc->rewrites[proc->nrewrites++] = (cb_rewrite){ps->id, rule};
-    if (why && s->n <= 200)
+    if (why && s->n <= CB_LOG_DETAIL_ROOMS)
       cb_dungeon_log(d, "Path %d-%d (%d and %d) %s.", id(a), id(b), s->value[a], s->value[b], why);
   }
   free(goal_open);

@@ -1411,7 +1411,7 @@ static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *e
   pc s = {0};
   s.o = o;
   s.n = o->rooms ? o->rooms : DEFAULT_ROOMS;
-  s.big = s.n > 200;
+  s.big = s.n > CB_LOG_DETAIL_ROOMS;
   cb_rng_seed(&s.rng, o->seed, 0);
   s.d = cb_dungeon_new("preconnect", o->seed);
   if (!s.d) return cb_error_oom(err);
