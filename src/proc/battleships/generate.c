@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/units.h"
 #include "layout.h"
 #include "model/rng.h"
 #include "proc.h"
@@ -565,14 +566,14 @@ static cb_status record_grids(bs *s, cb_error *err) {
 }
 
 static cb_status add_rooms(bs *s, cb_error *err) {
-  double radius = ROOM_RING_FT * s->n / (2 * 3.14159265358979323846), gap = 4 * ROOM_RING_FT;
+  double radius = ROOM_RING_FT * s->n / (2 * CB_PI), gap = 4 * ROOM_RING_FT;
   for (int l = 0; l < s->nlevels; l++) {
     char name[32];
     snprintf(name, sizeof name, "Level %d", l + 1);
     if (!cb_dungeon_add_level(s->d, l + 1, name)) return cb_error_oom(err);
     double cx = radius + l * (2 * radius + gap), cy = radius;
     for (int k = 0; k < s->n; k++) {
-      double a = -3.14159265358979323846 / 2 + 2 * 3.14159265358979323846 * k / s->n;
+      double a = -CB_PI / 2 + 2 * CB_PI * k / s->n;
       cb_room *r = cb_dungeon_add_room(s->d, l + 1, round((cx + radius * cos(a)) * 100) / 100,
                                        round((cy + radius * sin(a)) * 100) / 100);
       if (!r) return cb_error_oom(err);

@@ -18,12 +18,11 @@
 #include "base/alloc.h"
 #include "base/heap.h"
 #include "base/table.h"
+#include "base/units.h"
 #include "layout.h"
 #include "model/rng.h"
 #include "proc.h"
 #include "proc/registry.h"
-
-#define CB_PI 3.14159265358979323846
 
 enum {
   DEFAULT_SECTORS = 2,
