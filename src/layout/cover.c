@@ -5,8 +5,9 @@
 #include <string.h>
 
 #include "page/flow.h"
+#include "symbols.h"
 
-static const cb_rgb INK = {0, 0, 0}, GREY = {0.45, 0.45, 0.45};
+static const cb_rgb INK = CB_INK_BLACK, GREY = CB_QUIET_GREY;
 static const double TITLE = 26, ABOUT = 11, LINE = 10, LEADING = 14.5, FOOT = 8, HEAD = 130;
 
 static double foot_h(void) { return FOOT * 1.25 * 3 + FOOT; }

@@ -16,7 +16,7 @@
 #include "symbols.h"
 #include "template.h"
 
-static const cb_rgb INK = {0, 0, 0}, PAPER = {1, 1, 1}, GREY = {0.45, 0.45, 0.45};
+static const cb_rgb INK = CB_INK_BLACK, PAPER = CB_PAPER_WHITE, GREY = CB_QUIET_GREY;
 static const double TITLE_SIZE = 20, SUB_SIZE = 10, BODY_SIZE = 8.6, LEGEND_SIZE = 8.2, FOOT_SIZE = 8;
 
 void cb_sheet_command(const cb_dungeon *d, char *buf, size_t cap) {
