@@ -18,3 +18,5 @@ cb_status cb_error_set(cb_error *err, cb_status status, const char *fmt, ...) {
   cb_escape(err->msg, sizeof err->msg, raw);
   return status;
 }
+
+cb_status cb_error_oom(cb_error *err) { return cb_error_set(err, CB_EINTERNAL, "out of memory"); }

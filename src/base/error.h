@@ -21,4 +21,7 @@ cb_status cb_error_set(cb_error *err, cb_status status, const char *fmt, ...)
 #endif
     ;
 
+/* cb_error_set(err, CB_EINTERNAL, "out of memory"): the one wording of a failed allocation. */
+cb_status cb_error_oom(cb_error *err);
+
 #endif

@@ -59,7 +59,7 @@ static cb_status start(cb_table *t, const char *name, cb_error *err) {
   memset(t, 0, sizeof *t);
   size_t plen = strlen(name);
   t->path = cb_malloc(plen + 1);
-  if (!t->path) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  if (!t->path) return cb_error_oom(err);
   memcpy(t->path, name, plen + 1);
   return CB_OK;
 }
@@ -89,7 +89,7 @@ cb_status cb_table_parse(const char *text, size_t len, const char *name, int min
   t->text = cb_malloc(n + 2);
   if (!t->text) {
     cb_table_free(t);
-    return cb_error_set(err, CB_EINTERNAL, "out of memory");
+    return cb_error_oom(err);
   }
   memcpy(t->text, text, n);
   return finish(t, n, min_fields, max_fields, err);
@@ -119,8 +119,7 @@ cb_status cb_table_read(const char *path, int min_fields, int max_fields, cb_tab
   int read_error = ferror(f);
   fclose(f);
   if (nomem || read_error) {
-    st = nomem ? cb_error_set(err, CB_EINTERNAL, "out of memory")
-               : cb_table_fail(t, NULL, err, "cannot read it (is it a directory?)");
+    st = nomem ? cb_error_oom(err) : cb_table_fail(t, NULL, err, "cannot read it (is it a directory?)");
     cb_table_free(t);
     return st;
   }
@@ -166,7 +165,7 @@ static cb_status parse_rows(cb_table *t, int min_fields, int max_fields, cb_erro
       row.fields = cb_malloc((size_t)nf * sizeof *row.fields);
       if (!row.fields || cb_grow(&t->rows, &cap, (size_t)t->nrows + 1, sizeof *t->rows)) {
         free(row.fields);
-        st = cb_error_set(err, CB_EINTERNAL, "out of memory");
+        st = cb_error_oom(err);
         break;
       }
       memcpy(row.fields, fields, (size_t)nf * sizeof *fields);

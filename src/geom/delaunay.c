@@ -23,7 +23,7 @@ static cb_status path_along_line(const cb_point *pts, int n, cb_edge **edges, in
   if (!order || !e) {
     free(order);
     free(e);
-    return cb_error_set(err, CB_EINTERNAL, "out of memory");
+    return cb_error_oom(err);
   }
   for (int i = 0; i < n; i++)
     order[i] = i;
@@ -68,7 +68,7 @@ static cb_status run_qhull(const cb_point *pts, int n, const char *flags, cb_edg
   coordT *coords = cb_malloc((size_t)n * 2 * sizeof *coords);
   size_t cap = 0, count = 0;
   cb_edge *e = NULL;
-  if (!coords) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  if (!coords) return cb_error_oom(err);
   for (int i = 0; i < n; i++) {
     coords[2 * i] = pts[i].x;
     coords[2 * i + 1] = pts[i].y;
@@ -96,7 +96,7 @@ static cb_status run_qhull(const cb_point *pts, int n, const char *flags, cb_edg
       }
       if (k != 3) continue;
       if (cb_grow(&e, &cap, count + 3, sizeof *e)) {
-        st = cb_error_set(err, CB_EINTERNAL, "out of memory");
+        st = cb_error_oom(err);
         break;
       }
       for (int s = 0; s < 3; s++) {
@@ -133,7 +133,7 @@ cb_status cb_delaunay(const cb_point *pts, int n, cb_edge **edges, int *nedges, 
   if (n < 3 || all_collinear(pts, n)) return path_along_line(pts, n, edges, nedges, err);
   if (n == 3) {
     cb_edge *e = cb_malloc(3 * sizeof *e);
-    if (!e) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+    if (!e) return cb_error_oom(err);
     e[0] = (cb_edge){0, 1};
     e[1] = (cb_edge){0, 2};
     e[2] = (cb_edge){1, 2};

@@ -20,7 +20,7 @@ cb_status cb_jr_fail(cb_json_reader *r, const char *where, const char *fmt, ...)
 }
 
 cb_status cb_jr_oom(cb_json_reader *r) {
-  if (r->st == CB_OK) r->st = cb_error_set(r->err, CB_EINTERNAL, "out of memory");
+  if (r->st == CB_OK) r->st = cb_error_oom(r->err);
   return r->st;
 }
 

@@ -142,7 +142,7 @@ static cb_status resolve(const char *path, target *t, cb_error *err) {
   if (why) {
     free(t->path);
     t->path = NULL;
-    if (why == OOM) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+    if (why == OOM) return cb_error_oom(err);
     return cb_error_set(err, CB_EINPUT, "cannot write '%s': %s", path, why);
   }
   return CB_OK;
@@ -173,7 +173,7 @@ static cb_status open_stream(cb_output *o, const char *name, cb_error *err) {
   o->f = fdopen(fd, "wb");
   if (!o->f) {
     close(fd);
-    return cb_error_set(err, CB_EINTERNAL, "out of memory");
+    return cb_error_oom(err);
   }
   return CB_OK;
 }
@@ -183,7 +183,7 @@ static cb_status open_temp(cb_output *o, const char *name, cb_error *err) {
   const char *slash = strrchr(o->path, '/');
   size_t dirlen = slash ? (size_t)(slash - o->path) + 1 : 0, cap = strlen(o->path) + 16;
   o->tmp = cb_malloc(cap);
-  if (!o->tmp) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  if (!o->tmp) return cb_error_oom(err);
   snprintf(o->tmp, cap, "%.*s.%s.XXXXXX", (int)dirlen, o->path, o->path + dirlen);
   int fd = mkstemp(o->tmp);
   if (fd < 0) {
@@ -196,7 +196,7 @@ static cb_status open_temp(cb_output *o, const char *name, cb_error *err) {
   o->f = fdopen(fd, "wb");
   if (!o->f) {
     close(fd);
-    return cb_error_set(err, CB_EINTERNAL, "out of memory");
+    return cb_error_oom(err);
   }
   return CB_OK;
 }
@@ -209,7 +209,7 @@ cb_status cb_output_open(const char *path, cb_output **out, cb_error *err) {
   cb_output *o = cb_calloc(1, sizeof *o);
   if (!o) {
     free(t.path);
-    return cb_error_set(err, CB_EINTERNAL, "out of memory");
+    return cb_error_oom(err);
   }
   if (t.kind == TARGET_STDOUT) {
     free(t.path);

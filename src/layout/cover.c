@@ -5,8 +5,9 @@
 #include <string.h>
 
 #include "page/flow.h"
+#include "symbols.h"
 
-static const cb_rgb INK = {0, 0, 0}, GREY = {0.45, 0.45, 0.45};
+static const cb_rgb INK = CB_INK_BLACK, GREY = CB_QUIET_GREY;
 static const double TITLE = 26, ABOUT = 11, LINE = 10, LEADING = 14.5, FOOT = 8, HEAD = 130;
 
 static double foot_h(void) { return FOOT * 1.25 * 3 + FOOT; }
@@ -33,7 +34,7 @@ cb_status cb_cover_layout(const cb_toc_entry *e, int n, const char *title, const
     cb_page *p = cb_page_new(o->page_w, o->page_h);
     if (!p || cb_document_add(doc, p)) {
       cb_page_free(p);
-      return cb_error_set(err, CB_EINTERNAL, "out of memory");
+      return cb_error_oom(err);
     }
     double y = o->margin;
     if (pg == 0) {
@@ -95,7 +96,7 @@ cb_status cb_cover_layout(const cb_toc_entry *e, int n, const char *title, const
     for (int i = 0; i < 8 && cb_text_flow(NULL, &f, spans, 2, 0, 0) > 2; i++)
       f.size *= 0.85, f.leading = f.size * 1.25;
     cb_text_flow(p, &f, spans, 2, x, base + f.leading);
-    if (p->oom) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+    if (p->oom) return cb_error_oom(err);
   }
   return CB_OK;
 }

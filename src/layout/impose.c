@@ -1,7 +1,5 @@
 #include "impose.h"
 
-static cb_status oom(cb_error *err) { return cb_error_set(err, CB_EINTERNAL, "out of memory"); }
-
 static cb_page *sheet(cb_document *out, double w, double h) {
   cb_page *p = cb_page_new(w, h);
   if (!p || cb_document_add(out, p)) {
@@ -20,7 +18,7 @@ cb_status cb_impose_saddle(const cb_document *in, cb_document *out, cb_error *er
     int sides[2][2] = {{n - 2 * k, 2 * k + 1}, {2 * k + 2, n - 2 * k - 1}};
     for (int side = 0; side < 2; side++) {
       cb_page *p = sheet(out, 2 * w, h);
-      if (!p) return oom(err);
+      if (!p) return cb_error_oom(err);
       if (k == 0 && side == 0 && in->pages[0]->label &&
           !(p->label = cb_arena_strdup(p->arena, in->pages[0]->label)))
         p->oom = true;
@@ -35,7 +33,7 @@ cb_status cb_impose_saddle(const cb_document *in, cb_document *out, cb_error *er
       cb_page_line(p, w, h);
       cb_ink guide = cb_ink_stroke((cb_rgb){0.6, 0.6, 0.6}, 0.4);
       cb_page_ink(p, &guide);
-      if (p->oom) return oom(err);
+      if (p->oom) return cb_error_oom(err);
     }
   }
   return CB_OK;
@@ -46,7 +44,7 @@ cb_status cb_impose_zine8(const cb_document *panels, double sheet_w, double shee
   if (panels->npages != 8)
     return cb_error_set(err, CB_EINTERNAL, "a zine has eight panels, not %d", panels->npages);
   cb_page *p = sheet(out, sheet_w, sheet_h);
-  if (!p) return oom(err);
+  if (!p) return cb_error_oom(err);
   if (panels->pages[0]->label && !(p->label = cb_arena_strdup(p->arena, panels->pages[0]->label)))
     p->oom = true;
   double pw = sheet_w / 4, ph = sheet_h / 2, scale = pw / panels->pages[0]->w;
@@ -81,5 +79,5 @@ cb_status cb_impose_zine8(const cb_document *panels, double sheet_w, double shee
     cb_page_line(p, ex + 3, ph - 3);
     cb_page_ink(p, &cut);
   }
-  return p->oom ? oom(err) : CB_OK;
+  return p->oom ? cb_error_oom(err) : CB_OK;
 }

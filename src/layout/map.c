@@ -5,10 +5,9 @@
 #include <stdlib.h>
 
 #include "base/alloc.h"
+#include "base/units.h"
 #include "page/flow.h"
 #include "place.h"
-
-#define CB_PI 3.14159265358979323846
 
 static const double ROOM_MAX_R = 14.0, ROOM_MIN_R = 7.5, NUMBER_SIZE = 10.0;
 

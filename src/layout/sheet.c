@@ -16,7 +16,7 @@
 #include "symbols.h"
 #include "template.h"
 
-static const cb_rgb INK = {0, 0, 0}, PAPER = {1, 1, 1}, GREY = {0.45, 0.45, 0.45};
+static const cb_rgb INK = CB_INK_BLACK, PAPER = CB_PAPER_WHITE, GREY = CB_QUIET_GREY;
 static const double TITLE_SIZE = 20, SUB_SIZE = 10, BODY_SIZE = 8.6, LEGEND_SIZE = 8.2, FOOT_SIZE = 8;
 
 void cb_sheet_command(const cb_dungeon *d, char *buf, size_t cap) {
@@ -412,7 +412,7 @@ static sheet_fit fit_sheet(const cb_key_style *ks, const cb_dungeon *d, const cb
 static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
                        cb_symbol_set assume, cb_key_memo *memo, cb_document *doc, cb_error *err) {
   double x = o->margin, w = o->page_w - 2 * o->margin, top = o->margin, fh = footer_height(m, d, o, w);
-  if (fh < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  if (fh < 0) return cb_error_oom(err);
   double bottom = o->page_h - o->margin - fh;
   cb_symbols st = {m, 10.5, 1.0, 7.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room};
   cb_symbols key_marks = st;
@@ -425,7 +425,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   cb_page *p = cb_page_new(o->page_w, o->page_h);
   if (!p || cb_document_add(doc, p)) {
     cb_page_free(p);
-    return cb_error_set(err, CB_EINTERNAL, "out of memory");
+    return cb_error_oom(err);
   }
   p->label = cb_arena_strdup(p->arena, d->title ? d->title : "Dungeon");
   if (!p->label) p->oom = true;
@@ -494,7 +494,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     p = cb_page_new(o->page_w, o->page_h);
     if (!p || cb_document_add(doc, p)) {
       cb_page_free(p);
-      return cb_error_set(err, CB_EINTERNAL, "out of memory");
+      return cb_error_oom(err);
     }
     double ky = top;
     cb_page_text(p, CB_FONT_BOLD, 11, x, ky + 11, INK,
@@ -503,19 +503,18 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     next = o->player ? notes_fill(p, m, d, next, x, ky, w, bottom - ky)
                      : cb_key_fill_balanced(p, &ks, d, next, &word, x, ky, w, bottom - ky, cols, GUTTER);
   }
-  if (next < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  if (next < 0) return cb_error_oom(err);
   cb_frame frame = {x, top, w, bottom - top};
   if (hooks->extra_pages && o->appendix) {
     cb_status st2 = hooks->extra_pages(d, &st, &frame, doc, err);
     if (st2 != CB_OK) return st2;
   }
-  if (o->appendix && appendix_pages(d, m, o, &frame, doc) < 0)
-    return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  if (o->appendix && appendix_pages(d, m, o, &frame, doc) < 0) return cb_error_oom(err);
   int pages = doc->npages - first;
   for (int i = 0; i < pages; i++)
     footer(doc->pages[first + i], m, d, o, i + 1, pages, false);
   for (int i = first; i < doc->npages; i++)
-    if (doc->pages[i]->oom) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+    if (doc->pages[i]->oom) return cb_error_oom(err);
   return CB_OK;
 }
 
@@ -569,7 +568,7 @@ static void map_page(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cons
 cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, const cb_measure *m,
                             const cb_sheet_options *o, cb_document *doc, cb_error *err) {
   double x = o->margin, w = o->page_w - 2 * o->margin, top = o->margin, fh = footer_height(m, d, o, w);
-  if (fh < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  if (fh < 0) return cb_error_oom(err);
   cb_frame f = {x, top, w, o->page_h - o->margin - fh - top};
   cb_symbols st = {m, 10.5, 1.0, 7.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room};
   cb_symbols key_marks = st;
@@ -584,7 +583,7 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
   cb_page *p;
 #define PAGE(label)                                                                                          \
   do {                                                                                                       \
-    if (!(p = new_page(doc, o, label))) return cb_error_set(err, CB_EINTERNAL, "out of memory");             \
+    if (!(p = new_page(doc, o, label))) return cb_error_oom(err);                                            \
   } while (0)
   if (o->sections & CB_SECTION_COVER) {
     PAGE(title);
@@ -621,7 +620,7 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
       double ky = top + 13 * 1.6;
       next = cb_key_fill_balanced(p, &ks, d, next, &word, x, ky, w, f.h - (ky - top), w > 330 ? 2 : 1, 12);
     }
-    if (next < 0) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+    if (next < 0) return cb_error_oom(err);
   }
   if ((o->sections & CB_SECTION_EXTRAS) && hooks->extra_pages) {
     int before = doc->npages;
@@ -631,8 +630,7 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
         !(doc->pages[before]->label = cb_arena_strdup(doc->pages[before]->arena, "More")))
       doc->pages[before]->oom = true;
   }
-  if ((o->sections & CB_SECTION_APPENDIX) && appendix_pages(d, m, o, &f, doc) < 0)
-    return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  if ((o->sections & CB_SECTION_APPENDIX) && appendix_pages(d, m, o, &f, doc) < 0) return cb_error_oom(err);
   int handout_from = doc->npages, handout_to = doc->npages;
   if ((o->sections & CB_SECTION_PLAYER_MAP) && players) {
     PAGE("Players' map");
@@ -673,7 +671,7 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
     footer(doc->pages[first + i], m, d, is_handout ? &handout : o, i + 1, pages, true);
   }
   for (int i = first; i < doc->npages; i++)
-    if (doc->pages[i]->oom) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+    if (doc->pages[i]->oom) return cb_error_oom(err);
   return CB_OK;
 }
 
@@ -696,7 +694,7 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
   for (int i = 0; i < 8; i++)
     if (!new_page(&panels, &po, i == 0 ? title : NULL)) {
       cb_document_free(&panels);
-      return cb_error_set(err, CB_EINTERNAL, "out of memory");
+      return cb_error_oom(err);
     }
   cb_page **P = panels.pages;
   int level = d->nlevels > 1 ? d->levels[0].id : 0;
@@ -742,7 +740,7 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
     if (next >= 0) next = cb_key_fill(P[i], &ks, d, next, &word, x, ky, w, top + h - ky, 1, 0);
   }
   if (next < 0)
-    st2 = cb_error_set(err, CB_EINTERNAL, "out of memory");
+    st2 = cb_error_oom(err);
   else if (next < d->nrooms)
     st2 = cb_error_set(err, CB_EINPUT,
                        "the room key of %d rooms does not fit the zine's five key panels (room %d "
@@ -776,7 +774,7 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
              d->generator, d->seed);
     cb_page_text(P[7], CB_FONT_REGULAR, 6.5, x, top + h - cl * cf.leading - 2, GREY, credit);
     for (int i = 0; i < 8; i++)
-      if (P[i]->oom) st2 = cb_error_set(err, CB_EINTERNAL, "out of memory");
+      if (P[i]->oom) st2 = cb_error_oom(err);
   }
   if (st2 == CB_OK) st2 = cb_impose_zine8(&panels, o->page_w, o->page_h, doc, err);
   cb_document_free(&panels);

@@ -64,6 +64,15 @@ typedef struct cb_symbols {
 /* The colour a symbol is drawn in, and a room's fill, under st's style. */
 cb_rgb cb_symbol_color(const cb_symbols *st, cb_symbol s);
 cb_rgb cb_symbol_room_fill(const cb_symbols *st);
+/* The plain style, shared by the sheets and the cover: black ink on white
+ * paper, and the grey of running heads, footers, subtitles and rules. */
+#define CB_INK_BLACK                                                                                         \
+  { 0, 0, 0 }
+#define CB_PAPER_WHITE                                                                                       \
+  { 1, 1, 1 }
+#define CB_QUIET_GREY                                                                                        \
+  { 0.45, 0.45, 0.45 }
+
 /* The colour style's palette: chosen to stay apart in grey too. */
 extern const cb_rgb cb_palette_colour[];
 extern const cb_rgb cb_palette_room;

@@ -101,7 +101,7 @@ cb_status cb_check_structure(const cb_dungeon *d, cb_error *err) {
   int dup_room;
   const char *dup_key;
   int *key_rooms = cb_dungeon_lock_key_rooms(d, &dup_room, &dup_key);
-  if (!key_rooms) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  if (!key_rooms) return cb_error_oom(err);
   cb_status st = check_rooms_and_passages(d, key_rooms, dup_room, dup_key, err);
   free(key_rooms);
   return st;

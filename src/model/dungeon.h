@@ -168,6 +168,8 @@ int cb_dungeon_set_option(cb_dungeon *d, const char *name, const char *value, bo
 /* Records an option without a value, such as --faithful. */
 int cb_dungeon_set_flag(cb_dungeon *d, const char *name);
 int cb_dungeon_set_title(cb_dungeon *d, const char *title);
+/* Generators log a line per room or step only up to this many rooms; above it, sums. */
+#define CB_LOG_DETAIL_ROOMS 200
 /* Appends a line to the procedure log. */
 int cb_dungeon_log(cb_dungeon *d, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -9,8 +9,7 @@
 
 #include "base/arena.h"
 #include "base/error.h"
-
-#define CB_PT_PER_MM (72.0 / 25.4)
+#include "base/units.h"
 
 typedef struct cb_rgb {
   double r, g, b;

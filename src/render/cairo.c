@@ -16,11 +16,8 @@
 #include "backend.h"
 #include "base/alloc.h"
 #include "base/hash.h"
+#include "base/units.h"
 #include "png.h"
-
-#ifndef M_PI
-#define M_PI 3.14159265358979323846
-#endif
 
 static const double PAGE_GAP = 12; /* points between stacked SVG/PNG pages */
 static const char *const FAMILY = "Vollkorn";
@@ -199,7 +196,7 @@ static PangoFontMap *private_fontmap(const char *dir, FcConfig **out) {
 
 static cb_status create(const cb_render_options *o, cb_backend **out, cb_error *err) {
   cairo_backend *b = cb_calloc(1, sizeof *b);
-  if (!b) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  if (!b) return cb_error_oom(err);
   b->base.cls = &cb_backend_cairo;
   b->o = *o;
   if (shared.map && strcmp(shared.dir, o->fonts_dir) == 0) {
@@ -398,7 +395,7 @@ static void text(cb_backend *base, const cb_item *it) {
   set_rgb(b->cr, it->color);
   cairo_save(b->cr);
   cairo_translate(b->cr, it->x, it->y);
-  if (it->upside_down) cairo_rotate(b->cr, M_PI);
+  if (it->upside_down) cairo_rotate(b->cr, CB_PI);
   cairo_scale(b->cr, it->size / REF_SIZE, it->size / REF_SIZE);
   cairo_move_to(b->cr, 0, -baseline);
   pango_cairo_show_layout(b->cr, b->layout);

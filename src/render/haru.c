@@ -38,7 +38,7 @@ static void fail(haru_backend *b, cb_status st, const char *what) {
 static void on_error(HPDF_STATUS error_no, HPDF_STATUS detail_no, void *user) {
   haru_backend *b = user;
   if (error_no == HPDF_FAILD_TO_ALLOC_MEM) {
-    cb_error_set(&b->base.err, CB_EINTERNAL, "out of memory");
+    cb_error_oom(&b->base.err);
     return;
   }
   const char *words = "unknown error";
@@ -100,7 +100,7 @@ static void fix_to_unicode(HPDF_Font font) {
 
 static cb_status create(const cb_render_options *o, cb_backend **out, cb_error *err) {
   haru_backend *b = cb_calloc(1, sizeof *b);
-  if (!b) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  if (!b) return cb_error_oom(err);
   b->base.cls = &cb_backend_haru;
   b->o = *o;
   b->pdf = HPDF_NewEx(on_error, haru_alloc, haru_free, 0, b);

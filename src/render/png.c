@@ -34,13 +34,13 @@ cb_status cb_png_write(const unsigned char *data, int w, int h, int stride, doub
                        cb_error *err) {
   png_out out = {sink, CB_OK};
   unsigned char *volatile row = cb_malloc((size_t)w * 3);
-  if (!row) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  if (!row) return cb_error_oom(err);
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, error_fn, quiet);
   png_infop info = png ? png_create_info_struct(png) : NULL;
   if (!png || !info) {
     png_destroy_write_struct(&png, &info);
     free(row);
-    return cb_error_set(err, CB_EINTERNAL, "out of memory");
+    return cb_error_oom(err);
   }
   if (setjmp(png_jmpbuf(png))) {
     png_destroy_write_struct(&png, &info);

@@ -394,7 +394,7 @@ cb_status cb_stock(cb_dungeon *d, const cb_theme *t, const cb_stock_options *o, 
   int bad = stock_all(&s, o);
   for (int k = 0; k < CB_THEME_KIND_COUNT; k++)
     free(s.decks[k].order);
-  if (bad || d->oom) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  if (bad || d->oom) return cb_error_oom(err);
   return CB_OK;
 }
 
@@ -415,7 +415,7 @@ cb_status cb_stock_run(cb_dungeon *d, const cb_stock_options *o, cb_error *err) 
     snprintf(locks, sizeof locks, "%d", o->locks);
     if (cb_dungeon_set_option(d, "theme", name, false) || cb_dungeon_set_option(d, "depth", depth, true) ||
         (o->locks_set && cb_dungeon_set_option(d, "locks", locks, true)))
-      st = cb_error_set(err, CB_EINTERNAL, "out of memory");
+      st = cb_error_oom(err);
   }
   if (st == CB_OK) st = cb_stock(d, &t, o, err);
   cb_theme_free(&t);

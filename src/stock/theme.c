@@ -105,7 +105,7 @@ static cb_status sort_rows(cb_theme *t, cb_error *err) {
   }
   for (int k = 0; k < CB_THEME_KIND_COUNT; k++) {
     t->rows[k] = cb_calloc((size_t)t->n[k] + 1, sizeof *t->rows[k]);
-    if (!t->rows[k]) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+    if (!t->rows[k]) return cb_error_oom(err);
     t->n[k] = 0;
   }
   for (int i = 0; i < t->table.nrows; i++) {
@@ -143,7 +143,7 @@ static cb_status build(cb_theme *t, cb_error *err) {
   int nm = t->n[CB_THEME_MONSTER], nt = t->n[CB_THEME_TREASURE];
   t->monsters = cb_calloc((size_t)nm + 1, sizeof *t->monsters);
   t->treasure_value = cb_calloc((size_t)nt + 1, sizeof *t->treasure_value);
-  if (!t->monsters || !t->treasure_value) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  if (!t->monsters || !t->treasure_value) return cb_error_oom(err);
   for (int i = 0; i < nm; i++)
     if ((st = monster_row(t, t->rows[CB_THEME_MONSTER][i], &t->monsters[i], err)) != CB_OK) return st;
   for (int i = 0; i < nt; i++) {

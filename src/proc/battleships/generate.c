@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/units.h"
 #include "layout.h"
 #include "model/rng.h"
 #include "proc.h"
@@ -51,8 +52,6 @@ typedef struct bs {
   cb_battleships_proc *proc;
   size_t cap_ships, cap_stairs;
 } bs;
-
-static cb_status oom(cb_error *err) { return cb_error_set(err, CB_EINTERNAL, "out of memory"); }
 
 static char *cell(const bs *s, int l, int r, int c) { return &s->cells[((size_t)l * s->n + r) * s->n + c]; }
 static int room_id(const bs *s, int l, int k) { return l * s->n + k + 1; }
@@ -193,12 +192,12 @@ static int deal_problem(const bs *s, int l, char *why, size_t cap) {
 static cb_status add_ship(bs *s, int l, int r, int c, int dir, int len, cb_error *err) {
   cb_battleships_proc *p = s->proc;
   if (cb_arena_grow(s->d->arena, &p->ships, &s->cap_ships, (size_t)p->nships + 1, sizeof *p->ships))
-    return oom(err);
+    return cb_error_oom(err);
   cb_bs_ship *sh = &p->ships[p->nships++];
   sh->level = l + 1;
   sh->ncells = len;
   sh->cells = cb_arena_alloc(s->d->arena, (size_t)len, sizeof *sh->cells);
-  if (!sh->cells) return oom(err);
+  if (!sh->cells) return cb_error_oom(err);
   for (int i = 0; i < len; i++) {
     sh->cells[i][0] = (dir ? r + i : r) + 1;
     sh->cells[i][1] = (dir ? c : c + i) + 1;
@@ -370,7 +369,7 @@ static cb_status place_stairs(bs *s, cb_error *err) {
       *cell(s, l, k, k) = CB_BS_STAIRS;
       *cell(s, l + 1, k2, k2) = CB_BS_STAIRS;
       if (cb_arena_grow(s->d->arena, &p->stairs, &s->cap_stairs, (size_t)p->nstairs + 1, sizeof *p->stairs))
-        return oom(err);
+        return cb_error_oom(err);
       p->stairs[p->nstairs++] = (cb_bs_stairs){l + 1, k + 1, l + 2, k2 + 1};
       cb_dungeon_log(s->d,
                      "%s: the red peg at %d;%d of level %d comes out, and the one at %d;%d of level %d: "
@@ -417,7 +416,7 @@ static cb_status connect_rooms(bs *s, cb_error *err) {
     free(reached);
     free(queue);
     free(stairs_to);
-    return oom(err);
+    return cb_error_oom(err);
   }
   for (int i = 0; i < total; i++)
     stairs_to[i] = -1;
@@ -485,7 +484,7 @@ static cb_status read_passages(bs *s, cb_error *err) {
         if (!cb_bs_is_peg(a) && !cb_bs_is_peg(b)) continue;
         cb_passage *ps =
             cb_dungeon_add_passage(s->d, room_id(s, l, r), room_id(s, l, c), CB_PASSAGE_CORRIDOR);
-        if (!ps) return oom(err);
+        if (!ps) return cb_error_oom(err);
         if (s->o->secret_rows && (!cb_bs_is_peg(a) || a == CB_BS_ROW) && (!cb_bs_is_peg(b) || b == CB_BS_ROW))
           ps->flags |= CB_FLAG_SECRET;
       }
@@ -493,7 +492,7 @@ static cb_status read_passages(bs *s, cb_error *err) {
     const cb_bs_stairs *st = &s->proc->stairs[i];
     if (!cb_dungeon_add_passage(s->d, room_id(s, st->from_level - 1, st->from_room - 1),
                                 room_id(s, st->to_level - 1, st->to_room - 1), CB_PASSAGE_STAIRS))
-      return oom(err);
+      return cb_error_oom(err);
   }
   return CB_OK;
 }
@@ -511,7 +510,7 @@ static cb_status mark_start_and_boss(bs *s, cb_error *err) {
     if (!dist || !queue) {
       free(dist);
       free(queue);
-      return oom(err);
+      return cb_error_oom(err);
     }
     for (int i = 0; i < n; i++)
       dist[i] = -1;
@@ -551,12 +550,12 @@ static cb_status record_grids(bs *s, cb_error *err) {
   int n = s->n;
   p->ngrids = s->nlevels;
   p->grids = cb_arena_alloc(s->d->arena, (size_t)s->nlevels, sizeof *p->grids);
-  if (!p->grids) return oom(err);
+  if (!p->grids) return cb_error_oom(err);
   for (int l = 0; l < s->nlevels; l++) {
     p->grids[l].level = l + 1;
     p->grids[l].rows = cb_arena_alloc(s->d->arena, (size_t)n, sizeof *p->grids[l].rows);
     char *text = cb_arena_alloc(s->d->arena, (size_t)n * (n + 1), 1);
-    if (!p->grids[l].rows || !text) return oom(err);
+    if (!p->grids[l].rows || !text) return cb_error_oom(err);
     for (int r = 0; r < n; r++) {
       memcpy(text + r * (n + 1), cell(s, l, r, 0), (size_t)n);
       text[r * (n + 1) + n] = '\0';
@@ -567,17 +566,17 @@ static cb_status record_grids(bs *s, cb_error *err) {
 }
 
 static cb_status add_rooms(bs *s, cb_error *err) {
-  double radius = ROOM_RING_FT * s->n / (2 * 3.14159265358979323846), gap = 4 * ROOM_RING_FT;
+  double radius = ROOM_RING_FT * s->n / (2 * CB_PI), gap = 4 * ROOM_RING_FT;
   for (int l = 0; l < s->nlevels; l++) {
     char name[32];
     snprintf(name, sizeof name, "Level %d", l + 1);
-    if (!cb_dungeon_add_level(s->d, l + 1, name)) return oom(err);
+    if (!cb_dungeon_add_level(s->d, l + 1, name)) return cb_error_oom(err);
     double cx = radius + l * (2 * radius + gap), cy = radius;
     for (int k = 0; k < s->n; k++) {
-      double a = -3.14159265358979323846 / 2 + 2 * 3.14159265358979323846 * k / s->n;
+      double a = -CB_PI / 2 + 2 * CB_PI * k / s->n;
       cb_room *r = cb_dungeon_add_room(s->d, l + 1, round((cx + radius * cos(a)) * 100) / 100,
                                        round((cy + radius * sin(a)) * 100) / 100);
-      if (!r) return oom(err);
+      if (!r) return cb_error_oom(err);
       r->number = k + 1;
     }
   }
@@ -638,7 +637,7 @@ static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *e
   s.d = NULL;
   goto done;
 fail_oom:
-  st = oom(err);
+  st = cb_error_oom(err);
 fail:
   cb_dungeon_free(s.d);
 done:

@@ -226,7 +226,7 @@ static cb_page *new_page(cb_document *doc, double w, double h, cb_status *st, cb
   cb_page *p = cb_page_new(w, h);
   if (!p || cb_document_add(doc, p)) {
     cb_page_free(p);
-    *st = cb_error_set(err, CB_EINTERNAL, "out of memory");
+    *st = cb_error_oom(err);
     return NULL;
   }
   return p;

@@ -130,7 +130,7 @@ static cb_status read_mask(const char *path, layout *L, cb_error *err) {
   L->w = w, L->h = h;
   L->mask = cb_malloc((size_t)w * h);
   if (!L->mask) {
-    st = cb_error_set(err, CB_EINTERNAL, "out of memory");
+    st = cb_error_oom(err);
     goto done;
   }
   for (int r = 0; r < h; r++)
@@ -223,7 +223,7 @@ static cb_status resolve_layout(const cb_gen_options *o, layout *L, cb_error *er
         return cb_error_set(err, CB_EINPUT, "--grid %dx%d: expected 1x1 to %dx%d", L->w, L->h, MAX_SIDE,
                             MAX_SIDE);
       L->mask = cb_malloc((size_t)L->w * L->h);
-      if (!L->mask) return cb_error_set(err, CB_EINTERNAL, "out of memory");
+      if (!L->mask) return cb_error_oom(err);
       double a = L->w / 2.0, b = L->h / 2.0;
       for (int r = 0; r < L->h; r++)
         for (int col = 0; col < L->w; col++) {
@@ -314,7 +314,7 @@ static cb_status content_load(const cb_gen_options *o, content *c, cb_error *err
   c->rows = cb_calloc((size_t)c->t.nrows + 1, sizeof *c->rows);
   if (!c->rows) {
     content_free(c);
-    return cb_error_set(err, CB_EINTERNAL, "out of memory");
+    return cb_error_oom(err);
   }
   for (int i = 0; i < c->t.nrows; i++) {
     const cb_table_row *row = &c->t.rows[i];
@@ -454,8 +454,6 @@ typedef struct cs {
   size_t cap_lines;
   bool oom;
 } cs;
-
-static cb_status oom(cb_error *err) { return cb_error_set(err, CB_EINTERNAL, "out of memory"); }
 
 static void say(cs *s, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -1088,10 +1086,10 @@ static cb_status build_model(cs *s, cb_dungeon *d, cb_error *err) {
     p->w = s->L->w, p->h = s->L->h;
   p->cell_ft = CELL_FT;
   p->mask = cb_arena_alloc(A, (size_t)p->h + 1, sizeof *p->mask);
-  if (!p->mask) return oom(err);
+  if (!p->mask) return cb_error_oom(err);
   for (int r = 0; r < p->h; r++) {
     char *row = cb_arena_alloc(A, (size_t)p->w + 1, 1);
-    if (!row) return oom(err);
+    if (!row) return cb_error_oom(err);
     for (int c = 0; c < p->w; c++)
       row[c] = s->o->cards.sprawl ? (cell_at(s, 1, c + 1, r + 1) >= 0 ? '#' : '.') : s->L->mask[r * p->w + c];
     p->mask[r] = row;
@@ -1104,7 +1102,7 @@ static cb_status build_model(cs *s, cb_dungeon *d, cb_error *err) {
   p->ncells = s->ncells;
   p->cells = cb_arena_alloc(A, (size_t)s->ncells + 1, sizeof *p->cells);
   p->turns = cb_arena_alloc(A, (size_t)s->nturns + 1, sizeof *p->turns);
-  if (!p->cells || !p->turns) return oom(err);
+  if (!p->cells || !p->turns) return cb_error_oom(err);
   for (int i = 0; i < s->ncells; i++) {
     char code[8];
     card_code(s->cells[i].card, code, sizeof code);
@@ -1118,7 +1116,7 @@ static cb_status build_model(cs *s, cb_dungeon *d, cb_error *err) {
     t.rerolls = NULL;
     if (t.nrerolls) {
       t.rerolls = cb_arena_alloc(A, (size_t)t.nrerolls, sizeof *t.rerolls);
-      if (!t.rerolls) return oom(err);
+      if (!t.rerolls) return cb_error_oom(err);
       memcpy(t.rerolls, s->rerolls + first, (size_t)t.nrerolls * sizeof *t.rerolls);
     }
     p->turns[p->nturns++] = t;
@@ -1126,12 +1124,12 @@ static cb_status build_model(cs *s, cb_dungeon *d, cb_error *err) {
   for (int l = 1; l <= s->levels_reached; l++) {
     char name[32];
     snprintf(name, sizeof name, "Level %d", l);
-    if (!cb_dungeon_add_level(d, l, name)) return oom(err);
+    if (!cb_dungeon_add_level(d, l, name)) return cb_error_oom(err);
   }
   for (int i = 0; i < s->nflipped; i++) {
     const cell *c = &s->cells[s->flipped[i]];
     cb_room *r = cb_dungeon_add_room(d, c->level, (c->col - 0.5) * CELL_FT, (c->row - 0.5) * CELL_FT);
-    if (!r) return oom(err);
+    if (!r) return cb_error_oom(err);
     char code[8];
     card_code(c->card, code, sizeof code);
     r->card = cb_arena_strdup(A, code);
@@ -1144,15 +1142,15 @@ static cb_status build_model(cs *s, cb_dungeon *d, cb_error *err) {
   for (int k = 0; k < s->nkeys; k++) {
     char key[16];
     snprintf(key, sizeof key, "K%d", k + 1);
-    if (cb_dungeon_add_key(d, &d->rooms[s->cells[s->key_cell[k]].room - 1], key)) return oom(err);
+    if (cb_dungeon_add_key(d, &d->rooms[s->cells[s->key_cell[k]].room - 1], key)) return cb_error_oom(err);
   }
   p->stairs = cb_arena_alloc(A, (size_t)s->levels_reached + 1, sizeof *p->stairs);
-  if (!p->stairs) return oom(err);
+  if (!p->stairs) return cb_error_oom(err);
   for (int i = 0; i < s->nlinks; i++) {
     const link *l = &s->links[i];
     int from = s->cells[l->a].room, to = l->b >= 0 ? s->cells[l->b].room : 0;
     cb_passage *ps = cb_dungeon_add_passage(d, from, to, l->kind);
-    if (!ps) return oom(err);
+    if (!ps) return cb_error_oom(err);
     ps->flags = l->flags;
     if (l->key) {
       char key[16];
@@ -1165,8 +1163,8 @@ static cb_status build_model(cs *s, cb_dungeon *d, cb_error *err) {
   }
   for (int i = 0; i < s->nlines; i++)
     cb_dungeon_log(d, "%s", s->lines[i]);
-  if (s->o->cards.jokers && !s->o->faithful && crown_boss(s, d)) return oom(err);
-  return d->oom ? oom(err) : CB_OK;
+  if (s->o->cards.jokers && !s->o->faithful && crown_boss(s, d)) return cb_error_oom(err);
+  return d->oom ? cb_error_oom(err) : CB_OK;
 }
 
 static void record_options(cb_dungeon *d, const cb_gen_options *o, const layout *L) {
@@ -1256,7 +1254,7 @@ cb_status cb_cards_generate_scripted(const cb_gen_options *o, const cb_cards_scr
   d = NULL;
   goto done;
 fail_oom:
-  st = oom(err);
+  st = cb_error_oom(err);
 done:
   cb_dungeon_free(d);
   free(L.mask);

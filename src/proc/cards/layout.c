@@ -11,11 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/units.h"
 #include "layout/map.h"
 #include "page/flow.h"
 #include "proc.h"
-
-#define CB_PI 3.14159265358979323846
 
 static const double CARD_W = 0.56, CARD_H = 0.70; /* of a cell */
 static const double MIN_NUMBER = 8, MIN_TEXT = 7; /* points: a room number's least type, and any text's */

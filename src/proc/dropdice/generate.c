@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/heap.h"
 #include "base/table.h"
 #include "geom/delaunay.h"
 #include "geom/segment.h"
@@ -38,8 +39,6 @@ typedef struct dd {
   size_t cap_paths;
 } dd;
 
-static cb_status oom(cb_error *err) { return cb_error_set(err, CB_EINTERNAL, "out of memory"); }
-
 static double dist(const dd *s, int a, int b) {
   return hypot(s->pt[a].x - s->pt[b].x, s->pt[a].y - s->pt[b].y);
 }
@@ -54,7 +53,7 @@ static int path_is_clear(dd *s, int a, int b) {
 static cb_status draw_path(dd *s, int a, int b, cb_error *err) {
   if (cb_grow(&s->paths, &s->cap_paths, (size_t)s->npaths + 1, sizeof *s->paths) ||
       cb_seggrid_add(s->grid, a, b))
-    return oom(err);
+    return cb_error_oom(err);
   s->paths[s->npaths++] = (cb_pair){a, b};
   s->deg[a]++;
   s->deg[b]++;
@@ -73,7 +72,7 @@ static cb_status drop_dice(dd *s, cb_error *err) {
   if (!head || !next) {
     free(head);
     free(next);
-    return oom(err);
+    return cb_error_oom(err);
   }
   for (int i = 0; i < cols * rows; i++)
     head[i] = -1;
@@ -115,7 +114,7 @@ static cb_status drop_dice(dd *s, cb_error *err) {
   p->area_h = h;
   p->ndice = s->n;
   p->dice = cb_arena_alloc(d->arena, (size_t)s->n, sizeof *p->dice);
-  if (!p->dice) return oom(err);
+  if (!p->dice) return cb_error_oom(err);
   cb_dungeon_log(d,
                  "Dropped %d %s on a %.0f by %.0f ft tray; a die is %.0f ft wide, and %d %s "
                  "landed too close to another and %s rolled again.",
@@ -123,12 +122,12 @@ static cb_status drop_dice(dd *s, cb_error *err) {
                  rethrows == 1 ? "was" : "were");
   for (int i = 0; i < s->n; i++) {
     cb_room *r = cb_dungeon_add_room(d, 1, s->pt[i].x, s->pt[i].y);
-    if (!r) return oom(err);
+    if (!r) return cb_error_oom(err);
     r->value = s->value[i];
     p->dice[i] = (cb_die){id(i), s->pt[i].x, s->pt[i].y, s->value[i]};
-    if (s->n <= 200) cb_dungeon_log(d, "Room %d: the die shows %d.", id(i), s->value[i]);
+    if (s->n <= CB_LOG_DETAIL_ROOMS) cb_dungeon_log(d, "Room %d: the die shows %d.", id(i), s->value[i]);
   }
-  return d->oom ? oom(err) : CB_OK;
+  return d->oom ? cb_error_oom(err) : CB_OK;
 }
 
 /* The Delaunay mesh the paths are drawn from (qhull). */
@@ -139,7 +138,7 @@ static cb_status triangulate(dd *s, cb_error *err) {
   p->ndelaunay = s->ndel;
   p->delaunay = cb_arena_alloc(s->d->arena, (size_t)s->ndel, sizeof *p->delaunay);
   s->in_tree = cb_calloc((size_t)s->ndel + 1, 1);
-  if (!p->delaunay || !s->in_tree) return oom(err);
+  if (!p->delaunay || !s->in_tree) return cb_error_oom(err);
   for (int i = 0; i < s->ndel; i++)
     p->delaunay[i] = (cb_pair){id(s->del[i].a), id(s->del[i].b)};
   cb_dungeon_log(s->d, "Triangulated the rooms: %d Delaunay edges to draw paths along.", s->ndel);
@@ -151,34 +150,10 @@ typedef struct heap_item {
   int edge, to;
 } heap_item;
 
-static int heap_less(const heap_item *a, const heap_item *b) {
+static int heap_less(const void *va, const void *vb, void *ctx) {
+  (void)ctx;
+  const heap_item *a = va, *b = vb;
   return a->len < b->len || (a->len == b->len && a->edge < b->edge);
-}
-
-static int heap_push(heap_item **h, int *n, size_t *cap, heap_item it) {
-  if (cb_grow(h, cap, (size_t)*n + 1, sizeof **h)) return -1;
-  int i = (*n)++;
-  while (i > 0 && heap_less(&it, &(*h)[(i - 1) / 2])) {
-    (*h)[i] = (*h)[(i - 1) / 2];
-    i = (i - 1) / 2;
-  }
-  (*h)[i] = it;
-  return 0;
-}
-
-static heap_item heap_pop(heap_item *h, int *n) {
-  heap_item top = h[0], last = h[--(*n)];
-  int i = 0;
-  for (;;) {
-    int c = 2 * i + 1;
-    if (c >= *n) break;
-    if (c + 1 < *n && heap_less(&h[c + 1], &h[c])) c++;
-    if (!heap_less(&h[c], &last)) break;
-    h[i] = h[c];
-    i = c;
-  }
-  if (*n > 0) h[i] = last;
-  return top;
 }
 
 /* No clean Delaunay edge leaves the visited rooms (never seen in practice):
@@ -209,9 +184,8 @@ static cb_status initial_paths(dd *s, cb_error *err) {
   int *start = cb_calloc((size_t)n + 1, sizeof *start),
       *adj = cb_malloc(((size_t)s->ndel * 2 + 1) * sizeof *adj);
   unsigned char *visited = cb_calloc((size_t)n, 1);
-  heap_item *heap = NULL;
-  size_t cap = 0;
-  int nheap = 0, skipped = 0;
+  cb_heap heap = cb_heap_make(sizeof(heap_item), heap_less, NULL);
+  int skipped = 0;
   cb_status st = CB_OK;
   if (!start || !adj || !visited) goto fail_oom;
   for (int e = 0; e < s->ndel; e++)
@@ -234,12 +208,12 @@ static cb_status initial_paths(dd *s, cb_error *err) {
   while (nvisited < n) {
     for (int k = start[cur]; k < start[cur + 1]; k++) {
       int e = adj[k], other = s->del[e].a == cur ? s->del[e].b : s->del[e].a;
-      if (!visited[other] && heap_push(&heap, &nheap, &cap, (heap_item){dist(s, cur, other), e, other}))
-        goto fail_oom;
+      if (!visited[other] && cb_heap_push(&heap, &(heap_item){dist(s, cur, other), e, other})) goto fail_oom;
     }
     int a = -1, b = -1;
-    while (nheap > 0) {
-      heap_item it = heap_pop(heap, &nheap);
+    while (heap.n > 0) {
+      heap_item it;
+      cb_heap_pop(&heap, &it);
       if (visited[it.to]) continue;
       int from = s->del[it.edge].a == it.to ? s->del[it.edge].b : s->del[it.edge].a;
       if (!path_is_clear(s, from, it.to)) {
@@ -261,7 +235,7 @@ static cb_status initial_paths(dd *s, cb_error *err) {
     visited[b] = 1;
     nvisited++;
     cur = b;
-    if (n <= 200)
+    if (n <= CB_LOG_DETAIL_ROOMS)
       cb_dungeon_log(d, "Path %d-%d: room %d is the closest unvisited room (%.0f ft).", id(a), id(b), id(b),
                      dist(s, a, b));
   }
@@ -272,12 +246,12 @@ static cb_status initial_paths(dd *s, cb_error *err) {
                  n, s->ntree, skipped);
   goto done;
 fail_oom:
-  st = oom(err);
+  st = cb_error_oom(err);
 done:
   free(start);
   free(adj);
   free(visited);
-  free(heap);
+  cb_heap_free(&heap);
   return st;
 }
 
@@ -306,7 +280,7 @@ static void initial_rooms_pass(dd *s) {
                    "dead-end value is %d, so %d goal room%s.",
                    best, ngoals, ngoals == 1 ? "" : "s");
   }
-  if (s->n > 200) return;
+  if (s->n > CB_LOG_DETAIL_ROOMS) return;
   for (int i = 0; i < s->n; i++) {
     unsigned t = d->rooms[i].tags;
     if (t & CB_TAG_GOAL)
@@ -345,7 +319,7 @@ static cb_status tree_distances(dd *s, cand *c, int nc, cb_error *err) {
   int *up = cb_malloc((size_t)n * (levels + 1) * sizeof *up);
   cb_status st = CB_OK;
   if (!start || !adj || !depth || !queue || !fill || !feet || !up) {
-    st = oom(err);
+    st = cb_error_oom(err);
     goto done;
   }
   for (int t = 0; t < s->ntree; t++)
@@ -409,7 +383,7 @@ static cb_status extra_paths(dd *s, cb_error *err) {
   cb_dungeon *d = s->d;
   int want = s->n * 2 / 3, nc = 0, added = 0, full = 0, blocked = 0;
   cand *c = cb_malloc(((size_t)s->ndel + 1) * sizeof *c);
-  if (!c) return oom(err);
+  if (!c) return cb_error_oom(err);
   for (int e = 0; e < s->ndel; e++)
     if (!s->in_tree[e]) c[nc++] = (cand){e, 0, 0};
   int by_tree = s->o->extra_by == CB_EXTRA_BY_TREE;
@@ -431,7 +405,7 @@ static cb_status extra_paths(dd *s, cb_error *err) {
   cb_pair *extra = cb_arena_alloc(d->arena, (size_t)(want ? want : 1), sizeof *extra);
   if (!extra) {
     free(c);
-    return oom(err);
+    return cb_error_oom(err);
   }
   for (int i = 0; i < nc && added < want; i++) {
     int a = s->del[c[i].edge].a, b = s->del[c[i].edge].b;
@@ -449,7 +423,7 @@ static cb_status extra_paths(dd *s, cb_error *err) {
       return st;
     }
     extra[added++] = (cb_pair){id(a), id(b)};
-    if (s->n <= 200) {
+    if (s->n <= CB_LOG_DETAIL_ROOMS) {
       if (by_tree)
         cb_dungeon_log(d, "Extra path %d-%d: %d paths (%.0f ft) apart before.", id(a), id(b), c[i].hops,
                        c[i].len);
@@ -489,7 +463,7 @@ static cb_status final_rooms_pass(dd *s, cb_error *err) {
   if (!r || !nsum) {
     free(r);
     free(nsum);
-    return oom(err);
+    return cb_error_oom(err);
   }
   for (int p = 0; p < s->npaths; p++) {
     nsum[s->paths[p].a] += s->value[s->paths[p].b];
@@ -518,13 +492,13 @@ static cb_status final_rooms_pass(dd *s, cb_error *err) {
     cb_dungeon_log(d, "Every room is a goal; room %d (%d) becomes the main start instead.", room->id,
                    r[0].value);
   }
-  for (int k = 0; k < nr && n <= 200; k++) {
+  for (int k = 0; k < nr && n <= CB_LOG_DETAIL_ROOMS; k++) {
     const cb_room *room = &d->rooms[r[k].room];
     if (room->tags & CB_TAG_START)
       cb_dungeon_log(d, "Room %d (%d, neighbours sum %d) is a %sstarting room.", room->id, r[k].value,
                      r[k].nsum, room->tags & CB_TAG_MAIN_START ? "main " : "");
   }
-  if (n > 200)
+  if (n > CB_LOG_DETAIL_ROOMS)
     for (int i = 0; i < n; i++)
       if (d->rooms[i].tags & CB_TAG_MAIN_START)
         cb_dungeon_log(d, "%d starting rooms; the main start is room %d.", nstarts, id(i));
@@ -535,10 +509,11 @@ static cb_status final_rooms_pass(dd *s, cb_error *err) {
         !(room->tags & CB_TAG_TREASURE)) {
       room->tags |= CB_TAG_TREASURE;
       treasure++;
-      if (n <= 200) cb_dungeon_log(d, "Room %d (%d) is an odd dead end: treasure.", id(i), s->value[i]);
+      if (n <= CB_LOG_DETAIL_ROOMS)
+        cb_dungeon_log(d, "Room %d (%d) is an odd dead end: treasure.", id(i), s->value[i]);
     }
   }
-  if (n > 200) cb_dungeon_log(d, "%d odd dead ends hold treasure.", treasure);
+  if (n > CB_LOG_DETAIL_ROOMS) cb_dungeon_log(d, "%d odd dead ends hold treasure.", treasure);
   free(r);
   free(nsum);
   return CB_OK;
@@ -569,12 +544,12 @@ static cb_status rewrite_paths(dd *s, cb_error *err) {
   proc->ntree = s->ntree;
   proc->tree = cb_arena_alloc(d->arena, (size_t)s->ntree + 1, sizeof *proc->tree);
   proc->rewrites = cb_arena_alloc(d->arena, (size_t)s->npaths + 1, sizeof *proc->rewrites);
-  if (!proc->tree || !proc->rewrites) return oom(err);
+  if (!proc->tree || !proc->rewrites) return cb_error_oom(err);
   for (int t = 0; t < s->ntree; t++)
     proc->tree[t] = (cb_pair){id(s->paths[t].a), id(s->paths[t].b)};
   /* does goal g join a room that is neither start nor goal? */
   unsigned char *goal_open = cb_calloc((size_t)s->n, 1);
-  if (!goal_open) return oom(err);
+  if (!goal_open) return cb_error_oom(err);
   for (int p = 0; p < s->npaths; p++)
     for (int side = 0; side < 2; side++) {
       int g = side ? s->paths[p].b : s->paths[p].a, o = side ? s->paths[p].a : s->paths[p].b;
@@ -587,7 +562,7 @@ static cb_status rewrite_paths(dd *s, cb_error *err) {
     cb_passage *ps = cb_dungeon_add_passage(d, id(a), id(b), CB_PASSAGE_CORRIDOR);
     if (!ps) {
       free(goal_open);
-      return oom(err);
+      return cb_error_oom(err);
     }
     int sa = (ra->tags & CB_TAG_START) != 0, sb = (rb->tags & CB_TAG_START) != 0;
     int ga = (ra->tags & CB_TAG_GOAL) != 0, gb = (rb->tags & CB_TAG_GOAL) != 0;
@@ -612,7 +587,7 @@ static cb_status rewrite_paths(dd *s, cb_error *err) {
         ps->lock = cb_arena_strdup(d->arena, key);
         if (!ps->lock || cb_dungeon_add_key(d, &d->rooms[k], key)) {
           free(goal_open);
-          return oom(err);
+          return cb_error_oom(err);
         }
         cb_dungeon_log(d,
                        "Path %d-%d joins a start to a goal with no other way in: hard-locked; its key %s "
@@ -631,11 +606,11 @@ static cb_status rewrite_paths(dd *s, cb_error *err) {
     if (rule == CB_REWRITE_EVEN) ps->flags |= CB_FLAG_TRAPPED;
     if (rule == CB_REWRITE_ZERO) ps->flags |= CB_FLAG_SOFT_LOCKED;
     proc->rewrites[proc->nrewrites++] = (cb_rewrite){ps->id, rule};
-    if (why && s->n <= 200)
+    if (why && s->n <= CB_LOG_DETAIL_ROOMS)
       cb_dungeon_log(d, "Path %d-%d (%d and %d) %s.", id(a), id(b), s->value[a], s->value[b], why);
   }
   free(goal_open);
-  return d->oom ? oom(err) : CB_OK;
+  return d->oom ? cb_error_oom(err) : CB_OK;
 }
 
 /* Beyond the seed: every key must be reachable from the main start without
@@ -646,7 +621,7 @@ static cb_status check_keys(dd *s, cb_error *err) {
   bool *reached = cb_malloc(((size_t)s->n + 1) * sizeof *reached);
   if (!reached || cb_graph_build(d, &g)) {
     free(reached);
-    return oom(err);
+    return cb_error_oom(err);
   }
   int start = cb_check_start_room(d), moved = 0, shut = 0, progress = !s->o->faithful;
   if (s->o->faithful && (shut = cb_check_walk(d, &g, start, reached)) > 0)
@@ -674,7 +649,7 @@ static cb_status check_keys(dd *s, cb_error *err) {
   }
   cb_graph_free(&g);
   free(reached);
-  if (shut < 0 || d->oom) return oom(err);
+  if (shut < 0 || d->oom) return cb_error_oom(err);
   if (moved == 0 && !s->o->faithful)
     cb_dungeon_log(d, "Key check: every key can be reached from room %d.", id(start));
   return CB_OK;
@@ -692,7 +667,7 @@ static cb_status describe_rooms(dd *s, cb_error *err) {
   unsigned *want = cb_calloc((size_t)t.nrows + 1, sizeof *want);
   if (!want) {
     cb_table_free(&t);
-    return oom(err);
+    return cb_error_oom(err);
   }
   int fallback = 0;
   for (int k = 0; k < t.nrows && st == CB_OK; k++) {
@@ -717,7 +692,7 @@ static cb_status describe_rooms(dd *s, cb_error *err) {
     cb_room *r = &s->d->rooms[i];
     for (int k = 0; k < t.nrows; k++)
       if ((r->tags & want[k]) == want[k]) {
-        if (!(r->text = cb_arena_strdup(s->d->arena, t.rows[k].fields[1]))) st = oom(err);
+        if (!(r->text = cb_arena_strdup(s->d->arena, t.rows[k].fields[1]))) st = cb_error_oom(err);
         break;
       }
   }
@@ -774,7 +749,7 @@ static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *e
   s.d = NULL;
   goto done;
 fail_oom:
-  st = oom(err);
+  st = cb_error_oom(err);
 fail:
   cb_dungeon_free(s.d);
 done:

@@ -16,13 +16,13 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/heap.h"
 #include "base/table.h"
+#include "base/units.h"
 #include "layout.h"
 #include "model/rng.h"
 #include "proc.h"
 #include "proc/proc.h"
-
-#define CB_PI 3.14159265358979323846
 
 enum {
   DEFAULT_SECTORS = 2,
@@ -76,8 +76,6 @@ static void tables_free(tables *t) {
     free(t->letters[i].polys);
   }
 }
-
-static cb_status oom(cb_error *err) { return cb_error_set(err, CB_EINTERNAL, "out of memory"); }
 
 static int add_point(polyline *pl, double u, double v) {
   if (pl->n >= MAX_STROKE_POINTS) return -1;
@@ -205,7 +203,7 @@ static cb_status check_stroke(const cb_table *t, const cb_table_row *row, const 
 /* A letter's strokes: "L ... ; A ... ; E ...", every point inside the unit box. */
 static cb_status parse_letter(const cb_table *t, const cb_table_row *row, letter *l, cb_error *err) {
   char *text = cb_malloc(strlen(row->fields[2]) + 1);
-  if (!text) return oom(err);
+  if (!text) return cb_error_oom(err);
   strcpy(text, row->fields[2]);
   cb_status st = CB_OK;
   int k = 0, segments = 0;
@@ -220,7 +218,7 @@ static cb_status parse_letter(const cb_table *t, const cb_table_row *row, letter
     if (!pl.p || !grown) {
       free(pl.p);
       if (grown) l->polys = grown;
-      st = oom(err);
+      st = cb_error_oom(err);
       break;
     }
     l->polys = grown;
@@ -415,7 +413,7 @@ static cb_status roll_letters(lx *s, cb_error *err) {
                  "from the top left.",
                  s->cols, s->rows, s->S, s->cols * s->S, s->rows * s->S);
   s->sector_first = cb_malloc(((size_t)n + 1) * sizeof *s->sector_first);
-  if (!s->sector_first) return oom(err);
+  if (!s->sector_first) return cb_error_oom(err);
   for (int k = 0; k < n; k++) {
     cb_sketch_sector *sec = &s->sk->sectors[k];
     sec->col = k % s->cols + 1;
@@ -424,7 +422,7 @@ static cb_status roll_letters(lx *s, cb_error *err) {
     sec->rotation = s->o->no_rotate ? 1 : cb_d4(&s->rng);
     const letter *l = &s->tb.letters[sec->roll - 1];
     sec->letter = cb_arena_strdup(d->arena, l->name);
-    if (!sec->letter) return oom(err);
+    if (!sec->letter) return cb_error_oom(err);
     if (s->o->no_rotate)
       cb_dungeon_log(d, "Sector %d,%d: rolled %d -> %s.", sec->col, sec->row, sec->roll, l->name);
     else
@@ -436,7 +434,7 @@ static cb_status roll_letters(lx *s, cb_error *err) {
         seg g = {0, 0, 0, 0, k, k, 0};
         place(s, k, sec->rotation, l->polys[p].p[i].u, l->polys[p].p[i].v, &g.ax, &g.ay);
         place(s, k, sec->rotation, l->polys[p].p[i + 1].u, l->polys[p].p[i + 1].v, &g.bx, &g.by);
-        if (add_seg(s, g)) return oom(err);
+        if (add_seg(s, g)) return cb_error_oom(err);
       }
   }
   s->sector_first[n] = s->nsegs;
@@ -523,7 +521,7 @@ static cb_status join_letters(lx *s, cb_error *err) {
                        B->row);
         continue;
       }
-      if (add_seg(s, (seg){p[0], p[1], p[2], p[3], k, m, 1})) return oom(err);
+      if (add_seg(s, (seg){p[0], p[1], p[2], p[3], k, m, 1})) return cb_error_oom(err);
       cb_dungeon_log(s->d,
                      "Sectors %d,%d (%s) and %d,%d (%s): the letters do not touch, so a %.0f ft tunnel joins "
                      "their nearest strokes across the edge between them.",
@@ -633,7 +631,7 @@ static cb_status build_graph(lx *s, cb_error *err) {
   free(s->adj);
   s->adj_start = cb_calloc((size_t)s->nnodes + 1, sizeof *s->adj_start);
   s->adj = cb_malloc(((size_t)s->nedges * 2 + 1) * sizeof *s->adj);
-  if (!s->adj_start || !s->adj) return oom(err);
+  if (!s->adj_start || !s->adj) return cb_error_oom(err);
   for (int i = 0; i < s->nnodes; i++)
     s->nodes[i].deg = 0;
   for (int e = 0; e < s->nedges; e++)
@@ -641,7 +639,7 @@ static cb_status build_graph(lx *s, cb_error *err) {
   for (int i = 0; i < s->nnodes; i++)
     s->adj_start[i + 1] = s->adj_start[i] + s->nodes[i].deg;
   int *fill = cb_calloc((size_t)s->nnodes + 1, sizeof *fill);
-  if (!fill) return oom(err);
+  if (!fill) return cb_error_oom(err);
   for (int e = 0; e < s->nedges; e++) {
     int a = s->edges[e].a, b = s->edges[e].b;
     s->adj[s->adj_start[a] + fill[a]++] = e;
@@ -651,7 +649,7 @@ static cb_status build_graph(lx *s, cb_error *err) {
   return CB_OK;
 fail:
   free(sp);
-  return oom(err);
+  return cb_error_oom(err);
 }
 
 static int other_end(const lx *s, int e, int n) { return s->edges[e].a == n ? s->edges[e].b : s->edges[e].a; }
@@ -673,7 +671,7 @@ static cb_status connect_pieces(lx *s, cb_error *err) {
         *in_b = cb_calloc((size_t)s->nsegs + 1, sizeof *in_b);
     if (!parent || !in_a || !in_b) {
       free(parent), free(in_a), free(in_b);
-      return oom(err);
+      return cb_error_oom(err);
     }
     for (int i = 0; i < s->nnodes; i++)
       parent[i] = i;
@@ -703,7 +701,7 @@ static cb_status connect_pieces(lx *s, cb_error *err) {
     if (sa < 0) return CB_OK;
     /* add_seg may move the segments: keep the sectors, not pointers */
     int sector_a = s->segs[sa].s1, sector_b = s->segs[sb].s1;
-    if (add_seg(s, (seg){p[0], p[1], p[2], p[3], sector_a, sector_b, 1})) return oom(err);
+    if (add_seg(s, (seg){p[0], p[1], p[2], p[3], sector_a, sector_b, 1})) return cb_error_oom(err);
     const cb_sketch_sector *sec = &s->sk->sectors[sector_b];
     cb_dungeon_log(s->d,
                    "A stroke of %s in sector %d,%d touched nothing: joined it to the nearest stroke with a "
@@ -755,7 +753,7 @@ static cb_status walk_tunnel(lx *s, int j, int e, cb_sketch_tunnel **tun, int *n
   pts t = {0};
   int cur = j;
   double at = 0;
-  if (push_pt(&t, s->nodes[j].x, s->nodes[j].y)) return oom(err);
+  if (push_pt(&t, s->nodes[j].x, s->nodes[j].y)) return cb_error_oom(err);
   for (;;) {
     s->edges[e].used = 1;
     s->edge_tunnel[e] = *ntun, s->edge_at[e] = at, s->edge_rev[e] = s->edges[e].a != cur;
@@ -764,7 +762,7 @@ static cb_status walk_tunnel(lx *s, int j, int e, cb_sketch_tunnel **tun, int *n
     at += hypot(s->nodes[cur].x - s->nodes[was].x, s->nodes[cur].y - s->nodes[was].y);
     if (push_pt(&t, s->nodes[cur].x, s->nodes[cur].y)) {
       free(t.p);
-      return oom(err);
+      return cb_error_oom(err);
     }
     if (s->junction_of[cur] >= 0) break;
     int next = -1;
@@ -775,14 +773,14 @@ static cb_status walk_tunnel(lx *s, int j, int e, cb_sketch_tunnel **tun, int *n
   }
   if (cb_grow(tun, cap, (size_t)*ntun + 1, sizeof **tun)) {
     free(t.p);
-    return oom(err);
+    return cb_error_oom(err);
   }
   cb_sketch_tunnel *out = &(*tun)[(*ntun)++];
   out->npoints = t.n;
   out->points = cb_arena_alloc(s->d->arena, (size_t)t.n, sizeof *out->points);
   if (!out->points) {
     free(t.p);
-    return oom(err);
+    return cb_error_oom(err);
   }
   memcpy(out->points, t.p, (size_t)t.n * sizeof *t.p);
   free(t.p);
@@ -881,7 +879,7 @@ static cb_status trace_tunnels(lx *s, cb_error *err) {
       nj, ntun, total);
   goto done;
 fail_oom:
-  st = oom(err);
+  st = cb_error_oom(err);
 done:
   free(jo);
   free(tun);
@@ -924,7 +922,7 @@ static cb_status place_stations(lx *s, cb_error *err) {
     total += edge_len(s, e);
   int n = (int)floor(total / WALL_FT + 1e-9), e = 0;
   s->st = cb_malloc(((size_t)n + 1) * sizeof *s->st);
-  if (!s->st) return oom(err);
+  if (!s->st) return cb_error_oom(err);
   for (int k = 0; k < n; k++) {
     double at = (k + 0.5) * total / n;
     while (e + 1 < s->nedges && (s->edge_tunnel[e] < 0 || walked + edge_len(s, e) < at))
@@ -1046,12 +1044,12 @@ static cb_status open_door(lx *s, double cx, double cy, double nx, double ny, do
   dr->result = cb_arena_strdup(s->d->arena, s->doors[dr->roll - 1].text);
   dr->secret = from.secret;
   s->door_of[slot_of] = k;
-  if (!dr->result) return oom(err);
+  if (!dr->result) return cb_error_oom(err);
   if (dr->effect != CB_DOOR_ROOM && dr->effect != CB_DOOR_CHAMBER) {
     stub_points(s, dr, ux, uy);
     return CB_OK;
   }
-  if (cb_grow(&pl->p, &pl->cap, (size_t)pl->n + 1, sizeof *pl->p)) return oom(err);
+  if (cb_grow(&pl->p, &pl->cap, (size_t)pl->n + 1, sizeof *pl->p)) return cb_error_oom(err);
   from.x = cx + nx * DOOR_FT, from.y = cy + ny * DOOR_FT, from.nx = nx, from.ny = ny;
   from.sdoor = k, from.chamber = dr->effect == CB_DOOR_CHAMBER, from.door = 1;
   pl->p[pl->n++] = from;
@@ -1067,10 +1065,10 @@ static cb_status roll_junctions(lx *s, pend_list *pl, cb_error *err) {
     const result_row *r = &s->tb.junctions[J->roll - 1];
     J->effect = (cb_junction_effect)r->effect;
     J->result = cb_arena_strdup(s->d->arena, r->text);
-    if (!J->result) return oom(err);
+    if (!J->result) return cb_error_oom(err);
     pending at = {.x = J->x, .y = J->y, .station = j, .junction = j, .wall = -1, .sdoor = -1};
     if (J->effect == CB_JUNCTION_ROOM) {
-      if (cb_grow(&pl->p, &pl->cap, (size_t)pl->n + 1, sizeof *pl->p)) return oom(err);
+      if (cb_grow(&pl->p, &pl->cap, (size_t)pl->n + 1, sizeof *pl->p)) return cb_error_oom(err);
       pl->p[pl->n++] = at;
     } else if (J->effect == CB_JUNCTION_DOOR) {
       double ux = 0, uy = 0;
@@ -1097,7 +1095,7 @@ static cb_status roll_walls(lx *s, pend_list *pl, cb_error *err) {
       const result_row *r = &s->tb.walls[w->roll - 1];
       w->effect = (cb_wall_effect)r->effect;
       w->result = cb_arena_strdup(s->d->arena, r->text);
-      if (!w->result) return oom(err);
+      if (!w->result) return cb_error_oom(err);
       /* the side's outward normal: left of the direction of travel, y down */
       double nx = side ? -p->uy : p->uy, ny = side ? p->ux : -p->ux;
       int doors =
@@ -1130,7 +1128,7 @@ static cb_status roll_features(lx *s, pending **out, int *nout, int *nstations, 
   sk->walls = cb_arena_alloc(d->arena, (size_t)nwalls + 1, sizeof *sk->walls);
   sk->doors = cb_arena_alloc(d->arena, (size_t)nslots + 1, sizeof *sk->doors);
   s->door_of = cb_malloc(((size_t)nslots + 1) * sizeof *s->door_of);
-  if (!sk->walls || !sk->doors || !s->door_of) return oom(err);
+  if (!sk->walls || !sk->doors || !s->door_of) return cb_error_oom(err);
   for (int i = 0; i < nslots; i++)
     s->door_of[i] = -1;
   cb_status st = roll_junctions(s, &pl, err);
@@ -1160,7 +1158,7 @@ static cb_status ensure_a_room(lx *s, pending **pend, int *np, cb_error *err) {
         hypot(sk->junctions[best].x - cx, sk->junctions[best].y - cy))
       best = j;
   pending *p = cb_realloc(*pend, ((size_t)*np + 1) * sizeof *p);
-  if (!p) return oom(err);
+  if (!p) return cb_error_oom(err);
   p[*np] = (pending){.x = sk->junctions[best].x,
                      .y = sk->junctions[best].y,
                      .station = best,
@@ -1232,7 +1230,7 @@ static cb_status place_rooms(lx *s, pending *pend, int np, cb_error *err) {
   qsort(pend, (size_t)np, sizeof *pend, pend_cmp);
   for (int i = 0; i < np; i++) {
     cb_room *r = cb_dungeon_add_room(d, 1, round(pend[i].x * 100) / 100, round(pend[i].y * 100) / 100);
-    if (!r) return oom(err);
+    if (!r) return cb_error_oom(err);
     pend[i].id = r->id;
     const char *base = room_texts[0];
     if (pend[i].junction >= 0) {
@@ -1246,7 +1244,7 @@ static cb_status place_rooms(lx *s, pending *pend, int np, cb_error *err) {
     if (pend[i].sdoor >= 0) s->sk->doors[pend[i].sdoor].room = r->id;
     r->text = cb_arena_printf(d->arena, "%s%s Roll its size, shape and contents on your usual tables.",
                               pend[i].chamber ? "A large chamber. " : "", base);
-    if (!r->text) return oom(err);
+    if (!r->text) return cb_error_oom(err);
   }
   return CB_OK;
 }
@@ -1271,7 +1269,7 @@ static cb_status choose_entrance(lx *s, const pending *pend, int np, cb_error *e
       "Room %d, the open room nearest the middle of the bottom edge, is the way in (the seed names "
       "none).",
       in->id);
-  return in->text ? CB_OK : oom(err);
+  return in->text ? CB_OK : cb_error_oom(err);
 }
 
 /* What the d20 found beyond the door in slot k (see lx.door_of), for the log. */
@@ -1382,7 +1380,7 @@ static cb_status build_crawl(lx *s, int nstations, crawl *c, cb_error *err) {
   return CB_OK;
 fail:
   free(ea), free(eb), free(el);
-  return oom(err);
+  return cb_error_oom(err);
 }
 
 static void crawl_free(crawl *c) { free(c->start), free(c->to), free(c->len), free(c->flags); }
@@ -1390,31 +1388,15 @@ static void crawl_free(crawl *c) { free(c->start), free(c->to), free(c->len), fr
 typedef struct search {
   double *dist;
   unsigned *flags;
-  int *heap, nheap, *touched, ntouched;
+  cb_heap heap; /* of node ints, reserved for every push a walk makes */
+  int *touched, ntouched;
   double *key;
 } search;
 
-static void heap_push(search *q, int v) {
-  int i = q->nheap++;
-  while (i > 0 && q->dist[q->heap[(i - 1) / 2]] > q->dist[v]) {
-    q->heap[i] = q->heap[(i - 1) / 2];
-    i = (i - 1) / 2;
-  }
-  q->heap[i] = v;
-}
-
-static int heap_pop(search *q) {
-  int top = q->heap[0], last = q->heap[--q->nheap], i = 0;
-  for (;;) {
-    int c = 2 * i + 1;
-    if (c >= q->nheap) break;
-    if (c + 1 < q->nheap && q->dist[q->heap[c + 1]] < q->dist[q->heap[c]]) c++;
-    if (q->dist[q->heap[c]] >= q->dist[last]) break;
-    q->heap[i] = q->heap[c];
-    i = c;
-  }
-  if (q->nheap > 0) q->heap[i] = last;
-  return top;
+/* Nearest first: dist is read at each compare, as a walk lowers it. */
+static int nearer(const void *a, const void *b, void *ctx) {
+  const search *q = ctx;
+  return q->dist[*(const int *)a] < q->dist[*(const int *)b];
 }
 
 /* Shortest walks along the tunnels from `from`, not past another node that
@@ -1422,12 +1404,14 @@ static int heap_pop(search *q) {
 static void walk_from(const crawl *c, const int *is_key, int from, search *q) {
   for (int i = 0; i < q->ntouched; i++)
     q->dist[q->touched[i]] = INFINITY, q->flags[q->touched[i]] = 0;
-  q->ntouched = q->nheap = 0;
+  q->ntouched = 0;
+  q->heap.n = 0;
   q->dist[from] = 0;
   q->touched[q->ntouched++] = from;
-  heap_push(q, from);
-  while (q->nheap) {
-    int v = heap_pop(q);
+  cb_heap_push(&q->heap, &from);
+  while (q->heap.n) {
+    int v;
+    cb_heap_pop(&q->heap, &v);
     if (v != from && is_key[v]) continue;
     unsigned pass = v == from ? 0 : c->flags[v];
     for (int k = c->start[v]; k < c->start[v + 1]; k++) {
@@ -1437,7 +1421,7 @@ static void walk_from(const crawl *c, const int *is_key, int from, search *q) {
         if (!isfinite(q->dist[w])) q->touched[q->ntouched++] = w;
         q->dist[w] = nd;
         q->flags[w] = q->flags[v] | pass;
-        heap_push(q, w);
+        cb_heap_push(&q->heap, &w);
       }
     }
   }
@@ -1482,9 +1466,10 @@ static cb_status follow_tunnels(lx *s, pending *pend, int np, int nstations, cb_
   int *order = cb_malloc(((size_t)n + 1) * sizeof *order);
   q.dist = cb_malloc(((size_t)n + 1) * sizeof *q.dist);
   q.flags = cb_calloc((size_t)n + 1, sizeof *q.flags);
-  q.heap = cb_malloc(((size_t)c.start[n] + (size_t)n + 1) * sizeof *q.heap);
+  q.heap = cb_heap_make(sizeof(int), nearer, &q);
+  int no_heap = cb_heap_reserve(&q.heap, (size_t)c.start[n] + (size_t)n + 1);
   q.touched = cb_malloc(((size_t)n + 1) * sizeof *q.touched);
-  if (!is_key || !first || !order || !q.dist || !q.flags || !q.heap || !q.touched) goto fail_oom;
+  if (!is_key || !first || !order || !q.dist || !q.flags || no_heap || !q.touched) goto fail_oom;
   for (int i = 0; i < n; i++)
     q.dist[i] = INFINITY, first[i] = -1;
   /* a place's rooms meet the tunnel through its first open room (rooms are
@@ -1553,11 +1538,11 @@ static cb_status follow_tunnels(lx *s, pending *pend, int np, int nstations, cb_
                  d->npassages - nstairs, ndoor, nsecret, nstairs, nstairs == 1 ? "stair" : "stairs");
   goto done;
 fail_oom:
-  st = oom(err);
+  st = cb_error_oom(err);
 done:
   crawl_free(&c);
   free(is_key), free(first), free(order), free(has_stairs);
-  free(q.dist), free(q.flags), free(q.heap), free(q.touched);
+  free(q.dist), free(q.flags), cb_heap_free(&q.heap), free(q.touched);
   return st;
 }
 
@@ -1640,7 +1625,7 @@ static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *e
   s.d = NULL;
   goto done;
 fail_oom:
-  st = oom(err);
+  st = cb_error_oom(err);
 fail:
   cb_dungeon_free(s.d);
 done:

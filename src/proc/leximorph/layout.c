@@ -416,7 +416,7 @@ cb_status cb_sketch_pages(const cb_dungeon *d, const cb_symbols *st, const cb_fr
   cb_page *p = cb_page_new(doc->pages[doc->npages - 1]->w, doc->pages[doc->npages - 1]->h);
   if (!p || cb_document_add(doc, p)) {
     cb_page_free(p);
-    return cb_error_set(err, CB_EINTERNAL, "out of memory");
+    return cb_error_oom(err);
   }
   p->label = "Tunnel sketch";
   double y = f->y + TITLE_SIZE;
@@ -449,7 +449,7 @@ cb_status cb_sketch_pages(const cb_dungeon *d, const cb_symbols *st, const cb_fr
   y += H * s + 8;
   y += scale_bar(p, st, &v, f->x, y) + 6;
   legend(p, st, used, &v, f->x, y, f->w, 1);
-  return p->oom ? cb_error_set(err, CB_EINTERNAL, "out of memory") : CB_OK;
+  return p->oom ? cb_error_oom(err) : CB_OK;
 }
 
 /* What leximorph draws beyond the generic sheet (its row in the registry). */

@@ -75,8 +75,6 @@ typedef struct pc {
   bool big; /* too many rooms for a line per step in the log */
 } pc;
 
-static cb_status oom(cb_error *err) { return cb_error_set(err, CB_EINTERNAL, "out of memory"); }
-
 static double snap(double v) { return round(v / SNAP_FT) * SNAP_FT; }
 
 static cb_pc_room *rect_of(pc *s, int room) { return &s->p->rooms[room - 1]; }
@@ -447,11 +445,11 @@ static cb_pc_door *new_door(pc *s, int room, cb_facing f, pt at, cb_error *err) 
   cb_preconnect_proc *p = s->p;
   if (cb_arena_grow(s->d->arena, &p->doors, &s->cap_doors, (size_t)p->ndoors + 1, sizeof *p->doors) ||
       cb_grow(&s->pending, &s->cap_pending, (size_t)p->ndoors + 1, sizeof *s->pending)) {
-    oom(err);
+    cb_error_oom(err);
     return NULL;
   }
   if (cb_grow(&s->box, &s->cap_box, (size_t)p->ndoors + 1, sizeof *s->box)) {
-    oom(err);
+    cb_error_oom(err);
     return NULL;
   }
   s->pending[p->ndoors] = (struct pending){0, 0};
@@ -528,13 +526,13 @@ static cb_status place_room(pc *s, const rolled_room *rr, double x, double y, in
                             cb_error *err) {
   cb_preconnect_proc *p = s->p;
   if (cb_arena_grow(s->d->arena, &p->rooms, &s->cap_rooms, (size_t)p->nrooms + 1, sizeof *p->rooms))
-    return oom(err);
+    return cb_error_oom(err);
   int id = p->nrooms + 1;
   p->rooms[p->nrooms++] = (cb_pc_room){id, x, y, rr->w, rr->h};
   const cb_pc_room *r = &p->rooms[id - 1];
   pt c = centre(r);
   cb_room *room = cb_dungeon_add_room(s->d, 1, c.x, c.y);
-  if (!room) return oom(err);
+  if (!room) return cb_error_oom(err);
   if (id == 1) room->tags |= CB_TAG_ENTRANCE;
   for (int f = 0; f < CB_FACING_COUNT; f++) {
     int t = f == entry;
@@ -647,7 +645,7 @@ static cb_status shape_corridor(pc *s, cb_pc_door *dr, int target, route *best, 
   best->n = 0;
   best->cost = INFINITY;
   if (cb_grow(&s->cand, &s->cap_cand, SHAPES_PER_SPOT * 4 * (MAX_DOORS * 4 + 1), sizeof *s->cand))
-    return oom(err);
+    return cb_error_oom(err);
   route *cand = s->cand;
   int nc = 0;
   int ndoors = doors_of(s, target);
@@ -682,7 +680,7 @@ static cb_status shape_corridor(pc *s, cb_pc_door *dr, int target, route *best, 
     route r = cand[k];
     /* a shape with as many crossings as would make it dearer than the best is no use */
     int limit = best->cost < INFINITY ? (int)fmin(INT_MAX, (best->cost - r.cost) / 1000) : INT_MAX;
-    if (find_hits_upto(s, r.v, r.n, di, hs, limit)) return oom(err);
+    if (find_hits_upto(s, r.v, r.n, di, hs, limit)) return cb_error_oom(err);
     if (hs->n > limit) continue;
     r.cost += 2 * crowding(s, r.v, r.n, di);
     double total = poly_len(r.v, r.n);
@@ -744,7 +742,7 @@ static cb_status roll_crossings(pc *s, int di, pt *v, int *n, const hits *hs, in
   *dead = 0;
   if (hs->n == 0) return CB_OK;
   cb_pc_crossing *c = cb_arena_alloc(s->d->arena, (size_t)hs->n, sizeof *c);
-  if (!c) return oom(err);
+  if (!c) return cb_error_oom(err);
   int nc = 0;
   double total = poly_len(v, *n), cut = -1;
   for (int i = 0; i < hs->n && cut < 0; i++) {
@@ -833,7 +831,7 @@ static cb_status roll_crossings(pc *s, int di, pt *v, int *n, const hits *hs, in
 static cb_status finish_corridor(pc *s, int di, const pt *v, int n, int to, unsigned flags, cb_error *err) {
   cb_pc_door *dr = &s->p->doors[di];
   dr->points = cb_arena_alloc(s->d->arena, (size_t)n, sizeof *dr->points);
-  if (!dr->points) return oom(err);
+  if (!dr->points) return cb_error_oom(err);
   memcpy(dr->points, v, (size_t)n * sizeof *v);
   dr->npoints = n;
   struct box *b = &s->box[di];
@@ -850,7 +848,7 @@ static cb_status finish_corridor(pc *s, int di, const pt *v, int n, int to, unsi
   double len = poly_len(v, n);
   cb_passage *ps =
       cb_dungeon_add_passage(s->d, dr->room, to, len > 0 ? CB_PASSAGE_CORRIDOR : CB_PASSAGE_DOOR);
-  if (!ps) return oom(err);
+  if (!ps) return cb_error_oom(err);
   ps->flags = flags;
   ps->length_ft = len;
   dr->passage = ps->id;
@@ -862,7 +860,7 @@ static cb_status corridor_to_room(pc *s, int di, int target, cb_error *err) {
   hits hs = {0};
   route r;
   cb_status st = shape_corridor(s, &s->p->doors[di], target, &r, &hs, err);
-  if (st == CB_OK && find_hits(s, r.v, r.n, di, &hs)) st = oom(err);
+  if (st == CB_OK && find_hits(s, r.v, r.n, di, &hs)) st = cb_error_oom(err);
   cb_pc_door *dr = &s->p->doors[di];
   if (st == CB_OK && !s->big) {
     char turns[32];
@@ -1120,12 +1118,12 @@ static cb_status corridor_to_new_room(pc *s, int di, const char *why, cb_error *
   shape sh;
   if (choose_shape(s, di, v0, n0, dir, &rr, &sh, &hs) || trim_side(s, di, &sh, &hs)) {
     free(hs.h);
-    return oom(err);
+    return cb_error_oom(err);
   }
   int added = lengthen(s, di, &sh, &rr);
   log_fit(s, di, why, &sh, &rr, added);
   int secret_to = 0, dead = 0, n = sh.n;
-  cb_status st = find_hits(s, sh.v, n, di, &hs) ? oom(err) : CB_OK;
+  cb_status st = find_hits(s, sh.v, n, di, &hs) ? cb_error_oom(err) : CB_OK;
   if (st == CB_OK) st = roll_crossings(s, di, sh.v, &n, &hs, &secret_to, &dead, err);
   free(hs.h);
   if (st != CB_OK) return st;
@@ -1153,7 +1151,7 @@ static cb_status dead_end(pc *s, int di, cb_error *err) {
   int n = 2;
   hits hs = {0};
   int secret_to = 0, dead = 0;
-  cb_status st = find_hits(s, v, n, di, &hs) ? oom(err) : CB_OK;
+  cb_status st = find_hits(s, v, n, di, &hs) ? cb_error_oom(err) : CB_OK;
   if (st == CB_OK) st = roll_crossings(s, di, v, &n, &hs, &secret_to, &dead, err);
   free(hs.h);
   if (st != CB_OK) return st;
@@ -1178,7 +1176,7 @@ static cb_status resolve_door(pc *s, int di, bool final, cb_error *err) {
   int cur = final ? s->pending[di].cur : dr->room, kind = final ? s->pending[di].kind : 0;
   int dest = 0;
   if (!final) {
-    if (push_roll(s, dr, cb_d10(&s->rng), 0)) return oom(err);
+    if (push_roll(s, dr, cb_d10(&s->rng), 0)) return cb_error_oom(err);
   }
   for (;;) {
     dr = &s->p->doors[di];
@@ -1209,7 +1207,7 @@ static cb_status resolve_door(pc *s, int di, bool final, cb_error *err) {
       }
       int r2 = cb_d10(&s->rng);
       dr->via[dr->nrolls - 1] = next;
-      if (push_roll(s, dr, r2, 0)) return oom(err);
+      if (push_roll(s, dr, r2, 0)) return cb_error_oom(err);
       if (!s->big)
         cb_dungeon_log(s->d,
                        "%s: %s -> the first room %s is room %d, the new current room; rolled again: %d.",
@@ -1375,7 +1373,7 @@ static cb_status draw_map(pc *s, cb_error *err) {
           (st = resolve_door(s, i, true, err)) != CB_OK)
         return st;
   }
-  return s->d->oom ? oom(err) : CB_OK;
+  return s->d->oom ? cb_error_oom(err) : CB_OK;
 }
 
 static cb_status summarise(pc *s) {
@@ -1413,10 +1411,10 @@ static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *e
   pc s = {0};
   s.o = o;
   s.n = o->rooms ? o->rooms : DEFAULT_ROOMS;
-  s.big = s.n > 200;
+  s.big = s.n > CB_LOG_DETAIL_ROOMS;
   cb_rng_seed(&s.rng, o->seed, 0);
   s.d = cb_dungeon_new("preconnect", o->seed);
-  if (!s.d) return oom(err);
+  if (!s.d) return cb_error_oom(err);
   s.p = cb_arena_alloc(s.d->arena, 1, sizeof *s.p);
   if (!s.p || !cb_dungeon_add_level(s.d, 1, "Level 1")) goto fail_oom;
   s.d->procedure = s.p;
@@ -1436,7 +1434,7 @@ static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *e
   s.d = NULL;
   goto done;
 fail_oom:
-  st = oom(err);
+  st = cb_error_oom(err);
 fail:
   cb_dungeon_free(s.d);
 done:
