@@ -59,7 +59,9 @@ static cb_status parse_style(const cb_option_spec *s, const char *arg, void *opt
 static cb_status parse_template(const cb_option_spec *s, const char *arg, void *opts, cb_error *err) {
   cb_cli *cli = opts;
   if (cb_option_text(s->name, arg, 1000, err)) return err->status;
-  if (cb_template_load(arg, &cli->job.tpl, err) != CB_OK) return err->status;
+  const char *keys[CB_TEMPLATE_MAX_TABLES + 1];
+  cb_cli_table_keys(keys, CB_TEMPLATE_MAX_TABLES + 1);
+  if (cb_template_load(arg, keys, &cli->job.tpl, err) != CB_OK) return err->status;
   cli->given.template_name = arg;
   return CB_OK;
 }
@@ -119,9 +121,9 @@ const cb_option_spec cb_cli_common[] = {
      .lo = 1,
      .hi = 100000,
      .field = CLI(job.gen.rooms),
-     .help = "rooms to make (dropdice default 10, preconnect 12 and at\n"
-             "most 500); 1 to 100000 for --format json, 1 to 200 for\n"
-             "printed output (legible up to ~60)"},
+     .help = "rooms to make (default: the procedure's, as listed above);\n"
+             "1 to 100000 for --format json, 1 to 200 for printed\n"
+             "output (legible up to ~60)"},
     {.name = "levels",
      .arg = "N",
      .kind = CB_OPT_NUMBER,
@@ -129,8 +131,8 @@ const cb_option_spec cb_cli_common[] = {
      .lo = 1,
      .hi = 1000,
      .field = CLI(job.gen.levels),
-     .help = "levels, for the generators that make several\n"
-             "(battleships: default 2, up to 1000)"},
+     .help = "levels, 1 to 1000, for the procedures that make several\n"
+             "(default: the procedure's, as listed above)"},
     /* the stocking records these three (spec/stocking.md) */
     {.name = "theme",
      .arg = "NAME|FILE",

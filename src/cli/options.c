@@ -287,18 +287,34 @@ static cb_status settle_seed(cb_cli *cli, uint64_t random_seed, cb_error *err) {
 }
 
 /* The page and tables: the template first, then what the command line says. */
+void cb_cli_table_keys(const char **keys, int cap) {
+  int n = 0, ng;
+  const cb_generator *const *gens = cb_generator_list(&ng);
+  for (int g = 0; g < ng; g++)
+    for (int i = 0; gens[g]->options && i < gens[g]->options->n && n + 1 < cap; i++)
+      if (gens[g]->options->specs[i].table) keys[n++] = gens[g]->options->specs[i].table;
+  keys[n] = NULL;
+}
+
+/* A template's tables stand in for the procedure's table options not given. */
+static void use_template_tables(cb_job *job) {
+  const cb_generator *g = cb_generator_find(job->generator);
+  for (int t = 0; g && g->options && t < job->tpl.ntables; t++)
+    for (int i = 0; i < g->options->n; i++) {
+      const cb_option_spec *s = &g->options->specs[i];
+      const char **field = (const char **)((char *)&job->gen + s->field);
+      if (s->table && strcmp(s->table, job->tpl.tables[t].key) == 0 && !*field)
+        *field = job->tpl.tables[t].value;
+    }
+}
+
 static cb_status settle_page(cb_cli *cli, cb_error *err) {
   cb_job *job = &cli->job;
   const char *page_size = cli->given.page_size, *style = cli->given.style,
              *template_name = cli->given.template_name;
   bool landscape = cli->given.landscape;
   if (!page_size) job->page_w = job->tpl.page_w, job->page_h = job->tpl.page_h;
-  if (job->tpl.cards[0] && !job->gen.cards.content && !strcmp(job->generator, "cards"))
-    job->gen.cards.content = job->tpl.cards;
-  if (job->tpl.letters[0] && !job->gen.letters) job->gen.letters = job->tpl.letters;
-  if (job->tpl.junctions[0] && !job->gen.junctions) job->gen.junctions = job->tpl.junctions;
-  if (job->tpl.walls[0] && !job->gen.walls) job->gen.walls = job->tpl.walls;
-  if (job->tpl.doors[0] && !job->gen.doors) job->gen.doors = job->tpl.doors;
+  use_template_tables(job);
   if (!style) job->colour = job->tpl.colour;
   if (page_size || landscape || style || template_name || job->appendix || job->impose_saddle) {
     size_t n = 0, cap = sizeof cli->page_args;

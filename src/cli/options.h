@@ -32,6 +32,10 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
  * outside 90 mm to 1200 mm a side. */
 bool cb_cli_page_size(const char *s, double *w, double *h);
 
+/* The keys a template's tables group may use: each procedure's table
+ * options' (cb_option_spec.table), NULL-terminated in keys[0..cap). */
+void cb_cli_table_keys(const char **keys, int cap);
+
 /* Writes the --help text. */
 void cb_cli_help(FILE *out);
 

@@ -93,7 +93,52 @@ static cb_status read_page(const char *file, config_setting_t *page, cb_template
   return t->page_w > 0 ? cb_template_check_room(t, t->page_w, t->page_h, err) : CB_OK;
 }
 
-static cb_status read_root(const char *file, config_t *cfg, cb_template *t, cb_error *err) {
+/* "cards, letters and doors": the keys a tables group may use. */
+static const char *key_list(const char *const *keys, char *buf, size_t cap) {
+  size_t n = 0, used = 0;
+  while (keys && keys[n])
+    n++;
+  buf[0] = '\0';
+  for (size_t i = 0; i < n && used < cap; i++) {
+    int k = snprintf(buf + used, cap - used, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ", keys[i]);
+    if (k < 0) break;
+    used += (size_t)k;
+  }
+  return buf;
+}
+
+/* tables = { KEY = "name or path"; ... }: each KEY one of the procedures'
+ * table options (`keys`). */
+static cb_status read_tables(const char *file, config_setting_t *s, const char *const *keys, cb_template *t,
+                             cb_error *err) {
+  char msg[400];
+  if (!config_setting_is_group(s)) {
+    snprintf(msg, sizeof msg, "tables must be a group: tables = { %s = \"...\"; };",
+             keys && keys[0] ? keys[0] : "letters");
+    return fail_at(file, s, err, msg, NULL);
+  }
+  for (int k = 0; k < config_setting_length(s); k++) {
+    config_setting_t *e = config_setting_get_elem(s, (unsigned)k);
+    const char *which = config_setting_name(e), *v = config_setting_get_string(e);
+    bool known = false;
+    for (int i = 0; keys && keys[i]; i++)
+      known |= strcmp(keys[i], which) == 0;
+    if (!known || strlen(which) >= sizeof t->tables[0].key) {
+      char names[300];
+      snprintf(msg, sizeof msg, "tables may name %s; not ", key_list(keys, names, sizeof names));
+      return fail_at(file, e, err, msg, which);
+    }
+    if (!v || !*v || strlen(v) >= sizeof t->tables[0].value)
+      return fail_at(file, e, err, "a table must be a name or a path", NULL);
+    if (t->ntables == CB_TEMPLATE_MAX_TABLES) return fail_at(file, e, err, "too many tables", NULL);
+    snprintf(t->tables[t->ntables].key, sizeof t->tables[0].key, "%s", which);
+    snprintf(t->tables[t->ntables++].value, sizeof t->tables[0].value, "%s", v);
+  }
+  return CB_OK;
+}
+
+static cb_status read_root(const char *file, config_t *cfg, const char *const *keys, cb_template *t,
+                           cb_error *err) {
   config_setting_t *root = config_root_setting(cfg);
   for (int i = 0; i < config_setting_length(root); i++) {
     config_setting_t *s = config_setting_get_elem(root, (unsigned)i);
@@ -144,24 +189,7 @@ static cb_status read_root(const char *file, config_t *cfg, cb_template *t, cb_e
                        "player-map",
                        NULL);
     } else if (strcmp(key, "tables") == 0) {
-      if (!config_setting_is_group(s))
-        return fail_at(file, s, err, "tables must be a group: tables = { cards = \"...\"; };", NULL);
-      for (int k = 0; k < config_setting_length(s); k++) {
-        config_setting_t *e = config_setting_get_elem(s, (unsigned)k);
-        const char *which = config_setting_name(e), *v = config_setting_get_string(e);
-        char *dst = strcmp(which, "cards") == 0       ? t->cards
-                    : strcmp(which, "letters") == 0   ? t->letters
-                    : strcmp(which, "junctions") == 0 ? t->junctions
-                    : strcmp(which, "walls") == 0     ? t->walls
-                    : strcmp(which, "doors") == 0     ? t->doors
-                                                      : NULL;
-        if (!dst)
-          return fail_at(file, e, err, "tables may name cards, letters, junctions, walls and doors; not ",
-                         which);
-        if (!v || !*v || strlen(v) >= sizeof t->cards)
-          return fail_at(file, e, err, "a table must be a name or a path", NULL);
-        snprintf(dst, sizeof t->cards, "%s", v);
-      }
+      st = read_tables(file, s, keys, t, err);
     } else if (strcmp(key, "pad_to") == 0) {
       int v = config_setting_get_int(s);
       if (config_setting_type(s) != CONFIG_TYPE_INT || (v != 1 && v != 2 && v != 4))
@@ -182,7 +210,7 @@ static cb_status read_root(const char *file, config_t *cfg, cb_template *t, cb_e
   return CB_OK;
 }
 
-cb_status cb_template_load(const char *name, cb_template *t, cb_error *err) {
+cb_status cb_template_load(const char *name, const char *const *table_keys, cb_template *t, cb_error *err) {
   cb_template_default(t);
   char path[4096];
   size_t n = strlen(name);
@@ -238,7 +266,7 @@ cb_status cb_template_load(const char *name, cb_template *t, cb_error *err) {
   if (st == CB_OK) {
     const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
     snprintf(t->name, sizeof t->name, "%.*s", (int)(strcspn(base, ".")), base);
-    st = read_root(path, &cfg, t, err);
+    st = read_root(path, &cfg, table_keys, t, err);
   }
   config_destroy(&cfg);
   return st;

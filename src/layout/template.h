@@ -21,6 +21,8 @@ enum {
   CB_SECTION_PLAYER_MAP = 1u << 5,
 };
 
+enum { CB_TEMPLATE_MAX_TABLES = 16 };
+
 typedef struct cb_template {
   char name[64];
   cb_layout_kind layout;
@@ -31,9 +33,12 @@ typedef struct cb_template {
   bool colour;
   unsigned sections; /* booklet only */
   int pad_to;        /* booklet: pad the page count to a multiple of this (1: no padding) */
-  /* Content tables by name (templates/NAME.txt) or path, "" when the template
-   * leaves them: cards' meanings and leximorph's letter, junction and wall tables. */
-  char cards[256], letters[256], junctions[256], walls[256], doors[256];
+  /* Content tables by name (templates/NAME.txt) or path, each under the key
+   * a procedure's table option answers to (its option specs' `table`). */
+  struct {
+    char key[32], value[256];
+  } tables[CB_TEMPLATE_MAX_TABLES];
+  int ntables;
 } cb_template;
 
 /* The space inside the margins must be at least this each way (a 90 mm page
@@ -47,7 +52,8 @@ cb_status cb_template_check_room(const cb_template *t, double page_w, double pag
 void cb_template_default(cb_template *t);
 
 /* Loads a template by name (templates/NAME.cfg) or path (with a '/' or
- * ending in .cfg). CB_EINPUT with "file:line: ..." for any error. */
-cb_status cb_template_load(const char *name, cb_template *t, cb_error *err);
+ * ending in .cfg); its tables group may use the keys of table_keys
+ * (NULL-terminated). CB_EINPUT with "file:line: ..." for any error. */
+cb_status cb_template_load(const char *name, const char *const *table_keys, cb_template *t, cb_error *err);
 
 #endif

@@ -75,7 +75,8 @@ struct cb_option_spec {
   cb_status (*check)(const void *opts, cb_error *err);
   const char *help; /* --help's text, lines after the first indented; NULL: not listed */
   cb_option_record record;
-  const char *dflt; /* ALWAYS: the text recorded when the value is NULL */
+  const char *dflt;  /* ALWAYS: the text recorded when the value is NULL */
+  const char *table; /* FILE: the key naming it in a template's tables group, or NULL */
 };
 
 /* A procedure's options. */

@@ -1,5 +1,6 @@
 /* libFuzzer: the page-template reader (templates/NAME.cfg, through libconfig). */
 #include "../tests/fuzz/fuzz_file.h"
+#include "cli/options.h"
 #include "layout/template.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -7,6 +8,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!path) return 0;
   cb_template t;
   cb_error err = {0};
-  cb_template_load(path, &t, &err);
+  const char *keys[CB_TEMPLATE_MAX_TABLES + 1];
+  cb_cli_table_keys(keys, CB_TEMPLATE_MAX_TABLES + 1);
+  cb_template_load(path, keys, &t, &err);
   return 0;
 }

@@ -12,7 +12,7 @@ mapfile -t procs < <(find proc -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | 
 fails=0
 for name in "${procs[@]}"; do
   # code only: block and line comments blanked first
-  hits=$(find . -name '*.[ch]' ! -path "./proc/$name/*" ! -path ./proc/registry.c ! -path ./proc/proc.h | sort | while read -r f; do
+  hits=$(find . -name '*.[ch]' ! -path "./proc/$name/*" ! -path './proc/registry.[ch]' ! -path ./proc/proc.h | sort | while read -r f; do
     python3 - "$f" "$name" <<'PY'
 import re, sys
 path, name = sys.argv[1], sys.argv[2]

@@ -110,7 +110,7 @@ static const cb_option_spec specs[] = {
 };
 
 const cb_option_set cb_battleships_option_specs = {
-    .about = "BattleDungeon grid-crawl",
+    .about = "BattleDungeon grid-crawl, 2 levels",
     .seed = 3,
     .specs = specs,
     .n = sizeof specs / sizeof *specs,

@@ -113,9 +113,9 @@ static const cb_option_spec specs[] = {
      .field = GEN(cards.content),
      .expect = "expected a table file",
      .help = "the table of what each card holds (default\n"
-             "templates/cards-contents.txt); dropdice: what each room\n"
-             "holds by its tags (templates/dropdice-contents.txt)",
-     .record = CB_REC_IF_SET},
+             "templates/cards-contents.txt)",
+     .record = CB_REC_IF_SET,
+     .table = "cards"},
     {.name = "lengths",
      .kind = CB_OPT_FLAG,
      .set = true,

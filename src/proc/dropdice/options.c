@@ -28,18 +28,19 @@ static const cb_option_spec specs[] = {
      .set = true,
      .field = GEN(faithful),
      .record = CB_REC_IF_SET},
-    /* what each room holds by its tags; described with cards' own table */
     {.name = "content",
      .arg = "FILE",
      .kind = CB_OPT_FILE,
      .hi = 1000,
      .field = GEN(cards.content),
      .expect = "expected a table file",
+     .help = "dropdice: what each room holds by its tags (default\n"
+             "templates/dropdice-contents.txt)",
      .record = CB_REC_IF_SET},
 };
 
 const cb_option_set cb_dropdice_option_specs = {
-    .about = "Jaquaysed drop-dice point-crawl",
+    .about = "Jaquaysed drop-dice point-crawl, 10 rooms",
     .seed = 4,
     .specs = specs,
     .n = sizeof specs / sizeof *specs,

@@ -34,7 +34,7 @@ static int format_sectors(const cb_option_spec *s, const void *opts, char *buf, 
 #define TABLE(opt, member, dflt_, text)                                                                      \
   {                                                                                                          \
     .name = opt, .arg = "FILE", .kind = CB_OPT_FILE, .hi = 900, .field = GEN(member),                        \
-    .expect = "give a table file", .help = text, .record = CB_REC_ALWAYS, .dflt = dflt_                      \
+    .expect = "give a table file", .help = text, .record = CB_REC_ALWAYS, .dflt = dflt_, .table = opt        \
   }
 
 static const cb_option_spec specs[] = {

@@ -27,7 +27,7 @@ static const cb_option_spec specs[] = {
 };
 
 const cb_option_set cb_preconnect_option_specs = {
-    .about = "pre-connecting, SubMethod I",
+    .about = "pre-connecting, SubMethod I, 12 rooms",
     .seed = 2,
     .specs = specs,
     .n = sizeof specs / sizeof *specs,
