@@ -37,6 +37,7 @@ typedef struct plain_face {
   hb_segment_properties_t props[2];
   hb_feature_t features[2][32];
   unsigned nfeatures[2];
+  int baseline; /* the layout's, in pango units: the face's ascent, whatever the text */
 } plain_face;
 
 typedef struct cairo_backend {
@@ -51,6 +52,7 @@ typedef struct cairo_backend {
   struct width_memo *memo; /* shaping is the dearest part of a page: words repeat */
   struct plain_face plain[CB_FONT_COUNT];
   hb_buffer_t *hb;
+  PangoGlyphString *glyphs;
   cb_sink sink;
   cairo_surface_t *surface;
   cairo_t *cr;
@@ -129,51 +131,66 @@ static bool plain_shaping(plain_face *pf, int k) {
   return pf->plan[k] != NULL;
 }
 
-/* Where one font of a face draws the whole of printable ASCII, a word of it
- * is one item, its analysis that of a letter, or of a digit when it has no
- * letter (script Common): such words are shaped straight with HarfBuzz,
- * the same glyphs for a third of the layout's work. Found at a face's first
- * word, so that a face never used is never loaded. */
+/* Where one font of a face draws the whole of printable ASCII and the
+ * space, a text of them is one item, its analysis that of a letter, or of a
+ * digit when it has no letter (script Common): such words are shaped straight
+ * with HarfBuzz, the same glyphs for a third of the layout's work, and such
+ * lines are drawn without a layout (show_plain). Found at a face's first
+ * text, so that a face never used is never loaded. */
 static void find_plain(cairo_backend *b, cb_font font) {
   plain_face *pf = &b->plain[font];
-  char ascii['~' - '!' + 2];
-  for (int c = '!'; c <= '~'; c++)
-    ascii[c - '!'] = (char)c;
+  char ascii['~' - ' ' + 2];
+  for (int c = ' '; c <= '~'; c++)
+    ascii[c - ' '] = (char)c;
   ascii[sizeof ascii - 1] = '\0';
   pf->tried = true;
   PangoItem *all = only_item(b, font, ascii);
-  pf->item[0] = only_item(b, font, "a"), pf->item[1] = only_item(b, font, "1");
+  int all_baseline = pango_layout_get_baseline(b->layout);
+  pf->item[0] = only_item(b, font, "a");
+  int letter_baseline = pango_layout_get_baseline(b->layout);
+  pf->item[1] = only_item(b, font, "1");
+  pf->baseline = pango_layout_get_baseline(b->layout);
   bool ok = all && pf->item[0] && pf->item[1] && all->analysis.font == pf->item[0]->analysis.font &&
             pf->item[1]->analysis.font == all->analysis.font &&
-            all->analysis.script == pf->item[0]->analysis.script;
+            all->analysis.script == pf->item[0]->analysis.script && all_baseline == pf->baseline &&
+            letter_baseline == pf->baseline;
   if (all) pango_item_free(all);
   pf->font = ok ? pango_font_get_hb_font(pf->item[0]->analysis.font) : NULL;
-  for (int c = '!'; pf->font && c <= '~'; c++) {
+  for (int c = ' '; pf->font && c <= '~'; c++) {
     hb_codepoint_t glyph;
     if (!hb_font_get_nominal_glyph(pf->font, (hb_codepoint_t)c, &glyph)) pf->font = NULL;
   }
   if (!pf->font || !plain_shaping(pf, 0) || !plain_shaping(pf, 1)) pf->font = NULL;
 }
 
-/* 1 for a word of printable ASCII with a letter, 2 without, 0 otherwise. */
-static int plain_kind(const char *s) {
+/* 1 for a text of printable ASCII (and spaces, if `spaces`) with a letter,
+ * 2 without, 0 otherwise. */
+static int plain_kind(const char *s, bool spaces) {
   int letter = 0;
   if (!*s) return 0;
   for (; *s; s++) {
-    if (*s < '!' || *s > '~') return 0;
+    if (*s < (spaces ? ' ' : '!') || *s > '~') return 0;
     letter |= (*s | 32) >= 'a' && (*s | 32) <= 'z';
   }
   return letter ? 1 : 2;
 }
 
+/* The face of a plain text in font (its kind in *kind), ready to shape
+ * with; NULL when the text or the face is not plain. */
+static plain_face *plain_of(cairo_backend *b, cb_font font, const char *utf8, bool spaces, int *kind) {
+  *kind = b->hb && b->glyphs && (unsigned)font < CB_FONT_COUNT ? plain_kind(utf8, spaces) : 0;
+  if (!*kind) return NULL;
+  plain_face *pf = &b->plain[font];
+  if (!pf->tried) find_plain(b, font);
+  return pf->font ? pf : NULL;
+}
+
 /* A plain word's width in pango units, as pango_hb_shape shapes it; -1 when
  * it is not plain. */
 static int plain_width(cairo_backend *b, cb_font font, const char *utf8) {
-  int kind = b->hb && (unsigned)font < CB_FONT_COUNT ? plain_kind(utf8) : 0;
-  if (!kind) return -1;
-  plain_face *pf = &b->plain[font];
-  if (!pf->tried) find_plain(b, font);
-  if (!pf->font) return -1;
+  int kind;
+  plain_face *pf = plain_of(b, font, utf8, false, &kind);
+  if (!pf) return -1;
   int k = kind - 1, len = (int)strlen(utf8);
   hb_buffer_clear_contents(b->hb);
   hb_buffer_set_segment_properties(b->hb, &pf->props[k]);
@@ -262,6 +279,7 @@ static void destroy(cb_backend *base) {
       if (b->plain[i].item[k]) pango_item_free(b->plain[i].item[k]);
     }
   if (b->hb) hb_buffer_destroy(b->hb);
+  if (b->glyphs) pango_glyph_string_free(b->glyphs);
   if (b->cr) cairo_destroy(b->cr);
   if (b->surface) cairo_surface_destroy(b->surface);
   for (int i = 0; i < CB_FONT_COUNT; i++)
@@ -373,6 +391,7 @@ static cb_status create(const cb_render_options *o, cb_backend **out, cb_error *
   }
   b->hb = hb_buffer_create();
   if (!hb_buffer_allocation_successful(b->hb)) hb_buffer_destroy(b->hb), b->hb = NULL;
+  b->glyphs = pango_glyph_string_new();
   b->measure = (cb_measure){b, measure_width};
   b->memo = cb_malloc(sizeof *b->memo); /* without it every width is shaped afresh */
   for (int k = 0; b->memo && k < MEMO_SLOTS; k++)
@@ -524,19 +543,99 @@ static void path(cb_backend *base, const cb_page *p, const cb_item *it) {
   cairo_new_path(cr);
 }
 
+/* Draws a plain line's glyphs, shaped by pango as its layout would shape
+ * them, as pango_cairo_show_layout draws a layout of one line and one run
+ * (pangocairo-render.c: the glyphs at the baseline below the current point,
+ * with their clusters where the surface keeps text), call for call. */
+static void show_plain(cairo_backend *b, const plain_face *pf, PangoFont *font, const char *text) {
+  cairo_t *cr = b->cr;
+  const PangoGlyphString *g = b->glyphs;
+  double x0, y0;
+  bool had_point = cairo_has_current_point(cr),
+       clustered = cairo_surface_has_show_text_glyphs(cairo_get_target(cr));
+  cairo_get_current_point(cr, &x0, &y0);
+  double base_x = x0 + 0.0, base_y = y0 + (double)pf->baseline / PANGO_SCALE;
+  cairo_glyph_t stack[256],
+      *glyphs = g->num_glyphs > 256 ? cb_malloc(sizeof *glyphs * (size_t)g->num_glyphs) : stack;
+  cairo_text_cluster_t cstack[256],
+      *clusters = g->num_glyphs > 256 ? cb_malloc(sizeof *clusters * (size_t)g->num_glyphs) : cstack;
+  int nclusters = 0, len = (int)strlen(text), x = 0;
+  if (!glyphs || !clusters) {
+    fail(b, CB_EINTERNAL, "out of memory");
+    goto done;
+  }
+  for (int i = 0; i < g->num_glyphs; i++) {
+    const PangoGlyphInfo *gi = &g->glyphs[i];
+    glyphs[i] = (cairo_glyph_t){
+        gi->glyph, base_x + (double)(x + gi->geometry.x_offset) / PANGO_SCALE,
+        gi->geometry.y_offset == 0 ? base_y : base_y + (double)gi->geometry.y_offset / PANGO_SCALE};
+    x += gi->geometry.width;
+  }
+  /* a cluster: the glyphs of one log cluster, and the bytes up to the next */
+  for (int i = 0, j; i < g->num_glyphs; i = j) {
+    for (j = i + 1; j < g->num_glyphs && g->log_clusters[j] == g->log_clusters[i];)
+      j++;
+    clusters[nclusters++] =
+        (cairo_text_cluster_t){(j < g->num_glyphs ? g->log_clusters[j] : len) - g->log_clusters[i], j - i};
+  }
+  cairo_save(cr);
+  cairo_set_scaled_font(cr, pango_cairo_font_get_scaled_font(PANGO_CAIRO_FONT(font)));
+  if (clustered)
+    cairo_show_text_glyphs(cr, text, len, glyphs, g->num_glyphs, clusters, nclusters, 0);
+  else
+    cairo_show_glyphs(cr, glyphs, g->num_glyphs);
+  cairo_restore(cr);
+done:
+  if (glyphs != stack) free(glyphs);
+  if (clusters != cstack) free(clusters);
+  if (had_point)
+    cairo_move_to(cr, x0, y0);
+  else
+    cairo_new_sub_path(cr);
+}
+
+/* A plain line's face, its glyphs shaped into b->glyphs; NULL when the line
+ * is not plain or a glyph would need pango's own drawing (unknown, empty). */
+static plain_face *plain_line(cairo_backend *b, const cb_item *it, PangoFont **font) {
+  int kind;
+  plain_face *pf = plain_of(b, it->font, it->text, true, &kind);
+  if (!pf) return NULL;
+  *font = pf->item[kind - 1]->analysis.font;
+  cairo_scaled_font_t *scaled = pango_cairo_font_get_scaled_font(PANGO_CAIRO_FONT(*font));
+  if (!scaled || cairo_scaled_font_status(scaled) != CAIRO_STATUS_SUCCESS) return NULL;
+  int len = (int)strlen(it->text);
+  pango_shape_full(it->text, len, it->text, len, &pf->item[kind - 1]->analysis, b->glyphs);
+  for (int i = 0; i < b->glyphs->num_glyphs; i++) {
+    PangoGlyph glyph = b->glyphs->glyphs[i].glyph;
+    if (glyph == PANGO_GLYPH_EMPTY || (glyph & PANGO_GLYPH_UNKNOWN_FLAG) ||
+        b->glyphs->glyphs[i].geometry.width < 0)
+      return NULL;
+  }
+  return b->glyphs->num_glyphs > 0 ? pf : NULL;
+}
+
+/* A line of text: a plain one without a layout (its glyphs the same), any
+ * other through pango's layout. */
 static void text(cb_backend *base, const cb_item *it) {
   cairo_backend *b = (cairo_backend *)base;
   if (!(it->size > 0 && it->size < 1e4)) return; /* a scale of 0 or NaN would break the whole document */
-  set_font(b, it->font);
-  pango_layout_set_text(b->layout, it->text, -1);
-  double baseline = pango_layout_get_baseline(b->layout) / (double)PANGO_SCALE;
+  PangoFont *font = NULL;
+  const plain_face *pf = plain_line(b, it, &font);
+  if (!pf) {
+    set_font(b, it->font);
+    pango_layout_set_text(b->layout, it->text, -1);
+  }
+  double baseline = (pf ? pf->baseline : pango_layout_get_baseline(b->layout)) / (double)PANGO_SCALE;
   set_rgb(b->cr, it->color);
   cairo_save(b->cr);
   cairo_translate(b->cr, it->x, it->y);
   if (it->upside_down) cairo_rotate(b->cr, M_PI);
   cairo_scale(b->cr, it->size / REF_SIZE, it->size / REF_SIZE);
   cairo_move_to(b->cr, 0, -baseline);
-  pango_cairo_show_layout(b->cr, b->layout);
+  if (pf)
+    show_plain(b, pf, font, it->text);
+  else
+    pango_cairo_show_layout(b->cr, b->layout);
   cairo_restore(b->cr);
 }
 
