@@ -5,6 +5,7 @@
 #include <cairo.h>
 #include <dirent.h>
 #include <fontconfig/fontconfig.h>
+#include <hb.h>
 #include <math.h>
 #include <pango/pangocairo.h>
 #include <pango/pangofc-fontmap.h>
@@ -22,6 +23,20 @@
 static const double PAGE_GAP = 12; /* points between stacked SVG/PNG pages */
 static const char *const FAMILY = "Vollkorn";
 
+/* How pango's layout shapes a word of printable ASCII in one face, to do
+ * the same without a layout (find_plain); [0] for a word with a letter
+ * (script Latin), [1] without (Common). */
+typedef struct plain_face {
+  bool tried;
+  PangoItem *item[2]; /* they hold the font */
+  hb_font_t *font;
+  hb_shape_plan_t *plan[2];
+  hb_segment_properties_t props[2];
+  hb_feature_t features[2][32];
+  unsigned nfeatures[2];
+  int baseline; /* the layout's, in pango units: the face's ascent, whatever the text */
+} plain_face;
+
 typedef struct cairo_backend {
   cb_backend base;
   cb_render_options o;
@@ -32,6 +47,9 @@ typedef struct cairo_backend {
   PangoFontDescription *fd[CB_FONT_COUNT];
   cb_measure measure;
   struct width_memo *memo; /* shaping is the dearest part of a page: words repeat */
+  struct plain_face plain[CB_FONT_COUNT];
+  hb_buffer_t *hb;
+  PangoGlyphString *glyphs;
   cb_sink sink;
   cairo_surface_t *surface;
   cairo_t *cr;
@@ -67,7 +85,128 @@ static uint32_t memo_hash(cb_font font, const char *s) {
   return cb_hash_str(CB_HASH_START ^ (uint32_t)font, s);
 }
 
+/* The one item the layout makes of text in font, copied; NULL when it makes
+ * more than one or no line. */
+static PangoItem *only_item(cairo_backend *b, cb_font font, const char *text) {
+  set_font(b, font);
+  pango_layout_set_text(b->layout, text, -1);
+  if (pango_layout_get_line_count(b->layout) != 1) return NULL;
+  GSList *runs = pango_layout_get_line_readonly(b->layout, 0)->runs;
+  if (!runs || runs->next) return NULL;
+  return pango_item_copy(((PangoGlyphItem *)runs->data)->item);
+}
+
+/* What pango's shaping (shape.c, pango_hb_shape) gives HarfBuzz for an item
+ * laid out left to right: its font's features, then those of its
+ * attributes; false for anything else it would do (letter spacing, shown
+ * spaces, text transforms, vertical or right-to-left runs). */
+static bool plain_shaping(plain_face *pf, int k) {
+  const PangoAnalysis *a = &pf->item[k]->analysis;
+  const unsigned shaping_flags = PANGO_ANALYSIS_FLAG_CENTERED_BASELINE | PANGO_ANALYSIS_FLAG_IS_ELLIPSIS |
+                                 PANGO_ANALYSIS_FLAG_NEED_HYPHEN;
+  if (a->level != 0 || a->gravity != PANGO_GRAVITY_SOUTH || (a->flags & shaping_flags)) return false;
+  unsigned n = 0, cap = sizeof pf->features[k] / sizeof *pf->features[k];
+  pango_font_get_features(a->font, pf->features[k], cap, &n);
+  for (GSList *l = a->extra_attrs; l; l = l->next) {
+    const PangoAttribute *attr = l->data;
+    if (attr->klass->type != PANGO_ATTR_FONT_FEATURES) return false;
+    for (const char *f = ((const PangoAttrFontFeatures *)attr)->features; f && n < cap;) {
+      const char *end = strchr(f, ',');
+      if (hb_feature_from_string(f, end ? (int)(end - f) : -1, &pf->features[k][n]))
+        pf->features[k][n].start = attr->start_index, pf->features[k][n++].end = attr->end_index;
+      f = end ? end + 1 : NULL;
+    }
+  }
+  pf->nfeatures[k] = n;
+  pf->props[k] = (hb_segment_properties_t){
+      HB_DIRECTION_LTR, (hb_script_t)g_unicode_script_to_iso15924(a->script),
+      hb_language_from_string(pango_language_to_string(a->language), -1), NULL, NULL};
+  unsigned ncoords = 0;
+  const int *coords = hb_font_get_var_coords_normalized(pf->font, &ncoords);
+  pf->plan[k] = hb_shape_plan_create_cached2(hb_font_get_face(pf->font), &pf->props[k], pf->features[k], n,
+                                             coords, ncoords, NULL);
+  return pf->plan[k] != NULL;
+}
+
+/* Where one font of a face draws the whole of printable ASCII and the
+ * space, a text of them is one item, its analysis that of a letter, or of a
+ * digit when it has no letter (script Common): such words are shaped straight
+ * with HarfBuzz, the same glyphs for a third of the layout's work, and such
+ * lines are drawn without a layout (show_plain). Found at a face's first
+ * text, so that a face never used is never loaded. */
+static void find_plain(cairo_backend *b, cb_font font) {
+  plain_face *pf = &b->plain[font];
+  char ascii['~' - ' ' + 2];
+  for (int c = ' '; c <= '~'; c++)
+    ascii[c - ' '] = (char)c;
+  ascii[sizeof ascii - 1] = '\0';
+  pf->tried = true;
+  PangoItem *all = only_item(b, font, ascii);
+  int all_baseline = pango_layout_get_baseline(b->layout);
+  pf->item[0] = only_item(b, font, "a");
+  int letter_baseline = pango_layout_get_baseline(b->layout);
+  pf->item[1] = only_item(b, font, "1");
+  pf->baseline = pango_layout_get_baseline(b->layout);
+  bool ok = all && pf->item[0] && pf->item[1] && all->analysis.font == pf->item[0]->analysis.font &&
+            pf->item[1]->analysis.font == all->analysis.font &&
+            all->analysis.script == pf->item[0]->analysis.script && all_baseline == pf->baseline &&
+            letter_baseline == pf->baseline;
+  if (all) pango_item_free(all);
+  pf->font = ok ? pango_font_get_hb_font(pf->item[0]->analysis.font) : NULL;
+  for (int c = ' '; pf->font && c <= '~'; c++) {
+    hb_codepoint_t glyph;
+    if (!hb_font_get_nominal_glyph(pf->font, (hb_codepoint_t)c, &glyph)) pf->font = NULL;
+  }
+  if (!pf->font || !plain_shaping(pf, 0) || !plain_shaping(pf, 1)) pf->font = NULL;
+}
+
+/* 1 for a text of printable ASCII (and spaces, if `spaces`) with a letter,
+ * 2 without, 0 otherwise. */
+static int plain_kind(const char *s, bool spaces) {
+  int letter = 0;
+  if (!*s) return 0;
+  for (; *s; s++) {
+    if (*s < (spaces ? ' ' : '!') || *s > '~') return 0;
+    letter |= (*s | 32) >= 'a' && (*s | 32) <= 'z';
+  }
+  return letter ? 1 : 2;
+}
+
+/* The face of a plain text in font (its kind in *kind), ready to shape
+ * with; NULL when the text or the face is not plain. */
+static plain_face *plain_of(cairo_backend *b, cb_font font, const char *utf8, bool spaces, int *kind) {
+  *kind = b->hb && b->glyphs && (unsigned)font < CB_FONT_COUNT ? plain_kind(utf8, spaces) : 0;
+  if (!*kind) return NULL;
+  plain_face *pf = &b->plain[font];
+  if (!pf->tried) find_plain(b, font);
+  return pf->font ? pf : NULL;
+}
+
+/* A plain word's width in pango units, as pango_hb_shape shapes it; -1 when
+ * it is not plain. */
+static int plain_width(cairo_backend *b, cb_font font, const char *utf8) {
+  int kind;
+  plain_face *pf = plain_of(b, font, utf8, false, &kind);
+  if (!pf) return -1;
+  int k = kind - 1, len = (int)strlen(utf8);
+  hb_buffer_clear_contents(b->hb);
+  hb_buffer_set_segment_properties(b->hb, &pf->props[k]);
+  hb_buffer_set_cluster_level(b->hb, HB_BUFFER_CLUSTER_LEVEL_MONOTONE_CHARACTERS);
+  hb_buffer_set_flags(b->hb, HB_BUFFER_FLAG_BOT | HB_BUFFER_FLAG_EOT);
+  hb_buffer_set_invisible_glyph(b->hb, PANGO_GLYPH_EMPTY);
+  hb_buffer_add_utf8(b->hb, utf8, len, 0, len);
+  if (!hb_shape_plan_execute(pf->plan[k], pf->font, b->hb, pf->features[k], pf->nfeatures[k])) return -1;
+  unsigned n = 0;
+  const hb_glyph_position_t *pos = hb_buffer_get_glyph_positions(b->hb, &n);
+  int w = 0;
+  for (unsigned i = 0; i < n; i++)
+    w += abs(pos[i].x_advance); /* pango turns a negative width round */
+  return n ? w : -1;
+}
+
 static double shape_width(cairo_backend *b, cb_font font, const char *utf8) {
+  int plain = plain_width(b, font, utf8);
+  if (plain >= 0) return plain / (double)PANGO_SCALE;
   set_font(b, font);
   pango_layout_set_text(b->layout, utf8, -1);
   PangoRectangle logical;
@@ -131,6 +270,13 @@ void cb_cairo_release_fonts(void) {
 static void destroy(cb_backend *base) {
   cairo_backend *b = (cairo_backend *)base;
   free(b->memo);
+  for (int i = 0; i < CB_FONT_COUNT; i++)
+    for (int k = 0; k < 2; k++) {
+      if (b->plain[i].plan[k]) hb_shape_plan_destroy(b->plain[i].plan[k]); /* before its font's face */
+      if (b->plain[i].item[k]) pango_item_free(b->plain[i].item[k]);
+    }
+  if (b->hb) hb_buffer_destroy(b->hb);
+  if (b->glyphs) pango_glyph_string_free(b->glyphs);
   if (b->cr) cairo_destroy(b->cr);
   if (b->surface) cairo_surface_destroy(b->surface);
   for (int i = 0; i < CB_FONT_COUNT; i++)
@@ -184,6 +330,11 @@ static PangoFontMap *private_fontmap(const char *dir, FcConfig **out) {
     FcConfigDestroy(cfg);
     return NULL;
   }
+  /* pango's first font map loads fontconfig's default configuration (every
+   * font of the machine, which we never use) on a thread, and the first font
+   * waits for it: as the current configuration, ours is that default */
+  static bool current;
+  if (!current) current = FcConfigSetCurrent(cfg);
   PangoFontMap *fm = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT);
   if (!fm) {
     FcConfigDestroy(cfg);
@@ -235,6 +386,9 @@ static cb_status create(const cb_render_options *o, cb_backend **out, cb_error *
     pango_font_description_set_style(b->fd[i], i % 2 ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL);
     pango_font_description_set_absolute_size(b->fd[i], REF_SIZE * PANGO_SCALE);
   }
+  b->hb = hb_buffer_create();
+  if (!hb_buffer_allocation_successful(b->hb)) hb_buffer_destroy(b->hb), b->hb = NULL;
+  b->glyphs = pango_glyph_string_new();
   b->measure = (cb_measure){b, measure_width};
   b->memo = cb_malloc(sizeof *b->memo); /* without it every width is shaped afresh */
   for (int k = 0; b->memo && k < MEMO_SLOTS; k++)
@@ -386,19 +540,99 @@ static void path(cb_backend *base, const cb_page *p, const cb_item *it) {
   cairo_new_path(cr);
 }
 
+/* Draws a plain line's glyphs, shaped by pango as its layout would shape
+ * them, as pango_cairo_show_layout draws a layout of one line and one run
+ * (pangocairo-render.c: the glyphs at the baseline below the current point,
+ * with their clusters where the surface keeps text), call for call. */
+static void show_plain(cairo_backend *b, const plain_face *pf, PangoFont *font, const char *text) {
+  cairo_t *cr = b->cr;
+  const PangoGlyphString *g = b->glyphs;
+  double x0, y0;
+  bool had_point = cairo_has_current_point(cr),
+       clustered = cairo_surface_has_show_text_glyphs(cairo_get_target(cr));
+  cairo_get_current_point(cr, &x0, &y0);
+  double base_x = x0 + 0.0, base_y = y0 + (double)pf->baseline / PANGO_SCALE;
+  cairo_glyph_t stack[256],
+      *glyphs = g->num_glyphs > 256 ? cb_malloc(sizeof *glyphs * (size_t)g->num_glyphs) : stack;
+  cairo_text_cluster_t cstack[256],
+      *clusters = g->num_glyphs > 256 ? cb_malloc(sizeof *clusters * (size_t)g->num_glyphs) : cstack;
+  int nclusters = 0, len = (int)strlen(text), x = 0;
+  if (!glyphs || !clusters) {
+    fail(b, CB_EINTERNAL, "out of memory");
+    goto done;
+  }
+  for (int i = 0; i < g->num_glyphs; i++) {
+    const PangoGlyphInfo *gi = &g->glyphs[i];
+    glyphs[i] = (cairo_glyph_t){
+        gi->glyph, base_x + (double)(x + gi->geometry.x_offset) / PANGO_SCALE,
+        gi->geometry.y_offset == 0 ? base_y : base_y + (double)gi->geometry.y_offset / PANGO_SCALE};
+    x += gi->geometry.width;
+  }
+  /* a cluster: the glyphs of one log cluster, and the bytes up to the next */
+  for (int i = 0, j; i < g->num_glyphs; i = j) {
+    for (j = i + 1; j < g->num_glyphs && g->log_clusters[j] == g->log_clusters[i];)
+      j++;
+    clusters[nclusters++] =
+        (cairo_text_cluster_t){(j < g->num_glyphs ? g->log_clusters[j] : len) - g->log_clusters[i], j - i};
+  }
+  cairo_save(cr);
+  cairo_set_scaled_font(cr, pango_cairo_font_get_scaled_font(PANGO_CAIRO_FONT(font)));
+  if (clustered)
+    cairo_show_text_glyphs(cr, text, len, glyphs, g->num_glyphs, clusters, nclusters, 0);
+  else
+    cairo_show_glyphs(cr, glyphs, g->num_glyphs);
+  cairo_restore(cr);
+done:
+  if (glyphs != stack) free(glyphs);
+  if (clusters != cstack) free(clusters);
+  if (had_point)
+    cairo_move_to(cr, x0, y0);
+  else
+    cairo_new_sub_path(cr);
+}
+
+/* A plain line's face, its glyphs shaped into b->glyphs; NULL when the line
+ * is not plain or a glyph would need pango's own drawing (unknown, empty). */
+static plain_face *plain_line(cairo_backend *b, const cb_item *it, PangoFont **font) {
+  int kind;
+  plain_face *pf = plain_of(b, it->font, it->text, true, &kind);
+  if (!pf) return NULL;
+  *font = pf->item[kind - 1]->analysis.font;
+  cairo_scaled_font_t *scaled = pango_cairo_font_get_scaled_font(PANGO_CAIRO_FONT(*font));
+  if (!scaled || cairo_scaled_font_status(scaled) != CAIRO_STATUS_SUCCESS) return NULL;
+  int len = (int)strlen(it->text);
+  pango_shape_full(it->text, len, it->text, len, &pf->item[kind - 1]->analysis, b->glyphs);
+  for (int i = 0; i < b->glyphs->num_glyphs; i++) {
+    PangoGlyph glyph = b->glyphs->glyphs[i].glyph;
+    if (glyph == PANGO_GLYPH_EMPTY || (glyph & PANGO_GLYPH_UNKNOWN_FLAG) ||
+        b->glyphs->glyphs[i].geometry.width < 0)
+      return NULL;
+  }
+  return b->glyphs->num_glyphs > 0 ? pf : NULL;
+}
+
+/* A line of text: a plain one without a layout (its glyphs the same), any
+ * other through pango's layout. */
 static void text(cb_backend *base, const cb_item *it) {
   cairo_backend *b = (cairo_backend *)base;
   if (!(it->size > 0 && it->size < 1e4)) return; /* a scale of 0 or NaN would break the whole document */
-  set_font(b, it->font);
-  pango_layout_set_text(b->layout, it->text, -1);
-  double baseline = pango_layout_get_baseline(b->layout) / (double)PANGO_SCALE;
+  PangoFont *font = NULL;
+  const plain_face *pf = plain_line(b, it, &font);
+  if (!pf) {
+    set_font(b, it->font);
+    pango_layout_set_text(b->layout, it->text, -1);
+  }
+  double baseline = (pf ? pf->baseline : pango_layout_get_baseline(b->layout)) / (double)PANGO_SCALE;
   set_rgb(b->cr, it->color);
   cairo_save(b->cr);
   cairo_translate(b->cr, it->x, it->y);
   if (it->upside_down) cairo_rotate(b->cr, CB_PI);
   cairo_scale(b->cr, it->size / REF_SIZE, it->size / REF_SIZE);
   cairo_move_to(b->cr, 0, -baseline);
-  pango_cairo_show_layout(b->cr, b->layout);
+  if (pf)
+    show_plain(b, pf, font, it->text);
+  else
+    pango_cairo_show_layout(b->cr, b->layout);
   cairo_restore(b->cr);
 }
 

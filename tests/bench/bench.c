@@ -2,6 +2,8 @@
 /* crawlbook's benchmark: prints a table of measurements (not a test).
  *   bench            the full table (a few minutes)
  *   bench --smoke    every row with tiny counts, to check it still runs (CI)
+ *   bench stocking [RUNS]  what stocking costs a one-page run, per generator
+ *                    (CRAWLBOOK_BASE=another build's crawlbook adds its run)
  * Rows: crawlbook's whole path against the library floor (a minimal program
  * drawing the same page items with cairo + pango and no layout logic), in a
  * fresh process and per page of a batch; against Graphviz's neato on the same
@@ -11,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fontconfig/fontconfig.h>
+#include <jansson.h>
 #include <math.h>
 #include <pango/pangocairo.h>
 #include <pango/pangofc-fontmap.h>
@@ -42,7 +45,7 @@ static double now(void) {
 }
 
 typedef struct run {
-  double secs, maxrss_mb;
+  double secs, cpu, maxrss_mb; /* wall and processor (user + system) seconds */
   int status;
 } run;
 
@@ -51,8 +54,8 @@ static char rssfile[300];
 /* Runs argv in a child; wall time, and peak RSS through GNU time (a child
  * of ours would count our own memory as its peak: Linux keeps the high-water
  * mark across exec). */
-static run spawn(char *const argv[]) {
-  run r = {0, 0, -1};
+static run spawn_as(char *const argv[], int rss) {
+  run r = {0, 0, 0, -1};
   char *wrapped[64];
   int n = 0;
   wrapped[n++] = "/usr/bin/time", wrapped[n++] = "-f", wrapped[n++] = "%M", wrapped[n++] = "-o";
@@ -60,7 +63,7 @@ static run spawn(char *const argv[]) {
   for (int i = 0; argv[i] && n < 63; i++)
     wrapped[n++] = argv[i];
   wrapped[n] = NULL;
-  if (access("/usr/bin/time", X_OK) == 0) argv = wrapped;
+  if (rss && access("/usr/bin/time", X_OK) == 0) argv = wrapped;
   double t0 = now();
   /* vfork: the child has no copy of our memory, so its peak RSS is its own */
   pid_t pid = vfork();
@@ -74,6 +77,7 @@ static run spawn(char *const argv[]) {
   struct rusage ru;
   if (pid > 0 && wait4(pid, &st, 0, &ru) == pid) {
     r.secs = now() - t0;
+    r.cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
     r.maxrss_mb = ru.ru_maxrss / 1024.0;
     r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
     FILE *f = argv[0][0] == '/' && strcmp(argv[0], "/usr/bin/time") == 0 ? fopen(rssfile, "r") : NULL;
@@ -83,6 +87,8 @@ static run spawn(char *const argv[]) {
   }
   return r;
 }
+
+static run spawn(char *const argv[]) { return spawn_as(argv, 1); }
 
 static int dcmp(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -285,6 +291,105 @@ static int pairwise(char *const a[], char *const b[], int reps, double *ta, doub
   return failures;
 }
 
+/* ---- what stocking costs a one-page run ---- */
+
+/* The stocked JSON at `from` written as crawlbook/1 at `to`, without what
+ * stocking adds (theme, depth, hook, wandering table, rooms' contents,
+ * passages' notes): `crawlbook render` then prints the key as it was
+ * before stocking, for the very same rooms and passages. */
+static int unstocked_json(const char *from, const char *to) {
+  json_t *root = json_load_file(from, 0, NULL), *v;
+  if (!root) return 1;
+  json_object_set_new(root, "format", json_string("crawlbook/1"));
+  const char *top[] = {"theme", "depth", "hook", "wandering"};
+  for (size_t i = 0; i < sizeof top / sizeof *top; i++)
+    json_object_del(root, top[i]), json_object_del(json_object_get(root, "options"), top[i]);
+  size_t i;
+  json_array_foreach(json_object_get(root, "rooms"), i, v) json_object_del(v, "contents");
+  json_array_foreach(json_object_get(root, "passages"), i, v) json_object_del(v, "note");
+  int bad = json_dump_file(root, to, JSON_COMPACT) != 0;
+  json_decref(root);
+  return bad;
+}
+
+/* Median processor (every thread's, user and system) and wall seconds of
+ * each of n commands over reps rounds, the commands taking turns (so that
+ * drift hits them alike); returns how many runs failed. */
+static int take_turns(char **cmds[], int n, int reps, double cpu[], double wall[]) {
+  double *c = calloc((size_t)(n * reps), sizeof *c), *w = calloc((size_t)(n * reps), sizeof *w);
+  int failures = 0;
+  if (!c || !w) exit(1);
+  for (int r = 0; r < reps; r++)
+    for (int k = 0; k < n; k++) {
+      run x = spawn_as(cmds[k], 0);
+      c[k * reps + r] = x.cpu, w[k * reps + r] = x.secs;
+      failures += x.status != 0;
+    }
+  for (int k = 0; k < n; k++) {
+    qsort(c + k * reps, (size_t)reps, sizeof *c, dcmp);
+    qsort(w + k * reps, (size_t)reps, sizeof *w, dcmp);
+    cpu[k] = c[k * reps + reps / 2], wall[k] = w[k * reps + reps / 2];
+  }
+  free(c);
+  free(w);
+  return failures;
+}
+
+static void stocking_row(const char *what, const char *ref, const double *cpu, const double *wall, int a,
+                         int b) {
+  printf("| %s | %.1f ms (%.1f) | %.1f ms (%.1f) %s | %.2f (%.2f) |\n", what, cpu[a] * 1e3, wall[a] * 1e3,
+         cpu[b] * 1e3, wall[b] * 1e3, ref, cpu[a] / cpu[b], wall[a] / wall[b]);
+}
+
+/* Per generator at its defaults (seed 1): the stocked one-page run as a user
+ * types it, against its dungeon rendered from crawlbook/1 (no contents), and
+ * the stocked dungeon rendered from its own JSON (the same reading work as
+ * the /1 file); with base (another build, say the commit before stocking),
+ * that build's run of the same command too. Processor time first, wall time
+ * in brackets; medians. */
+static int stocking(int reps, const char *base, const char *dir) {
+  static const char *const gens[][3] = {{"dropdice", NULL, NULL},  {"dropdice", "--rooms", "30"},
+                                        {"cards", NULL, NULL},     {"battleships", NULL, NULL},
+                                        {"leximorph", NULL, NULL}, {"preconnect", NULL, NULL}};
+  int failed = 0;
+  char j2[300], j1[300], out[300];
+  snprintf(j2, sizeof j2, "%s/stocked.json", dir);
+  snprintf(j1, sizeof j1, "%s/unstocked.json", dir);
+  snprintf(out, sizeof out, "%s/page.pdf", dir);
+  printf("| one page, seed 1: processor time (wall), median of %d | crawlbook | reference | ratio |\n"
+         "| --- | --- | --- | --- |\n",
+         reps);
+  for (size_t g = 0; g < sizeof gens / sizeof *gens; g++) {
+    char name[64];
+    snprintf(name, sizeof name, "%s%s%s", gens[g][0], gens[g][1] ? " " : "", gens[g][1] ? "--rooms 30" : "");
+    char *json[] = {(char *)crawlbook,  "-g", (char *)gens[g][0], "-s", "1", "-o", j2, (char *)gens[g][1],
+                    (char *)gens[g][2], NULL};
+    if (spawn_as(json, 0).status != 0 || unstocked_json(j2, j1)) {
+      printf("| %s | (failed) | | |\n", name);
+      failed = 1;
+      continue;
+    }
+    char *page[] = {(char *)crawlbook,  "-g", (char *)gens[g][0], "-s", "1", "-o", out, (char *)gens[g][1],
+                    (char *)gens[g][2], NULL};
+    char *old[10];
+    memcpy(old, page, sizeof old);
+    old[0] = (char *)base;
+    char *r1[] = {(char *)crawlbook, "render", j1, "-o", out, NULL};
+    char *r2[] = {(char *)crawlbook, "render", j2, "-o", out, NULL};
+    char **cmds[] = {page, r1, r2, old};
+    double cpu[4], wall[4];
+    failed |= take_turns(cmds, base ? 4 : 3, reps, cpu, wall) != 0;
+    char what[160];
+    snprintf(what, sizeof what, "%s: the stocked page against its dungeon from crawlbook/1", name);
+    stocking_row(what, "(/1, no contents)", cpu, wall, 0, 1);
+    snprintf(what, sizeof what, "%s: both from JSON, crawlbook/2 against /1", name);
+    stocking_row(what, "(/1)", cpu, wall, 2, 1);
+    snprintf(what, sizeof what, "%s: the stocked page against `CRAWLBOOK_BASE`'s", name);
+    if (base) stocking_row(what, "(base)", cpu, wall, 0, 3);
+  }
+  return failed;
+}
+
 int main(int argc, char **argv) {
   const char *data = cb_datadir();
   char fonts[4096];
@@ -297,6 +402,12 @@ int main(int argc, char **argv) {
   self[n] = '\0';
   snprintf(tmpdir, sizeof tmpdir, "/tmp/cb-bench-XXXXXX");
   if (!mkdtemp(tmpdir)) return 1;
+  if (argc >= 2 && strcmp(argv[1], "stocking") == 0) {
+    failed = stocking(argc > 2 && atoi(argv[2]) > 0 ? atoi(argv[2]) : 21, getenv("CRAWLBOOK_BASE"), tmpdir);
+    char rm[400];
+    snprintf(rm, sizeof rm, "rm -rf '%s'", tmpdir);
+    return system(rm) != 0 || failed;
+  }
   char page1[300], pagesN[300], out[300], out2[300], dotf[300];
   snprintf(page1, sizeof page1, "%s/one.pages", tmpdir);
   snprintf(pagesN, sizeof pagesN, "%s/batch.pages", tmpdir);
@@ -424,6 +535,9 @@ int main(int argc, char **argv) {
   failed |= m10.status != 0 || mN.status != 0;
   printf("| peak memory, batch of 10 and of %d | %.1f MB | %.1f MB | %.2f |\n", batch, m10.maxrss_mb,
          mN.maxrss_mb, mN.maxrss_mb / m10.maxrss_mb);
+  /* 6. what stocking costs a one-page run (its own table) */
+  printf("\n");
+  failed |= stocking(smoke ? 1 : reps, getenv("CRAWLBOOK_BASE"), tmpdir);
   char cmd[400];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
   if (system(cmd) != 0) return 1;
