@@ -1,63 +1,59 @@
-/* crawlbook's front door: run a job from options to a written file.
- * Data flows one way: options -> generator (or a JSON file) -> model ->
- * checks -> layout -> backend -> output file. Nothing here prints or exits;
- * failures come back as a status with a message. */
+/* crawlbook's front door and its one public header: a command line in; a
+ * written file, --help, or the procedure's log out.
+ *
+ * Ownership, stated once: cb_run_new returns a handle the caller owns and
+ * frees with cb_run_free, which frees everything the run made (the dungeon,
+ * its pages, their strings). Strings returned by cb_run_* belong to the
+ * handle and live as long as it. Nothing here exits or prints unless given
+ * where: a failure comes back as an exit status with a message. */
 #ifndef CRAWLBOOK_H
 #define CRAWLBOOK_H
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 
-#include "base/error.h"
-#include "layout/template.h"
-#include "model/dungeon.h"
-#include "proc/proc.h"
-#include "render/backend.h"
-#include "stock/stock.h"
+/* One command line: its options, then the run and what it made. Opaque. */
+typedef struct cb_run cb_run;
 
-/* A printed page stays legible up to about 60 rooms; past this the map is unreadable. */
-#define CB_MAX_PAGE_ROOMS 200
-/* The most dungeons one batch makes. */
-#define CB_MAX_BATCH 10000
+/* Exit statuses, as --help documents them. */
+enum { CB_EXIT_OK = 0, CB_EXIT_FAILURE = 1, CB_EXIT_BAD_INPUT = 2 };
 
-typedef struct cb_job {
-  const char *generator;  /* generator name; ignored with input */
-  cb_gen_options gen;     /* its options, seed included */
-  cb_stock_options stock; /* theme, depth, locks (its faithful follows gen.faithful) */
-  const char *input;      /* a crawlbook JSON file to lay out instead of generating, or NULL */
-  const char *output;     /* path, "-" for standard output, NULL to write nothing */
-  cb_format format;
-  const char *backend;   /* "cairo" */
-  double dpi;            /* PNG resolution */
-  long long date;        /* document date, seconds since 1970 (SOURCE_DATE_EPOCH) */
-  const char *author;    /* PDF metadata, or NULL */
-  bool player_map;       /* lay out the players' handout instead of the game master's sheet */
-  bool colour;           /* the colour style instead of black ink */
-  bool appendix;         /* the procedure's log as pages at the end */
-  bool impose_saddle;    /* pages 2-up on sheets in folding order for saddle stitching */
-  cb_template tpl;       /* the page template (layout, margins, booklet sections); zero: the one-page sheet */
-  double page_w, page_h; /* points; 0: A4 portrait */
-  const char
-      *page_args; /* how the page was asked for ("--page-size a5 --landscape"), for the footer; or NULL */
-  int count;      /* dungeons, seeds gen.seed, gen.seed + 1, ...: one PDF with a contents cover, or
-                     one file each when output is a pattern ("dungeon-%03d.pdf"); 0 or 1: one */
-  void (*progress)(void *ctx, int done, int total); /* called after each dungeon of a batch, or NULL */
-  void *progress_ctx;
-  /* called with what a game master should know of a run that succeeded (a
-   * one-page sheet that needed a second page), or NULL */
-  void (*notice)(void *ctx, const char *msg);
-  void *notice_ctx;
-} cb_job;
+/* What a command line asks for. */
+typedef enum { CB_ASK_REFUSED, CB_ASK_HELP, CB_ASK_VERSION, CB_ASK_RUN } cb_ask;
 
-/* Runs the job. On success, when keep is not NULL, *keep receives the dungeon
- * (the caller frees it with cb_dungeon_free), e.g. to print its log.
- * CB_EINPUT for bad input (nothing is written), CB_EINTERNAL otherwise. */
-cb_status cb_job_run(const cb_job *job, cb_dungeon **keep, cb_error *err);
+/* Reads argv. `date_env` is SOURCE_DATE_EPOCH's value or NULL; `random_seed`
+ * is the seed when the command line gives none. NULL only when out of
+ * memory; a refused command line is a handle asking CB_ASK_REFUSED. */
+cb_run *cb_run_new(int argc, char **argv, const char *date_env, uint64_t random_seed);
+void cb_run_free(cb_run *r);
+cb_ask cb_run_asks(const cb_run *r);
 
-/* 1 when output is a name pattern with one %d or %0Nd, 0 when it has no
- * '%', -1 when it is a malformed pattern. */
-int cb_job_pattern(const char *output);
-
+/* Writes --help's text. */
+void cb_help(FILE *out);
 /* crawlbook's version, e.g. "0.1.0". */
 const char *cb_version(void);
+
+/* Optional, before cb_run_go: called after each dungeon of a batch (only
+ * for batches), and with what a game master should know of a run that
+ * succeeded (a one-page sheet that needed a second page). */
+void cb_run_on_progress(cb_run *r, void (*fn)(void *ctx, int done, int total), void *ctx);
+void cb_run_on_notice(cb_run *r, void (*fn)(void *ctx, const char *msg), void *ctx);
+
+/* Makes and writes what the command line asks; returns the exit status. */
+int cb_run_go(cb_run *r);
+/* Why the command line was refused or the run failed ("" when neither). */
+const char *cb_run_message(const cb_run *r);
+/* True, with the seed, when the seed was drawn at random (not given, not
+ * read from a file): the user should be told it to make the dungeon again. */
+bool cb_run_drawn_seed(const cb_run *r, uint64_t *seed);
+/* With --explain, after cb_run_go: the procedure's log into out, one line
+ * per step, every byte from input escaped. 0, or -1 when out failed. */
+int cb_run_write_log(const cb_run *r, FILE *out);
+
+/* Once per process, first: SIGINT, SIGTERM and SIGHUP will remove a
+ * half-written file. Last: the font caches are freed (for leak checkers). */
+void cb_process_begin(void);
+void cb_process_end(void);
 
 #endif

@@ -1,5 +1,4 @@
 /* crawlbook's command line: parse, run the job, map errors to exit codes. */
-#include <cairo.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -9,10 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base/text.h"
-#include "cli/options.h"
 #include "crawlbook.h"
-#include "io/output.h"
 
 /* A progress bar on standard error, only when it is a terminal. */
 static void progress(void *ctx, int done, int total) {
@@ -70,45 +66,46 @@ static int stdout_flushed(void) {
   return 1;
 }
 
+/* The run itself: a progress bar on a terminal, notices after success, the
+ * drawn seed, and with --explain the procedure's log. */
+static int make(cb_run *run) {
+  if (isatty(STDERR_FILENO)) cb_run_on_progress(run, progress, NULL);
+  notices ns = {.n = 0};
+  cb_run_on_notice(run, notice, &ns);
+  int status = cb_run_go(run);
+  if (status != CB_EXIT_OK) {
+    fprintf(stderr, "crawlbook: %s\n", cb_run_message(run));
+    return status;
+  }
+  print_notices(&ns);
+  uint64_t seed;
+  if (cb_run_drawn_seed(run, &seed)) fprintf(stderr, "crawlbook: seed %" PRIu64 "\n", seed);
+  if (cb_run_write_log(run, stdout) != 0) {
+    fprintf(stderr, "crawlbook: cannot write to standard output\n");
+    return CB_EXIT_FAILURE;
+  }
+  return CB_EXIT_OK;
+}
+
 int main(int argc, char **argv) {
   open_std_fds();
-  cb_output_trap_signals();
-  cb_cli cli;
-  cb_error err = {0};
-  if (cb_cli_parse(argc, argv, getenv("SOURCE_DATE_EPOCH"), random_seed(), &cli, &err) != CB_OK) {
-    fprintf(stderr, "crawlbook: %s\n", err.msg);
-    return 2;
+  cb_process_begin();
+  cb_run *run = cb_run_new(argc, argv, getenv("SOURCE_DATE_EPOCH"), random_seed());
+  if (!run) {
+    fprintf(stderr, "crawlbook: out of memory\n");
+    return CB_EXIT_FAILURE;
   }
-  if (cli.help || cli.version) {
-    if (cli.help)
-      cb_cli_help(stdout);
-    else
-      printf("crawlbook %s\n", cb_version());
-    return stdout_flushed();
+  int status = CB_EXIT_OK;
+  switch (cb_run_asks(run)) {
+  case CB_ASK_REFUSED:
+    fprintf(stderr, "crawlbook: %s\n", cb_run_message(run));
+    status = CB_EXIT_BAD_INPUT;
+    break;
+  case CB_ASK_HELP: cb_help(stdout), status = stdout_flushed(); break;
+  case CB_ASK_VERSION: printf("crawlbook %s\n", cb_version()), status = stdout_flushed(); break;
+  case CB_ASK_RUN: status = make(run); break;
   }
-  if (cli.job.count > 1 && isatty(STDERR_FILENO)) cli.job.progress = progress;
-  notices ns = {.n = 0};
-  cli.job.notice = notice, cli.job.notice_ctx = &ns;
-  cb_dungeon *d = NULL;
-  cb_status st = cb_job_run(&cli.job, cli.explain ? &d : NULL, &err);
-  /* after the run, so that a refused run says one line only */
-  if (st == CB_OK) print_notices(&ns);
-  if (st == CB_OK && !cli.seed_given && !cli.job.input)
-    fprintf(stderr, "crawlbook: seed %" PRIu64 "\n", cli.job.gen.seed);
-  if (st == CB_OK && d) {
-    char line[4 * 4096 + 1]; /* a log line escaped: at most four bytes a byte */
-    for (int i = 0; i < d->nlog; i++)
-      printf("%s\n", cb_escape(line, sizeof line, d->log[i]));
-    if (fflush(stdout) != 0) st = cb_error_set(&err, CB_EINTERNAL, "cannot write to standard output");
-  }
-  cb_dungeon_free(d);
-  /* cairo's font caches; fontconfig's FcFini() still asserts on caches
-   * pango keeps, so what fontconfig holds is left to the leak suppressions */
-  cb_cairo_release_fonts();
-  cairo_debug_reset_static_data();
-  if (st != CB_OK) {
-    fprintf(stderr, "crawlbook: %s\n", err.msg);
-    return st == CB_EINPUT ? 2 : 1;
-  }
-  return 0;
+  cb_run_free(run);
+  cb_process_end();
+  return status;
 }

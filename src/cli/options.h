@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "crawlbook.h"
+#include "run/job.h"
 
 typedef struct cb_cli {
   cb_job job;

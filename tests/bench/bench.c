@@ -27,12 +27,12 @@
 #include <unistd.h>
 
 #include "base/datadir.h"
-#include "crawlbook.h"
 #include "geom/delaunay.h"
 #include "layout/sheet.h"
 #include "proc/dropdice/proc.h"
 #include "proc/registry.h"
 #include "render/backend.h"
+#include "run/job.h"
 
 #ifndef CB_CRAWLBOOK_PATH
 #define CB_CRAWLBOOK_PATH "crawlbook"

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "crawlbook.h"
+#include "run/job.h"
 #include "testlib.h"
 
 static const char ORIGINAL[] = "an existing file that a failed run must not touch\n";

@@ -13,9 +13,9 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "crawlbook.h"
 #include "io/json.h"
 #include "proc/registry.h"
+#include "run/job.h"
 #include "testlib.h"
 
 static void out_of_memory_is_named(void **state) {

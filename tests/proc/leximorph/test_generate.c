@@ -13,11 +13,11 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "crawlbook.h"
 #include "io/json.h"
 #include "model/check.h"
 #include "proc/leximorph/proc.h"
 #include "proc/registry.h"
+#include "run/job.h"
 #include "testlib.h"
 
 static cb_dungeon *make(const cb_gen_options *o) {
