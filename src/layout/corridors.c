@@ -182,6 +182,67 @@ static double clearance(const cb_symbols *st, const view *v, const cb_dungeon *d
   return least;
 }
 
+/* How far (x, y) keeps from the nearest corridor's edge, in points. */
+static double corridor_clearance(const view *v, const cb_preconnect_proc *pp, double x, double y) {
+  double least = INFINITY;
+  for (int i = 0; i < pp->ndoors; i++)
+    for (int part = 0; part < 2; part++) {
+      const cb_pc_door *dr = &pp->doors[i];
+      const cb_pc_point *w = part ? dr->side : dr->points;
+      int n = part ? dr->nside : dr->npoints;
+      for (int k = 1; k < n; k++) {
+        double ax, ay, bx, by;
+        to_page(v, w[k - 1].x, w[k - 1].y, &ax, &ay);
+        to_page(v, w[k].x, w[k].y, &bx, &by);
+        double dx = fmax(0, fmax(fmin(ax, bx) - x, x - fmax(ax, bx)));
+        double dy = fmax(0, fmax(fmin(ay, by) - y, y - fmax(ay, by)));
+        least = fmin(least, hypot(dx, dy) - v->cw / 2);
+      }
+    }
+  return least;
+}
+
+/* How far (x, y) keeps from room r's box (0 inside it), in points. */
+static double room_distance(const view *v, const cb_pc_room *r, double x, double y) {
+  double ax, ay, bx, by;
+  to_page(v, r->x, r->y, &ax, &ay);
+  to_page(v, r->x + r->w, r->y + r->h, &bx, &by);
+  double dx = fmax(0, fmax(fmin(ax, bx) - x, x - fmax(ax, bx)));
+  double dy = fmax(0, fmax(fmin(ay, by) - y, y - fmax(ay, by)));
+  return hypot(dx, dy);
+}
+
+/* Where the entrance badge (bw by bh) of room r goes, outside the room: the
+ * first of the spots along its walls (by the corners first, the top left
+ * foremost) that lies nearer this room than any other, off every room and
+ * clear of the corridors; the least bad when none is. */
+static void entrance_outside(const view *v, const cb_preconnect_proc *pp, const cb_pc_room *r, double bw,
+                             double bh, double *ex, double *ey) {
+  static const double ALONG[5] = {0, 1, 0.25, 0.75, 0.5};
+  double ax, ay, bx, by, g = 1.5, hw = bw / 2, hh = bh / 2;
+  to_page(v, r->x, r->y, &ax, &ay);
+  to_page(v, r->x + r->w, r->y + r->h, &bx, &by);
+  double x0 = fmin(ax, bx), x1 = fmax(ax, bx), y0 = fmin(ay, by), y1 = fmax(ay, by);
+  double best = -INFINITY;
+  for (int k = 0; k < 5 * 4; k++) {
+    double t = ALONG[k / 4], x, y;
+    switch (k % 4) {
+    case 0: x = x0 + hw + (x1 - x0 - bw) * t, y = y0 - hh - g; break;  /* above */
+    case 1: x = x0 - hw - g, y = y0 + hh + (y1 - y0 - bh) * t; break;  /* left */
+    case 2: x = x1 + hw + g, y = y0 + hh + (y1 - y0 - bh) * t; break;  /* right */
+    default: x = x0 + hw + (x1 - x0 - bw) * t, y = y1 + hh + g; break; /* below */
+    }
+    double own = room_distance(v, r, x, y), other = INFINITY;
+    for (int i = 0; i < pp->nrooms; i++)
+      if (pp->rooms[i].room != r->room) other = fmin(other, room_distance(v, &pp->rooms[i], x, y));
+    /* nearer its own room and off the others above all; then clear of the corridors */
+    double near = fmin(other - own - 1, other - fmax(hw, hh) - 1);
+    double score = near < 0 ? near - 1000 : fmin(0, corridor_clearance(v, pp, x, y) - hh);
+    if (score > best) best = score, *ex = x, *ey = y;
+    if (score >= 0) return;
+  }
+}
+
 /* The plan's extent in feet, rooms and corridors, with a 10-ft border. */
 static void extent(const cb_preconnect_proc *pp, double *minx, double *miny, double *maxx, double *maxy) {
   *minx = *miny = INFINITY, *maxx = *maxy = -INFINITY;
@@ -372,8 +433,8 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
       to_page(&v, r->x + r->w, r->y + r->h, &bx, &by);
       /* inside the room's top left corner when the room has room for it, else just outside */
       int inside = fabs(bx - ax) >= tw + 2 * bw + 6 && fabs(by - ay) >= size + 2 * st->badge + 4;
-      double ex = inside ? fmin(ax, bx) + bw * 0.5 + 2.5 : fmin(ax, bx) - bw * 0.5 - 1.5;
-      double ey = inside ? fmin(ay, by) + st->badge * 0.5 + 2.5 : fmin(ay, by) - st->badge * 0.5 - 1.5;
+      double ex = fmin(ax, bx) + bw * 0.5 + 2.5, ey = fmin(ay, by) + st->badge * 0.5 + 2.5;
+      if (!inside) entrance_outside(&v, pp, r, bw, st->badge, &ex, &ey);
       cb_symbol_badge(p, st, CB_SYM_ENTRANCE, NULL, ex, ey);
       *used |= CB_SYMBOL_BIT(CB_SYM_ENTRANCE);
     }
