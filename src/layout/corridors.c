@@ -14,6 +14,7 @@ static const cb_rgb GRID = {0.80, 0.86, 0.92};
 static const double MARGIN_PT = 14, MAX_SCALE = 4, NUMBER_SIZE = 10, MIN_NUMBER = 8;
 static const double CORRIDOR_FT = 5; /* drawn width of a corridor */
 static const double EPS = 1e-6;
+enum { MAX_PIECE = 40 }; /* points in a stretch of corridor: its corners, and two more */
 static const char *const FACING_WORD[CB_FACING_COUNT] = {"north", "east", "south", "west"};
 
 /* Plane (feet) to page (points). A map much taller than its box is turned a
@@ -142,8 +143,8 @@ static void draw_under(cb_page *p, const cb_symbols *st, const view *v, const cb
       const cb_pc_point *w = part ? o->side : o->points;
       int k = part ? o->nside : o->npoints;
       double s = along(w, k, mid);
-      if (s < 0 || k + 2 > 8) continue;
-      cb_pc_point piece[8];
+      if (s < 0 || k + 2 > MAX_PIECE) continue;
+      cb_pc_point piece[MAX_PIECE];
       double reach = CORRIDOR_FT * 1.4;
       int pm = stretch(w, k, fmax(0, s - reach), s + reach, piece);
       for (int pass = 0; pass < 2 && pm >= 2; pass++)
@@ -343,8 +344,8 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
       if (c->result != CB_CROSS_UNDER && c->result != CB_CROSS_OVER) continue;
       double s0 = along(dr->points, dr->npoints, c->enter), s1 = along(dr->points, dr->npoints, c->leave);
       if (s0 < 0 || s1 < s0) continue;
-      cb_pc_point seg[16];
-      int m = dr->npoints + 2 <= 16 ? stretch(dr->points, dr->npoints, s0, s1, seg) : 0;
+      cb_pc_point seg[MAX_PIECE];
+      int m = dr->npoints + 2 <= MAX_PIECE ? stretch(dr->points, dr->npoints, s0, s1, seg) : 0;
       if (c->result == CB_CROSS_OVER) {
         for (int pass = 0; pass < 2; pass++)
           band(p, st, &v, seg, m, pass);
