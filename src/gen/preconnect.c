@@ -1402,7 +1402,7 @@ static void log_fit(pc *s, int di, const char *why, const shape *sh, const rolle
     cb_dungeon_log(
         s->d,
         "Room %d, %s door: there the corridor would cross a room or the new room would not fit, so "
-        "the new room stands %s and the corridor runs round the rooms in its way: %.0f ft, %s.",
+        "the new room stands %s and the corridor is drawn to it clear of every room: %.0f ft, %s.",
         dr->room, way, where, poly_len(sh->v, sh->n), turns_words(sh->n));
   }
   double slid = fabs(sh->off - entry_offset(rr, (cb_facing)((sh->dir + 2) % 4)));

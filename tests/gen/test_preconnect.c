@@ -350,7 +350,7 @@ static void count_map(const cb_dungeon *d, pc_counts *c) {
       c->turned++;
     else if (reason_logged(d, dr, "lengthened"))
       c->lengthened++;
-    else if (reason_logged(d, dr, "runs round the rooms in its way"))
+    else if (reason_logged(d, dr, "drawn to it clear of every room"))
       c->routed++;
     else
       c->silent++;
