@@ -12,12 +12,20 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "geom/ortho.h"
 #include "layout.h"
 #include "model/rng.h"
 #include "proc.h"
 #include "proc/proc.h"
 
-enum { MAX_DOORS = 4, DEFAULT_ROOMS = 12, MAX_ROOMS = 500, MAX_EXTRA_DOORS = 100000, MAX_SHAPES_TRIED = 200 };
+enum {
+  MAX_DOORS = 4,
+  DEFAULT_ROOMS = 12,
+  MAX_ROOMS = 500,
+  MAX_EXTRA_DOORS = 100000,
+  MAX_SHAPES_TRIED = 200,
+  MAX_CORNERS = 16 /* points in a corridor to a drawn room */
+};
 static const double SQUARE_FT = 10; /* the map's squares */
 static const double STUB_FT = 10;   /* a corridor leaves a wall straight for this long before turning */
 static const double GAP_FT = 10;    /* rooms keep at least this far apart (a new room may touch its parent) */
@@ -27,6 +35,11 @@ static const double SNAP_FT = 2.5;  /* every door lies on this grid */
 static const double STAIRS_FT = 5;
 static const double NEW_DOOR_FT = 600; /* a corridor takes a new door into a room only to cross less */
 static const double NEAR_FT = 10;
+/* a routed corridor keeps this far off every room's walls (10 ft where it can) */
+static const double WALL_FT = 5;
+/* what a corridor's shape costs, in feet: each room it crosses, each corridor, each turn, each foot crowded
+ */
+static const double ROOM_CROSSING = 100000, CORRIDOR_CROSSING = 1000, TURN = 15, CROWDED = 2;
 /* a corridor closer than this beside another is crowded */ /* stairs this far before and after a crossed
                                                                corridor */
 static const double EPS = 1e-6;
@@ -72,6 +85,10 @@ typedef struct pc {
   size_t cap_box;
   struct route *cand; /* scratch: the corridor shapes tried */
   size_t cap_cand;
+  cb_ortho_block *blocks; /* scratch: the rooms, for the router */
+  size_t cap_blocks;
+  cb_point *segs; /* scratch: the corridors drawn, for the router */
+  size_t cap_segs;
   bool big; /* too many rooms for a line per step in the log */
 } pc;
 
@@ -346,7 +363,23 @@ static int rects_overlap(const cb_pc_room *r, double grow, const cb_pc_room *q) 
          r->y - grow < q->y + q->h - EPS && q->y + EPS < r->y + r->h + grow;
 }
 
-/* May a new room stand at r? Not on a room (but touching its parent), not on a corridor. */
+/* Is (x, y) strictly inside r grown by `grow`? */
+static int inside_grown(const cb_pc_room *r, double grow, pt q) {
+  return q.x > r->x - grow + EPS && q.x < r->x + r->w + grow - EPS && q.y > r->y - grow + EPS &&
+         q.y < r->y + r->h + grow - EPS;
+}
+
+/* Would a door at q in a wall facing f open into a room (a room touching
+ * that wall there), leaving its corridor no way out? */
+static int door_covered(pc *s, pt q, cb_facing f) {
+  pt out = {q.x + DX[f] * WALL_FT, q.y + DY[f] * WALL_FT};
+  for (int i = 0; i < s->p->nrooms; i++)
+    if (inside_grown(&s->p->rooms[i], WALL_FT, out)) return 1;
+  return 0;
+}
+
+/* May a new room stand at r? Not on a room (but touching its parent), not
+ * on a corridor, not in front of a door whose corridor is still to come. */
 static int room_fits(pc *s, const cb_pc_room *r, int parent, int self) {
   double t0, t1;
   const cb_pc_door *me = &s->p->doors[self];
@@ -355,6 +388,11 @@ static int room_fits(pc *s, const cb_pc_room *r, int parent, int self) {
   for (int i = 0; i < s->p->nrooms; i++) {
     const cb_pc_room *q = &s->p->rooms[i];
     if (rects_overlap(q, q->room == parent ? 0 : GAP_FT, r)) return 0;
+  }
+  for (int j = 0; j < s->p->ndoors; j++) {
+    const cb_pc_door *o = &s->p->doors[j];
+    pt out = {o->at.x + DX[o->facing] * WALL_FT, o->at.y + DY[o->facing] * WALL_FT};
+    if (j != self && o->npoints == 0 && inside_grown(r, WALL_FT, out)) return 0;
   }
   cb_pc_room grown = {0, r->x - CLEAR_FT, r->y - CLEAR_FT, r->w + 2 * CLEAR_FT, r->h + 2 * CLEAR_FT};
   for (int j = 0; j < s->p->ndoors; j++) {
@@ -394,13 +432,15 @@ static double free_spot(pc *s, int room, cb_facing f, double want) {
   const cb_pc_room *r = rect_of(s, room);
   double len = wall_len(r, f), best = snap(fmin(len - EDGE_FT, fmax(EDGE_FT, want)));
   double roomiest = best, most = wall_gap(s, room, f, best);
-  if (most >= EDGE_FT - EPS) return best;
+  if (most >= EDGE_FT - EPS && !door_covered(s, wall_point(r, f, best), f)) return best;
   for (double step = SNAP_FT; step < len; step += SNAP_FT)
     for (int sign = -1; sign <= 1; sign += 2) {
       double off = best + sign * step;
       if (off < SNAP_FT - EPS || off > len - SNAP_FT + EPS) continue;
       double gap = wall_gap(s, room, f, off);
-      if (gap >= EDGE_FT - EPS && off >= EDGE_FT - EPS && off <= len - EDGE_FT + EPS) return off;
+      if (gap >= EDGE_FT - EPS && off >= EDGE_FT - EPS && off <= len - EDGE_FT + EPS &&
+          !door_covered(s, wall_point(r, f, off), f))
+        return off;
       if (gap > most + EPS) most = gap, roomiest = off;
     }
   return roomiest;
@@ -506,8 +546,6 @@ static double entry_offset(const rolled_room *rr, cb_facing entry) {
   return snap(len * (t / 2 + 1) / (t + 1));
 }
 
-/* Puts the rolled room at x, y as the next room, with its doors spread
- * evenly on their walls (the entry's slot left free). */
 /* The spot nearest `want` on a wall `len` long at least EDGE_FT from the
  * corners and from the spots taken. */
 static double spot_clear_of(double want, double len, const double *taken, int nt) {
@@ -522,6 +560,71 @@ static double spot_clear_of(double want, double len, const double *taken, int nt
   return want;
 }
 
+/* As spot_clear_of on wall f of r, but only where the door does not open
+ * into a room touching that wall; -1 when no such spot is left. */
+static double spot_open(pc *s, const cb_pc_room *r, cb_facing f, double want, const double *taken, int nt) {
+  double len = wall_len(r, f);
+  for (double step = 0; step <= len; step += SNAP_FT)
+    for (int sign = 1; sign >= -1; sign -= 2) {
+      double off = want + sign * step;
+      int ok =
+          off >= EDGE_FT - EPS && off <= len - EDGE_FT + EPS && !door_covered(s, wall_point(r, f, off), f);
+      for (int i = 0; ok && i < nt; i++)
+        ok = fabs(taken[i] - off) >= EDGE_FT - EPS;
+      if (ok) return off;
+    }
+  return -1;
+}
+
+/* The rolled room's doors, spread evenly on their walls (the entry's slot
+ * left free). A door that would open into the room it touches (its parent,
+ * when no corridor joins them) goes to the first wall round from it with
+ * room for it, logged. */
+static cb_status place_doors(pc *s, const rolled_room *rr, int id, int entry, double entry_off,
+                             cb_error *err) {
+  const cb_pc_room *r = rect_of(s, id);
+  double taken[CB_FACING_COUNT][MAX_DOORS + 1];
+  int nt[CB_FACING_COUNT] = {0}, moved[MAX_DOORS], nmoved = 0;
+  if (entry >= 0) taken[entry][nt[entry]++] = entry_off;
+  for (int f = 0; f < CB_FACING_COUNT; f++) {
+    int t = f == entry;
+    for (int i = 0; i < rr->ndoors; i++)
+      t += rr->facing[i] == (cb_facing)f;
+    int slot = 0, entry_slot = f == entry ? t / 2 : -1;
+    for (int i = 0; i < rr->ndoors; i++) {
+      if (rr->facing[i] != (cb_facing)f) continue;
+      if (slot == entry_slot) slot++;
+      double len = wall_len(r, (cb_facing)f);
+      double off = spot_clear_of(snap(len * (slot + 1) / (t + 1)), len, taken[f], nt[f]);
+      slot++;
+      if (door_covered(s, wall_point(r, (cb_facing)f, off), (cb_facing)f) &&
+          (off = spot_open(s, r, (cb_facing)f, off, taken[f], nt[f])) < 0) {
+        moved[nmoved++] = f;
+        continue;
+      }
+      taken[f][nt[f]++] = off;
+      if (!new_door(s, id, (cb_facing)f, wall_point(r, (cb_facing)f, off), err)) return err->status;
+    }
+  }
+  for (int i = 0; i < nmoved; i++) {
+    cb_facing f = (cb_facing)moved[i], g = f;
+    double off = -1;
+    for (int k = 1; k < CB_FACING_COUNT && off < 0; k++) {
+      g = (cb_facing)((f + k) % CB_FACING_COUNT);
+      off = spot_open(s, r, g, wall_len(r, g) / 2, taken[g], nt[g]);
+    }
+    if (off < 0) g = f, off = spot_clear_of(wall_len(r, f) / 2, wall_len(r, f), taken[f], nt[f]);
+    taken[g][nt[g]++] = off;
+    if (!new_door(s, id, g, wall_point(r, g, off), err)) return err->status;
+    if (!s->big)
+      cb_dungeon_log(s->d,
+                     "Room %d: its %s door would open into the room it touches, so it faces %s instead.", id,
+                     FACING_WORD[f], FACING_WORD[g]);
+  }
+  return CB_OK;
+}
+
+/* Puts the rolled room at x, y as the next room, with its doors. */
 static cb_status place_room(pc *s, const rolled_room *rr, double x, double y, int entry, double entry_off,
                             cb_error *err) {
   cb_preconnect_proc *p = s->p;
@@ -534,23 +637,6 @@ static cb_status place_room(pc *s, const rolled_room *rr, double x, double y, in
   cb_room *room = cb_dungeon_add_room(s->d, 1, c.x, c.y);
   if (!room) return cb_error_oom(err);
   if (id == 1) room->tags |= CB_TAG_ENTRANCE;
-  for (int f = 0; f < CB_FACING_COUNT; f++) {
-    int t = f == entry;
-    for (int i = 0; i < rr->ndoors; i++)
-      t += rr->facing[i] == (cb_facing)f;
-    int slot = 0, entry_slot = f == entry ? t / 2 : -1, nt = 0;
-    double taken[5];
-    if (f == entry) taken[nt++] = entry_off;
-    for (int i = 0; i < rr->ndoors; i++) {
-      if (rr->facing[i] != (cb_facing)f) continue;
-      if (slot == entry_slot) slot++;
-      double len = wall_len(r, (cb_facing)f);
-      double off = spot_clear_of(snap(len * (slot + 1) / (t + 1)), len, taken, nt);
-      taken[nt++] = off;
-      if (!new_door(s, id, (cb_facing)f, wall_point(r, (cb_facing)f, off), err)) return err->status;
-      slot++;
-    }
-  }
   char doors[160] = "";
   size_t n = 0;
   if (entry >= 0)
@@ -562,7 +648,7 @@ static cb_status place_room(pc *s, const rolled_room *rr, double x, double y, in
   if (!s->big)
     cb_dungeon_log(s->d, "Room %d: %.0f by %.0f ft; rolled %d door%s: %s.", id, rr->w, rr->h, rr->total,
                    rr->total == 1 ? "" : "s", doors);
-  return CB_OK;
+  return place_doors(s, rr, id, entry, entry_off, err);
 }
 
 /* ---- corridors ---- */
@@ -586,7 +672,7 @@ static int nearest_that_way(pc *s, pt from, cb_facing f, int skip) {
 }
 
 typedef struct route {
-  pt v[8];
+  pt v[MAX_CORNERS];
   int n;
   double cost, extra; /* extra: what a new door in the target costs, in feet */
   int order;
@@ -632,12 +718,124 @@ static int shapes_to_spot(const cb_pc_room *src, const cb_pc_room *t, cb_facing 
   return nc;
 }
 
+/* A way into a room: the spot on its wall `wall`, and what a new door there
+ * costs (in feet). */
+typedef struct way_in {
+  pt at;
+  cb_facing wall;
+  double extra;
+} way_in;
+
+/* The router's view of the map (geom/ortho.h): every room, and `also` (a
+ * room about to be placed) when given, a block grown by WALL_FT; every
+ * corridor and side passage drawn so far a segment to cross at a price.
+ * 0, or -1 on OOM. */
+static int router_map(pc *s, const cb_pc_room *also, cb_ortho_problem *pr) {
+  size_t nseg = 0;
+  for (int j = 0; j < s->p->ndoors; j++)
+    nseg += (size_t)(s->p->doors[j].npoints + s->p->doors[j].nside);
+  if (cb_grow(&s->blocks, &s->cap_blocks, (size_t)s->p->nrooms + 1, sizeof *s->blocks) ||
+      cb_grow(&s->segs, &s->cap_segs, 2 * nseg + 1, sizeof *s->segs))
+    return -1;
+  int nb = 0;
+  for (int i = 0; i <= s->p->nrooms; i++) {
+    const cb_pc_room *r = i < s->p->nrooms ? &s->p->rooms[i] : also;
+    if (r)
+      s->blocks[nb++] =
+          (cb_ortho_block){r->x - WALL_FT, r->y - WALL_FT, r->x + r->w + WALL_FT, r->y + r->h + WALL_FT};
+  }
+  int n = 0;
+  for (int j = 0; j < s->p->ndoors; j++)
+    for (int part = 0; part < 2; part++) {
+      const cb_pc_door *o = &s->p->doors[j];
+      const pt *w = part ? o->side : o->points;
+      int m = part ? o->nside : o->npoints;
+      for (int k = 1; k < m; k++) {
+        s->segs[2 * n] = (cb_point){w[k - 1].x, w[k - 1].y};
+        s->segs[2 * n + 1] = (cb_point){w[k].x, w[k].y};
+        n++;
+      }
+    }
+  *pr = (cb_ortho_problem){.blocks = s->blocks,
+                           .nblocks = nb,
+                           .segs = s->segs,
+                           .nsegs = n,
+                           .bend = TURN,
+                           .cross = CORRIDOR_CROSSING,
+                           .along = CORRIDOR_CROSSING / 2, /* a corridor run along another: only to get out */
+                           .near = NEAR_FT,
+                           .crowd = CROWDED,
+                           .pad = WALL_FT,
+                           .hug = 1,          /* a foot along a wall at WALL_FT costs a foot more */
+                           .max_lines = 400}; /* a window of some 100 rooms a way */
+  return 0;
+}
+
+/* The router's corridor from door dr to one of the ways in: out WALL_FT
+ * from its wall, round every room (and `also`), in WALL_FT to the spot;
+ * the fewest corridors crossed, then the shortest with the fewest turns.
+ * Fills v (door to spot, at most MAX_CORNERS) and *goal; returns the point
+ * count, 0 when there is no such corridor, -1 on OOM. */
+static int route_door(pc *s, const cb_pc_door *dr, const cb_pc_room *also, const way_in *in, int nin, pt *v,
+                      int *goal) {
+  cb_ortho_problem pr;
+  cb_ortho_goal goals[4 * (MAX_DOORS * 4 + 1)];
+  if (door_covered(s, dr->at, dr->facing)) return 0;
+  if (router_map(s, also, &pr)) return -1;
+  for (int i = 0; i < nin; i++)
+    goals[i] = (cb_ortho_goal){{in[i].at.x + DX[in[i].wall] * WALL_FT, in[i].at.y + DY[in[i].wall] * WALL_FT},
+                               (int)(in[i].wall + 2) % 4,
+                               in[i].extra};
+  pr.from = (cb_point){dr->at.x + DX[dr->facing] * WALL_FT, dr->at.y + DY[dr->facing] * WALL_FT};
+  pr.dir = (int)dr->facing;
+  pr.goals = goals;
+  pr.ngoals = nin;
+  cb_point c[MAX_CORNERS - 2];
+  int n = 0;
+  double cost;
+  /* near first; far round only when nothing near will do */
+  for (int k = 0; k < 2 && n == 0; k++) {
+    pr.margin = k ? 240 : 60;
+    n = cb_ortho_route(&pr, c, MAX_CORNERS - 2, goal, &cost);
+    if (n < 0) return -1;
+  }
+  if (n == 0) return 0;
+  int m = 0;
+  v[m++] = dr->at;
+  for (int i = 0; i < n; i++)
+    v[m++] = (pt){c[i].x, c[i].y};
+  v[m++] = in[*goal].at;
+  return simplify(v, m);
+}
+
+/* Prices shape r exactly (crossings, crowding) and keeps it in *best when
+ * cheaper. -1 on OOM. */
+static int try_shape(pc *s, int di, int target, bool join, route r, route *best, hits *hs) {
+  const cb_pc_door *dr = &s->p->doors[di];
+  /* a shape with as many crossings as would make it dearer than the best is no use */
+  int limit = best->cost < INFINITY ? (int)fmin(INT_MAX, (best->cost - r.cost) / CORRIDOR_CROSSING) : INT_MAX;
+  if (find_hits_upto(s, r.v, r.n, di, hs, limit)) return -1;
+  if (hs->n > limit) return 0;
+  r.cost += CROWDED * crowding(s, r.v, r.n, di);
+  double total = poly_len(r.v, r.n);
+  for (int h = 0; h < hs->n; h++) {
+    r.cost += hs->h[h].room ? ROOM_CROSSING : CORRIDOR_CROSSING;
+    if (hs->h[h].room == dr->room || hs->h[h].room == target) r.cost += ROOM_CROSSING;
+    /* by a door it shares, the corridor runs along the other's stub: nothing may cross it there */
+    if (join && r.extra == 0 && hs->h[h].s1 > total - STUB_FT - EPS) r.cost += 10 * CORRIDOR_CROSSING;
+  }
+  if (r.cost < best->cost) *best = r;
+  return 0;
+}
+
 /* Shapes a corridor from the door to room `target` (its own room: a loop):
  * as straight as it can, one or two turns when it starts the wrong way, a
- * detour round a room in the way; the fewest crossings win, then the
- * shortest, then the fewest turns. The d4 gave the target its doors, so
- * the corridor comes in by one of them (any that crosses least); a new door
- * only into a room with no other (a loop in a one-door room). */
+ * detour round the rooms in the way (the router's, or one of the simple
+ * shapes); no room crossed where any shape avoids it, then the fewest
+ * corridors crossed, then the shortest, then the fewest turns. The d4 gave
+ * the target its doors, so the corridor comes in by one of them (any that
+ * crosses least); a new door only into a room with no other (a loop in a
+ * one-door room). */
 static cb_status shape_corridor(pc *s, cb_pc_door *dr, int target, route *best, hits *hs, cb_error *err) {
   int di = door_index(s, dr);
   const cb_pc_room *src = rect_of(s, dr->room), *t = rect_of(s, target);
@@ -647,7 +845,8 @@ static cb_status shape_corridor(pc *s, cb_pc_door *dr, int target, route *best, 
   if (cb_grow(&s->cand, &s->cap_cand, SHAPES_PER_SPOT * 4 * (MAX_DOORS * 4 + 1), sizeof *s->cand))
     return cb_error_oom(err);
   route *cand = s->cand;
-  int nc = 0;
+  way_in in[4 * (MAX_DOORS * 4 + 1)];
+  int nc = 0, nin = 0;
   int ndoors = doors_of(s, target);
   bool join = ndoors > (target == dr->room ? 1 : 0), may_add = ndoors < MAX_DOORS;
   for (int f = 0; f < CB_FACING_COUNT; f++) {
@@ -659,37 +858,36 @@ static cb_status shape_corridor(pc *s, cb_pc_door *dr, int target, route *best, 
     }
     for (int i = 0; i < nh; i++) {
       if (same_pt(wall_point(t, (cb_facing)f, have[i]), P)) continue;
+      double extra = i >= first_new && join ? NEW_DOOR_FT : 0;
+      in[nin++] = (way_in){wall_point(t, (cb_facing)f, have[i]), (cb_facing)f, extra};
       int k = shapes_to_spot(src, t, dr->facing, P, (cb_facing)f, have[i], cand + nc);
       for (int j = nc; j < nc + k; j++)
-        cand[j].extra = i >= first_new && join ? NEW_DOOR_FT : 0;
+        cand[j].extra = extra;
       nc += k;
     }
   }
   for (int i = 0; i < nc; i++) {
     cand[i].order = i;
     cand[i].n = simplify(cand[i].v, cand[i].n);
-    cand[i].cost = poly_len(cand[i].v, cand[i].n) + 15.0 * (cand[i].n - 2) + cand[i].extra;
+    cand[i].cost = poly_len(cand[i].v, cand[i].n) + TURN * (cand[i].n - 2) + cand[i].extra;
     /* the first leg must leave the wall outwards */
     pt a = cand[i].v[0], b = cand[i].n > 1 ? cand[i].v[1] : a;
     if ((b.x - a.x) * DX[dr->facing] + (b.y - a.y) * DY[dr->facing] <= EPS) cand[i].cost = INFINITY;
   }
-  /* cheapest shapes first; crossings cost 1000 ft each, through its own ends far more */
+  route routed = {.order = -1};
+  int goal = 0;
+  routed.n = route_door(s, dr, NULL, in, nin, routed.v, &goal);
+  if (routed.n > 0) {
+    routed.extra = in[goal].extra;
+    routed.cost = poly_len(routed.v, routed.n) + TURN * (routed.n - 2) + routed.extra;
+  }
+  if (routed.n < 0 || (routed.n > 0 && try_shape(s, di, target, join, routed, best, hs)))
+    return cb_error_oom(err);
+  /* cheapest shapes first; crossings cost 1000 ft each, a room far more */
   qsort(cand, (size_t)nc, sizeof *cand, route_cmp);
   for (int k = 0; k < nc && k < MAX_SHAPES_TRIED; k++) {
     if (cand[k].cost == INFINITY || cand[k].cost >= best->cost) break;
-    route r = cand[k];
-    /* a shape with as many crossings as would make it dearer than the best is no use */
-    int limit = best->cost < INFINITY ? (int)fmin(INT_MAX, (best->cost - r.cost) / 1000) : INT_MAX;
-    if (find_hits_upto(s, r.v, r.n, di, hs, limit)) return cb_error_oom(err);
-    if (hs->n > limit) continue;
-    r.cost += 2 * crowding(s, r.v, r.n, di);
-    double total = poly_len(r.v, r.n);
-    for (int h = 0; h < hs->n; h++) {
-      r.cost += hs->h[h].room == dr->room || hs->h[h].room == target ? 100000 : 1000;
-      /* by a door it shares, the corridor runs along the other's stub: nothing may cross it there */
-      if (join && r.extra == 0 && hs->h[h].s1 > total - STUB_FT - EPS) r.cost += 100000;
-    }
-    if (r.cost < best->cost) *best = r;
+    if (try_shape(s, di, target, join, cand[k], best, hs)) return cb_error_oom(err);
   }
   if (best->n == 0) return cb_error_set(err, CB_EINTERNAL, "no corridor shape from room %d", dr->room);
   return CB_OK;
@@ -803,7 +1001,7 @@ static cb_status roll_crossings(pc *s, int di, pt *v, int *n, const hits *hs, in
   }
   if (cut >= 0) {
     /* keep the corridor up to `cut` */
-    pt out[8];
+    pt out[MAX_CORNERS];
     int m = 0;
     double sa = 0;
     out[m++] = v[0];
@@ -855,6 +1053,15 @@ static cb_status finish_corridor(pc *s, int di, const pt *v, int n, int to, unsi
   return CB_OK;
 }
 
+/* "straight", "with 1 turn", "with 3 turns": a corridor of n points. */
+static const char *turns_words(int n) {
+  static const char *const WORDS[MAX_CORNERS - 1] = {
+      "straight",      "with 1 turn",   "with 2 turns",  "with 3 turns",  "with 4 turns",
+      "with 5 turns",  "with 6 turns",  "with 7 turns",  "with 8 turns",  "with 9 turns",
+      "with 10 turns", "with 11 turns", "with 12 turns", "with 13 turns", "with 14 turns"};
+  return WORDS[n <= 2 ? 0 : n - 2 < MAX_CORNERS - 1 ? n - 2 : MAX_CORNERS - 2];
+}
+
 /* A corridor to a drawn room (or back to its own): shaped to fit, then its crossings rolled. */
 static cb_status corridor_to_room(pc *s, int di, int target, cb_error *err) {
   hits hs = {0};
@@ -862,16 +1069,10 @@ static cb_status corridor_to_room(pc *s, int di, int target, cb_error *err) {
   cb_status st = shape_corridor(s, &s->p->doors[di], target, &r, &hs, err);
   if (st == CB_OK && find_hits(s, r.v, r.n, di, &hs)) st = cb_error_oom(err);
   cb_pc_door *dr = &s->p->doors[di];
-  if (st == CB_OK && !s->big) {
-    char turns[32];
-    if (r.n <= 2)
-      snprintf(turns, sizeof turns, "straight");
-    else
-      snprintf(turns, sizeof turns, "with %d turn%s", r.n - 2, r.n == 3 ? "" : "s");
+  if (st == CB_OK && !s->big)
     cb_dungeon_log(s->d, "Room %d, %s door: %.0f ft of corridor, %s, to room %d%s.", dr->room,
-                   FACING_WORD[dr->facing], poly_len(r.v, r.n), turns, target,
+                   FACING_WORD[dr->facing], poly_len(r.v, r.n), turns_words(r.n), target,
                    target == dr->room ? " (a loop back into the same room)" : "");
-  }
   int secret_to = 0, dead = 0;
   if (st == CB_OK) st = roll_crossings(s, di, r.v, &r.n, &hs, &secret_to, &dead, err);
   free(hs.h);
@@ -977,8 +1178,10 @@ static cb_facing last_leg(const pt *v, int n, cb_facing dflt) {
 
 /* A way to draw the corridor to a new room: the rolled one, or it stepped aside. */
 typedef struct shape {
-  pt v[10];
+  pt v[MAX_CORNERS];
   int n, cost, step, bend, fits;
+  /* routed round the rooms to the room placed `ahead` ft on and `aside` ft right of the rolled end */
+  int routed, ahead, aside;
   double lx, ly, off;
   cb_facing dir;
   cb_pc_room at;
@@ -1005,6 +1208,7 @@ static int step_aside(const pt *v0, int n0, cb_facing facing, int step, int sign
   if (sh->n == 1) sh->v[sh->n++] = sh->v[0];
   sh->step = step * (int)SQUARE_FT;
   sh->bend = 0;
+  sh->routed = 0;
   return 1;
 }
 
@@ -1024,6 +1228,7 @@ static int bend_end(const pt *v0, int n0, int back, int sign, shape *sh) {
   sh->lx = sh->ly = 0;
   sh->step = 0;
   sh->bend = (int)d;
+  sh->routed = 0;
   return 1;
 }
 
@@ -1042,7 +1247,10 @@ static int choose_shape(pc *s, int di, const pt *v0, int n0, cb_facing dir, cons
     if ((sh.cost = hit_cost(s, sh.v, sh.n, di, hs)) < 0) return -1;
     sh.dir = last_leg(sh.v, sh.n, dir);
     sh.fits = fit_room(s, di, sh.v, sh.n, sh.dir, rr, &sh.at, &sh.off);
-    if (best->n == 0 || sh.fits > best->fits || (sh.fits == best->fits && sh.cost < best->cost)) *best = sh;
+    int rooms = sh.cost / 100, best_rooms = best->cost / 100;
+    if (best->n == 0 || rooms < best_rooms ||
+        (rooms == best_rooms && (sh.fits > best->fits || (sh.fits == best->fits && sh.cost < best->cost))))
+      *best = sh;
     if (best->fits && best->cost == 0) break;
   }
   return 0;
@@ -1063,11 +1271,100 @@ static int lengthen(pc *s, int di, shape *sh, const rolled_room *rr) {
   return added;
 }
 
+enum { BEYOND_RINGS = 24, BEYOND_TRIES = 16 };
+
+/* The corridor routed to the room placed `k` squares ahead of the rolled
+ * end e and `m` to the right: 2 with *c filled and *score its price, 1 when
+ * no corridor reaches it round the rooms, 0 when it does not fit there, -1
+ * on OOM. */
+static int try_beyond(pc *s, int di, pt e, cb_facing dir, int k, int m, const rolled_room *rr, shape *c,
+                      double *score, hits *hs) {
+  cb_facing right = (cb_facing)((dir + 1) % 4);
+  pt end = {e.x + (DX[dir] * k + DX[right] * m) * SQUARE_FT, e.y + (DY[dir] * k + DY[right] * m) * SQUARE_FT};
+  memset(c, 0, sizeof *c);
+  if (!fit_room(s, di, &end, 1, dir, rr, &c->at, &c->off)) return 0;
+  way_in in = {end, (cb_facing)((dir + 2) % 4), 0};
+  int goal = 0;
+  c->n = route_door(s, &s->p->doors[di], &c->at, &in, 1, c->v, &goal);
+  if (c->n <= 0) return c->n < 0 ? -1 : 1;
+  if ((c->cost = hit_cost(s, c->v, c->n, di, hs)) < 0) return -1;
+  if (c->cost >= 100) return 1;
+  c->fits = 1, c->routed = 1, c->dir = dir, c->ahead = k * (int)SQUARE_FT, c->aside = m * (int)SQUARE_FT;
+  *score = poly_len(c->v, c->n) + TURN * (c->n - 2) + CORRIDOR_CROSSING * c->cost +
+           2 * SQUARE_FT * (abs(k) + abs(m));
+  return 2;
+}
+
+/* Nothing fits at the rolled length without crossing a room: the new room
+ * stands at the nearest spot to the rolled end (10 ft at a time, ahead
+ * first) where it fits and a corridor reaches it round every room (the
+ * router); of the first few such spots, the cheapest. 1 with *best filled,
+ * 0 when there is none, -1 on OOM. */
+static int place_beyond(pc *s, int di, const pt *v0, int n0, cb_facing dir, const rolled_room *rr,
+                        shape *best, hits *hs) {
+  pt e = v0[n0 - 1];
+  int first = -1, tries = 0;
+  double least = INFINITY;
+  if (door_covered(s, s->p->doors[di].at, s->p->doors[di].facing)) return 0;
+  for (int ring = 0; ring <= BEYOND_RINGS && (first < 0 || ring <= first + 2) && tries < BEYOND_TRIES; ring++)
+    for (int k = ring; k >= -ring; k--)
+      for (int sign = 1; sign >= -1; sign -= 2) {
+        int m = (ring - abs(k)) * sign;
+        if ((m == 0 && sign < 0) || tries >= BEYOND_TRIES) continue;
+        shape c;
+        double score = 0;
+        int got = try_beyond(s, di, e, dir, k, m, rr, &c, &score, hs);
+        if (got < 0) return -1;
+        tries += got > 0;
+        if (got < 2) continue;
+        if (first < 0) first = ring;
+        if (score < least) least = score, *best = c;
+      }
+  return first >= 0;
+}
+
+/* The way the corridor runs `at` feet along it. */
+static cb_facing leg_at(const pt *v, int n, double at) {
+  for (int i = 1; i < n; i++) {
+    double l = seg_len(v[i - 1], v[i]);
+    if (l > EPS && (at < l - EPS || i == n - 1)) return last_leg(v + i - 1, 2, CB_FACING_N);
+    at -= l;
+  }
+  return CB_FACING_N;
+}
+
+/* A routed corridor still opens its side passage 60 ft along it, on the
+ * side the check rolled; none when the corridor is too short. */
+static void regraft_side(pc *s, int di, const shape *sh) {
+  cb_pc_door *me = &s->p->doors[di];
+  if (me->nside != 2 || !sh->routed) return;
+  double total = poly_len(sh->v, sh->n);
+  if (total < CHECK_AT_FT + STUB_FT) {
+    me->nside = 0;
+    return;
+  }
+  cb_facing f = leg_at(sh->v, sh->n, CHECK_AT_FT);
+  bool left = CHECK_TABLE[me->check_roll - 1].result == CHECK_SIDE_LEFT;
+  cb_facing g = (cb_facing)((f + (left ? 3 : 1)) % 4);
+  me->side[0] = point_at(sh->v, sh->n, CHECK_AT_FT);
+  me->side[1] = (pt){me->side[0].x + DX[g] * SIDE_FT, me->side[0].y + DY[g] * SIDE_FT};
+  /* it stops short of the new room too */
+  double t0, t1;
+  cb_pc_room near = {0, sh->at.x - CLEAR_FT, sh->at.y - CLEAR_FT, sh->at.w + 2 * CLEAR_FT,
+                     sh->at.h + 2 * CLEAR_FT};
+  if (clip(me->side[0], me->side[1], &near, &t0, &t1)) {
+    double keep = floor(t0 * SIDE_FT / SNAP_FT) * SNAP_FT;
+    me->side[1] = (pt){me->side[0].x + DX[g] * keep, me->side[0].y + DY[g] * keep};
+    if (keep < CLEAR_FT) me->nside = 0;
+  }
+}
+
 /* A side passage stops short of whatever it would run into. -1 on OOM. */
 static int trim_side(pc *s, int di, const shape *sh, hits *hs) {
   cb_pc_door *me = &s->p->doors[di];
   for (int i = 0; i < me->nside; i++)
     me->side[i].x += sh->lx, me->side[i].y += sh->ly;
+  regraft_side(s, di, sh);
   if (me->nside != 2) return 0;
   if (find_hits(s, me->side, 2, di, hs)) return -1;
   if (hs->n == 0) return 0;
@@ -1094,6 +1391,20 @@ static void log_fit(pc *s, int di, const char *why, const shape *sh, const rolle
     cb_dungeon_log(s->d,
                    "Room %d, %s door: the corridor turns %s for its last %d ft so that the new room fits.",
                    dr->room, way, FACING_WORD[sh->dir], sh->bend);
+  if (sh->routed) {
+    char where[96] = "at the end of the rolled length";
+    int n = 0;
+    if (sh->ahead)
+      n = snprintf(where, sizeof where, "%d ft %s", abs(sh->ahead), sh->ahead > 0 ? "further on" : "nearer");
+    if (sh->aside)
+      snprintf(where + n, sizeof where - (size_t)n, "%s%d ft to the %s", n ? " and " : "", abs(sh->aside),
+               sh->aside > 0 ? "right" : "left");
+    cb_dungeon_log(
+        s->d,
+        "Room %d, %s door: there the corridor would cross a room or the new room would not fit, so "
+        "the new room stands %s and the corridor is drawn to it clear of every room: %.0f ft, %s.",
+        dr->room, way, where, poly_len(sh->v, sh->n), turns_words(sh->n));
+  }
   double slid = fabs(sh->off - entry_offset(rr, (cb_facing)((sh->dir + 2) % 4)));
   if (slid > EPS)
     cb_dungeon_log(s->d, "Room %d, %s door: the new room slides %.1f ft along its wall to stand clear.",
@@ -1116,7 +1427,14 @@ static cb_status corridor_to_new_room(pc *s, int di, const char *why, cb_error *
   roll_room(s, &rr, true);
   hits hs = {0};
   shape sh;
-  if (choose_shape(s, di, v0, n0, dir, &rr, &sh, &hs) || trim_side(s, di, &sh, &hs)) {
+  int routed = 0;
+  if (choose_shape(s, di, v0, n0, dir, &rr, &sh, &hs)) routed = -1;
+  /* no shape of the rolled length lets the room fit without crossing a room: route round them */
+  shape beyond;
+  if (routed == 0 && !(sh.fits && sh.cost < 100) &&
+      (routed = place_beyond(s, di, v0, n0, dir, &rr, &beyond, &hs)) > 0)
+    sh = beyond;
+  if (routed < 0 || trim_side(s, di, &sh, &hs)) {
     free(hs.h);
     return cb_error_oom(err);
   }
@@ -1152,13 +1470,27 @@ static cb_status dead_end(pc *s, int di, cb_error *err) {
   hits hs = {0};
   int secret_to = 0, dead = 0;
   cb_status st = find_hits(s, v, n, di, &hs) ? cb_error_oom(err) : CB_OK;
+  int in_way = 0;
+  double short_of = 0;
+  for (int i = 0; st == CB_OK && i < hs.n && !in_way; i++) {
+    /* a room in its way: it stops short of it, as corridors keep off rooms */
+    if (!hs.h[i].room) continue;
+    double keep = fmax(WALL_FT, floor((hs.h[i].s0 - WALL_FT) / SNAP_FT) * SNAP_FT);
+    v[1] = (pt){dr->at.x + DX[dr->facing] * keep, dr->at.y + DY[dr->facing] * keep};
+    in_way = hs.h[i].room, short_of = hs.h[i].s0 - keep;
+    st = find_hits(s, v, n, di, &hs) ? cb_error_oom(err) : CB_OK;
+  }
   if (st == CB_OK) st = roll_crossings(s, di, v, &n, &hs, &secret_to, &dead, err);
   free(hs.h);
   if (st != CB_OK) return st;
   if (!s->big)
-    cb_dungeon_log(s->d, "Room %d, %s door: still no room lies %s: a dead end, length rolled %d: %.0f ft.",
+    cb_dungeon_log(s->d, "Room %d, %s door: still no room lies %s: a dead end, length rolled %d: %.0f ft%s.",
                    dr->room, FACING_WORD[dr->facing], FACING_WORD[dr->facing], dr->length_roll % 10,
-                   poly_len(v, n));
+                   poly_len(v, n), in_way ? " (cut short)" : "");
+  if (in_way && !s->big)
+    cb_dungeon_log(s->d,
+                   "Room %d, %s door: the dead end stops %.0f ft short of room %d, which stands in its way.",
+                   dr->room, FACING_WORD[dr->facing], short_of, in_way);
   return finish_corridor(s, di, v, n, secret_to ? secret_to : dr->room,
                          secret_to ? CB_FLAG_SECRET : CB_FLAG_DEAD_END, err);
 }
@@ -1312,21 +1644,30 @@ static cb_status extra_door(pc *s, bool *none, cb_error *err) {
   const cb_pc_room *r = rect_of(s, room);
   int roll = cb_d4(&s->rng);
   cb_facing f = (cb_facing)(roll - 1);
-  for (int i = 0; i < CB_FACING_COUNT; i++) {
-    double off[MAX_DOORS * 4];
-    cb_facing g = (cb_facing)((roll - 1 + i) % CB_FACING_COUNT);
-    if (wall_doors(s, room, g, off, MAX_DOORS * 4) == 0) {
-      f = g;
-      break;
+  double off = -1;
+  /* a wall without a door first, then any; never where the door would open into a room touching it */
+  for (int pass = 0; pass < 2 && off < 0; pass++)
+    for (int i = 0; i < CB_FACING_COUNT && off < 0; i++) {
+      double have[MAX_DOORS * 4];
+      cb_facing g = (cb_facing)((roll - 1 + i) % CB_FACING_COUNT);
+      if (pass == 0 && wall_doors(s, room, g, have, MAX_DOORS * 4) > 0) continue;
+      double spot = free_spot(s, room, g, wall_len(r, g) / 2);
+      if (!door_covered(s, wall_point(r, g, spot), g)) f = g, off = spot;
     }
-  }
-  double off = free_spot(s, room, f, wall_len(r, f) / 2);
+  if (off < 0) off = free_spot(s, room, f, wall_len(r, f) / 2);
+  double have[MAX_DOORS * 4];
+  bool rolled_has = wall_doors(s, room, (cb_facing)(roll - 1), have, MAX_DOORS * 4) > 0,
+       got_has = wall_doors(s, room, f, have, MAX_DOORS * 4) > 0;
+  const char *why = (int)f == roll - 1       ? ""
+                    : rolled_has && !got_has ? "; that wall has a door, so the next wall without one"
+                    : rolled_has ? "; every wall without a door has a room against it, so the next "
+                                   "wall with room for one more"
+                                 : "; a room stands against that wall, so the next wall clear of one";
   if (!s->big)
     cb_dungeon_log(s->d,
                    "Every door is resolved but only %d of %d rooms are drawn: room %d, the most recent with "
                    "fewer than four doors, gets one more, facing %s (rolled %d%s).",
-                   s->p->nrooms, s->n, room, FACING_WORD[f], roll,
-                   (int)f == roll - 1 ? "" : "; that wall has a door, so the next wall without one");
+                   s->p->nrooms, s->n, room, FACING_WORD[f], roll, why);
   return lead_on(s, room, f, wall_point(rect_of(s, room), f, off), "the extra door", err);
 }
 
@@ -1441,6 +1782,8 @@ done:
   free(s.pending);
   free(s.box);
   free(s.cand);
+  free(s.blocks);
+  free(s.segs);
   return st;
 }
 

@@ -14,6 +14,7 @@ static const cb_rgb GRID = {0.80, 0.86, 0.92};
 static const double MARGIN_PT = 14, MAX_SCALE = 4, NUMBER_SIZE = 10, MIN_NUMBER = 8;
 static const double CORRIDOR_FT = 5; /* drawn width of a corridor */
 static const double EPS = 1e-6;
+enum { MAX_PIECE = 40 }; /* points in a stretch of corridor: its corners, and two more */
 static const char *const FACING_WORD[CB_FACING_COUNT] = {"north", "east", "south", "west"};
 
 /* Plane (feet) to page (points). A map much taller than its box is turned a
@@ -142,8 +143,8 @@ static void draw_under(cb_page *p, const cb_symbols *st, const view *v, const cb
       const cb_pc_point *w = part ? o->side : o->points;
       int k = part ? o->nside : o->npoints;
       double s = along(w, k, mid);
-      if (s < 0 || k + 2 > 8) continue;
-      cb_pc_point piece[8];
+      if (s < 0 || k + 2 > MAX_PIECE) continue;
+      cb_pc_point piece[MAX_PIECE];
       double reach = CORRIDOR_FT * 1.4;
       int pm = stretch(w, k, fmax(0, s - reach), s + reach, piece);
       for (int pass = 0; pass < 2 && pm >= 2; pass++)
@@ -182,6 +183,67 @@ static double clearance(const cb_symbols *st, const view *v, const cb_dungeon *d
   return least;
 }
 
+/* How far (x, y) keeps from the nearest corridor's edge, in points. */
+static double corridor_clearance(const view *v, const cb_preconnect_proc *pp, double x, double y) {
+  double least = INFINITY;
+  for (int i = 0; i < pp->ndoors; i++)
+    for (int part = 0; part < 2; part++) {
+      const cb_pc_door *dr = &pp->doors[i];
+      const cb_pc_point *w = part ? dr->side : dr->points;
+      int n = part ? dr->nside : dr->npoints;
+      for (int k = 1; k < n; k++) {
+        double ax, ay, bx, by;
+        to_page(v, w[k - 1].x, w[k - 1].y, &ax, &ay);
+        to_page(v, w[k].x, w[k].y, &bx, &by);
+        double dx = fmax(0, fmax(fmin(ax, bx) - x, x - fmax(ax, bx)));
+        double dy = fmax(0, fmax(fmin(ay, by) - y, y - fmax(ay, by)));
+        least = fmin(least, hypot(dx, dy) - v->cw / 2);
+      }
+    }
+  return least;
+}
+
+/* How far (x, y) keeps from room r's box (0 inside it), in points. */
+static double room_distance(const view *v, const cb_pc_room *r, double x, double y) {
+  double ax, ay, bx, by;
+  to_page(v, r->x, r->y, &ax, &ay);
+  to_page(v, r->x + r->w, r->y + r->h, &bx, &by);
+  double dx = fmax(0, fmax(fmin(ax, bx) - x, x - fmax(ax, bx)));
+  double dy = fmax(0, fmax(fmin(ay, by) - y, y - fmax(ay, by)));
+  return hypot(dx, dy);
+}
+
+/* Where the entrance badge (bw by bh) of room r goes, outside the room: the
+ * first of the spots along its walls (by the corners first, the top left
+ * foremost) that lies nearer this room than any other, off every room and
+ * clear of the corridors; the least bad when none is. */
+static void entrance_outside(const view *v, const cb_preconnect_proc *pp, const cb_pc_room *r, double bw,
+                             double bh, double *ex, double *ey) {
+  static const double ALONG[5] = {0, 1, 0.25, 0.75, 0.5};
+  double ax, ay, bx, by, g = 1.5, hw = bw / 2, hh = bh / 2;
+  to_page(v, r->x, r->y, &ax, &ay);
+  to_page(v, r->x + r->w, r->y + r->h, &bx, &by);
+  double x0 = fmin(ax, bx), x1 = fmax(ax, bx), y0 = fmin(ay, by), y1 = fmax(ay, by);
+  double best = -INFINITY;
+  for (int k = 0; k < 5 * 4; k++) {
+    double t = ALONG[k / 4], x, y;
+    switch (k % 4) {
+    case 0: x = x0 + hw + (x1 - x0 - bw) * t, y = y0 - hh - g; break;  /* above */
+    case 1: x = x0 - hw - g, y = y0 + hh + (y1 - y0 - bh) * t; break;  /* left */
+    case 2: x = x1 + hw + g, y = y0 + hh + (y1 - y0 - bh) * t; break;  /* right */
+    default: x = x0 + hw + (x1 - x0 - bw) * t, y = y1 + hh + g; break; /* below */
+    }
+    double own = room_distance(v, r, x, y), other = INFINITY;
+    for (int i = 0; i < pp->nrooms; i++)
+      if (pp->rooms[i].room != r->room) other = fmin(other, room_distance(v, &pp->rooms[i], x, y));
+    /* nearer its own room and off the others above all; then clear of the corridors */
+    double near = fmin(other - own - 1, other - fmax(hw, hh) - 1);
+    double score = near < 0 ? near - 1000 : fmin(0, corridor_clearance(v, pp, x, y) - hh);
+    if (score > best) best = score, *ex = x, *ey = y;
+    if (score >= 0) return;
+  }
+}
+
 /* The plan's extent in feet, rooms and corridors, with a 10-ft border. */
 static void extent(const cb_preconnect_proc *pp, double *minx, double *miny, double *maxx, double *maxy) {
   *minx = *miny = INFINITY, *maxx = *maxy = -INFINITY;
@@ -210,6 +272,171 @@ double cb_corridors_height(const cb_dungeon *d, const cb_symbols *st, int level,
   return (maxy - miny) * scale + 2 * MARGIN_PT;
 }
 
+/* The corridors, and passages no door drew. */
+static void draw_corridors(cb_page *p, const cb_symbols *st, const cb_dungeon *d,
+                           const cb_preconnect_proc *pp, const view *v, cb_symbol_set *used) {
+  /* corridors: ink edges first, then paper inside, so crossings merge */
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < pp->ndoors; i++) {
+      const cb_pc_door *dr = &pp->doors[i];
+      cb_page_role(p, CB_ROLE_PASSAGE, dr->room, dr->to);
+      band(p, st, v, dr->points, dr->npoints, pass);
+      band(p, st, v, dr->side, dr->nside, pass);
+    }
+  cb_page_role(p, CB_ROLE_NONE, 0, 0);
+  /* passages no door drew (added by hand to a saved dungeon): straight, centre to centre, under the rooms */
+  for (int i = 0; i < d->npassages; i++) {
+    int drawn = 0;
+    for (int k = 0; k < pp->ndoors && !drawn; k++)
+      drawn = pp->doors[k].passage == d->passages[i].id;
+    const cb_room *a = cb_dungeon_room(d, d->passages[i].from), *b = cb_dungeon_room(d, d->passages[i].to);
+    if (drawn || !a || !b || a == b) continue;
+    double ax, ay, bx, by;
+    to_page(v, a->x, a->y, &ax, &ay);
+    to_page(v, b->x, b->y, &bx, &by);
+    cb_symbol s = cb_map_passage_symbol(&d->passages[i]);
+    cb_symbol_passage(p, st, s, ax, ay, bx, by);
+    if (d->passages[i].lock)
+      cb_symbol_label(p, st, d->passages[i].lock, (ax + bx) / 2, (ay + by) / 2 - st->badge);
+    *used |= CB_SYMBOL_BIT(s);
+  }
+}
+
+/* The rooms over the corridors. */
+static void draw_rooms(cb_page *p, const cb_symbols *st, const cb_preconnect_proc *pp, const view *v) {
+  cb_ink room_ink = {.fill = true,
+                     .stroke = true,
+                     .fill_color = cb_symbol_room_fill(st),
+                     .stroke_color = st->ink,
+                     .width = st->line * 1.4};
+  for (int i = 0; i < pp->nrooms; i++) {
+    const cb_pc_room *r = &pp->rooms[i];
+    cb_page_role(p, CB_ROLE_ROOM, r->room, 0);
+    page_move(p, v, r->x, r->y);
+    page_line(p, v, r->x + r->w, r->y);
+    page_line(p, v, r->x + r->w, r->y + r->h);
+    page_line(p, v, r->x, r->y + r->h);
+    cb_page_close(p);
+    cb_page_ink(p, &room_ink);
+  }
+  cb_page_role(p, CB_ROLE_NONE, 0, 0);
+}
+
+/* Crossings over the rooms and corridors. */
+static void draw_crossings(cb_page *p, const cb_symbols *st, const cb_preconnect_proc *pp, const view *v,
+                           cb_symbol_set *used) {
+  /* crossings on top: over runs the corridor across, under dashes it through */
+  for (int i = 0; i < pp->ndoors; i++) {
+    const cb_pc_door *dr = &pp->doors[i];
+    for (int k = 0; k < dr->ncrossings; k++) {
+      const cb_pc_crossing *c = &dr->crossings[k];
+      if (c->result != CB_CROSS_UNDER && c->result != CB_CROSS_OVER) continue;
+      double s0 = along(dr->points, dr->npoints, c->enter), s1 = along(dr->points, dr->npoints, c->leave);
+      if (s0 < 0 || s1 < s0) continue;
+      cb_pc_point seg[MAX_PIECE];
+      int m = dr->npoints + 2 <= MAX_PIECE ? stretch(dr->points, dr->npoints, s0, s1, seg) : 0;
+      if (c->result == CB_CROSS_OVER) {
+        for (int pass = 0; pass < 2; pass++)
+          band(p, st, v, seg, m, pass);
+        *used |= CB_SYMBOL_BIT(CB_SYM_OVER);
+      } else {
+        draw_under(p, st, v, pp, c, seg, m);
+        *used |= CB_SYMBOL_BIT(CB_SYM_UNDER);
+      }
+      cb_symbol stairs = c->ladder ? CB_SYM_LADDER : CB_SYM_STAIRS;
+      double ux, uy;
+      direction_at(dr->points, dr->npoints, s0, &ux, &uy);
+      mark(p, st, v, stairs, c->enter, ux, uy, used);
+      direction_at(dr->points, dr->npoints, s1, &ux, &uy);
+      mark(p, st, v, stairs, c->leave, -ux, -uy, used);
+    }
+  }
+}
+
+/* Doors, secret doors and dead ends. */
+static void draw_doors(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
+                       const view *v, cb_symbol_set *used) {
+  /* doors where corridors meet walls; secret doors and dead ends where they stop */
+  for (int i = 0; i < pp->ndoors; i++) {
+    const cb_pc_door *dr = &pp->doors[i];
+    if (dr->npoints < 1) continue;
+    static const int DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
+    int f = (int)dr->facing % 4;
+    mark(p, st, v, CB_SYM_DOOR, dr->points[0], DX[f], DY[f], used);
+    const cb_passage *ps =
+        dr->passage >= 1 && dr->passage <= d->npassages ? &d->passages[dr->passage - 1] : NULL;
+    double total = 0;
+    for (int k = 1; k < dr->npoints; k++)
+      total += seg_len(dr->points[k - 1], dr->points[k]);
+    if (total <= EPS) continue;
+    double ux, uy;
+    direction_at(dr->points, dr->npoints, total, &ux, &uy);
+    cb_pc_point end = dr->points[dr->npoints - 1];
+    if (ps && (ps->flags & CB_FLAG_SECRET) && !(ps->flags & CB_FLAG_DEAD_END)) {
+      /* the disc sits on the corridor just short of the wall, not over the room */
+      double back = fmin(total, (st->badge * 0.45) / v->scale);
+      end = (cb_pc_point){end.x - ux * back, end.y - uy * back};
+    }
+    cb_symbol s = !ps                            ? CB_SYM_DOOR
+                  : ps->flags & CB_FLAG_DEAD_END ? CB_SYM_DEAD_END
+                  : ps->flags & CB_FLAG_SECRET   ? CB_SYM_SECRET
+                                                 : CB_SYM_DOOR;
+    mark(p, st, v, s, end, ux, uy, used);
+  }
+  for (int i = 0; i < pp->ndoors; i++) {
+    const cb_pc_door *dr = &pp->doors[i];
+    if (dr->nside != 2) continue;
+    double l = seg_len(dr->side[0], dr->side[1]);
+    if (l <= EPS) continue;
+    mark(p, st, v, CB_SYM_DEAD_END, dr->side[1], (dr->side[1].x - dr->side[0].x) / l,
+         (dr->side[1].y - dr->side[0].y) / l, used);
+  }
+}
+
+/* Room numbers and the entrance, last. */
+static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
+                         const view *v, cb_symbol_set *used) {
+  /* room numbers last, over everything */
+  for (int i = 0; i < pp->nrooms; i++) {
+    const cb_pc_room *r = &pp->rooms[i];
+    const cb_room *room = cb_dungeon_room(d, r->room);
+    char num[16];
+    snprintf(num, sizeof num, "%d", room ? room->number : r->room);
+    double cx, cy;
+    to_page(v, r->x + r->w / 2, r->y + r->h / 2, &cx, &cy);
+    double size = fmax(MIN_NUMBER, fmin(NUMBER_SIZE, fmin(r->w, r->h) * v->scale * 0.55));
+    double tw = cb_text_width(st->m, CB_FONT_BOLD, size, num);
+    /* the middle of the room, or the spot nearest it that no secret door's disc covers */
+    double rw = r->w * v->scale, rh = r->h * v->scale, nx = cx, ny = cy;
+    double most = -INFINITY;
+    for (int k = 0; k < 9 && most < 0; k++) {
+      double ox = (k % 3 - 1) * (rw - tw) / 3, oy = (k / 3 - 1) * (rh - size) / 3;
+      if (k == 0)
+        ox = oy = 0;
+      else if (k == 4)
+        ox = -(rw - tw) / 3, oy = -(rh - size) / 3;
+      double room_left = clearance(st, v, d, pp, cx + ox, cy + oy, tw, size);
+      if (room_left > most) most = room_left, nx = cx + ox, ny = cy + oy;
+    }
+    cb_page_role(p, CB_ROLE_NUMBER, r->room, 0);
+    cb_page_text(p, CB_FONT_BOLD, size, nx - tw / 2, ny + size * 0.34, st->ink, num);
+    cb_page_role(p, CB_ROLE_ROOM_MARK, r->room, 0);
+    if (room && (room->tags & CB_TAG_ENTRANCE)) {
+      double bw = cb_symbol_badge_width(st, CB_SYM_ENTRANCE, NULL);
+      double ax, ay, bx, by;
+      to_page(v, r->x, r->y, &ax, &ay);
+      to_page(v, r->x + r->w, r->y + r->h, &bx, &by);
+      /* inside the room's top left corner when the room has room for it, else just outside */
+      int inside = fabs(bx - ax) >= tw + 2 * bw + 6 && fabs(by - ay) >= size + 2 * st->badge + 4;
+      double ex = fmin(ax, bx) + bw * 0.5 + 2.5, ey = fmin(ay, by) + st->badge * 0.5 + 2.5;
+      if (!inside) entrance_outside(v, pp, r, bw, st->badge, &ex, &ey);
+      cb_symbol_badge(p, st, CB_SYM_ENTRANCE, NULL, ex, ey);
+      *used |= CB_SYMBOL_BIT(CB_SYM_ENTRANCE);
+    }
+  }
+  cb_page_role(p, CB_ROLE_NONE, 0, 0);
+}
+
 void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
                        double w, double h, cb_symbol_set *used) {
   const cb_preconnect_proc *pp = cb_preconnect_of(d);
@@ -232,153 +459,14 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
   v.cw = fmax(2.5, fmin(8, CORRIDOR_FT * v.scale));
   grid(p, &v, minx, miny, maxx, maxy);
 
-  /* corridors: ink edges first, then paper inside, so crossings merge */
-  for (int pass = 0; pass < 2; pass++)
-    for (int i = 0; i < pp->ndoors; i++) {
-      const cb_pc_door *dr = &pp->doors[i];
-      cb_page_role(p, CB_ROLE_PASSAGE, dr->room, dr->to);
-      band(p, st, &v, dr->points, dr->npoints, pass);
-      band(p, st, &v, dr->side, dr->nside, pass);
-    }
-  cb_page_role(p, CB_ROLE_NONE, 0, 0);
-  /* passages no door drew (added by hand to a saved dungeon): straight, centre to centre, under the rooms */
-  for (int i = 0; i < d->npassages; i++) {
-    int drawn = 0;
-    for (int k = 0; k < pp->ndoors && !drawn; k++)
-      drawn = pp->doors[k].passage == d->passages[i].id;
-    const cb_room *a = cb_dungeon_room(d, d->passages[i].from), *b = cb_dungeon_room(d, d->passages[i].to);
-    if (drawn || !a || !b || a == b) continue;
-    double ax, ay, bx, by;
-    to_page(&v, a->x, a->y, &ax, &ay);
-    to_page(&v, b->x, b->y, &bx, &by);
-    cb_symbol s = cb_map_passage_symbol(&d->passages[i]);
-    cb_symbol_passage(p, st, s, ax, ay, bx, by);
-    if (d->passages[i].lock)
-      cb_symbol_label(p, st, d->passages[i].lock, (ax + bx) / 2, (ay + by) / 2 - st->badge);
-    *used |= CB_SYMBOL_BIT(s);
-  }
-  cb_ink room_ink = {.fill = true,
-                     .stroke = true,
-                     .fill_color = cb_symbol_room_fill(st),
-                     .stroke_color = st->ink,
-                     .width = st->line * 1.4};
-  for (int i = 0; i < pp->nrooms; i++) {
-    const cb_pc_room *r = &pp->rooms[i];
-    cb_page_role(p, CB_ROLE_ROOM, r->room, 0);
-    page_move(p, &v, r->x, r->y);
-    page_line(p, &v, r->x + r->w, r->y);
-    page_line(p, &v, r->x + r->w, r->y + r->h);
-    page_line(p, &v, r->x, r->y + r->h);
-    cb_page_close(p);
-    cb_page_ink(p, &room_ink);
-  }
-  cb_page_role(p, CB_ROLE_NONE, 0, 0);
-
-  /* crossings on top: over runs the corridor across, under dashes it through */
-  for (int i = 0; i < pp->ndoors; i++) {
-    const cb_pc_door *dr = &pp->doors[i];
-    for (int k = 0; k < dr->ncrossings; k++) {
-      const cb_pc_crossing *c = &dr->crossings[k];
-      if (c->result != CB_CROSS_UNDER && c->result != CB_CROSS_OVER) continue;
-      double s0 = along(dr->points, dr->npoints, c->enter), s1 = along(dr->points, dr->npoints, c->leave);
-      if (s0 < 0 || s1 < s0) continue;
-      cb_pc_point seg[16];
-      int m = dr->npoints + 2 <= 16 ? stretch(dr->points, dr->npoints, s0, s1, seg) : 0;
-      if (c->result == CB_CROSS_OVER) {
-        for (int pass = 0; pass < 2; pass++)
-          band(p, st, &v, seg, m, pass);
-        *used |= CB_SYMBOL_BIT(CB_SYM_OVER);
-      } else {
-        draw_under(p, st, &v, pp, c, seg, m);
-        *used |= CB_SYMBOL_BIT(CB_SYM_UNDER);
-      }
-      cb_symbol stairs = c->ladder ? CB_SYM_LADDER : CB_SYM_STAIRS;
-      double ux, uy;
-      direction_at(dr->points, dr->npoints, s0, &ux, &uy);
-      mark(p, st, &v, stairs, c->enter, ux, uy, used);
-      direction_at(dr->points, dr->npoints, s1, &ux, &uy);
-      mark(p, st, &v, stairs, c->leave, -ux, -uy, used);
-    }
-  }
-
-  /* doors where corridors meet walls; secret doors and dead ends where they stop */
-  for (int i = 0; i < pp->ndoors; i++) {
-    const cb_pc_door *dr = &pp->doors[i];
-    if (dr->npoints < 1) continue;
-    static const int DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
-    int f = (int)dr->facing % 4;
-    mark(p, st, &v, CB_SYM_DOOR, dr->points[0], DX[f], DY[f], used);
-    const cb_passage *ps =
-        dr->passage >= 1 && dr->passage <= d->npassages ? &d->passages[dr->passage - 1] : NULL;
-    double total = 0;
-    for (int k = 1; k < dr->npoints; k++)
-      total += seg_len(dr->points[k - 1], dr->points[k]);
-    if (total <= EPS) continue;
-    double ux, uy;
-    direction_at(dr->points, dr->npoints, total, &ux, &uy);
-    cb_pc_point end = dr->points[dr->npoints - 1];
-    if (ps && (ps->flags & CB_FLAG_SECRET) && !(ps->flags & CB_FLAG_DEAD_END)) {
-      /* the disc sits on the corridor just short of the wall, not over the room */
-      double back = fmin(total, (st->badge * 0.45) / v.scale);
-      end = (cb_pc_point){end.x - ux * back, end.y - uy * back};
-    }
-    cb_symbol s = !ps                            ? CB_SYM_DOOR
-                  : ps->flags & CB_FLAG_DEAD_END ? CB_SYM_DEAD_END
-                  : ps->flags & CB_FLAG_SECRET   ? CB_SYM_SECRET
-                                                 : CB_SYM_DOOR;
-    mark(p, st, &v, s, end, ux, uy, used);
-  }
-  for (int i = 0; i < pp->ndoors; i++) {
-    const cb_pc_door *dr = &pp->doors[i];
-    if (dr->nside != 2) continue;
-    double l = seg_len(dr->side[0], dr->side[1]);
-    if (l <= EPS) continue;
-    mark(p, st, &v, CB_SYM_DEAD_END, dr->side[1], (dr->side[1].x - dr->side[0].x) / l,
-         (dr->side[1].y - dr->side[0].y) / l, used);
-  }
-
+  draw_corridors(p, st, d, pp, &v, used);
+  draw_rooms(p, st, pp, &v);
+  draw_crossings(p, st, pp, &v, used);
+  draw_doors(p, st, d, pp, &v, used);
   cb_symbol_north(p, st, x + w - arrow / 2, y + MARGIN_PT + st->badge, v.turned ? 1 : 0,
                   -1 + (v.turned ? 1 : 0));
 
-  /* room numbers last, over everything */
-  for (int i = 0; i < pp->nrooms; i++) {
-    const cb_pc_room *r = &pp->rooms[i];
-    const cb_room *room = cb_dungeon_room(d, r->room);
-    char num[16];
-    snprintf(num, sizeof num, "%d", room ? room->number : r->room);
-    double cx, cy;
-    to_page(&v, r->x + r->w / 2, r->y + r->h / 2, &cx, &cy);
-    double size = fmax(MIN_NUMBER, fmin(NUMBER_SIZE, fmin(r->w, r->h) * v.scale * 0.55));
-    double tw = cb_text_width(st->m, CB_FONT_BOLD, size, num);
-    /* the middle of the room, or the spot nearest it that no secret door's disc covers */
-    double rw = r->w * v.scale, rh = r->h * v.scale, nx = cx, ny = cy;
-    double most = -INFINITY;
-    for (int k = 0; k < 9 && most < 0; k++) {
-      double ox = (k % 3 - 1) * (rw - tw) / 3, oy = (k / 3 - 1) * (rh - size) / 3;
-      if (k == 0)
-        ox = oy = 0;
-      else if (k == 4)
-        ox = -(rw - tw) / 3, oy = -(rh - size) / 3;
-      double room_left = clearance(st, &v, d, pp, cx + ox, cy + oy, tw, size);
-      if (room_left > most) most = room_left, nx = cx + ox, ny = cy + oy;
-    }
-    cb_page_role(p, CB_ROLE_NUMBER, r->room, 0);
-    cb_page_text(p, CB_FONT_BOLD, size, nx - tw / 2, ny + size * 0.34, st->ink, num);
-    cb_page_role(p, CB_ROLE_ROOM_MARK, r->room, 0);
-    if (room && (room->tags & CB_TAG_ENTRANCE)) {
-      double bw = cb_symbol_badge_width(st, CB_SYM_ENTRANCE, NULL);
-      double ax, ay, bx, by;
-      to_page(&v, r->x, r->y, &ax, &ay);
-      to_page(&v, r->x + r->w, r->y + r->h, &bx, &by);
-      /* inside the room's top left corner when the room has room for it, else just outside */
-      int inside = fabs(bx - ax) >= tw + 2 * bw + 6 && fabs(by - ay) >= size + 2 * st->badge + 4;
-      double ex = inside ? fmin(ax, bx) + bw * 0.5 + 2.5 : fmin(ax, bx) - bw * 0.5 - 1.5;
-      double ey = inside ? fmin(ay, by) + st->badge * 0.5 + 2.5 : fmin(ay, by) - st->badge * 0.5 - 1.5;
-      cb_symbol_badge(p, st, CB_SYM_ENTRANCE, NULL, ex, ey);
-      *used |= CB_SYMBOL_BIT(CB_SYM_ENTRANCE);
-    }
-  }
-  cb_page_role(p, CB_ROLE_NONE, 0, 0);
+  draw_numbers(p, st, d, pp, &v, used);
 }
 
 static size_t add(char *buf, size_t cap, size_t n, const char *fmt, ...)
