@@ -273,14 +273,16 @@ static cb_status read_seed(cb_json_reader *r, json_t *seed, uint64_t *out) {
   return CB_OK;
 }
 
-/* The options a generator writes (and the footer's command repeats): any
- * other key is refused, so a file cannot put words of its own into that
- * command. */
-static bool known_option(const cb_proc_io *io, const char *key) {
-  char word[72];
-  if (!io || !io->options || !*key || strlen(key) > 64 || strpbrk(key, " ")) return false;
-  snprintf(word, sizeof word, " %s ", key);
-  return strstr(io->options, word) != NULL;
+/* The options a generator writes (and the footer's command repeats): its
+ * own, as its option rows name them, and those every dungeon records (the
+ * title, and stocking's). Any other key is refused, so a file cannot put
+ * words of its own into that command. */
+static bool known_option(const cb_json_procs *procs, const char *generator, const char *key) {
+  static const char *const every[] = {"title", "theme", "depth", "locks"};
+  if (!*key || strlen(key) > 64) return false;
+  for (size_t i = 0; i < sizeof every / sizeof *every; i++)
+    if (strcmp(every[i], key) == 0) return true;
+  return procs->records(generator, key);
 }
 
 static cb_status read_options(cb_json_reader *r, json_t *root) {
@@ -288,7 +290,7 @@ static cb_status read_options(cb_json_reader *r, json_t *root) {
   const char *key;
   json_t *v;
   json_object_foreach(opts, key, v) {
-    if (!known_option(r->procs->find(r->d->generator), key))
+    if (!known_option(r->procs, r->d->generator, key))
       return cb_jr_fail(r, "options", "'%.64s%s' is not an option of %s", key, strlen(key) > 64 ? "..." : "",
                         r->d->generator);
     char buf[64];

@@ -97,7 +97,6 @@ json_t *cb_jv_coord(double v);
  * optionally the top-level "sketch") and read back with validation. */
 typedef struct cb_proc_io {
   const char *generator;
-  const char *options; /* " rooms title ... ": the option keys it records, each between spaces */
   void (*write)(cb_jw *w, const cb_dungeon *d);            /* the "procedure" object */
   cb_status (*read)(cb_json_reader *r, json_t *procedure); /* fills d->procedure */
   void (*write_sketch)(cb_jw *w, const cb_dungeon *d);     /* optional, with has_sketch */

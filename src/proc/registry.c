@@ -52,7 +52,12 @@ static const cb_proc_io *json_find(const char *generator) {
 
 static const char *json_names(char *buf, size_t cap) { return cb_generator_names(buf, cap, ", "); }
 
+static bool json_records(const char *generator, const char *key) {
+  const cb_generator *g = cb_generator_find(generator);
+  return g && g->options && cb_option_find(g->options, key) != NULL;
+}
+
 const cb_json_procs *cb_proc_json(void) {
-  static const cb_json_procs procs = {json_find, json_names};
+  static const cb_json_procs procs = {json_find, json_names, json_records};
   return &procs;
 }

@@ -291,9 +291,6 @@ static cb_status read_proc(cb_json_reader *r, json_t *o) {
 
 const cb_proc_io cb_proc_io_cards = {
     .generator = "cards",
-    .options = " sprawl rooms grid shape entrance decks jokers rediscovered no-doubles-obstructed "
-               "doubles-obstructed "
-               "levels faithful min-rooms content lengths length-unit title theme depth locks ",
     .write = write_proc,
     .read = read_proc,
 };

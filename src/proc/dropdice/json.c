@@ -88,7 +88,6 @@ static cb_status read_proc(cb_json_reader *r, json_t *o) {
 
 const cb_proc_io cb_proc_io_dropdice = {
     .generator = "dropdice",
-    .options = " rooms extra-by faithful content title theme depth locks ",
     .write = write_proc,
     .read = read_proc,
 };

@@ -285,7 +285,6 @@ static void write_proc(cb_jw *w, const cb_dungeon *d) { cb_jw_value(w, build_pro
 
 const cb_proc_io cb_proc_io_preconnect = {
     .generator = "preconnect",
-    .options = " rooms ladders faithful title theme depth locks ",
     .write = write_proc,
     .read = read_proc,
 };
