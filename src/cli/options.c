@@ -3,7 +3,9 @@
 #include "base/text.h"
 #include "common.h"
 #include "page/page.h"
+#include "page/sizes.h"
 #include "proc/registry.h"
+#include "run/formats.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -154,31 +156,8 @@ void cb_cli_help(FILE *out) {
         out);
 }
 
-static const struct {
-  const char *ext;
-  cb_format format;
-} formats[] = {{"pdf", CB_FORMAT_PDF},
-               {"svg", CB_FORMAT_SVG},
-               {"png", CB_FORMAT_PNG},
-               {"json", CB_FORMAT_JSON},
-               {"dot", CB_FORMAT_DOT}};
-
-static int format_of(const char *name) {
-  for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
-    if (strcmp(formats[i].ext, name) == 0) return (int)formats[i].format;
-  return -1;
-}
-
 bool cb_cli_page_size(const char *s, double *w, double *h) {
-  static const struct {
-    const char *name;
-    double w_mm, h_mm;
-  } named[] = {{"a4", 210, 297}, {"letter", 215.9, 279.4}, {"a5", 148, 210}, {"half-letter", 139.7, 215.9}};
-  for (size_t i = 0; i < sizeof named / sizeof *named; i++)
-    if (strcmp(s, named[i].name) == 0) {
-      *w = named[i].w_mm * CB_PT_PER_MM, *h = named[i].h_mm * CB_PT_PER_MM;
-      return true;
-    }
+  if (cb_page_size_named(s, w, h)) return true;
   double a, b;
   char unit[4] = "", tail;
   if (sscanf(s, "%lfx%lf%3[a-z]%c", &a, &b, unit, &tail) != 3 || (s[0] < '0' || s[0] > '9')) return false;
@@ -340,24 +319,29 @@ static cb_status settle_page(cb_cli *cli, cb_error *err) {
                                 job->page_h > 0 ? job->page_h : 297 * CB_PT_PER_MM, err);
 }
 
+static cb_status settle_writer(const cb_job *job, cb_error *err);
+
 /* The format, from --format or the extension, and what does not go with it. */
 static cb_status settle_format(cb_cli *cli, cb_error *err) {
   cb_job *job = &cli->job;
   const char *format = cli->given.format, *output = cli->given.output;
   if (format) {
-    int f = format_of(format);
-    if (f < 0)
-      return cb_error_set(err, CB_EINPUT, "--format '%s': expected pdf, svg, png, json or dot", format);
-    job->format = (cb_format)f;
+    const cb_format_row *f = cb_format_named(format);
+    char names[128];
+    if (!f)
+      return cb_error_set(err, CB_EINPUT, "--format '%s': expected %s", format,
+                          cb_format_names(names, sizeof names, "", ", ", " or "));
+    job->format = f->format;
   } else if (output && strcmp(output, "-") != 0) {
     const char *dot = strrchr(output, '.'), *slash = strrchr(output, '/');
-    int f = dot && (!slash || dot > slash) ? format_of(dot + 1) : -1;
-    if (f < 0)
-      return cb_error_set(err, CB_EINPUT,
-                          "--output '%s': cannot tell the format from the extension; use "
-                          ".pdf, .svg, .png, .json or .dot, or give --format",
-                          output);
-    job->format = (cb_format)f;
+    const cb_format_row *f = dot && (!slash || dot > slash) ? cb_format_named(dot + 1) : NULL;
+    char names[128];
+    if (!f)
+      return cb_error_set(
+          err, CB_EINPUT,
+          "--output '%s': cannot tell the format from the extension; use %s, or give --format", output,
+          cb_format_names(names, sizeof names, ".", ", ", " or "));
+    job->format = f->format;
   } else if (output) {
     return cb_error_set(err, CB_EINPUT, "--output -: give --format too");
   }
@@ -367,10 +351,24 @@ static cb_status settle_format(cb_cli *cli, cb_error *err) {
     job->output = job->format == CB_FORMAT_JSON ? "dungeon.json" : "dungeon.pdf";
   if (job->impose_saddle && job->tpl.layout == CB_LAYOUT_ZINE8)
     return cb_error_set(err, CB_EINPUT, "--impose saddle: the zine8 template is imposed already");
-  if (job->player_map && (job->format == CB_FORMAT_JSON || job->format == CB_FORMAT_DOT))
-    return cb_error_set(err, CB_EINPUT, "--player-map is a printed handout: use PDF, SVG or PNG");
-  if (strcmp(job->backend, "haru") == 0 && job->format != CB_FORMAT_PDF)
-    return cb_error_set(err, CB_EINPUT, "--backend haru writes PDF only");
+  return settle_writer(job, err);
+}
+
+/* What writes the format: the player's map and a backend only for pages,
+ * and only a backend whose own table lists the format. */
+static cb_status settle_writer(const cb_job *job, cb_error *err) {
+  const cb_format_row *f = cb_format_row_of(job->format);
+  char labels[64];
+  unsigned pages = 0;
+  for (int k = CB_FORMAT_PDF; k <= CB_FORMAT_DOT; k++)
+    if (cb_format_row_of((cb_format)k)->writer == CB_WRITER_PAGES) pages |= 1u << k;
+  if (job->player_map && f->writer != CB_WRITER_PAGES)
+    return cb_error_set(err, CB_EINPUT, "--player-map is a printed handout: use %s",
+                        cb_format_labels(labels, sizeof labels, pages));
+  const cb_backend_class *b = cb_backend_find(job->backend);
+  if (b && f->writer == CB_WRITER_PAGES && !(b->formats & (1u << job->format)))
+    return cb_error_set(err, CB_EINPUT, "--backend %s writes %s only", b->name,
+                        cb_format_labels(labels, sizeof labels, b->formats));
   return CB_OK;
 }
 

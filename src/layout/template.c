@@ -13,6 +13,7 @@
 
 #include "base/datadir.h"
 #include "page/page.h"
+#include "page/sizes.h"
 
 void cb_template_default(cb_template *t) {
   memset(t, 0, sizeof *t);
@@ -42,11 +43,6 @@ cb_status cb_template_check_room(const cb_template *t, double page_w, double pag
 
 static const struct {
   const char *name;
-  double w_mm, h_mm;
-} sizes[] = {{"a4", 210, 297}, {"letter", 215.9, 279.4}, {"a5", 148, 210}, {"half-letter", 139.7, 215.9}};
-
-static const struct {
-  const char *name;
   unsigned bit;
 } sections[] = {{"cover", CB_SECTION_COVER},       {"maps", CB_SECTION_MAPS},
                 {"key", CB_SECTION_KEY},           {"extras", CB_SECTION_EXTRAS},
@@ -58,12 +54,7 @@ static cb_status read_page(const char *file, config_setting_t *page, cb_template
     const char *key = config_setting_name(s);
     if (strcmp(key, "size") == 0) {
       const char *v = config_setting_get_string(s);
-      int found = 0;
-      for (size_t k = 0; v && k < sizeof sizes / sizeof *sizes; k++)
-        if (strcmp(v, sizes[k].name) == 0) {
-          t->page_w = sizes[k].w_mm * CB_PT_PER_MM, t->page_h = sizes[k].h_mm * CB_PT_PER_MM, found = 1;
-        }
-      if (!found)
+      if (!cb_page_size_named(v, &t->page_w, &t->page_h))
         return fail_at(file, s, err, "page.size must be \"a4\", \"letter\", \"a5\" or \"half-letter\"", NULL);
     } else if (strcmp(key, "width_mm") == 0 || strcmp(key, "height_mm") == 0) {
       double v =

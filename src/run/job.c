@@ -7,6 +7,7 @@
 
 #include "base/alloc.h"
 #include "base/datadir.h"
+#include "formats.h"
 #include "io/dot.h"
 #include "io/json.h"
 #include "io/output.h"
@@ -15,13 +16,14 @@
 #include "layout/sheet.h"
 #include "model/check.h"
 #include "model/view.h"
+#include "page/sizes.h"
 #include "proc/registry.h"
 
 #ifndef CB_VERSION
 #define CB_VERSION "0.0.0"
 #endif
 
-static const double A4_W = 595.2756, A4_H = 841.8898, MARGIN_MM = 12;
+static const double MARGIN_MM = 12;
 
 static cb_status make_dungeon(const cb_job *job, cb_dungeon **out, cb_error *err) {
   if (job->input) return cb_json_read_file(job->input, cb_proc_json(), out, err);
@@ -75,8 +77,10 @@ static cb_status open_renderer(const cb_job *job, renderer *r, cb_error *err) {
   snprintf(fonts, sizeof fonts, "%s/fonts", data);
   if (cb_fonts_check(fonts, err) != CB_OK) return err->status;
   cb_render_options ro = {job->format, job->dpi > 0 ? job->dpi : 150, fonts};
-  r->so = (cb_sheet_options){job->page_w > 0 ? job->page_w : A4_W,
-                             job->page_h > 0 ? job->page_h : A4_H,
+  double a4_w, a4_h;
+  cb_page_size_named("a4", &a4_w, &a4_h);
+  r->so = (cb_sheet_options){job->page_w > 0 ? job->page_w : a4_w,
+                             job->page_h > 0 ? job->page_h : a4_h,
                              (job->tpl.margin_mm > 0 ? job->tpl.margin_mm : MARGIN_MM) * CB_PT_PER_MM,
                              CB_VERSION,
                              job->player_map,
@@ -300,12 +304,11 @@ static cb_status run_one(const cb_job *job, cb_dungeon **keep, cb_error *err) {
   } else {
     st = make_dungeon(job, &d, err);
     if (st == CB_OK && out) {
-      if (job->format == CB_FORMAT_JSON)
-        st = write_json(d, out, err);
-      else if (job->format == CB_FORMAT_DOT)
-        st = cb_dot_write(d, (cb_sink){out, cb_output_write}, err);
-      else
-        st = write_pages(job, d, out, err);
+      switch (cb_format_row_of(job->format)->writer) {
+      case CB_WRITER_JSON: st = write_json(d, out, err); break;
+      case CB_WRITER_DOT: st = cb_dot_write(d, (cb_sink){out, cb_output_write}, err); break;
+      case CB_WRITER_PAGES: st = write_pages(job, d, out, err); break;
+      }
     }
   }
   if (out) {
@@ -327,8 +330,8 @@ cb_status cb_job_run(const cb_job *job, cb_dungeon **keep, cb_error *err) {
     const cb_generator *g = cb_generator_find(job->generator);
     if (g && g->validate(&job->gen, err) != CB_OK) return err->status;
   }
-  if (job->format != CB_FORMAT_JSON && job->format != CB_FORMAT_DOT && job->output &&
-      job->gen.rooms > CB_MAX_PAGE_ROOMS)
+  const cb_format_row *fmt = cb_format_row_of(job->format);
+  if (fmt->writer == CB_WRITER_PAGES && job->output && job->gen.rooms > CB_MAX_PAGE_ROOMS)
     return cb_error_set(err, CB_EINPUT,
                         "--rooms %d: a printed page holds at most %d rooms; use --format json",
                         job->gen.rooms, CB_MAX_PAGE_ROOMS);
@@ -337,20 +340,11 @@ cb_status cb_job_run(const cb_job *job, cb_dungeon **keep, cb_error *err) {
     return cb_error_set(err, CB_EINPUT,
                         "--output '%s': a name pattern takes one %%d or %%0Nd, e.g. dungeon-%%03d.pdf",
                         job->output);
-  if (job->count > 1 && !pattern && job->output && job->format == CB_FORMAT_DOT)
-    return cb_error_set(err, CB_EINPUT,
-                        "several dungeons go into one PDF; for DOT give a name pattern such as "
-                        "-o 'dungeon-%%03d.dot'");
-  if (job->count > 1 && !pattern && job->output && job->format != CB_FORMAT_PDF)
+  if (job->count > 1 && !pattern && job->output && !fmt->book)
     return cb_error_set(err, CB_EINPUT,
                         "several dungeons go into one PDF; for %s give a name pattern such as "
                         "-o 'dungeon-%%03d.%s'",
-                        job->format == CB_FORMAT_JSON  ? "JSON"
-                        : job->format == CB_FORMAT_SVG ? "SVG"
-                                                       : "PNG",
-                        job->format == CB_FORMAT_JSON  ? "json"
-                        : job->format == CB_FORMAT_SVG ? "svg"
-                                                       : "png");
+                        fmt->label, fmt->name);
   if (!pattern) return run_one(job, job->count > 1 ? NULL : keep, err);
   /* one file per dungeon, every name checked before the first is written */
   int n = job->count > 1 ? job->count : 1;
