@@ -1,5 +1,5 @@
-/* Graph layout for generators without geometry of their own (battleships,
- * and any other whose rooms are only "who joins whom"): positions for the
+/* Graph layout for generators without geometry of their own (those whose
+ * rooms are only "who joins whom"): positions for the
  * rooms of one level from the passages alone, so that rooms keep apart,
  * lines cross as little as the search finds, and no line runs through a
  * room. Deterministic: the only randomness is a stream seeded from the

@@ -1,6 +1,6 @@
 /* What a generator adds to the generic sheet: its own way of drawing the map
  * (cards on their grid, corridors as drawn) and pages after the key (the
- * leximorph sketch, battleships' grids). Each procedure defines its own (src/proc/<name>/layout.c). */
+ * tunnel sketch, a grid per level). Each procedure defines its own (src/proc/<name>/layout.c). */
 #ifndef CB_HOOKS_H
 #define CB_HOOKS_H
 

@@ -16,7 +16,7 @@ enum {
   CB_SECTION_COVER = 1u << 0,
   CB_SECTION_MAPS = 1u << 1,
   CB_SECTION_KEY = 1u << 2,
-  CB_SECTION_EXTRAS = 1u << 3, /* the generator's own pages: the leximorph sketch, the battleships grids */
+  CB_SECTION_EXTRAS = 1u << 3, /* the generator's own pages: a tunnel sketch, grids */
   CB_SECTION_APPENDIX = 1u << 4,
   CB_SECTION_PLAYER_MAP = 1u << 5,
 };

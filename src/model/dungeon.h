@@ -80,7 +80,7 @@ typedef struct cb_contents {
 typedef struct cb_room {
   int id;           /* unique, >= 1: the number printed on the map and in the key */
   int level;        /* a cb_level id */
-  int number;       /* number within its level (battleships); equal to id elsewhere */
+  int number;       /* number within its level where levels number their own; else id */
   double x, y;      /* map position in feet; y grows downwards (south) */
   unsigned tags;    /* cb_tag bits */
   int value;        /* die value, card rank, or CB_NO_VALUE */

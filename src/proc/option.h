@@ -71,7 +71,7 @@ struct cb_option_spec {
    * 1 for text, 2 for a number. */
   int (*format)(const cb_option_spec *s, const void *opts, char *buf, size_t cap);
   /* Called once the procedure is known, after every option is read
-   * (e.g. battleships' square grid); CB_EINPUT with a message. */
+   * (e.g. a grid that must be square); CB_EINPUT with a message. */
   cb_status (*check)(const void *opts, cb_error *err);
   const char *help; /* --help's text, lines after the first indented; NULL: not listed */
   cb_option_record record;
