@@ -28,8 +28,10 @@ static cb_status parse_dpi(const cb_option_spec *s, const char *arg, void *opts,
 
 static cb_status parse_backend(const cb_option_spec *s, const char *arg, void *opts, cb_error *err) {
   (void)s;
-  if (strcmp(arg, "cairo") != 0 && strcmp(arg, "haru") != 0)
-    return cb_error_set(err, CB_EINPUT, "--backend '%s': expected 'cairo' or 'haru'", arg);
+  char names[128];
+  if (!cb_backend_find(arg))
+    return cb_error_set(err, CB_EINPUT, "--backend '%s': expected %s", arg,
+                        cb_backend_names(names, sizeof names));
   ((cb_cli *)opts)->job.backend = arg;
   return CB_OK;
 }

@@ -46,6 +46,8 @@ struct cb_backend {
   struct cb_coverage *cover; /* what the fonts can draw (set by cb_backend_create) */
 };
 
+/* The backends' names for a message: "'cairo' or 'haru'", into buf. */
+const char *cb_backend_names(char *buf, size_t cap);
 /* The backend called name ("cairo"), or NULL. */
 const cb_backend_class *cb_backend_find(const char *name);
 

@@ -1,6 +1,6 @@
 /* leximorph's procedure artefacts (model.md "procedure"): the rolls of the
  * sectors, junctions and walls. They are the same arrays as the sketch's
- * (model/sketch.h), arena-allocated in the dungeon. */
+ * (sketch.h), arena-allocated in the dungeon. */
 #ifndef CB_PROC_LEXIMORPH_H
 #define CB_PROC_LEXIMORPH_H
 

@@ -1,7 +1,7 @@
 /* leximorph's tunnel sketch (seed 001, model.md "sketch"): the sectors with
  * their letters, the tunnels as polylines in feet, and every junction and
  * wall result where it was rolled. Everything is arena-allocated in the
- * dungeon (see dungeon.h); d->procedure.leximorph points into the same
+ * dungeon (see dungeon.h); its procedure artefacts point into the same
  * sector, junction and wall arrays, so the rolls are kept once. */
 #ifndef CB_SKETCH_H
 #define CB_SKETCH_H

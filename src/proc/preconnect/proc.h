@@ -1,7 +1,7 @@
 /* preconnect (seed 002) artefacts: every door with its d10 rolls and what
  * they decided, the corridors as drawn (polylines in feet) with their
  * crossings, and the rooms' rectangles on the plane. Arena-allocated with
- * the dungeon that holds them (d->procedure.preconnect). */
+ * the dungeon that holds them (d->procedure). */
 #ifndef CB_PROC_PRECONNECT_H
 #define CB_PROC_PRECONNECT_H
 
