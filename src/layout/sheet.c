@@ -458,9 +458,10 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
                ? notes_fill(p, m, d, 0, kx, ky, kw, bottom - ky)
                : cb_key_fill_balanced(p, &ks, d, 0, &word, kx, ky, kw, bottom - ky, kw > 330 ? 2 : 1, 12);
   } else {
-    /* the legend (two rows, or the sheet map's own with every symbol) and the key's heading */
+    /* the legend (two rows, or the sheet map's own with every symbol and the gaps
+     * above and below it) and the key's heading */
     double below =
-        (hooks->sheet_legend ? hooks->sheet_legend(NULL, &st, d, ~(cb_symbol_set)0, w, w, x, 0, w) + 8
+        (hooks->sheet_legend ? hooks->sheet_legend(NULL, &st, d, ~(cb_symbol_set)0, w, w, x, 0, w) + 6 + 8
                              : st.badge * 3 + 14) +
         11 * 1.5;
     sheet_fit fit = o->player ? (sheet_fit){map_want(d, &st, hooks, w, bottom - y), 2, BODY_SIZE, false}

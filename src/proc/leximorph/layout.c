@@ -405,6 +405,8 @@ double cb_sketch_legend(cb_page *p, const cb_symbols *st, const cb_dungeon *d, c
                         double map_w, double map_h, double x, double y, double w) {
   if (!has_sketch(d)) return 0;
   view v = box_view(d, 0, 0, map_w, map_h);
+  /* the sheet's legend at the small sketch's size: a row of samples, not a band of big ones */
+  v.tw = fmin(v.tw, 5.5), v.room = fmin(v.room, 12);
   return legend(p, st, used, &v, x, y, w, p != NULL);
 }
 
