@@ -406,6 +406,79 @@ static sheet_fit fit_sheet(const cb_key_style *ks, const cb_dungeon *d, const cb
   return fit;
 }
 
+enum { NOT_BESIDE = -2 };
+static const double KEY_HEAD = 11 * 1.5;
+
+typedef struct beside_fit {
+  double map_h, map_w; /* the map frame; map_h 0 when no size fits, -1 on OOM */
+  double side_h;       /* the band of the map and its legend, the key's first columns beside it */
+  int side_cols;       /* the key's columns beside the map */
+  sheet_fit key;       /* the key's step, and its columns below the band */
+} beside_fit;
+
+/* The biggest map (from the size it wants down to `least`), with the first
+ * step of the key that then fits the sheet, the key's first columns beside
+ * the map and its legend, the rest below them; map_h 0 when none does. */
+static beside_fit fit_beside(const cb_key_style *ks, const cb_dungeon *d, const cb_symbols *st,
+                             const cb_layout_hooks *hooks, double w, double room, double want, double least) {
+  for (double mh = want; mh >= least - 0.5; mh -= room * 0.02) {
+    double mw = map_frame_w(d, st, hooks, w, mh), side_w = w - mw - GUTTER;
+    if (side_w < 150) continue; /* a column narrower than that reads as a list of words */
+    double side_h = mh + 6 + hooks->sheet_legend(NULL, st, d, ~(cb_symbol_set)0, mw, mh, 0, 0, mw);
+    int side_cols = side_w > 330 ? 2 : 1;
+    for (int i = 0; i < KEY_STEPS; i++) {
+      cb_key_style k = key_style_at(ks, KEY_STEP[i].size, KEY_STEP[i].compact);
+      int next = cb_key_fill(NULL, &k, d, 0, NULL, 0, 0, side_w, side_h - KEY_HEAD, side_cols, GUTTER);
+      int all = next < 0 || next >= d->nrooms ? next
+                                              : cb_key_fill(NULL, &k, d, next, NULL, 0, 0, w,
+                                                            room - side_h - 8, KEY_STEP[i].cols, GUTTER);
+      if (all < 0) return (beside_fit){.map_h = -1};
+      if (all >= d->nrooms)
+        return (beside_fit){
+            mh, mw, side_h, side_cols, {mh, KEY_STEP[i].cols, KEY_STEP[i].size, false, KEY_STEP[i].compact}};
+    }
+  }
+  return (beside_fit){.map_h = 0};
+}
+
+/* A sheet map that the key leaves small (fit_sheet gives it less than it
+ * wants) is drawn at the left, its legend below it, and the key begins in
+ * the columns beside them: the key takes the width a small map leaves
+ * empty. Returns the room the key goes on from, NOT_BESIDE when the sheet is
+ * better laid out the usual way (the map gets its size, or is no smaller). */
+static int sheet_beside(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
+                        const cb_sheet_options *o, cb_key_style *ks, double x, double y, double w,
+                        double bottom, double top, cb_symbol_set *used, int *word, int *cols) {
+  if (!hooks->sheet_legend || o->player || o->page_w > o->page_h * 1.05) return NOT_BESIDE;
+  double below = hooks->sheet_legend(NULL, st, d, ~(cb_symbol_set)0, w, w, 0, 0, w) + 6 + 8 + KEY_HEAD;
+  double room = bottom - y - below, want = map_want(d, st, hooks, w, room);
+  sheet_fit usual = fit_sheet(ks, d, st, hooks, w, room, bottom - top);
+  if (usual.map_h < 0 || (!usual.spills && usual.map_h >= want - 0.5)) return NOT_BESIDE;
+  beside_fit bf = fit_beside(ks, d, st, hooks, w, bottom - y, want, fmin(want, room * 0.30));
+  if (bf.map_h < 0) return -1;
+  if (bf.map_h <= 0 || (!usual.spills && bf.map_h <= usual.map_h + 0.5)) return NOT_BESIDE;
+  *ks = key_style_at(ks, bf.key.size, bf.key.compact);
+  *cols = bf.key.cols;
+  cb_page_rect(p, x, y, bf.map_w, bf.map_h);
+  cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
+  cb_page_ink(p, &frame_ink);
+  draw_levels(p, st, d, hooks, o, x, y, bf.map_w, bf.map_h, used);
+  sheet_legend(p, st, d, hooks, *used, bf.map_w, bf.map_h, x, y + bf.map_h + 6, bf.map_w);
+  double sx = x + bf.map_w + GUTTER, sw = w - bf.map_w - GUTTER;
+  cb_page_text(p, CB_FONT_BOLD, 11, sx, y + 11, INK, "Room key");
+  int next = cb_key_fill(p, ks, d, 0, word, sx, y + KEY_HEAD, sw, bf.side_h - KEY_HEAD, bf.side_cols, GUTTER);
+  y += bf.side_h + 8;
+  /* the hook and the wandering table join the key where they fit */
+  cb_key_style with = *ks;
+  with.extras = cb_key_extras(d);
+  double with_h = with.extras ? cb_key_height(&with, d, next, w, bottom - y, *cols, GUTTER) : INFINITY;
+  if (with_h < 0 || next < 0) return -1;
+  if (isfinite(with_h)) *ks = with;
+  if (next < d->nrooms + ks->extras)
+    next = cb_key_fill_balanced(p, ks, d, next, word, x, y, w, bottom - y, *cols, GUTTER);
+  return next > d->nrooms ? d->nrooms : next;
+}
+
 /* The sheet; when the map is skipped (o->count_only), `assume` stands for the
  * symbols it would have used, the legend's size being all a map decides
  * beyond its own box. */
@@ -443,8 +516,11 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   ks.note = hooks->key_note;
   cb_symbol_set used = o->count_only ? assume : 0;
   cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
-  int next, word = 0, cols = 2; /* the key's room and word to go on from, its columns */
-  if (o->page_w > o->page_h * 1.05) {
+  int word = 0, cols = 2; /* the key's word to go on from, its columns */
+  int next = sheet_beside(p, &st, d, hooks, o, &ks, x, y, w, bottom, top, &used, &word, &cols);
+  if (next != NOT_BESIDE) {
+    doc->spilled = false; /* the key beside a small sheet map fits the sheet */
+  } else if (o->page_w > o->page_h * 1.05) {
     /* a wide page: the map on the left with its legend below, the key beside it */
     double avail = bottom - y, map_w = w * 0.6, map_h = avail - st.badge * 3.2 - 14;
     cb_page_rect(p, x, y, map_w, map_h);
