@@ -99,12 +99,19 @@ static void paper(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const c
     double lw = cb_text_width(st->m, CB_FONT_BOLD, big, s->letter) + small * 0.5;
     double w = lw + fmax(cb_text_width(st->m, CB_FONT_ITALIC, small, line[0]),
                          cb_text_width(st->m, CB_FONT_ITALIC, small, line[1]));
+    if (s->roll && w > side * 0.6) {
+      /* a small sketch keeps the rolls and lets the words go: the caption stays in its sector */
+      snprintf(line[1], sizeof line[1], "d10 %d, d4 %d", s->roll, s->rotation);
+      w = lw + fmax(cb_text_width(st->m, CB_FONT_ITALIC, small, line[0]),
+                    cb_text_width(st->m, CB_FONT_ITALIC, small, line[1]));
+    }
     double h = big * 1.15, x0 = px(v, (s->col - 1) * sk->sector_ft), y0 = py(v, (s->row - 1) * sk->sector_ft);
     /* the corner of the sector where the label covers the least tunnel */
     double best_x = x0 + small * 0.6, best_y = y0;
     int best = -1;
     for (int c = 0; c < 4; c++) {
-      double x = c % 2 ? x0 + side - w - small * 0.6 : x0 + small * 0.6, y = c / 2 ? y0 + side - h - 2 : y0;
+      double x = c % 2 ? fmax(x0 + small * 0.6, x0 + side - w - small * 0.6) : x0 + small * 0.6,
+             y = c / 2 ? y0 + side - h - 2 : y0;
       int hits = label_hits(d, sk, v, x - v->tw / 2, y - v->tw / 2, x + w + v->tw / 2, y + h + v->tw / 2);
       if (best < 0 || hits < best) best = hits, best_x = x, best_y = y;
     }
