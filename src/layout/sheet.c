@@ -519,7 +519,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   int word = 0, cols = 2; /* the key's word to go on from, its columns */
   int next = sheet_beside(p, &st, d, hooks, o, &ks, x, y, w, bottom, top, &used, &word, &cols);
   if (next != NOT_BESIDE) {
-    doc->spilled = next >= 0 && next < d->nrooms; /* fit_beside found it fits; said if not */
+    doc->spilled = next >= 0 && next < d->nrooms; /* it fits (fit_beside), else crawlbook says so */
   } else if (o->page_w > o->page_h * 1.05) {
     /* a wide page: the map on the left with its legend below, the key beside it */
     double avail = bottom - y, map_w = w * 0.6, map_h = avail - st.badge * 3.2 - 14;
