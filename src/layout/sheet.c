@@ -421,7 +421,7 @@ typedef struct beside_fit {
  * the map and its legend, the rest below them; map_h 0 when none does. */
 static beside_fit fit_beside(const cb_key_style *ks, const cb_dungeon *d, const cb_symbols *st,
                              const cb_layout_hooks *hooks, double w, double room, double want, double least) {
-  for (double mh = want; mh >= least - 0.5; mh -= room * 0.02) {
+  for (double mh = want; mh >= least - 0.5; mh = mh > least + 0.5 ? fmax(least, mh - room * 0.02) : 0) {
     double mw = map_frame_w(d, st, hooks, w, mh), side_w = w - mw - GUTTER;
     if (side_w < 150) continue; /* a column narrower than that reads as a list of words */
     double side_h = mh + 6 + hooks->sheet_legend(NULL, st, d, ~(cb_symbol_set)0, mw, mh, 0, 0, mw);
