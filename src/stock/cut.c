@@ -85,8 +85,8 @@ static int crossing(const cb_cutter *c, unsigned char in, bool inside, int max, 
   return k;
 }
 
-int cb_cutter_cut(cb_cutter *c, const int *src, int nsrc, int t, int max, int *near_s, int *far_s, int *near_t,
-                  int *far_t) {
+int cb_cutter_cut(cb_cutter *c, const int *src, int nsrc, int t, const int *reached, int max, int *near_s,
+                  int *far_s, int *near_t, int *far_t) {
   memset(c->flow, 0, (size_t)c->np * sizeof *c->flow);
   int f = 0;
   for (;; f++) {
@@ -100,13 +100,11 @@ int cb_cutter_cut(cb_cutter *c, const int *src, int nsrc, int t, int max, int *n
     }
   }
   if (f == 0) return 0;
-  /* side bit 1: reached from the sources now; 2: reaches t; 4: reached at all */
+  /* side bit 1: reached from the sources now; 2: reaches t */
   search(c, &t, 1, -1, 2, true);
-  memset(c->flow, 0, (size_t)c->np * sizeof *c->flow);
-  search(c, src, nsrc, -1, 4, false);
   int all = 0, ins = 0, int_ = 0;
   for (int i = 0; i < c->n; i++)
-    if (c->side[i] & 4) all++, ins += (c->side[i] & 1) != 0, int_ += (c->side[i] & 2) != 0;
+    if (reached[i] >= 0) all++, ins += (c->side[i] & 1) != 0, int_ += (c->side[i] & 2) != 0;
   *far_s = all - ins, *far_t = int_;
   if (crossing(c, 1, false, max, near_s) != f || crossing(c, 2, true, max, near_t) != f) return 0;
   return f;

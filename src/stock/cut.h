@@ -27,11 +27,12 @@ void cb_cutter_free(cb_cutter *c);
 /* A cut of at most max passages between the rooms src[0..nsrc) (the
  * entrance and rooms near it, which stay on the near side) and room t: the
  * cut nearest the sources into near_s and the one nearest t into near_t
- * (each up to max passage indices), with how many rooms reached from the
- * sources lie beyond each. Returns the cut's size; 0 when t is not reached
- * anyway or no cut of max passages fits. */
-int cb_cutter_cut(cb_cutter *c, const int *src, int nsrc, int t, int max, int *near_s, int *far_s, int *near_t,
-                  int *far_t);
+ * (each up to max passage indices), with how many of the rooms the party
+ * reaches (reached[i] >= 0: cb_cutter_order's dist) lie beyond each. Returns
+ * the cut's size; 0 when t is not reached anyway or no cut of max passages
+ * fits. */
+int cb_cutter_cut(cb_cutter *c, const int *src, int nsrc, int t, const int *reached, int max, int *near_s,
+                  int *far_s, int *near_t, int *far_t);
 
 /* Rooms reached from s through passages not shut, in order of distance
  * (breadth first): fills order (n) and dist (n, -1 unreached); returns how

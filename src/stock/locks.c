@@ -185,9 +185,12 @@ typedef struct chain {
 
 /* How far a cut of `size` passages leaving `far` of `all` rooms beyond it is
  * from the even split into `zones` (lower is better): a near side too small
- * for the locks still to come costs most, each further passage a little. */
+ * for the locks still to come costs most, each further passage a little. A
+ * lock with nothing but the entrance before it is no lock (its key would lie
+ * at the door): never. */
 static double cut_cost(int size, int far, int all, int zones) {
   double ideal = (double)all / zones;
+  if (all - far < 2) return 1e9;
   return (far > ideal ? far - ideal : ideal - far) / all + 0.1 * (size - 1) + (all - far < zones ? 1 : 0);
 }
 
@@ -199,13 +202,20 @@ static void shut(chain *ch, const int *cut, int size, int t) {
   ch->made++;
 }
 
-/* Every way into the goal, whatever their number (the first lock's last
- * resort, as for one lock). */
-static int goal_ways(chain *ch, int *cut) {
-  int k = 0, g = ch->w->goal;
-  for (int i = 0; i < ch->c.np; i++)
-    if (ch->c.cap[i] == 1 && (ch->c.to[i] == g || (ch->c.from[i] == g && !(ch->w->d->passages[i].flags & CB_FLAG_ONE_WAY))))
-      cut[k++] = i;
+/* Every way into room t, at most max of them; how many there are, more
+ * than max when the procedure's locks lead in too (they stay its own). */
+static int ways_into(const chain *ch, int t, int *cut, int max) {
+  const cb_cutter *c = &ch->c;
+  int k = 0;
+  for (int j = c->start[t]; j < c->start[t + 1]; j++) {
+    int i = c->adj[j];
+    if (c->cap[i] == 0 || (c->from[i] == t && (ch->w->d->passages[i].flags & CB_FLAG_ONE_WAY))) continue;
+    if (c->cap[i] != 1)
+      k = max;
+    else if (k < max)
+      cut[k] = i;
+    k++;
+  }
   return k;
 }
 
@@ -215,12 +225,20 @@ typedef struct choice {
   int t, n;
 } choice;
 
+/* The ways into t as one lock, when they are few (a min cut need not be). */
+static void try_ways(chain *ch, int t, int all, choice *best) {
+  int ways[MAX_CUT], n = ways_into(ch, t, ways, MAX_CUT);
+  double cost = cut_cost(n, 1, all, ch->n - ch->made + 1);
+  if (n > 0 && n <= MAX_CUT && cost < best->cost)
+    *best = (choice){cost, t, n}, memcpy(ch->cut, ways, sizeof ways);
+}
+
 /* Tries the cuts between the rooms within `radius` of the entrance and t. */
 static void try_cut(chain *ch, int radius, int t, int all, choice *best) {
   int nsrc = 0, near_s[MAX_CUT], near_t[MAX_CUT], fs, ft;
   while (nsrc < all && ch->dist[ch->order[nsrc]] <= radius)
     nsrc++;
-  int f = cb_cutter_cut(&ch->c, ch->order, nsrc, t, MAX_CUT, near_s, &fs, near_t, &ft);
+  int f = cb_cutter_cut(&ch->c, ch->order, nsrc, t, ch->dist, MAX_CUT, near_s, &fs, near_t, &ft);
   if (f <= 0) return;
   int zones = ch->n - ch->made + 1;
   double cs = cut_cost(f, fs, all, zones), ct = cut_cost(f, ft, all, zones);
@@ -245,12 +263,17 @@ static int next_lock(chain *ch) {
       int r = ch->cand[(int)((long long)(reached - 1) * q / CANDIDATES)];
       if (!nt || tries[nt - 1] != r) tries[nt++] = r;
     }
-  choice best = {1e9, -1, 0};
-  for (int i = 0; i < nt; i++)
+  choice best = {1e8, -1, 0};
+  for (int i = 0; i < nt; i++) {
+    try_ways(ch, tries[i], open, &best);
     for (int k = 0; k < RADII && ch->dist[tries[i]] > 0; k++)
       if (k == 0 || ch->dist[tries[i]] * k / RADII > ch->dist[tries[i]] * (k - 1) / RADII)
         try_cut(ch, ch->dist[tries[i]] * k / RADII, tries[i], open, &best);
-  if (best.t < 0 && ch->made == 0) best.n = goal_ways(ch, ch->cut), best.t = w->goal;
+  }
+  if (best.t < 0 && ch->made == 0) { /* the goal's every way, as for one lock */
+    best.n = ways_into(ch, w->goal, ch->cut, w->d->npassages), best.t = w->goal;
+    if (best.n > w->d->npassages) return 0;
+  }
   if (best.t < 0 || best.n == 0) return 0;
   /* the walk (keys of the procedure's locks honoured) has the last word */
   for (int i = 0; i < w->d->npassages; i++)
@@ -258,7 +281,10 @@ static int next_lock(chain *ch) {
   for (int i = 0; i < best.n; i++)
     w->blocked[ch->cut[i]] = true;
   if (cb_check_walk_blocked(w->d, &w->g, w->start, w->blocked, w->reach) < 0) return -1;
-  if (w->reach[best.t] || !w->reach[w->start]) return 0;
+  int near = 0;
+  for (int i = 0; i < w->d->nrooms && near < 2; i++)
+    near += w->reach[i];
+  if (w->reach[best.t] || near < 2) return 0;
   shut(ch, ch->cut, best.n, best.t);
   return 1;
 }
@@ -280,14 +306,19 @@ static int name_lock(chain *ch, int i) {
     ps->lock = r->keys[r->nkeys - 1], ps->flags |= CB_FLAG_LOCKED;
     k++;
     if (n < sizeof ways)
-      n += (size_t)snprintf(ways + n, sizeof ways - n, "%s%d-%d", k == 1 ? "" : k == count ? " and " : ", ",
+      n += (size_t)snprintf(ways + n, sizeof ways - n, "%s%d-%d",
+                            k == 1       ? ""
+                            : k == count ? " and "
+                                         : ", ",
                             cb_dungeon_room(d, ps->from)->number, cb_dungeon_room(d, ps->to)->number);
   }
-  return cb_dungeon_log(d, "Stocking: lock %s on the passage%s %s; its key in room %d.", key, count > 1 ? "s" : "",
-                        ways, r->number);
+  return cb_dungeon_log(d, "Stocking: lock %s on the passage%s %s; its key in room %d.", key,
+                        count > 1 ? "s" : "", ways, r->number);
 }
 
-static int chain_locks(lockwork *w, int n) {
+/* The chain of up to n locks; none placed (0) when it would hold fewer than
+ * at_least, so that the caller's single passages serve instead. */
+static int chain_locks(lockwork *w, int n, int at_least) {
   chain ch = {.w = w, .n = n};
   int np = w->d->npassages, st = 0;
   ch.cut = cb_malloc(((size_t)np + MAX_CUT + 1) * sizeof *ch.cut);
@@ -307,6 +338,7 @@ static int chain_locks(lockwork *w, int n) {
   if (!st && !w->reach[w->goal]) st = 1;
   while (!st && ch.made < n && (st = next_lock(&ch)) == 1)
     st = 0;
+  if (st >= 0 && ch.made < at_least) ch.made = 0;
   if (st == 0 && ch.made < n && ch.made > 0 &&
       cb_dungeon_log(w->d,
                      "Stocking: the chain of locks stops at %d: no way of at most %d passages closes one "
@@ -355,9 +387,14 @@ int cb_stock_locks(cb_dungeon *d, int n) {
     placed = lock_the_goal(&w);
     goto done;
   }
-  if (m < n) {
-    placed = chain_locks(&w, n);
-    goto done;
+  if (m < n) { /* too few single passages: a chain, else as many as there are */
+    placed = chain_locks(&w, n, m > 1 ? m : 1);
+    if (placed != 0) goto done;
+    if (m == 0) {
+      placed = lock_the_goal(&w);
+      goto done;
+    }
+    n = m;
   }
   if (m <= n) n = m;
   /* spread the locks along the route */

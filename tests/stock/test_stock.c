@@ -167,8 +167,8 @@ static void over_many_seeds(void **state) {
       }
       cb_dungeon_free(a);
     }
-    printf("%-12s --locks 3 over %d seeds: %.2f locks a dungeon; 0: %d, 1: %d, 2: %d, 3: %d\n", gens[gi]->name, n,
-           (double)total / n, got[0], got[1], got[2], got[3]);
+    printf("%-12s --locks 3 over %d seeds: %.2f locks a dungeon; 0: %d, 1: %d, 2: %d, 3: %d\n",
+           gens[gi]->name, n, (double)total / n, got[0], got[1], got[2], got[3]);
   }
   assert_true(placed > n); /* the walk checked real locks */
 }
