@@ -73,8 +73,43 @@ static void same_map(const cb_dungeon *a, const cb_dungeon *b) {
   }
 }
 
+/* Shuts every passage whose lock is one of names[from..n). */
+static void shut_locks(const cb_dungeon *d, const char **names, int from, int n, bool *blocked) {
+  memset(blocked, 0, (size_t)d->npassages);
+  for (int i = 0; i < d->npassages; i++)
+    for (int k = from; k < n && d->passages[i].lock; k++)
+      blocked[i] |= !strcmp(d->passages[i].lock, names[k]);
+}
+
+/* The new locks nest (spec/stocking.md): in the order the party meets them
+ * (K1, K2, ...), key k is reached with locks k.. shut and not with locks
+ * k-1.. shut, so that they must be taken in turn. */
+static void locks_nest(const cb_dungeon *before, const cb_dungeon *d, const cb_graph *g, bool *blocked, bool *r) {
+  char buf[CB_STOCK_MAX_LOCKS + 1][16];
+  const char *names[CB_STOCK_MAX_LOCKS + 1];
+  int n = 0, start = cb_check_start_room(d);
+  for (int num = 1; num < 64 && n <= CB_STOCK_MAX_LOCKS; num++) {
+    snprintf(buf[n], sizeof buf[n], "K%d", num);
+    if (cb_dungeon_key_room(d, buf[n]) && !cb_dungeon_key_room(before, buf[n])) names[n] = buf[n], n++;
+  }
+  assert_true(n <= CB_STOCK_MAX_LOCKS);
+  for (int k = 0; k < n; k++) {
+    long kr = cb_dungeon_key_room(d, names[k]) - d->rooms;
+    shut_locks(d, names, k, n, blocked);
+    cb_check_walk_blocked(d, g, start, blocked, r);
+    if (!r[kr]) fail_msg("%s seed %llu: %s lies behind its own lock", d->generator, (unsigned long long)d->seed, names[k]);
+    if (k == 0) continue;
+    shut_locks(d, names, k - 1, n, blocked);
+    cb_check_walk_blocked(d, g, start, blocked, r);
+    if (r[kr])
+      fail_msg("%s seed %llu: %s lies before %s's lock (no nesting)", d->generator, (unsigned long long)d->seed,
+               names[k], names[k - 1]);
+  }
+}
+
 /* Every room reached before the locks is reached with them, collecting keys;
- * each new lock's key is reached with that lock shut. */
+ * each new lock's key is reached with that lock (all its passages) shut;
+ * the new locks nest. */
 static void locks_solvable(const cb_dungeon *before, const cb_dungeon *d) {
   cb_graph g0, g;
   assert_int_equal(cb_graph_build(before, &g0), 0);
@@ -92,13 +127,13 @@ static void locks_solvable(const cb_dungeon *before, const cb_dungeon *d) {
     if (!(d->passages[i].flags & CB_FLAG_LOCKED) || (before->passages[i].flags & CB_FLAG_LOCKED)) continue;
     const cb_room *kr = cb_dungeon_key_room(d, d->passages[i].lock);
     assert_non_null(kr);
-    memset(blocked, 0, (size_t)d->npassages);
-    blocked[i] = true;
+    shut_locks(d, &d->passages[i].lock, 0, 1, blocked);
     cb_check_walk_blocked(d, &g, start, blocked, r);
     if (!r[kr - d->rooms])
       fail_msg("%s seed %llu: the key of passage %d lies behind it", d->generator,
                (unsigned long long)d->seed, i + 1);
   }
+  locks_nest(before, d, &g, blocked, r);
   free(r0), free(r), free(blocked);
   cb_graph_free(&g0), cb_graph_free(&g);
 }
