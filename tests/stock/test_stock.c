@@ -176,7 +176,7 @@ static int new_locks(const cb_dungeon *a, const cb_dungeon *b) {
 /* Per generator and seed, stocked with the default locks and with three:
  * the map is the generator's (first 200 seeds), every room has words, and
  * the locks are solvable. With three, how many locks each dungeon got is
- * counted per generator (printed, and held to at least two on average). */
+ * counted per generator (printed, and held to 2.5 on average). */
 static void over_many_seeds(void **state) {
   (void)state;
   int ng, n = cb_test_seeds(10000), placed = 0;
@@ -204,6 +204,8 @@ static void over_many_seeds(void **state) {
     }
     printf("%-12s --locks 3 over %d seeds: %.2f locks a dungeon; 0: %d, 1: %d, 2: %d, 3: %d\n",
            gens[gi]->name, n, (double)total / n, got[0], got[1], got[2], got[3]);
+    assert_true(2 * total >=
+                5 * n); /* 2.96 and up over 10,000 seeds; 0.98 to 1.59 with single cut passages only */
   }
   assert_true(placed > n); /* the walk checked real locks */
 }
