@@ -84,7 +84,8 @@ static void shut_locks(const cb_dungeon *d, const char **names, int from, int n,
 /* The new locks nest (spec/stocking.md): in the order the party meets them
  * (K1, K2, ...), key k is reached with locks k.. shut and not with locks
  * k-1.. shut, so that they must be taken in turn. */
-static void locks_nest(const cb_dungeon *before, const cb_dungeon *d, const cb_graph *g, bool *blocked, bool *r) {
+static void locks_nest(const cb_dungeon *before, const cb_dungeon *d, const cb_graph *g, bool *blocked,
+                       bool *r) {
   char buf[CB_STOCK_MAX_LOCKS + 1][16];
   const char *names[CB_STOCK_MAX_LOCKS + 1];
   int n = 0, start = cb_check_start_room(d);
@@ -97,13 +98,15 @@ static void locks_nest(const cb_dungeon *before, const cb_dungeon *d, const cb_g
     long kr = cb_dungeon_key_room(d, names[k]) - d->rooms;
     shut_locks(d, names, k, n, blocked);
     cb_check_walk_blocked(d, g, start, blocked, r);
-    if (!r[kr]) fail_msg("%s seed %llu: %s lies behind its own lock", d->generator, (unsigned long long)d->seed, names[k]);
+    if (!r[kr])
+      fail_msg("%s seed %llu: %s lies behind its own lock", d->generator, (unsigned long long)d->seed,
+               names[k]);
     if (k == 0) continue;
     shut_locks(d, names, k - 1, n, blocked);
     cb_check_walk_blocked(d, g, start, blocked, r);
     if (r[kr])
-      fail_msg("%s seed %llu: %s lies before %s's lock (no nesting)", d->generator, (unsigned long long)d->seed,
-               names[k], names[k - 1]);
+      fail_msg("%s seed %llu: %s lies before %s's lock (no nesting)", d->generator,
+               (unsigned long long)d->seed, names[k], names[k - 1]);
   }
 }
 
