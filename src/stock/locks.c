@@ -2,7 +2,10 @@
  * (spec/stocking.md "Locks and keys"): the structure the dropdice seed says
  * it cannot make. Lock i shuts a passage of the route that the goal cannot
  * be reached without; its key lies where the party gets with lock i still
- * shut but lock i-1 open, off the route where such a room exists. */
+ * shut but lock i-1 open, off the route where such a room exists. Where the
+ * route has fewer such passages than locks asked (loops round them), the
+ * locks chain from the goal outward, each a small set of passages (see
+ * chain_locks). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
