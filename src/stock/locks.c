@@ -2,12 +2,16 @@
  * (spec/stocking.md "Locks and keys"): the structure the dropdice seed says
  * it cannot make. Lock i shuts a passage of the route that the goal cannot
  * be reached without; its key lies where the party gets with lock i still
- * shut but lock i-1 open, off the route where such a room exists. */
+ * shut but lock i-1 open, off the route where such a room exists. Where the
+ * route has fewer such passages than locks asked (loops round them), the
+ * locks chain from the goal outward, each a small set of passages (see
+ * chain_locks). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/alloc.h"
+#include "cut.h"
 #include "model/check.h"
 #include "stock.h"
 
@@ -163,6 +167,202 @@ static int lock_the_goal(lockwork *w) {
              : 1;
 }
 
+/* Nested locks on a map with too few single passages that cut the goal off:
+ * a game master's chain built from the goal outward. Each lock shuts the
+ * fewest passages (at most MAX_CUT) that close the inner key's room (at
+ * first the goal) off from the entrance, all opened by one key; that key
+ * lies in a room the party reaches with the locks shut so far, picked among
+ * a few rooms at spread distances so that the locks split the rooms evenly. */
+enum { MAX_CUT = 4, CANDIDATES = 4, RADII = 3 };
+
+typedef struct chain {
+  lockwork *w;
+  cb_cutter c;
+  int *lock_of;      /* per passage: the lock (0 the goal's, then outward) or -1 */
+  int *order, *dist; /* rooms reached through open passages, by distance */
+  int *cand;         /* the walk's rooms among them */
+  int *cut;          /* the cut in hand */
+  int key_in[CB_STOCK_MAX_LOCKS];
+  int made, n;
+} chain;
+
+/* How far a cut of `size` passages leaving `far` of `all` rooms beyond it is
+ * from the even split into `zones` (lower is better): a near side too small
+ * for the locks still to come costs most, each further passage a little. A
+ * lock with nothing but the entrance before it is no lock (its key would lie
+ * at the door): never. */
+static double cut_cost(int size, int far, int all, int zones) {
+  double ideal = (double)all / zones;
+  if (all - far < 2) return 1e9;
+  return (far > ideal ? far - ideal : ideal - far) / all + 0.1 * (size - 1) + (all - far < zones ? 1 : 0);
+}
+
+/* Shuts passages cut[0..size) as lock `made`, whose inner room is t. */
+static void shut(chain *ch, const int *cut, int size, int t) {
+  for (int i = 0; i < size; i++)
+    ch->lock_of[cut[i]] = ch->made, ch->c.cap[cut[i]] = 0;
+  if (ch->made > 0) ch->key_in[ch->made - 1] = t;
+  ch->made++;
+}
+
+/* Every way into room t, at most max of them; how many there are, more
+ * than max when the procedure's locks lead in too (they stay its own). */
+static int ways_into(const chain *ch, int t, int *cut, int max) {
+  const cb_cutter *c = &ch->c;
+  int k = 0;
+  for (int j = c->start[t]; j < c->start[t + 1]; j++) {
+    int i = c->adj[j];
+    if (c->cap[i] == 0 || (c->from[i] == t && (ch->w->d->passages[i].flags & CB_FLAG_ONE_WAY))) continue;
+    if (c->cap[i] != 1)
+      k = max;
+    else if (k < max)
+      cut[k] = i;
+    k++;
+  }
+  return k;
+}
+
+/* The best cut so far between the rooms near the entrance and a target. */
+typedef struct choice {
+  double cost;
+  int t, n;
+} choice;
+
+/* The ways into t as one lock, when they are few (a min cut need not be). */
+static void try_ways(chain *ch, int t, int all, choice *best) {
+  int ways[MAX_CUT], n = ways_into(ch, t, ways, MAX_CUT);
+  double cost = cut_cost(n, 1, all, ch->n - ch->made + 1);
+  if (n > 0 && n <= MAX_CUT && cost < best->cost)
+    *best = (choice){cost, t, n}, memcpy(ch->cut, ways, sizeof ways);
+}
+
+/* Tries the cuts between the rooms within `radius` of the entrance and t. */
+static void try_cut(chain *ch, int radius, int t, int all, choice *best) {
+  int nsrc = 0, near_s[MAX_CUT], near_t[MAX_CUT], fs, ft;
+  while (nsrc < all && ch->dist[ch->order[nsrc]] <= radius)
+    nsrc++;
+  int f = cb_cutter_cut(&ch->c, ch->order, nsrc, t, ch->dist, MAX_CUT, near_s, &fs, near_t, &ft);
+  if (f <= 0) return;
+  int zones = ch->n - ch->made + 1;
+  double cs = cut_cost(f, fs, all, zones), ct = cut_cost(f, ft, all, zones);
+  if (cs < best->cost) *best = (choice){cs, t, f}, memcpy(ch->cut, near_s, sizeof near_s);
+  if (ct < best->cost) *best = (choice){ct, t, f}, memcpy(ch->cut, near_t, sizeof near_t);
+}
+
+/* The next lock: its cut and inner room, the best of a few targets (the
+ * goal first, then rooms the party reaches at spread distances) each cut
+ * off from a few spreads of rooms round the entrance. Returns 1 when shut,
+ * 0 when no cut fits, -1 on OOM. */
+static int next_lock(chain *ch) {
+  lockwork *w = ch->w;
+  int tries[CANDIDATES], nt = 0, open = cb_cutter_order(&ch->c, w->start, ch->order, ch->dist), reached = 0;
+  for (int i = 0; i < open; i++) /* the walk's rooms with the locks shut, start and goal aside */
+    if (w->reach[ch->order[i]] && ch->order[i] != w->start && ch->order[i] != w->goal)
+      ch->cand[reached++] = ch->order[i];
+  if (ch->made == 0)
+    tries[nt++] = w->goal;
+  else
+    for (int q = CANDIDATES; q >= 1 && reached > 0; q--) {
+      int r = ch->cand[(int)((long long)(reached - 1) * q / CANDIDATES)];
+      if (!nt || tries[nt - 1] != r) tries[nt++] = r;
+    }
+  choice best = {1e8, -1, 0};
+  for (int i = 0; i < nt; i++) {
+    try_ways(ch, tries[i], open, &best);
+    for (int k = 0; k < RADII && ch->dist[tries[i]] > 0; k++)
+      if (k == 0 || ch->dist[tries[i]] * k / RADII > ch->dist[tries[i]] * (k - 1) / RADII)
+        try_cut(ch, ch->dist[tries[i]] * k / RADII, tries[i], open, &best);
+  }
+  if (best.t < 0 && ch->made == 0) { /* the goal's every way, as for one lock */
+    best.n = ways_into(ch, w->goal, ch->cut, w->d->npassages), best.t = w->goal;
+    if (best.n > w->d->npassages) return 0;
+  }
+  if (best.t < 0 || best.n == 0) return 0;
+  /* the walk (keys of the procedure's locks honoured) has the last word */
+  for (int i = 0; i < w->d->npassages; i++)
+    w->blocked[i] = ch->lock_of[i] >= 0;
+  for (int i = 0; i < best.n; i++)
+    w->blocked[ch->cut[i]] = true;
+  if (cb_check_walk_blocked(w->d, &w->g, w->start, w->blocked, w->reach) < 0) return -1;
+  int near = 0;
+  for (int i = 0; i < w->d->nrooms && near < 2; i++)
+    near += w->reach[i];
+  if (w->reach[best.t] || near < 2) return 0;
+  shut(ch, ch->cut, best.n, best.t);
+  return 1;
+}
+
+/* Lock `i` of the chain (0: the goal's) as the party meets it: K1 first. */
+static int name_lock(chain *ch, int i) {
+  cb_dungeon *d = ch->w->d;
+  cb_room *r = &d->rooms[ch->key_in[i]];
+  char key[16], ways[256];
+  next_key(d, key, sizeof key);
+  if (cb_dungeon_add_key(d, r, key)) return -1;
+  size_t n = 0;
+  int k = 0, count = 0;
+  for (int p = 0; p < d->npassages; p++)
+    count += ch->lock_of[p] == i;
+  for (int p = 0; p < d->npassages; p++) {
+    if (ch->lock_of[p] != i) continue;
+    cb_passage *ps = &d->passages[p];
+    ps->lock = r->keys[r->nkeys - 1], ps->flags |= CB_FLAG_LOCKED;
+    k++;
+    if (n < sizeof ways)
+      n += (size_t)snprintf(ways + n, sizeof ways - n, "%s%d-%d",
+                            k == 1       ? ""
+                            : k == count ? " and "
+                                         : ", ",
+                            cb_dungeon_room(d, ps->from)->number, cb_dungeon_room(d, ps->to)->number);
+  }
+  return cb_dungeon_log(d, "Stocking: lock %s on the passage%s %s; its key in room %d.", key,
+                        count > 1 ? "s" : "", ways, r->number);
+}
+
+/* The chain of up to n locks; none placed (0) when it would hold fewer than
+ * at_least, so that the caller's single passages serve instead. */
+static int chain_locks(lockwork *w, int n, int at_least) {
+  chain ch = {.w = w, .n = n};
+  int np = w->d->npassages, st = 0;
+  ch.cut = cb_malloc(((size_t)np + MAX_CUT + 1) * sizeof *ch.cut);
+  ch.lock_of = cb_malloc(((size_t)np + 1) * sizeof *ch.lock_of);
+  ch.order = cb_malloc(((size_t)w->d->nrooms + 1) * sizeof *ch.order);
+  ch.dist = cb_malloc(((size_t)w->d->nrooms + 1) * sizeof *ch.dist);
+  ch.cand = cb_malloc(((size_t)w->d->nrooms + 1) * sizeof *ch.cand);
+  if (!ch.cut || !ch.lock_of || !ch.order || !ch.dist || !ch.cand || cb_cutter_init(&ch.c, w->d)) st = -1;
+  for (int i = 0; i < np && !st; i++) {
+    ch.lock_of[i] = -1;
+    if (ch.c.from[i] >= 0 && (w->d->passages[i].flags & CB_FLAG_LOCKED)) ch.c.cap[i] = CB_CUT_UNCUTTABLE;
+  }
+  if (!st) {
+    memset(w->blocked, 0, (size_t)np * sizeof *w->blocked);
+    st = cb_check_walk_blocked(w->d, &w->g, w->start, w->blocked, w->reach) < 0 ? -1 : 0;
+  }
+  if (!st && !w->reach[w->goal]) st = 1;
+  while (!st && ch.made < n && (st = next_lock(&ch)) == 1)
+    st = 0;
+  if (st >= 0 && ch.made < at_least) ch.made = 0;
+  if (st == 0 && ch.made < n && ch.made > 0 &&
+      cb_dungeon_log(w->d,
+                     "Stocking: the chain of locks stops at %d: no way of at most %d passages closes one "
+                     "more room off from the entrance.",
+                     ch.made, MAX_CUT))
+    st = -1;
+  if (st >= 0 && ch.made > 0) {
+    /* the outermost key: where the party gets with every lock shut */
+    for (int i = 0; i < np; i++)
+      w->blocked[i] = ch.lock_of[i] >= 0;
+    if (cb_check_walk_blocked(w->d, &w->g, w->start, w->blocked, w->reach) < 0) st = -1;
+    memset(w->before, 0, (size_t)w->d->nrooms * sizeof *w->before);
+    ch.key_in[ch.made - 1] = key_room(w, 0);
+    for (int i = ch.made - 1; i >= 0 && st >= 0; i--)
+      st = name_lock(&ch, i) ? -1 : 0;
+  }
+  cb_cutter_free(&ch.c);
+  free(ch.cut), free(ch.lock_of), free(ch.order), free(ch.dist), free(ch.cand);
+  return st < 0 ? -1 : ch.made;
+}
+
 static int goal_room(const cb_dungeon *d, int start) {
   for (int i = 0; i < d->nrooms; i++)
     if ((d->rooms[i].tags & CB_TAG_GOAL) && i != start) return i;
@@ -185,11 +385,20 @@ int cb_stock_locks(cb_dungeon *d, int n) {
   if (!w.route || !cuts || !w.on_route || !w.blocked || !w.reach || !w.before || find_route(&w)) goto done;
   int m = cut_passages(&w, cuts);
   if (m < 0) goto done;
-  if (m == 0) {
+  if (n > CB_STOCK_MAX_LOCKS) n = CB_STOCK_MAX_LOCKS;
+  if (m == 0 && n == 1) {
     placed = lock_the_goal(&w);
     goto done;
   }
-  if (n > CB_STOCK_MAX_LOCKS) n = CB_STOCK_MAX_LOCKS;
+  if (m < n) { /* too few single passages: a chain, else as many as there are */
+    placed = chain_locks(&w, n, m > 1 ? m : 1);
+    if (placed != 0) goto done;
+    if (m == 0) {
+      placed = lock_the_goal(&w);
+      goto done;
+    }
+    n = m;
+  }
   if (m <= n) n = m;
   /* spread the locks along the route */
   for (int j = 0; j < n; j++)

@@ -30,10 +30,12 @@ cb_status cb_stock_run(cb_dungeon *d, const cb_stock_options *o, cb_error *err);
 /* Stocks d with a theme already read (tests and batches read it once). */
 cb_status cb_stock(cb_dungeon *d, const cb_theme *t, const cb_stock_options *o, cb_error *err);
 
-/* Adds up to n nested lock-and-key pairs on the main entrance -> goal route
- * (stock/locks.c); returns how many it placed, -1 on OOM. Each key lies on
- * its lock's near side; key objects come from the theme's lock rows as the
- * caller notes them afterwards. */
+/* Adds up to n nested lock-and-key pairs on the way from the main entrance
+ * to the goal (stock/locks.c): single passages of the route where there are
+ * enough, else a chain of small sets of passages, each set one lock with one
+ * key. Returns how many it placed (logged where fewer), -1 on OOM. Each key
+ * lies on its lock's near side; key objects come from the theme's lock rows
+ * as the caller notes them afterwards. */
 int cb_stock_locks(cb_dungeon *d, int n);
 
 #endif
