@@ -244,9 +244,91 @@ static void draw_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cons
     cb_map_draw(p, st, d, level, x, y, w, h, used);
 }
 
-/* The map box holds every level in a grid of panels, a caption above each
- * when there are several: as many columns as give the panels the longest
- * shorter side (side by side in a wide box, one above the other in a tall one). */
+/* Several levels share the map box in panels, a caption above each: cols
+ * columns of panels whose drawings are pw wide, taking w x h. cols 0: a
+ * level's drawing fills any box (it has no shape of its own). */
+typedef struct levels_plan {
+  int cols;
+  double pw, w, h;
+} levels_plan;
+
+static const double CAPTION_H = LEGEND_SIZE + 10, PANEL_PAD = 4;
+
+/* The height of level i's drawing pw wide at its own shape, 0 when it fills any box. */
+static double level_natural(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, int i,
+                            double pw) {
+  int id = d->levels[i].id;
+  if (!hooks->map) return cb_map_height(d, st, id, pw);
+  return hooks->height ? hooks->height(d, st, id, pw) : 0;
+}
+
+/* The panels' height in cols columns, each row as tall as its tallest map
+ * needs; 0 when a level has no shape of its own. */
+static double levels_height(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, int cols,
+                            double pw) {
+  double total = 0;
+  for (int r0 = 0; r0 < d->nlevels; r0 += cols) {
+    double row = 0;
+    for (int i = r0; i < d->nlevels && i < r0 + cols; i++) {
+      double h = level_natural(d, st, hooks, i, pw);
+      if (!(h > 0)) return 0;
+      row = fmax(row, h);
+    }
+    total += CAPTION_H + row + PANEL_PAD;
+  }
+  return total;
+}
+
+/* The arrangement (stacked, side by side or a grid) that draws the levels
+ * biggest in a box w x h, each panel shaped like its map (no empty bands). */
+static levels_plan plan_levels(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks,
+                               double w, double h) {
+  levels_plan best = {0, 0, 0, 0};
+  for (int c = 1; c <= d->nlevels; c++) {
+    double lo = 0, hi = w / c - 8, full = hi > 0 ? levels_height(d, st, hooks, c, hi) : -1;
+    if (full == 0) return (levels_plan){0, 0, 0, 0};
+    if (full < 0) break;
+    if (full > h)
+      for (int it = 0; it < 30 && hi - lo > 0.25; it++) {
+        double mid = (lo + hi) / 2;
+        if (levels_height(d, st, hooks, c, mid) > h)
+          hi = mid;
+        else
+          lo = mid;
+      }
+    else
+      lo = hi;
+    if (lo > best.pw + 0.5) best = (levels_plan){c, lo, c * (lo + 8), levels_height(d, st, hooks, c, lo)};
+  }
+  return best;
+}
+
+/* One level's panel: its caption, a rule from the panels before it, its map. */
+static void draw_panel(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
+                       const cb_sheet_options *o, int i, bool left_rule, bool top_rule, double cx, double cy,
+                       double cw, double ch, cb_symbol_set *used) {
+  const cb_level *l = &d->levels[i];
+  char cap[240];
+  snprintf(cap, sizeof cap, "%s", l->name && l->name[0] ? l->name : "Level");
+  cb_page_text(p, CB_FONT_BOLD, LEGEND_SIZE + 1, cx + 6, cy + LEGEND_SIZE + 5, INK, cap);
+  cb_ink sep = cb_ink_stroke(GREY, 0.4);
+  if (left_rule) {
+    cb_page_move(p, cx, cy + 4);
+    cb_page_line(p, cx, cy + ch - 4);
+    cb_page_ink(p, &sep);
+  }
+  if (top_rule) {
+    cb_page_move(p, cx + 4, cy);
+    cb_page_line(p, cx + cw - 4, cy);
+    cb_page_ink(p, &sep);
+  }
+  draw_map(p, st, d, hooks, o, l->id, cx + 4, cy + CAPTION_H, cw - 8, ch - CAPTION_H - PANEL_PAD, used);
+}
+
+/* The map box holds every level in panels. Levels with a shape of their own
+ * get plan_levels' arrangement, each row as tall as its maps (the box's slack
+ * shared out); others a grid of equal panels with as many columns as give
+ * them the longest shorter side. */
 static void draw_levels(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
                         const cb_sheet_options *o, double x, double y, double w, double h,
                         cb_symbol_set *used) {
@@ -255,31 +337,24 @@ static void draw_levels(cb_page *p, const cb_symbols *st, const cb_dungeon *d, c
     draw_map(p, st, d, hooks, o, 0, x + 4, y + 4, w - 8, h - 8, used);
     return;
   }
-  int cols = 1, rows = n;
-  for (int c = 2; c <= n; c++) {
+  levels_plan pl = plan_levels(d, st, hooks, w, h);
+  int cols = pl.cols ? pl.cols : 1, rows = (n + cols - 1) / cols;
+  for (int c = 2; !pl.cols && c <= n; c++) {
     int r = (n + c - 1) / c;
     if (fmin(w / c, h / r) > fmin(w / cols, h / rows)) cols = c, rows = r;
   }
-  double cw = w / cols, ch = h / rows;
-  for (int i = 0; i < n; i++) {
-    double cx = x + (i % cols) * cw, cy = y + (i / cols) * ch;
-    const cb_level *l = &d->levels[i];
-    char cap[240];
-    snprintf(cap, sizeof cap, "%s", l->name && l->name[0] ? l->name : "Level");
-    cb_page_text(p, CB_FONT_BOLD, LEGEND_SIZE + 1, cx + 6, cy + LEGEND_SIZE + 5, INK, cap);
-    cb_ink sep = cb_ink_stroke(GREY, 0.4);
-    if (i % cols) {
-      cb_page_move(p, cx, cy + 4);
-      cb_page_line(p, cx, cy + ch - 4);
-      cb_page_ink(p, &sep);
+  double cw = w / cols, slack = pl.cols ? fmax(0, h - pl.h) / rows : 0, cy = y;
+  for (int r0 = 0; r0 < n; r0 += cols) {
+    double ch = h / rows;
+    if (pl.cols) {
+      double row = 0;
+      for (int i = r0; i < n && i < r0 + cols; i++)
+        row = fmax(row, level_natural(d, st, hooks, i, pl.pw));
+      ch = CAPTION_H + row + PANEL_PAD + slack;
     }
-    if (i >= cols) {
-      cb_page_move(p, cx + 4, cy);
-      cb_page_line(p, cx + cw - 4, cy);
-      cb_page_ink(p, &sep);
-    }
-    double top = LEGEND_SIZE + 10;
-    draw_map(p, st, d, hooks, o, l->id, cx + 4, cy + top, cw - 8, ch - top - 4, used);
+    for (int i = r0; i < n && i < r0 + cols; i++)
+      draw_panel(p, st, d, hooks, o, i, i > r0, r0 > 0, x + (i - r0) * cw, cy, cw, ch, used);
+    cy += ch;
   }
 }
 
@@ -355,14 +430,22 @@ static double map_natural(const cb_dungeon *d, const cb_symbols *st, const cb_la
 static double map_want(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w,
                        double avail) {
   double cap = avail * 0.72, natural = map_natural(d, st, hooks, w);
+  if (d->nlevels > 1) natural = plan_levels(d, st, hooks, w, cap).h; /* the panels at their biggest */
   if (natural > 0) return fmin(cap, natural);
   return fmin(cap, fmax(avail * 0.56, fmin(avail - 120, w * 0.78)));
 }
 
-/* The frame's width for a map h high: narrower than w when the drawing,
- * held to that height, no longer fills the width (no empty bands). */
+/* The frame's width for a map at most *h high: narrower than w when the
+ * drawing, held to that height, no longer fills the width (no empty bands);
+ * levels' panels also give back the height they do not need. */
 static double map_frame_w(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w,
-                          double h) {
+                          double *h0) {
+  levels_plan pl = d->nlevels > 1 ? plan_levels(d, st, hooks, w, *h0) : (levels_plan){0, 0, 0, 0};
+  if (pl.cols) {
+    *h0 = fmin(*h0, pl.h);
+    return fmin(w, pl.w);
+  }
+  double h = *h0;
   if (!(map_natural(d, st, hooks, w) > h + 0.5)) return w;
   double lo = fmin(w, 60), hi = w;
   for (int it = 0; it < 24 && hi - lo > 0.5; it++) {
@@ -470,7 +553,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     ks = key_style_at(&ks, fit.size, fit.compact);
     cols = fit.cols;
     doc->spilled = fit.spills;
-    double map_w = map_frame_w(d, &st, hooks, w, map_h), map_x = x + (w - map_w) / 2;
+    double map_w = map_frame_w(d, &st, hooks, w, &map_h), map_x = x + (w - map_w) / 2;
     cb_page_rect(p, map_x, y, map_w, map_h);
     cb_page_ink(p, &frame_ink);
     draw_levels(p, &st, d, hooks, o, map_x, y, map_w, map_h, &used);
