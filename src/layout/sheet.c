@@ -489,6 +489,95 @@ static sheet_fit fit_sheet(const cb_key_style *ks, const cb_dungeon *d, const cb
   return fit;
 }
 
+/* The key beside the map, for a key too long to go under it: three columns,
+ * the first running down the page's left, the map and its legend over the
+ * other two, which take the rest of the key below them. map_h 0: it does not
+ * fit either; -1 on OOM. */
+typedef struct side_fit {
+  double map_h;
+  double size;  /* the key's type size */
+  bool compact; /* its compact form */
+} side_fit;
+
+static const double HEAD_H = 11 * 1.5; /* "Room key" and the space below it */
+
+/* The legend's height under a map mw wide, for the symbols the map uses
+ * (drawn on a scratch page: the legend wraps them); -1 on OOM. */
+static double side_legend_h(const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
+                            const cb_sheet_options *o, cb_symbol_set assume, double mw) {
+  cb_page *s = cb_page_new(o->page_w, o->page_h);
+  if (!s) return -1;
+  cb_symbol_set used = assume;
+  draw_levels(s, st, d, hooks, o, 0, 0, mw, mw, &used);
+  double h = sheet_legend(s, st, d, hooks, used, mw, mw, 0, 0, mw);
+  h = s->oom ? -1 : h;
+  cb_page_free(s);
+  return h;
+}
+
+/* The biggest map, down to the floor the sheet's own fit keeps, that leaves
+ * the whole key room beside and below it, at the first of the key's steps
+ * that keeps the map at its wanted height. */
+static side_fit fit_side(const cb_key_style *ks, const cb_dungeon *d, const cb_symbols *st,
+                         const cb_layout_hooks *hooks, double legend_h, double w, double h, double room) {
+  double cw = (w - 2 * GUTTER) / 3, mw = 2 * cw + GUTTER, below = legend_h + 14;
+  double want = map_want(d, st, hooks, mw, room), least = fmin(want, room * 0.30);
+  side_fit best = {0, 0, false};
+  for (int i = 1; i < KEY_STEPS; i++) {
+    cb_key_style k = key_style_at(ks, KEY_STEP[i].size, KEY_STEP[i].compact);
+    int word = 0, next = cb_key_fill(NULL, &k, d, 0, &word, 0, 0, cw, h - HEAD_H, 1, GUTTER);
+    double rest = next < 0 ? -1 : next >= d->nrooms ? 0 : cb_key_height(&k, d, next, mw, h - below - least, 2, GUTTER);
+    if (rest < 0) return (side_fit){-1, 0, false};
+    if (word || !isfinite(rest)) continue; /* an entry split across the gap, or too long still */
+    side_fit f = {fmin(want, h - below - rest), k.size, k.compact};
+    if (f.map_h >= want) return f;
+    if (f.map_h > best.map_h + 0.5) best = f;
+  }
+  return best;
+}
+
+/* The sheet's side layout (fit_side) below y: returns the first room the
+ * key left over, as cb_key_fill does. The hook and the wandering table
+ * join it where they fit. */
+static int draw_side(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
+                     const cb_sheet_options *o, cb_key_style *ks, double map_h, double x, double y, double w,
+                     double bottom, int *word, cb_symbol_set *used) {
+  double cw = (w - 2 * GUTTER) / 3, mw = 2 * cw + GUTTER, rx = x + cw + GUTTER;
+  double map_w = map_frame_w(d, st, hooks, mw, &map_h), map_x = rx + (mw - map_w) / 2;
+  cb_page_rect(p, map_x, y, map_w, map_h);
+  cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
+  cb_page_ink(p, &frame_ink);
+  draw_levels(p, st, d, hooks, o, map_x, y, map_w, map_h, used);
+  double ky = y + map_h + 6;
+  ky += sheet_legend(p, st, d, hooks, *used, map_w, map_h, rx, ky, mw) + 8;
+  cb_page_text(p, CB_FONT_BOLD, 11, x, y + 11, INK, "Room key");
+  cb_key_style with = *ks;
+  with.extras = cb_key_extras(d);
+  int w0 = 0, n1 = with.extras ? cb_key_fill(NULL, &with, d, 0, &w0, 0, 0, cw, bottom - y - HEAD_H, 1, GUTTER) : -1;
+  double rest = n1 < 0 || w0 ? INFINITY : cb_key_height(&with, d, n1, mw, bottom - ky, 2, GUTTER);
+  if (rest < 0) p->oom = true;
+  if (isfinite(rest) && rest >= 0) *ks = with;
+  int next = cb_key_fill(p, ks, d, 0, word, x, y + HEAD_H, cw, bottom - y - HEAD_H, 1, GUTTER);
+  if (next >= 0 && next < d->nrooms + ks->extras)
+    next = cb_key_fill_balanced(p, ks, d, next, word, rx, ky, mw, bottom - ky, 2, GUTTER);
+  return next;
+}
+
+/* Whether the portrait sheet takes the side layout: only when its key, under
+ * a map of the least height its fit keeps, would run onto another page. */
+static side_fit try_side(const cb_key_style *ks, const cb_dungeon *d, const cb_symbols *st,
+                         const cb_layout_hooks *hooks, const cb_sheet_options *o, cb_symbol_set assume, double w,
+                         double h, double page) {
+  if (o->player || o->page_w > o->page_h * 1.05 || hooks->sheet_legend) return (side_fit){0, 0, false};
+  double below = st->badge * 3 + 14 + HEAD_H;
+  sheet_fit fit = fit_sheet(ks, d, st, hooks, w, h - below, page);
+  if (fit.map_h < 0) return (side_fit){-1, 0, false};
+  if (!fit.spills) return (side_fit){0, 0, false};
+  double lh = side_legend_h(st, d, hooks, o, assume, 2 * (w - 2 * GUTTER) / 3 + GUTTER);
+  if (lh < 0) return (side_fit){-1, 0, false};
+  return fit_side(ks, d, st, hooks, lh, w, h, h - below);
+}
+
 /* The sheet; when the map is skipped (o->count_only), `assume` stands for the
  * symbols it would have used, the legend's size being all a map decides
  * beyond its own box. */
@@ -527,6 +616,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   cb_symbol_set used = o->count_only ? assume : 0;
   cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
   int next, word = 0, cols = 2; /* the key's room and word to go on from, its columns */
+  side_fit side;
   if (o->page_w > o->page_h * 1.05) {
     /* a wide page: the map on the left with its legend below, the key beside it */
     double avail = bottom - y, map_w = w * 0.6, map_h = avail - st.badge * 3.2 - 14;
@@ -540,6 +630,12 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     next = o->player
                ? notes_fill(p, m, d, 0, kx, ky, kw, bottom - ky)
                : cb_key_fill_balanced(p, &ks, d, 0, &word, kx, ky, kw, bottom - ky, kw > 330 ? 2 : 1, 12);
+  } else if ((side = try_side(&ks, d, &st, hooks, o, used, w, bottom - y, bottom - top)).map_h != 0) {
+    if (side.map_h < 0) return cb_error_oom(err);
+    ks = key_style_at(&ks, side.size, side.compact);
+    cols = 3;
+    next = draw_side(p, &st, d, hooks, o, &ks, side.map_h, x, y, w, bottom, &word, &used);
+    if (next > d->nrooms) next = d->nrooms;
   } else {
     /* the legend (two rows, or the sheet map's own with every symbol) and the key's heading */
     double below =
