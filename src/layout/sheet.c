@@ -526,7 +526,9 @@ static side_fit fit_side(const cb_key_style *ks, const cb_dungeon *d, const cb_s
   for (int i = 1; i < KEY_STEPS; i++) {
     cb_key_style k = key_style_at(ks, KEY_STEP[i].size, KEY_STEP[i].compact);
     int word = 0, next = cb_key_fill(NULL, &k, d, 0, &word, 0, 0, cw, h - HEAD_H, 1, GUTTER);
-    double rest = next < 0 ? -1 : next >= d->nrooms ? 0 : cb_key_height(&k, d, next, mw, h - below - least, 2, GUTTER);
+    double rest = next < 0            ? -1
+                  : next >= d->nrooms ? 0
+                                      : cb_key_height(&k, d, next, mw, h - below - least, 2, GUTTER);
     if (rest < 0) return (side_fit){-1, 0, false};
     if (word || !isfinite(rest)) continue; /* an entry split across the gap, or too long still */
     side_fit f = {fmin(want, h - below - rest), k.size, k.compact};
@@ -553,7 +555,8 @@ static int draw_side(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cons
   cb_page_text(p, CB_FONT_BOLD, 11, x, y + 11, INK, "Room key");
   cb_key_style with = *ks;
   with.extras = cb_key_extras(d);
-  int w0 = 0, n1 = with.extras ? cb_key_fill(NULL, &with, d, 0, &w0, 0, 0, cw, bottom - y - HEAD_H, 1, GUTTER) : -1;
+  int w0 = 0,
+      n1 = with.extras ? cb_key_fill(NULL, &with, d, 0, &w0, 0, 0, cw, bottom - y - HEAD_H, 1, GUTTER) : -1;
   double rest = n1 < 0 || w0 ? INFINITY : cb_key_height(&with, d, n1, mw, bottom - ky, 2, GUTTER);
   if (rest < 0) p->oom = true;
   if (isfinite(rest) && rest >= 0) *ks = with;
@@ -566,8 +569,8 @@ static int draw_side(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cons
 /* Whether the portrait sheet takes the side layout: only when its key, under
  * a map of the least height its fit keeps, would run onto another page. */
 static side_fit try_side(const cb_key_style *ks, const cb_dungeon *d, const cb_symbols *st,
-                         const cb_layout_hooks *hooks, const cb_sheet_options *o, cb_symbol_set assume, double w,
-                         double h, double page) {
+                         const cb_layout_hooks *hooks, const cb_sheet_options *o, cb_symbol_set assume,
+                         double w, double h, double page) {
   if (o->player || o->page_w > o->page_h * 1.05 || hooks->sheet_legend) return (side_fit){0, 0, false};
   double below = st->badge * 3 + 14 + HEAD_H;
   sheet_fit fit = fit_sheet(ks, d, st, hooks, w, h - below, page);
