@@ -515,6 +515,41 @@ static double side_legend_h(const cb_symbols *st, const cb_dungeon *d, const cb_
   return h;
 }
 
+/* The symbols a map of the dungeon may use: its rooms' marks, its passages'
+ * kinds and stairs (more than a generator's own drawing may use). */
+static cb_symbol_set dungeon_symbols(const cb_dungeon *d) {
+  cb_symbol_set u = 0;
+  cb_map_mark marks[CB_MAP_MAX_MARKS];
+  for (int i = 0; i < d->nrooms; i++) {
+    int n = cb_map_room_marks(NULL, d, &d->rooms[i], marks);
+    for (int k = 0; k < n; k++)
+      u |= CB_SYMBOL_BIT(marks[k].sym);
+  }
+  for (int i = 0; i < d->npassages; i++) {
+    const cb_passage *ps = &d->passages[i];
+    const cb_room *a = cb_dungeon_room(d, ps->from), *b = ps->to ? cb_dungeon_room(d, ps->to) : NULL;
+    u |= CB_SYMBOL_BIT(cb_map_passage_symbol(ps));
+    if (a && b && a->level != b->level) u |= CB_SYMBOL_BIT(CB_SYM_STAIRS_AWAY);
+  }
+  return u;
+}
+
+/* What the portrait sheet keeps under its map: the legend (two rows, more
+ * when the map's symbols take more; or the sheet map's own with every
+ * symbol) and the key's heading; -1 on OOM. */
+static double key_below(const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
+                        const cb_sheet_options *o, cb_symbol_set assume, double w) {
+  if (hooks->sheet_legend)
+    return hooks->sheet_legend(NULL, st, d, ~(cb_symbol_set)0, w, w, 0, 0, w) + 8 + HEAD_H;
+  /* the map is drawn aside only when the dungeon's symbols may take more than two rows */
+  cb_page *s = cb_page_new(o->page_w, o->page_h);
+  double most = s ? legend(s, st, assume | dungeon_symbols(d), 0, 0, w) : -1;
+  cb_page_free(s);
+  if (!(most > st->badge * 3 + 1e-6)) return most < 0 ? -1 : st->badge * 3 + 14 + HEAD_H;
+  double lh = side_legend_h(st, d, hooks, o, assume, w);
+  return lh < 0 ? -1 : fmax(st->badge * 3, lh) + 14 + HEAD_H;
+}
+
 /* The biggest map, down to the floor the sheet's own fit keeps, that leaves
  * the whole key room beside and below it, at the first of the key's steps
  * that keeps the map at its wanted height. */
@@ -570,9 +605,9 @@ static int draw_side(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cons
  * a map of the least height its fit keeps, would run onto another page. */
 static side_fit try_side(const cb_key_style *ks, const cb_dungeon *d, const cb_symbols *st,
                          const cb_layout_hooks *hooks, const cb_sheet_options *o, cb_symbol_set assume,
-                         double w, double h, double page) {
-  if (o->player || o->page_w > o->page_h * 1.05 || hooks->sheet_legend) return (side_fit){0, 0, false};
-  double below = st->badge * 3 + 14 + HEAD_H;
+                         double w, double h, double page, double below) {
+  if (o->player || o->page_w > o->page_h * 1.05 || hooks->sheet_legend || below < 0)
+    return (side_fit){0, 0, false};
   sheet_fit fit = fit_sheet(ks, d, st, hooks, w, h - below, page);
   if (fit.map_h < 0) return (side_fit){-1, 0, false};
   if (!fit.spills) return (side_fit){0, 0, false};
@@ -620,6 +655,10 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
   int next, word = 0, cols = 2; /* the key's room and word to go on from, its columns */
   side_fit side;
+  /* the legend (two rows or as many as the map's symbols take, or the sheet
+   * map's own with every symbol) and the key's heading */
+  double below = o->page_w > o->page_h * 1.05 || o->player ? 0 : key_below(&st, d, hooks, o, used, w);
+  if (below < 0) p->oom = true;
   if (o->page_w > o->page_h * 1.05) {
     /* a wide page: the map on the left with its legend below, the key beside it */
     double avail = bottom - y, map_w = w * 0.6, map_h = avail - st.badge * 3.2 - 14;
@@ -633,18 +672,13 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     next = o->player
                ? notes_fill(p, m, d, 0, kx, ky, kw, bottom - ky)
                : cb_key_fill_balanced(p, &ks, d, 0, &word, kx, ky, kw, bottom - ky, kw > 330 ? 2 : 1, 12);
-  } else if ((side = try_side(&ks, d, &st, hooks, o, used, w, bottom - y, bottom - top)).map_h != 0) {
+  } else if ((side = try_side(&ks, d, &st, hooks, o, used, w, bottom - y, bottom - top, below)).map_h != 0) {
     if (side.map_h < 0) return cb_error_oom(err);
     ks = key_style_at(&ks, side.size, side.compact);
     cols = 3;
     next = draw_side(p, &st, d, hooks, o, &ks, side.map_h, x, y, w, bottom, &word, &used);
     if (next > d->nrooms) next = d->nrooms;
   } else {
-    /* the legend (two rows, or the sheet map's own with every symbol) and the key's heading */
-    double below =
-        (hooks->sheet_legend ? hooks->sheet_legend(NULL, &st, d, ~(cb_symbol_set)0, w, w, x, 0, w) + 8
-                             : st.badge * 3 + 14) +
-        11 * 1.5;
     sheet_fit fit = o->player ? (sheet_fit){map_want(d, &st, hooks, w, bottom - y), 2, BODY_SIZE, false}
                               : fit_sheet(&ks, d, &st, hooks, w, bottom - y - below, bottom - top);
     if (fit.map_h < 0) p->oom = true;
