@@ -244,9 +244,91 @@ static void draw_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cons
     cb_map_draw(p, st, d, level, x, y, w, h, used);
 }
 
-/* The map box holds every level in a grid of panels, a caption above each
- * when there are several: as many columns as give the panels the longest
- * shorter side (side by side in a wide box, one above the other in a tall one). */
+/* Several levels share the map box in panels, a caption above each: cols
+ * columns of panels whose drawings are pw wide, taking w x h. cols 0: a
+ * level's drawing fills any box (it has no shape of its own). */
+typedef struct levels_plan {
+  int cols;
+  double pw, w, h;
+} levels_plan;
+
+static const double CAPTION_H = LEGEND_SIZE + 10, PANEL_PAD = 4;
+
+/* The height of level i's drawing pw wide at its own shape, 0 when it fills any box. */
+static double level_natural(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, int i,
+                            double pw) {
+  int id = d->levels[i].id;
+  if (!hooks->map) return cb_map_height(d, st, id, pw);
+  return hooks->height ? hooks->height(d, st, id, pw) : 0;
+}
+
+/* The panels' height in cols columns, each row as tall as its tallest map
+ * needs; 0 when a level has no shape of its own. */
+static double levels_height(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, int cols,
+                            double pw) {
+  double total = 0;
+  for (int r0 = 0; r0 < d->nlevels; r0 += cols) {
+    double row = 0;
+    for (int i = r0; i < d->nlevels && i < r0 + cols; i++) {
+      double h = level_natural(d, st, hooks, i, pw);
+      if (!(h > 0)) return 0;
+      row = fmax(row, h);
+    }
+    total += CAPTION_H + row + PANEL_PAD;
+  }
+  return total;
+}
+
+/* The arrangement (stacked, side by side or a grid) that draws the levels
+ * biggest in a box w x h, each panel shaped like its map (no empty bands). */
+static levels_plan plan_levels(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks,
+                               double w, double h) {
+  levels_plan best = {0, 0, 0, 0};
+  for (int c = 1; c <= d->nlevels; c++) {
+    double lo = 0, hi = w / c - 8, full = hi > 0 ? levels_height(d, st, hooks, c, hi) : -1;
+    if (full == 0) return (levels_plan){0, 0, 0, 0};
+    if (full < 0) break;
+    if (full > h)
+      for (int it = 0; it < 30 && hi - lo > 0.25; it++) {
+        double mid = (lo + hi) / 2;
+        if (levels_height(d, st, hooks, c, mid) > h)
+          hi = mid;
+        else
+          lo = mid;
+      }
+    else
+      lo = hi;
+    if (lo > best.pw + 0.5) best = (levels_plan){c, lo, c * (lo + 8), levels_height(d, st, hooks, c, lo)};
+  }
+  return best;
+}
+
+/* One level's panel: its caption, a rule from the panels before it, its map. */
+static void draw_panel(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
+                       const cb_sheet_options *o, int i, bool left_rule, bool top_rule, double cx, double cy,
+                       double cw, double ch, cb_symbol_set *used) {
+  const cb_level *l = &d->levels[i];
+  char cap[240];
+  snprintf(cap, sizeof cap, "%s", l->name && l->name[0] ? l->name : "Level");
+  cb_page_text(p, CB_FONT_BOLD, LEGEND_SIZE + 1, cx + 6, cy + LEGEND_SIZE + 5, INK, cap);
+  cb_ink sep = cb_ink_stroke(GREY, 0.4);
+  if (left_rule) {
+    cb_page_move(p, cx, cy + 4);
+    cb_page_line(p, cx, cy + ch - 4);
+    cb_page_ink(p, &sep);
+  }
+  if (top_rule) {
+    cb_page_move(p, cx + 4, cy);
+    cb_page_line(p, cx + cw - 4, cy);
+    cb_page_ink(p, &sep);
+  }
+  draw_map(p, st, d, hooks, o, l->id, cx + 4, cy + CAPTION_H, cw - 8, ch - CAPTION_H - PANEL_PAD, used);
+}
+
+/* The map box holds every level in panels. Levels with a shape of their own
+ * get plan_levels' arrangement, each row as tall as its maps (the box's slack
+ * shared out); others a grid of equal panels with as many columns as give
+ * them the longest shorter side. */
 static void draw_levels(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
                         const cb_sheet_options *o, double x, double y, double w, double h,
                         cb_symbol_set *used) {
@@ -255,31 +337,24 @@ static void draw_levels(cb_page *p, const cb_symbols *st, const cb_dungeon *d, c
     draw_map(p, st, d, hooks, o, 0, x + 4, y + 4, w - 8, h - 8, used);
     return;
   }
-  int cols = 1, rows = n;
-  for (int c = 2; c <= n; c++) {
+  levels_plan pl = plan_levels(d, st, hooks, w, h);
+  int cols = pl.cols ? pl.cols : 1, rows = (n + cols - 1) / cols;
+  for (int c = 2; !pl.cols && c <= n; c++) {
     int r = (n + c - 1) / c;
     if (fmin(w / c, h / r) > fmin(w / cols, h / rows)) cols = c, rows = r;
   }
-  double cw = w / cols, ch = h / rows;
-  for (int i = 0; i < n; i++) {
-    double cx = x + (i % cols) * cw, cy = y + (i / cols) * ch;
-    const cb_level *l = &d->levels[i];
-    char cap[240];
-    snprintf(cap, sizeof cap, "%s", l->name && l->name[0] ? l->name : "Level");
-    cb_page_text(p, CB_FONT_BOLD, LEGEND_SIZE + 1, cx + 6, cy + LEGEND_SIZE + 5, INK, cap);
-    cb_ink sep = cb_ink_stroke(GREY, 0.4);
-    if (i % cols) {
-      cb_page_move(p, cx, cy + 4);
-      cb_page_line(p, cx, cy + ch - 4);
-      cb_page_ink(p, &sep);
+  double cw = w / cols, slack = pl.cols ? fmax(0, h - pl.h) / rows : 0, cy = y;
+  for (int r0 = 0; r0 < n; r0 += cols) {
+    double ch = h / rows;
+    if (pl.cols) {
+      double row = 0;
+      for (int i = r0; i < n && i < r0 + cols; i++)
+        row = fmax(row, level_natural(d, st, hooks, i, pl.pw));
+      ch = CAPTION_H + row + PANEL_PAD + slack;
     }
-    if (i >= cols) {
-      cb_page_move(p, cx + 4, cy);
-      cb_page_line(p, cx + cw - 4, cy);
-      cb_page_ink(p, &sep);
-    }
-    double top = LEGEND_SIZE + 10;
-    draw_map(p, st, d, hooks, o, l->id, cx + 4, cy + top, cw - 8, ch - top - 4, used);
+    for (int i = r0; i < n && i < r0 + cols; i++)
+      draw_panel(p, st, d, hooks, o, i, i > r0, r0 > 0, x + (i - r0) * cw, cy, cw, ch, used);
+    cy += ch;
   }
 }
 
@@ -355,14 +430,22 @@ static double map_natural(const cb_dungeon *d, const cb_symbols *st, const cb_la
 static double map_want(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w,
                        double avail) {
   double cap = avail * 0.72, natural = map_natural(d, st, hooks, w);
+  if (d->nlevels > 1) natural = plan_levels(d, st, hooks, w, cap).h; /* the panels at their biggest */
   if (natural > 0) return fmin(cap, natural);
   return fmin(cap, fmax(avail * 0.56, fmin(avail - 120, w * 0.78)));
 }
 
-/* The frame's width for a map h high: narrower than w when the drawing,
- * held to that height, no longer fills the width (no empty bands). */
+/* The frame's width for a map at most *h high: narrower than w when the
+ * drawing, held to that height, no longer fills the width (no empty bands);
+ * levels' panels also give back the height they do not need. */
 static double map_frame_w(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w,
-                          double h) {
+                          double *h0) {
+  levels_plan pl = d->nlevels > 1 ? plan_levels(d, st, hooks, w, *h0) : (levels_plan){0, 0, 0, 0};
+  if (pl.cols) {
+    *h0 = fmin(*h0, pl.h);
+    return fmin(w, pl.w);
+  }
+  double h = *h0;
   if (!(map_natural(d, st, hooks, w) > h + 0.5)) return w;
   double lo = fmin(w, 60), hi = w;
   for (int it = 0; it < 24 && hi - lo > 0.5; it++) {
@@ -407,7 +490,7 @@ static sheet_fit fit_sheet(const cb_key_style *ks, const cb_dungeon *d, const cb
 }
 
 enum { NOT_BESIDE = -2 };
-static const double KEY_HEAD = 11 * 1.5;
+static const double HEAD_H = 11 * 1.5; /* "Room key" and the space below it */
 
 typedef struct beside_fit {
   double map_h, map_w; /* the map frame; map_h 0 when no size fits, -1 on OOM */
@@ -422,13 +505,13 @@ typedef struct beside_fit {
 static beside_fit fit_beside(const cb_key_style *ks, const cb_dungeon *d, const cb_symbols *st,
                              const cb_layout_hooks *hooks, double w, double room, double want, double least) {
   for (double mh = want; mh >= least - 0.5; mh = mh > least + 0.5 ? fmax(least, mh - room * 0.02) : 0) {
-    double mw = map_frame_w(d, st, hooks, w, mh), side_w = w - mw - GUTTER;
+    double frame_h = mh, mw = map_frame_w(d, st, hooks, w, &frame_h), side_w = w - mw - GUTTER;
     if (side_w < 150) continue; /* a column narrower than that reads as a list of words */
     double side_h = mh + 6 + hooks->sheet_legend(NULL, st, d, ~(cb_symbol_set)0, mw, mh, 0, 0, mw);
     int side_cols = side_w > 330 ? 2 : 1;
     for (int i = 0; i < KEY_STEPS; i++) {
       cb_key_style k = key_style_at(ks, KEY_STEP[i].size, KEY_STEP[i].compact);
-      int next = cb_key_fill(NULL, &k, d, 0, NULL, 0, 0, side_w, side_h - KEY_HEAD, side_cols, GUTTER);
+      int next = cb_key_fill(NULL, &k, d, 0, NULL, 0, 0, side_w, side_h - HEAD_H, side_cols, GUTTER);
       int all = next < 0 || next >= d->nrooms ? next
                                               : cb_key_fill(NULL, &k, d, next, NULL, 0, 0, w,
                                                             room - side_h - 8, KEY_STEP[i].cols, GUTTER);
@@ -450,7 +533,7 @@ static int sheet_beside(cb_page *p, const cb_symbols *st, const cb_dungeon *d, c
                         const cb_sheet_options *o, cb_key_style *ks, double x, double y, double w,
                         double bottom, double top, cb_symbol_set *used, int *word, int *cols) {
   if (!hooks->sheet_legend || o->player || o->page_w > o->page_h * 1.05) return NOT_BESIDE;
-  double below = hooks->sheet_legend(NULL, st, d, ~(cb_symbol_set)0, w, w, 0, 0, w) + 6 + 8 + KEY_HEAD;
+  double below = hooks->sheet_legend(NULL, st, d, ~(cb_symbol_set)0, w, w, 0, 0, w) + 6 + 8 + HEAD_H;
   double room = bottom - y - below, want = map_want(d, st, hooks, w, room);
   sheet_fit usual = fit_sheet(ks, d, st, hooks, w, room, bottom - top);
   if (usual.map_h < 0 || (!usual.spills && usual.map_h >= want - 0.5)) return NOT_BESIDE;
@@ -466,7 +549,7 @@ static int sheet_beside(cb_page *p, const cb_symbols *st, const cb_dungeon *d, c
   sheet_legend(p, st, d, hooks, *used, bf.map_w, bf.map_h, x, y + bf.map_h + 6, bf.map_w);
   double sx = x + bf.map_w + GUTTER, sw = w - bf.map_w - GUTTER;
   cb_page_text(p, CB_FONT_BOLD, 11, sx, y + 11, INK, "Room key");
-  int next = cb_key_fill(p, ks, d, 0, word, sx, y + KEY_HEAD, sw, bf.side_h - KEY_HEAD, bf.side_cols, GUTTER);
+  int next = cb_key_fill(p, ks, d, 0, word, sx, y + HEAD_H, sw, bf.side_h - HEAD_H, bf.side_cols, GUTTER);
   y += bf.side_h + 8;
   /* the hook and the wandering table join the key where they fit */
   cb_key_style with = *ks;
@@ -477,6 +560,131 @@ static int sheet_beside(cb_page *p, const cb_symbols *st, const cb_dungeon *d, c
   if (next < d->nrooms + ks->extras)
     next = cb_key_fill_balanced(p, ks, d, next, word, x, y, w, bottom - y, *cols, GUTTER);
   return next > d->nrooms ? d->nrooms : next;
+}
+
+/* The key beside the map, for a key too long to go under it: three columns,
+ * the first running down the page's left, the map and its legend over the
+ * other two, which take the rest of the key below them. map_h 0: it does not
+ * fit either; -1 on OOM. */
+typedef struct side_fit {
+  double map_h;
+  double size;  /* the key's type size */
+  bool compact; /* its compact form */
+} side_fit;
+
+/* The legend's height under a map mw wide, for the symbols the map uses
+ * (drawn on a scratch page: the legend wraps them); -1 on OOM. */
+static double side_legend_h(const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
+                            const cb_sheet_options *o, cb_symbol_set assume, double mw) {
+  cb_page *s = cb_page_new(o->page_w, o->page_h);
+  if (!s) return -1;
+  cb_symbol_set used = assume;
+  draw_levels(s, st, d, hooks, o, 0, 0, mw, mw, &used);
+  double h = sheet_legend(s, st, d, hooks, used, mw, mw, 0, 0, mw);
+  h = s->oom ? -1 : h;
+  cb_page_free(s);
+  return h;
+}
+
+/* The symbols a map of the dungeon may use: its rooms' marks, its passages'
+ * kinds and stairs (more than a generator's own drawing may use). */
+static cb_symbol_set dungeon_symbols(const cb_dungeon *d) {
+  cb_symbol_set u = 0;
+  cb_map_mark marks[CB_MAP_MAX_MARKS];
+  for (int i = 0; i < d->nrooms; i++) {
+    int n = cb_map_room_marks(NULL, d, &d->rooms[i], marks);
+    for (int k = 0; k < n; k++)
+      u |= CB_SYMBOL_BIT(marks[k].sym);
+  }
+  for (int i = 0; i < d->npassages; i++) {
+    const cb_passage *ps = &d->passages[i];
+    const cb_room *a = cb_dungeon_room(d, ps->from), *b = ps->to ? cb_dungeon_room(d, ps->to) : NULL;
+    u |= CB_SYMBOL_BIT(cb_map_passage_symbol(ps));
+    if (a && b && a->level != b->level) u |= CB_SYMBOL_BIT(CB_SYM_STAIRS_AWAY);
+  }
+  return u;
+}
+
+/* What the portrait sheet keeps under its map: the legend (two rows, more
+ * when the map's symbols take more; or the sheet map's own with every
+ * symbol) and the key's heading; -1 on OOM. */
+static double key_below(const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
+                        const cb_sheet_options *o, cb_symbol_set assume, double w) {
+  if (hooks->sheet_legend)
+    return hooks->sheet_legend(NULL, st, d, ~(cb_symbol_set)0, w, w, 0, 0, w) + 6 + 8 + HEAD_H;
+  /* the map is drawn aside only when the dungeon's symbols may take more than two rows */
+  cb_page *s = cb_page_new(o->page_w, o->page_h);
+  double most = s ? legend(s, st, assume | dungeon_symbols(d), 0, 0, w) : -1;
+  cb_page_free(s);
+  if (!(most > st->badge * 3 + 1e-6)) return most < 0 ? -1 : st->badge * 3 + 14 + HEAD_H;
+  double lh = side_legend_h(st, d, hooks, o, assume, w);
+  return lh < 0 ? -1 : fmax(st->badge * 3, lh) + 14 + HEAD_H;
+}
+
+/* The biggest map, down to the floor the sheet's own fit keeps, that leaves
+ * the whole key room beside and below it, at the first of the key's steps
+ * that keeps the map at its wanted height. */
+static side_fit fit_side(const cb_key_style *ks, const cb_dungeon *d, const cb_symbols *st,
+                         const cb_layout_hooks *hooks, double legend_h, double w, double h, double room) {
+  double cw = (w - 2 * GUTTER) / 3, mw = 2 * cw + GUTTER, below = legend_h + 14;
+  double want = map_want(d, st, hooks, mw, room), least = fmin(want, room * 0.30);
+  side_fit best = {0, 0, false};
+  for (int i = 1; i < KEY_STEPS; i++) {
+    cb_key_style k = key_style_at(ks, KEY_STEP[i].size, KEY_STEP[i].compact);
+    int word = 0, next = cb_key_fill(NULL, &k, d, 0, &word, 0, 0, cw, h - HEAD_H, 1, GUTTER);
+    double rest = next < 0            ? -1
+                  : next >= d->nrooms ? 0
+                                      : cb_key_height(&k, d, next, mw, h - below - least, 2, GUTTER);
+    if (rest < 0) return (side_fit){-1, 0, false};
+    if (word || !isfinite(rest)) continue; /* an entry split across the gap, or too long still */
+    side_fit f = {fmin(want, h - below - rest), k.size, k.compact};
+    if (f.map_h >= want) return f;
+    if (f.map_h > best.map_h + 0.5) best = f;
+  }
+  return best;
+}
+
+/* The sheet's side layout (fit_side) below y: returns the first room the
+ * key left over, as cb_key_fill does. The hook and the wandering table
+ * join it where they fit. */
+static int draw_side(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
+                     const cb_sheet_options *o, cb_key_style *ks, double map_h, double x, double y, double w,
+                     double bottom, int *word, cb_symbol_set *used) {
+  double cw = (w - 2 * GUTTER) / 3, mw = 2 * cw + GUTTER, rx = x + cw + GUTTER;
+  double map_w = map_frame_w(d, st, hooks, mw, &map_h), map_x = rx + (mw - map_w) / 2;
+  cb_page_rect(p, map_x, y, map_w, map_h);
+  cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
+  cb_page_ink(p, &frame_ink);
+  draw_levels(p, st, d, hooks, o, map_x, y, map_w, map_h, used);
+  double ky = y + map_h + 6;
+  ky += sheet_legend(p, st, d, hooks, *used, map_w, map_h, rx, ky, mw) + 8;
+  cb_page_text(p, CB_FONT_BOLD, 11, x, y + 11, INK, "Room key");
+  cb_key_style with = *ks;
+  with.extras = cb_key_extras(d);
+  int w0 = 0,
+      n1 = with.extras ? cb_key_fill(NULL, &with, d, 0, &w0, 0, 0, cw, bottom - y - HEAD_H, 1, GUTTER) : -1;
+  double rest = n1 < 0 || w0 ? INFINITY : cb_key_height(&with, d, n1, mw, bottom - ky, 2, GUTTER);
+  if (rest < 0) p->oom = true;
+  if (isfinite(rest) && rest >= 0) *ks = with;
+  int next = cb_key_fill(p, ks, d, 0, word, x, y + HEAD_H, cw, bottom - y - HEAD_H, 1, GUTTER);
+  if (next >= 0 && next < d->nrooms + ks->extras)
+    next = cb_key_fill_balanced(p, ks, d, next, word, rx, ky, mw, bottom - ky, 2, GUTTER);
+  return next;
+}
+
+/* Whether the portrait sheet takes the side layout: only when its key, under
+ * a map of the least height its fit keeps, would run onto another page. */
+static side_fit try_side(const cb_key_style *ks, const cb_dungeon *d, const cb_symbols *st,
+                         const cb_layout_hooks *hooks, const cb_sheet_options *o, cb_symbol_set assume,
+                         double w, double h, double page, double below) {
+  if (o->player || o->page_w > o->page_h * 1.05 || hooks->sheet_legend || below < 0)
+    return (side_fit){0, 0, false};
+  sheet_fit fit = fit_sheet(ks, d, st, hooks, w, h - below, page);
+  if (fit.map_h < 0) return (side_fit){-1, 0, false};
+  if (!fit.spills) return (side_fit){0, 0, false};
+  double lh = side_legend_h(st, d, hooks, o, assume, 2 * (w - 2 * GUTTER) / 3 + GUTTER);
+  if (lh < 0) return (side_fit){-1, 0, false};
+  return fit_side(ks, d, st, hooks, lh, w, h, h - below);
 }
 
 /* The sheet; when the map is skipped (o->count_only), `assume` stands for the
@@ -518,6 +726,11 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
   int word = 0, cols = 2; /* the key's word to go on from, its columns */
   int next = sheet_beside(p, &st, d, hooks, o, &ks, x, y, w, bottom, top, &used, &word, &cols);
+  side_fit side;
+  /* the legend (two rows or as many as the map's symbols take, or the sheet
+   * map's own with every symbol) and the key's heading */
+  double below = o->page_w > o->page_h * 1.05 || o->player ? 0 : key_below(&st, d, hooks, o, used, w);
+  if (below < 0) p->oom = true;
   if (next != NOT_BESIDE) {
     doc->spilled = next >= 0 && next < d->nrooms; /* it fits (fit_beside), else crawlbook says so */
   } else if (o->page_w > o->page_h * 1.05) {
@@ -533,13 +746,13 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     next = o->player
                ? notes_fill(p, m, d, 0, kx, ky, kw, bottom - ky)
                : cb_key_fill_balanced(p, &ks, d, 0, &word, kx, ky, kw, bottom - ky, kw > 330 ? 2 : 1, 12);
+  } else if ((side = try_side(&ks, d, &st, hooks, o, used, w, bottom - y, bottom - top, below)).map_h != 0) {
+    if (side.map_h < 0) return cb_error_oom(err);
+    ks = key_style_at(&ks, side.size, side.compact);
+    cols = 3;
+    next = draw_side(p, &st, d, hooks, o, &ks, side.map_h, x, y, w, bottom, &word, &used);
+    if (next > d->nrooms) next = d->nrooms;
   } else {
-    /* the legend (two rows, or the sheet map's own with every symbol and the gaps
-     * above and below it) and the key's heading */
-    double below =
-        (hooks->sheet_legend ? hooks->sheet_legend(NULL, &st, d, ~(cb_symbol_set)0, w, w, x, 0, w) + 6 + 8
-                             : st.badge * 3 + 14) +
-        11 * 1.5;
     sheet_fit fit = o->player ? (sheet_fit){map_want(d, &st, hooks, w, bottom - y), 2, BODY_SIZE, false}
                               : fit_sheet(&ks, d, &st, hooks, w, bottom - y - below, bottom - top);
     if (fit.map_h < 0) p->oom = true;
@@ -547,7 +760,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     ks = key_style_at(&ks, fit.size, fit.compact);
     cols = fit.cols;
     doc->spilled = fit.spills;
-    double map_w = map_frame_w(d, &st, hooks, w, map_h), map_x = x + (w - map_w) / 2;
+    double map_w = map_frame_w(d, &st, hooks, w, &map_h), map_x = x + (w - map_w) / 2;
     cb_page_rect(p, map_x, y, map_w, map_h);
     cb_page_ink(p, &frame_ink);
     draw_levels(p, &st, d, hooks, o, map_x, y, map_w, map_h, &used);

@@ -16,7 +16,7 @@
 #include "proc.h"
 
 static const cb_rgb SHIP = {0.74, 0.74, 0.74}, RULE = {0.55, 0.55, 0.55};
-static const double MAX_CELL = 20, TITLE_SIZE = 14, CAPTION_SIZE = 10, TEXT_SIZE = 8.6;
+static const double MAP_ASPECT = 0.8, MAX_CELL = 20, TITLE_SIZE = 14, CAPTION_SIZE = 10, TEXT_SIZE = 8.6;
 
 void cb_battleships_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
                         double w, double h, cb_symbol_set *used) {
@@ -45,6 +45,13 @@ void cb_battleships_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, i
   }
   cb_map_draw(p, st, &moved, level, x, y, w, h, used);
   free(rooms);
+}
+
+/* A level's map as the sheet would like it: the graph layout takes any box's
+ * shape, and a level's few rooms read well in a panel a little wider than high. */
+static double map_height(const cb_dungeon *d, const cb_symbols *st, int level, double w) {
+  (void)d, (void)st, (void)level;
+  return w * MAP_ASPECT;
 }
 
 typedef enum { MARK_RED, MARK_WHITE, MARK_ROW, MARK_STAIRS, MARK_REPAIR } mark;
@@ -268,5 +275,5 @@ cb_status cb_battleships_pages(const cb_dungeon *d, const cb_symbols *st, const 
 }
 
 /* What battleships draws beyond the generic sheet (its row in the registry). */
-const cb_layout_hooks cb_battleships_layout = {.map = cb_battleships_map,
-                                               .extra_pages = cb_battleships_pages};
+const cb_layout_hooks cb_battleships_layout = {
+    .map = cb_battleships_map, .height = map_height, .extra_pages = cb_battleships_pages};
