@@ -458,6 +458,43 @@ static double map_frame_w(const cb_dungeon *d, const cb_symbols *st, const cb_la
   return lo;
 }
 
+/* The key's part on the page after the sheet (under its heading) at step
+ * i with a map map_h high: its height, INFINITY when it needs more than
+ * that page, -1 on OOM. */
+static double spill_rest(const cb_key_style *ks, const cb_dungeon *d, double w, double room, double page,
+                         int i, double map_h) {
+  cb_key_style k = key_style_at(ks, KEY_STEP[i].size, KEY_STEP[i].compact);
+  int next = cb_key_fill(NULL, &k, d, 0, NULL, 0, 0, w, room - map_h, KEY_STEP[i].cols, GUTTER);
+  return next < 0 ? -1 : cb_key_height(&k, d, next, w, page - 11 * 1.5, KEY_STEP[i].cols, GUTTER);
+}
+
+/* A key that runs on takes the first step that keeps it to one more page
+ * (the first step when none does), the map grown (to `cap`) until that
+ * page is at least a third full. */
+static sheet_fit fit_spill(const cb_key_style *ks, const cb_dungeon *d, double w, double room, double page,
+                           double want, double cap) {
+  int step = 0;
+  for (int i = 0; i < KEY_STEPS; i++) {
+    double rest = spill_rest(ks, d, w, room, page, i, want);
+    if (rest < 0) return (sheet_fit){-1, 2, ks->size, false};
+    if (isfinite(rest)) {
+      step = i;
+      break;
+    }
+  }
+  sheet_fit fit = {want, KEY_STEP[step].cols, KEY_STEP[step].size, true, KEY_STEP[step].compact};
+  for (; fit.map_h < cap; fit.map_h = fmin(cap, fit.map_h + room * 0.04)) {
+    double next_h = fmin(cap, fit.map_h + room * 0.04);
+    double rest = spill_rest(ks, d, w, room, page, step, fit.map_h);
+    if (rest < 0) return (sheet_fit){-1, 2, ks->size, false};
+    if (!isfinite(rest) || rest >= page / 3) break;
+    double grown = spill_rest(ks, d, w, room, page, step, next_h);
+    if (grown < 0) return (sheet_fit){-1, 2, ks->size, false};
+    if (!isfinite(grown)) break; /* growing the map would push the key onto a third page */
+  }
+  return fit;
+}
+
 /* How the sheet fits: the map at its wanted height while one of the key's
  * steps keeps the whole key on the sheet, else the biggest map, down to 45% of
  * the height left, that a step leaves. A key that still does not fit runs on at the first step; the
@@ -478,15 +515,7 @@ static sheet_fit fit_sheet(const cb_key_style *ks, const cb_dungeon *d, const cb
     if (fit.map_h > best.map_h + 0.5) best = fit;
   }
   if (best.cols) return best;
-  sheet_fit fit = {want, KEY_STEP[0].cols, KEY_STEP[0].size, true};
-  cb_key_style k = key_style_at(ks, fit.size, false);
-  for (; fit.map_h < cap; fit.map_h = fmin(cap, fit.map_h + room * 0.04)) {
-    int next = cb_key_fill(NULL, &k, d, 0, NULL, 0, 0, w, room - fit.map_h, fit.cols, GUTTER);
-    double rest = next < 0 ? -1 : cb_key_height(&k, d, next, w, page, fit.cols, GUTTER);
-    if (rest < 0) return (sheet_fit){-1, 2, ks->size, false};
-    if (rest >= page / 3) break;
-  }
-  return fit;
+  return fit_spill(ks, d, w, room, page, want, cap);
 }
 
 enum { NOT_BESIDE = -2 };
