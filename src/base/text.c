@@ -75,3 +75,16 @@ size_t cb_shell_word(char *buf, size_t cap, size_t n, const char *v) {
     n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, *v == '\'' ? "'\\''" : "%c", *v);
   return n + (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "'");
 }
+
+const char *cb_text_join(char *buf, size_t cap, const char *const *words, size_t n, const char *pre,
+                         const char *post, const char *last) {
+  size_t used = 0;
+  if (cap) buf[0] = '\0';
+  for (size_t i = 0; i < n && used < cap; i++) {
+    const char *between = i == 0 ? "" : i + 1 == n ? last : ", ";
+    int k = snprintf(buf + used, cap - used, "%s%s%s%s", between, pre, words[i], post);
+    if (k < 0) break;
+    used += (size_t)k;
+  }
+  return buf;
+}

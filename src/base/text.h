@@ -21,6 +21,12 @@ const char *cb_text_bad(const char *s);
  * falls between characters. Returns out. */
 char *cb_escape(char *out, size_t cap, const char *s);
 
+/* words[0..n) into buf (cap bytes, always terminated) for a message, each
+ * between pre and post, `last` before the last and ", " before the others:
+ * "'cairo' or 'haru'", ".pdf, .svg or .dot". Returns buf. */
+const char *cb_text_join(char *buf, size_t cap, const char *const *words, size_t n, const char *pre,
+                         const char *post, const char *last);
+
 /* Appends v to buf (cap bytes, n used) as one word for a POSIX shell,
  * quoted when it needs it; returns the new length (as snprintf counts). */
 size_t cb_shell_word(char *buf, size_t cap, size_t n, const char *v);

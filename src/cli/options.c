@@ -330,7 +330,7 @@ static cb_status settle_format(cb_cli *cli, cb_error *err) {
     char names[128];
     if (!f)
       return cb_error_set(err, CB_EINPUT, "--format '%s': expected %s", format,
-                          cb_format_names(names, sizeof names, "", ", ", " or "));
+                          cb_format_names(names, sizeof names, "", " or "));
     job->format = f->format;
   } else if (output && strcmp(output, "-") != 0) {
     const char *dot = strrchr(output, '.'), *slash = strrchr(output, '/');
@@ -340,7 +340,7 @@ static cb_status settle_format(cb_cli *cli, cb_error *err) {
       return cb_error_set(
           err, CB_EINPUT,
           "--output '%s': cannot tell the format from the extension; use %s, or give --format", output,
-          cb_format_names(names, sizeof names, ".", ", ", " or "));
+          cb_format_names(names, sizeof names, ".", " or "));
     job->format = f->format;
   } else if (output) {
     return cb_error_set(err, CB_EINPUT, "--output -: give --format too");

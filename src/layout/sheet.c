@@ -474,24 +474,23 @@ static double spill_rest(const cb_key_style *ks, const cb_dungeon *d, double w, 
 static sheet_fit fit_spill(const cb_key_style *ks, const cb_dungeon *d, double w, double room, double page,
                            double want, double cap) {
   int step = 0;
-  for (int i = 0; i < KEY_STEPS; i++) {
-    double rest = spill_rest(ks, d, w, room, page, i, want);
+  double rest = INFINITY; /* the next page's part at the map's height */
+  for (int i = 0; i < KEY_STEPS && !isfinite(rest); i++) {
+    rest = spill_rest(ks, d, w, room, page, i, want);
     if (rest < 0) return (sheet_fit){-1, 2, ks->size, false};
-    if (isfinite(rest)) {
-      step = i;
-      break;
-    }
+    if (i == 0 || isfinite(rest)) step = i;
   }
   sheet_fit fit = {want, KEY_STEP[step].cols, KEY_STEP[step].size, true, KEY_STEP[step].compact};
-  for (; fit.map_h < cap; fit.map_h = fmin(cap, fit.map_h + room * 0.04)) {
-    double next_h = fmin(cap, fit.map_h + room * 0.04);
-    double rest = spill_rest(ks, d, w, room, page, step, fit.map_h);
-    if (rest < 0) return (sheet_fit){-1, 2, ks->size, false};
-    if (!isfinite(rest) || rest >= page / 3) break;
-    double grown = spill_rest(ks, d, w, room, page, step, next_h);
-    if (grown < 0) return (sheet_fit){-1, 2, ks->size, false};
-    if (!isfinite(grown)) break; /* growing the map would push the key onto a third page */
+  while (rest >= 0 && isfinite(rest) && rest < page / 3 && fit.map_h < cap) {
+    double grown_h = fmin(cap, fit.map_h + room * 0.04);
+    double grown = spill_rest(ks, d, w, room, page, step, grown_h);
+    if (!(grown >= 0 && isfinite(grown))) { /* OOM, or a bigger map pushes the key onto a third page */
+      rest = grown;
+      break;
+    }
+    fit.map_h = grown_h, rest = grown;
   }
+  if (rest < 0) return (sheet_fit){-1, 2, ks->size, false};
   return fit;
 }
 

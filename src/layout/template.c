@@ -10,6 +10,7 @@
 
 #include "base/alloc.h"
 #include "base/bom.h"
+#include "base/text.h"
 
 #include "base/datadir.h"
 #include "page/page.h"
@@ -86,16 +87,10 @@ static cb_status read_page(const char *file, config_setting_t *page, cb_template
 
 /* "cards, letters and doors": the keys a tables group may use. */
 static const char *key_list(const char *const *keys, char *buf, size_t cap) {
-  size_t n = 0, used = 0;
+  size_t n = 0;
   while (keys && keys[n])
     n++;
-  buf[0] = '\0';
-  for (size_t i = 0; i < n && used < cap; i++) {
-    int k = snprintf(buf + used, cap - used, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ", keys[i]);
-    if (k < 0) break;
-    used += (size_t)k;
-  }
-  return buf;
+  return cb_text_join(buf, cap, keys, n, "", "", " and ");
 }
 
 /* tables = { KEY = "name or path"; ... }: each KEY one of the procedures'

@@ -79,6 +79,20 @@ struct cb_option_spec {
   const char *table; /* FILE: the key naming it in a template's tables group, or NULL */
 };
 
+/* Rows for the common options a procedure records (parsed and described by
+ * the common table): how it records --faithful, and a number such as --rooms
+ * or --levels (member: its cb_gen_options field). */
+#define CB_OPTION_COMMON_FLAG(name_, member)                                                                 \
+  {                                                                                                          \
+    .name = name_, .flags = CB_OPTF_COMMON, .kind = CB_OPT_FLAG, .set = true,                                \
+    .field = offsetof(cb_gen_options, member), .record = CB_REC_IF_SET                                       \
+  }
+#define CB_OPTION_COMMON_NUMBER(name_, member, record_)                                                      \
+  {                                                                                                          \
+    .name = name_, .flags = CB_OPTF_COMMON, .kind = CB_OPT_NUMBER,                                           \
+    .field = offsetof(cb_gen_options, member), .record = record_                                             \
+  }
+
 /* A procedure's options. */
 typedef struct cb_option_set {
   const char *about;   /* its line in --help's list of procedures */

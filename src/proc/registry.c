@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "io/json_util.h"
 #include "proc/battleships/proc.h"
 #include "proc/cards/proc.h"
@@ -28,15 +29,10 @@ const cb_generator *const *cb_generator_list(int *n) {
 }
 
 const char *cb_generator_names(char *buf, size_t cap, const char *last) {
-  size_t used = 0;
-  buf[0] = '\0';
-  for (size_t i = 0; i < NROWS && used < cap; i++) {
-    const char *sep = i == 0 ? "" : i + 1 == NROWS ? last : ", ";
-    int k = snprintf(buf + used, cap - used, "%s%s", sep, rows[i]->name);
-    if (k < 0) break;
-    used += (size_t)k;
-  }
-  return buf;
+  const char *names[NROWS];
+  for (size_t i = 0; i < NROWS; i++)
+    names[i] = rows[i]->name;
+  return cb_text_join(buf, cap, names, NROWS, "", "", last);
 }
 
 void cb_proc_sheet(const cb_dungeon *d, cb_sheet_options *o) {

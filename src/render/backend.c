@@ -3,23 +3,17 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "coverage.h"
 
 static const cb_backend_class *const classes[] = {&cb_backend_cairo, &cb_backend_haru};
 
 const char *cb_backend_names(char *buf, size_t cap) {
-  size_t used = 0, n = sizeof classes / sizeof *classes;
-  buf[0] = '\0';
-  for (size_t i = 0; i < n && used < cap; i++) {
-    int w = snprintf(buf + used, cap - used, "%s'%s'",
-                     i == 0       ? ""
-                     : i + 1 == n ? " or "
-                                  : ", ",
-                     classes[i]->name);
-    if (w < 0) break;
-    used += (size_t)w;
-  }
-  return buf;
+  enum { N = sizeof classes / sizeof *classes };
+  const char *names[N];
+  for (size_t i = 0; i < N; i++)
+    names[i] = classes[i]->name;
+  return cb_text_join(buf, cap, names, N, "'", "'", " or ");
 }
 
 const cb_backend_class *cb_backend_find(const char *name) {

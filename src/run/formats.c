@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/text.h"
+
 static const cb_format_row rows[] = {
     {CB_FORMAT_PDF, "pdf", "PDF", CB_WRITER_PAGES, true},
     {CB_FORMAT_SVG, "svg", "SVG", CB_WRITER_PAGES, false},
@@ -24,27 +26,20 @@ const cb_format_row *cb_format_row_of(cb_format f) {
   return &rows[0];
 }
 
-/* Joins the chosen rows' words: "a, b or c". */
-static const char *join(char *buf, size_t cap, const char *pre, const char *sep, const char *last,
-                        unsigned bits, bool labels) {
-  size_t used = 0, n = 0, k = 0;
+/* The chosen rows' words (bit k: format k), joined for a message. */
+static const char *join(char *buf, size_t cap, const char *pre, const char *last, unsigned bits,
+                        bool labels) {
+  const char *words[NROWS];
+  size_t n = 0;
   for (size_t i = 0; i < NROWS; i++)
-    n += (bits >> rows[i].format) & 1u;
-  buf[0] = '\0';
-  for (size_t i = 0; i < NROWS && used < cap; i++) {
-    if (!((bits >> rows[i].format) & 1u)) continue;
-    const char *between = k == 0 ? "" : k + 1 == n ? last : sep;
-    int w = snprintf(buf + used, cap - used, "%s%s%s", between, pre, labels ? rows[i].label : rows[i].name);
-    if (w < 0) break;
-    used += (size_t)w, k++;
-  }
-  return buf;
+    if ((bits >> rows[i].format) & 1u) words[n++] = labels ? rows[i].label : rows[i].name;
+  return cb_text_join(buf, cap, words, n, pre, "", last);
 }
 
-const char *cb_format_names(char *buf, size_t cap, const char *pre, const char *sep, const char *last) {
-  return join(buf, cap, pre, sep, last, ~0u, false);
+const char *cb_format_names(char *buf, size_t cap, const char *pre, const char *last) {
+  return join(buf, cap, pre, last, ~0u, false);
 }
 
 const char *cb_format_labels(char *buf, size_t cap, unsigned bits) {
-  return join(buf, cap, "", ", ", " or ", bits, true);
+  return join(buf, cap, "", " or ", bits, true);
 }

@@ -29,7 +29,7 @@ const cb_format_row *cb_format_named(const char *name);
 const cb_format_row *cb_format_row_of(cb_format f);
 /* The names, "pdf, svg, png, json or dot" with each prefixed by `pre` (".")
  * and `last` before the last; written into buf. */
-const char *cb_format_names(char *buf, size_t cap, const char *pre, const char *sep, const char *last);
+const char *cb_format_names(char *buf, size_t cap, const char *pre, const char *last);
 /* "PDF", "PDF, SVG or PNG": the labels of the formats whose bits are set. */
 const char *cb_format_labels(char *buf, size_t cap, unsigned bits);
 

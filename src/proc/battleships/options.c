@@ -50,11 +50,7 @@ static cb_status square_grid(const void *opts, cb_error *err) {
 }
 
 static const cb_option_spec specs[] = {
-    {.name = "levels",
-     .flags = CB_OPTF_COMMON,
-     .kind = CB_OPT_NUMBER,
-     .field = GEN(levels),
-     .record = CB_REC_ALWAYS},
+    CB_OPTION_COMMON_NUMBER("levels", levels, CB_REC_ALWAYS),
     {.name = "grid",
      .arg = "N",
      .kind = CB_OPT_NUMBER,
@@ -101,12 +97,7 @@ static const cb_option_spec specs[] = {
      .field = GEN(matching_stairs),
      .help = "battleships: stairs join room k to room k of the next level",
      .record = CB_REC_IF_SET},
-    {.name = "faithful",
-     .flags = CB_OPTF_COMMON,
-     .kind = CB_OPT_FLAG,
-     .set = true,
-     .field = GEN(faithful),
-     .record = CB_REC_IF_SET},
+    CB_OPTION_COMMON_FLAG("faithful", faithful),
 };
 
 const cb_option_set cb_battleships_option_specs = {

@@ -8,11 +8,7 @@
 static const char *const extra_by[] = {"tree", "length", NULL};
 
 static const cb_option_spec specs[] = {
-    {.name = "rooms",
-     .flags = CB_OPTF_COMMON,
-     .kind = CB_OPT_NUMBER,
-     .field = GEN(rooms),
-     .record = CB_REC_ALWAYS},
+    CB_OPTION_COMMON_NUMBER("rooms", rooms, CB_REC_ALWAYS),
     {.name = "extra-by",
      .arg = "HOW",
      .kind = CB_OPT_WORD,
@@ -22,12 +18,7 @@ static const cb_option_spec specs[] = {
      .help = "dropdice: rank extra paths by 'tree' distance (default)\n"
              "or straight 'length'",
      .record = CB_REC_ALWAYS},
-    {.name = "faithful",
-     .flags = CB_OPTF_COMMON,
-     .kind = CB_OPT_FLAG,
-     .set = true,
-     .field = GEN(faithful),
-     .record = CB_REC_IF_SET},
+    CB_OPTION_COMMON_FLAG("faithful", faithful),
     {.name = "content",
      .arg = "FILE",
      .kind = CB_OPT_FILE,

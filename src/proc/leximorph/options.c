@@ -77,12 +77,7 @@ static const cb_option_spec specs[] = {
     TABLE("doors", doors, "leximorph-doors",
           "leximorph: the d20 table of what lies beyond a door\n"
           "(leximorph-doors)"),
-    {.name = "faithful",
-     .flags = CB_OPTF_COMMON,
-     .kind = CB_OPT_FLAG,
-     .set = true,
-     .field = GEN(faithful),
-     .record = CB_REC_IF_SET},
+    CB_OPTION_COMMON_FLAG("faithful", faithful),
 };
 
 const cb_option_set cb_leximorph_option_specs = {

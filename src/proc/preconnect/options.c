@@ -6,11 +6,7 @@
 #define GEN(member) offsetof(cb_gen_options, member)
 
 static const cb_option_spec specs[] = {
-    {.name = "rooms",
-     .flags = CB_OPTF_COMMON,
-     .kind = CB_OPT_NUMBER,
-     .field = GEN(rooms),
-     .record = CB_REC_ALWAYS},
+    CB_OPTION_COMMON_NUMBER("rooms", rooms, CB_REC_ALWAYS),
     {.name = "ladders",
      .kind = CB_OPT_FLAG,
      .set = true,
@@ -18,12 +14,7 @@ static const cb_option_spec specs[] = {
      .help = "preconnect: a corridor crossing under or over another\n"
              "area on an odd roll has ladders, not stairs",
      .record = CB_REC_IF_SET},
-    {.name = "faithful",
-     .flags = CB_OPTF_COMMON,
-     .kind = CB_OPT_FLAG,
-     .set = true,
-     .field = GEN(faithful),
-     .record = CB_REC_IF_SET},
+    CB_OPTION_COMMON_FLAG("faithful", faithful),
 };
 
 const cb_option_set cb_preconnect_option_specs = {
