@@ -51,11 +51,18 @@ static const struct {
                  {CB_TAG_SURFACE_EXIT, "way to the surface"},
                  {CB_TAG_UNREACHABLE, "unreachable"}};
 
-static void passage_words(const cb_dungeon *d, const cb_passage *ps, int here, char *out, size_t cap) {
+/* A passage as a room's key reads it: where it leads, what kind of way it
+ * is ("secret, trapped"; empty for a plain one) and its length (<0: none). */
+typedef struct exit_words {
+  char dest[64], what[224];
+  double length_ft;
+} exit_words;
+
+static exit_words passage_words(const cb_dungeon *d, const cb_passage *ps, int here) {
+  exit_words x = {.length_ft = ps->length_ft};
   int other = ps->from == here ? ps->to : ps->from;
-  char what[256] = "";
   size_t n = 0;
-#define ADD(...) n += (size_t)snprintf(what + n, n < sizeof what ? sizeof what - n : 0, __VA_ARGS__)
+#define ADD(...) n += (size_t)snprintf(x.what + n, n < sizeof x.what ? sizeof x.what - n : 0, __VA_ARGS__)
   /* a stocked key names the unusual ways only: doors are the rule */
   bool plain = ps->kind == CB_PASSAGE_CORRIDOR || ps->kind == CB_PASSAGE_TUNNEL ||
                (d->theme && ps->kind == CB_PASSAGE_DOOR);
@@ -78,23 +85,29 @@ static void passage_words(const cb_dungeon *d, const cb_passage *ps, int here, c
   if (ps->flags & CB_FLAG_UNDER) ADD("runs under, ");
   if (ps->flags & CB_FLAG_OVER) ADD("runs over, ");
   if (ps->flags & CB_FLAG_DEAD_END) ADD("dead end, ");
-  if (ps->length_ft >= 0) ADD("%.0f ft, ", ps->length_ft);
 #undef ADD
-  if (n > 2 && n < sizeof what) what[n - 2] = '\0';
+  if (n >= 2 && n < sizeof x.what) x.what[n - 2] = '\0';
   const cb_room *o = other ? cb_dungeon_room(d, other) : NULL;
-  char dest[64];
   if (ps->from == ps->to)
-    snprintf(dest, sizeof dest, "%s", ps->flags & CB_FLAG_DEAD_END ? "nowhere" : "back here");
+    snprintf(x.dest, sizeof x.dest, "%s", ps->flags & CB_FLAG_DEAD_END ? "nowhere" : "back here");
   else if (!o)
-    snprintf(dest, sizeof dest, "out of the dungeon");
+    snprintf(x.dest, sizeof x.dest, "out of the dungeon");
   else if (o->level != cb_dungeon_room(d, here)->level)
-    snprintf(dest, sizeof dest, "level %d room %d", o->level, o->number);
+    snprintf(x.dest, sizeof x.dest, "level %d room %d", o->level, o->number);
   else
-    snprintf(dest, sizeof dest, "%d", o->number);
-  if (what[0])
-    snprintf(out, cap, "%s (%s)", dest, what);
+    snprintf(x.dest, sizeof x.dest, "%d", o->number);
+  return x;
+}
+
+/* "5 (secret, 30 ft)"; with_what false leaves the kind out ("5 (30 ft)"). */
+static void exit_text(const exit_words *x, bool with_what, char *out, size_t cap) {
+  const char *what = with_what ? x->what : "";
+  char len[32] = "";
+  if (x->length_ft >= 0) snprintf(len, sizeof len, "%.0f ft", x->length_ft);
+  if (what[0] || len[0])
+    snprintf(out, cap, "%s (%s%s%s)", x->dest, what, what[0] && len[0] ? ", " : "", len);
   else
-    snprintf(out, cap, "%s", dest);
+    snprintf(out, cap, "%s", x->dest);
 }
 
 /* Number, level, marks and the card or die value: every entry's head. */
@@ -166,18 +179,59 @@ static void room_keys(entry *e, const cb_dungeon *d, const cb_room *r) {
   }
 }
 
+/* The compact form names each kind of way once: "Exits: 4 (30 ft), 9;
+ * obstructed: 2 (60 ft), 7 (120 ft)", the kinds in the order they first
+ * come. A room's ways past the 256th are named one by one. */
+static int exits_grouped(entry *e, const cb_dungeon *d, const cb_room *r, const char *lead) {
+  char buf[512];
+  int shown = 0;
+  unsigned char done[256] = {0}; /* the passages (of this room, in order) already named */
+  for (int g = 0, pass = 0; g < d->npassages; g++) {
+    const cb_passage *head = &d->passages[g];
+    if (head->from != r->id && head->to != r->id) continue;
+    int at = pass++;
+    if (at < 256 && done[at]) continue;
+    exit_words hx = passage_words(d, head, r->id);
+    for (int i = g, k = at; i < d->npassages; i++) {
+      const cb_passage *ps = &d->passages[i];
+      if (ps->from != r->id && ps->to != r->id) continue;
+      int me = k++;
+      exit_words x = passage_words(d, ps, r->id);
+      if (me >= 256 ? i != g : done[me] || strcmp(x.what, hx.what) != 0) continue;
+      if (me < 256) done[me] = 1;
+      bool first_of_group = i == g;
+      if (!shown) span(e, CB_FONT_ITALIC, lead);
+      if (first_of_group && hx.what[0]) {
+        if (shown) span(e, CB_FONT_REGULAR, "; ");
+        span(e, CB_FONT_ITALIC, hx.what);
+      }
+      /* the separator rides with the way: a room of many ways keeps to the entry's spans */
+      const char *sep = first_of_group ? (hx.what[0] ? ": " : shown ? "; " : "") : ", ";
+      size_t n = (size_t)snprintf(buf, sizeof buf, "%s", sep);
+      exit_text(&x, false, buf + n, sizeof buf - n);
+      span(e, CB_FONT_REGULAR, buf);
+      shown++;
+    }
+  }
+  return shown;
+}
+
 static void room_exits(entry *e, const cb_key_style *ks, const cb_dungeon *d, const cb_room *r,
                        const char *lead) {
   char buf[512];
   int npaths = 0;
-  for (int i = 0; i < d->npassages; i++) {
-    const cb_passage *ps = &d->passages[i];
-    if (ps->from != r->id && ps->to != r->id) continue;
-    passage_words(d, ps, r->id, buf, sizeof buf);
-    span(e, npaths ? CB_FONT_REGULAR : CB_FONT_ITALIC, npaths ? "; " : lead);
-    span(e, CB_FONT_REGULAR, buf);
-    npaths++;
-  }
+  if (ks->compact)
+    npaths = exits_grouped(e, d, r, lead);
+  else
+    for (int i = 0; i < d->npassages; i++) {
+      const cb_passage *ps = &d->passages[i];
+      if (ps->from != r->id && ps->to != r->id) continue;
+      exit_words x = passage_words(d, ps, r->id);
+      exit_text(&x, true, buf, sizeof buf);
+      span(e, npaths ? CB_FONT_REGULAR : CB_FONT_ITALIC, npaths ? "; " : lead);
+      span(e, CB_FONT_REGULAR, buf);
+      npaths++;
+    }
   span(e, CB_FONT_REGULAR, npaths ? "." : " No way on.");
   /* the long form says what each lock, trap and secret way is */
   for (int i = 0; ks->full && i < d->npassages; i++) {

@@ -411,7 +411,9 @@ typedef struct sheet_fit {
 
 static cb_key_style key_style_at(const cb_key_style *ks, double size, bool compact) {
   cb_key_style k = *ks;
-  k.size = size, k.leading = size * 1.32, k.gap = size * 0.45, k.compact = compact;
+  /* the compact form also sets its lines closer, as a dense printed key does */
+  k.size = size, k.leading = size * (compact ? 1.22 : 1.32), k.gap = size * (compact ? 0.25 : 0.45);
+  k.compact = compact;
   return k;
 }
 
@@ -458,6 +460,86 @@ static double map_frame_w(const cb_dungeon *d, const cb_symbols *st, const cb_la
   return lo;
 }
 
+typedef struct text_box {
+  double x0, y0, x1, y1;
+} text_box;
+
+static int by_left(const void *a, const void *b) {
+  double xa = ((const text_box *)a)->x0, xb = ((const text_box *)b)->x0;
+  return (xa > xb) - (xa < xb);
+}
+
+/* How many pairs of the words a reader finds rooms by (their numbers and
+ * their marks' letters) overlap when it is drawn in a frame h high (w wide at most); -1 on OOM. */
+static long map_clashes(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w,
+                        double h) {
+  double fw = map_frame_w(d, st, hooks, w, &h);
+  cb_page *s = cb_page_new(fw + 1, h + 1);
+  cb_sheet_options drawn = {.page_w = fw + 1, .page_h = h + 1};
+  cb_symbol_set used = 0;
+  if (s) draw_levels(s, st, d, hooks, &drawn, 0, 0, fw, h, &used);
+  text_box *b = s && !s->oom ? cb_calloc((size_t)s->nitems + 1, sizeof *b) : NULL;
+  long n = 0, clashes = 0;
+  for (int i = 0; b && i < s->nitems; i++) {
+    const cb_item *it = &s->items[i];
+    bool read = it->role.kind == CB_ROLE_NUMBER || it->role.kind == CB_ROLE_ROOM_MARK ||
+                it->role.kind == CB_ROLE_PASSAGE_MARK;
+    if (it->kind != CB_ITEM_TEXT || !it->text[0] || !read) continue;
+    double tw = cb_text_width(st->m, it->font, it->size, it->text);
+    /* numbers and marks' letters: capitals and figures, on the baseline */
+    b[n++] = (text_box){it->x, it->y - it->size * 0.7, it->x + tw, it->y};
+  }
+  if (b) qsort(b, (size_t)n, sizeof *b, by_left);
+  for (long i = 0; b && i < n; i++)
+    for (long j = i + 1; j < n && b[j].x0 < b[i].x1 - 1; j++)
+      clashes += fmin(b[i].y1, b[j].y1) - fmax(b[i].y0, b[j].y0) > 1;
+  long r = b ? clashes : -1;
+  free(b);
+  cb_page_free(s);
+  return r;
+}
+
+/* The least height the map, in a frame w wide, may shrink to (from the size
+ * it wants): a little under a third of the room, but never so small that
+ * its words run into each other more than they do on the biggest map the
+ * sheet draws (full_w wide, at the size it wants there: *base_out gets
+ * how many they do there); -1 on OOM. */
+static double map_least(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w,
+                        double full_w, double want, double room, long *base_out) {
+  double lo = fmin(want, room * 0.30), hi = want;
+  long base = map_clashes(d, st, hooks, full_w, map_want(d, st, hooks, full_w, room));
+  *base_out = base;
+  if (base < 0) return -1;
+  if (hi - lo < 1) return lo;
+  long at = map_clashes(d, st, hooks, w, lo);
+  if (at < 0) return -1;
+  if (at <= base) return lo;
+  for (int it = 0; it < 7; it++) {
+    double mid = (lo + hi) / 2;
+    long c = map_clashes(d, st, hooks, w, mid);
+    if (c < 0) return -1;
+    if (c <= base)
+      hi = mid;
+    else
+      lo = mid;
+  }
+  return hi;
+}
+
+/* The biggest height, from h down to least, at which the map's words run
+ * into each other no more than `base` times (the count is not monotonic in
+ * the size: a mark can meet another at one size and miss it at the next);
+ * 0 when none, -1 on OOM. */
+static double map_clean(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w,
+                        double h, double least, long base) {
+  for (double at = h; at >= least - 0.5; at -= fmax(1, h * 0.03)) {
+    long c = map_clashes(d, st, hooks, w, at);
+    if (c < 0) return -1;
+    if (c <= base) return at;
+  }
+  return 0;
+}
+
 /* The key's part on the page after the sheet (under its heading) at step
  * i with a map map_h high: its height, INFINITY when it needs more than
  * that page, -1 on OOM. */
@@ -500,6 +582,7 @@ static sheet_fit fit_spill(const cb_key_style *ks, const cb_dungeon *d, double w
  * map then grows (to 72%) until the page it runs onto is at least a third full. */
 static sheet_fit fit_sheet(const cb_key_style *ks, const cb_dungeon *d, const cb_symbols *st,
                            const cb_layout_hooks *hooks, double w, double room, double page) {
+  /* the map's legible floor (map_least) costs drawings: found only when the map must shrink */
   double want = map_want(d, st, hooks, w, room), least = fmin(want, room * 0.30), cap = room * 0.72;
   /* the map keeps its size while a step of the key makes room (the first that
    * does); else it gives up what the step that leaves it most needs */
@@ -513,7 +596,13 @@ static sheet_fit fit_sheet(const cb_key_style *ks, const cb_dungeon *d, const cb
     if (fit.map_h >= want) return fit;
     if (fit.map_h > best.map_h + 0.5) best = fit;
   }
-  if (best.cols) return best;
+  if (best.cols) {
+    long base = 0;
+    double floor = map_least(d, st, hooks, w, w, want, room, &base);
+    best.map_h = floor < 0 ? -1 : map_clean(d, st, hooks, w, best.map_h, floor, base);
+    if (best.map_h < 0) return (sheet_fit){-1, 2, ks->size, false};
+  }
+  if (best.cols && best.map_h != 0) return best;
   return fit_spill(ks, d, w, room, page, want, cap);
 }
 
@@ -531,10 +620,14 @@ typedef struct beside_fit {
  * step of the key that then fits the sheet, the key's first columns beside
  * the map and its legend, the rest below them; map_h 0 when none does. */
 static beside_fit fit_beside(const cb_key_style *ks, const cb_dungeon *d, const cb_symbols *st,
-                             const cb_layout_hooks *hooks, double w, double room, double want, double least) {
+                             const cb_layout_hooks *hooks, double w, double room, double want, double least,
+                             long base) {
   for (double mh = want; mh >= least - 0.5; mh = mh > least + 0.5 ? fmax(least, mh - room * 0.02) : 0) {
     double frame_h = mh, mw = map_frame_w(d, st, hooks, w, &frame_h), side_w = w - mw - GUTTER;
     if (side_w < 150) continue; /* a column narrower than that reads as a list of words */
+    long clashes = map_clashes(d, st, hooks, w, mh);
+    if (clashes < 0) return (beside_fit){.map_h = -1};
+    if (clashes > base) continue;
     double side_h = mh + 6 + hooks->sheet_legend(NULL, st, d, ~(cb_symbol_set)0, mw, mh, 0, 0, mw);
     int side_cols = side_w > 330 ? 2 : 1;
     for (int i = 0; i < KEY_STEPS; i++) {
@@ -565,7 +658,10 @@ static int sheet_beside(cb_page *p, const cb_symbols *st, const cb_dungeon *d, c
   double room = bottom - y - below, want = map_want(d, st, hooks, w, room);
   sheet_fit usual = fit_sheet(ks, d, st, hooks, w, room, bottom - top);
   if (usual.map_h < 0 || (!usual.spills && usual.map_h >= want - 0.5)) return NOT_BESIDE;
-  beside_fit bf = fit_beside(ks, d, st, hooks, w, bottom - y, want, fmin(want, room * 0.30));
+  long base = 0;
+  double least = map_least(d, st, hooks, w, w, want, room, &base);
+  if (least < 0) return -1;
+  beside_fit bf = fit_beside(ks, d, st, hooks, w, bottom - y, want, least, base);
   if (bf.map_h < 0) return -1;
   if (bf.map_h <= 0 || (!usual.spills && bf.map_h <= usual.map_h + 0.5)) return NOT_BESIDE;
   *ks = key_style_at(ks, bf.key.size, bf.key.compact);
@@ -655,8 +751,10 @@ static double key_below(const cb_symbols *st, const cb_dungeon *d, const cb_layo
 static side_fit fit_side(const cb_key_style *ks, const cb_dungeon *d, const cb_symbols *st,
                          const cb_layout_hooks *hooks, double legend_h, double w, double h, double room) {
   double cw = (w - 2 * GUTTER) / 3, mw = 2 * cw + GUTTER, below = legend_h + 14;
-  double want = map_want(d, st, hooks, mw, room), least = fmin(want, room * 0.30);
+  long base = 0;
+  double want = map_want(d, st, hooks, mw, room), least = map_least(d, st, hooks, mw, w, want, room, &base);
   side_fit best = {0, 0, false};
+  if (least < 0) return (side_fit){-1, 0, false};
   for (int i = 1; i < KEY_STEPS; i++) {
     cb_key_style k = key_style_at(ks, KEY_STEP[i].size, KEY_STEP[i].compact);
     int word = 0, next = cb_key_fill(NULL, &k, d, 0, &word, 0, 0, cw, h - HEAD_H, 1, GUTTER);
@@ -666,9 +764,13 @@ static side_fit fit_side(const cb_key_style *ks, const cb_dungeon *d, const cb_s
     if (rest < 0) return (side_fit){-1, 0, false};
     if (word || !isfinite(rest)) continue; /* an entry split across the gap, or too long still */
     side_fit f = {fmin(want, h - below - rest), k.size, k.compact};
-    if (f.map_h >= want) return f;
+    if (f.map_h >= want) {
+      best = f;
+      break;
+    }
     if (f.map_h > best.map_h + 0.5) best = f;
   }
+  if (best.map_h > 0) best.map_h = map_clean(d, st, hooks, mw, best.map_h, least, base);
   return best;
 }
 

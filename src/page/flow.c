@@ -59,10 +59,16 @@ static void draw_line(cb_page *p, const cb_flow *f, const word *w, int from, int
       x += (j > i && w[j].glue ? space[w[j].font] : 0) + w[j].w;
       j++;
     }
+    buf[n] = '\0';
+    /* the next run starts where this one, shaped whole, really ends: a run's
+     * width is not quite the sum of its words' (hinted advances) */
+    if (j < to) {
+      double whole = f->m->width(f->m->ctx, w[i].font, f->size, buf);
+      if (whole > 0) x = x0 + whole;
+    }
     /* a space the next run starts after is written too, so that text
      * extraction keeps the two words apart whatever the fonts' bearings */
-    if (j < to && w[j].glue) buf[n++] = ' ';
-    buf[n] = '\0';
+    if (j < to && w[j].glue) buf[n++] = ' ', buf[n] = '\0';
     cb_page_text(p, w[i].font, f->size, x0, y, f->color, buf);
     if (j < to && w[j].glue) x += space[w[j].font];
     i = j;

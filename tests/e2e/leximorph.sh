@@ -60,7 +60,7 @@ if command -v pdftotext >/dev/null; then
   pdftotext "$tmp/a.pdf" "$tmp/a.txt"
   pdftotext "$tmp/book.pdf" "$tmp/book.txt"
   grep -q "Tunnel sketch" "$tmp/a.txt" && say "the sheet repeats the sketch as a page"
-  pdftotext -f 1 -l 1 "$tmp/a.pdf" "$tmp/a1.txt"
+  pdftotext -raw -f 1 -l 1 "$tmp/a.pdf" "$tmp/a1.txt" # a caption's two lines stay together
   grep -q "sector 2,2" "$tmp/a1.txt" || say "the sheet's map is not the sketch"
   grep -q "Tunnel sketch" "$tmp/book.txt" || say "no tunnel sketch page in the booklet"
   grep -q "Room key" "$tmp/a.txt" || say "no room key"

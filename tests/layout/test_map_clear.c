@@ -20,6 +20,7 @@
 #include "../tests/layout/fake_measure.h"
 #include "layout/sheet.h"
 #include "proc/registry.h"
+#include "stock/stock.h"
 #include "testlib.h"
 
 static const double A4_W = 595.2756, A4_H = 841.8898, MARGIN = 12 * CB_PT_PER_MM;
@@ -31,7 +32,7 @@ typedef struct box {
 } box;
 
 typedef struct findings {
-  int crossed_room, crossed_number, stray_mark, small_number, small_text;
+  int crossed_room, crossed_number, stray_mark, small_number, small_text, numbers_touch;
   char first[256];
 } findings;
 
@@ -141,6 +142,16 @@ static void check_marks(const cb_page *p, const box *rooms, int nrooms, findings
   }
 }
 
+/* No room number overlaps another (booklet.md: no label overlaps another label). */
+static void check_numbers(const box *numbers, int n, findings *f, const char *what) {
+  for (int i = 0; i < n; i++)
+    for (int j = i + 1; j < n; j++) {
+      box a = numbers[i], b = numbers[j];
+      if (a.id != b.id && a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1)
+        note(f, &f->numbers_touch, "%s: room %d's number overlaps room %d's", what, a.id, b.id);
+    }
+}
+
 static void check_page(const cb_page *p, findings *f, const char *what) {
   box *rooms = calloc((size_t)p->nitems + 1, sizeof *rooms),
       *numbers = calloc((size_t)p->nitems + 1, sizeof *numbers);
@@ -161,6 +172,7 @@ static void check_page(const cb_page *p, findings *f, const char *what) {
   }
   check_passages(p, rooms, nrooms, numbers, nnumbers, f, what);
   check_marks(p, rooms, nrooms, f, what);
+  check_numbers(numbers, nnumbers, f, what);
   free(rooms);
   free(numbers);
 }
@@ -173,6 +185,9 @@ static findings check_generator(const char *gen, int seeds) {
     cb_error err = {0};
     if (cb_generator_find(gen)->generate(&o, &d, &err) != CB_OK)
       fail_msg("%s seed %d: %s", gen, seed, err.msg);
+    /* stocked, as crawlbook prints it: the key's length decides the map's size */
+    cb_stock_options sto = {0};
+    if (cb_stock_run(d, &sto, &err) != CB_OK) fail_msg("%s seed %d: %s", gen, seed, err.msg);
     cb_sheet_options so = {.page_w = A4_W, .page_h = A4_H, .margin = MARGIN, .version = "9.9.9"};
     cb_proc_sheet(d, &so);
     cb_document doc = {0};
@@ -188,9 +203,9 @@ static findings check_generator(const char *gen, int seeds) {
   }
   printf(
       "%-12s %d seeds: %d passages through rooms, %d through numbers, %d stray marks, %d numbers under 8 pt, "
-      "%d texts under 7 pt%s%s\n",
+      "%d texts under 7 pt, %d numbers overlapping%s%s\n",
       gen, seeds, f.crossed_room, f.crossed_number, f.stray_mark, f.small_number, f.small_text,
-      f.first[0] ? "; first: " : "", f.first);
+      f.numbers_touch, f.first[0] ? "; first: " : "", f.first);
   return f;
 }
 
@@ -198,7 +213,7 @@ static void nothing_draws_through_anything(void **state) {
   const char *gen = *state;
   const char *env = getenv("CB_MAP_SEEDS");
   findings f = check_generator(gen, env ? atoi(env) : 500);
-  if (f.crossed_room + f.crossed_number + f.stray_mark + f.small_number + f.small_text)
+  if (f.crossed_room + f.crossed_number + f.stray_mark + f.small_number + f.small_text + f.numbers_touch)
     fail_msg("%s: %s", gen, f.first);
 }
 

@@ -27,7 +27,9 @@ typedef struct one_case {
   int seeds;
   double page_w, page_h;
   void (*options)(cb_gen_options *o);
-  bool pending; /* issue 13: not yet on one page; counted, not held to it */
+  /* issue 13, a ratchet: sheets allowed a second page, where the smallest
+   * map whose numbers and marks stay apart leaves the key too little room */
+  int allowed;
 } one_case;
 
 static void rooms30(cb_gen_options *o) { o->rooms = 30; }
@@ -36,17 +38,17 @@ static void grid7(cb_gen_options *o) { o->cards.grid_w = o->cards.grid_h = 7; }
 static void levels2(cb_gen_options *o) { o->levels = 2; }
 
 static const one_case CASES[] = {
-    {"dropdice", "dropdice", 200, A4_W, A4_H, NULL, false},
-    {"cards", "cards", 200, A4_W, A4_H, NULL, false},
-    {"leximorph", "leximorph", 200, A4_W, A4_H, NULL, true},
-    {"preconnect", "preconnect", 200, A4_W, A4_H, NULL, false},
-    {"battleships", "battleships", 200, A4_W, A4_H, NULL, false},
-    {"dropdice --rooms 30", "dropdice", 60, A4_W, A4_H, rooms30, false},
-    {"cards --grid 7x7", "cards", 60, A4_W, A4_H, grid7, true},
-    {"cards --levels 2", "cards", 60, A4_W, A4_H, levels2, true},
-    {"preconnect --rooms 15", "preconnect", 60, A4_W, A4_H, rooms15, false},
-    {"dropdice on letter", "dropdice", 60, LETTER_W, LETTER_H, NULL, false},
-    {"cards on letter", "cards", 60, LETTER_W, LETTER_H, NULL, false},
+    {"dropdice", "dropdice", 200, A4_W, A4_H, NULL},
+    {"cards", "cards", 200, A4_W, A4_H, NULL},
+    {"leximorph", "leximorph", 200, A4_W, A4_H, NULL, 1},
+    {"preconnect", "preconnect", 200, A4_W, A4_H, NULL},
+    {"battleships", "battleships", 200, A4_W, A4_H, NULL},
+    {"dropdice --rooms 30", "dropdice", 200, A4_W, A4_H, rooms30},
+    {"cards --grid 7x7", "cards", 200, A4_W, A4_H, grid7},
+    {"cards --levels 2", "cards", 200, A4_W, A4_H, levels2, 14},
+    {"preconnect --rooms 15", "preconnect", 200, A4_W, A4_H, rooms15},
+    {"dropdice on letter", "dropdice", 60, LETTER_W, LETTER_H, NULL},
+    {"cards on letter", "cards", 60, LETTER_W, LETTER_H, NULL},
 };
 
 static cb_backend *backend;
@@ -84,13 +86,15 @@ static void a_sheet_is_one_page(void **state) {
     cb_proc_sheet(d, &so);
     cb_document doc = {0};
     if (cb_sheet_layout(d, m, &so, &doc, &err) != CB_OK) fail_msg("%s seed %d: %s", c->name, seed, err.msg);
-    if (doc.npages > 1 && !more++) first = seed;
+    if (doc.npages > 1) {
+      if (!more++) first = seed;
+      printf("  %s seed %d: %d pages\n", c->name, seed, doc.npages);
+    }
     cb_document_free(&doc);
     cb_dungeon_free(d);
   }
-  printf("%-24s %d of %d sheets need more than one page%s\n", c->name, more, c->seeds,
-         c->pending ? " (pending)" : "");
-  if (more && !c->pending)
+  printf("%-24s %d of %d sheets need more than one page (%d allowed)\n", c->name, more, c->seeds, c->allowed);
+  if (more > c->allowed)
     fail_msg("%s: %d of %d sheets need more than one page (seed %d first)", c->name, more, c->seeds, first);
 }
 

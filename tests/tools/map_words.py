@@ -7,8 +7,11 @@ ROOMS is a count (rooms 1..ROOMS); a dungeon's JSON gives each room's printed nu
 (battleships numbers rooms per level). --no-numbers checks overlaps only (cards print
 their ranks on the map too).
 The map is everything between the subtitle (the line below the title) and the word
-"Legend"; a word's box is the font's full height, so boxes are shrunk by 15% of their
-height top and bottom before comparing (glyphs of two stacked lines do not touch)."""
+"Legend", and, where the key begins beside the map ("Room key" above the legend), on
+the map's side of it: right of the legend's left edge when the key runs down the left,
+left of the key's heading when the key stands to the right; a word's box is the font's full height, so boxes are shrunk by 20% of their
+height top and bottom before comparing (glyphs of two stacked lines do not touch; a
+badge's "?" or "St" has no descender, which its box still holds)."""
 import re
 import sys
 from collections import Counter
@@ -35,13 +38,21 @@ def main():
     top = [w for w in ws if round(w[1], 1) == lines[1]]  # the subtitle line
     y0 = max(w[3] for w in top)
     y1 = legend[0][1]
-    onmap = [w for w in ws if w[1] >= y0 - 0.1 and w[3] <= y1 + 0.1]
+    x0, x1 = -1e9, 1e9
+    heads = [a for a, b in zip(ws, ws[1:]) if a[4] == "Room" and b[4] == "key" and abs(a[1] - b[1]) < 0.5]
+    if heads and heads[0][3] < y1:  # the key beside the map
+        kx, lx = heads[0][0], legend[0][0]
+        if kx < lx - 20:
+            x0 = lx - 2
+        else:
+            x1 = kx - 2
+    onmap = [w for w in ws if w[1] >= y0 - 0.1 and w[3] <= y1 + 0.1 and w[0] >= x0 and w[2] <= x1]
     bad = 0
     for i in range(len(onmap)):
         a = onmap[i]
-        sa = (a[3] - a[1]) * 0.15
+        sa = (a[3] - a[1]) * 0.2
         for b in onmap[i + 1:]:
-            sb = (b[3] - b[1]) * 0.15
+            sb = (b[3] - b[1]) * 0.2
             if a[0] < b[2] - 0.3 and b[0] < a[2] - 0.3 and a[1] + sa < b[3] - sb and b[1] + sb < a[3] - sa:
                 print(f"overlap: {a[4]!r} at ({a[0]:.1f},{a[1]:.1f}) and {b[4]!r} at ({b[0]:.1f},{b[1]:.1f})")
                 bad += 1

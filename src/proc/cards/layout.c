@@ -153,7 +153,7 @@ static void draw_marks(cb_page *p, const cb_symbols *st, const geo *g, const cb_
   int nm = cb_map_room_marks(p, d, r, marks);
   double x, y;
   card_box(g, col, row, &x, &y);
-  double step = st->badge * 1.2, top = y + g->ch * 0.18;
+  double step = st->badge * 1.4, top = y + g->ch * 0.18; /* a key's pill stands taller than a disc */
   int per_side = (int)((g->ch * 0.7) / step) + 1;
   for (int k = 0; k < nm; k++) {
     int side = k / per_side, i = k % per_side;

@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "page/flow.h"
@@ -16,6 +17,7 @@ static const double TUNNEL_FT = 10, ROOM_FT = 15, SQUARE_FT = 10;
 typedef struct view {
   double s, ox, oy; /* points per foot, page position of (0, 0) */
   double tw, room;  /* tunnel width and room side, points */
+  double *at;       /* each room box's centre (x, y pairs, page points); NULL: at its junction */
 } view;
 
 /* The sketch's paper colours, in grey of the same lightness under the ink style. */
@@ -28,6 +30,57 @@ static cb_rgb shade(const cb_symbols *st, cb_rgb c) {
 static double px(const view *v, double x) { return v->ox + x * v->s; }
 static double py(const view *v, double y) { return v->oy + y * v->s; }
 
+/* Where room i's box is drawn (settle_rooms). */
+static double rx_of(const view *v, const cb_dungeon *d, const cb_room *r) {
+  return v->at ? v->at[2 * (r - d->rooms)] : px(v, r->x);
+}
+static double ry_of(const view *v, const cb_dungeon *d, const cb_room *r) {
+  return v->at ? v->at[2 * (r - d->rooms) + 1] : py(v, r->y);
+}
+
+static const double *sort_key; /* qsort has no context; the layout runs on one thread */
+static int by_x(const void *a, const void *b) {
+  double xa = sort_key[2 * *(const int *)a], xb = sort_key[2 * *(const int *)b];
+  return (xa > xb) - (xa < xb);
+}
+
+/* Two room boxes that would overlap at this scale (rooms a few feet apart,
+ * or a small sketch) are pushed apart along the axis they overlap least on,
+ * a little each round, so every number reads: a settled sketch moves a box
+ * by a fraction of its side; the door still runs to where the box sits. */
+static void settle_rooms(const cb_dungeon *d, view *v) {
+  int n = d->nrooms;
+  double *at = n > 0 ? malloc(sizeof *at * 2 * (size_t)n) : NULL;
+  int *order = n > 0 ? malloc(sizeof *order * (size_t)n) : NULL;
+  if (!at || !order) {
+    free(at), free(order);
+    return; /* out of memory: the boxes stay on their junctions */
+  }
+  for (int i = 0; i < n; i++)
+    at[2 * i] = px(v, d->rooms[i].x), at[2 * i + 1] = py(v, d->rooms[i].y), order[i] = i;
+  double side = v->room + 1.5;
+  for (int round = 0; round < 60; round++) {
+    sort_key = at;
+    qsort(order, (size_t)n, sizeof *order, by_x);
+    bool moved = false;
+    for (int a = 0; a < n; a++)
+      for (int b = a + 1; b < n && at[2 * order[b]] - at[2 * order[a]] < side; b++) {
+        int i = order[a], j = order[b];
+        double dx = at[2 * j] - at[2 * i], dy = at[2 * j + 1] - at[2 * i + 1];
+        double ox = side - fabs(dx), oy = side - fabs(dy);
+        if (ox <= 0 || oy <= 0) continue;
+        int axis = ox < oy ? 0 : 1;
+        double push = fmin(ox, oy) / 2 + 0.05, dir = (axis ? dy : dx) < 0 ? -1 : 1;
+        if ((axis ? dy : dx) == 0) dir = i < j ? 1 : -1;
+        at[2 * i + axis] -= dir * push, at[2 * j + axis] += dir * push;
+        moved = true;
+      }
+    if (!moved) break;
+  }
+  free(order);
+  v->at = at;
+}
+
 static const char *short_turn(int rotation) {
   static const char *const w[] = {"", "upright", "turned 90\xc2\xb0 clockwise", "upside down",
                                   "turned 90\xc2\xb0 counter-clockwise"};
@@ -39,7 +92,7 @@ static int label_hits(const cb_dungeon *d, const cb_sketch *sk, const view *v, d
                       double x1, double y1) {
   int hits = 0;
   for (int i = 0; i < d->nrooms; i++) {
-    double x = px(v, d->rooms[i].x), y = py(v, d->rooms[i].y), r = v->room / 2 + 2;
+    double x = rx_of(v, d, &d->rooms[i]), y = ry_of(v, d, &d->rooms[i]), r = v->room / 2 + 2;
     if (x + r >= x0 && x - r <= x1 && y + r >= y0 && y - r <= y1) hits += 100;
   }
   /* the marks along the tunnels (a secret door's S, a trap's T) weigh like rooms */
@@ -154,9 +207,9 @@ static void direction_at(const cb_sketch_tunnel *t, double x, double y, double *
 static const cb_room *room_of(const cb_dungeon *d, int id) { return id ? cb_dungeon_room(d, id) : NULL; }
 
 /* A corridor from the tunnel wall at (wx, wy) to room r, with its door. */
-static void door_to(cb_page *p, const cb_symbols *st, const view *v, double wx, double wy, const cb_room *r,
-                    cb_symbol sym) {
-  double rx = px(v, r->x), ry = py(v, r->y), dx = rx - wx, dy = ry - wy, l = hypot(dx, dy);
+static void door_to(cb_page *p, const cb_symbols *st, const view *v, const cb_dungeon *d, double wx,
+                    double wy, const cb_room *r, cb_symbol sym) {
+  double rx = rx_of(v, d, r), ry = ry_of(v, d, r), dx = rx - wx, dy = ry - wy, l = hypot(dx, dy);
   if (l <= v->room / 2 + 1) return;
   double ux = dx / l, uy = dy / l;
   /* the room's edge along the way: a square's side */
@@ -164,15 +217,15 @@ static void door_to(cb_page *p, const cb_symbols *st, const view *v, double wx, 
   cb_symbol_passage(p, st, sym, wx, wy, rx - ux * edge, ry - uy * edge);
 }
 
-static void room_box(cb_page *p, const cb_symbols *st, const view *v, const cb_room *r) {
+static void room_box(cb_page *p, const cb_symbols *st, const view *v, const cb_dungeon *d, const cb_room *r) {
   char num[16];
+  double x = rx_of(v, d, r), y = ry_of(v, d, r);
   snprintf(num, sizeof num, "%d", r->number);
   cb_page_role(p, CB_ROLE_NUMBER, r->id, 0);
-  cb_symbol_sketch_mark(p, st, CB_SYM_SK_ROOM, num, px(v, r->x), py(v, r->y), 1, 0, 0, -1, v->room);
+  cb_symbol_sketch_mark(p, st, CB_SYM_SK_ROOM, num, x, y, 1, 0, 0, -1, v->room);
   cb_page_role(p, CB_ROLE_ROOM_MARK, r->id, 0);
   if (r->tags & CB_TAG_ENTRANCE)
-    cb_symbol_badge(p, st, CB_SYM_ENTRANCE, NULL, px(v, r->x) + v->room / 2 + st->badge * 0.55,
-                    py(v, r->y) + v->room / 2);
+    cb_symbol_badge(p, st, CB_SYM_ENTRANCE, NULL, x + v->room / 2 + st->badge * 0.55, y + v->room / 2);
   cb_page_role(p, CB_ROLE_NONE, 0, 0);
 }
 
@@ -250,8 +303,8 @@ static void marks(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const c
         const cb_room *r = room_of(d, w->rooms[k]);
         if (!r) continue;
         /* the door sits in the wall level with its room */
-        double along = (px(v, r->x) - wx) * ux + (py(v, r->y) - wy) * uy;
-        door_to(p, st, v, wx + ux * along, wy + uy * along, r, s);
+        double along = (rx_of(v, d, r) - wx) * ux + (ry_of(v, d, r) - wy) * uy;
+        door_to(p, st, v, d, wx + ux * along, wy + uy * along, r, s);
       }
     }
   door_stubs(p, st, sk, v, used);
@@ -262,14 +315,14 @@ static void marks(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const c
     *used |= CB_SYMBOL_BIT(s);
     const cb_room *r = room_of(d, J->room);
     if (J->effect == CB_JUNCTION_DOOR && r) {
-      double dx = px(v, r->x) - x, dy = py(v, r->y) - y, l = hypot(dx, dy);
-      if (l > 0) door_to(p, st, v, x + dx / l * v->tw / 2, y + dy / l * v->tw / 2, r, CB_SYM_DOOR);
+      double dx = rx_of(v, d, r) - x, dy = ry_of(v, d, r) - y, l = hypot(dx, dy);
+      if (l > 0) door_to(p, st, v, d, x + dx / l * v->tw / 2, y + dy / l * v->tw / 2, r, CB_SYM_DOOR);
       *used |= CB_SYMBOL_BIT(CB_SYM_DOOR);
     }
     if (s != CB_SYM_SK_ROOM) cb_symbol_sketch_mark(p, st, s, NULL, x, y, 1, 0, 0, -1, v->tw);
   }
   for (int i = 0; i < d->nrooms; i++) {
-    room_box(p, st, v, &d->rooms[i]);
+    room_box(p, st, v, d, &d->rooms[i]);
     *used |= CB_SYMBOL_BIT(CB_SYM_SK_ROOM) |
              (d->rooms[i].tags & CB_TAG_ENTRANCE ? CB_SYMBOL_BIT(CB_SYM_ENTRANCE) : 0);
   }
@@ -371,12 +424,15 @@ static view at_scale(double s, double ox, double oy) {
                 .room = fmax(11, fmin(18, ROOM_FT * s))};
 }
 
-static void draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_sketch *sk, const view *v,
+static void draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_sketch *sk, const view *v0,
                  cb_symbol_set *used) {
+  view settled = *v0, *v = &settled;
+  settle_rooms(d, v);
   paper(p, st, d, sk, v);
   tunnels(p, st, sk, v, 0);
   tunnels(p, st, sk, v, 1);
   marks(p, st, d, sk, v, used);
+  free(settled.at);
 }
 
 static bool has_sketch(const cb_dungeon *d) {
