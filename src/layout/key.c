@@ -10,7 +10,7 @@
 typedef struct entry {
   cb_span spans[128];
   int n;
-  char buf[8192];
+  char buf[65536];
   size_t used;
   cb_map_mark marks[CB_MAP_MAX_MARKS];
 } entry;
@@ -32,7 +32,17 @@ static const char *keep(entry *e, const char *fmt_text) {
   return s;
 }
 
+/* Adds text to the entry; text in the font of the span before it joins that
+ * span, so a room of many ways keeps within the entry's spans. */
 static void span(entry *e, cb_font font, const char *text) {
+  cb_span *last = e->n > 0 ? &e->spans[e->n - 1] : NULL;
+  size_t len = strlen(text);
+  if (last && last->font == font && !last->object &&
+      last->text + strlen(last->text) + 1 == e->buf + e->used && e->used + len <= sizeof e->buf) {
+    memcpy(e->buf + e->used - 1, text, len + 1); /* over the span's terminating NUL */
+    e->used += len;
+    return;
+  }
   if (e->n < (int)(sizeof e->spans / sizeof *e->spans))
     e->spans[e->n++] = (cb_span){font, keep(e, text), NULL, 0};
 }
@@ -377,7 +387,7 @@ static void build(entry *e, const cb_key_style *ks, const cb_dungeon *d, int i) 
 
 int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *word, double x,
                 double y, double w, double h, int cols, double gutter) {
-  static entry e; /* 5 KB of scratch; the layout runs on one thread */
+  static entry e; /* 70 KB of scratch; the layout runs on one thread */
   double cw = (w - gutter * (cols - 1)) / cols;
   cb_flow f = {ks->m, ks->size, ks->leading, cw, ks->ink, draw_mark, (void *)ks->symbols};
   int col = 0, i = from, skip = word ? *word : 0; /* skip: the entry's first word still to draw */

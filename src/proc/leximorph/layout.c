@@ -106,6 +106,9 @@ static int label_hits(const cb_dungeon *d, const cb_sketch *sk, const view *v, d
     const cb_sketch_tunnel *tu = &sk->tunnels[t];
     for (int i = 0; i + 1 < tu->npoints; i++) {
       double ax = tu->points[i].x, ay = tu->points[i].y, bx = tu->points[i + 1].x, by = tu->points[i + 1].y;
+      if (fmax(px(v, ax), px(v, bx)) < x0 || fmin(px(v, ax), px(v, bx)) > x1 ||
+          fmax(py(v, ay), py(v, by)) < y0 || fmin(py(v, ay), py(v, by)) > y1)
+        continue;                                              /* the segment misses the box */
       int n = (int)fmin(200, hypot(bx - ax, by - ay) / 2) + 1; /* a hand-made sketch may hold long strokes */
       for (int k = 0; k <= n; k++) {
         double x = px(v, ax + (bx - ax) * k / n), y = py(v, ay + (by - ay) * k / n);
@@ -159,12 +162,14 @@ static void paper(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const c
                     cb_text_width(st->m, CB_FONT_ITALIC, small, line[1]));
     }
     double h = big * 1.15, x0 = px(v, (s->col - 1) * sk->sector_ft), y0 = py(v, (s->row - 1) * sk->sector_ft);
-    /* the corner of the sector where the label covers the least tunnel */
-    double best_x = x0 + small * 0.6, best_y = y0;
+    /* where in the sector the label covers the least tunnel: a corner, else
+     * (every corner covering something) the clearest of a 5 x 5 grid of places */
+    double best_x = x0 + small * 0.6, best_y = y0, left = x0 + small * 0.6,
+           right = fmax(left, x0 + side - w - small * 0.6), top = y0, bottom = fmax(y0, y0 + side - h - 2);
     int best = -1;
-    for (int c = 0; c < 4; c++) {
-      double x = c % 2 ? fmax(x0 + small * 0.6, x0 + side - w - small * 0.6) : x0 + small * 0.6,
-             y = c / 2 ? y0 + side - h - 2 : y0;
+    for (int c = 0; c < 4 + 25 && best != 0; c++) {
+      double fx = c < 4 ? c % 2 : (c - 4) % 5 / 4.0, fy = c < 4 ? c / 2 : (c - 4) / 5 / 4.0;
+      double x = left + (right - left) * fx, y = top + (bottom - top) * fy;
       int hits = label_hits(d, sk, v, x - v->tw / 2, y - v->tw / 2, x + w + v->tw / 2, y + h + v->tw / 2);
       if (best < 0 || hits < best) best = hits, best_x = x, best_y = y;
     }

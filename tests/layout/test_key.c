@@ -1,0 +1,131 @@
+/* The room key's words, read from the page model: the long form names every
+ * way with its kind and length, the compact form (the one-page sheet's last
+ * step) names each kind of way once for all of a room's ways of that kind,
+ * and both name every way exactly once. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h> // after the headers it needs
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../tests/layout/fake_measure.h"
+#include "layout/key.h"
+#include "testlib.h"
+
+/* Room 1 with ways to 2 (plain, 30 ft), 3 (obstructed, 60 ft), 4 (plain),
+ * 5 (obstructed, 120 ft), 6 (secret and obstructed, 0 ft), in that order. */
+static cb_dungeon *five_ways(void) {
+  cb_dungeon *d = cb_dungeon_new("test", 1);
+  assert_non_null(d);
+  for (int i = 0; i < 6; i++)
+    assert_non_null(cb_dungeon_add_room(d, 0, i * 100, 0));
+  static const struct {
+    int to;
+    unsigned flags;
+    double ft;
+  } ways[] = {{2, 0, 30},
+              {3, CB_FLAG_OBSTRUCTED, 60},
+              {4, 0, CB_NO_VALUE},
+              {5, CB_FLAG_OBSTRUCTED, 120},
+              {6, CB_FLAG_SECRET | CB_FLAG_OBSTRUCTED, 0}};
+  for (size_t i = 0; i < sizeof ways / sizeof *ways; i++) {
+    cb_passage *ps =
+        cb_dungeon_add_passage(d, d->rooms[0].id, d->rooms[ways[i].to - 1].id, CB_PASSAGE_TUNNEL);
+    assert_non_null(ps);
+    ps->flags = ways[i].flags;
+    ps->length_ft = ways[i].ft;
+  }
+  return d;
+}
+
+/* A page holding room 1's entry alone, in one column w wide: the column is
+ * cut to the entry's own lines (measured first), so room 2's does not fit. */
+static cb_page *first_entry(const cb_dungeon *d, bool compact, double w) {
+  cb_key_memo *memo = calloc((size_t)d->nrooms + 1, sizeof *memo);
+  assert_non_null(memo);
+  cb_key_style ks = {&fake_measure, 8, 10, 3, {0, 0, 0}, NULL, NULL, memo, false, 0, compact};
+  assert_true(cb_key_fill(NULL, &ks, d, 0, NULL, 0, 0, w, 1e6, 1, 0) >= 1);
+  assert_true(memo[0].lines > 0);
+  cb_page *p = cb_page_new(w + 100, memo[0].lines * 10 + 100);
+  assert_non_null(p);
+  assert_int_equal(cb_key_fill(p, &ks, d, 0, NULL, 0, 0, w, memo[0].lines * 10 + 0.5, 1, 0), 1);
+  free(memo);
+  return p;
+}
+
+/* Room 1's entry as one string: its text items on the page, in order, each
+ * run of words as drawn (a run ends with its space where another follows). */
+static void entry_text(const cb_dungeon *d, bool compact, char *out, size_t cap) {
+  cb_page *p = first_entry(d, compact, 1900); /* one line */
+  out[0] = '\0';
+  for (int i = 0; i < p->nitems; i++)
+    if (p->items[i].kind == CB_ITEM_TEXT) strncat(out, p->items[i].text, cap - strlen(out) - 1);
+  cb_page_free(p);
+}
+
+static void the_long_form_names_each_way_with_its_kind(void **state) {
+  (void)state;
+  cb_dungeon *d = five_ways();
+  char text[2048];
+  entry_text(d, false, text, sizeof text);
+  assert_non_null(strstr(text, "Leads to 2 (30 ft); 3 (obstructed, 60 ft); 4; 5 (obstructed, 120 ft); "
+                               "6 (secret, obstructed, 0 ft)."));
+  cb_dungeon_free(d);
+}
+
+static void the_compact_form_names_each_kind_once(void **state) {
+  (void)state;
+  cb_dungeon *d = five_ways();
+  char text[2048];
+  entry_text(d, true, text, sizeof text);
+  assert_non_null(strstr(
+      text, "Leads to 2 (30 ft), 4; obstructed: 3 (60 ft), 5 (120 ft); secret, obstructed: 6 (0 ft)."));
+  cb_dungeon_free(d);
+}
+
+/* A room of more ways than the entry's table of named ways (256) still names
+ * every one once. */
+static void a_room_of_many_ways_names_each_once(void **state) {
+  (void)state;
+  cb_dungeon *d = cb_dungeon_new("test", 1);
+  assert_non_null(d);
+  enum { WAYS = 300 };
+  assert_non_null(cb_dungeon_add_room(d, 0, 0, 0));
+  for (int i = 0; i < WAYS; i++) {
+    assert_non_null(cb_dungeon_add_room(d, 0, 0, i + 1));
+    cb_passage *ps = cb_dungeon_add_passage(d, d->rooms[0].id, d->rooms[i + 1].id, CB_PASSAGE_TUNNEL);
+    assert_non_null(ps);
+    ps->flags = i % 2 ? CB_FLAG_TRAPPED : 0;
+    ps->length_ft = CB_NO_VALUE;
+  }
+  cb_page *p = first_entry(d, true, 500);
+  int named[WAYS + 2] = {0};
+  for (int i = 0; i < p->nitems; i++) {
+    if (p->items[i].kind != CB_ITEM_TEXT) continue;
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", p->items[i].text);
+    for (char *t = strtok(buf, " ,;:.()"); t; t = strtok(NULL, " ,;:.()")) {
+      int n = atoi(t);
+      if (n >= 2 && n <= WAYS + 1 && strspn(t, "0123456789") == strlen(t)) named[n]++;
+    }
+  }
+  cb_page_free(p);
+  /* the entry names rooms 2..301 (room 1's own number heads it) */
+  for (int n = 2; n <= WAYS + 1; n++)
+    if (named[n] != 1) fail_msg("room %d named %d times", n, named[n]);
+  cb_dungeon_free(d);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(the_long_form_names_each_way_with_its_kind),
+      cmocka_unit_test(the_compact_form_names_each_kind_once),
+      cmocka_unit_test(a_room_of_many_ways_names_each_once),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
