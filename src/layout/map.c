@@ -145,7 +145,8 @@ static bool strays(const cluster *c, double mx, double my) {
   double own = hypot(mx - c->px[c->self], my - c->py[c->self]);
   for (int i = 0; i < c->d->nrooms; i++)
     if (i != c->self && (!c->level || c->d->rooms[i].level == c->level) &&
-        hypot(mx - c->px[i], my - c->py[i]) < own)
+        hypot(mx - c->px[i], my - c->py[i]) <
+            own + 1.5) /* a point and a half to spare: a shield's body sits off its centre */
       return true;
   return false;
 }

@@ -470,7 +470,8 @@ static int by_left(const void *a, const void *b) {
 }
 
 /* How many pairs of the words a reader finds rooms by (their numbers and
- * their marks' letters) overlap when it is drawn in a frame h high (w wide at most); -1 on OOM. */
+ * their marks' letters) overlap, and how often the map says it is cramped, when it is drawn in a frame h high
+ * (w wide at most); -1 on OOM. */
 static long map_clashes(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w,
                         double h) {
   double fw = map_frame_w(d, st, hooks, w, &h);
@@ -493,7 +494,7 @@ static long map_clashes(const cb_dungeon *d, const cb_symbols *st, const cb_layo
   for (long i = 0; b && i < n; i++)
     for (long j = i + 1; j < n && b[j].x0 < b[i].x1 - 1; j++)
       clashes += fmin(b[i].y1, b[j].y1) - fmax(b[i].y0, b[j].y0) > 1;
-  long r = b ? clashes : -1;
+  long r = b ? clashes + s->cramped : -1;
   free(b);
   cb_page_free(s);
   return r;

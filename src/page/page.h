@@ -83,6 +83,10 @@ typedef struct cb_page {
   size_t cap_items, cap_ops;
   const char *label; /* outline entry, or NULL */
   bool oom;
+  /* How often a drawing on the page went below the size it reads at (a
+   * map's own judgement, e.g. a room number's ring wider than its card):
+   * the sheet does not shrink a map to where this grows. */
+  int cramped;
   cb_item_role role; /* given to every item added, until changed */
 } cb_page;
 

@@ -13,7 +13,7 @@ for tpl in one-page colour booklet zine8; do
   case $tpl in
     booklet) size="419.528 x 595.276" margin=10 ;;
     zine8) size="841.89 x 595.276" margin=4.5 ;;
-    *) size="595.276 x 841.89" margin=12 ;;
+    *) size="595.276 x 841.89" margin=10 ;;
   esac
   for backend in cairo haru; do
     out=$tmp/$tpl-$backend.pdf

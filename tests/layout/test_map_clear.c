@@ -19,11 +19,12 @@
 
 #include "../tests/layout/fake_measure.h"
 #include "layout/sheet.h"
+#include "layout/template.h"
 #include "proc/registry.h"
 #include "stock/stock.h"
 #include "testlib.h"
 
-static const double A4_W = 595.2756, A4_H = 841.8898, MARGIN = 12 * CB_PT_PER_MM;
+static const double A4_W = 595.2756, A4_H = 841.8898;
 
 typedef struct box {
   double x0, y0, x1, y1;
@@ -188,7 +189,10 @@ static findings check_generator(const char *gen, int seeds) {
     /* stocked, as crawlbook prints it: the key's length decides the map's size */
     cb_stock_options sto = {0};
     if (cb_stock_run(d, &sto, &err) != CB_OK) fail_msg("%s seed %d: %s", gen, seed, err.msg);
-    cb_sheet_options so = {.page_w = A4_W, .page_h = A4_H, .margin = MARGIN, .version = "9.9.9"};
+    cb_template t; /* the margins crawlbook prints the sheet with */
+    cb_template_default(&t);
+    cb_sheet_options so = {
+        .page_w = A4_W, .page_h = A4_H, .margin = t.margin_mm * CB_PT_PER_MM, .version = "9.9.9"};
     cb_proc_sheet(d, &so);
     cb_document doc = {0};
     if (cb_sheet_layout(d, &fake_measure, &so, &doc, &err) != CB_OK)

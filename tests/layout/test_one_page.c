@@ -14,13 +14,13 @@
 #include <string.h>
 
 #include "layout/sheet.h"
+#include "layout/template.h"
 #include "proc/registry.h"
 #include "render/backend.h"
 #include "stock/stock.h"
 #include "testlib.h"
 
-static const double A4_W = 595.2756, A4_H = 841.8898, LETTER_W = 612, LETTER_H = 792,
-                    MARGIN = 10 * CB_PT_PER_MM;
+static const double A4_W = 595.2756, A4_H = 841.8898, LETTER_W = 612, LETTER_H = 792;
 
 typedef struct one_case {
   const char *name, *generator;
@@ -45,7 +45,7 @@ static const one_case CASES[] = {
     {"battleships", "battleships", 200, A4_W, A4_H, NULL},
     {"dropdice --rooms 30", "dropdice", 200, A4_W, A4_H, rooms30},
     {"cards --grid 7x7", "cards", 200, A4_W, A4_H, grid7},
-    {"cards --levels 2", "cards", 200, A4_W, A4_H, levels2, 14},
+    {"cards --levels 2", "cards", 200, A4_W, A4_H, levels2},
     {"preconnect --rooms 15", "preconnect", 200, A4_W, A4_H, rooms15},
     {"dropdice on letter", "dropdice", 60, LETTER_W, LETTER_H, NULL},
     {"cards on letter", "cards", 60, LETTER_W, LETTER_H, NULL},
@@ -82,7 +82,11 @@ static void a_sheet_is_one_page(void **state) {
     /* stocked as crawlbook stocks it: the key's length is what a game master prints */
     cb_stock_options sto = {0};
     if (cb_stock_run(d, &sto, &err) != CB_OK) fail_msg("%s seed %d: %s", c->name, seed, err.msg);
-    cb_sheet_options so = {.page_w = c->page_w, .page_h = c->page_h, .margin = MARGIN, .version = "9.9.9"};
+    /* the margins crawlbook prints the sheet with: the built-in one-page template's */
+    cb_template t;
+    cb_template_default(&t);
+    cb_sheet_options so = {
+        .page_w = c->page_w, .page_h = c->page_h, .margin = t.margin_mm * CB_PT_PER_MM, .version = "9.9.9"};
     cb_proc_sheet(d, &so);
     cb_document doc = {0};
     if (cb_sheet_layout(d, m, &so, &doc, &err) != CB_OK) fail_msg("%s seed %d: %s", c->name, seed, err.msg);

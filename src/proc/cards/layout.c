@@ -22,6 +22,7 @@ static const cb_rgb GRID = {0.78, 0.78, 0.78};
 
 typedef struct geo {
   double x0, y0, cell, cw, ch;
+  int digits; /* of the map's biggest room number: every ring is sized for it */
 } geo;
 
 /* The card's top-left corner for cell (col, row). */
@@ -105,6 +106,30 @@ void cb_cards_suit(cb_page *p, const cb_symbols *st, char suit, double cx, doubl
   }
 }
 
+/* Where a card's room number goes: its centre and size (never under 8 pt),
+ * the ring round it (rr 0: a small card has no room for one, the number
+ * stands alone) and how far from the centre it reaches. */
+typedef struct number_at {
+  double cx, cy, size, rr, reach, tw;
+} number_at;
+
+static number_at number_of(const cb_symbols *st, const geo *g, const cb_room *r, double x, double y) {
+  char num[16];
+  snprintf(num, sizeof num, "%d", r->number);
+  number_at n = {.cx = x + g->cw * 0.56, .cy = y + g->ch * 0.64};
+  double spread = strlen(num) > 1 ? strlen(num) * 0.62 : 1; /* a many-digit number's width in ems */
+  n.size = fmax(MIN_NUMBER, fmin(g->ch * 0.23, g->ch * 0.48 / spread));
+  n.rr = fmax(g->ch * 0.2, n.size * 0.5 * spread / 0.6);
+  n.tw = cb_text_width(st->m, CB_FONT_BOLD, n.size, num);
+  /* the map's widest number decides for every card: rings on all, or on none */
+  double widest = g->digits > 1 ? g->digits * 0.62 : 1,
+         ring = fmax(g->ch * 0.2,
+                     fmax(MIN_NUMBER, fmin(g->ch * 0.23, g->ch * 0.48 / widest)) * 0.5 * widest / 0.6);
+  if (ring > g->cw * 0.42) n.rr = 0; /* a ring that would run off the card or over its index */
+  n.reach = n.rr > 0 ? n.rr : n.tw / 2 + 1;
+  return n;
+}
+
 static void draw_card(cb_page *p, const cb_symbols *st, const geo *g, const cb_room *r, int col, int row) {
   double x, y;
   card_box(g, col, row, &x, &y);
@@ -131,18 +156,16 @@ static void draw_card(cb_page *p, const cb_symbols *st, const geo *g, const cb_r
   /* the room number in a ring, low and to the right of the corner index */
   char num[16];
   snprintf(num, sizeof num, "%d", r->number);
-  /* the number never under 8 pt: a small card gets a ring big enough for it */
-  double spread = strlen(num) > 1 ? strlen(num) * 0.62 : 1; /* a two-digit number's width in ems */
-  double size = fmax(MIN_NUMBER, fmin(g->ch * 0.23, g->ch * 0.48 / spread));
-  double rr = fmax(g->ch * 0.2, size * 0.5 * spread / 0.6);
-  double cx = x + g->cw * 0.56, cy = y + g->ch * 0.64;
-  cb_page_circle(p, cx, cy, rr);
-  cb_ink ring = cb_ink_stroke(st->ink, st->line * (r->tags & CB_TAG_ENTRANCE ? 1.8 : 0.8));
-  cb_page_ink(p, &ring);
-  double tw = cb_text_width(st->m, CB_FONT_BOLD, size, num);
+  number_at at = number_of(st, g, r, x, y);
+  if (at.tw > g->cw * 0.8) p->cramped++; /* even the bare number crowds its card: too small a map */
+  if (at.rr > 0) {
+    cb_page_circle(p, at.cx, at.cy, at.rr);
+    cb_ink ring = cb_ink_stroke(st->ink, st->line * (r->tags & CB_TAG_ENTRANCE ? 1.8 : 0.8));
+    cb_page_ink(p, &ring);
+  }
   cb_item_role card_role = p->role;
   cb_page_role(p, CB_ROLE_NUMBER, r->id, 0);
-  cb_page_text(p, CB_FONT_BOLD, size, cx - tw / 2, cy + size * 0.35, st->ink, num);
+  cb_page_text(p, CB_FONT_BOLD, at.size, at.cx - at.tw / 2, at.cy + at.size * 0.35, st->ink, num);
   p->role = card_role;
 }
 
@@ -155,9 +178,14 @@ static void draw_marks(cb_page *p, const cb_symbols *st, const geo *g, const cb_
   card_box(g, col, row, &x, &y);
   double step = st->badge * 1.4, top = y + g->ch * 0.18; /* a key's pill stands taller than a disc */
   int per_side = (int)((g->ch * 0.7) / step) + 1;
+  number_at at = number_of(st, g, r, x, y);
   for (int k = 0; k < nm; k++) {
     int side = k / per_side, i = k % per_side;
     double bx = side == 0 ? x + g->cw : x, by = side == 0 ? top + i * step : y + g->ch * 0.85 - i * step;
+    /* on a small card the number's ring reaches the edge: a mark level with it stands clear of it */
+    double half = cb_symbol_badge_width(st, marks[k].sym, marks[k].text) / 2;
+    if (side == 0 && fabs(by - at.cy) < at.reach + st->badge * 0.6)
+      bx = fmax(bx, at.cx + at.reach + half + 0.5);
     cb_symbol_badge(p, st, marks[k].sym, marks[k].text, bx, by);
     *used |= CB_SYMBOL_BIT(marks[k].sym);
   }
@@ -279,6 +307,13 @@ void cb_cards_map(cb_page *p, const cb_symbols *st0, const cb_dungeon *d, int le
   g.cw = g.cell * CARD_W, g.ch = g.cell * CARD_H;
   g.x0 = x + (w - pr->w * g.cell) / 2;
   g.y0 = y + (h - pr->h * g.cell) / 2;
+  g.digits = 1;
+  for (int i = 0; i < d->nrooms; i++) {
+    int k = 1;
+    for (int n = d->rooms[i].number; n >= 10; n /= 10)
+      k++;
+    if (k > g.digits) g.digits = k;
+  }
   cb_symbols st = *st0;
   st.badge = fmin(st0->badge, g.cell * 0.16);
   st.line = fmin(st0->line, fmax(0.4, g.cell * 0.014));
