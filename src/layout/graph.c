@@ -29,6 +29,53 @@ static void gl_free(gl *g) {
   free(g->y);
 }
 
+/* The last few levels laid out, before they are fitted to a box: a sheet
+ * tries its map at several sizes, and the layout's search, not the box's
+ * shape, is what costs. Keyed by the seed and the level's rooms and passages
+ * themselves (a players' view of the same dungeon has other ones). The
+ * layout runs on one thread; the slots live until the process ends. */
+enum { SHAPES = 8 };
+static struct shape {
+  uint64_t seed;
+  gl g; /* the level's graph, its x and y the laid-out places */
+} shapes[SHAPES];
+static int next_shape;
+
+static bool same_graph(const gl *a, const gl *b) {
+  return a->n == b->n && a->m == b->m && !memcmp(a->id, b->id, (size_t)a->n * sizeof *a->id) &&
+         !memcmp(a->ea, b->ea, (size_t)a->m * sizeof *a->ea) &&
+         !memcmp(a->eb, b->eb, (size_t)a->m * sizeof *a->eb);
+}
+
+static const struct shape *shape_find(const gl *g, uint64_t seed) {
+  for (int i = 0; i < SHAPES; i++)
+    if (shapes[i].g.id && shapes[i].seed == seed && same_graph(&shapes[i].g, g)) return &shapes[i];
+  return NULL;
+}
+
+/* Keeps a copy of g with the places x, y (nothing when out of memory). */
+static void shape_keep(const gl *g, uint64_t seed, const double *x, const double *y) {
+  gl c = {g->n,
+          g->m,
+          cb_malloc(((size_t)g->n + 1) * sizeof *c.id),
+          cb_malloc(((size_t)g->m + 1) * sizeof *c.ea),
+          cb_malloc(((size_t)g->m + 1) * sizeof *c.eb),
+          cb_malloc(((size_t)g->n + 1) * sizeof *c.x),
+          cb_malloc(((size_t)g->n + 1) * sizeof *c.y)};
+  if (!c.id || !c.ea || !c.eb || !c.x || !c.y) {
+    gl_free(&c);
+    return;
+  }
+  memcpy(c.id, g->id, (size_t)g->n * sizeof *c.id);
+  memcpy(c.ea, g->ea, (size_t)g->m * sizeof *c.ea);
+  memcpy(c.eb, g->eb, (size_t)g->m * sizeof *c.eb);
+  memcpy(c.x, x, (size_t)g->n * sizeof *c.x);
+  memcpy(c.y, y, (size_t)g->n * sizeof *c.y);
+  struct shape *slot = &shapes[next_shape++ % SHAPES];
+  gl_free(&slot->g);
+  *slot = (struct shape){seed, c};
+}
+
 static int edge_cmp(const void *pa, const void *pb) {
   const int *a = pa, *b = pb;
   if (a[0] != b[0]) return a[0] < b[0] ? -1 : 1;
@@ -311,6 +358,38 @@ static void fit_box(const gl *g, double *x, double *y, double aspect) {
     x[i] *= sx, y[i] *= sy;
 }
 
+/* The level laid out at no particular shape: the springs from several
+ * starts, the start with least badness kept, then swaps, moves and a spread;
+ * places into x, y (n of them), dx, dy scratch. */
+static void lay_out(gl *g, uint64_t seed, int level, double *bx, double *by, double *dx, double *dy) {
+  int n = g->n;
+  cb_rng rng;
+  cb_rng_seed(&rng, seed, LAYOUT_STREAM + (uint64_t)level);
+  int starts = n <= 16 ? 24 : n <= 40 ? 8 : n <= 120 ? 3 : 1;
+  double best = INFINITY, side = sqrt((double)n) + 1, gravity = components(g) > 1 ? 0.3 : 0.06;
+  for (int t = 0; t < starts && n > 1; t++) {
+    for (int i = 0; i < n; i++) {
+      g->x[i] = (cb_rng_unit(&rng) - 0.5) * side;
+      g->y[i] = (cb_rng_unit(&rng) - 0.5) * side;
+    }
+    spring(g, g->x, g->y, dx, dy, gravity);
+    double b = badness(g, g->x, g->y);
+    if (b < best) {
+      best = b;
+      memcpy(bx, g->x, (size_t)n * sizeof *bx);
+      memcpy(by, g->y, (size_t)n * sizeof *by);
+    }
+    if (best == 0) break;
+  }
+  if (n > 1) {
+    if (n <= MAX_SWAP_ROOMS && best > 0) swap_rooms(g, bx, by, &best);
+    if (n <= MAX_SWAP_ROOMS && best > 0) relocate_rooms(g, bx, by, &best, &rng);
+    spread(g, bx, by);
+  } else if (n == 1) {
+    bx[0] = by[0] = 0;
+  }
+}
+
 int cb_graph_layout(const cb_dungeon *d, int level, double aspect, cb_graph_pos **out) {
   *out = NULL;
   gl g;
@@ -326,32 +405,15 @@ int cb_graph_layout(const cb_dungeon *d, int level, double aspect, cb_graph_pos 
     n = -1;
     goto done;
   }
-  cb_rng rng;
-  cb_rng_seed(&rng, d->seed, LAYOUT_STREAM + (uint64_t)level);
-  int starts = n <= 16 ? 24 : n <= 40 ? 8 : n <= 120 ? 3 : 1;
-  double best = INFINITY, side = sqrt((double)n) + 1, gravity = components(&g) > 1 ? 0.3 : 0.06;
-  for (int t = 0; t < starts && n > 1; t++) {
-    for (int i = 0; i < n; i++) {
-      g.x[i] = (cb_rng_unit(&rng) - 0.5) * side;
-      g.y[i] = (cb_rng_unit(&rng) - 0.5) * side;
-    }
-    spring(&g, g.x, g.y, dx, dy, gravity);
-    double b = badness(&g, g.x, g.y);
-    if (b < best) {
-      best = b;
-      memcpy(bx, g.x, (size_t)n * sizeof *bx);
-      memcpy(by, g.y, (size_t)n * sizeof *by);
-    }
-    if (best == 0) break;
+  const struct shape *kept = shape_find(&g, d->seed);
+  if (kept) {
+    memcpy(bx, kept->g.x, (size_t)n * sizeof *bx);
+    memcpy(by, kept->g.y, (size_t)n * sizeof *by);
+  } else {
+    lay_out(&g, d->seed, level, bx, by, dx, dy);
+    shape_keep(&g, d->seed, bx, by);
   }
-  if (n > 1) {
-    if (n <= MAX_SWAP_ROOMS && best > 0) swap_rooms(&g, bx, by, &best);
-    if (n <= MAX_SWAP_ROOMS && best > 0) relocate_rooms(&g, bx, by, &best, &rng);
-    spread(&g, bx, by);
-    fit_box(&g, bx, by, aspect);
-  } else if (n == 1) {
-    bx[0] = by[0] = 0;
-  }
+  if (n > 1) fit_box(&g, bx, by, aspect);
   for (int i = 0; i < n; i++)
     pos[i] = (cb_graph_pos){g.id[i], round(bx[i] * CB_GRAPH_EDGE_FT * 100) / 100,
                             round(by[i] * CB_GRAPH_EDGE_FT * 100) / 100};
