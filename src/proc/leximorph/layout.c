@@ -12,6 +12,7 @@
 static const cb_rgb GRID = {0.80, 0.87, 0.94}, SECTOR = {0.50, 0.58, 0.68}, LABEL = {0.42, 0.42, 0.42},
                     LETTER = {0.62, 0.66, 0.72};
 static const double TITLE_SIZE = 15, NOTE_SIZE = 8.2, LEGEND_SIZE = 8;
+static const double CAPTION_SIZE = 7; /* a sector's words: the least we print */
 static const double TUNNEL_FT = 10, ROOM_FT = 15, SQUARE_FT = 10;
 
 /* A mark's box on the page (centre, half sides) and what covering it costs. */
@@ -20,7 +21,7 @@ typedef struct spot {
 } spot;
 /* The weights: a room or its badge, a word (T, S), a sign (a door leaf,
  * debris, a junction's dot), a line's mark (a wall's hatch, a side passage);
- * a sector's caption weighs a point of tunnel as 1 */
+ * a sector's caption weighs 2 ft of tunnel as 10 (label_hits) */
 static const double FIRM = 1000, WORD = 600, SIGN = 20, LINE = 5;
 
 /* A door's mark: `where` along its corridor (0..1), or, where the corridor
@@ -115,7 +116,8 @@ static const char *short_turn(int rotation) {
   return rotation >= 1 && rotation <= 4 ? w[rotation] : "";
 }
 
-/* How much of the tunnels (sampled every 2 ft) and of the rooms lies inside the box, in points. */
+/* How much of the tunnels (sampled every 2 ft, each 10: a tunnel over a word hides it) and of the
+ * placed marks (by their weight) lies inside the box. */
 static int label_hits(const cb_sketch *sk, const view *v, double x0, double y0, double x1, double y1) {
   int hits = 0;
   /* the rooms and their badges, and the marks along the tunnels (a secret door's S, a trap's T) */
@@ -134,7 +136,7 @@ static int label_hits(const cb_sketch *sk, const view *v, double x0, double y0, 
       int n = (int)fmin(200, hypot(bx - ax, by - ay) / 2) + 1; /* a hand-made sketch may hold long strokes */
       for (int k = 0; k <= n; k++) {
         double x = px(v, ax + (bx - ax) * k / n), y = py(v, ay + (by - ay) * k / n);
-        hits += x >= x0 && x <= x1 && y >= y0 && y <= y1;
+        hits += (x >= x0 && x <= x1 && y >= y0 && y <= y1) * 10;
       }
     }
   }
@@ -193,8 +195,11 @@ static void paper(cb_page *p, const cb_symbols *st, const cb_sketch *sk, const v
  * rolls alone on one line. Returns its width; lines[0] is "" for one line. */
 static double caption_form(const cb_symbols *st, const cb_sketch_sector *s, int form, double side, double lw,
                            char lines[2][96]) {
-  const double small = 7; /* 7 pt: the least we print */
-  snprintf(lines[0], 96, form < 2 ? "sector %d,%d" : "", s->col, s->row);
+  const double small = CAPTION_SIZE;
+  if (form < 2)
+    snprintf(lines[0], 96, "sector %d,%d", s->col, s->row);
+  else
+    lines[0][0] = '\0';
   /* the rolls as "d10 2, d4 1:" so that no word on the map is a bare number but a room's */
   if (!s->roll)
     snprintf(lines[1], 96, "%s", short_turn(s->rotation));
@@ -213,7 +218,7 @@ static double caption_form(const cb_symbols *st, const cb_sketch_sector *s, int 
  * least. The caption then joins the placed marks, so the next keeps clear. */
 static void caption(cb_page *p, const cb_symbols *st, const cb_sketch *sk, view *v,
                     const cb_sketch_sector *s) {
-  double side = sk->sector_ft * v->s, big = fmax(9, fmin(22, side * 0.11)), small = 7;
+  double side = sk->sector_ft * v->s, big = fmax(9, fmin(22, side * 0.11)), small = CAPTION_SIZE;
   double lw = cb_text_width(st->m, CB_FONT_BOLD, big, s->letter) + small * 0.5, h = big * 1.15;
   char lines[2][96] = {"", ""};
   double x = 0, y = 0, w = 0, lift = 0;
