@@ -1,5 +1,6 @@
 #include "layout.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,12 +36,18 @@ typedef struct door_place {
 typedef struct placed {
   spot *spots; /* every mark placed so far, rooms first */
   int nspots;
+  int *near, nnear; /* while one mark is placed: the spots it could touch (gather) */
+  bool local;
   double *junction;  /* 2 per junction: its mark's centre, page points */
   door_place *wall;  /* 2 per wall: its door's mark on the corridor to each room */
   door_place *jdoor; /* per junction: its door's mark on the corridor to its room */
   double *stub;      /* 2 per door: where its mark sits, on its stub or beside it, page points */
   int *corner;       /* per room: where its entrance badge sits (badge_at) */
+  long budget;       /* box comparisons left: a sketch of thousands of marks heaped together
+                        (a hand-made JSON) leaves the rest where they were rolled, in time */
 } placed;
+/* Far more than a sheet of a hundred rooms needs (some 10^5). */
+static const long PLACING_BUDGET = 20000000;
 
 typedef struct view {
   double s, ox, oy; /* points per foot, page position of (0, 0) */
@@ -117,16 +124,17 @@ static const char *short_turn(int rotation) {
 }
 
 /* How much of the tunnels (sampled every 2 ft, each 10: a tunnel over a word hides it) and of the
- * placed marks (by their weight) lies inside the box. */
-static int label_hits(const cb_sketch *sk, const view *v, double x0, double y0, double x1, double y1) {
+ * placed marks (by their weight) lies inside the box; the count stops early at `enough`. */
+static int label_hits(const cb_sketch *sk, view *v, double x0, double y0, double x1, double y1, int enough) {
   int hits = 0;
+  v->pl.budget -= v->pl.nspots;
   /* the rooms and their badges, and the marks along the tunnels (a secret door's S, a trap's T) */
   for (int i = 0; i < v->pl.nspots; i++) {
     const spot *o = &v->pl.spots[i];
     double rx = o->hw + 2, ry = o->hh + 2;
     if (o->x + rx >= x0 && o->x - rx <= x1 && o->y + ry >= y0 && o->y - ry <= y1) hits += (int)o->weight;
   }
-  for (int t = 0; t < sk->ntunnels; t++) {
+  for (int t = 0; t < sk->ntunnels && hits < enough; t++) {
     const cb_sketch_tunnel *tu = &sk->tunnels[t];
     for (int i = 0; i + 1 < tu->npoints; i++) {
       double ax = tu->points[i].x, ay = tu->points[i].y, bx = tu->points[i + 1].x, by = tu->points[i + 1].y;
@@ -147,7 +155,7 @@ static int label_hits(const cb_sketch *sk, const view *v, double x0, double y0, 
  * height above it) covers the least tunnel and no mark: a corner, else the
  * clearest of a 9 x 9 grid of places; `inset` from the sector's sides.
  * Returns what it covers there (label_hits). */
-static int caption_at(const cb_sketch *sk, const view *v, const cb_sketch_sector *s, const double size[3],
+static int caption_at(const cb_sketch *sk, view *v, const cb_sketch_sector *s, const double size[3],
                       double inset, double *best_x, double *best_y) {
   double w = size[0], h = size[1], lift = size[2], side = sk->sector_ft * v->s;
   double x0 = px(v, (s->col - 1) * sk->sector_ft), y0 = py(v, (s->row - 1) * sk->sector_ft);
@@ -155,10 +163,11 @@ static int caption_at(const cb_sketch *sk, const view *v, const cb_sketch_sector
          bottom = fmax(top, y0 + side - h - 2);
   int best = -1;
   *best_x = left, *best_y = top;
-  for (int c = 0; c < 4 + 81 && best != 0; c++) {
+  for (int c = 0; c < 4 + 81 && best != 0 && (c == 0 || v->pl.budget > 0); c++) {
     double fx = c < 4 ? c % 2 : (c - 4) % 9 / 8.0, fy = c < 4 ? c / 2 : (c - 4) / 9 / 8.0;
     double x = left + (right - left) * fx, y = top + (bottom - top) * fy;
-    int hits = label_hits(sk, v, x - v->tw / 2, y - lift - v->tw / 2, x + w + v->tw / 2, y + h + v->tw / 2);
+    int hits = label_hits(sk, v, x - v->tw / 2, y - lift - v->tw / 2, x + w + v->tw / 2, y + h + v->tw / 2,
+                          best < 0 ? INT_MAX : best);
     if (best < 0 || hits < best) best = hits, *best_x = x, *best_y = y;
   }
   return best;
@@ -390,8 +399,8 @@ static const double GAP = 0.8;     /* points kept clear between two marks */
 /* What spot c would cover of the marks placed so far, weighed. */
 static double cover(const placed *pl, spot c) {
   double cost = 0;
-  for (int i = 0; i < pl->nspots; i++) {
-    const spot *o = &pl->spots[i];
+  for (int k = 0, n = pl->local ? pl->nnear : pl->nspots; k < n; k++) {
+    const spot *o = &pl->spots[pl->local ? pl->near[k] : k];
     double ox = c.hw + o->hw + GAP - fabs(c.x - o->x), oy = c.hh + o->hh + GAP - fabs(c.y - o->y);
     if (ox > 0 && oy > 0)
       cost += o->weight * fmin(ox, 2 * fmin(c.hw, o->hw) + GAP) * fmin(oy, 2 * fmin(c.hh, o->hh) + GAP);
@@ -399,7 +408,22 @@ static double cover(const placed *pl, spot c) {
   return cost;
 }
 
-static void put(placed *pl, spot c) { pl->spots[pl->nspots++] = c; }
+/* The marks placed so far that a mark of c's size, tried within r of (x, y),
+ * could touch: its search compares it with these alone, until put. */
+static void gather(placed *pl, spot c, double x, double y, double r) {
+  pl->nnear = 0;
+  for (int i = 0; i < pl->nspots; i++) {
+    const spot *o = &pl->spots[i];
+    if (fabs(o->x - x) < r + c.hw + o->hw + GAP && fabs(o->y - y) < r + c.hh + o->hh + GAP)
+      pl->near[pl->nnear++] = i;
+  }
+  pl->local = true;
+}
+
+static void put(placed *pl, spot c) {
+  pl->spots[pl->nspots++] = c;
+  pl->local = false;
+}
 
 /* The best of the places tried so far; `found` once one covers nothing. */
 typedef struct choice {
@@ -407,9 +431,15 @@ typedef struct choice {
   bool found;
 } choice;
 
-static void consider(choice *ch, const placed *pl, spot c, double aux) {
+static void consider(choice *ch, placed *pl, spot c, double aux) {
   if (ch->found) return;
+  /* out of budget: the best place found so far, else this first one (where it was rolled) */
+  if (pl->budget <= 0 && ch->cost < INFINITY) {
+    ch->found = true;
+    return;
+  }
   double cost = cover(pl, c);
+  pl->budget -= pl->local ? pl->nnear : pl->nspots;
   if (cost < ch->cost) ch->cost = cost, ch->x = c.x, ch->y = c.y, ch->aux = aux;
   ch->found = cost <= 0;
 }
@@ -450,6 +480,7 @@ static void place_fixed(placed *pl, const cb_symbols *st, const cb_dungeon *d, c
     if (!(d->rooms[i].tags & CB_TAG_ENTRANCE)) continue;
     spot c = {0, 0, cb_symbol_badge_width(st, CB_SYM_ENTRANCE, NULL) / 2, st->badge / 2, FIRM};
     choice ch = {INFINITY, 0, 0, 0, false};
+    gather(pl, c, rx_of(v, d, &d->rooms[i]), ry_of(v, d, &d->rooms[i]), v->room + c.hw * 2 + 2);
     for (int k = 0; k < 8; k++) {
       badge_at(st, v, rx_of(v, d, &d->rooms[i]), ry_of(v, d, &d->rooms[i]), k, &c.x, &c.y);
       consider(&ch, pl, c, k);
@@ -480,6 +511,7 @@ static void place_junction(placed *pl, const cb_symbols *st, const cb_sketch *sk
     if (nearest(&sk->tunnels[t], J->x, J->y, &seg, &f) < 1) through[n++] = t;
   choice ch = {INFINITY, c.x, c.y, 0, false};
   double reach = 6 * fmax(c.hw, c.hh);
+  gather(pl, c, c.x, c.y, reach);
   for (double dist = 0; dist <= reach && !ch.found; dist += 0.5)
     for (int i = 0; i < n; i++)
       for (int sign = -1; sign <= 1; sign += 2) {
@@ -499,7 +531,7 @@ static void place_junction(placed *pl, const cb_symbols *st, const cb_sketch *sk
 }
 
 /* A secret door's S beside its door at (x, y), along the tunnel wall (u), either way. */
-static void beside(choice *ch, const placed *pl, spot c, double x, double y, const double u[2]) {
+static void beside(choice *ch, placed *pl, spot c, double x, double y, const double u[2]) {
   for (double dist = c.hw; dist <= 6 * c.hw && !ch->found; dist += 0.5)
     for (int sign = -1; sign <= 1; sign += 2) {
       c.x = x + u[0] * dist * sign, c.y = y + u[1] * dist * sign;
@@ -517,6 +549,7 @@ static door_place place_on_corridor(placed *pl, const cb_symbols *st, cb_symbol 
   cb_symbol_passage_mark(st, s, &w, &h);
   spot c = {0, 0, fmax(w, h) / 2, fmax(w, h) / 2, s == CB_SYM_SECRET ? WORD : SIGN};
   choice ch = {INFINITY, 0, 0, 0.5, false};
+  gather(pl, c, (xy[0] + xy[2]) / 2, (xy[1] + xy[3]) / 2, l / 2 + 6 * c.hw);
   for (double dist = 0; dist <= l / 2 && !ch.found; dist += 0.5)
     for (int sign = -1; sign <= 1; sign += 2) {
       double where = 0.5 + sign * dist / l;
@@ -539,6 +572,7 @@ static void place_stub(placed *pl, const cb_symbols *st, const cb_sketch *sk, co
   cb_symbol_passage_mark(st, dr->secret ? CB_SYM_SECRET : CB_SYM_DOOR, &w, &h);
   spot c = {0, 0, fmax(w, h) / 2, fmax(w, h) / 2, dr->secret ? WORD : SIGN};
   choice ch = {INFINITY, x + dr->ux * v->tw * 0.35, y + dr->uy * v->tw * 0.35, 0, false};
+  gather(pl, c, x, y, fmax(v->tw * 0.35, l * v->s) + 6 * c.hw);
   for (double out = v->tw * 0.35; out <= fmax(v->tw * 0.35, l * v->s - c.hw) && !ch.found; out += 0.5) {
     c.x = x + dr->ux * out, c.y = y + dr->uy * out;
     consider(&ch, pl, c, 0);
@@ -550,6 +584,7 @@ static void place_stub(placed *pl, const cb_symbols *st, const cb_sketch *sk, co
 
 static void free_marks(view *v) {
   free(v->pl.spots), free(v->pl.junction), free(v->pl.wall), free(v->pl.stub), free(v->pl.corner);
+  free(v->pl.near);
   v->pl = (placed){0};
 }
 
@@ -562,12 +597,12 @@ static void place_marks(const cb_symbols *st, const cb_dungeon *d, const cb_sket
   pl->spots = malloc(sizeof *pl->spots * ns), pl->junction = malloc(sizeof(double) * (2 * nj + 1));
   pl->wall = malloc(sizeof *pl->wall * (2 * nw + nj + 1)),
   pl->stub = malloc(sizeof(double) * (2 * (size_t)sk->ndoors + 1));
-  pl->corner = calloc(nr + 1, sizeof *pl->corner);
-  if (!pl->spots || !pl->junction || !pl->wall || !pl->stub || !pl->corner) {
+  pl->corner = calloc(nr + 1, sizeof *pl->corner), pl->near = malloc(sizeof *pl->near * ns);
+  if (!pl->spots || !pl->junction || !pl->wall || !pl->stub || !pl->corner || !pl->near) {
     free_marks(v);
     return;
   }
-  pl->jdoor = pl->wall + 2 * nw;
+  pl->jdoor = pl->wall + 2 * nw, pl->budget = PLACING_BUDGET;
   place_fixed(pl, st, d, sk, v);
   /* the least free first: doors' marks keep to their corridors, junctions' to their tunnels
    * (the sectors' captions come last, in paper, clear of them all) */
