@@ -512,6 +512,7 @@ static void place_junction(placed *pl, const cb_symbols *st, const cb_sketch *sk
   choice ch = {INFINITY, c.x, c.y, 0, false};
   double reach = 6 * fmax(c.hw, c.hh);
   gather(pl, c, c.x, c.y, reach);
+  if (n == 0) consider(&ch, pl, c, 0); /* a junction off every tunnel (a hand-made sketch) */
   for (double dist = 0; dist <= reach && !ch.found; dist += 0.5)
     for (int i = 0; i < n; i++)
       for (int sign = -1; sign <= 1; sign += 2) {
