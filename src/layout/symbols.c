@@ -402,13 +402,20 @@ static void passage_mark(cb_page *p, const cb_symbols *st, cb_symbol s, const pa
   }
 }
 
-void cb_symbol_passage(cb_page *p, const cb_symbols *st0, cb_symbol s, double x1, double y1, double x2,
+void cb_symbol_passage(cb_page *p, const cb_symbols *st, cb_symbol s, double x1, double y1, double x2,
                        double y2) {
+  cb_symbol_passage_at(p, st, s, x1, y1, x2, y2, 0.5);
+}
+
+void cb_symbol_passage_at(cb_page *p, const cb_symbols *st0, cb_symbol s, double x1, double y1, double x2,
+                          double y2, double where) {
   cb_symbols tint = tinted(st0, s);
   const cb_symbols *st = &tint;
   double dx = x2 - x1, dy = y2 - y1, len = hypot(dx, dy);
   if (len < 1e-6) return;
-  double ux = dx / len, uy = dy / len, mx = (x1 + x2) / 2, my = (y1 + y2) / 2, b = st->badge;
+  /* x1 * 0.5 + x2 * 0.5 is (x1 + x2) / 2 to the bit: the middle stays where it was */
+  double ux = dx / len, uy = dy / len, mx = x1 * (1 - where) + x2 * where, my = y1 * (1 - where) + y2 * where,
+         b = st->badge;
   cb_ink line = cb_ink_stroke(st->ink, st->line);
   if (s == CB_SYM_SECRET) {
     line.dash[0] = 0.01;
@@ -461,7 +468,8 @@ void cb_symbol_passage(cb_page *p, const cb_symbols *st0, cb_symbol s, double x1
   }
   cb_page_line(p, x2, y2);
   cb_page_ink(p, &line);
-  passage_mark(p, st, s, &(passage_geom){mx, my, ux, uy, b, gap, gx0, gy0, gx1, gy1});
+  if (where >= 0 && where <= 1)
+    passage_mark(p, st, s, &(passage_geom){mx, my, ux, uy, b, gap, gx0, gy0, gx1, gy1});
 }
 
 void cb_symbol_tunnel(cb_page *p, const cb_symbols *st, const double *xy, int n, double tw, int pass,

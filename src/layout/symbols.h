@@ -93,6 +93,12 @@ void cb_symbol_badge(cb_page *p, const cb_symbols *st, cb_symbol s, const char *
 /* Draws a passage from (x1, y1) to (x2, y2) the way `s` says. */
 void cb_symbol_passage(cb_page *p, const cb_symbols *st, cb_symbol s, double x1, double y1, double x2,
                        double y2);
+/* The same with the mark at fraction `where` (0..1) of the way from (x1, y1): a
+ * crowded map moves a door's mark clear of a neighbour's. Outside 0..1 the
+ * line alone, for a mark drawn beside it (cb_symbol_mark); a door's or a
+ * secret door's line, which no mark interrupts. */
+void cb_symbol_passage_at(cb_page *p, const cb_symbols *st, cb_symbol s, double x1, double y1, double x2,
+                          double y2, double where);
 /* The size of the mark a passage style puts on its middle (0 x 0 for a plain line). */
 void cb_symbol_passage_mark(const cb_symbols *st, cb_symbol s, double *w, double *h);
 /* A short label (a key id, a length) on a white ground, centred at (cx, cy),

@@ -28,8 +28,8 @@ for seed in 1 2 3 42 2024 31337; do
   done
   check "pm-$seed" 20 --generator dropdice --seed "$seed" --rooms 20 --player-map
   check "bs-$seed" json --generator battleships --seed "$seed"
-  # not leximorph: its sheet map is its tunnel sketch, whose marks may still
-  # touch where junctions lie closer than a mark's width (issue 13, open)
+  # leximorph's sheet map is its tunnel sketch: marks, badges and the sectors' captions ("d10 2, d4 3")
+  check "lx-$seed" json --generator leximorph --seed "$seed"
   check "pc-$seed" json --generator preconnect --seed "$seed"
   check "cd-$seed" json-no-numbers --generator cards --seed "$seed"
 done

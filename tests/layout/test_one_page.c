@@ -40,7 +40,7 @@ static void levels2(cb_gen_options *o) { o->levels = 2; }
 static const one_case CASES[] = {
     {"dropdice", "dropdice", 200, A4_W, A4_H, NULL},
     {"cards", "cards", 200, A4_W, A4_H, NULL},
-    {"leximorph", "leximorph", 200, A4_W, A4_H, NULL, 1},
+    {"leximorph", "leximorph", 200, A4_W, A4_H, NULL},
     {"preconnect", "preconnect", 200, A4_W, A4_H, NULL},
     {"battleships", "battleships", 200, A4_W, A4_H, NULL},
     {"dropdice --rooms 30", "dropdice", 200, A4_W, A4_H, rooms30},

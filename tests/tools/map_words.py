@@ -5,7 +5,8 @@ no two words on the map overlap, and every room number appears on the map exactl
 usage: map_words.py PAGE.html ROOMS|DUNGEON.json [--no-numbers]
 ROOMS is a count (rooms 1..ROOMS); a dungeon's JSON gives each room's printed number
 (battleships numbers rooms per level). --no-numbers checks overlaps only (cards print
-their ranks on the map too).
+their ranks on the map too). A number right after "Level" or a die ("d4 2" in a leximorph
+sector's caption) is a caption's, not a room's.
 The map is everything between the subtitle (the line below the title) and the word
 "Legend", and, where the key begins beside the map ("Room key" above the legend), on
 the map's side of it: right of the legend's left edge when the key runs down the left,
@@ -56,8 +57,9 @@ def main():
             if a[0] < b[2] - 0.3 and b[0] < a[2] - 0.3 and a[1] + sa < b[3] - sb and b[1] + sb < a[3] - sa:
                 print(f"overlap: {a[4]!r} at ({a[0]:.1f},{a[1]:.1f}) and {b[4]!r} at ({b[0]:.1f},{b[1]:.1f})")
                 bad += 1
-    def caption(w):  # the "2" of a "Level 2" caption
-        return any(o[4] == "Level" and abs(o[1] - w[1]) < 0.5 and 0 <= w[0] - o[2] < 8 for o in onmap)
+    def caption(w):  # the "2" of a "Level 2" caption, or a roll's "2" in "d4 2" (a leximorph sector)
+        return any((o[4] == "Level" or re.fullmatch(r"d\d+", o[4])) and abs(o[1] - w[1]) < 0.5
+                   and 0 <= w[0] - o[2] < 8 for o in onmap)
     numbers = Counter(w[4] for w in onmap if w[4].isdigit() and not caption(w))
     if check_numbers and numbers != want:
         print(f"room numbers on the map: missing {sorted((want - numbers).elements(), key=int)}, "

@@ -1,5 +1,6 @@
 #include "layout.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,12 +13,47 @@
 static const cb_rgb GRID = {0.80, 0.87, 0.94}, SECTOR = {0.50, 0.58, 0.68}, LABEL = {0.42, 0.42, 0.42},
                     LETTER = {0.62, 0.66, 0.72};
 static const double TITLE_SIZE = 15, NOTE_SIZE = 8.2, LEGEND_SIZE = 8;
+static const double CAPTION_SIZE = 7; /* a sector's words: the least we print */
 static const double TUNNEL_FT = 10, ROOM_FT = 15, SQUARE_FT = 10;
+
+/* A mark's box on the page (centre, half sides) and what covering it costs. */
+typedef struct spot {
+  double x, y, hw, hh, weight;
+} spot;
+/* The weights: a room or its badge, a word (T, S), a sign (a door leaf,
+ * debris, a junction's dot), a line's mark (a wall's hatch, a side passage);
+ * a sector's caption weighs 2 ft of tunnel as 10 (label_hits) */
+static const double FIRM = 1000, WORD = 600, SIGN = 20, LINE = 5;
+
+/* A door's mark: `where` along its corridor (0..1), or, where the corridor
+ * has no room for it, beside the corridor's foot at (x, y) on the tunnel wall. */
+typedef struct door_place {
+  double where, x, y;
+} door_place;
+
+/* Where place_marks put the marks, so that none covers another or a room;
+ * NULL arrays leave every mark where it was rolled. */
+typedef struct placed {
+  spot *spots; /* every mark placed so far, rooms first */
+  int nspots;
+  int *near, nnear; /* while one mark is placed: the spots it could touch (gather) */
+  bool local;
+  double *junction;  /* 2 per junction: its mark's centre, page points */
+  door_place *wall;  /* 2 per wall: its door's mark on the corridor to each room */
+  door_place *jdoor; /* per junction: its door's mark on the corridor to its room */
+  double *stub;      /* 2 per door: where its mark sits, on its stub or beside it, page points */
+  int *corner;       /* per room: where its entrance badge sits (badge_at) */
+  long budget;       /* box comparisons left: a sketch of thousands of marks heaped together
+                        (a hand-made JSON) leaves the rest where they were rolled, in time */
+} placed;
+/* Far more than a sheet of a hundred rooms needs (some 10^5). */
+static const long PLACING_BUDGET = 20000000;
 
 typedef struct view {
   double s, ox, oy; /* points per foot, page position of (0, 0) */
   double tw, room;  /* tunnel width and room side, points */
   double *at;       /* each room box's centre (x, y pairs, page points); NULL: at its junction */
+  placed pl;
 } view;
 
 /* The sketch's paper colours, in grey of the same lightness under the ink style. */
@@ -87,22 +123,18 @@ static const char *short_turn(int rotation) {
   return rotation >= 1 && rotation <= 4 ? w[rotation] : "";
 }
 
-/* How much of the tunnels (sampled every 2 ft) and of the rooms lies inside the box, in points. */
-static int label_hits(const cb_dungeon *d, const cb_sketch *sk, const view *v, double x0, double y0,
-                      double x1, double y1) {
+/* How much of the tunnels (sampled every 2 ft, each 10: a tunnel over a word hides it) and of the
+ * placed marks (by their weight) lies inside the box; the count stops early at `enough`. */
+static int label_hits(const cb_sketch *sk, view *v, double x0, double y0, double x1, double y1, int enough) {
   int hits = 0;
-  for (int i = 0; i < d->nrooms; i++) {
-    double x = rx_of(v, d, &d->rooms[i]), y = ry_of(v, d, &d->rooms[i]), r = v->room / 2 + 2;
-    if (x + r >= x0 && x - r <= x1 && y + r >= y0 && y - r <= y1) hits += 100;
+  v->pl.budget -= v->pl.nspots;
+  /* the rooms and their badges, and the marks along the tunnels (a secret door's S, a trap's T) */
+  for (int i = 0; i < v->pl.nspots; i++) {
+    const spot *o = &v->pl.spots[i];
+    double rx = o->hw + 2, ry = o->hh + 2;
+    if (o->x + rx >= x0 && o->x - rx <= x1 && o->y + ry >= y0 && o->y - ry <= y1) hits += (int)o->weight;
   }
-  /* the marks along the tunnels (a secret door's S, a trap's T) weigh like rooms */
-  for (int i = 0; i < sk->nwalls + sk->njunctions; i++) {
-    double wx = i < sk->nwalls ? sk->walls[i].x : sk->junctions[i - sk->nwalls].x;
-    double wy = i < sk->nwalls ? sk->walls[i].y : sk->junctions[i - sk->nwalls].y;
-    double x = px(v, wx), y = py(v, wy), r = v->tw * 1.5;
-    if (x + r >= x0 && x - r <= x1 && y + r >= y0 && y - r <= y1) hits += 50;
-  }
-  for (int t = 0; t < sk->ntunnels; t++) {
+  for (int t = 0; t < sk->ntunnels && hits < enough; t++) {
     const cb_sketch_tunnel *tu = &sk->tunnels[t];
     for (int i = 0; i + 1 < tu->npoints; i++) {
       double ax = tu->points[i].x, ay = tu->points[i].y, bx = tu->points[i + 1].x, by = tu->points[i + 1].y;
@@ -112,15 +144,39 @@ static int label_hits(const cb_dungeon *d, const cb_sketch *sk, const view *v, d
       int n = (int)fmin(200, hypot(bx - ax, by - ay) / 2) + 1; /* a hand-made sketch may hold long strokes */
       for (int k = 0; k <= n; k++) {
         double x = px(v, ax + (bx - ax) * k / n), y = py(v, ay + (by - ay) * k / n);
-        hits += x >= x0 && x <= x1 && y >= y0 && y <= y1;
+        hits += (x >= x0 && x <= x1 && y >= y0 && y <= y1) * 10;
       }
     }
   }
   return hits;
 }
 
-/* Graph paper, the sector grid, and each sector's letter and rolls. */
-static void paper(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_sketch *sk, const view *v) {
+/* Where in sector s its caption (size: width, height below its top line,
+ * height above it) covers the least tunnel and no mark: a corner, else the
+ * clearest of a 9 x 9 grid of places; `inset` from the sector's sides.
+ * Returns what it covers there (label_hits). */
+static int caption_at(const cb_sketch *sk, view *v, const cb_sketch_sector *s, const double size[3],
+                      double inset, double *best_x, double *best_y) {
+  double w = size[0], h = size[1], lift = size[2], side = sk->sector_ft * v->s;
+  double x0 = px(v, (s->col - 1) * sk->sector_ft), y0 = py(v, (s->row - 1) * sk->sector_ft);
+  double left = x0 + inset, right = fmax(left, x0 + side - w - inset), top = y0 + lift,
+         bottom = fmax(top, y0 + side - h - 2);
+  int best = -1;
+  *best_x = left, *best_y = top;
+  for (int c = 0; c < 4 + 81 && best != 0 && (c == 0 || v->pl.budget > 0); c++) {
+    double fx = c < 4 ? c % 2 : (c - 4) % 9 / 8.0, fy = c < 4 ? c / 2 : (c - 4) / 9 / 8.0;
+    double x = left + (right - left) * fx, y = top + (bottom - top) * fy;
+    int hits = label_hits(sk, v, x - v->tw / 2, y - lift - v->tw / 2, x + w + v->tw / 2, y + h + v->tw / 2,
+                          best < 0 ? INT_MAX : best);
+    if (best < 0 || hits < best) best = hits, *best_x = x, *best_y = y;
+  }
+  return best;
+}
+
+static void put(placed *pl, spot c);
+
+/* Graph paper and the sector grid. */
+static void paper(cb_page *p, const cb_symbols *st, const cb_sketch *sk, const view *v) {
   double W = sk->cols * sk->sector_ft, H = sk->rows * sk->sector_ft;
   int nx = (int)floor(W / SQUARE_FT + 1e-9), ny = (int)floor(H / SQUARE_FT + 1e-9);
   if (SQUARE_FT * v->s >= 3) {
@@ -141,42 +197,57 @@ static void paper(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const c
   cb_page_rect(p, px(v, 0), py(v, 0), W * v->s, H * v->s);
   cb_ink border = cb_ink_stroke(shade(st, SECTOR), 0.8);
   cb_page_ink(p, &border);
-  double side = sk->sector_ft * v->s, big = fmax(9, fmin(22, side * 0.11)),
-         small = 7; /* 7 pt: the least we print */
-  for (int k = 0; k < sk->nsectors; k++) {
-    const cb_sketch_sector *s = &sk->sectors[k];
-    char line[2][96];
-    snprintf(line[0], sizeof line[0], "sector %d,%d", s->col, s->row);
-    /* the rolls as "d10 2, d4 1:" so that no word on the map is a bare number but a room's */
-    if (s->roll)
-      snprintf(line[1], sizeof line[1], "d10 %d, d4 %d: %s", s->roll, s->rotation, short_turn(s->rotation));
-    else
-      snprintf(line[1], sizeof line[1], "%s", short_turn(s->rotation));
-    double lw = cb_text_width(st->m, CB_FONT_BOLD, big, s->letter) + small * 0.5;
-    double w = lw + fmax(cb_text_width(st->m, CB_FONT_ITALIC, small, line[0]),
-                         cb_text_width(st->m, CB_FONT_ITALIC, small, line[1]));
-    if (s->roll && w > side * 0.6) {
-      /* a small sketch keeps the rolls and lets the words go: the caption stays in its sector */
-      snprintf(line[1], sizeof line[1], "d10 %d, d4 %d", s->roll, s->rotation);
-      w = lw + fmax(cb_text_width(st->m, CB_FONT_ITALIC, small, line[0]),
-                    cb_text_width(st->m, CB_FONT_ITALIC, small, line[1]));
+}
+
+/* Sector s's caption in form 0: "sector c,r" above "d10 2, d4 3: upside
+ * down" (the words let go on a small sketch), 1: without the words, 2: the
+ * rolls alone on one line. Returns its width; lines[0] is "" for one line. */
+static double caption_form(const cb_symbols *st, const cb_sketch_sector *s, int form, double side, double lw,
+                           char lines[2][96]) {
+  const double small = CAPTION_SIZE;
+  if (form < 2)
+    snprintf(lines[0], 96, "sector %d,%d", s->col, s->row);
+  else
+    lines[0][0] = '\0';
+  /* the rolls as "d10 2, d4 1:" so that no word on the map is a bare number but a room's */
+  if (!s->roll)
+    snprintf(lines[1], 96, "%s", short_turn(s->rotation));
+  else if (form == 0)
+    snprintf(lines[1], 96, "d10 %d, d4 %d: %s", s->roll, s->rotation, short_turn(s->rotation));
+  else
+    snprintf(lines[1], 96, "d10 %d, d4 %d", s->roll, s->rotation);
+  double w = lw + fmax(cb_text_width(st->m, CB_FONT_ITALIC, small, lines[0]),
+                       cb_text_width(st->m, CB_FONT_ITALIC, small, lines[1]));
+  /* a small sketch keeps the rolls and lets the words go: the caption stays in its sector */
+  return form == 0 && s->roll && w > side * 0.6 ? caption_form(st, s, 1, side, lw, lines) : w;
+}
+
+/* Sector s's letter and rolls where they cover the least: the first form
+ * (caption_form) that covers no word or room, else the one that covers
+ * least. The caption then joins the placed marks, so the next keeps clear. */
+static void caption(cb_page *p, const cb_symbols *st, const cb_sketch *sk, view *v,
+                    const cb_sketch_sector *s) {
+  double side = sk->sector_ft * v->s, big = fmax(9, fmin(22, side * 0.11)), small = CAPTION_SIZE;
+  double lw = cb_text_width(st->m, CB_FONT_BOLD, big, s->letter) + small * 0.5, h = big * 1.15;
+  char lines[2][96] = {"", ""};
+  double x = 0, y = 0, w = 0, lift = 0;
+  int best = -1;
+  for (int form = 0; form < 3 && (best < 0 || (best >= WORD && s->roll)); form++) {
+    char l[2][96];
+    double fw = caption_form(st, s, form, side, lw, l), fx, fy;
+    /* from its top (a first line stands above a small letter) down to the letter's foot */
+    double flift = l[0][0] ? fmax(0, small * 1.9 - big * 0.95) : 0;
+    int hits = caption_at(sk, v, s, (double[3]){fw, h, flift}, small * 0.6, &fx, &fy);
+    if (best < 0 || hits < best) {
+      best = hits, x = fx, y = fy, w = fw, lift = flift;
+      memcpy(lines, l, sizeof l);
     }
-    double h = big * 1.15, x0 = px(v, (s->col - 1) * sk->sector_ft), y0 = py(v, (s->row - 1) * sk->sector_ft);
-    /* where in the sector the label covers the least tunnel: a corner, else
-     * (every corner covering something) the clearest of a 5 x 5 grid of places */
-    double best_x = x0 + small * 0.6, best_y = y0, left = x0 + small * 0.6,
-           right = fmax(left, x0 + side - w - small * 0.6), top = y0, bottom = fmax(y0, y0 + side - h - 2);
-    int best = -1;
-    for (int c = 0; c < 4 + 25 && best != 0; c++) {
-      double fx = c < 4 ? c % 2 : (c - 4) % 5 / 4.0, fy = c < 4 ? c / 2 : (c - 4) / 5 / 4.0;
-      double x = left + (right - left) * fx, y = top + (bottom - top) * fy;
-      int hits = label_hits(d, sk, v, x - v->tw / 2, y - v->tw / 2, x + w + v->tw / 2, y + h + v->tw / 2);
-      if (best < 0 || hits < best) best = hits, best_x = x, best_y = y;
-    }
-    cb_page_text(p, CB_FONT_BOLD, big, best_x, best_y + big * 0.95, shade(st, LETTER), s->letter);
-    cb_page_text(p, CB_FONT_ITALIC, small, best_x + lw, best_y + big * 0.95 - small * 1.15, LABEL, line[0]);
-    cb_page_text(p, CB_FONT_ITALIC, small, best_x + lw, best_y + big * 0.95, LABEL, line[1]);
   }
+  if (v->pl.spots) put(&v->pl, (spot){x + w / 2, y + (h - lift) / 2, w / 2, (h + lift) / 2, FIRM});
+  cb_page_text(p, CB_FONT_BOLD, big, x, y + big * 0.95, shade(st, LETTER), s->letter);
+  if (lines[0][0])
+    cb_page_text(p, CB_FONT_ITALIC, small, x + lw, y + big * 0.95 - small * 1.15, LABEL, lines[0]);
+  cb_page_text(p, CB_FONT_ITALIC, small, x + lw, y + big * 0.95, LABEL, lines[1]);
 }
 
 static void tunnels(cb_page *p, const cb_symbols *st, const cb_sketch *sk, const view *v, int pass) {
@@ -193,45 +264,107 @@ static void tunnels(cb_page *p, const cb_symbols *st, const cb_sketch *sk, const
   }
 }
 
-/* The direction of tunnel t where it passes nearest to (x, y). */
-static void direction_at(const cb_sketch_tunnel *t, double x, double y, double *ux, double *uy) {
+/* How near tunnel t passes to (x, y), in feet, and where: the segment from
+ * point *seg and the fraction *f along it. */
+static double nearest(const cb_sketch_tunnel *t, double x, double y, int *seg, double *f) {
   double best = INFINITY;
-  *ux = 1, *uy = 0;
+  *seg = 0, *f = 0;
   for (int i = 0; i + 1 < t->npoints; i++) {
     double ax = t->points[i].x, ay = t->points[i].y, dx = t->points[i + 1].x - ax,
            dy = t->points[i + 1].y - ay;
     double l2 = dx * dx + dy * dy;
     if (l2 <= 0) continue;
-    double f = ((x - ax) * dx + (y - ay) * dy) / l2;
-    f = f < 0 ? 0 : f > 1 ? 1 : f;
-    double d = hypot(ax + dx * f - x, ay + dy * f - y);
-    if (d < best - 1e-9) best = d, *ux = dx / sqrt(l2), *uy = dy / sqrt(l2);
+    double g = ((x - ax) * dx + (y - ay) * dy) / l2;
+    g = g < 0 ? 0 : g > 1 ? 1 : g;
+    double d = hypot(ax + dx * g - x, ay + dy * g - y);
+    if (d < best - 1e-9) best = d, *seg = i, *f = g;
   }
+  return best;
+}
+
+/* The direction of tunnel t where it passes nearest to (x, y). */
+static void direction_at(const cb_sketch_tunnel *t, double x, double y, double *ux, double *uy) {
+  int i;
+  double f;
+  *ux = 1, *uy = 0;
+  if (nearest(t, x, y, &i, &f) == INFINITY) return;
+  double dx = t->points[i + 1].x - t->points[i].x, dy = t->points[i + 1].y - t->points[i].y,
+         l = hypot(dx, dy);
+  *ux = dx / l, *uy = dy / l;
+}
+
+/* The point `feet` along tunnel t (back for a negative distance) from where
+ * it passes nearest to (x, y); its end where the tunnel ends first. */
+static cb_sketch_point walk(const cb_sketch_tunnel *t, double x, double y, double feet) {
+  int i, dir = feet < 0 ? -1 : 1;
+  double f;
+  nearest(t, x, y, &i, &f);
+  const cb_sketch_point *q = t->points;
+  double len = hypot(q[i + 1].x - q[i].x, q[i + 1].y - q[i].y), left = fabs(feet);
+  double at = dir > 0 ? len * (1 - f) : len * f; /* to go to the segment's end that way */
+  while (left > at && i + dir >= 0 && i + dir + 1 < t->npoints) {
+    left -= at, i += dir;
+    at = len = hypot(q[i + 1].x - q[i].x, q[i + 1].y - q[i].y);
+    f = dir > 0 ? 0 : 1;
+  }
+  double g = len > 0 ? f + dir * fmin(left, at) / len : f;
+  return (cb_sketch_point){q[i].x + (q[i + 1].x - q[i].x) * g, q[i].y + (q[i + 1].y - q[i].y) * g};
 }
 
 static const cb_room *room_of(const cb_dungeon *d, int id) { return id ? cb_dungeon_room(d, id) : NULL; }
 
-/* A corridor from the tunnel wall at (wx, wy) to room r, with its door. */
-static void door_to(cb_page *p, const cb_symbols *st, const view *v, const cb_dungeon *d, double wx,
-                    double wy, const cb_room *r, cb_symbol sym) {
+/* The corridor from the tunnel wall at (wx, wy) to the edge of room r's box
+ * (xy: from, to); false when the box covers the wall. */
+static bool corridor(const view *v, const cb_dungeon *d, double wx, double wy, const cb_room *r,
+                     double xy[4]) {
   double rx = rx_of(v, d, r), ry = ry_of(v, d, r), dx = rx - wx, dy = ry - wy, l = hypot(dx, dy);
-  if (l <= v->room / 2 + 1) return;
+  if (l <= v->room / 2 + 1) return false;
   double ux = dx / l, uy = dy / l;
   /* the room's edge along the way: a square's side */
   double edge = v->room / 2 / fmax(fabs(ux), fabs(uy));
-  cb_symbol_passage(p, st, sym, wx, wy, rx - ux * edge, ry - uy * edge);
+  xy[0] = wx, xy[1] = wy, xy[2] = rx - ux * edge, xy[3] = ry - uy * edge;
+  return true;
 }
 
-static void room_box(cb_page *p, const cb_symbols *st, const view *v, const cb_dungeon *d, const cb_room *r) {
-  char num[16];
-  double x = rx_of(v, d, r), y = ry_of(v, d, r);
-  snprintf(num, sizeof num, "%d", r->number);
-  cb_page_role(p, CB_ROLE_NUMBER, r->id, 0);
-  cb_symbol_sketch_mark(p, st, CB_SYM_SK_ROOM, num, x, y, 1, 0, 0, -1, v->room);
-  cb_page_role(p, CB_ROLE_ROOM_MARK, r->id, 0);
-  if (r->tags & CB_TAG_ENTRANCE)
-    cb_symbol_badge(p, st, CB_SYM_ENTRANCE, NULL, x + v->room / 2 + st->badge * 0.55, y + v->room / 2);
-  cb_page_role(p, CB_ROLE_NONE, 0, 0);
+/* A wall result's place: its point on the centre line (x, y), the tunnel's
+ * direction (u) and the normal towards its wall (n), page points. */
+typedef struct wall_frame {
+  double x, y, ux, uy, nx, ny;
+} wall_frame;
+
+static wall_frame frame_of(const cb_sketch *sk, const view *v, const cb_sketch_wall *w) {
+  wall_frame f;
+  direction_at(&sk->tunnels[w->tunnel], w->x, w->y, &f.ux, &f.uy);
+  f.nx = w->right ? -f.uy : f.uy, f.ny = w->right ? f.ux : -f.ux, f.x = px(v, w->x), f.y = py(v, w->y);
+  return f;
+}
+
+/* The corridor through wall w's door to its room r: the door sits in the wall level with its room. */
+static bool wall_corridor(const view *v, const cb_dungeon *d, const wall_frame *f, double tw,
+                          const cb_room *r, double xy[4]) {
+  double wx = f->x + f->nx * tw / 2, wy = f->y + f->ny * tw / 2;
+  double along = (rx_of(v, d, r) - wx) * f->ux + (ry_of(v, d, r) - wy) * f->uy;
+  return corridor(v, d, wx + f->ux * along, wy + f->uy * along, r, xy);
+}
+
+/* The corridor from junction J's wall to the room behind its door. */
+static bool junction_corridor(const view *v, const cb_dungeon *d, const cb_sketch_junction *J,
+                              const cb_room *r, double xy[4]) {
+  double x = px(v, J->x), y = py(v, J->y), dx = rx_of(v, d, r) - x, dy = ry_of(v, d, r) - y,
+         l = hypot(dx, dy);
+  return l > 0 && corridor(v, d, x + dx / l * v->tw / 2, y + dy / l * v->tw / 2, r, xy);
+}
+
+/* Where room r's entrance badge sits: at a corner of its box (0, the lower
+ * right, when nothing is there), else beside the middle of a side. */
+static void badge_at(const cb_symbols *st, const view *v, double x, double y, int corner, double *bx,
+                     double *by) {
+  static const int sx[] = {1, -1, 1, -1, 1, -1, 0, 0}, sy[] = {1, 1, -1, -1, 0, 0, 1, -1};
+  double w = cb_symbol_badge_width(st, CB_SYM_ENTRANCE, NULL), half = v->room / 2;
+  if (corner < 4)
+    *bx = x + sx[corner] * (half + st->badge * 0.55), *by = y + sy[corner] * half;
+  else
+    *bx = x + sx[corner] * (half + w / 2 + 1), *by = y + sy[corner] * (half + st->badge / 2 + 1);
 }
 
 static cb_symbol junction_symbol(cb_junction_effect e) {
@@ -257,6 +390,276 @@ static cb_symbol wall_symbol(cb_wall_effect e) {
   }
 }
 
+/* ---- placing the marks: each where it was rolled, or the nearest place
+ * along its tunnel (or its door's corridor) where it covers nothing ---- */
+
+static const double MARK_TEXT = 7; /* a trap's T is never smaller (symbols.c) */
+static const double GAP = 0.8;     /* points kept clear between two marks */
+
+/* What spot c would cover of the marks placed so far, weighed. */
+static double cover(const placed *pl, spot c) {
+  double cost = 0;
+  for (int k = 0, n = pl->local ? pl->nnear : pl->nspots; k < n; k++) {
+    const spot *o = &pl->spots[pl->local ? pl->near[k] : k];
+    double ox = c.hw + o->hw + GAP - fabs(c.x - o->x), oy = c.hh + o->hh + GAP - fabs(c.y - o->y);
+    if (ox > 0 && oy > 0)
+      cost += o->weight * fmin(ox, 2 * fmin(c.hw, o->hw) + GAP) * fmin(oy, 2 * fmin(c.hh, o->hh) + GAP);
+  }
+  return cost;
+}
+
+/* The marks placed so far that a mark of c's size, tried within r of (x, y),
+ * could touch: its search compares it with these alone, until put. */
+static void gather(placed *pl, spot c, double x, double y, double r) {
+  pl->nnear = 0;
+  for (int i = 0; i < pl->nspots; i++) {
+    const spot *o = &pl->spots[i];
+    if (fabs(o->x - x) < r + c.hw + o->hw + GAP && fabs(o->y - y) < r + c.hh + o->hh + GAP)
+      pl->near[pl->nnear++] = i;
+  }
+  pl->local = true;
+}
+
+static void put(placed *pl, spot c) {
+  pl->spots[pl->nspots++] = c;
+  pl->local = false;
+}
+
+/* The best of the places tried so far; `found` once one covers nothing. */
+typedef struct choice {
+  double cost, x, y, aux;
+  bool found;
+} choice;
+
+static void consider(choice *ch, placed *pl, spot c, double aux) {
+  if (ch->found) return;
+  /* out of budget: the best place found so far, else this first one (where it was rolled) */
+  if (pl->budget <= 0 && ch->cost < INFINITY) {
+    ch->found = true;
+    return;
+  }
+  double cost = cover(pl, c);
+  pl->budget -= pl->local ? pl->nnear : pl->nspots;
+  if (cost < ch->cost) ch->cost = cost, ch->x = c.x, ch->y = c.y, ch->aux = aux;
+  ch->found = cost <= 0;
+}
+
+/* A sketch mark's box at (x, y). */
+static spot mark_spot(const cb_symbols *st, const view *v, cb_symbol s, double x, double y) {
+  double tw = v->tw;
+  switch (s) {
+  case CB_SYM_SK_TRAP:
+  case CB_SYM_SK_TRAP_OFF: {
+    double size = fmax(MARK_TEXT, tw * 0.62), t = cb_text_width(st->m, CB_FONT_BOLD, size, "T");
+    bool off = s == CB_SYM_SK_TRAP_OFF;
+    return (spot){x, y, fmax(t / 2, off ? tw * 0.34 : 0), fmax(size * 0.45, off ? tw * 0.3 : 0), WORD};
+  }
+  case CB_SYM_SK_OBSTACLE: return (spot){x, y, tw * 0.45, tw * 0.45, SIGN};
+  default: return (spot){x, y, tw * 0.2, tw * 0.2, SIGN};
+  }
+}
+
+/* A line's mark (a wall's hatch, a side passage, stairs) from the wall out `out` tunnel widths. */
+static spot wall_spot(const view *v, const wall_frame *f, double out, double half) {
+  double a = v->tw * 0.5, b = v->tw * (0.5 + out), cx = f->x + f->nx * (a + b) / 2,
+         cy = f->y + f->ny * (a + b) / 2;
+  double len = (b - a) / 2, w = v->tw * half;
+  return (spot){cx, cy, fabs(f->nx) * len + fabs(f->ux) * w, fabs(f->ny) * len + fabs(f->uy) * w, LINE};
+}
+
+/* The rooms, their entrance badges (on the freest corner or side), and the
+ * marks that stay where they are: junctions' dots and the wall marks that
+ * are drawn as lines. */
+static void place_fixed(placed *pl, const cb_symbols *st, const cb_dungeon *d, const cb_sketch *sk,
+                        const view *v) {
+  for (int i = 0; i < d->nrooms; i++) {
+    double half = v->room / 2 + st->line;
+    put(pl, (spot){rx_of(v, d, &d->rooms[i]), ry_of(v, d, &d->rooms[i]), half, half, FIRM});
+  }
+  for (int i = 0; i < d->nrooms; i++) {
+    if (!(d->rooms[i].tags & CB_TAG_ENTRANCE)) continue;
+    spot c = {0, 0, cb_symbol_badge_width(st, CB_SYM_ENTRANCE, NULL) / 2, st->badge / 2, FIRM};
+    choice ch = {INFINITY, 0, 0, 0, false};
+    gather(pl, c, rx_of(v, d, &d->rooms[i]), ry_of(v, d, &d->rooms[i]), v->room + c.hw * 2 + 2);
+    for (int k = 0; k < 8; k++) {
+      badge_at(st, v, rx_of(v, d, &d->rooms[i]), ry_of(v, d, &d->rooms[i]), k, &c.x, &c.y);
+      consider(&ch, pl, c, k);
+    }
+    pl->corner[i] = (int)ch.aux, c.x = ch.x, c.y = ch.y;
+    put(pl, c);
+  }
+  for (int j = 0; j < sk->njunctions; j++)
+    if (junction_symbol(sk->junctions[j].effect) == CB_SYM_SK_JUNCTION)
+      put(pl, mark_spot(st, v, CB_SYM_SK_JUNCTION, px(v, sk->junctions[j].x), py(v, sk->junctions[j].y)));
+  for (int i = 0; i < sk->nwalls; i++) {
+    cb_symbol s = wall_symbol(sk->walls[i].effect);
+    wall_frame f = frame_of(sk, v, &sk->walls[i]);
+    if (s == CB_SYM_SK_BLANK) put(pl, wall_spot(v, &f, 0.25, 0.25));
+    if (s == CB_SYM_SK_BRANCH || s == CB_SYM_SK_BLOCKED) put(pl, wall_spot(v, &f, 1.4, 0.45));
+    if (s == CB_SYM_SK_DIAGONALS) put(pl, wall_spot(v, &f, 1.0, 1.3));
+    if (s == CB_SYM_STAIRS) put(pl, wall_spot(v, &f, 1.8, st->badge * 0.5 / v->tw));
+  }
+}
+
+/* Junction j's mark: at the junction, else along one of the tunnels through it. */
+static void place_junction(placed *pl, const cb_symbols *st, const cb_sketch *sk, const view *v, int j) {
+  const cb_sketch_junction *J = &sk->junctions[j];
+  spot c = mark_spot(st, v, junction_symbol(J->effect), px(v, J->x), py(v, J->y));
+  int through[8], n = 0, seg;
+  double f;
+  for (int t = 0; t < sk->ntunnels && n < 8; t++)
+    if (nearest(&sk->tunnels[t], J->x, J->y, &seg, &f) < 1) through[n++] = t;
+  choice ch = {INFINITY, c.x, c.y, 0, false};
+  double reach = 6 * fmax(c.hw, c.hh);
+  gather(pl, c, c.x, c.y, reach);
+  if (n == 0) consider(&ch, pl, c, 0); /* a junction off every tunnel (a hand-made sketch) */
+  for (double dist = 0; dist <= reach && !ch.found; dist += 0.5)
+    for (int i = 0; i < n; i++)
+      for (int sign = -1; sign <= 1; sign += 2) {
+        cb_sketch_point q = walk(&sk->tunnels[through[i]], J->x, J->y, sign * dist / v->s);
+        c.x = px(v, q.x), c.y = py(v, q.y);
+        consider(&ch, pl, c, 0);
+      }
+  /* no room along its tunnels: beside the junction, on whichever side is clear (16 ways, pi / 8 apart) */
+  for (double r = 2 * fmax(c.hw, c.hh); r <= reach && !ch.found; r += 1)
+    for (int a = 0; a < 16; a++) {
+      c.x = px(v, J->x) + r * cos(a * 0.39269908169872414),
+      c.y = py(v, J->y) + r * sin(a * 0.39269908169872414);
+      consider(&ch, pl, c, 0);
+    }
+  pl->junction[2 * j] = c.x = ch.x, pl->junction[2 * j + 1] = c.y = ch.y;
+  put(pl, c);
+}
+
+/* A secret door's S beside its door at (x, y), along the tunnel wall (u), either way. */
+static void beside(choice *ch, placed *pl, spot c, double x, double y, const double u[2]) {
+  for (double dist = c.hw; dist <= 6 * c.hw && !ch->found; dist += 0.5)
+    for (int sign = -1; sign <= 1; sign += 2) {
+      c.x = x + u[0] * dist * sign, c.y = y + u[1] * dist * sign;
+      consider(ch, pl, c, -1);
+    }
+}
+
+/* A door's mark (a leaf, a secret door's S) on corridor xy: its middle, else
+ * the nearest place along it that is clear; a secret door's S, where the
+ * corridor has none, goes beside the corridor's foot along the tunnel wall
+ * (u: the tunnel's direction) rather than over a room or another mark. */
+static door_place place_on_corridor(placed *pl, const cb_symbols *st, cb_symbol s, const double xy[4],
+                                    const double *u) {
+  double w, h, l = hypot(xy[2] - xy[0], xy[3] - xy[1]);
+  cb_symbol_passage_mark(st, s, &w, &h);
+  spot c = {0, 0, fmax(w, h) / 2, fmax(w, h) / 2, s == CB_SYM_SECRET ? WORD : SIGN};
+  choice ch = {INFINITY, 0, 0, 0.5, false};
+  gather(pl, c, (xy[0] + xy[2]) / 2, (xy[1] + xy[3]) / 2, l / 2 + 6 * c.hw);
+  for (double dist = 0; dist <= l / 2 && !ch.found; dist += 0.5)
+    for (int sign = -1; sign <= 1; sign += 2) {
+      double where = 0.5 + sign * dist / l;
+      c.x = xy[0] + (xy[2] - xy[0]) * where, c.y = xy[1] + (xy[3] - xy[1]) * where;
+      consider(&ch, pl, c, where);
+    }
+  if (u && s == CB_SYM_SECRET) beside(&ch, pl, c, xy[0], xy[1], u);
+  c.x = ch.x, c.y = ch.y;
+  put(pl, c);
+  return (door_place){ch.aux, ch.x, ch.y};
+}
+
+/* A door stub's mark: by the tunnel, else further out along the stub; a
+ * secret door's S, where the stub has no room, beside it along the wall. */
+static void place_stub(placed *pl, const cb_symbols *st, const cb_sketch *sk, const view *v, int i) {
+  const cb_sketch_door *dr = &sk->doors[i];
+  double w, h, x = px(v, dr->stub[0].x), y = py(v, dr->stub[0].y);
+  double l =
+      hypot(dr->stub[CB_STUB_POINTS - 1].x - dr->stub[0].x, dr->stub[CB_STUB_POINTS - 1].y - dr->stub[0].y);
+  cb_symbol_passage_mark(st, dr->secret ? CB_SYM_SECRET : CB_SYM_DOOR, &w, &h);
+  spot c = {0, 0, fmax(w, h) / 2, fmax(w, h) / 2, dr->secret ? WORD : SIGN};
+  choice ch = {INFINITY, x + dr->ux * v->tw * 0.35, y + dr->uy * v->tw * 0.35, 0, false};
+  gather(pl, c, x, y, fmax(v->tw * 0.35, l * v->s) + 6 * c.hw);
+  for (double out = v->tw * 0.35; out <= fmax(v->tw * 0.35, l * v->s - c.hw) && !ch.found; out += 0.5) {
+    c.x = x + dr->ux * out, c.y = y + dr->uy * out;
+    consider(&ch, pl, c, 0);
+  }
+  if (dr->secret) beside(&ch, pl, c, x, y, (double[2]){-dr->uy, dr->ux});
+  pl->stub[2 * i] = c.x = ch.x, pl->stub[2 * i + 1] = c.y = ch.y;
+  put(pl, c);
+}
+
+static void free_marks(view *v) {
+  free(v->pl.spots), free(v->pl.junction), free(v->pl.wall), free(v->pl.stub), free(v->pl.corner);
+  free(v->pl.near);
+  v->pl = (placed){0};
+}
+
+/* Every mark's place (placed), the fixed ones first; on running out of
+ * memory the marks stay where they were rolled. */
+static void place_marks(const cb_symbols *st, const cb_dungeon *d, const cb_sketch *sk, view *v) {
+  placed *pl = &v->pl;
+  size_t nj = (size_t)sk->njunctions, nw = (size_t)sk->nwalls, nr = (size_t)d->nrooms;
+  size_t ns = 2 * nr + 2 * nj + 2 * nw + (size_t)sk->ndoors + (size_t)sk->nsectors + 1;
+  pl->spots = malloc(sizeof *pl->spots * ns), pl->junction = malloc(sizeof(double) * (2 * nj + 1));
+  pl->wall = malloc(sizeof *pl->wall * (2 * nw + nj + 1)),
+  pl->stub = malloc(sizeof(double) * (2 * (size_t)sk->ndoors + 1));
+  pl->corner = calloc(nr + 1, sizeof *pl->corner), pl->near = malloc(sizeof *pl->near * ns);
+  if (!pl->spots || !pl->junction || !pl->wall || !pl->stub || !pl->corner || !pl->near) {
+    free_marks(v);
+    return;
+  }
+  pl->jdoor = pl->wall + 2 * nw, pl->budget = PLACING_BUDGET;
+  place_fixed(pl, st, d, sk, v);
+  /* the least free first: doors' marks keep to their corridors, junctions' to their tunnels
+   * (the sectors' captions come last, in paper, clear of them all) */
+  for (int i = 0; i < sk->nwalls; i++) {
+    const cb_sketch_wall *w = &sk->walls[i];
+    cb_symbol s = wall_symbol(w->effect);
+    wall_frame f = frame_of(sk, v, w);
+    for (int k = 0; k < 2; k++) {
+      const cb_room *r = room_of(d, w->rooms[k]);
+      double xy[4];
+      pl->wall[2 * i + k] = (door_place){0.5, 0, 0};
+      if ((s == CB_SYM_SECRET || s == CB_SYM_DOOR) && r && wall_corridor(v, d, &f, v->tw, r, xy))
+        pl->wall[2 * i + k] = place_on_corridor(pl, st, s, xy, (double[2]){f.ux, f.uy});
+    }
+  }
+  for (int j = 0; j < sk->njunctions; j++) {
+    const cb_sketch_junction *J = &sk->junctions[j];
+    double xy[4];
+    const cb_room *r = room_of(d, J->room);
+    pl->jdoor[j] = (door_place){0.5, 0, 0};
+    if (J->effect == CB_JUNCTION_DOOR && r && junction_corridor(v, d, J, r, xy))
+      pl->jdoor[j] = place_on_corridor(pl, st, CB_SYM_DOOR, xy, NULL);
+  }
+  for (int i = 0; i < sk->ndoors; i++)
+    if (!sk->doors[i].room) place_stub(pl, st, sk, v, i);
+  for (int j = 0; j < sk->njunctions; j++) {
+    cb_symbol s = junction_symbol(sk->junctions[j].effect);
+    pl->junction[2 * j] = px(v, sk->junctions[j].x), pl->junction[2 * j + 1] = py(v, sk->junctions[j].y);
+    if (s != CB_SYM_SK_ROOM && s != CB_SYM_SK_JUNCTION) place_junction(pl, st, sk, v, j);
+  }
+}
+
+/* ---- drawing ---- */
+
+/* A corridor to a room with its door (sym) where it was placed (NULL: in its middle). */
+static void door_on(cb_page *p, const cb_symbols *st, const view *v, cb_symbol sym, const double xy[4],
+                    const door_place *at) {
+  double where = at ? at->where : 0.5;
+  cb_symbol_passage_at(p, st, sym, xy[0], xy[1], xy[2], xy[3], where);
+  if (where < 0) cb_symbol_mark(p, st, sym, at->x, at->y, 1, 0, v->tw);
+}
+
+static void room_box(cb_page *p, const cb_symbols *st, const view *v, const cb_dungeon *d, const cb_room *r) {
+  char num[16];
+  double x = rx_of(v, d, r), y = ry_of(v, d, r), bx, by;
+  snprintf(num, sizeof num, "%d", r->number);
+  cb_page_role(p, CB_ROLE_NUMBER, r->id, 0);
+  cb_symbol_sketch_mark(p, st, CB_SYM_SK_ROOM, num, x, y, 1, 0, 0, -1, v->room);
+  cb_page_role(p, CB_ROLE_ROOM_MARK, r->id, 0);
+  if (r->tags & CB_TAG_ENTRANCE) {
+    badge_at(st, v, x, y, v->pl.corner ? v->pl.corner[r - d->rooms] : 0, &bx, &by);
+    cb_symbol_badge(p, st, CB_SYM_ENTRANCE, NULL, bx, by);
+  }
+  cb_page_role(p, CB_ROLE_NONE, 0, 0);
+}
+
 /* The passages found beyond doors (the d20): short stubs ending blind, their
  * floor opening through the tunnel wall, the door (or secret door) on it. */
 static void door_stubs(cb_page *p, const cb_symbols *st, const cb_sketch *sk, const view *v,
@@ -275,53 +678,57 @@ static void door_stubs(cb_page *p, const cb_symbols *st, const cb_sketch *sk, co
         continue;
       }
       cb_symbol s = dr->secret ? CB_SYM_SECRET : CB_SYM_DOOR;
-      double dx = dr->ux * v->tw * 0.35;
-      cb_symbol_mark(p, st, s, x + dx, y + dr->uy * v->tw * 0.35, dr->ux, dr->uy, sw);
+      double mx = v->pl.stub ? v->pl.stub[2 * i] : x + dr->ux * v->tw * 0.35;
+      double my = v->pl.stub ? v->pl.stub[2 * i + 1] : y + dr->uy * v->tw * 0.35;
+      cb_symbol_mark(p, st, s, mx, my, dr->ux, dr->uy, sw);
       *used |= CB_SYMBOL_BIT(s);
     }
 }
 
-/* Every wall and junction result where it was rolled, and the rooms. */
-static void marks(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_sketch *sk, const view *v,
-                  cb_symbol_set *used) {
-  /* side passages first: their floors open through the tunnel walls */
+/* The wall results: side passages first, their floors opening through the
+ * tunnel walls; then the doors, secret doors and stairs. */
+static void wall_marks(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_sketch *sk,
+                       const view *v, cb_symbol_set *used) {
   for (int pass = 0; pass < 2; pass++)
     for (int i = 0; i < sk->nwalls; i++) {
       const cb_sketch_wall *w = &sk->walls[i];
       cb_symbol s = wall_symbol(w->effect);
       int is_stub = s == CB_SYM_SK_BRANCH || s == CB_SYM_SK_DIAGONALS || s == CB_SYM_SK_BLOCKED;
       if (is_stub != (pass == 0)) continue;
-      double ux, uy;
-      direction_at(&sk->tunnels[w->tunnel], w->x, w->y, &ux, &uy);
-      double nx = w->right ? -uy : uy, ny = w->right ? ux : -ux, x = px(v, w->x), y = py(v, w->y);
+      wall_frame f = frame_of(sk, v, w);
       *used |= CB_SYMBOL_BIT(s);
       if (cb_symbol_is_sketch_mark(s)) {
-        cb_symbol_sketch_mark(p, st, s, NULL, x, y, ux, uy, nx, ny, v->tw);
+        cb_symbol_sketch_mark(p, st, s, NULL, f.x, f.y, f.ux, f.uy, f.nx, f.ny, v->tw);
         continue;
       }
-      double wx = x + nx * v->tw / 2, wy = y + ny * v->tw / 2;
+      double wx = f.x + f.nx * v->tw / 2, wy = f.y + f.ny * v->tw / 2, xy[4];
       if (s == CB_SYM_STAIRS) {
-        cb_symbol_passage(p, st, s, wx, wy, wx + nx * v->tw * 1.8, wy + ny * v->tw * 1.8);
+        cb_symbol_passage(p, st, s, wx, wy, wx + f.nx * v->tw * 1.8, wy + f.ny * v->tw * 1.8);
         continue;
       }
       for (int k = 0; k < 2; k++) {
         const cb_room *r = room_of(d, w->rooms[k]);
-        if (!r) continue;
-        /* the door sits in the wall level with its room */
-        double along = (rx_of(v, d, r) - wx) * ux + (ry_of(v, d, r) - wy) * uy;
-        door_to(p, st, v, d, wx + ux * along, wy + uy * along, r, s);
+        if (r && wall_corridor(v, d, &f, v->tw, r, xy))
+          door_on(p, st, v, s, xy, v->pl.wall ? &v->pl.wall[2 * i + k] : NULL);
       }
     }
+}
+
+/* Every wall and junction result where it was placed, and the rooms. */
+static void marks(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_sketch *sk, const view *v,
+                  cb_symbol_set *used) {
+  wall_marks(p, st, d, sk, v, used);
   door_stubs(p, st, sk, v, used);
   for (int j = 0; j < sk->njunctions; j++) {
     const cb_sketch_junction *J = &sk->junctions[j];
     cb_symbol s = junction_symbol(J->effect);
-    double x = px(v, J->x), y = py(v, J->y);
+    double x = v->pl.junction ? v->pl.junction[2 * j] : px(v, J->x);
+    double y = v->pl.junction ? v->pl.junction[2 * j + 1] : py(v, J->y), xy[4];
     *used |= CB_SYMBOL_BIT(s);
     const cb_room *r = room_of(d, J->room);
     if (J->effect == CB_JUNCTION_DOOR && r) {
-      double dx = rx_of(v, d, r) - x, dy = ry_of(v, d, r) - y, l = hypot(dx, dy);
-      if (l > 0) door_to(p, st, v, d, x + dx / l * v->tw / 2, y + dy / l * v->tw / 2, r, CB_SYM_DOOR);
+      if (junction_corridor(v, d, J, r, xy))
+        door_on(p, st, v, CB_SYM_DOOR, xy, v->pl.jdoor ? &v->pl.jdoor[j] : NULL);
       *used |= CB_SYMBOL_BIT(CB_SYM_DOOR);
     }
     if (s != CB_SYM_SK_ROOM) cb_symbol_sketch_mark(p, st, s, NULL, x, y, 1, 0, 0, -1, v->tw);
@@ -433,10 +840,14 @@ static void draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb
                  cb_symbol_set *used) {
   view settled = *v0, *v = &settled;
   settle_rooms(d, v);
-  paper(p, st, d, sk, v);
+  place_marks(st, d, sk, v);
+  paper(p, st, sk, v);
+  for (int k = 0; k < sk->nsectors; k++)
+    caption(p, st, sk, v, &sk->sectors[k]);
   tunnels(p, st, sk, v, 0);
   tunnels(p, st, sk, v, 1);
   marks(p, st, d, sk, v, used);
+  free_marks(v);
   free(settled.at);
 }
 
