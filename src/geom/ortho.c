@@ -20,6 +20,7 @@ typedef struct family {
 } family;
 
 typedef struct grid {
+  double x0, y0, x1, y1; /* the window */
   double *xs, *ys;
   int nx, ny;
   family h, v;
@@ -61,25 +62,29 @@ static int make_lines(const cb_ortho_problem *pr, grid *g) {
     y0 = fmin(y0, pr->goals[i].at.y), y1 = fmax(y1, pr->goals[i].at.y);
   }
   x0 -= pr->margin, y0 -= pr->margin, x1 += pr->margin, y1 += pr->margin;
+  g->x0 = x0, g->y0 = y0, g->x1 = x1, g->y1 = y1;
   size_t cap = 3 + (size_t)pr->ngoals + 4 * (size_t)pr->nblocks;
   g->xs = cb_malloc(cap * sizeof *g->xs);
   g->ys = cb_malloc(cap * sizeof *g->ys);
   if (!g->xs || !g->ys) return -1;
-  int n = 0;
-  g->xs[n] = x0, g->ys[n++] = y0;
-  g->xs[n] = x1, g->ys[n++] = y1;
-  g->xs[n] = pr->from.x, g->ys[n++] = pr->from.y;
+  int nx = 0, ny = 0;
+  g->xs[nx++] = x0, g->ys[ny++] = y0;
+  g->xs[nx++] = x1, g->ys[ny++] = y1;
+  g->xs[nx++] = pr->from.x, g->ys[ny++] = pr->from.y;
   for (int i = 0; i < pr->ngoals; i++)
-    g->xs[n] = pr->goals[i].at.x, g->ys[n++] = pr->goals[i].at.y;
+    g->xs[nx++] = pr->goals[i].at.x, g->ys[ny++] = pr->goals[i].at.y;
+  /* only lines inside the window count: leave the rest out before sorting */
   for (int i = 0; i < pr->nblocks; i++) {
     const cb_ortho_block *b = &pr->blocks[i];
     double xv[4] = {b->x0, b->x1, b->x0 - pr->pad, b->x1 + pr->pad};
     double yv[4] = {b->y0, b->y1, b->y0 - pr->pad, b->y1 + pr->pad};
-    for (int k = 0; k < 4; k++)
-      g->xs[n] = xv[k], g->ys[n++] = yv[k];
+    for (int k = 0; k < 4; k++) {
+      if (xv[k] > x0 - EPS && xv[k] < x1 + EPS) g->xs[nx++] = xv[k];
+      if (yv[k] > y0 - EPS && yv[k] < y1 + EPS) g->ys[ny++] = yv[k];
+    }
   }
-  g->nx = tidy_lines(g->xs, n, x0, x1);
-  g->ny = tidy_lines(g->ys, n, y0, y1);
+  g->nx = tidy_lines(g->xs, nx, x0, x1);
+  g->ny = tidy_lines(g->ys, ny, y0, y1);
   return 0;
 }
 
@@ -125,6 +130,12 @@ static void mark_segment(const cb_ortho_problem *pr, family *along, family *acro
   }
 }
 
+/* Does the box [x0, x1] x [y0, y1] lie more than `slack` outside the window?
+ * Then it marks no edge of the grid. */
+static bool far_off(const grid *g, double x0, double y0, double x1, double y1, double slack) {
+  return x1 < g->x0 - slack || x0 > g->x1 + slack || y1 < g->y0 - slack || y0 > g->y1 + slack;
+}
+
 static int make_grid(const cb_ortho_problem *pr, grid *g) {
   if (make_lines(pr, g)) return -1;
   if (g->nx > pr->max_lines || g->ny > pr->max_lines || g->nx < 2 || g->ny < 2) return 0;
@@ -133,12 +144,15 @@ static int make_grid(const cb_ortho_problem *pr, grid *g) {
   if (!g->h.cost || !g->v.cost) return -1;
   for (int i = 0; i < pr->nblocks; i++) {
     const cb_ortho_block *b = &pr->blocks[i];
+    if (far_off(g, b->x0, b->y0, b->x1, b->y1, 1)) continue;
     mark_block(&g->h, b->y0, b->y1, b->x0, b->x1, pr->hug);
     mark_block(&g->v, b->x0, b->x1, b->y0, b->y1, pr->hug);
   }
   for (int i = 0; i < pr->nsegs; i++) {
     cb_point a = pr->segs[2 * i], b = pr->segs[2 * i + 1];
     if (fabs(a.x - b.x) < EPS && fabs(a.y - b.y) < EPS) continue;
+    if (far_off(g, fmin(a.x, b.x), fmin(a.y, b.y), fmax(a.x, b.x), fmax(a.y, b.y), fmax(pr->near, 0) + 1))
+      continue;
     if (fabs(a.x - b.x) < EPS)
       mark_segment(pr, &g->v, &g->h, a.x, fmin(a.y, b.y), fmax(a.y, b.y));
     else if (fabs(a.y - b.y) < EPS)
@@ -191,15 +205,18 @@ typedef struct search {
   double *dist;
   int *prev;
   int *goal_at; /* per node: the first goal there, -1 if none */
+  double *h;    /* per node: to_goal, -1 until asked */
   int nstates;  /* node states; goal k's end state is nstates + k */
   heap open;
 } search;
 
-static double to_goal(const search *s, int node) {
+/* The heuristic: the distance to the nearest goal, worked out once a node. */
+static double to_goal(search *s, int node) {
+  if (s->h[node] >= 0) return s->h[node];
   double x = s->g->xs[node % s->g->nx], y = s->g->ys[node / s->g->nx], best = INFINITY;
   for (int k = 0; k < s->pr->ngoals; k++)
     best = fmin(best, fabs(x - s->pr->goals[k].at.x) + fabs(y - s->pr->goals[k].at.y));
-  return best;
+  return s->h[node] = best;
 }
 
 static int relax(search *s, int from, int to, double cost, double h) {
@@ -287,20 +304,24 @@ static int run(search *s, cb_point *out, int max, int *goal, double *cost) {
 
 int cb_ortho_route(const cb_ortho_problem *pr, cb_point *out, int max, int *goal, double *cost) {
   grid g = {0};
-  search s = {pr, &g, NULL, NULL, NULL, 0, {0}};
+  search s = {pr, &g, NULL, NULL, NULL, NULL, 0, {0}};
   int n = pr->ngoals > 0 ? make_grid(pr, &g) : 0;
   if (n > 0) {
     s.nstates = g.nx * g.ny * 4;
     size_t total = (size_t)s.nstates + (size_t)pr->ngoals;
     s.dist = cb_malloc(total * sizeof *s.dist);
     s.prev = cb_malloc(total * sizeof *s.prev);
-    s.goal_at = cb_malloc((size_t)(g.nx * g.ny) * sizeof *s.goal_at);
-    if (!s.dist || !s.prev || !s.goal_at) {
+    size_t nodes = (size_t)g.nx * (size_t)g.ny;
+    s.goal_at = cb_malloc(nodes * sizeof *s.goal_at);
+    s.h = cb_malloc(nodes * sizeof *s.h);
+    if (!s.dist || !s.prev || !s.goal_at || !s.h) {
       n = -1;
     } else {
       for (size_t i = 0; i < total; i++)
         s.dist[i] = INFINITY, s.prev[i] = -1;
-      memset(s.goal_at, 0xff, (size_t)(g.nx * g.ny) * sizeof *s.goal_at);
+      for (size_t i = 0; i < nodes; i++)
+        s.h[i] = -1;
+      memset(s.goal_at, 0xff, nodes * sizeof *s.goal_at);
       n = run(&s, out, max, goal, cost);
     }
   }
@@ -311,6 +332,7 @@ int cb_ortho_route(const cb_ortho_problem *pr, cb_point *out, int max, int *goal
   free(s.dist);
   free(s.prev);
   free(s.goal_at);
+  free(s.h);
   free(s.open.a);
   return n;
 }
