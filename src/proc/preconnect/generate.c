@@ -132,7 +132,7 @@ static int on_wall(const cb_pc_room *r, cb_facing f, pt q) {
 
 /* ---- geometry of the drawn map ---- */
 
-static const double CELL_FT = 40; /* the cells of the grids that say where things are */
+static const double CELL_FT = 80; /* the cells of the grids that say where things are */
 
 /* Files id under box [x0, x1] x [y0, y1] in g, s->near kept long enough
  * to list every id filed, so that nearby() needs no memory. -1 on OOM. */
