@@ -30,6 +30,7 @@ typedef struct box {
   double x0, y0, x1, y1;
   int id;
   bool round;
+  int at; /* a room's: its item's place in the page (what comes later is drawn over it) */
 } box;
 
 typedef struct findings {
@@ -197,15 +198,26 @@ static double passage_gap(const cb_page *p, const cb_item *mark, box body, const
   return least - half;
 }
 
+/* Is the body within a room drawn after item i (which the room then hides there)? */
+static bool hidden_under_room(box body, int i, const box *rooms, int nrooms) {
+  for (int r = 0; r < nrooms; r++)
+    if (rooms[r].at > i && body.x0 >= rooms[r].x0 && body.x1 <= rooms[r].x1 && body.y0 >= rooms[r].y0 &&
+        body.y1 <= rooms[r].y1)
+      return true;
+  return false;
+}
+
 /* A room's mark is not drawn over a passage of other rooms (its own room's
  * it may touch: they leave from under it), half a point allowed; the box
- * of a rounded body stands for it (a little stricter at its corners). */
-static void check_mark_on_passages(const cb_page *p, const cb_item *mark, box body, findings *f,
-                                   const char *what) {
+ * of a rounded body stands for it (a little stricter at its corners). A
+ * mark inside a room drawn over the passage is clear of what shows of it. */
+static void check_mark_on_passages(const cb_page *p, const cb_item *mark, box body, const box *rooms,
+                                   int nrooms, findings *f, const char *what) {
   for (int i = 0; i < p->nitems; i++) {
     const cb_item *it = &p->items[i];
     if (it->kind != CB_ITEM_PATH || it->role.kind != CB_ROLE_PASSAGE || !it->ink.stroke) continue;
     if (it->role.a == mark->role.a || it->role.b == mark->role.a) continue;
+    if (hidden_under_room(body, i, rooms, nrooms)) continue;
     double gap = passage_gap(p, mark, body, it);
     if (gap < -0.5)
       note(f, &f->mark_on_passage, "%s: a mark of room %d lies %.1f pt over passage %d-%d", what,
@@ -231,7 +243,7 @@ static void check_marks(const cb_page *p, const box *rooms, int nrooms, findings
     if (isfinite(own) && other < own - 0.5)
       note(f, &f->stray_mark, "%s: a mark of room %d sits nearer room %d (%.1f against %.1f pt)", what,
            it->role.a, near, other, own);
-    check_mark_on_passages(p, it, b, f, what);
+    check_mark_on_passages(p, it, b, rooms, nrooms, f, what);
   }
 }
 
@@ -260,7 +272,8 @@ static void check_page(const cb_page *p, findings *f, const char *what) {
         numbers[nnumbers++] = text_box(it);
       }
     } else if (it->role.kind == CB_ROLE_ROOM && it->ink.fill) {
-      rooms[nrooms++] = path_box(p, it);
+      rooms[nrooms] = path_box(p, it);
+      rooms[nrooms++].at = i;
     }
   }
   check_passages(p, rooms, nrooms, numbers, nnumbers, f, what);

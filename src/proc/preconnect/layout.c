@@ -242,7 +242,7 @@ static bool fits_inside(double x0, double y0, double x1, double y1, const double
 
 /* Where the entrance badge (bw by bh) of room r goes: inside its top left
  * corner when `inside` (the room has room for it beside its number), else
- * and when a corridor runs there, the first of the spots along its walls
+ * the first of the spots along its walls
  * outside (by the corners first, the top left foremost; then half a badge
  * at a time further out, up to two) that lies nearer this room than any other, off every
  * room and clear of every corridor's edge; failing those, an inside corner
@@ -257,7 +257,7 @@ static void entrance_spot(const cb_symbols *st, const view *v, const cb_preconne
   to_page(v, r->x + r->w, r->y + r->h, &bx, &by);
   double x0 = fmin(ax, bx), x1 = fmax(ax, bx), y0 = fmin(ay, by), y1 = fmax(ay, by);
   *ex = x0 + hw + 2.5, *ey = y0 + hh + 2.5;
-  if (inside && corridor_clearance(st, v, pp, r, *ex, *ey, hw, hh) >= 0) return;
+  if (inside) return; /* rooms are drawn over the corridors: none shows inside one */
   double best = -INFINITY;
   for (int k = 0; k < 9 * 4 * 5; k++) {
     double t = ALONG[k / 4 % 9], g = 1.5 + OUT[k / 36] * bh, x, y;
@@ -276,13 +276,12 @@ static void entrance_spot(const cb_symbols *st, const view *v, const cb_preconne
     if (score > best) best = score, *ex = x, *ey = y;
     if (score >= 0) return;
   }
-  /* nowhere outside is clear: a corner inside, away from the number (corridors stay outside rooms) */
+  /* nowhere outside is clear: a corner inside, away from the number */
   for (int k = 0; k < 4; k++) {
     double x = k % 2 ? x1 - hw - 2.5 : x0 + hw + 2.5, y = k / 2 ? y1 - hh - 2.5 : y0 + hh + 2.5;
-    double score = corridor_clearance(st, v, pp, r, x, y, hw, hh);
-    if ((inside || fits_inside(x0, y0, x1, y1, num, x, y, hw, hh)) && fmin(0, score) > best) {
-      best = fmin(0, score), *ex = x, *ey = y;
-      if (score >= 0) return;
+    if (fits_inside(x0, y0, x1, y1, num, x, y, hw, hh)) {
+      *ex = x, *ey = y;
+      return;
     }
   }
 }
