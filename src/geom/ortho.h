@@ -46,10 +46,25 @@ typedef struct cb_ortho_problem {
   int max_lines; /* no route (0) when the grid would need more lines a way than this */
 } cb_ortho_problem;
 
+/* Room a caller may keep for a run of routes, so that each route does not
+ * allocate and clear its own arrays (they only grow). The caller owns it:
+ * NULL on OOM; free with cb_ortho_work_free (NULL is fine). */
+typedef struct cb_ortho_work cb_ortho_work;
+cb_ortho_work *cb_ortho_work_new(void);
+void cb_ortho_work_free(cb_ortho_work *w);
+
+/* The fewest bends a route in the open plane makes from moving `dir` to
+ * arriving moving `goal_dir` at a point (dx, dy) from where it is (the turn
+ * into goal_dir at the end counted; it never reverses). */
+int cb_ortho_min_bends(int dir, int goal_dir, double dx, double dy);
+
 /* The cheapest route: its corners from `from` to the goal reached (both
  * included) in out (room for max points), the goal's index in *goal and
  * the cost in *cost. Returns the number of points; 0 when there is no
  * route or it needs more than max points; -1 when out of memory. */
 int cb_ortho_route(const cb_ortho_problem *pr, cb_point *out, int max, int *goal, double *cost);
+/* The same, in w's room. */
+int cb_ortho_route_in(cb_ortho_work *w, const cb_ortho_problem *pr, cb_point *out, int max, int *goal,
+                      double *cost);
 
 #endif

@@ -478,7 +478,8 @@ int main(int argc, char **argv) {
     int sizes[3];
   } scale[] = {{"dropdice", "--rooms", "rooms", {1000, 10000, 100000}},
                {"battleships", "--levels", "levels of 10 rooms", {10, 100, 1000}},
-               {"cards", "--rooms", "sprawling cards (`--sprawl`, a deck per 52)", {1000, 10000, 100000}}};
+               {"cards", "--rooms", "sprawling cards (`--sprawl`, a deck per 52)", {1000, 10000, 100000}},
+               {"preconnect", "--rooms", "rooms (corridors routed round the rooms)", {50, 200, 500}}};
   for (size_t g = 0; g < sizeof scale / sizeof *scale; g++) {
     double prev = 0;
     for (int k = 0; k < 3; k++) {

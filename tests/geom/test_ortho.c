@@ -208,6 +208,83 @@ static void random_blocks(void **state) {
   assert_true(found > seeds / 2);
 }
 
+/* The fewest bends by brute force: every sequence of up to six legs that
+ * never reverses, whose directions can add up to (dx, dy), ending in the
+ * goal's way (the turn into it counted). */
+static int brute_bends(int dir, int goal_dir, int sx, int sy) {
+  int best = 99;
+  for (int len = 0; len <= 6; len++) {
+    int total = 1;
+    for (int i = 0; i < len; i++)
+      total *= 4;
+    for (int code = 0; code < total; code++) {
+      int c = dir, bends = 0, used = 0, seq = code, ok = 1;
+      for (int i = 0; i < len && ok; i++, seq /= 4) {
+        int nd = seq % 4;
+        ok = nd != (c + 2) % 4;
+        bends += nd != c, c = nd, used |= 1 << nd;
+      }
+      if (!ok || goal_dir == (c + 2) % 4) continue;
+      bends += c != goal_dir;
+      /* an axis is met when it needs no leg and has none or both ways, or has the way it needs */
+      bool e = used & (1 << CB_ORTHO_E), w = used & (1 << CB_ORTHO_W);
+      bool so = used & (1 << CB_ORTHO_S), no = used & (1 << CB_ORTHO_N);
+      bool x_ok = sx > 0 ? e : sx < 0 ? w : e == w, y_ok = sy > 0 ? so : sy < 0 ? no : so == no;
+      if (x_ok && y_ok && bends < best) best = bends;
+    }
+  }
+  return best;
+}
+
+static void min_bends(void **state) {
+  (void)state;
+  for (int d = 0; d < 4; d++)
+    for (int gd = 0; gd < 4; gd++)
+      for (int sx = -1; sx <= 1; sx++)
+        for (int sy = -1; sy <= 1; sy++)
+          assert_int_equal(cb_ortho_min_bends(d, gd, 30.0 * sx, 20.0 * sy), brute_bends(d, gd, sx, sy));
+}
+
+/* Routes in one kept room, big and small in turn, are the routes made afresh. */
+static void kept_room(void **state) {
+  (void)state;
+  cb_rng rng;
+  cb_rng_seed(&rng, 7, 0);
+  cb_ortho_work *w = cb_ortho_work_new();
+  assert_non_null(w);
+  for (int t = 0; t < cb_test_seeds(400); t++) {
+    cb_ortho_block b[8];
+    cb_point segs[8];
+    int nb = (int)cb_rng_below(&rng, 8), ns = (int)cb_rng_below(&rng, 4), span = t % 2 ? 40 : 8;
+    for (int i = 0; i < nb; i++) {
+      double x = 10.0 * cb_rng_below(&rng, span), y = 10.0 * cb_rng_below(&rng, span);
+      b[i] = (cb_ortho_block){x, y, x + 10, y + 10};
+    }
+    for (int i = 0; i < ns; i++) {
+      double x = 5.0 + 10 * cb_rng_below(&rng, span), y = 5.0 + 10 * cb_rng_below(&rng, span);
+      segs[2 * i] = (cb_point){x, y};
+      segs[2 * i + 1] = i % 2 ? (cb_point){x + 40, y} : (cb_point){x, y + 40};
+    }
+    cb_ortho_goal g[2] = {{{2.5 + 10 * cb_rng_below(&rng, span), 2.5}, CB_ORTHO_S, 0},
+                          {{2.5, 2.5 + 10 * cb_rng_below(&rng, span)}, CB_ORTHO_E, 30}};
+    cb_ortho_problem pr =
+        problem((cb_point){2.5 + 10 * cb_rng_below(&rng, span), 2.5 + 10 * span}, CB_ORTHO_N, g, 2);
+    pr.blocks = b, pr.nblocks = nb, pr.segs = segs, pr.nsegs = ns, pr.pad = 5, pr.hug = 1, pr.near = 10,
+    pr.crowd = 2, pr.along = 500;
+    cb_point v1[64], v2[64];
+    int g1 = -1, g2 = -1;
+    double c1 = 0, c2 = 0;
+    int n1 = cb_ortho_route(&pr, v1, 64, &g1, &c1), n2 = cb_ortho_route_in(w, &pr, v2, 64, &g2, &c2);
+    assert_int_equal(n1, n2);
+    if (n1 <= 0) continue;
+    assert_int_equal(g1, g2);
+    assert_float_equal(c1, c2, 0);
+    for (int i = 0; i < n1; i++)
+      assert_true(v1[i].x == v2[i].x && v1[i].y == v2[i].y);
+  }
+  cb_ortho_work_free(w);
+}
+
 static void out_of_memory(void **state) {
   (void)state;
   cb_ortho_goal g = {{100, 0}, CB_ORTHO_E, 0};
@@ -231,13 +308,9 @@ static void out_of_memory(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(straight),
-      cmocka_unit_test(round_a_block),
-      cmocka_unit_test(cheapest_goal_and_bends),
-      cmocka_unit_test(crossings),
-      cmocka_unit_test(boxed_in),
-      cmocka_unit_test(random_blocks),
-      cmocka_unit_test(out_of_memory),
+      cmocka_unit_test(straight),  cmocka_unit_test(round_a_block), cmocka_unit_test(cheapest_goal_and_bends),
+      cmocka_unit_test(crossings), cmocka_unit_test(boxed_in),      cmocka_unit_test(random_blocks),
+      cmocka_unit_test(min_bends), cmocka_unit_test(kept_room),     cmocka_unit_test(out_of_memory),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "geom/boxgrid.h"
 #include "geom/ortho.h"
 #include "layout.h"
 #include "model/rng.h"
@@ -89,6 +90,12 @@ typedef struct pc {
   size_t cap_blocks;
   cb_point *segs; /* scratch: the corridors drawn, for the router */
   size_t cap_segs;
+  cb_ortho_work *router; /* the router's room, kept from one corridor to the next */
+  /* where things are, so that a test reads what is near and not the whole map: rooms by
+   * index, corridors (side passage included) by door once drawn, doors by the spot before them */
+  cb_boxgrid *rooms_at, *corridors_at, *spots_at;
+  int *near; /* scratch: what nearby() found */
+  size_t cap_near;
   bool big; /* too many rooms for a line per step in the log */
 } pc;
 
@@ -124,6 +131,27 @@ static int on_wall(const cb_pc_room *r, cb_facing f, pt q) {
 }
 
 /* ---- geometry of the drawn map ---- */
+
+static const double CELL_FT = 80; /* the cells of the grids that say where things are */
+
+/* Files id under box [x0, x1] x [y0, y1] in g, s->near kept long enough
+ * to list every id filed, so that nearby() needs no memory. -1 on OOM. */
+static int file_at(pc *s, cb_boxgrid *g, int id, double x0, double y0, double x1, double y1) {
+  if (cb_grow(&s->near, &s->cap_near, (size_t)id + 1, sizeof *s->near)) return -1;
+  return cb_boxgrid_add(g, id, x0, y0, x1, y1);
+}
+
+/* The ids filed in g near box [x0, x1] x [y0, y1] (a foot more each way, so
+ * that whatever the tests let in within EPS is among them), ascending, in
+ * s->near; returns the count. (Should the grid fail, every id below `all`:
+ * a slower scan, the same answer.) */
+static int nearby(pc *s, cb_boxgrid *g, double x0, double y0, double x1, double y1, int all) {
+  int n = cb_boxgrid_find(g, x0 - 1, y0 - 1, x1 + 1, y1 + 1, &s->near, &s->cap_near);
+  if (n >= 0) return n;
+  for (int i = 0; i < all && (size_t)i < s->cap_near; i++)
+    s->near[i] = i;
+  return all < (int)s->cap_near ? all : (int)s->cap_near;
+}
 
 static double poly_len(const pt *v, int n) {
   double l = 0;
@@ -272,8 +300,9 @@ static int find_hits_upto(pc *s, const pt *v, int n, int self, hits *hs, int lim
   double minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
   for (int i = 0; i < n; i++)
     minx = lo2(minx, v[i].x), maxx = hi2(maxx, v[i].x), miny = lo2(miny, v[i].y), maxy = hi2(maxy, v[i].y);
-  for (int r = 0; r < s->p->nrooms; r++) {
-    const cb_pc_room *rr = &s->p->rooms[r];
+  int nr = nearby(s, s->rooms_at, minx, miny, maxx, maxy, s->p->nrooms);
+  for (int q = 0; q < nr; q++) {
+    const cb_pc_room *rr = &s->p->rooms[s->near[q]];
     if (rr->x > maxx || rr->x + rr->w < minx || rr->y > maxy || rr->y + rr->h < miny) continue;
     double s0 = 0;
     int open = 0;
@@ -293,12 +322,13 @@ static int find_hits_upto(pc *s, const pt *v, int n, int self, hits *hs, int lim
     }
     if (open && add_hit(hs, cur)) return -1;
   }
-  for (int j = 0; j < s->p->ndoors; j++) {
-    const cb_pc_door *o = &s->p->doors[j];
+  int nc = nearby(s, s->corridors_at, minx, miny, maxx, maxy, s->p->ndoors);
+  for (int q = 0; q < nc; q++) {
+    int j = s->near[q];
     const struct box *b = &s->box[j];
-    if (j == self || o->npoints < 2 || b->x1 < minx - EPS || b->x0 > maxx + EPS || b->y1 < miny - EPS ||
-        b->y0 > maxy + EPS)
-      continue;
+    if (b->x1 < minx - EPS || b->x0 > maxx + EPS || b->y1 < miny - EPS || b->y0 > maxy + EPS) continue;
+    const cb_pc_door *o = &s->p->doors[j];
+    if (j == self || o->npoints < 2) continue;
     int before = hs->n;
     for (int part = 0; part < 2; part++) {
       const pt *w = part ? o->side : o->points;
@@ -334,10 +364,13 @@ static double crowding(pc *s, const pt *v, int n, int self) {
   for (int i = 0; i < n; i++)
     minx = lo2(minx, v[i].x), maxx = hi2(maxx, v[i].x), miny = lo2(miny, v[i].y), maxy = hi2(maxy, v[i].y);
   minx -= NEAR_FT, miny -= NEAR_FT, maxx += NEAR_FT, maxy += NEAR_FT;
-  for (int j = 0; j < s->p->ndoors; j++) {
-    const cb_pc_door *o = &s->p->doors[j];
+  int nc = nearby(s, s->corridors_at, minx, miny, maxx, maxy, s->p->ndoors);
+  for (int q = 0; q < nc; q++) {
+    int j = s->near[q];
     const struct box *b = &s->box[j];
-    if (j == self || o->npoints < 2 || b->x1 < minx || b->x0 > maxx || b->y1 < miny || b->y0 > maxy) continue;
+    if (b->x1 < minx || b->x0 > maxx || b->y1 < miny || b->y0 > maxy) continue;
+    const cb_pc_door *o = &s->p->doors[j];
+    if (j == self || o->npoints < 2) continue;
     for (int k = 1; k < o->npoints; k++) {
       pt c = o->points[k - 1], e = o->points[k];
       int ch = fabs(c.y - e.y) < EPS;
@@ -373,8 +406,10 @@ static int inside_grown(const cb_pc_room *r, double grow, pt q) {
  * that wall there), leaving its corridor no way out? */
 static int door_covered(pc *s, pt q, cb_facing f) {
   pt out = {q.x + DX[f] * WALL_FT, q.y + DY[f] * WALL_FT};
-  for (int i = 0; i < s->p->nrooms; i++)
-    if (inside_grown(&s->p->rooms[i], WALL_FT, out)) return 1;
+  int nr = nearby(s, s->rooms_at, out.x - WALL_FT, out.y - WALL_FT, out.x + WALL_FT, out.y + WALL_FT,
+                  s->p->nrooms);
+  for (int i = 0; i < nr; i++)
+    if (inside_grown(&s->p->rooms[s->near[i]], WALL_FT, out)) return 1;
   return 0;
 }
 
@@ -385,22 +420,29 @@ static int room_fits(pc *s, const cb_pc_room *r, int parent, int self) {
   const cb_pc_door *me = &s->p->doors[self];
   cb_pc_room near = {0, r->x - CLEAR_FT, r->y - CLEAR_FT, r->w + 2 * CLEAR_FT, r->h + 2 * CLEAR_FT};
   if (me->nside == 2 && clip(me->side[0], me->side[1], &near, &t0, &t1)) return 0;
-  for (int i = 0; i < s->p->nrooms; i++) {
-    const cb_pc_room *q = &s->p->rooms[i];
+  int nr = nearby(s, s->rooms_at, r->x - GAP_FT, r->y - GAP_FT, r->x + r->w + GAP_FT, r->y + r->h + GAP_FT,
+                  s->p->nrooms);
+  for (int i = 0; i < nr; i++) {
+    const cb_pc_room *q = &s->p->rooms[s->near[i]];
     if (rects_overlap(q, q->room == parent ? 0 : GAP_FT, r)) return 0;
   }
-  for (int j = 0; j < s->p->ndoors; j++) {
+  int ns = nearby(s, s->spots_at, r->x - WALL_FT, r->y - WALL_FT, r->x + r->w + WALL_FT,
+                  r->y + r->h + WALL_FT, s->p->ndoors);
+  for (int q = 0; q < ns; q++) {
+    int j = s->near[q];
     const cb_pc_door *o = &s->p->doors[j];
     pt out = {o->at.x + DX[o->facing] * WALL_FT, o->at.y + DY[o->facing] * WALL_FT};
     if (j != self && o->npoints == 0 && inside_grown(r, WALL_FT, out)) return 0;
   }
   cb_pc_room grown = {0, r->x - CLEAR_FT, r->y - CLEAR_FT, r->w + 2 * CLEAR_FT, r->h + 2 * CLEAR_FT};
-  for (int j = 0; j < s->p->ndoors; j++) {
-    const cb_pc_door *o = &s->p->doors[j];
+  int nc = nearby(s, s->corridors_at, grown.x, grown.y, grown.x + grown.w, grown.y + grown.h, s->p->ndoors);
+  for (int q = 0; q < nc; q++) {
+    int j = s->near[q];
     const struct box *b = &s->box[j];
-    if (o->npoints < 2 || b->x1 <= grown.x || b->x0 >= grown.x + grown.w || b->y1 <= grown.y ||
-        b->y0 >= grown.y + grown.h)
+    if (b->x1 <= grown.x || b->x0 >= grown.x + grown.w || b->y1 <= grown.y || b->y0 >= grown.y + grown.h)
       continue;
+    const cb_pc_door *o = &s->p->doors[j];
+    if (o->npoints < 2) continue;
     for (int part = 0; part < 2; part++) {
       const pt *w = part ? o->side : o->points;
       int m = part ? o->nside : o->npoints;
@@ -494,6 +536,11 @@ static cb_pc_door *new_door(pc *s, int room, cb_facing f, pt at, cb_error *err) 
   }
   s->pending[p->ndoors] = (struct pending){0, 0};
   s->box[p->ndoors] = (struct box){INFINITY, INFINITY, -INFINITY, -INFINITY};
+  pt out = {at.x + DX[f] * WALL_FT, at.y + DY[f] * WALL_FT};
+  if (file_at(s, s->spots_at, p->ndoors, out.x, out.y, out.x, out.y)) {
+    cb_error_oom(err);
+    return NULL;
+  }
   cb_pc_door *dr = &p->doors[p->ndoors++];
   memset(dr, 0, sizeof *dr);
   dr->room = room;
@@ -632,6 +679,7 @@ static cb_status place_room(pc *s, const rolled_room *rr, double x, double y, in
     return cb_error_oom(err);
   int id = p->nrooms + 1;
   p->rooms[p->nrooms++] = (cb_pc_room){id, x, y, rr->w, rr->h};
+  if (file_at(s, s->rooms_at, id - 1, x, y, x + rr->w, y + rr->h)) return cb_error_oom(err);
   const cb_pc_room *r = &p->rooms[id - 1];
   pt c = centre(r);
   cb_room *room = cb_dungeon_add_room(s->d, 1, c.x, c.y);
@@ -796,7 +844,7 @@ static int route_door(pc *s, const cb_pc_door *dr, const cb_pc_room *also, const
   /* near first; far round only when nothing near will do */
   for (int k = 0; k < 2 && n == 0; k++) {
     pr.margin = k ? 240 : 60;
-    n = cb_ortho_route(&pr, c, MAX_CORNERS - 2, goal, &cost);
+    n = cb_ortho_route_in(s->router, &pr, c, MAX_CORNERS - 2, goal, &cost);
     if (n < 0) return -1;
   }
   if (n == 0) return 0;
@@ -1037,6 +1085,7 @@ static cb_status finish_corridor(pc *s, int di, const pt *v, int n, int to, unsi
     pt q = k < n ? v[k] : dr->side[k - n];
     b->x0 = lo2(b->x0, q.x), b->y0 = lo2(b->y0, q.y), b->x1 = hi2(b->x1, q.x), b->y1 = hi2(b->y1, q.y);
   }
+  if (n > 0 && file_at(s, s->corridors_at, di, b->x0, b->y0, b->x1, b->y1)) return cb_error_oom(err);
   dr->to = to;
   dr->order = ++s->drawn;
   for (int i = 0; i < dr->ncrossings; i++) {
@@ -1275,14 +1324,17 @@ enum { BEYOND_RINGS = 24, BEYOND_TRIES = 16 };
 
 /* The corridor routed to the room placed `k` squares ahead of the rolled
  * end e and `m` to the right: 2 with *c filled and *score its price, 1 when
- * no corridor reaches it round the rooms, 0 when it does not fit there, -1
- * on OOM. */
+ * no corridor reaches it round the rooms or none could cost less than
+ * `least`, 0 when it does not fit there, -1 on OOM. */
 static int try_beyond(pc *s, int di, pt e, cb_facing dir, int k, int m, const rolled_room *rr, shape *c,
-                      double *score, hits *hs) {
+                      double *score, double least, hits *hs) {
   cb_facing right = (cb_facing)((dir + 1) % 4);
   pt end = {e.x + (DX[dir] * k + DX[right] * m) * SQUARE_FT, e.y + (DY[dir] * k + DY[right] * m) * SQUARE_FT};
   memset(c, 0, sizeof *c);
   if (!fit_room(s, di, &end, 1, dir, rr, &c->at, &c->off)) return 0;
+  /* no corridor is shorter than the way straight there: a spot that cannot beat `least` needs no routing */
+  pt at = s->p->doors[di].at;
+  if (fabs(end.x - at.x) + fabs(end.y - at.y) + 2 * SQUARE_FT * (abs(k) + abs(m)) >= least) return 1;
   way_in in = {end, (cb_facing)((dir + 2) % 4), 0};
   int goal = 0;
   c->n = route_door(s, &s->p->doors[di], &c->at, &in, 1, c->v, &goal);
@@ -1313,7 +1365,7 @@ static int place_beyond(pc *s, int di, const pt *v0, int n0, cb_facing dir, cons
         if ((m == 0 && sign < 0) || tries >= BEYOND_TRIES) continue;
         shape c;
         double score = 0;
-        int got = try_beyond(s, di, e, dir, k, m, rr, &c, &score, hs);
+        int got = try_beyond(s, di, e, dir, k, m, rr, &c, &score, least, hs);
         if (got < 0) return -1;
         tries += got > 0;
         if (got < 2) continue;
@@ -1757,7 +1809,12 @@ static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *e
   s.d = cb_dungeon_new("preconnect", o->seed);
   if (!s.d) return cb_error_oom(err);
   s.p = cb_arena_alloc(s.d->arena, 1, sizeof *s.p);
-  if (!s.p || !cb_dungeon_add_level(s.d, 1, "Level 1")) goto fail_oom;
+  s.router = cb_ortho_work_new();
+  s.rooms_at = cb_boxgrid_new(CELL_FT), s.corridors_at = cb_boxgrid_new(CELL_FT),
+  s.spots_at = cb_boxgrid_new(CELL_FT);
+  if (!s.p || !s.router || !s.rooms_at || !s.corridors_at || !s.spots_at ||
+      !cb_dungeon_add_level(s.d, 1, "Level 1"))
+    goto fail_oom;
   s.d->procedure = s.p;
   cb_gen_options used = *o;
   used.rooms = s.n;
@@ -1784,6 +1841,11 @@ done:
   free(s.cand);
   free(s.blocks);
   free(s.segs);
+  cb_ortho_work_free(s.router);
+  cb_boxgrid_free(s.rooms_at);
+  cb_boxgrid_free(s.corridors_at);
+  cb_boxgrid_free(s.spots_at);
+  free(s.near);
   return st;
 }
 

@@ -183,9 +183,21 @@ static double clearance(const cb_symbols *st, const view *v, const cb_dungeon *d
   return least;
 }
 
-/* How far (x, y) keeps from the nearest corridor's edge, in points. */
-static double corridor_clearance(const view *v, const cb_preconnect_proc *pp, double x, double y) {
-  double least = INFINITY;
+/* Does q lie on room r's wall? */
+static bool on_wall_of(const cb_pc_room *r, cb_pc_point q) {
+  bool in_x = q.x > r->x - EPS && q.x<r->x + r->w + EPS, in_y = q.y> r->y - EPS && q.y < r->y + r->h + EPS;
+  return (in_x && (fabs(q.y - r->y) < EPS || fabs(q.y - r->y - r->h) < EPS)) ||
+         (in_y && (fabs(q.x - r->x) < EPS || fabs(q.x - r->x - r->w) < EPS));
+}
+
+/* How far a box 2hw by 2hh about (x, y) keeps from the nearest corridor's
+ * drawn band (its ink outside included), in points; less than 0 by as much
+ * as they overlap. A band is taken to reach half its width past its ends,
+ * but for an end on room r's wall (it stops there: nothing of it enters
+ * the room). */
+static double corridor_clearance(const cb_symbols *st, const view *v, const cb_preconnect_proc *pp,
+                                 const cb_pc_room *r, double x, double y, double hw, double hh) {
+  double least = INFINITY, edge = v->cw / 2 + st->line;
   for (int i = 0; i < pp->ndoors; i++)
     for (int part = 0; part < 2; part++) {
       const cb_pc_door *dr = &pp->doors[i];
@@ -195,9 +207,14 @@ static double corridor_clearance(const view *v, const cb_preconnect_proc *pp, do
         double ax, ay, bx, by;
         to_page(v, w[k - 1].x, w[k - 1].y, &ax, &ay);
         to_page(v, w[k].x, w[k].y, &bx, &by);
-        double dx = fmax(0, fmax(fmin(ax, bx) - x, x - fmax(ax, bx)));
-        double dy = fmax(0, fmax(fmin(ay, by) - y, y - fmax(ay, by)));
-        least = fmin(least, hypot(dx, dy) - v->cw / 2);
+        bool across_x = fabs(ay - by) > fabs(ax - bx); /* an upright leg is as wide as the band in x */
+        double lo = k > 1 || !on_wall_of(r, w[0]) ? edge : 0,
+               hi = k + 1 < n || !on_wall_of(r, w[n - 1]) ? edge : 0;
+        double ex0 = across_x ? edge : (ax < bx ? lo : hi), ex1 = across_x ? edge : (ax < bx ? hi : lo);
+        double ey0 = across_x ? (ay < by ? lo : hi) : edge, ey1 = across_x ? (ay < by ? hi : lo) : edge;
+        double gx = fmax(fmin(ax, bx) - ex0 - (x + hw), (x - hw) - fmax(ax, bx) - ex1);
+        double gy = fmax(fmin(ay, by) - ey0 - (y + hh), (y - hh) - fmax(ay, by) - ey1);
+        least = fmin(least, gx > 0 || gy > 0 ? hypot(fmax(gx, 0), fmax(gy, 0)) : fmax(gx, gy));
       }
     }
   return least;
@@ -213,20 +230,37 @@ static double room_distance(const view *v, const cb_pc_room *r, double x, double
   return hypot(dx, dy);
 }
 
-/* Where the entrance badge (bw by bh) of room r goes, outside the room: the
- * first of the spots along its walls (by the corners first, the top left
- * foremost) that lies nearer this room than any other, off every room and
- * clear of the corridors; the least bad when none is. */
-static void entrance_outside(const view *v, const cb_preconnect_proc *pp, const cb_pc_room *r, double bw,
-                             double bh, double *ex, double *ey) {
-  static const double ALONG[5] = {0, 1, 0.25, 0.75, 0.5};
-  double ax, ay, bx, by, g = 1.5, hw = bw / 2, hh = bh / 2;
+/* Does a badge 2hw by 2hh about (x, y) fit inside the room box, 2.5 pt in,
+ * clear of the number's box `num` (x0, y0, x1, y1)? */
+static bool fits_inside(double x0, double y0, double x1, double y1, const double num[4], double x, double y,
+                        double hw, double hh) {
+  if (x - hw < x0 + 2.5 - EPS || x + hw > x1 - 2.5 + EPS || y - hh < y0 + 2.5 - EPS ||
+      y + hh > y1 - 2.5 + EPS)
+    return false;
+  return x + hw < num[0] || x - hw > num[2] || y + hh < num[1] || y - hh > num[3];
+}
+
+/* Where the entrance badge (bw by bh) of room r goes: inside its top left
+ * corner when `inside` (the room has room for it beside its number), else
+ * the first of the spots along its walls
+ * outside (by the corners first, the top left foremost; then half a badge
+ * at a time further out, up to two) that lies nearer this room than any other, off every
+ * room and clear of every corridor's edge; failing those, an inside corner
+ * that misses the number (box `num`); the least bad when none is. */
+static void entrance_spot(const cb_symbols *st, const view *v, const cb_preconnect_proc *pp,
+                          const cb_pc_room *r, double bw, double bh, bool inside, const double num[4],
+                          double *ex, double *ey) {
+  static const double ALONG[9] = {0, 1, 0.25, 0.75, 0.5, 0.125, 0.875, 0.375, 0.625};
+  static const double OUT[5] = {0, 0.5, 1, 1.5, 2}; /* badges further out */
+  double ax, ay, bx, by, hw = bw / 2, hh = bh / 2;
   to_page(v, r->x, r->y, &ax, &ay);
   to_page(v, r->x + r->w, r->y + r->h, &bx, &by);
   double x0 = fmin(ax, bx), x1 = fmax(ax, bx), y0 = fmin(ay, by), y1 = fmax(ay, by);
+  *ex = x0 + hw + 2.5, *ey = y0 + hh + 2.5;
+  if (inside) return; /* rooms are drawn over the corridors: none shows inside one */
   double best = -INFINITY;
-  for (int k = 0; k < 5 * 4; k++) {
-    double t = ALONG[k / 4], x, y;
+  for (int k = 0; k < 9 * 4 * 5; k++) {
+    double t = ALONG[k / 4 % 9], g = 1.5 + OUT[k / 36] * bh, x, y;
     switch (k % 4) {
     case 0: x = x0 + hw + (x1 - x0 - bw) * t, y = y0 - hh - g; break;  /* above */
     case 1: x = x0 - hw - g, y = y0 + hh + (y1 - y0 - bh) * t; break;  /* left */
@@ -238,9 +272,17 @@ static void entrance_outside(const view *v, const cb_preconnect_proc *pp, const 
       if (pp->rooms[i].room != r->room) other = fmin(other, room_distance(v, &pp->rooms[i], x, y));
     /* nearer its own room and off the others above all; then clear of the corridors */
     double near = fmin(other - own - 1, other - fmax(hw, hh) - 1);
-    double score = near < 0 ? near - 1000 : fmin(0, corridor_clearance(v, pp, x, y) - hh);
+    double score = near < 0 ? near - 1000 : fmin(0, corridor_clearance(st, v, pp, r, x, y, hw, hh));
     if (score > best) best = score, *ex = x, *ey = y;
     if (score >= 0) return;
+  }
+  /* nowhere outside is clear: a corner inside, away from the number */
+  for (int k = 0; k < 4; k++) {
+    double x = k % 2 ? x1 - hw - 2.5 : x0 + hw + 2.5, y = k / 2 ? y1 - hh - 2.5 : y0 + hh + 2.5;
+    if (fits_inside(x0, y0, x1, y1, num, x, y, hw, hh)) {
+      *ex = x, *ey = y;
+      return;
+    }
   }
 }
 
@@ -427,9 +469,9 @@ static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, 
       to_page(v, r->x, r->y, &ax, &ay);
       to_page(v, r->x + r->w, r->y + r->h, &bx, &by);
       /* inside the room's top left corner when the room has room for it, else just outside */
-      int inside = fabs(bx - ax) >= tw + 2 * bw + 6 && fabs(by - ay) >= size + 2 * st->badge + 4;
-      double ex = fmin(ax, bx) + bw * 0.5 + 2.5, ey = fmin(ay, by) + st->badge * 0.5 + 2.5;
-      if (!inside) entrance_outside(v, pp, r, bw, st->badge, &ex, &ey);
+      bool inside = fabs(bx - ax) >= tw + 2 * bw + 6 && fabs(by - ay) >= size + 2 * st->badge + 4;
+      double ex, ey, nb[4] = {nx - tw / 2 - 1, ny - size / 2 - 1, nx + tw / 2 + 1, ny + size / 2 + 1};
+      entrance_spot(st, v, pp, r, bw, st->badge, inside, nb, &ex, &ey);
       cb_symbol_badge(p, st, CB_SYM_ENTRANCE, NULL, ex, ey);
       *used |= CB_SYMBOL_BIT(CB_SYM_ENTRANCE);
     }
