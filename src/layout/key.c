@@ -190,39 +190,43 @@ static void room_keys(entry *e, const cb_dungeon *d, const cb_room *r) {
 }
 
 /* The compact form names each kind of way once: "Exits: 4 (30 ft), 9;
- * obstructed: 2 (60 ft), 7 (120 ft)", the kinds in the order they first
- * come. A room's ways past the 256th are named one by one. */
+ * obstructed: 2 (60 ft), 7 (120 ft)", the plain ways first, then the kinds
+ * in the order they first come. A room's ways past the 256th are named one
+ * by one. */
 static int exits_grouped(entry *e, const cb_dungeon *d, const cb_room *r, const char *lead) {
   char buf[512];
   int shown = 0;
   unsigned char done[256] = {0}; /* the passages (of this room, in order) already named */
-  for (int g = 0, pass = 0; g < d->npassages; g++) {
-    const cb_passage *head = &d->passages[g];
-    if (head->from != r->id && head->to != r->id) continue;
-    int at = pass++;
-    if (at < 256 && done[at]) continue;
-    exit_words hx = passage_words(d, head, r->id);
-    for (int i = g, k = at; i < d->npassages; i++) {
-      const cb_passage *ps = &d->passages[i];
-      if (ps->from != r->id && ps->to != r->id) continue;
-      int me = k++;
-      exit_words x = passage_words(d, ps, r->id);
-      if (me >= 256 ? i != g : done[me] || strcmp(x.what, hx.what) != 0) continue;
-      if (me < 256) done[me] = 1;
-      bool first_of_group = i == g;
-      if (!shown) span(e, CB_FONT_ITALIC, lead);
-      if (first_of_group && hx.what[0]) {
-        if (shown) span(e, CB_FONT_REGULAR, "; ");
-        span(e, CB_FONT_ITALIC, hx.what);
+  /* the plain ways first, so that none reads as one of the kind named before it */
+  for (int plain = 1; plain >= 0; plain--)
+    for (int g = 0, pass = 0; g < d->npassages; g++) {
+      const cb_passage *head = &d->passages[g];
+      if (head->from != r->id && head->to != r->id) continue;
+      int at = pass++;
+      if (at < 256 && done[at]) continue;
+      exit_words hx = passage_words(d, head, r->id);
+      if ((hx.what[0] == '\0') != plain) continue;
+      for (int i = g, k = at; i < d->npassages; i++) {
+        const cb_passage *ps = &d->passages[i];
+        if (ps->from != r->id && ps->to != r->id) continue;
+        int me = k++;
+        exit_words x = passage_words(d, ps, r->id);
+        if (me >= 256 ? i != g : done[me] || strcmp(x.what, hx.what) != 0) continue;
+        if (me < 256) done[me] = 1;
+        bool first_of_group = i == g;
+        if (!shown) span(e, CB_FONT_ITALIC, lead);
+        if (first_of_group && hx.what[0]) {
+          if (shown) span(e, CB_FONT_REGULAR, "; ");
+          span(e, CB_FONT_ITALIC, hx.what);
+        }
+        /* the separator rides with the way: a room of many ways keeps to the entry's spans */
+        const char *sep = first_of_group ? (hx.what[0] ? ": " : shown ? "; " : "") : ", ";
+        size_t n = (size_t)snprintf(buf, sizeof buf, "%s", sep);
+        exit_text(&x, false, buf + n, sizeof buf - n);
+        span(e, CB_FONT_REGULAR, buf);
+        shown++;
       }
-      /* the separator rides with the way: a room of many ways keeps to the entry's spans */
-      const char *sep = first_of_group ? (hx.what[0] ? ": " : shown ? "; " : "") : ", ";
-      size_t n = (size_t)snprintf(buf, sizeof buf, "%s", sep);
-      exit_text(&x, false, buf + n, sizeof buf - n);
-      span(e, CB_FONT_REGULAR, buf);
-      shown++;
     }
-  }
   return shown;
 }
 

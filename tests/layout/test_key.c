@@ -88,6 +88,25 @@ static void the_compact_form_names_each_kind_once(void **state) {
   cb_dungeon_free(d);
 }
 
+/* A kind of way before a plain one: the plain ways still come first, so
+ * that none reads as one of the kind named before it. */
+static void plain_ways_come_first(void **state) {
+  (void)state;
+  cb_dungeon *d = cb_dungeon_new("test", 1);
+  assert_non_null(d);
+  for (int i = 0; i < 3; i++)
+    assert_non_null(cb_dungeon_add_room(d, 0, i * 100, 0));
+  cb_passage *trapped = cb_dungeon_add_passage(d, d->rooms[0].id, d->rooms[1].id, CB_PASSAGE_TUNNEL),
+             *plain = cb_dungeon_add_passage(d, d->rooms[0].id, d->rooms[2].id, CB_PASSAGE_TUNNEL);
+  assert_true(trapped && plain);
+  trapped->flags = CB_FLAG_TRAPPED;
+  trapped->length_ft = plain->length_ft = CB_NO_VALUE;
+  char text[2048];
+  entry_text(d, true, text, sizeof text);
+  assert_non_null(strstr(text, "Leads to 3; trapped: 2."));
+  cb_dungeon_free(d);
+}
+
 /* A room of more ways than the entry's table of named ways (256) still names
  * every one once. */
 static void a_room_of_many_ways_names_each_once(void **state) {
@@ -125,6 +144,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(the_long_form_names_each_way_with_its_kind),
       cmocka_unit_test(the_compact_form_names_each_kind_once),
+      cmocka_unit_test(plain_ways_come_first),
       cmocka_unit_test(a_room_of_many_ways_names_each_once),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
