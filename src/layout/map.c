@@ -11,8 +11,19 @@
 
 static const double ROOM_MAX_R = 14.0, ROOM_MIN_R = 7.5, NUMBER_SIZE = 10.0;
 
-cb_symbol cb_map_passage_symbol(const cb_passage *ps) {
-  /* the flag that changes play the most wins; the key lists the rest */
+static cb_symbol kind_symbol(cb_passage_kind kind) {
+  switch (kind) {
+  case CB_PASSAGE_DOOR: return CB_SYM_DOOR;
+  case CB_PASSAGE_OPEN: return CB_SYM_OPEN;
+  case CB_PASSAGE_STAIRS: return CB_SYM_STAIRS;
+  case CB_PASSAGE_LADDER: return CB_SYM_LADDER;
+  case CB_PASSAGE_PORTAL: return CB_SYM_PORTAL;
+  default: return CB_SYM_PATH;
+  }
+}
+
+int cb_map_passage_symbols(const cb_passage *ps, cb_symbol *out) {
+  /* the flag that changes play the most first: it takes the middle */
   static const struct {
     unsigned flag;
     cb_symbol sym;
@@ -21,16 +32,21 @@ cb_symbol cb_map_passage_symbol(const cb_passage *ps) {
                  {CB_FLAG_CONCEALED, CB_SYM_CONCEALED}, {CB_FLAG_SOFT_LOCKED, CB_SYM_SOFT_LOCKED},
                  {CB_FLAG_TRAPPED, CB_SYM_TRAPPED},     {CB_FLAG_OBSTRUCTED, CB_SYM_OBSTRUCTED},
                  {CB_FLAG_UNDER, CB_SYM_UNDER},         {CB_FLAG_OVER, CB_SYM_OVER}};
-  for (size_t i = 0; i < sizeof by_flag / sizeof *by_flag; i++)
-    if (ps->flags & by_flag[i].flag) return by_flag[i].sym;
-  switch (ps->kind) {
-  case CB_PASSAGE_DOOR: return CB_SYM_DOOR;
-  case CB_PASSAGE_OPEN: return CB_SYM_OPEN;
-  case CB_PASSAGE_STAIRS: return CB_SYM_STAIRS;
-  case CB_PASSAGE_LADDER: return CB_SYM_LADDER;
-  case CB_PASSAGE_PORTAL: return CB_SYM_PORTAL;
-  default: return CB_SYM_PATH;
-  }
+  int n = 0;
+  for (size_t i = 0; i < sizeof by_flag / sizeof *by_flag && n < CB_PASSAGE_KINDS; i++)
+    if (ps->flags & by_flag[i].flag) out[n++] = by_flag[i].sym;
+  /* a way's own kind: always when it has no flag, and stairs, ladders and
+   * portals beside flags too (a locked stair is still a stair) */
+  cb_symbol k = kind_symbol(ps->kind);
+  if (n < CB_PASSAGE_KINDS && (!n || k == CB_SYM_STAIRS || k == CB_SYM_LADDER || k == CB_SYM_PORTAL))
+    out[n++] = k;
+  return n;
+}
+
+cb_symbol cb_map_passage_symbol(const cb_passage *ps) {
+  cb_symbol s[CB_PASSAGE_KINDS];
+  cb_map_passage_symbols(ps, s);
+  return s[0];
 }
 
 typedef struct view {
@@ -342,11 +358,16 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
     *e = (drawn_passage){ps,          cb_map_passage_symbol(ps), ax + ux * rr, ay + uy * rr, bx - ux * rr,
                          by - uy * rr};
     if (cb_place_segment(pl, e->x0, e->y0, e->x1, e->y1, st->line)) p->oom = true;
-    double mw, mh;
-    cb_symbol_passage_mark(st, e->sym, &mw, &mh);
-    if (mw > 0 && cb_place_box(pl, cb_box_centered((e->x0 + e->x1) / 2, (e->y0 + e->y1) / 2, fmax(mw, mh),
-                                                   fmax(mw, mh))))
-      p->oom = true;
+    /* each kind's mark where cb_symbol_passage_kinds puts it */
+    cb_symbol kinds[CB_PASSAGE_KINDS];
+    int nk = cb_map_passage_symbols(ps, kinds);
+    for (int k = 0; k < nk; k++) {
+      double mw, mh, t = nk > 1 ? CB_PASSAGE_KIND_AT[k] : 0.5;
+      cb_symbol_passage_mark(st, kinds[k], &mw, &mh);
+      if (mw > 0 && cb_place_box(pl, cb_box_centered(e->x0 + (e->x1 - e->x0) * t, e->y0 + (e->y1 - e->y0) * t,
+                                                     fmax(mw, mh), fmax(mw, mh))))
+        p->oom = true;
+    }
   }
   for (int i = 0; i < d->nrooms; i++) {
     const cb_room *r = &d->rooms[i];
@@ -354,8 +375,11 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
   }
   for (int i = 0; i < ndp; i++) {
     cb_page_role(p, CB_ROLE_PASSAGE, dp[i].ps->from, dp[i].ps->to);
-    cb_symbol_passage(p, st, dp[i].sym, dp[i].x0, dp[i].y0, dp[i].x1, dp[i].y1);
-    *used |= CB_SYMBOL_BIT(dp[i].sym);
+    cb_symbol kinds[CB_PASSAGE_KINDS];
+    int nk = cb_map_passage_symbols(dp[i].ps, kinds);
+    cb_symbol_passage_kinds(p, st, kinds, nk, dp[i].x0, dp[i].y0, dp[i].x1, dp[i].y1);
+    for (int k = 0; k < nk; k++)
+      *used |= CB_SYMBOL_BIT(kinds[k]);
   }
   cb_ink room_ink = {.fill = true,
                      .stroke = true,

@@ -17,6 +17,9 @@ double cb_map_height(const cb_dungeon *d, const cb_symbols *st, int level, doubl
 
 /* The symbol a passage is drawn with (the strongest of its flags). */
 cb_symbol cb_map_passage_symbol(const cb_passage *ps);
+/* All the symbols a passage's kinds take (CB_PASSAGE_KINDS at most), the
+ * one cb_map_passage_symbol gives first; returns their count (>= 1). */
+int cb_map_passage_symbols(const cb_passage *ps, cb_symbol *out);
 
 /* A mark beside a room: a tag, a key (text "K1") or stairs (text "L2"). */
 typedef struct cb_map_mark {

@@ -724,7 +724,9 @@ static cb_symbol_set dungeon_symbols(const cb_dungeon *d) {
   for (int i = 0; i < d->npassages; i++) {
     const cb_passage *ps = &d->passages[i];
     const cb_room *a = cb_dungeon_room(d, ps->from), *b = ps->to ? cb_dungeon_room(d, ps->to) : NULL;
-    u |= CB_SYMBOL_BIT(cb_map_passage_symbol(ps));
+    cb_symbol kinds[CB_PASSAGE_KINDS];
+    for (int k = 0, n = cb_map_passage_symbols(ps, kinds); k < n; k++)
+      u |= CB_SYMBOL_BIT(kinds[k]);
     if (a && b && a->level != b->level) u |= CB_SYMBOL_BIT(CB_SYM_STAIRS_AWAY);
   }
   return u;

@@ -472,6 +472,44 @@ void cb_symbol_passage_at(cb_page *p, const cb_symbols *st0, cb_symbol s, double
     passage_mark(p, st, s, &(passage_geom){mx, my, ux, uy, b, gap, gx0, gy0, gx1, gy1});
 }
 
+/* Symbols that draw over a stretch of the line instead of on it. */
+static bool draws_over_line(cb_symbol s) {
+  return s == CB_SYM_TRAPPED || s == CB_SYM_UNDER || s == CB_SYM_OVER || s == CB_SYM_LADDER ||
+         s == CB_SYM_STAIRS || s == CB_SYM_OPEN || s == CB_SYM_PORTAL;
+}
+
+const double CB_PASSAGE_KIND_AT[CB_PASSAGE_KINDS] = {0.5, 0.28, 0.72, 0.16, 0.84};
+
+void cb_symbol_passage_kinds(cb_page *p, const cb_symbols *st, const cb_symbol *s, int n, double x1,
+                             double y1, double x2, double y2) {
+  if (n <= 1 || s[0] == CB_SYM_DEAD_END) {
+    cb_symbol_passage(p, st, n ? s[0] : CB_SYM_PATH, x1, y1, x2, y2);
+    return;
+  }
+  double dx = x2 - x1, dy = y2 - y1, len = hypot(dx, dy);
+  if (len < 1e-6) return;
+  double ux = dx / len, uy = dy / len;
+  bool secret = false;
+  for (int k = 0; k < n; k++)
+    secret |= s[k] == CB_SYM_SECRET;
+  /* the line, dotted when the way is secret; then each kind's mark in its place */
+  cb_symbol_passage_at(p, st, secret ? CB_SYM_SECRET : CB_SYM_PATH, x1, y1, x2, y2, -1);
+  for (int k = 0; k < n && k < CB_PASSAGE_KINDS; k++) {
+    double t = CB_PASSAGE_KIND_AT[k], mx = x1 + dx * t, my = y1 + dy * t,
+           half = fmin(st->badge * 1.6, len * 0.12);
+    if (draws_over_line(s[k])) {
+      /* its stretch cleared of the line first */
+      cb_page_move(p, mx - ux * half, my - uy * half);
+      cb_page_line(p, mx + ux * half, my + uy * half);
+      stroke(p, st->paper, st->line * 3, CB_CAP_BUTT);
+      cb_symbol_passage_at(p, st, s[k], mx - ux * half, my - uy * half, mx + ux * half, my + uy * half, 0.5);
+      continue;
+    }
+    cb_symbols tint = tinted(st, s[k]);
+    passage_mark(p, &tint, s[k], &(passage_geom){mx, my, ux, uy, tint.badge, 0, mx, my, mx, my});
+  }
+}
+
 void cb_symbol_tunnel(cb_page *p, const cb_symbols *st, const double *xy, int n, double tw, int pass,
                       int open_end) {
   if (n < 2) return;

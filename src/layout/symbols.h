@@ -99,6 +99,14 @@ void cb_symbol_passage(cb_page *p, const cb_symbols *st, cb_symbol s, double x1,
  * secret door's line, which no mark interrupts. */
 void cb_symbol_passage_at(cb_page *p, const cb_symbols *st, cb_symbol s, double x1, double y1, double x2,
                           double y2, double where);
+/* A passage of several kinds at once (secret and locked, locked and
+ * trapped): the line dotted when one is secret, the first kind's mark on
+ * the middle and the others' at CB_PASSAGE_KIND_AT of the way, so that the
+ * map says all the key says. One kind draws as cb_symbol_passage. */
+enum { CB_PASSAGE_KINDS = 5 };
+extern const double CB_PASSAGE_KIND_AT[CB_PASSAGE_KINDS];
+void cb_symbol_passage_kinds(cb_page *p, const cb_symbols *st, const cb_symbol *s, int n, double x1,
+                             double y1, double x2, double y2);
 /* The size of the mark a passage style puts on its middle (0 x 0 for a plain line). */
 void cb_symbol_passage_mark(const cb_symbols *st, cb_symbol s, double *w, double *h);
 /* A short label (a key id, a length) on a white ground, centred at (cx, cy),
