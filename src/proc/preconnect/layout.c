@@ -4,8 +4,10 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "layout/map.h"
 #include "page/flow.h"
 #include "proc.h"
@@ -240,16 +242,30 @@ static bool fits_inside(double x0, double y0, double x1, double y1, const double
   return x + hw < num[0] || x - hw > num[2] || y + hh < num[1] || y - hh > num[3];
 }
 
-/* Where the entrance badge (bw by bh) of room r goes: inside its top left
- * corner when `inside` (the room has room for it beside its number), else
+/* Where a mark of room r (a badge bw by bh: its entrance, goal, a key) goes,
+ * clear of the marks `taken` already: inside a corner, the top left
+ * foremost, when `inside` (the room has room for it beside its number), else
  * the first of the spots along its walls
  * outside (by the corners first, the top left foremost; then half a badge
  * at a time further out, up to two) that lies nearer this room than any other, off every
  * room and clear of every corridor's edge; failing those, an inside corner
  * that misses the number (box `num`); the least bad when none is. */
-static void entrance_spot(const cb_symbols *st, const view *v, const cb_preconnect_proc *pp,
-                          const cb_pc_room *r, double bw, double bh, bool inside, const double num[4],
-                          double *ex, double *ey) {
+/* How far a box 2hw by 2hh about (x, y) keeps from the marks already
+ * placed (boxes x0, y0, x1, y1), less than 0 when it overlaps one. */
+static double marks_clearance(const double (*taken)[4], int ntaken, double x, double y, double hw,
+                              double hh) {
+  double least = INFINITY;
+  for (int i = 0; i < ntaken; i++) {
+    double gx = fmax(taken[i][0] - (x + hw), (x - hw) - taken[i][2]);
+    double gy = fmax(taken[i][1] - (y + hh), (y - hh) - taken[i][3]);
+    least = fmin(least, gx > 0 || gy > 0 ? hypot(fmax(gx, 0), fmax(gy, 0)) : fmax(gx, gy));
+  }
+  return least;
+}
+
+static void mark_spot(const cb_symbols *st, const view *v, const cb_preconnect_proc *pp, const cb_pc_room *r,
+                      double bw, double bh, bool inside, const double num[4], const double (*taken)[4],
+                      int ntaken, double *ex, double *ey) {
   static const double ALONG[9] = {0, 1, 0.25, 0.75, 0.5, 0.125, 0.875, 0.375, 0.625};
   static const double OUT[5] = {0, 0.5, 1, 1.5, 2}; /* badges further out */
   double ax, ay, bx, by, hw = bw / 2, hh = bh / 2;
@@ -257,7 +273,15 @@ static void entrance_spot(const cb_symbols *st, const view *v, const cb_preconne
   to_page(v, r->x + r->w, r->y + r->h, &bx, &by);
   double x0 = fmin(ax, bx), x1 = fmax(ax, bx), y0 = fmin(ay, by), y1 = fmax(ay, by);
   *ex = x0 + hw + 2.5, *ey = y0 + hh + 2.5;
-  if (inside) return; /* rooms are drawn over the corridors: none shows inside one */
+  /* rooms are drawn over the corridors: none shows inside one; a corner the
+   * room's other marks left, the top left foremost */
+  for (int k = 0; inside && k < 4; k++) {
+    double x = k % 2 ? x1 - hw - 2.5 : x0 + hw + 2.5, y = k / 2 ? y1 - hh - 2.5 : y0 + hh + 2.5;
+    if (fits_inside(x0, y0, x1, y1, num, x, y, hw, hh) && marks_clearance(taken, ntaken, x, y, hw, hh) >= 1) {
+      *ex = x, *ey = y;
+      return;
+    }
+  }
   double best = -INFINITY;
   for (int k = 0; k < 9 * 4 * 5; k++) {
     double t = ALONG[k / 4 % 9], g = 1.5 + OUT[k / 36] * bh, x, y;
@@ -272,14 +296,16 @@ static void entrance_spot(const cb_symbols *st, const view *v, const cb_preconne
       if (pp->rooms[i].room != r->room) other = fmin(other, room_distance(v, &pp->rooms[i], x, y));
     /* nearer its own room and off the others above all; then clear of the corridors */
     double near = fmin(other - own - 1, other - fmax(hw, hh) - 1);
-    double score = near < 0 ? near - 1000 : fmin(0, corridor_clearance(st, v, pp, r, x, y, hw, hh));
+    double score = near < 0 ? near - 1000
+                            : fmin(0, fmin(corridor_clearance(st, v, pp, r, x, y, hw, hh),
+                                           marks_clearance(taken, ntaken, x, y, hw, hh) - 1));
     if (score > best) best = score, *ex = x, *ey = y;
     if (score >= 0) return;
   }
   /* nowhere outside is clear: a corner inside, away from the number */
   for (int k = 0; k < 4; k++) {
     double x = k % 2 ? x1 - hw - 2.5 : x0 + hw + 2.5, y = k / 2 ? y1 - hh - 2.5 : y0 + hh + 2.5;
-    if (fits_inside(x0, y0, x1, y1, num, x, y, hw, hh)) {
+    if (fits_inside(x0, y0, x1, y1, num, x, y, hw, hh) && marks_clearance(taken, ntaken, x, y, hw, hh) >= 0) {
       *ex = x, *ey = y;
       return;
     }
@@ -438,6 +464,13 @@ static void draw_doors(cb_page *p, const cb_symbols *st, const cb_dungeon *d, co
 /* Room numbers and the entrance, last. */
 static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
                          const view *v, cb_symbol_set *used) {
+  /* the marks placed so far, that the next keep clear of */
+  int ntaken = 0, cap = pp->nrooms * CB_MAP_MAX_MARKS + 1;
+  double(*taken)[4] = cb_malloc(sizeof *taken * (size_t)cap);
+  if (!taken) {
+    p->oom = true;
+    return;
+  }
   /* room numbers last, over everything */
   for (int i = 0; i < pp->nrooms; i++) {
     const cb_pc_room *r = &pp->rooms[i];
@@ -463,19 +496,26 @@ static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, 
     cb_page_role(p, CB_ROLE_NUMBER, r->room, 0);
     cb_page_text(p, CB_FONT_BOLD, size, nx - tw / 2, ny + size * 0.34, st->ink, num);
     cb_page_role(p, CB_ROLE_ROOM_MARK, r->room, 0);
-    if (room && (room->tags & CB_TAG_ENTRANCE)) {
-      double bw = cb_symbol_badge_width(st, CB_SYM_ENTRANCE, NULL);
+    /* the room's marks (entrance, goal, keys ...) as the other maps show them, each placed apart */
+    cb_map_mark marks[CB_MAP_MAX_MARKS];
+    int nm = room ? cb_map_room_marks(p, d, room, marks) : 0;
+    for (int k = 0; k < nm && ntaken < cap; k++) {
+      double bw = cb_symbol_badge_width(st, marks[k].sym, marks[k].text);
       double ax, ay, bx, by;
       to_page(v, r->x, r->y, &ax, &ay);
       to_page(v, r->x + r->w, r->y + r->h, &bx, &by);
-      /* inside the room's top left corner when the room has room for it, else just outside */
+      /* inside a corner of the room when the room has room for it, else just outside */
       bool inside = fabs(bx - ax) >= tw + 2 * bw + 6 && fabs(by - ay) >= size + 2 * st->badge + 4;
       double ex, ey, nb[4] = {nx - tw / 2 - 1, ny - size / 2 - 1, nx + tw / 2 + 1, ny + size / 2 + 1};
-      entrance_spot(st, v, pp, r, bw, st->badge, inside, nb, &ex, &ey);
-      cb_symbol_badge(p, st, CB_SYM_ENTRANCE, NULL, ex, ey);
-      *used |= CB_SYMBOL_BIT(CB_SYM_ENTRANCE);
+      mark_spot(st, v, pp, r, bw, st->badge, inside, nb, (const double(*)[4])taken, ntaken, &ex, &ey);
+      cb_symbol_badge(p, st, marks[k].sym, marks[k].text, ex, ey);
+      *used |= CB_SYMBOL_BIT(marks[k].sym);
+      taken[ntaken][0] = ex - bw / 2, taken[ntaken][1] = ey - st->badge / 2;
+      taken[ntaken][2] = ex + bw / 2, taken[ntaken][3] = ey + st->badge / 2;
+      ntaken++;
     }
   }
+  free(taken);
   cb_page_role(p, CB_ROLE_NONE, 0, 0);
 }
 
