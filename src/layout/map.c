@@ -292,7 +292,8 @@ static void nudge_rooms(const cb_dungeon *d, int level, double *px, double *py, 
 
 typedef struct drawn_passage {
   const cb_passage *ps;
-  cb_symbol sym;
+  cb_symbol kinds[CB_PASSAGE_KINDS]; /* cb_map_passage_symbols */
+  int nkinds;
   double x0, y0, x1, y1;
 } drawn_passage;
 
@@ -355,15 +356,14 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
     if (len <= 2 * rr) continue;
     double ux = (bx - ax) / len, uy = (by - ay) / len;
     drawn_passage *e = &dp[ndp++];
-    *e = (drawn_passage){ps,          cb_map_passage_symbol(ps), ax + ux * rr, ay + uy * rr, bx - ux * rr,
-                         by - uy * rr};
+    *e = (drawn_passage){
+        .ps = ps, .x0 = ax + ux * rr, .y0 = ay + uy * rr, .x1 = bx - ux * rr, .y1 = by - uy * rr};
+    e->nkinds = cb_map_passage_symbols(ps, e->kinds);
     if (cb_place_segment(pl, e->x0, e->y0, e->x1, e->y1, st->line)) p->oom = true;
     /* each kind's mark where cb_symbol_passage_kinds puts it */
-    cb_symbol kinds[CB_PASSAGE_KINDS];
-    int nk = cb_map_passage_symbols(ps, kinds);
-    for (int k = 0; k < nk; k++) {
+    for (int k = 0, nk = e->nkinds; k < nk; k++) {
       double mw, mh, t = nk > 1 ? CB_PASSAGE_KIND_AT[k] : 0.5;
-      cb_symbol_passage_mark(st, kinds[k], &mw, &mh);
+      cb_symbol_passage_mark(st, e->kinds[k], &mw, &mh);
       if (mw > 0 && cb_place_box(pl, cb_box_centered(e->x0 + (e->x1 - e->x0) * t, e->y0 + (e->y1 - e->y0) * t,
                                                      fmax(mw, mh), fmax(mw, mh))))
         p->oom = true;
@@ -375,11 +375,9 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
   }
   for (int i = 0; i < ndp; i++) {
     cb_page_role(p, CB_ROLE_PASSAGE, dp[i].ps->from, dp[i].ps->to);
-    cb_symbol kinds[CB_PASSAGE_KINDS];
-    int nk = cb_map_passage_symbols(dp[i].ps, kinds);
-    cb_symbol_passage_kinds(p, st, kinds, nk, dp[i].x0, dp[i].y0, dp[i].x1, dp[i].y1);
-    for (int k = 0; k < nk; k++)
-      *used |= CB_SYMBOL_BIT(kinds[k]);
+    cb_symbol_passage_kinds(p, st, dp[i].kinds, dp[i].nkinds, dp[i].x0, dp[i].y0, dp[i].x1, dp[i].y1);
+    for (int k = 0; k < dp[i].nkinds; k++)
+      *used |= CB_SYMBOL_BIT(dp[i].kinds[k]);
   }
   cb_ink room_ink = {.fill = true,
                      .stroke = true,

@@ -402,6 +402,21 @@ static void passage_mark(cb_page *p, const cb_symbols *st, cb_symbol s, const pa
   }
 }
 
+/* The middle stretch a symbol draws over instead of the plain line, on a
+ * line len long with badges b high (0: it draws on the line). */
+static double over_line(cb_symbol s, double b, double len) {
+  switch (s) {
+  case CB_SYM_TRAPPED: return fmin(b * 1.6, len * 0.5);
+  case CB_SYM_UNDER:
+  case CB_SYM_OVER:
+  case CB_SYM_LADDER:
+  case CB_SYM_STAIRS: return fmin(b * 1.8, len * 0.6);
+  case CB_SYM_OPEN: return fmin(b * 0.6, len * 0.3);
+  case CB_SYM_PORTAL: return fmin(b * 0.9, len * 0.4);
+  default: return 0;
+  }
+}
+
 void cb_symbol_passage(cb_page *p, const cb_symbols *st, cb_symbol s, double x1, double y1, double x2,
                        double y2) {
   cb_symbol_passage_at(p, st, s, x1, y1, x2, y2, 0.5);
@@ -423,13 +438,7 @@ void cb_symbol_passage_at(cb_page *p, const cb_symbols *st0, cb_symbol s, double
     line.ndash = 2;
     line.width = st->line * 1.3;
   }
-  /* the middle stretch some symbols draw over instead of the plain line */
-  double gap = 0;
-  if (s == CB_SYM_TRAPPED) gap = fmin(b * 1.6, len * 0.5);
-  if (s == CB_SYM_UNDER || s == CB_SYM_OVER || s == CB_SYM_LADDER || s == CB_SYM_STAIRS)
-    gap = fmin(b * 1.8, len * 0.6);
-  if (s == CB_SYM_OPEN) gap = fmin(b * 0.6, len * 0.3);
-  if (s == CB_SYM_PORTAL) gap = fmin(b * 0.9, len * 0.4);
+  double gap = over_line(s, b, len);
   double gx0 = mx - ux * gap / 2, gy0 = my - uy * gap / 2, gx1 = mx + ux * gap / 2, gy1 = my + uy * gap / 2;
   cb_page_move(p, x1, y1);
   if (s == CB_SYM_DEAD_END) {
@@ -472,12 +481,6 @@ void cb_symbol_passage_at(cb_page *p, const cb_symbols *st0, cb_symbol s, double
     passage_mark(p, st, s, &(passage_geom){mx, my, ux, uy, b, gap, gx0, gy0, gx1, gy1});
 }
 
-/* Symbols that draw over a stretch of the line instead of on it. */
-static bool draws_over_line(cb_symbol s) {
-  return s == CB_SYM_TRAPPED || s == CB_SYM_UNDER || s == CB_SYM_OVER || s == CB_SYM_LADDER ||
-         s == CB_SYM_STAIRS || s == CB_SYM_OPEN || s == CB_SYM_PORTAL;
-}
-
 const double CB_PASSAGE_KIND_AT[CB_PASSAGE_KINDS] = {0.5, 0.28, 0.72, 0.16, 0.84};
 
 void cb_symbol_passage_kinds(cb_page *p, const cb_symbols *st, const cb_symbol *s, int n, double x1,
@@ -497,7 +500,7 @@ void cb_symbol_passage_kinds(cb_page *p, const cb_symbols *st, const cb_symbol *
   for (int k = 0; k < n && k < CB_PASSAGE_KINDS; k++) {
     double t = CB_PASSAGE_KIND_AT[k], mx = x1 + dx * t, my = y1 + dy * t,
            half = fmin(st->badge * 1.6, len * 0.12);
-    if (draws_over_line(s[k])) {
+    if (over_line(s[k], 1, 1) > 0) {
       /* its stretch cleared of the line first */
       cb_page_move(p, mx - ux * half, my - uy * half);
       cb_page_line(p, mx + ux * half, my + uy * half);

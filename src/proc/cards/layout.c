@@ -113,18 +113,24 @@ typedef struct number_at {
   double cx, cy, size, rr, reach, tw;
 } number_at;
 
+/* A number of `digits` digits on a card: its size (never under 8 pt) and
+ * the ring it needs (*rr). */
+static double number_size(const geo *g, int digits, double *rr) {
+  double spread = digits > 1 ? digits * 0.62 : 1; /* a many-digit number's width in ems */
+  double size = fmax(MIN_NUMBER, fmin(g->ch * 0.23, g->ch * 0.48 / spread));
+  *rr = fmax(g->ch * 0.2, size * 0.5 * spread / 0.6);
+  return size;
+}
+
 static number_at number_of(const cb_symbols *st, const geo *g, const cb_room *r, double x, double y) {
   char num[16];
   snprintf(num, sizeof num, "%d", r->number);
   number_at n = {.cx = x + g->cw * 0.56, .cy = y + g->ch * 0.64};
-  double spread = strlen(num) > 1 ? strlen(num) * 0.62 : 1; /* a many-digit number's width in ems */
-  n.size = fmax(MIN_NUMBER, fmin(g->ch * 0.23, g->ch * 0.48 / spread));
-  n.rr = fmax(g->ch * 0.2, n.size * 0.5 * spread / 0.6);
+  n.size = number_size(g, (int)strlen(num), &n.rr);
   n.tw = cb_text_width(st->m, CB_FONT_BOLD, n.size, num);
   /* the map's widest number decides for every card: rings on all, or on none */
-  double widest = g->digits > 1 ? g->digits * 0.62 : 1,
-         ring = fmax(g->ch * 0.2,
-                     fmax(MIN_NUMBER, fmin(g->ch * 0.23, g->ch * 0.48 / widest)) * 0.5 * widest / 0.6);
+  double ring;
+  number_size(g, g->digits, &ring);
   if (ring > g->cw * 0.42) n.rr = 0; /* a ring that would run off the card or over its index */
   n.reach = n.rr > 0 ? n.rr : n.tw / 2 + 1;
   return n;

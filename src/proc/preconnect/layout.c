@@ -499,11 +499,11 @@ static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, 
     /* the room's marks (entrance, goal, keys ...) as the other maps show them, each placed apart */
     cb_map_mark marks[CB_MAP_MAX_MARKS];
     int nm = room ? cb_map_room_marks(p, d, room, marks) : 0;
+    double ax, ay, bx, by;
+    to_page(v, r->x, r->y, &ax, &ay);
+    to_page(v, r->x + r->w, r->y + r->h, &bx, &by);
     for (int k = 0; k < nm && ntaken < cap; k++) {
       double bw = cb_symbol_badge_width(st, marks[k].sym, marks[k].text);
-      double ax, ay, bx, by;
-      to_page(v, r->x, r->y, &ax, &ay);
-      to_page(v, r->x + r->w, r->y + r->h, &bx, &by);
       /* inside a corner of the room when the room has room for it, else just outside */
       bool inside = fabs(bx - ax) >= tw + 2 * bw + 6 && fabs(by - ay) >= size + 2 * st->badge + 4;
       double ex, ey, nb[4] = {nx - tw / 2 - 1, ny - size / 2 - 1, nx + tw / 2 + 1, ny + size / 2 + 1};
