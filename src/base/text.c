@@ -1,7 +1,10 @@
 #include "text.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "alloc.h"
 
 int cb_utf8_char(const char *s, size_t n, unsigned *cp) {
   const unsigned char *p = (const unsigned char *)s;
@@ -31,6 +34,32 @@ const char *cb_text_bad(const char *s) {
     i += (size_t)len;
   }
   return NULL;
+}
+
+size_t cb_utf8_cut(const char *s, size_t n, size_t max) {
+  if (n <= max) return n;
+  size_t k = max;
+  while (k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80) /* s[k] continues a character */
+    k--;
+  return k;
+}
+
+void cb_utf8_shorten(char *s, size_t max) {
+  size_t n = strlen(s);
+  if (n > max) memcpy(s + cb_utf8_cut(s, n, max - 3), "\xe2\x80\xa6", 4);
+}
+
+int cb_text_appendf(char **buf, size_t *cap, size_t *n, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int k = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (k < 0 || cb_grow(buf, cap, *n + (size_t)k + 1, 1)) return -1;
+  va_start(ap, fmt);
+  vsnprintf(*buf + *n, (size_t)k + 1, fmt, ap);
+  va_end(ap);
+  *n += (size_t)k;
+  return 0;
 }
 
 bool cb_utf8_valid(const char *s) {

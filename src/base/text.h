@@ -11,6 +11,12 @@
  * bytes), 0 when it is not one: no overlong forms, surrogates or values
  * above U+10FFFF. *cp gets its code point (may be NULL). */
 int cb_utf8_char(const char *s, size_t n, unsigned *cp);
+/* The length of the longest start of s (n bytes) of at most max bytes that
+ * ends between two characters: a cut there never splits one. */
+size_t cb_utf8_cut(const char *s, size_t n, size_t max);
+/* Cuts s (valid UTF-8) to at most max bytes (max >= 3), between two
+ * characters, with an ellipsis at the cut; s is kept when it fits. */
+void cb_utf8_shorten(char *s, size_t max);
 /* Every byte of s belongs to a well-formed UTF-8 character. */
 bool cb_utf8_valid(const char *s);
 /* The first character that is not well-formed UTF-8 or is a control (C0,
@@ -20,6 +26,15 @@ const char *cb_text_bad(const char *s);
  * character (C0, DEL, C1) or of ill-formed UTF-8 written as \xHH; a cut
  * falls between characters. Returns out. */
 char *cb_escape(char *out, size_t cap, const char *s);
+
+/* printf appended to *buf at *n (its length), *buf grown as needed (*cap
+ * bytes, NULL and 0 to begin with; the caller frees it), always terminated;
+ * -1 when out of memory (what was there is kept). */
+int cb_text_appendf(char **buf, size_t *cap, size_t *n, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
 
 /* words[0..n) into buf (cap bytes, always terminated) for a message, each
  * between pre and post, `last` before the last and ", " before the others:

@@ -347,6 +347,7 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
     if (!cb_dungeon_add_level(d, lid, name ? name : "")) return cb_jr_oom(r);
   }
   if (r->st || read_rooms(r, root) || read_passages(r, root)) return r->st;
+  _Static_assert((int)CB_TEXT_MAX <= (int)CB_JSON_MAX_TEXT, "what the dungeon keeps is read back");
   json_t *log = cb_jr_array(r, root, "", "log", 2 * (size_t)CB_JSON_MAX_ITEMS, 0); /* as check_writable */
   json_array_foreach(log, i, v) {
     if (!json_is_string(v) || json_string_length(v) > CB_JSON_MAX_TEXT)

@@ -1,19 +1,27 @@
 #include "key.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "map.h"
 
+/* One entry's spans and their text, grown as the entry needs: a room of
+ * many ways or long notes is never cut. A text span's words live in buf at
+ * at[i] (offsets, since buf moves as it grows) until entry_spans points them. */
 typedef struct entry {
-  cb_span spans[128];
+  cb_span *spans;
+  size_t *at, cap_spans, cap_at, used, cap;
+  char *buf;
   int n;
-  char buf[65536];
-  size_t used;
+  bool oom;
   cb_map_mark marks[CB_MAP_MAX_MARKS];
 } entry;
+
+enum { NO_TEXT = -1 }; /* at[i] of an inline object */
 
 /* The key's marks: the map's symbols a size smaller, on the text's baseline. */
 static void draw_mark(void *ctx, cb_page *p, const void *object, double x, double y) {
@@ -23,28 +31,67 @@ static void draw_mark(void *ctx, cb_page *p, const void *object, double x, doubl
   cb_symbol_badge(p, st, m->sym, m->text, x + w / 2, y - st->badge * 0.32);
 }
 
-static const char *keep(entry *e, const char *fmt_text) {
-  size_t len = strlen(fmt_text);
-  if (e->used + len + 1 > sizeof e->buf) return "";
-  char *s = e->buf + e->used;
-  memcpy(s, fmt_text, len + 1);
-  e->used += len + 1;
-  return s;
+/* Room for one more span and `bytes` more text; false (and e->oom) when out of memory. */
+static bool entry_room(entry *e, size_t bytes) {
+  if (e->oom || cb_grow(&e->buf, &e->cap, e->used + bytes, 1) ||
+      cb_grow(&e->spans, &e->cap_spans, (size_t)e->n + 1, sizeof *e->spans) ||
+      cb_grow(&e->at, &e->cap_at, (size_t)e->n + 1, sizeof *e->at))
+    e->oom = true;
+  return !e->oom;
 }
 
-/* Adds text to the entry; text in the font of the span before it joins that
- * span, so a room of many ways keeps within the entry's spans. */
-static void span(entry *e, cb_font font, const char *text) {
-  cb_span *last = e->n > 0 ? &e->spans[e->n - 1] : NULL;
-  size_t len = strlen(text);
-  if (last && last->font == font && !last->object &&
-      last->text + strlen(last->text) + 1 == e->buf + e->used && e->used + len <= sizeof e->buf) {
-    memcpy(e->buf + e->used - 1, text, len + 1); /* over the span's terminating NUL */
-    e->used += len;
-    return;
-  }
-  if (e->n < (int)(sizeof e->spans / sizeof *e->spans))
-    e->spans[e->n++] = (cb_span){font, keep(e, text), NULL, 0};
+static void spanf(entry *e, cb_font font, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Adds printf text to the entry; text in the font of the span before it joins that span. */
+static void spanf(entry *e, cb_font font, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int k = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (k < 0) e->oom = true;
+  if (k < 0 || !entry_room(e, (size_t)k + 1)) return;
+  bool join = e->n > 0 && e->at[e->n - 1] != (size_t)NO_TEXT && e->spans[e->n - 1].font == font;
+  size_t at = join ? e->used - 1 : e->used; /* over the span's terminating NUL */
+  va_start(ap, fmt);
+  vsnprintf(e->buf + at, (size_t)k + 1, fmt, ap);
+  va_end(ap);
+  e->used = at + (size_t)k + 1;
+  if (join) return;
+  e->at[e->n] = at;
+  e->spans[e->n++] = (cb_span){font, NULL, NULL, 0};
+}
+
+static void span(entry *e, cb_font font, const char *text) { spanf(e, font, "%s", text); }
+
+static void mark_span(entry *e, const cb_map_mark *m, double w) {
+  if (!entry_room(e, 0)) return;
+  e->at[e->n] = (size_t)NO_TEXT;
+  e->spans[e->n++] = (cb_span){CB_FONT_REGULAR, "", m, w};
+}
+
+/* The last character written (a NUL when none). */
+static char last_char(const entry *e) { return e->used >= 2 ? e->buf[e->used - 2] : '\0'; }
+
+static void entry_clear(entry *e) {
+  e->n = 0;
+  e->used = 0;
+}
+
+/* The spans, their texts pointed into buf; NULL when out of memory. */
+static const cb_span *entry_spans(entry *e) {
+  for (int i = 0; !e->oom && i < e->n; i++)
+    if (e->at[i] != (size_t)NO_TEXT) e->spans[i].text = e->buf + e->at[i];
+  return e->oom ? NULL : e->spans;
+}
+
+static void entry_free(entry *e) {
+  free(e->spans);
+  free(e->at);
+  free(e->buf);
 }
 
 static const struct {
@@ -122,29 +169,22 @@ static void exit_text(const exit_words *x, bool with_what, char *out, size_t cap
 
 /* Number, level, marks and the card or die value: every entry's head. */
 static void entry_head(entry *e, const cb_key_style *ks, const cb_dungeon *d, const cb_room *r) {
-  char buf[64];
-  e->n = 0;
-  e->used = 0;
-  if (d->nlevels > 1 && (r == d->rooms || r[-1].level != r->level)) {
-    /* room numbers start again on each level: the first entry names it */
-    snprintf(buf, sizeof buf, "Level %d \xc2\xb7 ", r->level);
-    span(e, CB_FONT_BOLD_ITALIC, buf);
-  }
-  snprintf(buf, sizeof buf, "%d", r->number);
-  span(e, CB_FONT_BOLD, buf);
+  entry_clear(e);
+  if (d->nlevels > 1 && (r == d->rooms || r[-1].level != r->level))
+    spanf(e, CB_FONT_BOLD_ITALIC, "Level %d \xc2\xb7 ", r->level); /* numbers start again on each level */
+  spanf(e, CB_FONT_BOLD, "%d", r->number);
   if (ks->symbols) {
     /* the room's marks, as on the map */
     int nm = cb_map_room_marks(NULL, d, r, e->marks);
-    for (int k = 0; k < nm && e->n + 2 < (int)(sizeof e->spans / sizeof *e->spans); k++) {
+    for (int k = 0; k < nm; k++) {
       span(e, CB_FONT_REGULAR, " ");
-      e->spans[e->n++] = (cb_span){CB_FONT_REGULAR, "", &e->marks[k],
-                                   cb_symbol_badge_width(ks->symbols, e->marks[k].sym, e->marks[k].text)};
+      mark_span(e, &e->marks[k], cb_symbol_badge_width(ks->symbols, e->marks[k].sym, e->marks[k].text));
     }
   }
   if (r->card)
-    snprintf(buf, sizeof buf, " (%s)", r->card), span(e, CB_FONT_REGULAR, buf);
+    spanf(e, CB_FONT_REGULAR, " (%s)", r->card);
   else if (r->value != CB_NO_VALUE)
-    snprintf(buf, sizeof buf, " (%d)", r->value), span(e, CB_FONT_REGULAR, buf);
+    spanf(e, CB_FONT_REGULAR, " (%d)", r->value);
 }
 
 /* The key object stocking put with key `key`: a treasure "K1: the
@@ -165,24 +205,22 @@ static bool is_key_object(const cb_room *r, const char *what) {
 }
 
 static void room_keys(entry *e, const cb_dungeon *d, const cb_room *r) {
-  char buf[512];
   for (int k = 0; k < r->nkeys; k++) {
     span(e, CB_FONT_REGULAR, " ");
     span(e, CB_FONT_BOLD, r->keys[k]);
     const char *object = key_object(r, r->keys[k]);
-    if (object) snprintf(buf, sizeof buf, " (%s)", object), span(e, CB_FONT_REGULAR, buf);
+    if (object) spanf(e, CB_FONT_REGULAR, " (%s)", object);
     int opens = 0;
     for (int i = 0; i < d->npassages; i++) {
       const cb_passage *ps = &d->passages[i];
       if (!ps->lock || strcmp(ps->lock, r->keys[k]) != 0) continue;
       const cb_room *a = cb_dungeon_room(d, ps->from), *b = cb_dungeon_room(d, ps->to);
       if (r->contents)
-        snprintf(buf, sizeof buf, "%s %d\xe2\x80\x93%d", opens ? "," : " opens", a ? a->number : 0,
-                 b ? b->number : 0);
+        spanf(e, CB_FONT_REGULAR, "%s %d\xe2\x80\x93%d", opens ? "," : " opens", a ? a->number : 0,
+              b ? b->number : 0);
       else
-        snprintf(buf, sizeof buf, "%s the locked %s %d\xe2\x80\x93%d", opens ? " and" : " is here: it opens",
-                 cb_passage_kind_name(ps->kind), a ? a->number : 0, b ? b->number : 0);
-      span(e, CB_FONT_REGULAR, buf);
+        spanf(e, CB_FONT_REGULAR, "%s the locked %s %d\xe2\x80\x93%d", opens ? " and" : " is here: it opens",
+              cb_passage_kind_name(ps->kind), a ? a->number : 0, b ? b->number : 0);
       opens++;
     }
     span(e, CB_FONT_REGULAR, opens ? "." : " is here.");
@@ -253,28 +291,24 @@ static void room_exits(entry *e, const cb_key_style *ks, const cb_dungeon *d, co
     if (!ps->note || (ps->from != r->id && ps->to != r->id)) continue;
     int other = ps->from == r->id ? ps->to : ps->from;
     const cb_room *o = cb_dungeon_room(d, other);
-    snprintf(buf, sizeof buf, " To %d: ", o ? o->number : 0);
-    span(e, CB_FONT_ITALIC, buf);
+    spanf(e, CB_FONT_ITALIC, " To %d: ", o ? o->number : 0);
     span(e, CB_FONT_REGULAR, ps->note);
     const cb_room *kr = ps->lock ? cb_dungeon_key_room(d, ps->lock) : NULL;
-    if (kr)
-      snprintf(buf, sizeof buf, " Its key, %s, lies in room %d.", ps->lock, kr->number),
-          span(e, CB_FONT_REGULAR, buf);
+    if (kr) spanf(e, CB_FONT_REGULAR, " Its key, %s, lies in room %d.", ps->lock, kr->number);
   }
 }
 
+static char upper(char c) { return (char)(c >= 'a' && c <= 'z' ? c - 32 : c); }
+
 static void sentence(entry *e, cb_font font, const char *text) {
-  char buf[1024];
   size_t n = strlen(text);
-  snprintf(buf, sizeof buf, " %c%s%s", text[0] >= 'a' && text[0] <= 'z' ? text[0] - 32 : text[0], text + 1,
-           n && strchr(".!?", text[n - 1]) ? "" : ".");
-  span(e, font, buf);
+  if (n == 0) return;
+  spanf(e, font, " %c%s%s", upper(text[0]), text + (n > 0), n && strchr(".!?", text[n - 1]) ? "" : ".");
 }
 
 static void room_contents(entry *e, const cb_key_style *ks, const cb_room *r) {
   const cb_contents *c = r->contents;
-  char buf[1024];
-  if (c->name) snprintf(buf, sizeof buf, " %s.", c->name), span(e, CB_FONT_BOLD, buf);
+  if (c->name) spanf(e, CB_FONT_BOLD, " %s.", c->name);
   if (r->tags & (CB_TAG_GOAL | CB_TAG_UNREACHABLE))
     span(e, CB_FONT_ITALIC, r->tags & CB_TAG_GOAL ? " Goal." : " Unreachable.");
   if (c->dressing && !ks->compact) sentence(e, CB_FONT_REGULAR, c->dressing);
@@ -282,18 +316,15 @@ static void room_contents(entry *e, const cb_key_style *ks, const cb_room *r) {
     const cb_monster *m = &c->monsters[i];
     const char *doing = ks->compact ? NULL : m->doing;
     if (m->count == 1)
-      snprintf(buf, sizeof buf, " %c%s (HD %s)%s%s.",
-               m->name[0] >= 'a' && m->name[0] <= 'z' ? m->name[0] - 32 : m->name[0], m->name + 1, m->hd,
-               doing ? ", " : "", doing ? doing : "");
+      spanf(e, CB_FONT_REGULAR, " %c%s (HD %s)%s%s.", upper(m->name[0]), m->name + (m->name[0] != '\0'),
+            m->hd, doing ? ", " : "", doing ? doing : "");
     else
-      snprintf(buf, sizeof buf, " %d %s (HD %s)%s%s.", m->count, m->name, m->hd, doing ? ", " : "",
-               doing ? doing : "");
-    span(e, CB_FONT_REGULAR, buf);
+      spanf(e, CB_FONT_REGULAR, " %d %s (HD %s)%s%s.", m->count, m->name, m->hd, doing ? ", " : "",
+            doing ? doing : "");
   }
   if (c->trap) {
-    snprintf(buf, sizeof buf, " Trap: %s: %s.", c->trap->trigger, c->trap->effect);
-    span(e, CB_FONT_REGULAR, buf);
-    if (ks->full) snprintf(buf, sizeof buf, " Tell: %s.", c->trap->tell), span(e, CB_FONT_ITALIC, buf);
+    spanf(e, CB_FONT_REGULAR, " Trap: %s: %s.", c->trap->trigger, c->trap->effect);
+    if (ks->full) spanf(e, CB_FONT_ITALIC, " Tell: %s.", c->trap->tell);
   }
   if (c->special) sentence(e, CB_FONT_REGULAR, c->special);
   int shown = 0;
@@ -302,15 +333,31 @@ static void room_contents(entry *e, const cb_key_style *ks, const cb_room *r) {
     if (is_key_object(r, t->what)) continue;
     const char *lead = shown ? "; " : ks->full ? " Treasure: " : " ";
     if (!strcmp(t->what, "Coins"))
-      snprintf(buf, sizeof buf, "%s%d gp", lead, t->value); /* the sheet stays terse */
+      spanf(e, CB_FONT_REGULAR, "%s%d gp", lead, t->value); /* the sheet stays terse */
     else if (t->value > 0)
-      snprintf(buf, sizeof buf, "%s%s (%d gp)", lead, t->what, t->value);
+      spanf(e, CB_FONT_REGULAR, "%s%s (%d gp)", lead, t->what, t->value);
     else
-      snprintf(buf, sizeof buf, "%s%s", lead, t->what);
-    span(e, CB_FONT_REGULAR, buf);
+      spanf(e, CB_FONT_REGULAR, "%s%s", lead, t->what);
     shown++;
   }
-  if (shown) span(e, CB_FONT_REGULAR, strchr(".!?", buf[strlen(buf) - 1]) ? "" : ".");
+  if (shown && !strchr(".!?", last_char(e))) span(e, CB_FONT_REGULAR, ".");
+}
+
+/* The generator's sentence, in a buffer tried again twice the size until it holds it whole. */
+static void key_note(entry *e, const cb_key_style *ks, const cb_dungeon *d, const cb_room *r) {
+  for (size_t cap = 2048;; cap *= 2) {
+    char *note = cb_malloc(cap);
+    if (!note) {
+      e->oom = true;
+      return;
+    }
+    note[0] = '\0';
+    ks->note(d, r, note, cap);
+    bool whole = strlen(note) + 1 < cap;
+    if (whole && note[0]) spanf(e, CB_FONT_REGULAR, " %s", note);
+    free(note);
+    if (whole) return;
+  }
 }
 
 static void build_entry(entry *e, const cb_key_style *ks, const cb_dungeon *d, const cb_room *r) {
@@ -343,41 +390,29 @@ static void build_entry(entry *e, const cb_key_style *ks, const cb_dungeon *d, c
   }
   room_keys(e, d, r);
   room_exits(e, ks, d, r, " Leads to ");
-  if (ks->note) {
-    char note[2048] = "";
-    ks->note(d, r, note, sizeof note);
-    if (note[0]) {
-      span(e, CB_FONT_REGULAR, " ");
-      span(e, CB_FONT_REGULAR, note);
-    }
-  }
+  if (ks->note) key_note(e, ks, d, r);
 }
 
 int cb_key_extras(const cb_dungeon *d) { return d->theme && d->hook[0] && d->nwandering == 6 ? 2 : 0; }
 
 /* The hook (extra 0) or the wandering-monster table (extra 1). */
 static void build_extra(entry *e, const cb_key_style *ks, const cb_dungeon *d, int extra) {
-  char buf[1024];
-  e->n = 0;
-  e->used = 0;
+  entry_clear(e);
   if (extra == 0) {
     span(e, CB_FONT_BOLD, "The hook. ");
-    snprintf(buf, sizeof buf, "%s %s", d->hook[0], d->hook[1] ? d->hook[1] : "");
-    span(e, CB_FONT_ITALIC, buf);
+    spanf(e, CB_FONT_ITALIC, "%s %s", d->hook[0], d->hook[1] ? d->hook[1] : "");
     return;
   }
   span(e, CB_FONT_BOLD, "Wandering monsters");
   span(e, CB_FONT_REGULAR, ks->full ? " (d6; check every other turn, a 1 on a d6 meets one):" : " (d6):");
   for (int i = 0; i < d->nwandering; i++) {
     const cb_monster *m = &d->wandering[i];
-    snprintf(buf, sizeof buf, " %d", i + 1);
-    span(e, CB_FONT_BOLD, buf);
+    spanf(e, CB_FONT_BOLD, " %d", i + 1);
     if (m->count == 1)
-      snprintf(buf, sizeof buf, " %s (HD %s)", m->name, m->hd);
+      spanf(e, CB_FONT_REGULAR, " %s (HD %s)", m->name, m->hd);
     else
-      snprintf(buf, sizeof buf, " %d %s (HD %s)", m->count, m->name, m->hd);
-    span(e, CB_FONT_REGULAR, buf);
-    if (ks->full && m->doing) snprintf(buf, sizeof buf, ", %s", m->doing), span(e, CB_FONT_REGULAR, buf);
+      spanf(e, CB_FONT_REGULAR, " %d %s (HD %s)", m->count, m->name, m->hd);
+    if (ks->full && m->doing) spanf(e, CB_FONT_REGULAR, ", %s", m->doing);
     span(e, CB_FONT_REGULAR, i + 1 < d->nwandering ? ";" : ".");
   }
 }
@@ -389,9 +424,14 @@ static void build(entry *e, const cb_key_style *ks, const cb_dungeon *d, int i) 
     build_extra(e, ks, d, i - d->nrooms);
 }
 
-int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *word, double x,
-                double y, double w, double h, int cols, double gutter) {
-  static entry e; /* 70 KB of scratch; the layout runs on one thread */
+/* The entry's lines from f->first_word on (drawn at x, y when p is given); -1 when out of memory. */
+static int flow_entry(cb_page *p, const cb_flow *f, entry *e, double x, double y) {
+  const cb_span *spans = entry_spans(e);
+  return spans ? cb_text_flow(p, f, spans, e->n, x, y) : -1;
+}
+
+static int fill(entry *e, cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *word,
+                double x, double y, double w, double h, int cols, double gutter) {
   double cw = (w - gutter * (cols - 1)) / cols;
   cb_flow f = {ks->m, ks->size, ks->leading, cw, ks->ink, draw_mark, (void *)ks->symbols};
   int col = 0, i = from, skip = word ? *word : 0; /* skip: the entry's first word still to draw */
@@ -407,10 +447,10 @@ int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int fro
                 : 0,
         built = 0;
     if (!rest) {
-      build(&e, ks, d, i);
+      build(e, ks, d, i);
       built = 1;
       f.first_word = skip, f.limit = 0, f.stop_word = NULL;
-      rest = cb_text_flow(NULL, &f, e.spans, e.n, 0, 0);
+      rest = flow_entry(NULL, &f, e, 0, 0);
       if (rest < 0) return -1;
       if (mem) *mem = (cb_key_memo){cw, ks->size, ks->compact, rest};
     }
@@ -422,9 +462,9 @@ int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int fro
     /* taller than a whole column: as many lines as fit, the rest runs on */
     int now = cy == 0 && rest > per_column ? per_column : rest, stop = 0;
     if (p || now < rest) {
-      if (!built) build(&e, ks, d, i);
+      if (!built) build(e, ks, d, i);
       f.first_word = skip, f.limit = now, f.stop_word = &stop;
-      if (cb_text_flow(p, &f, e.spans, e.n, x + col * (cw + gutter), y + cy + ks->size) < 0) return -1;
+      if (flow_entry(p, &f, e, x + col * (cw + gutter), y + cy + ks->size) < 0) return -1;
     }
     if (now < rest) {
       skip = stop;
@@ -438,6 +478,14 @@ int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int fro
   }
   if (word) *word = skip;
   return i;
+}
+
+int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *word, double x,
+                double y, double w, double h, int cols, double gutter) {
+  entry e = {0};
+  int next = fill(&e, p, ks, d, from, word, x, y, w, h, cols, gutter);
+  entry_free(&e);
+  return next;
 }
 
 double cb_key_height(const cb_key_style *ks, const cb_dungeon *d, int from, double w, double h, int cols,

@@ -98,13 +98,17 @@ static void footer(cb_page *p, const cb_measure *m, const cb_dungeon *d, const c
   snprintf(line, sizeof line, "page %d of %d", number, o->page_total > 0 ? o->page_total : pages);
   bool verso = facing && number % 2 == 0;
   double pw = cb_text_width(m, CB_FONT_REGULAR, FOOT_SIZE, line);
-  char head[512];
+  char *head = NULL; /* as long as the title */
+  size_t cap = 0, n = 0;
   /* the players' map names no seed and no command: they would rebuild the game master's sheet */
-  if (o->player)
-    snprintf(head, sizeof head, "%s \xc2\xb7 the players' map", d->title ? d->title : "");
-  else
-    snprintf(head, sizeof head, "%s \xc2\xb7 crawlbook %s \xc2\xb7 %s \xc2\xb7 seed %" PRIu64,
-             d->title ? d->title : "", o->version, d->generator, d->seed);
+  if (o->player
+          ? cb_text_appendf(&head, &cap, &n, "%s \xc2\xb7 the players' map", d->title ? d->title : "")
+          : cb_text_appendf(&head, &cap, &n, "%s \xc2\xb7 crawlbook %s \xc2\xb7 %s \xc2\xb7 seed %" PRIu64,
+                            d->title ? d->title : "", o->version, d->generator, d->seed)) {
+    free(cmd);
+    p->oom = true;
+    return;
+  }
   cb_span spans[] = {{CB_FONT_ITALIC, "To make it again: ", NULL, 0}, {CB_FONT_REGULAR, cmd, NULL, 0}};
   cb_flow f = footer_flow(m, cmd, w);
   int lines = o->player ? 0 : cb_text_flow(NULL, &f, spans, 2, 0, 0);
@@ -119,6 +123,7 @@ static void footer(cb_page *p, const cb_measure *m, const cb_dungeon *d, const c
   cb_page_text(p, CB_FONT_REGULAR, hs, verso ? x + w - hw : x, base, GREY, head);
   cb_page_text(p, CB_FONT_REGULAR, FOOT_SIZE, verso ? x : x + w - pw, base, GREY, line);
   if (!o->player) cb_text_flow(p, &f, spans, 2, x, base + f.leading);
+  free(head);
   free(cmd);
 }
 

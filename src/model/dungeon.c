@@ -8,6 +8,7 @@
 
 #include "base/alloc.h"
 #include "base/hash.h"
+#include "base/text.h"
 
 static const char *const tag_names[CB_TAG_COUNT] = {"entrance",     "start",      "main-start", "goal",
                                                     "boss",         "encounter",  "treasure",   "key",
@@ -190,14 +191,18 @@ int cb_dungeon_set_title(cb_dungeon *d, const char *title) {
 }
 
 int cb_dungeon_log(cb_dungeon *d, const char *fmt, ...) {
-  char buf[1024];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
   va_end(ap);
-  if (cb_arena_grow(d->arena, &d->log, &d->cap_log, (size_t)d->nlog + 1, sizeof *d->log)) return oom(d), -1;
-  const char *line = cb_arena_strdup(d->arena, buf);
-  if (!line) return oom(d), -1;
+  if (n < 0) n = 0;
+  char *line = cb_arena_alloc(d->arena, (size_t)n + 1, 1);
+  if (!line || cb_arena_grow(d->arena, &d->log, &d->cap_log, (size_t)d->nlog + 1, sizeof *d->log))
+    return oom(d), -1;
+  va_start(ap, fmt);
+  vsnprintf(line, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  cb_utf8_shorten(line, CB_TEXT_MAX);
   d->log[d->nlog++] = line;
   return 0;
 }

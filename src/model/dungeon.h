@@ -170,7 +170,11 @@ int cb_dungeon_set_flag(cb_dungeon *d, const char *name);
 int cb_dungeon_set_title(cb_dungeon *d, const char *title);
 /* Generators log a line per room or step only up to this many rooms; above it, sums. */
 #define CB_LOG_DETAIL_ROOMS 200
-/* Appends a line to the procedure log. */
+/* The longest text a dungeon keeps in a log line or a passage's note, in
+ * bytes: what the JSON reader takes back. */
+enum { CB_TEXT_MAX = 4096 };
+/* Appends a line to the procedure log; a longer line than CB_TEXT_MAX is
+ * cut between two characters and ends with an ellipsis. */
 int cb_dungeon_log(cb_dungeon *d, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

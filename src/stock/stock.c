@@ -6,6 +6,7 @@
 
 #include "base/alloc.h"
 #include "base/hash.h"
+#include "base/text.h"
 #include "model/check.h"
 #include "model/rng.h"
 
@@ -249,15 +250,15 @@ static int key_object(stocker *s, const char *key, const char *object) {
 }
 
 static int note_passage(stocker *s, cb_passage *p, lock_rows *lr) {
-  char buf[2048];
-  size_t n = 0;
-  buf[0] = '\0';
-#define ADD(...) n += (size_t)snprintf(buf + n, n < sizeof buf ? sizeof buf - n : 0, __VA_ARGS__)
+  char *buf = NULL; /* as long as the theme's rows make it */
+  size_t cap = 0, n = 0;
+  int st = 0;
+#define ADD(...) (st = st ? st : cb_text_appendf(&buf, &cap, &n, __VA_ARGS__))
   if (p->flags & CB_FLAG_LOCKED) {
     bool fresh;
     int i = lock_row(s, lr, p->lock, &fresh);
     ADD("%s, opened by %s. ", field(s, CB_THEME_LOCK, i, 1), field(s, CB_THEME_LOCK, i, 2));
-    if (fresh && key_object(s, p->lock, field(s, CB_THEME_LOCK, i, 2))) return -1;
+    if (fresh && key_object(s, p->lock, field(s, CB_THEME_LOCK, i, 2))) st = -1;
   }
   if (p->flags & (CB_FLAG_SOFT_LOCKED | CB_FLAG_OBSTRUCTED)) {
     int i = draw(s, CB_THEME_SOFT_LOCK);
@@ -273,12 +274,15 @@ static int note_passage(stocker *s, cb_passage *p, lock_rows *lr) {
         field(s, CB_THEME_TRAP, i, 3));
   }
 #undef ADD
-  if (n >= sizeof buf) n = sizeof buf - 1;
-  if (n == 0) return 0;
-  buf[n - 1] = '\0'; /* the last space */
-  if (buf[0] >= 'a' && buf[0] <= 'z') buf[0] = (char)(buf[0] - 32);
-  p->note = cb_arena_strdup(s->d->arena, buf);
-  return p->note ? 0 : -1;
+  if (!st && n > 0) {
+    buf[n - 1] = '\0'; /* the last space */
+    if (buf[0] >= 'a' && buf[0] <= 'z') buf[0] = (char)(buf[0] - 32);
+    cb_utf8_shorten(buf, CB_TEXT_MAX); /* what the JSON reader takes back */
+    p->note = cb_arena_strdup(s->d->arena, buf);
+    st = p->note ? 0 : -1;
+  }
+  free(buf);
+  return st;
 }
 
 static int note_passages(stocker *s) {

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../tests/layout/fake_measure.h"
+#include "base/text.h"
 #include "layout/sheet.h"
 #include "layout/template.h"
 #include "model/view.h"
@@ -184,6 +185,36 @@ static void long_titles_stay_inside(void **state) {
   }
 }
 
+/* Issue 25, item 4: a title longer than any --title (a theme's, 600 bytes of
+ * e acutes) reaches the footer whole, never cut inside a character (a 512-byte
+ * buffer once did), and no text on the page is invalid UTF-8. */
+static void a_long_accented_title_stays_whole(void **state) {
+  (void)state;
+  char title[601];
+  for (int i = 0; i < 300; i++)
+    memcpy(title + 2 * i, "\xc3\xa9", 2);
+  title[600] = '\0';
+  cb_gen_options o = {0};
+  o.seed = 3;
+  o.rooms = 12;
+  cb_dungeon *d = NULL;
+  cb_error err = {0};
+  assert_int_equal(cb_gen_dropdice.generate(&o, &d, &err), CB_OK);
+  assert_int_equal(cb_dungeon_set_title(d, title), 0);
+  cb_document doc = {0};
+  lay_out(d, &doc);
+  for (int pi = 0; pi < doc.npages; pi++)
+    for (int i = 0; i < doc.pages[pi]->nitems; i++) {
+      const cb_item *it = &doc.pages[pi]->items[i];
+      if (it->kind == CB_ITEM_TEXT && !cb_utf8_valid(it->text)) fail_msg("invalid UTF-8: '%.60s'", it->text);
+    }
+  char head[700];
+  snprintf(head, sizeof head, "%s \xc2\xb7 crawlbook 9.9.9 \xc2\xb7 dropdice \xc2\xb7 seed 3", title);
+  assert_true(has_text_containing(&doc, 0, head));
+  cb_document_free(&doc);
+  cb_dungeon_free(d);
+}
+
 static void the_command_line(void **state) {
   (void)state;
   cb_dungeon *d = cb_dungeon_new("dropdice", 18446744073709551615ull);
@@ -317,6 +348,7 @@ int main(void) {
       cmocka_unit_test(an_entry_taller_than_a_column_runs_on),
       cmocka_unit_test(long_titles_stay_inside),
       cmocka_unit_test(the_command_line),
+      cmocka_unit_test(a_long_accented_title_stays_whole),
       cmocka_unit_test(counting_pages_skips_nothing_that_counts),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

