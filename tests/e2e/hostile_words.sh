@@ -32,7 +32,7 @@ json.dump(d, open('$1', 'w'))" || die "edit $1"
 printed() {
   local pdf=$1
   shift
-  pdftotext "$pdf" text.txt || die "pdftotext $pdf"
+  pdftotext "$pdf" text.txt 2>/dev/null || { fail "$pdf: no text"; return; }
   for w in "$@"; do
     grep -q -- "$w" text.txt || fail "$pdf: '$w' is not on the page"
   done
@@ -73,5 +73,29 @@ for n in notes:
 EOF
 quiet "4 trap rows booklet" render traps.json --template booklet -o traps.pdf
 printed traps.pdf $(sort -u tells.txt)
+
+# 5: a room of 40 ways with notes of 4 KB each (a key entry of 160 KB): every note is printed
+# (an entry once stopped at 64 KB, 16 notes of 40, exit 0).
+edit notes.json "n = len(d['passages'])
+for i in range(40):
+    d['passages'].append({'id': n + i + 1, 'from': 2, 'to': 3, 'kind': 'door', 'flags': ['trapped'],
+                          'note': 'note%dstart ' % i + 'word ' * 790 + 'note%dend.' % i})"
+quiet "5 long notes" render notes.json --template booklet -o notes.pdf
+printed notes.pdf $(for i in $(seq 0 39); do echo "note${i}start note${i}end"; done)
+
+# 6: a room holding 64 keys (the reader's limit), each opening a way elsewhere: every bold key
+# name and the "Exits:" after them are printed (128 spans once dropped them, words ran together).
+edit keys.json "r = [r for r in d['rooms'] if r['id'] == 3][0]
+r['keys'] = ['Q%d' % i for i in range(1, 65)]
+r['tags'] = sorted(set(r['tags']) | {'key'})
+n = len(d['passages'])
+for i, k in enumerate(r['keys']):
+    d['passages'].append({'id': n + i + 1, 'from': 4, 'to': 5, 'kind': 'door', 'flags': ['locked'], 'lock': k})"
+quiet "6 64 keys" render keys.json --template booklet -o keys.pdf
+pdftotext keys.pdf - | tr '\n' ' ' >keys.txt
+for i in $(seq 1 64); do
+  grep -q "Q$i opens 4.5\. " keys.txt || fail "6: the key Q$i is not printed with what it opens"
+done
+grep -q "Q64 opens 4.5\. Exits: " keys.txt || fail "6: no 'Exits:' after the last key"
 
 finish
