@@ -98,4 +98,13 @@ for i in $(seq 1 64); do
 done
 grep -q "Q64 opens 4.5\. Exits: " keys.txt || fail "6: no 'Exits:' after the last key"
 
+# 7: log lines up to the reader's 4,096 bytes come back from a round trip as they went in (they
+# were cut to 1,023 bytes, an e acute at the cut turned to U+FFFD).
+edit log.json "d['log'][0] = 'a' * 1022 + '\u00e9' + 'b' * 2990 + '\u00fc' * 36 + 'end'
+d['log'][1] = 'x' * 1021 + '\u00e9' * 10"
+quiet "7 long log lines" render log.json -o log2.json
+python3 -c "import json
+a, b = json.load(open('log.json'))['log'], json.load(open('log2.json'))['log']
+assert a == b, [len(x) for x in b[:2]]" || fail "7: the log did not come back whole"
+
 finish
