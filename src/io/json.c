@@ -231,30 +231,49 @@ static cb_status read_rooms(cb_json_reader *r, json_t *root) {
   return r->st;
 }
 
+/* Counts passage p as one of the ways of each room it touches: a room of
+ * more ways than CB_JSON_MAX_WAYS is refused (its key would fill pages). */
+static cb_status count_ways(cb_json_reader *r, int *ways, const char *where, const cb_passage *p) {
+  const cb_room *a = cb_dungeon_room(r->d, p->from), *b = cb_dungeon_room(r->d, p->to);
+  const cb_room *ends[2] = {a, b != a ? b : NULL};
+  for (int k = 0; k < 2; k++)
+    if (ends[k] && ++ways[ends[k] - r->d->rooms] > CB_JSON_MAX_WAYS)
+      return cb_jr_fail(r, where, "room %d has more than %d ways (passages); a room may have at most %d",
+                        ends[k]->number, CB_JSON_MAX_WAYS, CB_JSON_MAX_WAYS);
+  return CB_OK;
+}
+
+static cb_status read_passage(cb_json_reader *r, json_t *v, size_t i, int *ways) {
+  char where[32];
+  snprintf(where, sizeof where, "passages[%zu]", i);
+  if (!json_is_object(v)) return cb_jr_fail(r, where, "must be an object");
+  int pid = cb_jr_int(r, v, where, "id", 1, CB_JSON_MAX_ITEMS, 1, 1);
+  int from = cb_jr_int(r, v, where, "from", 1, 1000000000, 1, 1);
+  int to = cb_jr_int(r, v, where, "to", 0, 1000000000, 1, 1);
+  const char *kind = cb_jr_str(r, v, where, "kind", 16, 1);
+  if (r->st) return r->st;
+  int k = cb_passage_kind_parse(kind);
+  if (k < 0) return cb_jr_fail(r, where, "unknown kind '%s'", kind);
+  cb_passage *p = cb_dungeon_add_passage(r->d, from, to, (cb_passage_kind)k);
+  if (!p) return cb_jr_oom(r);
+  p->id = pid;
+  p->flags = cb_jr_bits(r, v, where, "flags", cb_flag_parse);
+  p->lock = cb_jr_str(r, v, where, "lock", 32, 0);
+  p->length_ft = cb_jr_num(r, v, where, "length_ft", 0, CB_JSON_MAX_COORD, 0, CB_NO_VALUE);
+  if (r->stocked) p->note = cb_jr_str(r, v, where, "note", CB_JSON_MAX_TEXT, 0);
+  return r->st ? r->st : count_ways(r, ways, where, p);
+}
+
 static cb_status read_passages(cb_json_reader *r, json_t *root) {
   json_t *ps = cb_jr_array(r, root, "", "passages", CB_JSON_MAX_ITEMS, 1);
   size_t i;
   json_t *v;
+  int *ways = cb_calloc((size_t)r->d->nrooms + 1, sizeof *ways);
+  if (!ways) return cb_jr_oom(r);
   json_array_foreach(ps, i, v) {
-    char where[32];
-    snprintf(where, sizeof where, "passages[%zu]", i);
-    if (!json_is_object(v)) return cb_jr_fail(r, where, "must be an object");
-    int pid = cb_jr_int(r, v, where, "id", 1, CB_JSON_MAX_ITEMS, 1, 1);
-    int from = cb_jr_int(r, v, where, "from", 1, 1000000000, 1, 1);
-    int to = cb_jr_int(r, v, where, "to", 0, 1000000000, 1, 1);
-    const char *kind = cb_jr_str(r, v, where, "kind", 16, 1);
-    if (r->st) return r->st;
-    int k = cb_passage_kind_parse(kind);
-    if (k < 0) return cb_jr_fail(r, where, "unknown kind '%s'", kind);
-    cb_passage *p = cb_dungeon_add_passage(r->d, from, to, (cb_passage_kind)k);
-    if (!p) return cb_jr_oom(r);
-    p->id = pid;
-    p->flags = cb_jr_bits(r, v, where, "flags", cb_flag_parse);
-    p->lock = cb_jr_str(r, v, where, "lock", 32, 0);
-    p->length_ft = cb_jr_num(r, v, where, "length_ft", 0, CB_JSON_MAX_COORD, 0, CB_NO_VALUE);
-    if (r->stocked) p->note = cb_jr_str(r, v, where, "note", CB_JSON_MAX_TEXT, 0);
-    if (r->st) return r->st;
+    if (read_passage(r, v, i, ways)) break;
   }
+  free(ways);
   return r->st;
 }
 

@@ -16,6 +16,7 @@ enum {
   CB_JSON_MAX_ROOMS = 100000,
   CB_JSON_MAX_ITEMS = 1000000,
   CB_JSON_MAX_TEXT = 4096,
+  CB_JSON_MAX_WAYS = 10000, /* passages of one room */
   CB_JSON_MAX_LEVELS = 10000
 };
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/hash.h"
 #include "map.h"
 
 /* One entry's spans and their text, grown as the entry needs: a room of
@@ -227,44 +228,86 @@ static void room_keys(entry *e, const cb_dungeon *d, const cb_room *r) {
   }
 }
 
+/* A room's ways in passage order, each with its words and, in `next`, the
+ * next way of its kind (-1: none); `first` marks the first way of each kind. */
+typedef struct ways {
+  exit_words *x;
+  int *next, n;
+  bool *first;
+} ways;
+
+/* Links each of the room's ways to the next of its kind, one pass with a
+ * table of the kinds' last ways (open addressing on their words). */
+static int ways_group(ways *w) {
+  size_t cap = 16;
+  while (cap < 2 * (size_t)w->n)
+    cap *= 2;
+  int *last = cb_malloc(cap * sizeof *last);
+  if (!last) return -1;
+  for (size_t k = 0; k < cap; k++)
+    last[k] = -1;
+  for (int k = 0; k < w->n; k++) {
+    size_t h = cb_hash_str(CB_HASH_START, w->x[k].what) & (cap - 1);
+    while (last[h] >= 0 && strcmp(w->x[last[h]].what, w->x[k].what) != 0)
+      h = (h + 1) & (cap - 1);
+    w->first[k] = last[h] < 0;
+    if (last[h] >= 0) w->next[last[h]] = k;
+    w->next[k] = -1;
+    last[h] = k;
+  }
+  free(last);
+  return 0;
+}
+
+static int ways_of(ways *w, const cb_dungeon *d, const cb_room *r) {
+  int n = 0;
+  for (int i = 0; i < d->npassages; i++)
+    n += d->passages[i].from == r->id || d->passages[i].to == r->id;
+  w->x = cb_malloc(((size_t)n + 1) * sizeof *w->x);
+  w->next = cb_malloc(((size_t)n + 1) * sizeof *w->next);
+  w->first = cb_malloc(((size_t)n + 1) * sizeof *w->first);
+  if (!w->x || !w->next || !w->first) return -1;
+  for (int i = 0; i < d->npassages; i++) {
+    const cb_passage *ps = &d->passages[i];
+    if (ps->from == r->id || ps->to == r->id) w->x[w->n++] = passage_words(d, ps, r->id);
+  }
+  return ways_group(w);
+}
+
+/* One kind's ways, from its first (returns how many): "; obstructed: 2 (60 ft), 7 (120 ft)". */
+static int kind_text(entry *e, const ways *w, int head, int shown, const char *lead) {
+  const char *what = w->x[head].what;
+  int before = shown;
+  for (int k = head; k >= 0; k = w->next[k], shown++) {
+    char buf[512];
+    if (!shown) span(e, CB_FONT_ITALIC, lead);
+    if (k == head && what[0]) {
+      if (shown) span(e, CB_FONT_REGULAR, "; ");
+      span(e, CB_FONT_ITALIC, what);
+    }
+    const char *sep = k == head ? (what[0] ? ": " : shown ? "; " : "") : ", ";
+    exit_text(&w->x[k], false, buf, sizeof buf);
+    spanf(e, CB_FONT_REGULAR, "%s%s", sep, buf);
+  }
+  return shown - before;
+}
+
 /* The compact form names each kind of way once: "Exits: 4 (30 ft), 9;
  * obstructed: 2 (60 ft), 7 (120 ft)", the plain ways first, then the kinds
- * in the order they first come. A room's ways past the 256th are named one
- * by one. */
+ * in the order they first come. */
 static int exits_grouped(entry *e, const cb_dungeon *d, const cb_room *r, const char *lead) {
-  char buf[512];
+  ways w = {0};
   int shown = 0;
-  unsigned char done[256] = {0}; /* the passages (of this room, in order) already named */
-  /* the plain ways first, so that none reads as one of the kind named before it */
-  for (int plain = 1; plain >= 0; plain--)
-    for (int g = 0, pass = 0; g < d->npassages; g++) {
-      const cb_passage *head = &d->passages[g];
-      if (head->from != r->id && head->to != r->id) continue;
-      int at = pass++;
-      if (at < 256 && done[at]) continue;
-      exit_words hx = passage_words(d, head, r->id);
-      if ((hx.what[0] == '\0') != plain) continue;
-      for (int i = g, k = at; i < d->npassages; i++) {
-        const cb_passage *ps = &d->passages[i];
-        if (ps->from != r->id && ps->to != r->id) continue;
-        int me = k++;
-        exit_words x = passage_words(d, ps, r->id);
-        if (me >= 256 ? i != g : done[me] || strcmp(x.what, hx.what) != 0) continue;
-        if (me < 256) done[me] = 1;
-        bool first_of_group = i == g;
-        if (!shown) span(e, CB_FONT_ITALIC, lead);
-        if (first_of_group && hx.what[0]) {
-          if (shown) span(e, CB_FONT_REGULAR, "; ");
-          span(e, CB_FONT_ITALIC, hx.what);
-        }
-        /* the separator rides with the way: a room of many ways keeps to the entry's spans */
-        const char *sep = first_of_group ? (hx.what[0] ? ": " : shown ? "; " : "") : ", ";
-        size_t n = (size_t)snprintf(buf, sizeof buf, "%s", sep);
-        exit_text(&x, false, buf + n, sizeof buf - n);
-        span(e, CB_FONT_REGULAR, buf);
-        shown++;
-      }
-    }
+  if (ways_of(&w, d, r))
+    e->oom = true;
+  else
+    /* the plain ways first, so that none reads as one of the kind named before it */
+    for (int plain = 1; plain >= 0; plain--)
+      for (int k = 0; k < w.n; k++)
+        if (w.first[k] && (w.x[k].what[0] == '\0') == plain) shown += kind_text(e, &w, k, shown, lead);
+  free(w.x);
+  free(w.next);
+  free(w.first);
   return shown;
 }
 

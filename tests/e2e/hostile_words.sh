@@ -28,6 +28,19 @@ $2
 json.dump(d, open('$1', 'w'))" || die "edit $1"
 }
 
+# refused WHAT PATTERN ARGS...: exit 2, one line on standard error matching PATTERN, no out.*.
+refused() {
+  local what=$1 pattern=$2
+  shift 2
+  rm -f out.*
+  local rc=0
+  "$CRAWLBOOK" "$@" >stdout 2>stderr || rc=$?
+  [ "$rc" -eq 2 ] || fail "$what: exit status $rc, want 2 ($(head -c 300 stderr))"
+  [ "$(wc -l <stderr)" -eq 1 ] || fail "$what: not one line on stderr: $(head -c 600 stderr)"
+  grep -q -- "$pattern" stderr || fail "$what: the message does not say '$pattern': $(cat stderr)"
+  ! ls out.* >/dev/null 2>&1 || fail "$what: wrote $(ls out.*)"
+}
+
 # printed PDF WORD...: every WORD is in the PDF's text.
 printed() {
   local pdf=$1
@@ -106,5 +119,17 @@ quiet "7 long log lines" render log.json -o log2.json
 python3 -c "import json
 a, b = json.load(open('log.json'))['log'], json.load(open('log2.json'))['log']
 assert a == b, [len(x) for x in b[:2]]" || fail "7: the log did not come back whole"
+
+# 2: 20,000 passages between two rooms (the sheet ran past 300 s) are refused at once: a room
+# may have 10,000 ways. Up to that, the key groups a room's ways in one pass.
+edit ways.json "n = len(d['passages'])
+for i in range(20000):
+    d['passages'].append({'id': n + i + 1, 'from': 1, 'to': 2, 'kind': 'door', 'flags': ['secret'] if i % 3 else []})"
+refused "2 20,000 ways" "passages\[[0-9]*\]: room [12] has more than 10000 ways (passages); a room may have at most 10000" \
+  render ways.json -o out.pdf
+edit ways.json "n = len(d['passages'])
+for i in range(2000):
+    d['passages'].append({'id': n + i + 1, 'from': 1, 'to': 2, 'kind': 'door', 'flags': ['secret'] if i % 3 else []})"
+quiet "2 2,000 ways" render ways.json --template booklet -o ways.pdf
 
 finish

@@ -140,12 +140,40 @@ static void a_room_of_many_ways_names_each_once(void **state) {
   cb_dungeon_free(d);
 }
 
+/* Issue 25, item 2: the compact form groups a room's ways in one pass, every
+ * way of a kind under its one label however many the room has (past the
+ * 256th they were once named one by one, each with its kind, and grouping
+ * took time quadratic in the ways). */
+static void many_ways_of_a_kind_share_one_label(void **state) {
+  (void)state;
+  cb_dungeon *d = cb_dungeon_new("test", 1);
+  assert_non_null(d);
+  assert_non_null(cb_dungeon_add_room(d, 0, 0, 0));
+  assert_non_null(cb_dungeon_add_room(d, 0, 0, 1));
+  for (int i = 0; i < 600; i++) {
+    cb_passage *ps = cb_dungeon_add_passage(d, d->rooms[0].id, d->rooms[1].id, CB_PASSAGE_TUNNEL);
+    assert_non_null(ps);
+    ps->flags = i % 2 ? CB_FLAG_TRAPPED : 0;
+    ps->length_ft = CB_NO_VALUE;
+  }
+  cb_page *p = first_entry(d, true, 500);
+  int labels = 0, ways = 0;
+  for (int i = 0; i < p->nitems; i++)
+    for (const char *t = p->items[i].kind == CB_ITEM_TEXT ? p->items[i].text : ""; *t; t++)
+      labels += !strncmp(t, "trapped", 7), ways += *t == '2' && (t[1] == ',' || t[1] == '.' || t[1] == ';');
+  cb_page_free(p);
+  assert_int_equal(labels, 1);
+  assert_int_equal(ways, 600);
+  cb_dungeon_free(d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(the_long_form_names_each_way_with_its_kind),
       cmocka_unit_test(the_compact_form_names_each_kind_once),
       cmocka_unit_test(plain_ways_come_first),
       cmocka_unit_test(a_room_of_many_ways_names_each_once),
+      cmocka_unit_test(many_ways_of_a_kind_share_one_label),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
