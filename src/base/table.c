@@ -64,19 +64,19 @@ static cb_status start(cb_table *t, const char *name, cb_error *err) {
   return CB_OK;
 }
 
+/* Checks the bytes in t->text (n of them): at most 1 MiB, no NUL, UTF-8. */
+static cb_status check_text(cb_table *t, size_t n, cb_error *err) {
+  if (n > MAX_FILE) return cb_table_fail(t, NULL, err, "larger than 1 MiB");
+  if (memchr(t->text, '\0', n)) return cb_table_fail(t, NULL, err, "holds a NUL byte: not a text file");
+  if (!valid_utf8((unsigned char *)t->text, n)) return cb_table_fail(t, NULL, err, "is not valid UTF-8");
+  t->text[n] = '\0';
+  return CB_OK;
+}
+
 /* Checks the bytes in t->text (n of them) and splits them into rows. */
 static cb_status finish(cb_table *t, size_t n, int min_fields, int max_fields, cb_error *err) {
-  cb_status st = CB_OK;
-  if (n > MAX_FILE)
-    st = cb_table_fail(t, NULL, err, "larger than 1 MiB");
-  else if (memchr(t->text, '\0', n))
-    st = cb_table_fail(t, NULL, err, "holds a NUL byte: not a text file");
-  else if (!valid_utf8((unsigned char *)t->text, n))
-    st = cb_table_fail(t, NULL, err, "is not valid UTF-8");
-  if (st == CB_OK) {
-    t->text[n] = '\0';
-    st = parse_rows(t, min_fields, max_fields, err);
-  }
+  cb_status st = check_text(t, n, err);
+  if (st == CB_OK) st = parse_rows(t, min_fields, max_fields, err);
   if (st != CB_OK) cb_table_free(t);
   return st;
 }
@@ -95,7 +95,9 @@ cb_status cb_table_parse(const char *text, size_t len, const char *name, int min
   return finish(t, n, min_fields, max_fields, err);
 }
 
-cb_status cb_table_read(const char *path, int min_fields, int max_fields, cb_table *t, cb_error *err) {
+/* Reads path's bytes into t->text (*n of them), stopping past 1 MiB (an
+ * endless stream is read no further); on error t is freed. */
+static cb_status read_bytes(const char *path, cb_table *t, size_t *n, cb_error *err) {
   cb_status st = start(t, path, err);
   if (st != CB_OK) return st;
   FILE *f = fopen(path, "rb");
@@ -105,25 +107,42 @@ cb_status cb_table_read(const char *path, int min_fields, int max_fields, cb_tab
     return st;
   }
   /* grow as the file is read: tables are small, and read once per dungeon */
-  size_t n = 0, tcap = 0;
+  size_t tcap = 0;
   int nomem = 0;
+  *n = 0;
   for (;;) {
-    if (cb_grow(&t->text, &tcap, n + 4096 + 2, 1)) {
+    if (cb_grow(&t->text, &tcap, *n + 4096 + 2, 1)) {
       nomem = 1;
       break;
     }
-    size_t want = tcap - n - 1, got = fread(t->text + n, 1, want, f);
-    n += got;
-    if (got < want || n > MAX_FILE) break;
+    size_t want = tcap - *n - 1, got = fread(t->text + *n, 1, want, f);
+    *n += got;
+    if (got < want || *n > MAX_FILE) break;
   }
   int read_error = ferror(f);
   fclose(f);
   if (nomem || read_error) {
     st = nomem ? cb_error_oom(err) : cb_table_fail(t, NULL, err, "cannot read it (is it a directory?)");
     cb_table_free(t);
-    return st;
   }
-  return finish(t, n, min_fields, max_fields, err);
+  return st;
+}
+
+cb_status cb_table_read(const char *path, int min_fields, int max_fields, cb_table *t, cb_error *err) {
+  size_t n;
+  cb_status st = read_bytes(path, t, &n, err);
+  return st != CB_OK ? st : finish(t, n, min_fields, max_fields, err);
+}
+
+cb_status cb_table_text(const char *path, char **text, cb_error *err) {
+  cb_table t;
+  size_t n;
+  *text = NULL;
+  cb_status st = read_bytes(path, &t, &n, err);
+  if (st == CB_OK) st = check_text(&t, n, err);
+  if (st == CB_OK) *text = t.text, t.text = NULL;
+  cb_table_free(&t);
+  return st;
 }
 
 static cb_status parse_rows(cb_table *t, int min_fields, int max_fields, cb_error *err) {

@@ -29,6 +29,10 @@ cb_status cb_table_read(const char *path, int min_fields, int max_fields, cb_tab
 /* The same for text already in memory (len bytes); name is used in messages. */
 cb_status cb_table_parse(const char *text, size_t len, const char *name, int min_fields, int max_fields,
                          cb_table *t, cb_error *err);
+/* The whole text of path, checked as a table's is (at most 1 MiB, read no
+ * further; no NUL byte; valid UTF-8), for a file of another form (a mask):
+ * *text, NUL-terminated, is the caller's to free (NULL on error). */
+cb_status cb_table_text(const char *path, char **text, cb_error *err);
 void cb_table_free(cb_table *t);
 
 /* Sets "path:line: message" for a row (CB_EINPUT) and returns CB_EINPUT. */

@@ -142,6 +142,23 @@ static void missing_file_and_directory(void **state) {
   assert_int_equal(strncmp(e2.msg, dir, strlen(dir)), 0);
 }
 
+/* A file of another form (a mask) is read as tables are: whole, its '#'
+ * lines kept; a NUL byte refused; an endless stream stopped past 1 MiB. */
+static void whole_text_checked(void **state) {
+  (void)state;
+  char *text;
+  cb_error err = {0};
+  assert_int_equal(cb_table_text(write_file("mask.txt", "#.#\n###\n", 8), &text, &err), CB_OK);
+  assert_string_equal(text, "#.#\n###\n");
+  free(text);
+  assert_int_equal(cb_table_text(write_file("nul.txt", "##\n##\0x\n", 8), &text, &err), CB_EINPUT);
+  assert_null(text);
+  assert_non_null(strstr(err.msg, "nul.txt: holds a NUL byte"));
+  cb_error e2 = {0};
+  assert_int_equal(cb_table_text("/dev/zero", &text, &e2), CB_EINPUT);
+  assert_string_equal(e2.msg, "/dev/zero: larger than 1 MiB");
+}
+
 static void fail_names_the_row(void **state) {
   (void)state;
   const char text[] = "# header\n1 | x\n\n7 | y\n";
@@ -191,6 +208,7 @@ int main(void) {
       cmocka_unit_test(errors_name_file_and_line),
       cmocka_unit_test(missing_file_and_directory),
       cmocka_unit_test(fail_names_the_row),
+      cmocka_unit_test(whole_text_checked),
       cmocka_unit_test(numbers),
       cmocka_unit_test(table_paths),
   };

@@ -132,4 +132,11 @@ for i in range(2000):
     d['passages'].append({'id': n + i + 1, 'from': 1, 'to': 2, 'kind': 'door', 'flags': ['secret'] if i % 3 else []})"
 quiet "2 2,000 ways" render ways.json --template booklet -o ways.pdf
 
+# 3: --shape reads no more than other tables (1 MiB) from an endless stream, and refuses a NUL byte
+# (read for ever before; a NUL ended its row silently).
+refused "3 /dev/zero" "/dev/zero: larger than 1 MiB" -g cards --shape /dev/zero -o out.pdf
+refused "3 endless blank lines" "larger than 1 MiB" -g cards --shape <(yes "") -o out.pdf
+printf '##\n##\0 after a NUL\n' >nul.txt
+refused "3 NUL" "nul.txt: holds a NUL byte" -g cards --shape nul.txt -o out.pdf
+
 finish

@@ -78,14 +78,31 @@ typedef struct layout {
   const char *shape_name;
 } layout;
 
+/* The next line of a mask's text into line (cap bytes, its newline kept);
+ * false at the end of the text. */
+static bool next_line(const char **text, char *line, size_t cap) {
+  if (!**text) return false;
+  size_t n = strcspn(*text, "\n");
+  n += (*text)[n] == '\n';
+  size_t k = n < cap - 1 ? n : cap - 1;
+  memcpy(line, *text, k);
+  line[k] = '\0';
+  *text += k;
+  return true;
+}
+
 static cb_status read_mask(const char *path, layout *L, cb_error *err) {
   FILE *f = fopen(path, "rb");
   if (!f) return cb_error_set(err, CB_EINPUT, "--shape %s: cannot open the mask file", path);
+  fclose(f);
+  char *text = NULL; /* read as tables are: 1 MiB at most, no NUL byte */
+  cb_status st = cb_table_text(path, &text, err);
+  if (st != CB_OK) return st;
+  const char *at = text;
   char line[256];
   int lineno = 0, w = 0, h = 0;
   char rows[MAX_SIDE][MAX_SIDE + 1];
-  cb_status st = CB_OK;
-  while (fgets(line, sizeof line, f)) {
+  while (next_line(&at, line, sizeof line)) {
     lineno++;
     size_t n = strlen(line);
     if (n == sizeof line - 1 && line[n - 1] != '\n') {
@@ -119,10 +136,6 @@ static cb_status read_mask(const char *path, layout *L, cb_error *err) {
     w = (int)n;
     memcpy(rows[h++], line, n + 1);
   }
-  if (ferror(f)) {
-    st = cb_error_set(err, CB_EINPUT, "%s: cannot read the mask file", path);
-    goto done;
-  }
   if (h == 0) {
     st = cb_error_set(err, CB_EINPUT, "%s:%d: no rows of '#' and '.'", path, lineno > 0 ? lineno : 1);
     goto done;
@@ -139,7 +152,7 @@ static cb_status read_mask(const char *path, layout *L, cb_error *err) {
     L->ncells += L->mask[i] == '#';
   if (L->ncells == 0) st = cb_error_set(err, CB_EINPUT, "%s:1: the mask has no '#' cell", path);
 done:
-  fclose(f);
+  free(text);
   return st;
 }
 
