@@ -166,9 +166,29 @@ static int segs_meet(upoint a, upoint b, upoint c, upoint d) {
   return ((d1 <= 0 && d2 >= 0) || (d1 >= 0 && d2 <= 0)) && ((d3 <= 0 && d4 >= 0) || (d3 >= 0 && d4 <= 0));
 }
 
+/* How far p lies from the segment a-b. */
+static double seg_distance(upoint p, upoint a, upoint b) {
+  double dx = b.u - a.u, dy = b.v - a.v, l2 = dx * dx + dy * dy;
+  double t = l2 > 0 ? ((p.u - a.u) * dx + (p.v - a.v) * dy) / l2 : 0;
+  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  return hypot(p.u - (a.u + t * dx), p.v - (a.v + t * dy));
+}
+
+/* Where segments a-b and c-d meet as the map sees them: 1 where they cross
+ * or touch; else each end of one that lies closer to the other than the
+ * map tells points apart (SNAP_FT at the smallest sector) splits it there,
+ * so near-parallel strokes count up to 4. */
+static int meetings(upoint a, upoint b, upoint c, upoint d) {
+  if (segs_meet(a, b, c, d)) return 1;
+  double snap = SNAP_FT / MIN_SECTOR_FT;
+  return (seg_distance(a, c, d) < snap) + (seg_distance(b, c, d) < snap) + (seg_distance(c, a, b) < snap) +
+         (seg_distance(d, a, b) < snap);
+}
+
 /* The pieces a letter becomes on the map: its segments and where they meet
- * (neighbours in a stroke excepted). The network's cost grows with the
- * square of these over every sector, so a table may ask for a few only. */
+ * (neighbours in a stroke excepted), touches within the map's snap counted
+ * as the map counts them. The network's cost grows with the square of these
+ * over every sector, so a table may ask for a few only. */
 static int letter_pieces(const letter *l) {
   int n = 0;
   for (int a = 0; a < l->npolys; a++)
@@ -177,7 +197,7 @@ static int letter_pieces(const letter *l) {
     for (int i = 1; i < l->polys[a].n; i++)
       for (int b = a; b < l->npolys; b++)
         for (int k = b == a ? i + 2 : 1; k < l->polys[b].n; k++)
-          n += segs_meet(l->polys[a].p[i - 1], l->polys[a].p[i], l->polys[b].p[k - 1], l->polys[b].p[k]);
+          n += meetings(l->polys[a].p[i - 1], l->polys[a].p[i], l->polys[b].p[k - 1], l->polys[b].p[k]);
   return n;
 }
 
@@ -239,9 +259,10 @@ static cb_status parse_letter(const cb_table *t, const cb_table_row *row, letter
   int pieces = st == CB_OK ? letter_pieces(l) : 0;
   if (pieces > MAX_LETTER_PIECES)
     st = cb_table_fail(t, row, err,
-                       "letter '%s' makes %d pieces (segments and crossings); a letter may make at "
+                       "letter '%s' makes %d pieces (segments and where they cross or touch, strokes "
+                       "closer than %g ft at the smallest sector touching); a letter may make at "
                        "most %d, twice the busiest shipped one, so that a 12x12 map stays quick",
-                       l->name, pieces, MAX_LETTER_PIECES);
+                       l->name, pieces, SNAP_FT, MAX_LETTER_PIECES);
   return st;
 }
 
@@ -660,6 +681,51 @@ static int find_root(int *parent, int i) {
   return i;
 }
 
+/* Joins piece `root` (its segments marked in in_a, the other pieces' in
+ * in_b) to the nearest stroke of another piece, unless an earlier join of
+ * this round already linked the two (joined: a union-find over nodes). */
+static cb_status join_piece(lx *s, int nsegs, const int *piece, int root, int *in_a, int *in_b, int *joined,
+                            int *left, cb_error *err) {
+  for (int i = 0; i < nsegs; i++)
+    in_a[i] = piece[i] == root, in_b[i] = piece[i] >= 0 && piece[i] != root;
+  double p[4] = {0, 0, 0, 0};
+  int sa = -1, sb = -1;
+  double dist = closest_sets(s, 0, nsegs, 0, nsegs, in_a, in_b, p, &sa, &sb);
+  if (sa < 0 || find_root(joined, root) == find_root(joined, piece[sb])) return CB_OK;
+  joined[find_root(joined, root)] = find_root(joined, piece[sb]);
+  /* add_seg may move the segments: keep the sectors, not pointers */
+  int sector_a = s->segs[sa].s1, sector_b = s->segs[sb].s1;
+  if (add_seg(s, (seg){p[0], p[1], p[2], p[3], sector_a, sector_b, 1})) return cb_error_oom(err);
+  const cb_sketch_sector *sec = &s->sk->sectors[sector_b];
+  cb_dungeon_log(s->d,
+                 "A stroke of %s in sector %d,%d touched nothing: joined it to the nearest stroke with a "
+                 "%.0f ft tunnel (%d pieces were left).",
+                 sec->letter, sec->col, sec->row, dist, (*left)--);
+  return CB_OK;
+}
+
+/* One round: every piece but the first is joined to the nearest stroke of
+ * the rest, so the pieces at least halve and the graph is rebuilt a few
+ * times only (once per piece made strokes that run side by side crawl). */
+static cb_status join_round(lx *s, int *parent, int pieces, cb_error *err) {
+  int nsegs = s->nsegs; /* the segments of the round's start: its joins wait for the next */
+  size_t n = (size_t)nsegs + 1;
+  int *piece = cb_malloc(n * sizeof *piece), *in_a = cb_malloc(n * sizeof *in_a),
+      *in_b = cb_malloc(n * sizeof *in_b);
+  cb_status st = piece && in_a && in_b ? CB_OK : cb_error_oom(err);
+  /* a segment's piece is its first point's */
+  for (int i = 0; st == CB_OK && i < nsegs; i++) {
+    int nd = node_at(s, s->segs[i].ax, s->segs[i].ay);
+    piece[i] = nd >= 0 && nd < s->nnodes ? find_root(parent, nd) : -1;
+  }
+  int root0 = s->nnodes ? find_root(parent, 0) : 0, *joined = parent; /* reused: roots stay roots */
+  for (int i = 0; i < s->nnodes && st == CB_OK; i++)
+    if (find_root(parent, i) == i && i != root0)
+      st = join_piece(s, nsegs, piece, i, in_a, in_b, joined, &pieces, err);
+  free(piece), free(in_a), free(in_b);
+  return st;
+}
+
 /* Beyond the seed: a letter from a user's table may hold a stroke that
  * touches nothing; join each lost piece to the nearest stroke of the rest. */
 static cb_status connect_pieces(lx *s, cb_error *err) {
@@ -667,46 +733,17 @@ static cb_status connect_pieces(lx *s, cb_error *err) {
     cb_status st = build_graph(s, err);
     if (st != CB_OK) return st;
     int *parent = cb_malloc(((size_t)s->nnodes + 1) * sizeof *parent);
-    int *in_a = cb_calloc((size_t)s->nsegs + 1, sizeof *in_a),
-        *in_b = cb_calloc((size_t)s->nsegs + 1, sizeof *in_b);
-    if (!parent || !in_a || !in_b) {
-      free(parent), free(in_a), free(in_b);
-      return cb_error_oom(err);
-    }
+    if (!parent) return cb_error_oom(err);
     for (int i = 0; i < s->nnodes; i++)
       parent[i] = i;
     for (int e = 0; e < s->nedges; e++)
       parent[find_root(parent, s->edges[e].a)] = find_root(parent, s->edges[e].b);
-    int pieces = 0, root0 = s->nnodes ? find_root(parent, 0) : 0;
+    int pieces = 0;
     for (int i = 0; i < s->nnodes; i++)
       pieces += find_root(parent, i) == i;
-    if (pieces <= 1 || round > 10000) {
-      free(parent), free(in_a), free(in_b);
-      return CB_OK;
-    }
-    /* a segment's piece is its first point's */
-    for (int i = 0; i < s->nsegs; i++) {
-      int nd = node_at(s, s->segs[i].ax, s->segs[i].ay);
-      if (nd < 0 || nd >= s->nnodes) continue;
-      if (find_root(parent, nd) == root0)
-        in_a[i] = 1;
-      else
-        in_b[i] = 1;
-    }
+    if (pieces > 1 && round <= 10000) st = join_round(s, parent, pieces, err);
     free(parent);
-    double p[4] = {0, 0, 0, 0};
-    int sa = -1, sb = -1;
-    double dist = closest_sets(s, 0, s->nsegs, 0, s->nsegs, in_a, in_b, p, &sa, &sb);
-    free(in_a), free(in_b);
-    if (sa < 0) return CB_OK;
-    /* add_seg may move the segments: keep the sectors, not pointers */
-    int sector_a = s->segs[sa].s1, sector_b = s->segs[sb].s1;
-    if (add_seg(s, (seg){p[0], p[1], p[2], p[3], sector_a, sector_b, 1})) return cb_error_oom(err);
-    const cb_sketch_sector *sec = &s->sk->sectors[sector_b];
-    cb_dungeon_log(s->d,
-                   "A stroke of %s in sector %d,%d touched nothing: joined it to the nearest stroke with a "
-                   "%.0f ft tunnel (%d pieces were left).",
-                   sec->letter, sec->col, sec->row, dist, pieces);
+    if (st != CB_OK || pieces <= 1 || round > 10000) return st;
   }
 }
 
