@@ -12,6 +12,7 @@ typedef struct word {
   double w;
   int glue;           /* 1 when a space comes before it (same line) */
   const void *object; /* an inline object instead of text */
+  int piece;          /* 1 when it goes on a word too wide for a line: a line may start with it */
 } word;
 
 double cb_text_width(const cb_measure *m, cb_font font, double size, const char *utf8) {
@@ -27,6 +28,53 @@ static double measure_n(const cb_measure *m, cb_font font, double size, const ch
   double w = m->width(m->ctx, font, size, buf);
   if (buf != small) free(buf);
   return w;
+}
+
+static int add_word(word **w, size_t *cap, int *nw, word x) {
+  if (cb_grow(w, cap, (size_t)*nw + 1, sizeof **w)) return -1;
+  (*w)[(*nw)++] = x;
+  return 0;
+}
+
+/* The longest start of s (len bytes, wider than the line) that fits the
+ * line, cut between characters and, where it can be, after a hyphen; at
+ * least one character. -1 on OOM. */
+static int fitting_start(const cb_flow *f, cb_font font, const char *s, int len) {
+  int lo = 1, hi = len; /* lo: a start that is taken whatever its width */
+  while (lo < len && ((unsigned char)s[lo] & 0xC0) == 0x80)
+    lo++;
+  while (lo < hi) {
+    int mid = lo + (hi - lo + 1) / 2;
+    while (mid > lo && ((unsigned char)s[mid] & 0xC0) == 0x80)
+      mid--;
+    double w = mid > lo ? measure_n(f->m, font, f->size, s, mid) : 0;
+    if (w < 0) return -1;
+    if (mid > lo && w <= f->width)
+      lo = mid;
+    else
+      hi = mid > lo ? mid - 1 : lo;
+  }
+  for (int k = lo; k > 1; k--)
+    if (s[k - 1] == '-') return k;
+  return lo;
+}
+
+/* Adds word s (len bytes, `width` wide); one wider than the line is broken
+ * into pieces that fit (a room named with one long hyphenated word), so
+ * that it never runs into the next column or off the page. */
+static int add_text_word(const cb_flow *f, cb_font font, const char *s, int len, double width, int glue,
+                         word **w, size_t *cap, int *nw) {
+  int piece = 0;
+  while (width > f->width && f->width > 0 && len > 1) {
+    int k = fitting_start(f, font, s, len);
+    double kw = k > 0 && k < len ? measure_n(f->m, font, f->size, s, k) : -1;
+    if (k < 0 || (k < len && kw < 0)) return -1;
+    if (k >= len) break;
+    if (add_word(w, cap, nw, (word){font, s, k, kw, glue, NULL, piece})) return -1;
+    s += k, len -= k, glue = 0, piece = 1;
+    if ((width = measure_n(f->m, font, f->size, s, len)) < 0) return -1;
+  }
+  return add_word(w, cap, nw, (word){font, s, len, width, glue, NULL, piece});
 }
 
 /* Draws words [from, to) as one line: consecutive words in one font share a text item. */
@@ -85,13 +133,13 @@ int cb_text_flow(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans,
     space[k] = f->m->width(f->m->ctx, (cb_font)k, f->size, " ");
   for (int s = 0; s < nspans; s++) {
     if (spans[s].object) {
-      if (cb_grow(&w, &cap, (size_t)nw + 1, sizeof *w)) {
+      if (add_word(
+              &w, &cap, &nw,
+              (word){spans[s].font, "", 0, spans[s].object_w, nw > 0 && pending_glue, spans[s].object, 0})) {
         free(w);
         if (p) p->oom = true;
         return -1;
       }
-      w[nw] = (word){spans[s].font, "", 0, spans[s].object_w, nw > 0 && pending_glue, spans[s].object};
-      nw++;
       pending_glue = 0;
       continue;
     }
@@ -106,13 +154,12 @@ int cb_text_flow(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans,
       while (*e && *e != ' ')
         e++;
       double width = measure_n(f->m, spans[s].font, f->size, t, (int)(e - t));
-      if (width < 0 || cb_grow(&w, &cap, (size_t)nw + 1, sizeof *w)) {
+      if (width < 0 ||
+          add_text_word(f, spans[s].font, t, (int)(e - t), width, nw > 0 && pending_glue, &w, &cap, &nw)) {
         free(w);
         if (p) p->oom = true;
         return -1;
       }
-      w[nw] = (word){spans[s].font, t, (int)(e - t), width, nw > 0 && pending_glue, NULL};
-      nw++;
       pending_glue = 0;
       t = e;
     }
@@ -128,8 +175,8 @@ int cb_text_flow(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans,
       lw += add;
       end++;
     }
-    /* a break may only fall where there is a space */
-    while (end < nw && end > start + 1 && !w[end].glue)
+    /* a break may only fall where there is a space, or inside a word too wide for a line */
+    while (end < nw && end > start + 1 && !w[end].glue && !w[end].piece)
       end--;
     if (f->limit > 0 && lines == f->limit && f->stop_word) *f->stop_word = start;
     if (p && (f->limit <= 0 || lines < f->limit))

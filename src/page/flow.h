@@ -31,7 +31,8 @@ typedef struct cb_flow {
 } cb_flow;
 
 /* Lays the spans out in lines no wider than f->width (a word longer than a
- * line gets a line of its own) and, when p is not NULL, draws them (the
+ * line is broken into pieces that fit, after a hyphen where it can be, else
+ * between two characters) and, when p is not NULL, draws them (the
  * first f->limit of them) with the first baseline at (x, y). Returns the
  * number of lines from f->first_word on, -1 on OOM (which also sets p->oom
  * when p is given). */

@@ -162,4 +162,18 @@ refused "1 20 strokes" "side20.txt:[0-9]*: letter 'A' makes 300 pieces" -g lexim
 strokes side11.txt 11 0.002
 quiet "1 11 strokes" -g leximorph --letters side11.txt --sectors 12x12 --seed 1 -o side11.json
 
+# 14: a room named with one 51-letter hyphenated word is broken to fit its key column, here on
+# every room so that one stands in the last column (it ran past the page's edge, exit 0).
+edit wide.json "for r in d['rooms']:
+    r['contents']['name'] = 'Abcdefgh-ijklmnop-qrstuvwx-yzabcdef-ghijklmn-opqrstu'"
+quiet "14 wide word" render wide.json -o wide.pdf
+pdftotext -bbox wide.pdf - | python3 -c "import re, sys
+edge = None
+for line in sys.stdin:
+    m = re.search(r'<page width=\"([0-9.]+)\"', line)
+    edge = float(m.group(1)) - 10 * 72 / 25.4 if m else edge
+    m = re.search(r'xMax=\"([0-9.]+)\".*>(.*)</word>', line)
+    assert not m or float(m.group(1)) <= edge + 0.5, m.group(2) + ' runs past the margin'" ||
+  fail "14: a word runs past the page's margin"
+
 finish

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../tests/layout/fake_measure.h"
+#include "base/text.h"
 #include "layout/key.h"
 #include "testlib.h"
 
@@ -167,6 +168,38 @@ static void many_ways_of_a_kind_share_one_label(void **state) {
   cb_dungeon_free(d);
 }
 
+/* Issue 25, item 14: a word wider than the column (a room named with one
+ * 51-letter hyphenated word) is broken into pieces that fit, after its
+ * hyphens where it has them, between characters where not; it once ran on
+ * into the next column and off the page. */
+static void an_over_wide_word_is_broken(void **state) {
+  (void)state;
+  cb_dungeon *d = five_ways();
+  d->rooms[0].text = "Abcdefgh-ijklmnop-qrstuvwx-yzabcdef-ghijklmn-opqrstu and \xc3\xa9\xc3\xa9"
+                     "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+                     "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+                     "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+                     "\xc3\xa9.";
+  const double w = 80; /* 20 letters at 8 pt */
+  cb_page *p = first_entry(d, false, w);
+  char all[4096] = "";
+  for (int i = 0; i < p->nitems; i++) {
+    const cb_item *it = &p->items[i];
+    if (it->kind != CB_ITEM_TEXT) continue;
+    double iw = fake_width(NULL, it->font, it->size, it->text);
+    const char *t = it->text + strlen(it->text);
+    if (t > it->text && t[-1] == ' ') iw -= fake_width(NULL, it->font, it->size, " "); /* a run's space */
+    if (it->x + iw > w + 1e-6) fail_msg("'%s' runs %.1f pt past the column", it->text, it->x + iw - w);
+    assert_true(cb_utf8_valid(it->text));
+    strncat(all, it->text, sizeof all - strlen(all) - 1);
+  }
+  cb_page_free(p);
+  assert_non_null(strstr(all, "Abcdefgh-ijklmnop-"));   /* broken after a hyphen */
+  assert_non_null(strstr(all, "ghijklmn-opqrstu and")); /* the rest on a line of its own */
+  d->rooms[0].text = NULL;
+  cb_dungeon_free(d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(the_long_form_names_each_way_with_its_kind),
@@ -174,6 +207,7 @@ int main(void) {
       cmocka_unit_test(plain_ways_come_first),
       cmocka_unit_test(a_room_of_many_ways_names_each_once),
       cmocka_unit_test(many_ways_of_a_kind_share_one_label),
+      cmocka_unit_test(an_over_wide_word_is_broken),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -115,10 +115,23 @@ static void known_breaks(void **state) {
   assert_int_equal(cb_text_flow(NULL, &f, s, 1, 0, 0), 1);
   f.width = 94.99;
   assert_int_equal(cb_text_flow(NULL, &f, s, 1, 0, 0), 2);
-  /* a word longer than a line gets a line of its own */
+  /* a word longer than a line is broken into pieces that fit (issue 25: it ran
+   * into the next column), after a hyphen where it has one */
   cb_span longword[] = {{CB_FONT_REGULAR, "a bbbbbbbbbbbbbbbbbbbb c"}};
   f.width = 30;
-  assert_int_equal(cb_text_flow(NULL, &f, longword, 1, 0, 0), 3);
+  p = cb_page_new(600, 800);
+  assert_int_equal(cb_text_flow(p, &f, longword, 1, 0, 0), 5);
+  const char *pieces[] = {"a", "bbbbbb", "bbbbbb", "bbbbbb", "bb c"};
+  for (int i = 0; i < 5; i++)
+    assert_string_equal(p->items[i].text, pieces[i]);
+  cb_page_free(p);
+  cb_span hyphens[] = {{CB_FONT_REGULAR, "bbb-cc-dddddddd"}};
+  p = cb_page_new(600, 800);
+  assert_int_equal(cb_text_flow(p, &f, hyphens, 1, 0, 0), 4);
+  const char *at_hyphens[] = {"bbb-", "cc-", "dddddd", "dd"};
+  for (int i = 0; i < 4; i++)
+    assert_string_equal(p->items[i].text, at_hyphens[i]);
+  cb_page_free(p);
   /* nothing to draw */
   cb_span empty[] = {{CB_FONT_REGULAR, ""}, {CB_FONT_BOLD, "   "}};
   assert_int_equal(cb_text_flow(NULL, &f, empty, 2, 0, 0), 0);
