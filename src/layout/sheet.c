@@ -933,7 +933,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     if (st2 != CB_OK) return st2;
   }
   if (o->appendix && appendix_pages(d, m, o, &frame, doc) < 0) return cb_error_oom(err);
-  int pages = doc->npages - first;
+  int pages = o->in_booklet ? 0 : doc->npages - first;
   for (int i = 0; i < pages; i++)
     footer(doc->pages[first + i], m, d, o, i + 1, pages, false);
   for (int i = first; i < doc->npages; i++)
@@ -1056,17 +1056,13 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
   if ((o->sections & CB_SECTION_APPENDIX) && appendix_pages(d, m, o, &f, doc) < 0) return cb_error_oom(err);
   int handout_from = doc->npages, handout_to = doc->npages;
   if ((o->sections & CB_SECTION_PLAYER_MAP) && players) {
-    PAGE("Players' map");
-    double notes = f.h * 0.3;
-    map_page(p, &st, players, hooks, o, 0, &f, "The players' map", notes);
-    double ny = top + f.h - notes + 8;
-    cb_page_text(p, CB_FONT_BOLD, 11, x, ny + 11, INK, "Notes");
-    int next = notes_fill(p, m, players, 0, x, ny + 11 * 1.5, w, notes - 11 * 1.5 - 8);
-    while (next < players->nrooms) {
-      PAGE(NULL);
-      cb_page_text(p, CB_FONT_BOLD, 11, x, top + 11, INK, "Notes (continued)");
-      next = notes_fill(p, m, players, next, x, top + 11 * 1.5, w, f.h - 11 * 1.5);
-    }
+    /* the handout, page for page as --player-map lays it out */
+    cb_sheet_options sheet_o = *o;
+    sheet_o.player = sheet_o.in_booklet = true, sheet_o.appendix = false;
+    cb_status s2 = sheet(players, m, &sheet_o, 0, NULL, doc, err);
+    if (s2 != CB_OK) return s2;
+    p = doc->pages[handout_from];
+    if (!(p->label = cb_arena_strdup(p->arena, "Players' map"))) p->oom = true;
     handout_to = doc->npages;
   }
   if (doc->npages == first)

@@ -146,7 +146,8 @@ static void draw_card(cb_page *p, const cb_symbols *st, const geo *g, const cb_r
                  .stroke_color = st->ink,
                  .width = st->line};
   cb_page_ink(p, &face);
-  const char *card = r->card ? r->card : "?";
+  /* a card the players' view does not show (its face tells what lies there) has no index */
+  const char *card = r->card ? r->card : "";
   size_t n = strlen(card);
   char rank[4] = "";
   char suit = 0;
@@ -155,10 +156,12 @@ static void draw_card(cb_page *p, const cb_symbols *st, const geo *g, const cb_r
   else if (n >= 2 && n <= 3)
     memcpy(rank, card, n - 1), rank[n - 1] = 0, suit = card[n - 1];
   double rs = fmax(MIN_TEXT, g->ch * 0.22), pad = g->cw * 0.09; /* the corner index, never under 7 pt */
-  cb_page_text(p, CB_FONT_BOLD, rs, x + pad, y + pad + rs * 0.78, st->ink, rank);
-  double ss = g->ch * 0.17, rw = cb_text_width(st->m, CB_FONT_BOLD, rs, rank);
-  double scx = x + pad + fmax(rw, ss) / 2, scy = y + pad + rs * 0.95 + ss * 0.6;
-  cb_cards_suit(p, st, suit, scx, scy, ss);
+  if (n) {
+    cb_page_text(p, CB_FONT_BOLD, rs, x + pad, y + pad + rs * 0.78, st->ink, rank);
+    double ss = g->ch * 0.17, rw = cb_text_width(st->m, CB_FONT_BOLD, rs, rank);
+    double scx = x + pad + fmax(rw, ss) / 2, scy = y + pad + rs * 0.95 + ss * 0.6;
+    cb_cards_suit(p, st, suit, scx, scy, ss);
+  }
   /* the room number in a ring, low and to the right of the corner index */
   char num[16];
   snprintf(num, sizeof num, "%d", r->number);

@@ -163,6 +163,26 @@ static void draw_under(cb_page *p, const cb_symbols *st, const view *v, const cb
   cb_page_ink(p, &dash);
 }
 
+/* The passage of door dr, NULL when none. */
+static const cb_passage *door_passage(const cb_dungeon *d, const cb_pc_door *dr) {
+  return dr->passage >= 1 ? cb_dungeon_passage(d, dr->passage) : NULL;
+}
+
+/* Is door dr's corridor on the map? In the players' view only when its passage is. */
+static bool door_shown(const cb_dungeon *d, const cb_pc_door *dr) {
+  return !d->players || !dr->passage || door_passage(d, dr);
+}
+
+/* Is the room with this id on the map? In the players' view only when the view has it. */
+static bool room_shown(const cb_dungeon *d, int id) { return !d->players || cb_dungeon_room(d, id); }
+
+/* Is what crossing c crosses on the map? Where it is not, the corridor runs on
+ * unmarked (stairs over nothing would tell of a hidden room or corridor). */
+static bool crossed_shown(const cb_dungeon *d, const cb_preconnect_proc *pp, const cb_pc_crossing *c) {
+  if (c->room) return room_shown(d, c->room);
+  return c->door < 1 || c->door > pp->ndoors || door_shown(d, &pp->doors[c->door - 1]);
+}
+
 /* How far a word of width tw and size `size` centred at (x, y) keeps from
  * the nearest secret door's disc (negative: the disc covers it). */
 static double clearance(const cb_symbols *st, const view *v, const cb_dungeon *d,
@@ -170,8 +190,8 @@ static double clearance(const cb_symbols *st, const view *v, const cb_dungeon *d
   double rad = st->badge * 0.62 + 1, least = INFINITY;
   for (int i = 0; i < pp->ndoors; i++) {
     const cb_pc_door *dr = &pp->doors[i];
-    if (dr->npoints < 2 || dr->passage < 1 || dr->passage > d->npassages) continue;
-    if (!(d->passages[dr->passage - 1].flags & CB_FLAG_SECRET)) continue;
+    const cb_passage *ps = door_passage(d, dr);
+    if (dr->npoints < 2 || !ps || !(ps->flags & CB_FLAG_SECRET)) continue;
     double px, py, ux, uy, total = 0;
     for (int k = 1; k < dr->npoints; k++)
       total += seg_len(dr->points[k - 1], dr->points[k]);
@@ -347,6 +367,7 @@ static void draw_corridors(cb_page *p, const cb_symbols *st, const cb_dungeon *d
   for (int pass = 0; pass < 2; pass++)
     for (int i = 0; i < pp->ndoors; i++) {
       const cb_pc_door *dr = &pp->doors[i];
+      if (!door_shown(d, dr)) continue;
       cb_page_role(p, CB_ROLE_PASSAGE, dr->room, dr->to);
       band(p, st, v, dr->points, dr->npoints, pass);
       band(p, st, v, dr->side, dr->nside, pass);
@@ -371,7 +392,8 @@ static void draw_corridors(cb_page *p, const cb_symbols *st, const cb_dungeon *d
 }
 
 /* The rooms over the corridors. */
-static void draw_rooms(cb_page *p, const cb_symbols *st, const cb_preconnect_proc *pp, const view *v) {
+static void draw_rooms(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
+                       const view *v) {
   cb_ink room_ink = {.fill = true,
                      .stroke = true,
                      .fill_color = cb_symbol_room_fill(st),
@@ -379,6 +401,7 @@ static void draw_rooms(cb_page *p, const cb_symbols *st, const cb_preconnect_pro
                      .width = st->line * 1.4};
   for (int i = 0; i < pp->nrooms; i++) {
     const cb_pc_room *r = &pp->rooms[i];
+    if (!room_shown(d, r->room)) continue;
     cb_page_role(p, CB_ROLE_ROOM, r->room, 0);
     page_move(p, v, r->x, r->y);
     page_line(p, v, r->x + r->w, r->y);
@@ -391,14 +414,15 @@ static void draw_rooms(cb_page *p, const cb_symbols *st, const cb_preconnect_pro
 }
 
 /* Crossings over the rooms and corridors. */
-static void draw_crossings(cb_page *p, const cb_symbols *st, const cb_preconnect_proc *pp, const view *v,
-                           cb_symbol_set *used) {
+static void draw_crossings(cb_page *p, const cb_symbols *st, const cb_dungeon *d,
+                           const cb_preconnect_proc *pp, const view *v, cb_symbol_set *used) {
   /* crossings on top: over runs the corridor across, under dashes it through */
   for (int i = 0; i < pp->ndoors; i++) {
     const cb_pc_door *dr = &pp->doors[i];
-    for (int k = 0; k < dr->ncrossings; k++) {
+    for (int k = 0; k < dr->ncrossings && door_shown(d, dr); k++) {
       const cb_pc_crossing *c = &dr->crossings[k];
       if (c->result != CB_CROSS_UNDER && c->result != CB_CROSS_OVER) continue;
+      if (!crossed_shown(d, pp, c)) continue;
       double s0 = along(dr->points, dr->npoints, c->enter), s1 = along(dr->points, dr->npoints, c->leave);
       if (s0 < 0 || s1 < s0) continue;
       cb_pc_point seg[MAX_PIECE];
@@ -427,12 +451,11 @@ static void draw_doors(cb_page *p, const cb_symbols *st, const cb_dungeon *d, co
   /* doors where corridors meet walls; secret doors and dead ends where they stop */
   for (int i = 0; i < pp->ndoors; i++) {
     const cb_pc_door *dr = &pp->doors[i];
-    if (dr->npoints < 1) continue;
+    if (dr->npoints < 1 || !door_shown(d, dr)) continue;
     static const int DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
     int f = (int)dr->facing % 4;
     mark(p, st, v, CB_SYM_DOOR, dr->points[0], DX[f], DY[f], used);
-    const cb_passage *ps =
-        dr->passage >= 1 && dr->passage <= d->npassages ? &d->passages[dr->passage - 1] : NULL;
+    const cb_passage *ps = door_passage(d, dr);
     double total = 0;
     for (int k = 1; k < dr->npoints; k++)
       total += seg_len(dr->points[k - 1], dr->points[k]);
@@ -453,7 +476,7 @@ static void draw_doors(cb_page *p, const cb_symbols *st, const cb_dungeon *d, co
   }
   for (int i = 0; i < pp->ndoors; i++) {
     const cb_pc_door *dr = &pp->doors[i];
-    if (dr->nside != 2) continue;
+    if (dr->nside != 2 || !door_shown(d, dr)) continue;
     double l = seg_len(dr->side[0], dr->side[1]);
     if (l <= EPS) continue;
     mark(p, st, v, CB_SYM_DEAD_END, dr->side[1], (dr->side[1].x - dr->side[0].x) / l,
@@ -475,6 +498,7 @@ static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, 
   for (int i = 0; i < pp->nrooms; i++) {
     const cb_pc_room *r = &pp->rooms[i];
     const cb_room *room = cb_dungeon_room(d, r->room);
+    if (!room_shown(d, r->room)) continue;
     char num[16];
     snprintf(num, sizeof num, "%d", room ? room->number : r->room);
     double cx, cy;
@@ -542,8 +566,8 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
   grid(p, &v, minx, miny, maxx, maxy);
 
   draw_corridors(p, st, d, pp, &v, used);
-  draw_rooms(p, st, pp, &v);
-  draw_crossings(p, st, pp, &v, used);
+  draw_rooms(p, st, d, pp, &v);
+  draw_crossings(p, st, d, pp, &v, used);
   draw_doors(p, st, d, pp, &v, used);
   cb_symbol_north(p, st, x + w - arrow / 2, y + MARGIN_PT + st->badge, v.turned ? 1 : 0,
                   -1 + (v.turned ? 1 : 0));
@@ -575,8 +599,7 @@ void cb_corridors_key_note(const cb_dungeon *d, const cb_room *r, char *buf, siz
   for (int i = 0; i < pp->ndoors; i++) {
     const cb_pc_door *dr = &pp->doors[i];
     if (dr->room != r->id || dr->nrolls < 1) continue;
-    const cb_passage *ps =
-        dr->passage >= 1 && dr->passage <= d->npassages ? &d->passages[dr->passage - 1] : NULL;
+    const cb_passage *ps = door_passage(d, dr);
     n = add(buf, cap, n, "%s%s %d", count ? "; " : "Doors (d10): ", FACING_WORD[dr->facing % 4],
             dr->rolls[0] % 10);
     for (int k = 0; k + 1 < dr->nrolls; k++)
