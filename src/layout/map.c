@@ -102,7 +102,10 @@ int cb_map_room_marks(cb_page *p, const cb_dungeon *d, const cb_room *r, cb_map_
     int other = ps->from == r->id ? ps->to : ps->to == r->id ? ps->from : 0;
     const cb_room *o = other ? cb_dungeon_room(d, other) : NULL;
     if (!o || o->level == r->level) continue;
-    const char *to = cb_arena_printf(p->arena, "L%d", o->level);
+    /* locked stairs: the padlock and its key id on their mark (every mark on every map) */
+    bool locked = (ps->flags & CB_FLAG_LOCKED) && ps->lock;
+    const char *to = locked ? cb_arena_printf(p->arena, "L%d %s", o->level, ps->lock)
+                            : cb_arena_printf(p->arena, "L%d", o->level);
     if (!to) p->oom = true;
     out[n++] = (mark){CB_SYM_STAIRS_AWAY, to};
   }

@@ -29,7 +29,8 @@ typedef struct cb_map_mark {
 enum { CB_MAP_MAX_MARKS = 12 };
 
 /* The marks of room r: its tags, its keys, and stairs to other levels
- * (labelled "L2" with the level they reach), at most CB_MAP_MAX_MARKS, in
+ * (labelled "L2" with the level they reach; locked ones "L2 K1", drawn
+ * with a padlock before the key id), at most CB_MAP_MAX_MARKS, in
  * out; returns how many. Texts live in the page arena.
  * Without a page (p NULL) the stairs marks, whose labels live in the page, are
  * left out. */

@@ -91,6 +91,20 @@ static int stretch(const cb_pc_point *pts, int n, double s0, double s1, cb_pc_po
   return m;
 }
 
+/* The point s along the polyline (its end past the last leg). */
+static cb_pc_point point_at(const cb_pc_point *pts, int n, double s) {
+  for (int i = 1; i < n; i++) {
+    double l = seg_len(pts[i - 1], pts[i]);
+    if (s <= l + EPS && l > EPS) {
+      double t = fmax(0, s / l);
+      return (cb_pc_point){pts[i - 1].x + (pts[i].x - pts[i - 1].x) * t,
+                           pts[i - 1].y + (pts[i].y - pts[i - 1].y) * t};
+    }
+    s -= l;
+  }
+  return pts[n - 1];
+}
+
 /* The unit direction of the leg at s (towards the corridor's end). */
 static void direction_at(const cb_pc_point *pts, int n, double s, double *ux, double *uy) {
   *ux = 1, *uy = 0;
@@ -445,6 +459,36 @@ static void draw_crossings(cb_page *p, const cb_symbols *st, const cb_dungeon *d
   }
 }
 
+static const int DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0}; /* a facing's way out, N E S W */
+
+/* What bars a corridor (locked, soft-locked, trapped, obstructed): the
+ * marks along it from its door, a badge and a bit apart, and the key id of
+ * a lock beside its padlock (booklet.md: every mark on every map). */
+static void draw_bars(cb_page *p, const cb_symbols *st, const cb_passage *ps, const cb_pc_door *dr,
+                      const view *v, double total, cb_symbol_set *used) {
+  static const unsigned FLAG[] = {CB_FLAG_LOCKED, CB_FLAG_SOFT_LOCKED, CB_FLAG_TRAPPED, CB_FLAG_OBSTRUCTED};
+  static const cb_symbol SYM[] = {CB_SYM_LOCKED, CB_SYM_SOFT_LOCKED, CB_SYM_TRAPPED, CB_SYM_OBSTRUCTED};
+  cb_page_role(p, CB_ROLE_PASSAGE_MARK, dr->room, dr->to);
+  double step = st->badge * 1.7 / v->scale, at = st->badge * 1.3 / v->scale;
+  for (int k = 0; k < 4; k++) {
+    if (!(ps->flags & FLAG[k])) continue;
+    double s = fmin(at, total * 0.5), ux, uy;
+    cb_pc_point q = point_at(dr->points, dr->npoints, s);
+    direction_at(dr->points, dr->npoints, s, &ux, &uy);
+    if (total <= EPS) ux = DX[dr->facing % 4], uy = DY[dr->facing % 4]; /* rooms touching at the door */
+    mark(p, st, v, SYM[k], q, ux, uy, used);
+    at += step;
+    if (SYM[k] != CB_SYM_LOCKED || !ps->lock) continue;
+    double lw, lh, px, py, tx, ty;
+    cb_symbol_label_size(st, ps->lock, &lw, &lh);
+    to_page(v, q.x, q.y, &px, &py);
+    turn(v, -uy, ux, &tx, &ty);
+    double off = v->cw / 2 + st->line + (fabs(tx) * lw + fabs(ty) * lh) / 2 + 1;
+    cb_symbol_label(p, st, ps->lock, px + tx * off, py + ty * off);
+  }
+  cb_page_role(p, CB_ROLE_NONE, 0, 0);
+}
+
 /* Doors, secret doors and dead ends. */
 static void draw_doors(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
                        const view *v, cb_symbol_set *used) {
@@ -452,13 +496,13 @@ static void draw_doors(cb_page *p, const cb_symbols *st, const cb_dungeon *d, co
   for (int i = 0; i < pp->ndoors; i++) {
     const cb_pc_door *dr = &pp->doors[i];
     if (dr->npoints < 1 || !door_shown(d, dr)) continue;
-    static const int DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
     int f = (int)dr->facing % 4;
     mark(p, st, v, CB_SYM_DOOR, dr->points[0], DX[f], DY[f], used);
     const cb_passage *ps = door_passage(d, dr);
     double total = 0;
     for (int k = 1; k < dr->npoints; k++)
       total += seg_len(dr->points[k - 1], dr->points[k]);
+    if (ps) draw_bars(p, st, ps, dr, v, total, used);
     if (total <= EPS) continue;
     double ux, uy;
     direction_at(dr->points, dr->npoints, total, &ux, &uy);
