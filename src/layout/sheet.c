@@ -279,12 +279,20 @@ static double levels_height(const cb_dungeon *d, const cb_symbols *st, const cb_
   return total;
 }
 
+/* Would n panels in c columns leave a quarter of the grid or more empty
+ * (three levels in two by two)? booklet.md: no empty quarter. */
+static bool leaves_empty(int n, int c) {
+  int cells = c * ((n + c - 1) / c);
+  return (cells - n) * 4 >= cells;
+}
+
 /* The arrangement (stacked, side by side or a grid) that draws the levels
  * biggest in a box w x h, each panel shaped like its map (no empty bands). */
 static levels_plan plan_levels(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks,
                                double w, double h) {
   levels_plan best = {0, 0, 0, 0};
   for (int c = 1; c <= d->nlevels; c++) {
+    if (leaves_empty(d->nlevels, c)) continue;
     double lo = 0, hi = w / c - 8, full = hi > 0 ? levels_height(d, st, hooks, c, hi) : -1;
     if (full == 0) return (levels_plan){0, 0, 0, 0};
     if (full < 0) break;
@@ -341,6 +349,7 @@ static void draw_levels(cb_page *p, const cb_symbols *st, const cb_dungeon *d, c
   int cols = pl.cols ? pl.cols : 1, rows = (n + cols - 1) / cols;
   for (int c = 2; !pl.cols && c <= n; c++) {
     int r = (n + c - 1) / c;
+    if (leaves_empty(n, c)) continue;
     if (fmin(w / c, h / r) > fmin(w / cols, h / rows)) cols = c, rows = r;
   }
   double cw = w / cols, slack = pl.cols ? fmax(0, h - pl.h) / rows : 0, cy = y;

@@ -693,7 +693,7 @@ static void room_box(cb_page *p, const cb_symbols *st, const view *v, const cb_d
     else
       cb_page_role(p, CB_ROLE_ROOM_MARK, r->id, 0);
     cb_symbol_badge(p, st, rm.m[k].sym, rm.m[k].text, at + w / 2, by);
-    *used |= CB_SYMBOL_BIT(rm.m[k].sym);
+    *used |= cb_map_mark_symbols(&rm.m[k]);
     at += w + MARK_GAP;
   }
   cb_page_role(p, CB_ROLE_NONE, 0, 0);

@@ -577,7 +577,7 @@ static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, 
       double ex, ey, nb[4] = {nx - tw / 2 - 1, ny - size / 2 - 1, nx + tw / 2 + 1, ny + size / 2 + 1};
       mark_spot(st, v, pp, r, bw, st->badge, inside, nb, (const double(*)[4])taken, ntaken, &ex, &ey);
       cb_symbol_badge(p, st, marks[k].sym, marks[k].text, ex, ey);
-      *used |= CB_SYMBOL_BIT(marks[k].sym);
+      *used |= cb_map_mark_symbols(&marks[k]);
       taken[ntaken][0] = ex - bw / 2, taken[ntaken][1] = ey - st->badge / 2;
       taken[ntaken][2] = ex + bw / 2, taken[ntaken][3] = ey + st->badge / 2;
       ntaken++;
