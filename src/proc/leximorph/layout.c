@@ -927,7 +927,12 @@ double cb_sketch_legend(cb_page *p, const cb_symbols *st, const cb_dungeon *d, c
   view v = box_view(d, 0, 0, map_w, map_h);
   /* the sheet's legend at the small sketch's size: a row of samples, not a band of big ones */
   v.tw = fmin(v.tw, 5.5), v.room = fmin(v.room, 12);
-  return legend(p, st, used, &v, x, y, w, p != NULL);
+  double h = legend(p, st, used, &v, x, y, w, p != NULL);
+  /* a scale bar at the map's own scale (the sheet draws it 4 pt inside its frame) */
+  view drawn = box_view(d, 0, 0, map_w - 8, map_h - 8);
+  if (p)
+    scale_bar(p, st, &drawn, x + cb_text_width(st->m, CB_FONT_BOLD, LEGEND_SIZE, "Legend") + 10, y + h + 2);
+  return h + 16;
 }
 
 cb_status cb_sketch_pages(const cb_dungeon *d, const cb_symbols *st, const cb_frame *f, cb_document *doc,
