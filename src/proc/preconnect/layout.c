@@ -587,6 +587,30 @@ static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, 
   cb_page_role(p, CB_ROLE_NONE, 0, 0);
 }
 
+/* A scale bar standing under the north arrow, in its column (cx its middle,
+ * from y down at most `room` points): 10-ft lengths, black and white, the
+ * feet it spans at its foot. */
+static void scale_bar(cb_page *p, const cb_symbols *st, const view *v, double cx, double y, double room) {
+  int feet = 100;
+  while (feet > 20 && feet * v->scale > room - 12)
+    feet /= 2;
+  if (feet * v->scale < 8) return;
+  double seg = 10 * v->scale, bw = 4;
+  for (int i = 0; i * 10 < feet; i++) {
+    cb_page_rect(p, cx - bw / 2, y + i * seg, bw, fmin(seg, (feet - i * 10) * v->scale));
+    cb_ink box = {.fill = true,
+                  .stroke = true,
+                  .fill_color = i % 2 ? st->paper : st->ink,
+                  .stroke_color = st->ink,
+                  .width = 0.5};
+    cb_page_ink(p, &box);
+  }
+  char lab[16];
+  snprintf(lab, sizeof lab, "%d ft", feet);
+  double tw = cb_text_width(st->m, CB_FONT_REGULAR, 7, lab);
+  cb_page_text(p, CB_FONT_REGULAR, 7, cx - tw / 2, y + feet * v->scale + 8, st->ink, lab);
+}
+
 void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
                        double w, double h, cb_symbol_set *used) {
   const cb_preconnect_proc *pp = cb_preconnect_of(d);
@@ -615,6 +639,8 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
   draw_doors(p, st, d, pp, &v, used);
   cb_symbol_north(p, st, x + w - arrow / 2, y + MARGIN_PT + st->badge, v.turned ? 1 : 0,
                   -1 + (v.turned ? 1 : 0));
+  double bar_y = y + MARGIN_PT + st->badge * 3.4;
+  scale_bar(p, st, &v, x + w - arrow / 2, bar_y, y + h - MARGIN_PT - bar_y);
 
   draw_numbers(p, st, d, pp, &v, used);
 }
