@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/alloc.h"
 #include "base/units.h"
@@ -102,11 +103,20 @@ int cb_map_room_marks(cb_page *p, const cb_dungeon *d, const cb_room *r, cb_map_
     int other = ps->from == r->id ? ps->to : ps->to == r->id ? ps->from : 0;
     const cb_room *o = other ? cb_dungeon_room(d, other) : NULL;
     if (!o || o->level == r->level) continue;
-    const char *to = cb_arena_printf(p->arena, "L%d", o->level);
+    /* locked stairs: the padlock and its key id on their mark (every mark on every map) */
+    bool locked =
+        (ps->flags & CB_FLAG_LOCKED) && ps->lock && ps->from == r->id; /* at the end it leaves from */
+    const char *to = locked ? cb_arena_printf(p->arena, "L%d %s", o->level, ps->lock)
+                            : cb_arena_printf(p->arena, "L%d", o->level);
     if (!to) p->oom = true;
     out[n++] = (mark){CB_SYM_STAIRS_AWAY, to};
   }
   return n;
+}
+
+cb_symbol_set cb_map_mark_symbols(const cb_map_mark *m) {
+  bool locked = m->sym == CB_SYM_STAIRS_AWAY && m->text && strchr(m->text, ' ');
+  return CB_SYMBOL_BIT(m->sym) | (locked ? CB_SYMBOL_BIT(CB_SYM_LOCKED) : 0);
 }
 
 static int angle_cmp(const void *a, const void *b) {
@@ -212,7 +222,7 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
   for (int k = 0; k < c->n; k++) {
     double mx = best_col ? bx : x + c->widths[k] / 2, my = best_col ? y + h / 2 : by;
     cb_symbol_badge(p, st, c->marks[k].sym, c->marks[k].text, mx, my);
-    *used |= CB_SYMBOL_BIT(c->marks[k].sym);
+    *used |= cb_map_mark_symbols(&c->marks[k]);
     if (best_col)
       y += h + gap;
     else
@@ -318,14 +328,32 @@ double cb_map_height(const cb_dungeon *d, const cb_symbols *st, int level, doubl
   return (maxy - miny) * (w - 2 * pad) / (maxx - minx) + 2 * pad;
 }
 
-void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
-                 double w, double h, cb_symbol_set *used) {
+double cb_map_height_at(const cb_dungeon *d, const cb_symbols *st, int level, double scale) {
+  double minx, miny, maxx, maxy, pad = map_pad(st);
+  if (!extent(d, level, &minx, &miny, &maxx, &maxy)) return 2 * pad;
+  return (maxy - miny) * scale + 2 * pad;
+}
+
+double cb_map_fit_scale(const cb_dungeon *d, const cb_symbols *st, int level, double w, double h) {
   double minx, miny, maxx, maxy;
-  if (!extent(d, level, &minx, &miny, &maxx, &maxy)) return;
+  if (!extent(d, level, &minx, &miny, &maxx, &maxy)) return INFINITY;
   double pad = map_pad(st);
   double rx = maxx - minx, ry = maxy - miny, sx = rx > 0 ? (w - 2 * pad) / rx : INFINITY,
          sy = ry > 0 ? (h - 2 * pad) / ry : INFINITY;
-  view v = {fmin(sx, sy), 0, 0, minx, miny};
+  return fmin(sx, sy);
+}
+
+void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
+                 double w, double h, cb_symbol_set *used) {
+  cb_map_draw_scaled(p, st, d, level, x, y, w, h, INFINITY, used);
+}
+
+void cb_map_draw_scaled(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
+                        double w, double h, double max_scale, cb_symbol_set *used) {
+  double minx, miny, maxx, maxy;
+  if (!extent(d, level, &minx, &miny, &maxx, &maxy)) return;
+  double rx = maxx - minx, ry = maxy - miny;
+  view v = {fmin(cb_map_fit_scale(d, st, level, w, h), max_scale), 0, 0, minx, miny};
   if (!isfinite(v.scale) || v.scale <= 0) v.scale = 1;
   v.ox = x + (w - rx * v.scale) / 2;
   v.oy = y + (h - ry * v.scale) / 2;
@@ -398,7 +426,7 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
     }
     char num[16];
     snprintf(num, sizeof num, "%d", r->number);
-    double size = fmin(NUMBER_SIZE, rr * 1.05), tw = cb_text_width(st->m, CB_FONT_BOLD, size, num);
+    double size = fmax(8, fmin(NUMBER_SIZE, rr * 1.05)), tw = cb_text_width(st->m, CB_FONT_BOLD, size, num);
     cb_page_role(p, CB_ROLE_NUMBER, r->id, 0);
     cb_page_text(p, CB_FONT_BOLD, size, cx - tw / 2, cy + size * 0.34, st->ink, num);
   }

@@ -14,6 +14,14 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
 /* The height (points) the map of level `level` takes drawn w points wide, at
  * its own shape; 0 when it has none (it fills any box). */
 double cb_map_height(const cb_dungeon *d, const cb_symbols *st, int level, double w);
+/* The height (points) of the map of level `level` drawn at `scale` points per foot. */
+double cb_map_height_at(const cb_dungeon *d, const cb_symbols *st, int level, double scale);
+/* The scale (points per foot) cb_map_draw draws level `level` at in a box w x h. */
+double cb_map_fit_scale(const cb_dungeon *d, const cb_symbols *st, int level, double w, double h);
+/* cb_map_draw at no more than max_scale points per foot: levels that share
+ * one scale (booklet.md: level panels share one scale). */
+void cb_map_draw_scaled(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
+                        double w, double h, double max_scale, cb_symbol_set *used);
 
 /* The symbol a passage is drawn with (the strongest of its flags). */
 cb_symbol cb_map_passage_symbol(const cb_passage *ps);
@@ -29,10 +37,14 @@ typedef struct cb_map_mark {
 enum { CB_MAP_MAX_MARKS = 12 };
 
 /* The marks of room r: its tags, its keys, and stairs to other levels
- * (labelled "L2" with the level they reach), at most CB_MAP_MAX_MARKS, in
+ * (labelled "L2" with the level they reach; locked ones "L2 K1" at the end
+ * they leave from, drawn
+ * with a padlock before the key id), at most CB_MAP_MAX_MARKS, in
  * out; returns how many. Texts live in the page arena.
  * Without a page (p NULL) the stairs marks, whose labels live in the page, are
  * left out. */
 int cb_map_room_marks(cb_page *p, const cb_dungeon *d, const cb_room *r, cb_map_mark *out);
+/* The symbols mark m shows, for the legend: its own, and the padlock of locked stairs. */
+cb_symbol_set cb_map_mark_symbols(const cb_map_mark *m);
 
 #endif

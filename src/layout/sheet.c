@@ -284,12 +284,20 @@ static double levels_height(const cb_dungeon *d, const cb_symbols *st, const cb_
   return total;
 }
 
+/* Would n panels in c columns leave a quarter of the grid or more empty
+ * (three levels in two by two)? booklet.md: no empty quarter. */
+static bool leaves_empty(int n, int c) {
+  int cells = c * ((n + c - 1) / c);
+  return (cells - n) * 4 >= cells;
+}
+
 /* The arrangement (stacked, side by side or a grid) that draws the levels
  * biggest in a box w x h, each panel shaped like its map (no empty bands). */
 static levels_plan plan_levels(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks,
                                double w, double h) {
   levels_plan best = {0, 0, 0, 0};
   for (int c = 1; c <= d->nlevels; c++) {
+    if (leaves_empty(d->nlevels, c)) continue;
     double lo = 0, hi = w / c - 8, full = hi > 0 ? levels_height(d, st, hooks, c, hi) : -1;
     if (full == 0) return (levels_plan){0, 0, 0, 0};
     if (full < 0) break;
@@ -346,6 +354,7 @@ static void draw_levels(cb_page *p, const cb_symbols *st, const cb_dungeon *d, c
   int cols = pl.cols ? pl.cols : 1, rows = (n + cols - 1) / cols;
   for (int c = 2; !pl.cols && c <= n; c++) {
     int r = (n + c - 1) / c;
+    if (leaves_empty(n, c)) continue;
     if (fmin(w / c, h / r) > fmin(w / cols, h / rows)) cols = c, rows = r;
   }
   double cw = w / cols, slack = pl.cols ? fmax(0, h - pl.h) / rows : 0, cy = y;
@@ -938,7 +947,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     if (st2 != CB_OK) return st2;
   }
   if (o->appendix && appendix_pages(d, m, o, &frame, doc) < 0) return cb_error_oom(err);
-  int pages = doc->npages - first;
+  int pages = o->in_booklet ? 0 : doc->npages - first;
   for (int i = 0; i < pages; i++)
     footer(doc->pages[first + i], m, d, o, i + 1, pages, false);
   for (int i = first; i < doc->npages; i++)
@@ -1061,17 +1070,13 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
   if ((o->sections & CB_SECTION_APPENDIX) && appendix_pages(d, m, o, &f, doc) < 0) return cb_error_oom(err);
   int handout_from = doc->npages, handout_to = doc->npages;
   if ((o->sections & CB_SECTION_PLAYER_MAP) && players) {
-    PAGE("Players' map");
-    double notes = f.h * 0.3;
-    map_page(p, &st, players, hooks, o, 0, &f, "The players' map", notes);
-    double ny = top + f.h - notes + 8;
-    cb_page_text(p, CB_FONT_BOLD, 11, x, ny + 11, INK, "Notes");
-    int next = notes_fill(p, m, players, 0, x, ny + 11 * 1.5, w, notes - 11 * 1.5 - 8);
-    while (next < players->nrooms) {
-      PAGE(NULL);
-      cb_page_text(p, CB_FONT_BOLD, 11, x, top + 11, INK, "Notes (continued)");
-      next = notes_fill(p, m, players, next, x, top + 11 * 1.5, w, f.h - 11 * 1.5);
-    }
+    /* the handout, page for page as --player-map lays it out */
+    cb_sheet_options sheet_o = *o;
+    sheet_o.player = sheet_o.in_booklet = true, sheet_o.appendix = false;
+    cb_status s2 = sheet(players, m, &sheet_o, 0, NULL, doc, err);
+    if (s2 != CB_OK) return s2;
+    p = doc->pages[handout_from];
+    if (!(p->label = cb_arena_strdup(p->arena, "Players' map"))) p->oom = true;
     handout_to = doc->npages;
   }
   if (doc->npages == first)

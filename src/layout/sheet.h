@@ -30,6 +30,7 @@ typedef struct cb_sheet_options {
   int page_total;        /* a batch: the document's page count (0: the dungeon's own) */
   const struct cb_layout_hooks *hooks; /* what the procedure draws beyond the generic sheet, or NULL */
   const char *what;                    /* the subtitle's "A Cardtography dungeon"; NULL: "A dungeon" */
+  bool in_booklet;                     /* the sheet is a booklet's handout: the booklet writes its footers */
 } cb_sheet_options;
 
 /* Lays out the dungeon into doc (which owns the new pages); text is measured
@@ -39,7 +40,8 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
 
 /* The booklet: the sections o->sections names, in the order cover, maps
  * (one page per level), key, the generator's extras, appendix, players' map
- * (drawn from `players`, the players' view, when given), then notes pages up to
+ * (the one-page sheet of `players`, the players' view, when given, as
+ * --player-map lays it out), then notes pages up to
  * a multiple of o->pad_to; page numbers and a bookmark per section. */
 cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, const cb_measure *m,
                             const cb_sheet_options *o, cb_document *doc, cb_error *err);

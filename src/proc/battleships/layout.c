@@ -18,40 +18,61 @@
 static const cb_rgb SHIP = {0.74, 0.74, 0.74}, RULE = {0.55, 0.55, 0.55};
 static const double MAP_ASPECT = 0.8, MAX_CELL = 20, TITLE_SIZE = 14, CAPTION_SIZE = 10, TEXT_SIZE = 8.6;
 
-void cb_battleships_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
-                        double w, double h, cb_symbol_set *used) {
-  /* the same dungeon with the rooms where the graph layout puts them */
-  cb_dungeon moved = *d;
+/* The same dungeon with every level's rooms where the graph layout puts
+ * them, for a box `aspect` times as wide as high (moved's rooms malloc-owned:
+ * free them). False on OOM. */
+static bool move_rooms(const cb_dungeon *d, double aspect, cb_dungeon *moved) {
+  *moved = *d;
   cb_room *rooms = cb_malloc(((size_t)d->nrooms + 1) * sizeof *rooms);
-  if (!rooms) {
-    p->oom = true;
-    return;
-  }
+  if (!rooms) return false;
   memcpy(rooms, d->rooms, (size_t)d->nrooms * sizeof *rooms);
-  moved.rooms = rooms;
+  moved->rooms = rooms;
   for (int l = 0; l < d->nlevels; l++) {
-    if (level && d->levels[l].id != level) continue;
     cb_graph_pos *pos = NULL;
-    int n = cb_graph_layout(d, d->levels[l].id, h > 0 ? w / h : 0, &pos);
+    int n = cb_graph_layout(d, d->levels[l].id, aspect, &pos);
     if (n < 0) {
-      p->oom = true;
-      break;
+      free(rooms);
+      return false;
     }
     for (int i = 0; i < n; i++) {
-      cb_room *r = cb_dungeon_room(&moved, pos[i].room);
+      cb_room *r = cb_dungeon_room(moved, pos[i].room);
       if (r) r->x = pos[i].x, r->y = pos[i].y;
     }
     free(pos);
   }
-  cb_map_draw(p, st, &moved, level, x, y, w, h, used);
-  free(rooms);
+  return true;
 }
 
-/* A level's map as the sheet would like it: the graph layout takes any box's
- * shape, and a level's few rooms read well in a panel a little wider than high. */
+/* The scale every level is drawn at: the one the most spread-out level takes w wide (and h high). */
+static double shared_scale(const cb_dungeon *moved, const cb_symbols *st, double w, double h) {
+  double s = INFINITY;
+  for (int l = 0; l < moved->nlevels; l++)
+    s = fmin(s, cb_map_fit_scale(moved, st, moved->levels[l].id, w, h));
+  return s;
+}
+
+void cb_battleships_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
+                        double w, double h, cb_symbol_set *used) {
+  /* a level's panel is laid out at one shape, so that its height (map_height) and its drawing agree */
+  cb_dungeon moved;
+  if (!move_rooms(d, level ? 1 / MAP_ASPECT : (h > 0 ? w / h : 0), &moved)) {
+    p->oom = true;
+    return;
+  }
+  /* level panels share one scale (booklet.md) */
+  cb_map_draw_scaled(p, st, &moved, level, x, y, w, h, level ? shared_scale(&moved, st, w, h) : INFINITY,
+                     used);
+  free(moved.rooms);
+}
+
+/* A level's map as the sheet would like it: every level at the scale they
+ * share w wide, so that the panels take the drawings' shapes. */
 static double map_height(const cb_dungeon *d, const cb_symbols *st, int level, double w) {
-  (void)d, (void)st, (void)level;
-  return w * MAP_ASPECT;
+  cb_dungeon moved;
+  if (!level || !move_rooms(d, 1 / MAP_ASPECT, &moved)) return w * MAP_ASPECT;
+  double h = cb_map_height_at(&moved, st, level, shared_scale(&moved, st, w, INFINITY));
+  free(moved.rooms);
+  return h;
 }
 
 typedef enum { MARK_RED, MARK_WHITE, MARK_ROW, MARK_STAIRS, MARK_REPAIR } mark;
@@ -116,7 +137,8 @@ static void draw_grid(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int
   cb_page_text(p, CB_FONT_BOLD, CAPTION_SIZE, x, y + CAPTION_SIZE, st->ink, buf);
   double num = fmin(8, s * 0.55), gx = x + s, gy = y + CAPTION_SIZE * 1.6 + s;
   for (int k = 0; k < n; k++) {
-    snprintf(buf, sizeof buf, "%d", k + 1);
+    /* rows and columns by the level's room numbers (rooms are numbered across the levels) */
+    snprintf(buf, sizeof buf, "%d", (bp->grids[g].level - 1) * n + k + 1);
     centred(p, st, CB_FONT_REGULAR, num, gx + (k + 0.5) * s, gy - s * 0.3, buf);
     double tw = cb_text_width(st->m, CB_FONT_REGULAR, num, buf);
     cb_page_text(p, CB_FONT_REGULAR, num, gx - s * 0.25 - tw, gy + (k + 0.5) * s + num * 0.34, st->ink, buf);
@@ -219,10 +241,10 @@ static double legend(cb_page *p, const cb_symbols *st, const cb_dungeon *d, doub
   h += (lines > 0 ? lines : 1) * f.leading + 4;
   for (int i = 0; i < bp->nstairs && i < 60; i++) {
     const cb_bs_stairs *sx = &bp->stairs[i];
+    int a = (sx->from_level - 1) * bp->n + sx->from_room, b = (sx->to_level - 1) * bp->n + sx->to_room;
     snprintf(buf, sizeof buf,
              "Stairs: level %d room %d (X at %d;%d) \xe2\x80\x94 level %d room %d (X at %d;%d).",
-             sx->from_level, sx->from_room, sx->from_room, sx->from_room, sx->to_level, sx->to_room,
-             sx->to_room, sx->to_room);
+             sx->from_level, a, a, a, sx->to_level, b, b, b);
     if (p) cb_page_text(p, CB_FONT_REGULAR, TEXT_SIZE, x, y + h + TEXT_SIZE, st->ink, buf);
     h += f.leading;
   }

@@ -146,7 +146,8 @@ static void draw_card(cb_page *p, const cb_symbols *st, const geo *g, const cb_r
                  .stroke_color = st->ink,
                  .width = st->line};
   cb_page_ink(p, &face);
-  const char *card = r->card ? r->card : "?";
+  /* a card the players' view does not show (its face tells what lies there) has no index */
+  const char *card = r->card ? r->card : "";
   size_t n = strlen(card);
   char rank[4] = "";
   char suit = 0;
@@ -155,10 +156,12 @@ static void draw_card(cb_page *p, const cb_symbols *st, const geo *g, const cb_r
   else if (n >= 2 && n <= 3)
     memcpy(rank, card, n - 1), rank[n - 1] = 0, suit = card[n - 1];
   double rs = fmax(MIN_TEXT, g->ch * 0.22), pad = g->cw * 0.09; /* the corner index, never under 7 pt */
-  cb_page_text(p, CB_FONT_BOLD, rs, x + pad, y + pad + rs * 0.78, st->ink, rank);
-  double ss = g->ch * 0.17, rw = cb_text_width(st->m, CB_FONT_BOLD, rs, rank);
-  double scx = x + pad + fmax(rw, ss) / 2, scy = y + pad + rs * 0.95 + ss * 0.6;
-  cb_cards_suit(p, st, suit, scx, scy, ss);
+  if (n) {
+    cb_page_text(p, CB_FONT_BOLD, rs, x + pad, y + pad + rs * 0.78, st->ink, rank);
+    double ss = g->ch * 0.17, rw = cb_text_width(st->m, CB_FONT_BOLD, rs, rank);
+    double scx = x + pad + fmax(rw, ss) / 2, scy = y + pad + rs * 0.95 + ss * 0.6;
+    cb_cards_suit(p, st, suit, scx, scy, ss);
+  }
   /* the room number in a ring, low and to the right of the corner index */
   char num[16];
   snprintf(num, sizeof num, "%d", r->number);
@@ -175,11 +178,30 @@ static void draw_card(cb_page *p, const cb_symbols *st, const geo *g, const cb_r
   p->role = card_role;
 }
 
+/* Locked stairs' one mark ("L2 K1") as two, the stairs and the padlock with
+ * its key, that stack down a card's edge instead of reaching past it. */
+static int split_locked_stairs(cb_page *p, cb_map_mark *marks, int n) {
+  for (int k = 0; k < n && n < CB_MAP_MAX_MARKS; k++) {
+    const char *sp = marks[k].sym == CB_SYM_STAIRS_AWAY && marks[k].text ? strchr(marks[k].text, ' ') : NULL;
+    if (!sp) continue;
+    const char *level = cb_arena_printf(p->arena, "%.*s", (int)(sp - marks[k].text), marks[k].text);
+    if (!level) {
+      p->oom = true;
+      continue;
+    }
+    memmove(&marks[k + 2], &marks[k + 1], sizeof *marks * (size_t)(n - k - 1));
+    marks[k + 1] = (cb_map_mark){CB_SYM_LOCKED, sp + 1};
+    marks[k].text = level;
+    n++, k++;
+  }
+  return n;
+}
+
 /* The marks of a room down its right edge, then up its left edge. */
 static void draw_marks(cb_page *p, const cb_symbols *st, const geo *g, const cb_dungeon *d, const cb_room *r,
                        int col, int row, cb_symbol_set *used) {
   cb_map_mark marks[CB_MAP_MAX_MARKS];
-  int nm = cb_map_room_marks(p, d, r, marks);
+  int nm = split_locked_stairs(p, marks, cb_map_room_marks(p, d, r, marks));
   double x, y;
   card_box(g, col, row, &x, &y);
   double step = st->badge * 1.4, top = y + g->ch * 0.18; /* a key's pill stands taller than a disc */
@@ -193,7 +215,7 @@ static void draw_marks(cb_page *p, const cb_symbols *st, const geo *g, const cb_
     if (side == 0 && fabs(by - at.cy) < at.reach + st->badge * 0.6)
       bx = fmax(bx, at.cx + at.reach + half + 0.5);
     cb_symbol_badge(p, st, marks[k].sym, marks[k].text, bx, by);
-    *used |= CB_SYMBOL_BIT(marks[k].sym);
+    *used |= cb_map_mark_symbols(&marks[k]);
   }
 }
 

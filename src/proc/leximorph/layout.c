@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "layout/map.h"
 #include "page/flow.h"
 #include "proc.h"
 #include "sketch.h"
@@ -355,14 +356,41 @@ static bool junction_corridor(const view *v, const cb_dungeon *d, const cb_sketc
   return l > 0 && corridor(v, d, x + dx / l * v->tw / 2, y + dy / l * v->tw / 2, r, xy);
 }
 
-/* Where room r's entrance badge sits: at a corner of its box (0, the lower
- * right, when nothing is there), else beside the middle of a side. */
-static void badge_at(const cb_symbols *st, const view *v, double x, double y, int corner, double *bx,
-                     double *by) {
+/* A room's marks on the sketch: its tags and keys as every map shows them,
+ * then a padlock with the key id for each locked way out of it (way: the
+ * room at its other end, 0 for the room's own marks), in a row w wide. */
+typedef struct room_marks {
+  int n;
+  cb_map_mark m[CB_MAP_MAX_MARKS];
+  int way[CB_MAP_MAX_MARKS];
+  double w;
+} room_marks;
+
+static const double MARK_GAP = 1.5; /* points between two marks of a row */
+
+static room_marks marks_of(const cb_symbols *st, const cb_dungeon *d, const cb_room *r) {
+  room_marks rm = {0};
+  rm.n = cb_map_room_marks(NULL, d, r, rm.m);
+  for (int i = 0; i < d->npassages && rm.n < CB_MAP_MAX_MARKS; i++) {
+    const cb_passage *ps = &d->passages[i];
+    if (!ps->lock || !(ps->flags & CB_FLAG_LOCKED) || (ps->from != r->id && ps->to != r->id)) continue;
+    rm.way[rm.n] = ps->from == r->id ? ps->to : ps->from;
+    rm.m[rm.n++] = (cb_map_mark){CB_SYM_LOCKED, ps->lock};
+  }
+  for (int k = 0; k < rm.n; k++)
+    rm.w += cb_symbol_badge_width(st, rm.m[k].sym, rm.m[k].text) + (k ? MARK_GAP : 0);
+  return rm;
+}
+
+/* Where the middle of room r's row of marks, w wide, sits: at a corner of
+ * its box (0, the lower right, when nothing is there), else beside the
+ * middle of a side. */
+static void badge_at(const cb_symbols *st, const view *v, double x, double y, int corner, double w,
+                     double *bx, double *by) {
   static const int sx[] = {1, -1, 1, -1, 1, -1, 0, 0}, sy[] = {1, 1, -1, -1, 0, 0, 1, -1};
-  double w = cb_symbol_badge_width(st, CB_SYM_ENTRANCE, NULL), half = v->room / 2;
+  double half = v->room / 2, one = cb_symbol_badge_width(st, CB_SYM_ENTRANCE, NULL);
   if (corner < 4)
-    *bx = x + sx[corner] * (half + st->badge * 0.55), *by = y + sy[corner] * half;
+    *bx = x + sx[corner] * (half + st->badge * 0.55 + (w - one) / 2), *by = y + sy[corner] * half;
   else
     *bx = x + sx[corner] * (half + w / 2 + 1), *by = y + sy[corner] * (half + st->badge / 2 + 1);
 }
@@ -477,12 +505,13 @@ static void place_fixed(placed *pl, const cb_symbols *st, const cb_dungeon *d, c
     put(pl, (spot){rx_of(v, d, &d->rooms[i]), ry_of(v, d, &d->rooms[i]), half, half, FIRM});
   }
   for (int i = 0; i < d->nrooms; i++) {
-    if (!(d->rooms[i].tags & CB_TAG_ENTRANCE)) continue;
-    spot c = {0, 0, cb_symbol_badge_width(st, CB_SYM_ENTRANCE, NULL) / 2, st->badge / 2, FIRM};
+    room_marks rm = marks_of(st, d, &d->rooms[i]);
+    if (rm.n == 0) continue;
+    spot c = {0, 0, rm.w / 2, st->badge / 2, FIRM};
     choice ch = {INFINITY, 0, 0, 0, false};
     gather(pl, c, rx_of(v, d, &d->rooms[i]), ry_of(v, d, &d->rooms[i]), v->room + c.hw * 2 + 2);
     for (int k = 0; k < 8; k++) {
-      badge_at(st, v, rx_of(v, d, &d->rooms[i]), ry_of(v, d, &d->rooms[i]), k, &c.x, &c.y);
+      badge_at(st, v, rx_of(v, d, &d->rooms[i]), ry_of(v, d, &d->rooms[i]), k, rm.w, &c.x, &c.y);
       consider(&ch, pl, c, k);
     }
     pl->corner[i] = (int)ch.aux, c.x = ch.x, c.y = ch.y;
@@ -646,16 +675,26 @@ static void door_on(cb_page *p, const cb_symbols *st, const view *v, cb_symbol s
   if (where < 0) cb_symbol_mark(p, st, sym, at->x, at->y, 1, 0, v->tw);
 }
 
-static void room_box(cb_page *p, const cb_symbols *st, const view *v, const cb_dungeon *d, const cb_room *r) {
+/* A room's box with its number, and its row of marks. */
+static void room_box(cb_page *p, const cb_symbols *st, const view *v, const cb_dungeon *d, const cb_room *r,
+                     cb_symbol_set *used) {
   char num[16];
   double x = rx_of(v, d, r), y = ry_of(v, d, r), bx, by;
   snprintf(num, sizeof num, "%d", r->number);
   cb_page_role(p, CB_ROLE_NUMBER, r->id, 0);
   cb_symbol_sketch_mark(p, st, CB_SYM_SK_ROOM, num, x, y, 1, 0, 0, -1, v->room);
-  cb_page_role(p, CB_ROLE_ROOM_MARK, r->id, 0);
-  if (r->tags & CB_TAG_ENTRANCE) {
-    badge_at(st, v, x, y, v->pl.corner ? v->pl.corner[r - d->rooms] : 0, &bx, &by);
-    cb_symbol_badge(p, st, CB_SYM_ENTRANCE, NULL, bx, by);
+  room_marks rm = marks_of(st, d, r);
+  badge_at(st, v, x, y, v->pl.corner ? v->pl.corner[r - d->rooms] : 0, rm.w, &bx, &by);
+  double at = bx - rm.w / 2;
+  for (int k = 0; k < rm.n; k++) {
+    double w = cb_symbol_badge_width(st, rm.m[k].sym, rm.m[k].text);
+    if (rm.way[k])
+      cb_page_role(p, CB_ROLE_PASSAGE_MARK, r->id, rm.way[k]);
+    else
+      cb_page_role(p, CB_ROLE_ROOM_MARK, r->id, 0);
+    cb_symbol_badge(p, st, rm.m[k].sym, rm.m[k].text, at + w / 2, by);
+    *used |= cb_map_mark_symbols(&rm.m[k]);
+    at += w + MARK_GAP;
   }
   cb_page_role(p, CB_ROLE_NONE, 0, 0);
 }
@@ -734,9 +773,8 @@ static void marks(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const c
     if (s != CB_SYM_SK_ROOM) cb_symbol_sketch_mark(p, st, s, NULL, x, y, 1, 0, 0, -1, v->tw);
   }
   for (int i = 0; i < d->nrooms; i++) {
-    room_box(p, st, v, d, &d->rooms[i]);
-    *used |= CB_SYMBOL_BIT(CB_SYM_SK_ROOM) |
-             (d->rooms[i].tags & CB_TAG_ENTRANCE ? CB_SYMBOL_BIT(CB_SYM_ENTRANCE) : 0);
+    room_box(p, st, v, d, &d->rooms[i], used);
+    *used |= CB_SYMBOL_BIT(CB_SYM_SK_ROOM);
   }
 }
 
@@ -770,7 +808,9 @@ static double scale_bar(cb_page *p, const cb_symbols *st, const view *v, double 
 static double legend(cb_page *p, const cb_symbols *st, cb_symbol_set used, const view *v, double x, double y,
                      double w, int draw) {
   static const cb_symbol order[] = {
-      CB_SYM_SK_ROOM,      CB_SYM_ENTRANCE,   CB_SYM_SK_JUNCTION, CB_SYM_SK_TRAP,  CB_SYM_SK_TRAP_OFF,
+      CB_SYM_SK_ROOM,      CB_SYM_MAIN_START, CB_SYM_START,       CB_SYM_ENTRANCE, CB_SYM_GOAL,
+      CB_SYM_BOSS,         CB_SYM_ENCOUNTER,  CB_SYM_TREASURE,    CB_SYM_KEY,      CB_SYM_SURFACE_EXIT,
+      CB_SYM_UNREACHABLE,  CB_SYM_LOCKED,     CB_SYM_SK_JUNCTION, CB_SYM_SK_TRAP,  CB_SYM_SK_TRAP_OFF,
       CB_SYM_SK_OBSTACLE,  CB_SYM_DOOR,       CB_SYM_SECRET,      CB_SYM_SK_BLANK, CB_SYM_SK_BRANCH,
       CB_SYM_SK_DIAGONALS, CB_SYM_SK_BLOCKED, CB_SYM_STAIRS};
   double rowh = v->tw * 2.6, cx = x, sample = v->tw * 3.2,
@@ -794,8 +834,9 @@ static double legend(cb_page *p, const cb_symbols *st, cb_symbol_set used, const
                       s == CB_SYM_SK_BLOCKED || s == CB_SYM_DOOR || s == CB_SYM_SECRET || s == CB_SYM_STAIRS;
       if (s == CB_SYM_SK_ROOM) {
         cb_symbol_sketch_mark(p, st, s, "7", cx + sample / 2, cy, 1, 0, 0, -1, v->room);
-      } else if (s == CB_SYM_ENTRANCE) {
-        cb_symbol_badge(p, st, s, NULL, cx + sample / 2, cy);
+      } else if (cb_symbol_is_badge(s) || s == CB_SYM_LOCKED) {
+        /* a room's marks, and a locked way's padlock as the rooms beside it show it */
+        cb_symbol_badge(p, st, s, s == CB_SYM_KEY || s == CB_SYM_LOCKED ? "K1" : NULL, cx + sample / 2, cy);
       } else {
         /* a stretch of tunnel, the mark on it (wall marks on its upper wall) */
         double mid = cx + sample / 2;
@@ -886,7 +927,12 @@ double cb_sketch_legend(cb_page *p, const cb_symbols *st, const cb_dungeon *d, c
   view v = box_view(d, 0, 0, map_w, map_h);
   /* the sheet's legend at the small sketch's size: a row of samples, not a band of big ones */
   v.tw = fmin(v.tw, 5.5), v.room = fmin(v.room, 12);
-  return legend(p, st, used, &v, x, y, w, p != NULL);
+  double h = legend(p, st, used, &v, x, y, w, p != NULL);
+  /* a scale bar at the map's own scale (the sheet draws it 4 pt inside its frame) */
+  view drawn = box_view(d, 0, 0, map_w - 8, map_h - 8);
+  if (p)
+    scale_bar(p, st, &drawn, x + cb_text_width(st->m, CB_FONT_BOLD, LEGEND_SIZE, "Legend") + 10, y + h + 2);
+  return h + 16;
 }
 
 cb_status cb_sketch_pages(const cb_dungeon *d, const cb_symbols *st, const cb_frame *f, cb_document *doc,

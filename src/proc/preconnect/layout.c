@@ -91,6 +91,20 @@ static int stretch(const cb_pc_point *pts, int n, double s0, double s1, cb_pc_po
   return m;
 }
 
+/* The point s along the polyline (its end past the last leg). */
+static cb_pc_point point_at(const cb_pc_point *pts, int n, double s) {
+  for (int i = 1; i < n; i++) {
+    double l = seg_len(pts[i - 1], pts[i]);
+    if (s <= l + EPS && l > EPS) {
+      double t = fmax(0, s / l);
+      return (cb_pc_point){pts[i - 1].x + (pts[i].x - pts[i - 1].x) * t,
+                           pts[i - 1].y + (pts[i].y - pts[i - 1].y) * t};
+    }
+    s -= l;
+  }
+  return pts[n - 1];
+}
+
 /* The unit direction of the leg at s (towards the corridor's end). */
 static void direction_at(const cb_pc_point *pts, int n, double s, double *ux, double *uy) {
   *ux = 1, *uy = 0;
@@ -163,6 +177,26 @@ static void draw_under(cb_page *p, const cb_symbols *st, const view *v, const cb
   cb_page_ink(p, &dash);
 }
 
+/* The passage of door dr, NULL when none. */
+static const cb_passage *door_passage(const cb_dungeon *d, const cb_pc_door *dr) {
+  return dr->passage >= 1 ? cb_dungeon_passage(d, dr->passage) : NULL;
+}
+
+/* Is door dr's corridor on the map? In the players' view only when its passage is. */
+static bool door_shown(const cb_dungeon *d, const cb_pc_door *dr) {
+  return !d->players || !dr->passage || door_passage(d, dr);
+}
+
+/* Is the room with this id on the map? In the players' view only when the view has it. */
+static bool room_shown(const cb_dungeon *d, int id) { return !d->players || cb_dungeon_room(d, id); }
+
+/* Is what crossing c crosses on the map? Where it is not, the corridor runs on
+ * unmarked (stairs over nothing would tell of a hidden room or corridor). */
+static bool crossed_shown(const cb_dungeon *d, const cb_preconnect_proc *pp, const cb_pc_crossing *c) {
+  if (c->room) return room_shown(d, c->room);
+  return c->door < 1 || c->door > pp->ndoors || door_shown(d, &pp->doors[c->door - 1]);
+}
+
 /* How far a word of width tw and size `size` centred at (x, y) keeps from
  * the nearest secret door's disc (negative: the disc covers it). */
 static double clearance(const cb_symbols *st, const view *v, const cb_dungeon *d,
@@ -170,8 +204,8 @@ static double clearance(const cb_symbols *st, const view *v, const cb_dungeon *d
   double rad = st->badge * 0.62 + 1, least = INFINITY;
   for (int i = 0; i < pp->ndoors; i++) {
     const cb_pc_door *dr = &pp->doors[i];
-    if (dr->npoints < 2 || dr->passage < 1 || dr->passage > d->npassages) continue;
-    if (!(d->passages[dr->passage - 1].flags & CB_FLAG_SECRET)) continue;
+    const cb_passage *ps = door_passage(d, dr);
+    if (dr->npoints < 2 || !ps || !(ps->flags & CB_FLAG_SECRET)) continue;
     double px, py, ux, uy, total = 0;
     for (int k = 1; k < dr->npoints; k++)
       total += seg_len(dr->points[k - 1], dr->points[k]);
@@ -347,6 +381,7 @@ static void draw_corridors(cb_page *p, const cb_symbols *st, const cb_dungeon *d
   for (int pass = 0; pass < 2; pass++)
     for (int i = 0; i < pp->ndoors; i++) {
       const cb_pc_door *dr = &pp->doors[i];
+      if (!door_shown(d, dr)) continue;
       cb_page_role(p, CB_ROLE_PASSAGE, dr->room, dr->to);
       band(p, st, v, dr->points, dr->npoints, pass);
       band(p, st, v, dr->side, dr->nside, pass);
@@ -371,7 +406,8 @@ static void draw_corridors(cb_page *p, const cb_symbols *st, const cb_dungeon *d
 }
 
 /* The rooms over the corridors. */
-static void draw_rooms(cb_page *p, const cb_symbols *st, const cb_preconnect_proc *pp, const view *v) {
+static void draw_rooms(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
+                       const view *v) {
   cb_ink room_ink = {.fill = true,
                      .stroke = true,
                      .fill_color = cb_symbol_room_fill(st),
@@ -379,6 +415,7 @@ static void draw_rooms(cb_page *p, const cb_symbols *st, const cb_preconnect_pro
                      .width = st->line * 1.4};
   for (int i = 0; i < pp->nrooms; i++) {
     const cb_pc_room *r = &pp->rooms[i];
+    if (!room_shown(d, r->room)) continue;
     cb_page_role(p, CB_ROLE_ROOM, r->room, 0);
     page_move(p, v, r->x, r->y);
     page_line(p, v, r->x + r->w, r->y);
@@ -391,14 +428,15 @@ static void draw_rooms(cb_page *p, const cb_symbols *st, const cb_preconnect_pro
 }
 
 /* Crossings over the rooms and corridors. */
-static void draw_crossings(cb_page *p, const cb_symbols *st, const cb_preconnect_proc *pp, const view *v,
-                           cb_symbol_set *used) {
+static void draw_crossings(cb_page *p, const cb_symbols *st, const cb_dungeon *d,
+                           const cb_preconnect_proc *pp, const view *v, cb_symbol_set *used) {
   /* crossings on top: over runs the corridor across, under dashes it through */
   for (int i = 0; i < pp->ndoors; i++) {
     const cb_pc_door *dr = &pp->doors[i];
-    for (int k = 0; k < dr->ncrossings; k++) {
+    for (int k = 0; k < dr->ncrossings && door_shown(d, dr); k++) {
       const cb_pc_crossing *c = &dr->crossings[k];
       if (c->result != CB_CROSS_UNDER && c->result != CB_CROSS_OVER) continue;
+      if (!crossed_shown(d, pp, c)) continue;
       double s0 = along(dr->points, dr->npoints, c->enter), s1 = along(dr->points, dr->npoints, c->leave);
       if (s0 < 0 || s1 < s0) continue;
       cb_pc_point seg[MAX_PIECE];
@@ -421,21 +459,50 @@ static void draw_crossings(cb_page *p, const cb_symbols *st, const cb_preconnect
   }
 }
 
+static const int DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0}; /* a facing's way out, N E S W */
+
+/* What bars a corridor (locked, soft-locked, trapped, obstructed): the
+ * marks along it from its door, a badge and a bit apart, and the key id of
+ * a lock beside its padlock (booklet.md: every mark on every map). */
+static void draw_bars(cb_page *p, const cb_symbols *st, const cb_passage *ps, const cb_pc_door *dr,
+                      const view *v, double total, cb_symbol_set *used) {
+  static const unsigned FLAG[] = {CB_FLAG_LOCKED, CB_FLAG_SOFT_LOCKED, CB_FLAG_TRAPPED, CB_FLAG_OBSTRUCTED};
+  static const cb_symbol SYM[] = {CB_SYM_LOCKED, CB_SYM_SOFT_LOCKED, CB_SYM_TRAPPED, CB_SYM_OBSTRUCTED};
+  cb_page_role(p, CB_ROLE_PASSAGE_MARK, dr->room, dr->to);
+  double step = st->badge * 1.7 / v->scale, at = st->badge * 1.3 / v->scale;
+  for (int k = 0; k < 4; k++) {
+    if (!(ps->flags & FLAG[k])) continue;
+    double s = fmin(at, total * 0.5), ux, uy;
+    cb_pc_point q = point_at(dr->points, dr->npoints, s);
+    direction_at(dr->points, dr->npoints, s, &ux, &uy);
+    if (total <= EPS) ux = DX[dr->facing % 4], uy = DY[dr->facing % 4]; /* rooms touching at the door */
+    mark(p, st, v, SYM[k], q, ux, uy, used);
+    at += step;
+    if (SYM[k] != CB_SYM_LOCKED || !ps->lock) continue;
+    double lw, lh, px, py, tx, ty;
+    cb_symbol_label_size(st, ps->lock, &lw, &lh);
+    to_page(v, q.x, q.y, &px, &py);
+    turn(v, -uy, ux, &tx, &ty);
+    double off = v->cw / 2 + st->line + (fabs(tx) * lw + fabs(ty) * lh) / 2 + 1;
+    cb_symbol_label(p, st, ps->lock, px + tx * off, py + ty * off);
+  }
+  cb_page_role(p, CB_ROLE_NONE, 0, 0);
+}
+
 /* Doors, secret doors and dead ends. */
 static void draw_doors(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
                        const view *v, cb_symbol_set *used) {
   /* doors where corridors meet walls; secret doors and dead ends where they stop */
   for (int i = 0; i < pp->ndoors; i++) {
     const cb_pc_door *dr = &pp->doors[i];
-    if (dr->npoints < 1) continue;
-    static const int DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
+    if (dr->npoints < 1 || !door_shown(d, dr)) continue;
     int f = (int)dr->facing % 4;
     mark(p, st, v, CB_SYM_DOOR, dr->points[0], DX[f], DY[f], used);
-    const cb_passage *ps =
-        dr->passage >= 1 && dr->passage <= d->npassages ? &d->passages[dr->passage - 1] : NULL;
+    const cb_passage *ps = door_passage(d, dr);
     double total = 0;
     for (int k = 1; k < dr->npoints; k++)
       total += seg_len(dr->points[k - 1], dr->points[k]);
+    if (ps) draw_bars(p, st, ps, dr, v, total, used);
     if (total <= EPS) continue;
     double ux, uy;
     direction_at(dr->points, dr->npoints, total, &ux, &uy);
@@ -453,7 +520,7 @@ static void draw_doors(cb_page *p, const cb_symbols *st, const cb_dungeon *d, co
   }
   for (int i = 0; i < pp->ndoors; i++) {
     const cb_pc_door *dr = &pp->doors[i];
-    if (dr->nside != 2) continue;
+    if (dr->nside != 2 || !door_shown(d, dr)) continue;
     double l = seg_len(dr->side[0], dr->side[1]);
     if (l <= EPS) continue;
     mark(p, st, v, CB_SYM_DEAD_END, dr->side[1], (dr->side[1].x - dr->side[0].x) / l,
@@ -475,6 +542,7 @@ static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, 
   for (int i = 0; i < pp->nrooms; i++) {
     const cb_pc_room *r = &pp->rooms[i];
     const cb_room *room = cb_dungeon_room(d, r->room);
+    if (!room_shown(d, r->room)) continue;
     char num[16];
     snprintf(num, sizeof num, "%d", room ? room->number : r->room);
     double cx, cy;
@@ -509,7 +577,7 @@ static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, 
       double ex, ey, nb[4] = {nx - tw / 2 - 1, ny - size / 2 - 1, nx + tw / 2 + 1, ny + size / 2 + 1};
       mark_spot(st, v, pp, r, bw, st->badge, inside, nb, (const double(*)[4])taken, ntaken, &ex, &ey);
       cb_symbol_badge(p, st, marks[k].sym, marks[k].text, ex, ey);
-      *used |= CB_SYMBOL_BIT(marks[k].sym);
+      *used |= cb_map_mark_symbols(&marks[k]);
       taken[ntaken][0] = ex - bw / 2, taken[ntaken][1] = ey - st->badge / 2;
       taken[ntaken][2] = ex + bw / 2, taken[ntaken][3] = ey + st->badge / 2;
       ntaken++;
@@ -517,6 +585,30 @@ static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, 
   }
   free(taken);
   cb_page_role(p, CB_ROLE_NONE, 0, 0);
+}
+
+/* A scale bar standing under the north arrow, in its column (cx its middle,
+ * from y down at most `room` points): 10-ft lengths, black and white, the
+ * feet it spans at its foot. */
+static void scale_bar(cb_page *p, const cb_symbols *st, const view *v, double cx, double y, double room) {
+  int feet = 100;
+  while (feet > 20 && feet * v->scale > room - 12)
+    feet /= 2;
+  if (feet * v->scale < 8) return;
+  double seg = 10 * v->scale, bw = 4;
+  for (int i = 0; i * 10 < feet; i++) {
+    cb_page_rect(p, cx - bw / 2, y + i * seg, bw, fmin(seg, (feet - i * 10) * v->scale));
+    cb_ink box = {.fill = true,
+                  .stroke = true,
+                  .fill_color = i % 2 ? st->paper : st->ink,
+                  .stroke_color = st->ink,
+                  .width = 0.5};
+    cb_page_ink(p, &box);
+  }
+  char lab[16];
+  snprintf(lab, sizeof lab, "%d ft", feet);
+  double tw = cb_text_width(st->m, CB_FONT_REGULAR, 7, lab);
+  cb_page_text(p, CB_FONT_REGULAR, 7, cx - tw / 2, y + feet * v->scale + 8, st->ink, lab);
 }
 
 void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
@@ -542,11 +634,13 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
   grid(p, &v, minx, miny, maxx, maxy);
 
   draw_corridors(p, st, d, pp, &v, used);
-  draw_rooms(p, st, pp, &v);
-  draw_crossings(p, st, pp, &v, used);
+  draw_rooms(p, st, d, pp, &v);
+  draw_crossings(p, st, d, pp, &v, used);
   draw_doors(p, st, d, pp, &v, used);
   cb_symbol_north(p, st, x + w - arrow / 2, y + MARGIN_PT + st->badge, v.turned ? 1 : 0,
                   -1 + (v.turned ? 1 : 0));
+  double bar_y = y + MARGIN_PT + st->badge * 3.4;
+  scale_bar(p, st, &v, x + w - arrow / 2, bar_y, y + h - MARGIN_PT - bar_y);
 
   draw_numbers(p, st, d, pp, &v, used);
 }
@@ -575,8 +669,7 @@ void cb_corridors_key_note(const cb_dungeon *d, const cb_room *r, char *buf, siz
   for (int i = 0; i < pp->ndoors; i++) {
     const cb_pc_door *dr = &pp->doors[i];
     if (dr->room != r->id || dr->nrolls < 1) continue;
-    const cb_passage *ps =
-        dr->passage >= 1 && dr->passage <= d->npassages ? &d->passages[dr->passage - 1] : NULL;
+    const cb_passage *ps = door_passage(d, dr);
     n = add(buf, cap, n, "%s%s %d", count ? "; " : "Doors (d10): ", FACING_WORD[dr->facing % 4],
             dr->rolls[0] % 10);
     for (int k = 0; k + 1 < dr->nrolls; k++)
