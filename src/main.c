@@ -50,11 +50,13 @@ static uint64_t random_seed(void) {
 
 /* Standard input, output and error open, on /dev/null when they were
  * closed: otherwise our output file would get descriptor 2 and every
- * library's warning would land inside it. */
+ * library's warning would land inside it. A closed standard output is
+ * opened read-only, so that what we would write there fails, as it would
+ * have: `-o -` then exits non-zero instead of losing the document. */
 static void open_std_fds(void) {
   for (int fd = 0; fd < 3; fd++) {
     if (fcntl(fd, F_GETFD) != -1) continue;
-    int nul = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+    int nul = open("/dev/null", fd < 2 ? O_RDONLY : O_WRONLY);
     if (nul != fd) _exit(1); /* open takes the lowest free descriptor: fd itself */
   }
 }
