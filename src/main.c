@@ -69,7 +69,8 @@ static int stdout_flushed(void) {
 }
 
 /* The run itself: a progress bar on a terminal, notices after success, the
- * drawn seed, and with --explain the procedure's log. */
+ * drawn seed, and with --explain the procedure's log (on standard error when
+ * the document went to standard output: it would follow its last byte). */
 static int make(cb_run *run) {
   if (isatty(STDERR_FILENO)) cb_run_on_progress(run, progress, NULL);
   notices ns = {.n = 0};
@@ -82,8 +83,9 @@ static int make(cb_run *run) {
   print_notices(&ns);
   uint64_t seed;
   if (cb_run_drawn_seed(run, &seed)) fprintf(stderr, "crawlbook: seed %" PRIu64 "\n", seed);
-  if (cb_run_write_log(run, stdout) != 0) {
-    fprintf(stderr, "crawlbook: cannot write to standard output\n");
+  bool to_stdout = cb_run_writes_stdout(run);
+  if (cb_run_write_log(run, to_stdout ? stderr : stdout) != 0) {
+    fprintf(stderr, "crawlbook: cannot write to standard %s\n", to_stdout ? "error" : "output");
     return CB_EXIT_FAILURE;
   }
   return CB_EXIT_OK;

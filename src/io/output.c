@@ -203,6 +203,14 @@ static cb_status open_temp(cb_output *o, const char *name, cb_error *err) {
   return CB_OK;
 }
 
+bool cb_output_is_stdout(const char *path) {
+  target t;
+  cb_error err = {0};
+  if (resolve(path, &t, &err) != CB_OK) return false;
+  free(t.path);
+  return t.kind == TARGET_STDOUT;
+}
+
 cb_status cb_output_open(const char *path, cb_output **out, cb_error *err) {
   *out = NULL;
   target t;
