@@ -27,4 +27,18 @@ cmp -s doc.json x.json || fail "11: the document on standard output differs from
 "$CRAWLBOOK" --seed 1 -f pdf --explain -o /dev/stdout >doc.pdf 2>/dev/null || fail "11: --explain -o /dev/stdout failed"
 [ "$(tail -c 6 doc.pdf | tr -d '\n')" = '%%EOF' ] || fail "11: the PDF on /dev/stdout does not end at %%EOF"
 
+# 13: the documented minimum page: the sheet says what does not fit (exit 2, not "out of memory");
+# the booklet lays it out
+long=$(python3 -c "print('A Very Long Title ' * 8)")
+for g in dropdice cards leximorph battleships preconnect; do
+  refused "13: $g 90x90mm" 'too small for the one-page sheet' -g $g --seed 1 --page-size 90x90mm -f pdf -o -
+  refused "13: $g 110x110mm, long title" 'leave [0-9]* mm for the map and the key' -g $g --seed 2 \
+    --page-size 110x110mm --title "$long" -f pdf -o -
+  "$CRAWLBOOK" -g $g --seed 1 --page-size 90x90mm --template booklet -o b.pdf || fail "13: $g booklet 90x90mm"
+done
+refused "13: cards 3 levels 100x100mm" 'too small' -g cards --seed 3 --levels 3 --page-size 100x100mm -f pdf -o -
+refused "13: a wide page 120x90mm with a long title" 'leave [0-9]* mm for the map,' -g leximorph --seed 1 \
+  --page-size 120x90mm --title "$long" -f pdf -o -
+"$CRAWLBOOK" -g dropdice --seed 2 --page-size 200x90mm -o w.pdf 2>/dev/null || fail "13: a wide 200x90mm sheet"
+
 finish
