@@ -924,7 +924,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   } else {
     sheet_fit fit = o->player ? (sheet_fit){map_want(d, &st, hooks, w, bottom - y), 2, BODY_SIZE, false}
                               : fit_sheet(&ks, d, &st, hooks, w, bottom - y - below, bottom - top);
-    if (fit.oom) p->oom = true;
+    if (fit.oom) return cb_error_oom(err);
     double map_h = fmax(fit.map_h, 0);
     ks = key_style_at(&ks, fit.size, fit.compact);
     cols = fit.cols;
