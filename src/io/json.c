@@ -125,7 +125,7 @@ static void put_list(cb_jw *w, const cb_dungeon *d, const char *key, int n, item
 }
 
 /* What render reads back, checked before a byte is written (the cost of the
- * whole is checked as it goes out). */
+ * whole is counted by writing it once to nowhere). */
 static cb_status check_writable(const cb_dungeon *d, cb_error *err) {
   const struct {
     const char *what;
@@ -143,8 +143,7 @@ static cb_status check_writable(const cb_dungeon *d, cb_error *err) {
   return CB_OK;
 }
 
-cb_status cb_json_write(const cb_dungeon *d, const cb_json_procs *procs, cb_sink sink, cb_error *err) {
-  if (check_writable(d, err) != CB_OK) return err->status;
+static cb_status write_json(const cb_dungeon *d, const cb_json_procs *procs, cb_sink sink, cb_error *err) {
   cb_jw *w = cb_jw_new(sink);
   if (!w) return cb_error_set(err, CB_EINTERNAL, "out of memory writing JSON");
   cb_jw_put(w, "{\n \"format\": ");
@@ -186,6 +185,19 @@ cb_status cb_json_write(const cb_dungeon *d, const cb_json_procs *procs, cb_sink
   if (st == CB_EINTERNAL) return cb_error_set(err, CB_EINTERNAL, "%s writing JSON", why);
   if (st != CB_OK) return cb_error_set(err, st, "could not write the JSON");
   return CB_OK;
+}
+
+static cb_status discard(void *closure, const unsigned char *data, size_t len) {
+  (void)closure, (void)data, (void)len;
+  return CB_OK;
+}
+
+cb_status cb_json_write(const cb_dungeon *d, const cb_json_procs *procs, cb_sink sink, cb_error *err) {
+  if (check_writable(d, err) != CB_OK) return err->status;
+  /* counted first, as render will: a file past its limits is refused before
+   * a byte goes out (standard output cannot take bytes back) */
+  cb_status st = write_json(d, procs, (cb_sink){NULL, discard}, err);
+  return st != CB_OK ? st : write_json(d, procs, sink, err);
 }
 
 /* ---- reading ---- */

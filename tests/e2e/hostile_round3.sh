@@ -41,4 +41,8 @@ refused "13: a wide page 120x90mm with a long title" 'leave [0-9]* mm for the ma
   --page-size 120x90mm --title "$long" -f pdf -o -
 "$CRAWLBOOK" -g dropdice --seed 2 --page-size 200x90mm -o w.pdf 2>/dev/null || fail "13: a wide 200x90mm sheet"
 
+# 10: JSON past render's limits is refused before its first byte, on standard output too
+refused "10: battleships JSON past the value limit on -o -" 'more than 8,000,000 values' \
+  -g battleships --seed 1 --grid 100 --levels 250 --extra 5000 -f json -o -
+
 finish
