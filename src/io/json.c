@@ -341,7 +341,7 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
   r->d = cb_dungeon_new(gen, seed);
   if (!r->d) return cb_jr_oom(r);
   cb_dungeon *d = r->d;
-  const char *title = cb_jr_str(r, root, "", "title", 200, 0);
+  const char *title = cb_jr_str(r, root, "", "title", CB_TEXT_NAME, 0);
   if (title) d->title = title;
   if (read_options(r, root) || (r->stocked && cb_json_read_stock(r, root))) return r->st;
   json_t *levels = cb_jr_array(r, root, "", "levels", CB_JSON_MAX_LEVELS, 1);
@@ -354,7 +354,7 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
     snprintf(where, sizeof where, "levels[%zu]", i);
     if (!json_is_object(v)) return cb_jr_fail(r, where, "must be an object");
     int lid = cb_jr_int(r, v, where, "id", 1, 1000000, 1, 1);
-    const char *name = cb_jr_str(r, v, where, "name", 200, 0);
+    const char *name = cb_jr_str(r, v, where, "name", CB_TEXT_NAME, 0);
     if (r->st) return r->st;
     if (!cb_dungeon_add_level(d, lid, name ? name : "")) return cb_jr_oom(r);
   }

@@ -12,6 +12,13 @@
 
 #include "base/arena.h"
 
+/* The longest words a dungeon holds, in bytes: what the JSON reader accepts,
+ * so the theme reader and the writers keep to them (what we write, we read).
+ * A name: a title, a theme's, a room's, a monster's, a level's; a line: a
+ * dressing, a doing, a hook line, a trap's part, a special, a treasure; a
+ * text: a passage's note or a room's text; a monster's Hit Dice. */
+enum { CB_TEXT_NAME = 200, CB_TEXT_LINE = 1000, CB_TEXT_NOTE = 4096, CB_TEXT_HD = 16 };
+
 typedef enum {
   CB_TAG_ENTRANCE = 1u << 0,
   CB_TAG_START = 1u << 1,

@@ -45,4 +45,38 @@ refused "13: a wide page 120x90mm with a long title" 'leave [0-9]* mm for the ma
 refused "10: battleships JSON past the value limit on -o -" 'more than 8,000,000 values' \
   -g battleships --seed 1 --grid 100 --levels 250 --extra 5000 -f json -o -
 
+# 8: theme words longer than the JSON reader takes are refused at their row (file:line); at the
+# limits, the JSON written is read back
+theme() { # OUT KIND FIELDS...: crypt with one more row, appended last
+  local out=$1
+  shift
+  cp "$CB_SOURCE_DIR/templates/themes/crypt.txt" "$out"
+  (IFS='|' && echo "$*") >>"$out"
+}
+b() { python3 -c "import sys; print('\u00e9' * (int(sys.argv[1]) // 2) + 'x' * (int(sys.argv[1]) % 2))" "$1"; }
+line=$(($(wc -l <"$CB_SOURCE_DIR/templates/themes/crypt.txt") + 1))
+theme room.txt room "$(b 201)"
+refused "8: a room name of 201 bytes" "room.txt:$line: field 2 is 201 bytes" --seed 1 --theme ./room.txt -f json -o -
+theme dress.txt dressing "$(b 1001)"
+refused "8: a dressing of 1,001 bytes" "dress.txt:$line: field 2 is 1001 bytes" --seed 1 --theme ./dress.txt -f json -o -
+theme mon.txt monster 1 10 "$(b 201)" ghoul 1d4 2
+refused "8: a monster name of 201 bytes" "mon.txt:$line: field 4 is 201 bytes" --seed 1 --theme ./mon.txt -f json -o -
+theme title.txt title-a "$(b 190)"
+refused "8: a title of 190 + 5 + the longest title-b" "title.txt:$line: .*make a title of" --seed 1 --theme ./title.txt -f json -o -
+theme hook.txt hook "$(b 1001)" short
+refused "8: a hook line of 1,001 bytes" "hook.txt:$line: field 2 is 1001" --seed 1 --theme ./hook.txt -f json -o -
+theme note.txt trap "$(b 1000)" "$(b 1000)" "$(b 1000)"
+(IFS='|' && echo "secret|$(b 1000)|$(b 1000)") >>note.txt
+refused "8: a passage note past 4,096 bytes" "note.txt:$line: .*passage's note of" --seed 1 --theme ./note.txt -f json -o -
+# at the limits every row is taken, and what is written reads back
+theme max.txt room "$(b 200)"
+for k in dressing doing special goal entrance treasure magic; do
+  case $k in treasure) echo "treasure|$(b 1000)|5" ;; *) echo "$k|$(b 1000)" ;; esac >>max.txt
+done
+echo "monster|1|10|$(b 200)|$(b 199)x|1d4|2" >>max.txt
+for seed in 1 2 3; do
+  "$CRAWLBOOK" --seed $seed --theme ./max.txt --rooms 40 -f json -o max$seed.json || fail "8: the theme at its limits, seed $seed"
+  "$CRAWLBOOK" render max$seed.json -f json -o back$seed.json || fail "8: render refused what we wrote, seed $seed"
+done
+
 finish
