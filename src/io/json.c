@@ -315,8 +315,10 @@ static cb_status read_options(cb_json_reader *r, json_t *root) {
       snprintf(buf, sizeof buf, "%.12g", json_real_value(v)), text = buf;
     else if (json_is_boolean(v))
       text = json_is_true(v) ? "true" : "false";
-    if (!text || strlen(text) > 256)
-      return cb_jr_fail(r, "options", "option '%.64s' must be a short string, a number or a boolean", key);
+    if (!text || strlen(text) > CB_TEXT_OPTION)
+      return cb_jr_fail(r, "options",
+                        "option '%.64s' must be a string of at most %d bytes, a number or a boolean", key,
+                        CB_TEXT_OPTION);
     if (json_is_true(v) ? cb_dungeon_set_flag(r->d, key)
                         : cb_dungeon_set_option(r->d, key, text, json_is_number(v)))
       return cb_jr_oom(r);

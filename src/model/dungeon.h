@@ -18,6 +18,9 @@
  * dressing, a doing, a hook line, a trap's part, a special, a treasure; a
  * text: a passage's note or a room's text; a monster's Hit Dice. */
 enum { CB_TEXT_NAME = 200, CB_TEXT_LINE = 1000, CB_TEXT_NOTE = 4096, CB_TEXT_HD = 16 };
+/* The longest value an option recorded in the JSON may have: a table's path
+ * (the command line takes none longer, e.g. --theme 4,000 bytes). */
+enum { CB_TEXT_OPTION = 4096 };
 
 typedef enum {
   CB_TAG_ENTRANCE = 1u << 0,

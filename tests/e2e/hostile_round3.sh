@@ -79,4 +79,24 @@ for seed in 1 2 3; do
   "$CRAWLBOOK" render max$seed.json -f json -o back$seed.json || fail "8: render refused what we wrote, seed $seed"
 done
 
+# 9: a table path over 256 bytes is recorded in `options`, and render reads it back
+deep=$(python3 -c "print('/'.join(['d' * 120] * 5))")
+mkdir -p "$deep"
+for t in themes/crypt.txt dropdice-contents.txt cards-contents.txt mask-cross.txt leximorph-letters.txt \
+  leximorph-junctions.txt leximorph-walls.txt leximorph-doors.txt; do
+  cp "$CB_SOURCE_DIR/templates/$t" "$deep/"
+done
+[ ${#deep} -gt 600 ] || die "9: the path is only ${#deep} bytes"
+paths() { # GENERATOR ARGS...: a JSON written with them renders to the same bytes
+  local g=$1
+  shift
+  "$CRAWLBOOK" -g "$g" --seed 1 "$@" -f json -o long.json || { fail "9: $g $1: not written"; return; }
+  "$CRAWLBOOK" render long.json -f json -o again.json 2>err.txt || fail "9: $g $1: render refused it: $(cat err.txt)"
+  cmp -s long.json again.json || fail "9: $g $1: the JSON read back differs"
+}
+paths dropdice --theme "./$deep/crypt.txt" --content "./$deep/dropdice-contents.txt"
+paths cards --content "./$deep/cards-contents.txt" --shape "./$deep/mask-cross.txt"
+paths leximorph --letters "./$deep/leximorph-letters.txt" --junctions "./$deep/leximorph-junctions.txt" \
+  --walls "./$deep/leximorph-walls.txt" --doors "./$deep/leximorph-doors.txt"
+
 finish
