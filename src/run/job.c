@@ -25,8 +25,26 @@
 
 static const double MARGIN_MM = 12;
 
+static void play_note(void *ctx, const char *msg) {
+  const cb_job *job = ctx;
+  char line[512];
+  snprintf(line, sizeof line, "%s: %s", job->input, msg);
+  job->notice(job->notice_ctx, line);
+}
+
+/* A file read back: what it holds that no party could play is said (the
+ * same walk the generators' repairs make). */
+static cb_status read_dungeon(const cb_job *job, cb_dungeon **out, cb_error *err) {
+  cb_status st = cb_json_read_file(job->input, cb_proc_json(), out, err);
+  if (st != CB_OK || !job->notice) return st;
+  if (cb_check_play(*out, play_note, (void *)job) >= 0) return CB_OK;
+  cb_dungeon_free(*out);
+  *out = NULL;
+  return cb_error_oom(err);
+}
+
 static cb_status make_dungeon(const cb_job *job, cb_dungeon **out, cb_error *err) {
-  if (job->input) return cb_json_read_file(job->input, cb_proc_json(), out, err);
+  if (job->input) return read_dungeon(job, out, err);
   const cb_generator *g = cb_generator_find(job->generator);
   if (!g) {
     char names[256];

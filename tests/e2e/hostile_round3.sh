@@ -99,4 +99,32 @@ paths cards --content "./$deep/cards-contents.txt" --shape "./$deep/mask-cross.t
 paths leximorph --letters "./$deep/leximorph-letters.txt" --junctions "./$deep/leximorph-junctions.txt" \
   --walls "./$deep/leximorph-walls.txt" --doors "./$deep/leximorph-doors.txt"
 
+# 15: render runs the key walk: a lock whose key lies behind it and a key object of a key nobody
+# holds are noted (the file renders, as a --faithful dungeon's may); two rooms numbered alike on one
+# level are refused
+"$CRAWLBOOK" --seed 1 -f json -o base.json 2>/dev/null || die "15: cannot make base.json"
+edit() { # OUT PYTHON: base.json as d, changed by PYTHON
+  python3 -c "import json
+d = json.load(open('base.json'))
+room = {r['id']: r for r in d['rooms']}
+$2
+json.dump(d, open('$1', 'w'), indent=1)"
+}
+notes() { # WHAT FILE PATTERN: render FILE succeeds with a note matching PATTERN
+  "$CRAWLBOOK" render "$2" -f json -o back.json 2>err.txt || fail "$1: render failed: $(cat err.txt)"
+  grep -q "crawlbook: note: $2: $3" err.txt || fail "$1: no note '$3': $(cat err.txt)"
+}
+"$CRAWLBOOK" render base.json -f json -o back.json 2>err.txt || fail "15: base.json"
+[ ! -s err.txt ] || fail "15: a playable dungeon got: $(cat err.txt)"
+edit behind.json "
+room[1]['keys'] = []; room[10]['keys'] = ['K1']
+obj = [t for t in room[1]['contents']['treasure'] if t['what'].startswith('K1: ')]
+room[1]['contents']['treasure'] = [t for t in room[1]['contents']['treasure'] if t not in obj]
+room[10]['contents']['treasure'] += obj"
+notes "15: a key behind its own lock" behind.json 'lock K1 (passage 1, 10-7) never opens: its key, in room 10, lies behind it'
+edit lost.json "room[4]['contents']['treasure'].append({'what': 'K9: a key-shaped hole', 'value': 0})"
+notes "15: a key object of a key nobody holds" lost.json 'room 4 holds the object of key K9, but no room holds that key'
+edit twice.json "room[3]['number'] = 5"
+refused "15: two rooms numbered 5 on level 1" 'room 5 is numbered 5 on level 1, as room 3 is' render twice.json -f json -o -
+
 finish
