@@ -43,6 +43,19 @@ static cb_status read_dungeon(const cb_job *job, cb_dungeon **out, cb_error *err
   return cb_error_oom(err);
 }
 
+/* A procedure that reached fewer levels than --levels asked (its deals
+ * stopped short) says so: the footer's command, which asks for them all,
+ * still makes this same dungeon. */
+static void tell_levels(const cb_job *job, const cb_dungeon *d) {
+  if (!job->notice || job->gen.levels <= 0 || d->nlevels >= job->gen.levels) return;
+  char msg[256];
+  snprintf(msg, sizeof msg,
+           "seed %" PRIu64 ": the dungeon reached %d of the %d levels asked (--levels %d); the command "
+           "in its footer makes this same dungeon again",
+           d->seed, d->nlevels, job->gen.levels, job->gen.levels);
+  job->notice(job->notice_ctx, msg);
+}
+
 static cb_status make_dungeon(const cb_job *job, cb_dungeon **out, cb_error *err) {
   if (job->input) return read_dungeon(job, out, err);
   const cb_generator *g = cb_generator_find(job->generator);
@@ -65,6 +78,7 @@ static cb_status make_dungeon(const cb_job *job, cb_dungeon **out, cb_error *err
     *out = NULL;
     return st;
   }
+  tell_levels(job, *out);
   cb_error check = {0};
   if (cb_check_structure(*out, &check) != CB_OK) {
     cb_dungeon_free(*out);
@@ -192,6 +206,7 @@ static cb_job nth(const cb_job *job, int i) {
 static cb_status make_and_lay_out(const cb_job *job, const renderer *r, int i, cb_dungeon **d,
                                   cb_document *doc, cb_error *err) {
   cb_job sub = nth(job, i);
+  if (r->so.count_only) sub.notice = NULL; /* the drawing pass tells */
   cb_status st = make_dungeon(&sub, d, err);
   return st == CB_OK ? lay_out(&sub, r, *d, doc, err) : st;
 }

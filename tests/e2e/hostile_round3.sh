@@ -127,4 +127,13 @@ notes "15: a key object of a key nobody holds" lost.json 'room 4 holds the objec
 edit twice.json "room[3]['number'] = 5"
 refused "15: two rooms numbered 5 on level 1" 'room 5 is numbered 5 on level 1, as room 3 is' render twice.json -f json -o -
 
+# 16: cards reaching fewer levels than --levels asks says so, once a dungeon (a batch counts twice)
+"$CRAWLBOOK" -g cards --seed 1 --grid 3x3 --levels 60 -f json -o c.json 2>err.txt || fail "16: cards --levels 60"
+grep -q 'crawlbook: note: seed 1: the dungeon reached 1 of the 60 levels asked (--levels 60)' err.txt ||
+  fail "16: no note of the levels reached: $(cat err.txt)"
+"$CRAWLBOOK" -g cards --seeds 1..2 --grid 3x3 --levels 9 -o c.pdf 2>err.txt || fail "16: a batch"
+[ "$(grep -c 'levels asked' err.txt)" = 2 ] || fail "16: a batch of 2 noted $(grep -c 'levels asked' err.txt) times"
+"$CRAWLBOOK" -g battleships --seed 1 --levels 3 -f json -o c.json 2>err.txt || fail "16: battleships"
+[ ! -s err.txt ] || fail "16: every level reached, yet: $(cat err.txt)"
+
 finish
