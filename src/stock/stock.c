@@ -248,11 +248,18 @@ static int key_object(stocker *s, const char *key, const char *object) {
   return what ? add_treasure(s, r->contents, what, 0) : -1;
 }
 
+/* Each sentence of a note begins with a capital, whatever case its row has. */
+static void capital(char *buf, size_t at, size_t cap) {
+  if (at < cap && buf[at] >= 'a' && buf[at] <= 'z') buf[at] = (char)(buf[at] - 32);
+}
+
 static int note_passage(stocker *s, cb_passage *p, lock_rows *lr) {
   char buf[2048];
-  size_t n = 0;
+  size_t n = 0, at;
   buf[0] = '\0';
-#define ADD(...) n += (size_t)snprintf(buf + n, n < sizeof buf ? sizeof buf - n : 0, __VA_ARGS__)
+#define ADD(...)                                                                                             \
+  (at = n, n += (size_t)snprintf(buf + n, n < sizeof buf ? sizeof buf - n : 0, __VA_ARGS__),                 \
+   capital(buf, at, sizeof buf))
   if (p->flags & CB_FLAG_LOCKED) {
     bool fresh;
     int i = lock_row(s, lr, p->lock, &fresh);
@@ -276,7 +283,6 @@ static int note_passage(stocker *s, cb_passage *p, lock_rows *lr) {
   if (n >= sizeof buf) n = sizeof buf - 1;
   if (n == 0) return 0;
   buf[n - 1] = '\0'; /* the last space */
-  if (buf[0] >= 'a' && buf[0] <= 'z') buf[0] = (char)(buf[0] - 32);
   p->note = cb_arena_strdup(s->d->arena, buf);
   return p->note ? 0 : -1;
 }

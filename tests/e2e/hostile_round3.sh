@@ -136,4 +136,13 @@ grep -q 'crawlbook: note: seed 1: the dungeon reached 1 of the 60 levels asked (
 "$CRAWLBOOK" -g battleships --seed 1 --levels 3 -f json -o c.json 2>err.txt || fail "16: battleships"
 [ ! -s err.txt ] || fail "16: every level reached, yet: $(cat err.txt)"
 
+# 20: every sentence of a passage's note begins with a capital ("... matching rune. A landing ...")
+for g in dropdice cards preconnect; do
+  for seed in 1 2 3 4 5 6; do
+    "$CRAWLBOOK" -g $g --seed $seed -f json -o n.json 2>/dev/null || fail "20: $g $seed"
+    low=$(grep -o '"note":"[^"]*"' n.json | grep -E '\. [a-z]|^"note":"[a-z]' || true)
+    [ -z "$low" ] || fail "20: $g seed $seed: a note's sentence in lower case: $(echo "$low" | head -1)"
+  done
+done
+
 finish
