@@ -963,6 +963,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
                      : cb_key_fill_balanced(p, &ks, d, next, &word, x, ky, w, bottom - ky, cols, GUTTER);
   }
   if (next < 0) return cb_error_oom(err);
+  doc->key_pages = doc->npages - first;
   cb_frame frame = {x, top, w, bottom - top};
   if (hooks->extra_pages && o->appendix) {
     cb_status st2 = hooks->extra_pages(d, &st, &frame, doc, err);

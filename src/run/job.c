@@ -167,15 +167,16 @@ static void doc_info(const cb_job *job, cb_document *doc, const char *title, con
       .title = title, .author = job->author, .subject = subject, .creator = creator, .date = job->date};
 }
 
-/* A one-page sheet that could not stay on one page says so. */
+/* A one-page sheet that could not stay on one page says so, and how far it runs. */
 static void tell_spill(const cb_job *job, const cb_dungeon *d, const cb_document *doc) {
   if (!doc->spilled || !job->notice) return;
   char msg[256];
   snprintf(msg, sizeof msg,
            "seed %" PRIu64
-           ": the room key of %d rooms does not fit one page with a legible map; it runs onto "
-           "page 2 (--template booklet lays it out over several pages)",
-           d->seed, d->nrooms);
+           ": the room key of %d rooms does not fit one page with a legible map; it runs %s %d%s "
+           "(--template booklet lays it out over several pages)",
+           d->seed, d->nrooms, doc->key_pages > 2 ? "over" : "onto page",
+           doc->key_pages > 2 ? doc->key_pages : 2, doc->key_pages > 2 ? " pages" : "");
   job->notice(job->notice_ctx, msg);
 }
 

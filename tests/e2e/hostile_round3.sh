@@ -4,6 +4,7 @@
 # what; what we write we read back.
 . "$CB_SOURCE_DIR/tests/support/e2e.sh"
 need python3
+need pdfinfo
 cd "$WORK"
 
 # refused WHAT PATTERN ARGS...: exit 2, one line matching PATTERN, nothing on standard output.
@@ -144,5 +145,15 @@ for g in dropdice cards preconnect; do
     [ -z "$low" ] || fail "20: $g seed $seed: a note's sentence in lower case: $(echo "$low" | head -1)"
   done
 done
+
+# 19: messages name what the user gave: a mask file's grid is not a --grid; a sheet that runs over
+# several pages says how many
+python3 -c "print('\n'.join(['#####'] * 16))" >tall.txt
+refused "19: a 5x16 mask past one deck" "--shape ./tall.txt: its 5x16 grid has 80 cards, but one deck holds 52" \
+  -g cards --seed 1 --shape ./tall.txt -f pdf -o -
+"$CRAWLBOOK" -g leximorph --seed 1 --page-size 100x150mm -o many.pdf 2>err.txt || fail "19: leximorph 100x150mm"
+pages=$(pdfinfo many.pdf | sed -n 's/^Pages: *//p')
+[ "$pages" -gt 2 ] || fail "19: leximorph 100x150mm took $pages pages"
+grep -q "it runs over $pages pages" err.txt || fail "19: a $pages-page sheet said: $(cat err.txt)"
 
 finish
