@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "bom.h"
 #include "datadir.h"
 
 enum { MAX_FILE = 1 << 20, MAX_LINE = 4096, MAX_FIELDS = 64 };
@@ -73,6 +74,8 @@ static cb_status finish(cb_table *t, size_t n, int min_fields, int max_fields, c
     st = cb_table_fail(t, NULL, err, "holds a NUL byte: not a text file");
   else if (!valid_utf8((unsigned char *)t->text, n))
     st = cb_table_fail(t, NULL, err, "is not valid UTF-8");
+  else if (cb_starts_with_bom(t->text, n))
+    st = cb_error_set(err, CB_EINPUT, "%s:1: %s", t->path, CB_BOM_MSG);
   if (st == CB_OK) {
     t->text[n] = '\0';
     st = parse_rows(t, min_fields, max_fields, err);

@@ -156,4 +156,13 @@ pages=$(pdfinfo many.pdf | sed -n 's/^Pages: *//p')
 [ "$pages" -gt 2 ] || fail "19: leximorph 100x150mm took $pages pages"
 grep -q "it runs over $pages pages" err.txt || fail "19: a $pages-page sheet said: $(cat err.txt)"
 
+# 18: a byte-order mark is named, in themes, masks and every other table, as JSON and templates do
+bom() { printf '\357\273\277' >"$1" && cat "$CB_SOURCE_DIR/templates/$2" >>"$1"; }
+bom bom-theme.txt themes/crypt.txt
+refused "18: a theme with a BOM" 'bom-theme.txt:1: the file starts with a byte-order mark' --seed 1 --theme ./bom-theme.txt -f json -o -
+bom bom-mask.txt mask-cross.txt
+refused "18: a mask with a BOM" 'bom-mask.txt:1: the file starts with a byte-order mark' -g cards --seed 1 --shape ./bom-mask.txt -f json -o -
+bom bom-content.txt dropdice-contents.txt
+refused "18: a content table with a BOM" 'bom-content.txt:1: the file starts with a byte-order mark' -g dropdice --seed 1 --content ./bom-content.txt -f json -o -
+
 finish

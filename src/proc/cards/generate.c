@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/bom.h"
 #include "base/table.h"
 #include "layout.h"
 #include "model/check.h"
@@ -95,6 +96,10 @@ static cb_status read_mask(const char *path, layout *L, cb_error *err) {
     }
     while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' ' || line[n - 1] == '\t'))
       line[--n] = 0;
+    if (lineno == 1 && cb_starts_with_bom(line, n)) {
+      st = cb_error_set(err, CB_EINPUT, "%s:1: %s", path, CB_BOM_MSG);
+      goto done;
+    }
     if (n == 0 || line[0] == ';') continue; /* blank lines and ';' comments */
     for (size_t i = 0; i < n; i++)
       if (line[i] != '#' && line[i] != '.') {
