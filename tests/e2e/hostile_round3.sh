@@ -165,4 +165,15 @@ refused "18: a mask with a BOM" 'bom-mask.txt:1: the file starts with a byte-ord
 bom bom-content.txt dropdice-contents.txt
 refused "18: a content table with a BOM" 'bom-content.txt:1: the file starts with a byte-order mark' -g dropdice --seed 1 --content ./bom-content.txt -f json -o -
 
+# 17: @include inside a /* */ comment or a string of several lines is nothing libconfig reads: the
+# template is taken; one after a '#' comment holding a quote is still an @include, and refused
+mkdir -p incdir
+printf 'layout = "sheet";\n/* a comment\n@include "incdir"\n*/\n' >comment.cfg
+printf 'layout = "sheet";\nname = "two\n@include \\"incdir\\"\nlines";\n' >string.cfg
+printf 'layout = "sheet"; # "\n@include "incdir"\n' >quote.cfg
+for t in comment string; do
+  "$CRAWLBOOK" --seed 1 --template ./$t.cfg -o t.pdf 2>err.txt || fail "17: @include in a $t refused: $(cat err.txt)"
+done
+refused "17: @include after a comment with a quote" 'quote.cfg:2: @include is not supported' --seed 1 --template ./quote.cfg -f pdf -o -
+
 finish
