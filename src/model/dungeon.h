@@ -178,6 +178,11 @@ int cb_dungeon_set_option(cb_dungeon *d, const char *name, const char *value, bo
 /* Records an option without a value, such as --faithful. */
 int cb_dungeon_set_flag(cb_dungeon *d, const char *name);
 int cb_dungeon_set_title(cb_dungeon *d, const char *title);
+/* Calls fn(ctx, where, text) for each text of d a page may print (where
+ * says which, e.g. "room 5's name"), in order, until fn returns non-zero;
+ * returns that, else 0. */
+typedef int (*cb_text_fn)(void *ctx, const char *where, const char *text);
+int cb_dungeon_each_text(const cb_dungeon *d, cb_text_fn fn, void *ctx);
 /* Generators log a line per room or step only up to this many rooms; above it, sums. */
 #define CB_LOG_DETAIL_ROOMS 200
 /* Appends a line to the procedure log. */

@@ -7,6 +7,7 @@
 
 #include "base/alloc.h"
 #include "base/datadir.h"
+#include "base/table.h"
 #include "formats.h"
 #include "io/dot.h"
 #include "io/json.h"
@@ -18,6 +19,7 @@
 #include "model/view.h"
 #include "page/sizes.h"
 #include "proc/registry.h"
+#include "render/coverage.h"
 
 #ifndef CB_VERSION
 #define CB_VERSION "0.0.0"
@@ -180,10 +182,64 @@ static void tell_spill(const cb_job *job, const cb_dungeon *d, const cb_document
   job->notice(job->notice_ctx, msg);
 }
 
+typedef struct word_check {
+  const cb_coverage *cover;
+  cb_error err;
+  char where[128];
+  const char *text;
+} word_check;
+
+static int word_fails(void *ctx, const char *where, const char *text) {
+  word_check *w = ctx;
+  if (cb_coverage_check_text(w->cover, text, &w->err) == CB_OK) return 0;
+  snprintf(w->where, sizeof w->where, "%s", where);
+  w->text = text;
+  return 1;
+}
+
+/* The line of the --theme file's row with a field the fonts cannot draw
+ * that `text` holds; 0 when none (or the theme is a shipped one). */
+static int theme_line(const cb_job *job, const cb_coverage *cover, const char *text) {
+  const char *t = job->stock.theme;
+  size_t n = t ? strlen(t) : 0;
+  cb_table tab;
+  cb_error e = {0};
+  if (!t || !(strchr(t, '/') || (n > 4 && strcmp(t + n - 4, ".txt") == 0)) ||
+      cb_table_read(t, 1, 7, &tab, &e) != CB_OK)
+    return 0;
+  int line = 0;
+  for (int i = 0; !line && i < tab.nrows; i++)
+    for (int f = 1; !line && f < tab.rows[i].nfields; f++) {
+      const char *field = tab.rows[i].fields[f];
+      if (*field && strstr(text, field) && cb_coverage_check_text(cover, field, &e) != CB_OK)
+        line = tab.rows[i].line;
+    }
+  cb_table_free(&tab);
+  return line;
+}
+
+/* Every word the pages may print, checked against the fonts before they are
+ * laid out, so that a refusal says where the word came from: the theme's
+ * file:line, the JSON file and the field, --title, or the field. */
+static cb_status check_words(const cb_job *job, const renderer *r, const cb_dungeon *d, cb_error *err) {
+  word_check w = {.cover = r->b->cover};
+  if (!cb_dungeon_each_text(d, word_fails, &w)) return CB_OK;
+  int line = job->input ? 0 : theme_line(job, w.cover, w.text);
+  if (job->input) return cb_error_set(err, CB_EINPUT, "%s: %s: %s", job->input, w.where, w.err.msg);
+  if (line) return cb_error_set(err, CB_EINPUT, "%s:%d: %s", job->stock.theme, line, w.err.msg);
+  if (job->gen.title && strcmp(w.where, "the title") == 0)
+    return cb_error_set(err, CB_EINPUT, "--title: %s", w.err.msg);
+  return cb_error_set(err, CB_EINPUT, "%s: %s", w.where, w.err.msg);
+}
+
 static cb_status write_pages(const cb_job *job, const cb_dungeon *d, cb_output *out, cb_error *err) {
   renderer r;
   cb_status st = open_renderer(job, &r, err);
   if (st != CB_OK) return st;
+  if ((st = check_words(job, &r, d, err)) != CB_OK) {
+    cb_backend_destroy(r.b);
+    return st;
+  }
   char creator[64];
   cb_document doc;
   doc_info(job, &doc, d->title, d->generator, creator, sizeof creator);

@@ -176,4 +176,15 @@ for t in comment string; do
 done
 refused "17: @include after a comment with a quote" 'quote.cfg:2: @include is not supported' --seed 1 --template ./quote.cfg -f pdf -o -
 
+# 19: text our fonts cannot draw is refused naming where it came from: the theme's file:line, the
+# JSON file and its field, --title
+sed 's/^room | Flooded chapel$/room | Flooded \xe4\xb8\xad chapel/; s/^room | \(.*\)$/room | \1 \xe4\xb8\xad/' \
+  "$CB_SOURCE_DIR/templates/themes/crypt.txt" >cjk.txt
+refused "19: a theme row our fonts cannot draw" "cjk.txt:[0-9]*: our fonts cannot draw U+4E2D" --seed 1 --theme ./cjk.txt -f pdf -o -
+at=$(sed -n 's/^crawlbook: \.\/cjk\.txt:\([0-9]*\): our fonts cannot draw U+4E2D (in "\([^"]*\)").*/\1 \2/p' stderr)
+[ -n "$at" ] && sed -n "${at%% *}p" cjk.txt | grep -qF "| ${at#* }" || fail "19: the line named does not hold the text: $at"
+edit cjk.json "room[3]['contents']['name'] = 'A \u4e2d room'"
+refused "19: a JSON field our fonts cannot draw" "cjk.json: room 3's name: our fonts cannot draw U+4E2D" render cjk.json -f pdf -o -
+refused "19: a --title our fonts cannot draw" "--title: our fonts cannot draw U+4E2D" --seed 1 --title "$(printf 'A \xe4\xb8\xad')" -f pdf -o -
+
 finish
