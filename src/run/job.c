@@ -265,6 +265,7 @@ static cb_status make_and_lay_out(const cb_job *job, const renderer *r, int i, c
   cb_job sub = nth(job, i);
   if (r->so.count_only) sub.notice = NULL; /* the drawing pass tells */
   cb_status st = make_dungeon(&sub, d, err);
+  if (st == CB_OK) st = check_words(&sub, r, *d, err);
   return st == CB_OK ? lay_out(&sub, r, *d, doc, err) : st;
 }
 

@@ -186,5 +186,6 @@ at=$(sed -n 's/^crawlbook: \.\/cjk\.txt:\([0-9]*\): our fonts cannot draw U+4E2D
 edit cjk.json "room[3]['contents']['name'] = 'A \u4e2d room'"
 refused "19: a JSON field our fonts cannot draw" "cjk.json: room 3's name: our fonts cannot draw U+4E2D" render cjk.json -f pdf -o -
 refused "19: a --title our fonts cannot draw" "--title: our fonts cannot draw U+4E2D" --seed 1 --title "$(printf 'A \xe4\xb8\xad')" -f pdf -o -
+refused "19: a theme row our fonts cannot draw, in a batch" "cjk.txt:[0-9]*: our fonts cannot draw U+4E2D" --seeds 1..2 --theme ./cjk.txt -f pdf -o -
 
 finish
