@@ -125,7 +125,7 @@ static void put_list(cb_jw *w, const cb_dungeon *d, const char *key, int n, item
 }
 
 /* What render reads back, checked before a byte is written (the cost of the
- * whole is checked as it goes out). */
+ * whole is counted by writing it once to nowhere). */
 static cb_status check_writable(const cb_dungeon *d, cb_error *err) {
   const struct {
     const char *what;
@@ -143,8 +143,7 @@ static cb_status check_writable(const cb_dungeon *d, cb_error *err) {
   return CB_OK;
 }
 
-cb_status cb_json_write(const cb_dungeon *d, const cb_json_procs *procs, cb_sink sink, cb_error *err) {
-  if (check_writable(d, err) != CB_OK) return err->status;
+static cb_status write_json(const cb_dungeon *d, const cb_json_procs *procs, cb_sink sink, cb_error *err) {
   cb_jw *w = cb_jw_new(sink);
   if (!w) return cb_error_set(err, CB_EINTERNAL, "out of memory writing JSON");
   cb_jw_put(w, "{\n \"format\": ");
@@ -186,6 +185,19 @@ cb_status cb_json_write(const cb_dungeon *d, const cb_json_procs *procs, cb_sink
   if (st == CB_EINTERNAL) return cb_error_set(err, CB_EINTERNAL, "%s writing JSON", why);
   if (st != CB_OK) return cb_error_set(err, st, "could not write the JSON");
   return CB_OK;
+}
+
+static cb_status discard(void *closure, const unsigned char *data, size_t len) {
+  (void)closure, (void)data, (void)len;
+  return CB_OK;
+}
+
+cb_status cb_json_write(const cb_dungeon *d, const cb_json_procs *procs, cb_sink sink, cb_error *err) {
+  if (check_writable(d, err) != CB_OK) return err->status;
+  /* counted first, as render will: a file past its limits is refused before
+   * a byte goes out (standard output cannot take bytes back) */
+  cb_status st = write_json(d, procs, (cb_sink){NULL, discard}, err);
+  return st != CB_OK ? st : write_json(d, procs, sink, err);
 }
 
 /* ---- reading ---- */
@@ -322,8 +334,10 @@ static cb_status read_options(cb_json_reader *r, json_t *root) {
       snprintf(buf, sizeof buf, "%.12g", json_real_value(v)), text = buf;
     else if (json_is_boolean(v))
       text = json_is_true(v) ? "true" : "false";
-    if (!text || strlen(text) > 256)
-      return cb_jr_fail(r, "options", "option '%.64s' must be a short string, a number or a boolean", key);
+    if (!text || strlen(text) > CB_TEXT_OPTION)
+      return cb_jr_fail(r, "options",
+                        "option '%.64s' must be a string of at most %d bytes, a number or a boolean", key,
+                        CB_TEXT_OPTION);
     if (json_is_true(v) ? cb_dungeon_set_flag(r->d, key)
                         : cb_dungeon_set_option(r->d, key, text, json_is_number(v)))
       return cb_jr_oom(r);
@@ -348,7 +362,7 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
   r->d = cb_dungeon_new(gen, seed);
   if (!r->d) return cb_jr_oom(r);
   cb_dungeon *d = r->d;
-  const char *title = cb_jr_str(r, root, "", "title", 200, 0);
+  const char *title = cb_jr_str(r, root, "", "title", CB_TEXT_NAME, 0);
   if (title) d->title = title;
   if (read_options(r, root) || (r->stocked && cb_json_read_stock(r, root))) return r->st;
   json_t *levels = cb_jr_array(r, root, "", "levels", CB_JSON_MAX_LEVELS, 1);
@@ -361,7 +375,7 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
     snprintf(where, sizeof where, "levels[%zu]", i);
     if (!json_is_object(v)) return cb_jr_fail(r, where, "must be an object");
     int lid = cb_jr_int(r, v, where, "id", 1, 1000000, 1, 1);
-    const char *name = cb_jr_str(r, v, where, "name", 200, 0);
+    const char *name = cb_jr_str(r, v, where, "name", CB_TEXT_NAME, 0);
     if (r->st) return r->st;
     if (!cb_dungeon_add_level(d, lid, name ? name : "")) return cb_jr_oom(r);
   }

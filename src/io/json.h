@@ -22,8 +22,9 @@ typedef struct cb_json_procs {
 } cb_json_procs;
 
 /* Writes the dungeon as JSON: the top-level object with one room, passage or
- * log line per line, so that a diff shows what changed. CB_EINTERNAL on OOM
- * or with the sink's status when a write fails. */
+ * log line per line, so that a diff shows what changed. CB_EINPUT, with
+ * nothing written, when render could not read it back (counted first).
+ * CB_EINTERNAL on OOM or with the sink's status when a write fails. */
 cb_status cb_json_write(const cb_dungeon *d, const cb_json_procs *procs, cb_sink sink, cb_error *err);
 
 /* Reads and validates a dungeon from JSON text (name is used in messages).

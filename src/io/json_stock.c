@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { MAX_MONSTERS = 64, MAX_TREASURE = 64, MAX_LINE = 1000 };
+enum { MAX_MONSTERS = 64, MAX_TREASURE = 64, MAX_LINE = CB_TEXT_LINE };
 
 static void put_monster(cb_jw *w, const cb_monster *m) {
   cb_jw_raw(w, "{", 1);
@@ -75,9 +75,9 @@ static cb_monster *read_monsters(cb_json_reader *r, json_t *obj, const char *whe
     char at[96];
     snprintf(at, sizeof at, "%s.%s[%zu]", where, key, i);
     if (!json_is_object(v)) return cb_jr_fail(r, at, "must be an object"), NULL;
-    m[i].name = cb_jr_str(r, v, at, "name", 200, 1);
+    m[i].name = cb_jr_str(r, v, at, "name", CB_TEXT_NAME, 1);
     m[i].count = cb_jr_int(r, v, at, "count", 1, 10000, 1, 1);
-    m[i].hd = cb_jr_str(r, v, at, "hd", 16, 1);
+    m[i].hd = cb_jr_str(r, v, at, "hd", CB_TEXT_HD, 1);
     m[i].doing = cb_jr_str(r, v, at, "doing", MAX_LINE, 0);
     if (r->st) return NULL;
   }
@@ -87,7 +87,7 @@ static cb_monster *read_monsters(cb_json_reader *r, json_t *obj, const char *whe
 
 cb_status cb_json_read_stock(cb_json_reader *r, json_t *root) {
   cb_dungeon *d = r->d;
-  d->theme = cb_jr_str(r, root, "", "theme", 200, 0);
+  d->theme = cb_jr_str(r, root, "", "theme", CB_TEXT_NAME, 0);
   d->depth = cb_jr_int(r, root, "", "depth", 1, 10, 0, 1);
   json_t *hook = cb_jr_array(r, root, "", "hook", 2, 0);
   size_t i;
@@ -131,7 +131,7 @@ cb_status cb_json_read_contents(cb_json_reader *r, json_t *v, const char *room_w
   snprintf(where, sizeof where, "%s.contents", room_where);
   cb_contents *out = cb_arena_alloc(r->d->arena, 1, sizeof *out);
   if (!out) return cb_jr_oom(r);
-  out->name = cb_jr_str(r, c, where, "name", 200, 0);
+  out->name = cb_jr_str(r, c, where, "name", CB_TEXT_NAME, 0);
   out->dressing = cb_jr_str(r, c, where, "dressing", MAX_LINE, 0);
   out->special = cb_jr_str(r, c, where, "special", MAX_LINE, 0);
   out->monsters = read_monsters(r, c, where, "monsters", MAX_MONSTERS, &out->nmonsters);

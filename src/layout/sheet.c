@@ -416,12 +416,14 @@ static const struct {
     {2, BODY_SIZE, false}, {3, BODY_SIZE, false}, {3, 8.3, false}, {3, 8.0, false}, {3, 8.0, true}};
 
 typedef struct sheet_fit {
-  double map_h; /* the map frame's height; -1 on OOM */
+  double map_h; /* the map frame's height */
   int cols;     /* the key's columns */
   double size;  /* its type size */
   bool spills;  /* it runs onto more pages */
   bool compact; /* its compact form */
+  bool oom;     /* out of memory: nothing else holds */
 } sheet_fit;
+static const sheet_fit OOM_FIT = {.oom = true};
 
 static cb_key_style key_style_at(const cb_key_style *ks, double size, bool compact) {
   cb_key_style k = *ks;
@@ -574,7 +576,7 @@ static sheet_fit fit_spill(const cb_key_style *ks, const cb_dungeon *d, double w
   double rest = INFINITY; /* the next page's part at the map's height */
   for (int i = 0; i < KEY_STEPS && !isfinite(rest); i++) {
     rest = spill_rest(ks, d, w, room, page, i, want);
-    if (rest < 0) return (sheet_fit){-1, 2, ks->size, false};
+    if (rest < 0) return OOM_FIT;
     if (i == 0 || isfinite(rest)) step = i;
   }
   sheet_fit fit = {want, KEY_STEP[step].cols, KEY_STEP[step].size, true, KEY_STEP[step].compact};
@@ -587,7 +589,7 @@ static sheet_fit fit_spill(const cb_key_style *ks, const cb_dungeon *d, double w
     }
     fit.map_h = grown_h, rest = grown;
   }
-  if (rest < 0) return (sheet_fit){-1, 2, ks->size, false};
+  if (rest < 0) return OOM_FIT;
   return fit;
 }
 
@@ -605,7 +607,7 @@ static sheet_fit fit_sheet(const cb_key_style *ks, const cb_dungeon *d, const cb
   for (int i = 0; i < KEY_STEPS; i++) {
     cb_key_style k = key_style_at(ks, KEY_STEP[i].size, KEY_STEP[i].compact);
     double kh = cb_key_height(&k, d, 0, w, room - least, KEY_STEP[i].cols, GUTTER);
-    if (kh < 0) return (sheet_fit){-1, 2, ks->size, false};
+    if (kh < 0) return OOM_FIT;
     if (!isfinite(kh)) continue;
     sheet_fit fit = {fmin(want, room - kh), KEY_STEP[i].cols, KEY_STEP[i].size, false, KEY_STEP[i].compact};
     if (fit.map_h >= want) return fit;
@@ -615,7 +617,7 @@ static sheet_fit fit_sheet(const cb_key_style *ks, const cb_dungeon *d, const cb
     long base = 0;
     double floor = map_least(d, st, hooks, w, w, want, room, &base);
     best.map_h = floor < 0 ? -1 : map_clean(d, st, hooks, w, best.map_h, floor, base);
-    if (best.map_h < 0) return (sheet_fit){-1, 2, ks->size, false};
+    if (best.map_h < 0) return OOM_FIT;
   }
   if (best.cols && best.map_h != 0) return best;
   return fit_spill(ks, d, w, room, page, want, cap);
@@ -625,10 +627,11 @@ enum { NOT_BESIDE = -2 };
 static const double HEAD_H = 11 * 1.5; /* "Room key" and the space below it */
 
 typedef struct beside_fit {
-  double map_h, map_w; /* the map frame; map_h 0 when no size fits, -1 on OOM */
+  double map_h, map_w; /* the map frame; map_h 0 when no size fits */
   double side_h;       /* the band of the map and its legend, the key's first columns beside it */
   int side_cols;       /* the key's columns beside the map */
   sheet_fit key;       /* the key's step, and its columns below the band */
+  bool oom;            /* out of memory: nothing else holds */
 } beside_fit;
 
 /* The biggest map (from the size it wants down to `least`), with the first
@@ -641,7 +644,7 @@ static beside_fit fit_beside(const cb_key_style *ks, const cb_dungeon *d, const 
     double frame_h = mh, mw = map_frame_w(d, st, hooks, w, &frame_h), side_w = w - mw - GUTTER;
     if (side_w < 150) continue; /* a column narrower than that reads as a list of words */
     long clashes = map_clashes(d, st, hooks, w, mh);
-    if (clashes < 0) return (beside_fit){.map_h = -1};
+    if (clashes < 0) return (beside_fit){.oom = true};
     if (clashes > base) continue;
     double side_h = mh + 6 + hooks->sheet_legend(NULL, st, d, ~(cb_symbol_set)0, mw, mh, 0, 0, mw);
     int side_cols = side_w > 330 ? 2 : 1;
@@ -651,7 +654,7 @@ static beside_fit fit_beside(const cb_key_style *ks, const cb_dungeon *d, const 
       int all = next < 0 || next >= d->nrooms ? next
                                               : cb_key_fill(NULL, &k, d, next, NULL, 0, 0, w,
                                                             room - side_h - 8, KEY_STEP[i].cols, GUTTER);
-      if (all < 0) return (beside_fit){.map_h = -1};
+      if (all < 0) return (beside_fit){.oom = true};
       if (all >= d->nrooms)
         return (beside_fit){
             mh, mw, side_h, side_cols, {mh, KEY_STEP[i].cols, KEY_STEP[i].size, false, KEY_STEP[i].compact}};
@@ -672,12 +675,12 @@ static int sheet_beside(cb_page *p, const cb_symbols *st, const cb_dungeon *d, c
   double below = hooks->sheet_legend(NULL, st, d, ~(cb_symbol_set)0, w, w, 0, 0, w) + 6 + 8 + HEAD_H;
   double room = bottom - y - below, want = map_want(d, st, hooks, w, room);
   sheet_fit usual = fit_sheet(ks, d, st, hooks, w, room, bottom - top);
-  if (usual.map_h < 0 || (!usual.spills && usual.map_h >= want - 0.5)) return NOT_BESIDE;
+  if (usual.oom || (!usual.spills && usual.map_h >= want - 0.5)) return NOT_BESIDE;
   long base = 0;
   double least = map_least(d, st, hooks, w, w, want, room, &base);
   if (least < 0) return -1;
   beside_fit bf = fit_beside(ks, d, st, hooks, w, bottom - y, want, least, base);
-  if (bf.map_h < 0) return -1;
+  if (bf.oom) return -1;
   if (bf.map_h <= 0 || (!usual.spills && bf.map_h <= usual.map_h + 0.5)) return NOT_BESIDE;
   *ks = key_style_at(ks, bf.key.size, bf.key.compact);
   *cols = bf.key.cols;
@@ -709,6 +712,7 @@ typedef struct side_fit {
   double map_h;
   double size;  /* the key's type size */
   bool compact; /* its compact form */
+  bool oom;     /* out of memory: nothing else holds */
 } side_fit;
 
 /* The legend's height under a map mw wide, for the symbols the map uses
@@ -771,14 +775,14 @@ static side_fit fit_side(const cb_key_style *ks, const cb_dungeon *d, const cb_s
   long base = 0;
   double want = map_want(d, st, hooks, mw, room), least = map_least(d, st, hooks, mw, w, want, room, &base);
   side_fit best = {0, 0, false};
-  if (least < 0) return (side_fit){-1, 0, false};
+  if (least < 0) return (side_fit){.oom = true};
   for (int i = 1; i < KEY_STEPS; i++) {
     cb_key_style k = key_style_at(ks, KEY_STEP[i].size, KEY_STEP[i].compact);
     int word = 0, next = cb_key_fill(NULL, &k, d, 0, &word, 0, 0, cw, h - HEAD_H, 1, GUTTER);
     double rest = next < 0            ? -1
                   : next >= d->nrooms ? 0
                                       : cb_key_height(&k, d, next, mw, h - below - least, 2, GUTTER);
-    if (rest < 0) return (side_fit){-1, 0, false};
+    if (rest < 0) return (side_fit){.oom = true};
     if (word || !isfinite(rest)) continue; /* an entry split across the gap, or too long still */
     side_fit f = {fmin(want, h - below - rest), k.size, k.compact};
     if (f.map_h >= want) {
@@ -788,6 +792,7 @@ static side_fit fit_side(const cb_key_style *ks, const cb_dungeon *d, const cb_s
     if (f.map_h > best.map_h + 0.5) best = f;
   }
   if (best.map_h > 0) best.map_h = map_clean(d, st, hooks, mw, best.map_h, least, base);
+  if (best.map_h < 0) return (side_fit){.oom = true};
   return best;
 }
 
@@ -827,11 +832,42 @@ static side_fit try_side(const cb_key_style *ks, const cb_dungeon *d, const cb_s
   if (o->player || o->page_w > o->page_h * 1.05 || hooks->sheet_legend || below < 0)
     return (side_fit){0, 0, false};
   sheet_fit fit = fit_sheet(ks, d, st, hooks, w, h - below, page);
-  if (fit.map_h < 0) return (side_fit){-1, 0, false};
+  if (fit.oom) return (side_fit){.oom = true};
   if (!fit.spills) return (side_fit){0, 0, false};
   double lh = side_legend_h(st, d, hooks, o, assume, 2 * (w - 2 * GUTTER) / 3 + GUTTER);
-  if (lh < 0) return (side_fit){-1, 0, false};
+  if (lh < 0) return (side_fit){.oom = true};
   return fit_side(ks, d, st, hooks, lh, w, h, h - below);
+}
+
+/* The least height the sheet leaves its map and key (under the title, over
+ * the legend and the footer): less draws a map too small to read. A wide
+ * page's key runs beside the map, which needs less height for its width. */
+static const double SHEET_ROOM_FLOOR = 100, WIDE_MAP_FLOOR = 36;
+
+/* CB_OK when the page leaves the map and the key enough height (`left`,
+ * under the title and the legend, over the footer), else CB_EINPUT saying
+ * what does not fit; CB_EINTERNAL on OOM. */
+static cb_status sheet_room(const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
+                            const cb_sheet_options *o, cb_symbol_set used, double left, cb_error *err) {
+  bool wide = o->page_w > o->page_h * 1.05;
+  /* the booklet's handout runs its notes onto pages of their own: only its map needs room */
+  bool handout = o->player && o->in_booklet && !wide;
+  double need = wide || handout ? WIDE_MAP_FLOOR : SHEET_ROOM_FLOOR;
+  if (wide)
+    left -= st->badge * 3.2 + 14; /* the legend under the map */
+  else if (o->player && !handout) {
+    double below = key_below(st, d, hooks, o, used, o->page_w - 2 * o->margin);
+    if (below < 0) return cb_error_oom(err);
+    left -= below;
+  }
+  if (left >= need) return CB_OK;
+  const double mm = 25.4 / 72;
+  return cb_error_set(err, CB_EINPUT,
+                      "a %.0f x %.0f mm page is too small for the one-page sheet: its title, legend and "
+                      "footer leave %.0f mm for the %s, which needs %.0f mm (--template booklet lays it "
+                      "out over several pages, or give a bigger --page-size)",
+                      o->page_w * mm, o->page_h * mm, floor(fmax(left, 0) * mm),
+                      wide ? "map" : "map and the key", need * mm);
 }
 
 /* The sheet; when the map is skipped (o->count_only), `assume` stands for the
@@ -872,12 +908,14 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   cb_symbol_set used = o->count_only ? assume : 0;
   cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
   int word = 0, cols = 2; /* the key's word to go on from, its columns */
-  int next = sheet_beside(p, &st, d, hooks, o, &ks, x, y, w, bottom, top, &used, &word, &cols);
-  side_fit side;
   /* the legend (two rows or as many as the map's symbols take, or the sheet
    * map's own with every symbol) and the key's heading */
   double below = o->page_w > o->page_h * 1.05 || o->player ? 0 : key_below(&st, d, hooks, o, used, w);
-  if (below < 0) p->oom = true;
+  if (below < 0) return cb_error_oom(err);
+  cb_status fits = sheet_room(&st, d, hooks, o, used, bottom - y - below, err);
+  if (fits != CB_OK) return fits;
+  int next = sheet_beside(p, &st, d, hooks, o, &ks, x, y, w, bottom, top, &used, &word, &cols);
+  side_fit side;
   if (next != NOT_BESIDE) {
     doc->spilled = next >= 0 && next < d->nrooms; /* it fits (fit_beside), else crawlbook says so */
   } else if (o->page_w > o->page_h * 1.05) {
@@ -894,7 +932,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
                ? notes_fill(p, m, d, 0, kx, ky, kw, bottom - ky)
                : cb_key_fill_balanced(p, &ks, d, 0, &word, kx, ky, kw, bottom - ky, kw > 330 ? 2 : 1, 12);
   } else if ((side = try_side(&ks, d, &st, hooks, o, used, w, bottom - y, bottom - top, below)).map_h != 0) {
-    if (side.map_h < 0) return cb_error_oom(err);
+    if (side.oom) return cb_error_oom(err);
     ks = key_style_at(&ks, side.size, side.compact);
     cols = 3;
     next = draw_side(p, &st, d, hooks, o, &ks, side.map_h, x, y, w, bottom, &word, &used);
@@ -902,7 +940,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   } else {
     sheet_fit fit = o->player ? (sheet_fit){map_want(d, &st, hooks, w, bottom - y), 2, BODY_SIZE, false}
                               : fit_sheet(&ks, d, &st, hooks, w, bottom - y - below, bottom - top);
-    if (fit.map_h < 0) p->oom = true;
+    if (fit.oom) return cb_error_oom(err);
     double map_h = fmax(fit.map_h, 0);
     ks = key_style_at(&ks, fit.size, fit.compact);
     cols = fit.cols;
@@ -941,6 +979,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
                      : cb_key_fill_balanced(p, &ks, d, next, &word, x, ky, w, bottom - ky, cols, GUTTER);
   }
   if (next < 0) return cb_error_oom(err);
+  doc->key_pages = doc->npages - first;
   cb_frame frame = {x, top, w, bottom - top};
   if (hooks->extra_pages && o->appendix) {
     cb_status st2 = hooks->extra_pages(d, &st, &frame, doc, err);

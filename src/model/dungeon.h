@@ -12,6 +12,16 @@
 
 #include "base/arena.h"
 
+/* The longest words a dungeon holds, in bytes: what the JSON reader accepts,
+ * so the theme reader and the writers keep to them (what we write, we read).
+ * A name: a title, a theme's, a room's, a monster's, a level's; a line: a
+ * dressing, a doing, a hook line, a trap's part, a special, a treasure; a
+ * text: a passage's note or a room's text; a monster's Hit Dice. */
+enum { CB_TEXT_NAME = 200, CB_TEXT_LINE = 1000, CB_TEXT_NOTE = 4096, CB_TEXT_HD = 16 };
+/* The longest value an option recorded in the JSON may have: a table's path
+ * (the command line takes none longer, e.g. --theme 4,000 bytes). */
+enum { CB_TEXT_OPTION = 4096 };
+
 typedef enum {
   CB_TAG_ENTRANCE = 1u << 0,
   CB_TAG_START = 1u << 1,
@@ -168,11 +178,16 @@ int cb_dungeon_set_option(cb_dungeon *d, const char *name, const char *value, bo
 /* Records an option without a value, such as --faithful. */
 int cb_dungeon_set_flag(cb_dungeon *d, const char *name);
 int cb_dungeon_set_title(cb_dungeon *d, const char *title);
+/* Calls fn(ctx, where, text) for each text of d a page may print (where
+ * says which, e.g. "room 5's name"), in order, until fn returns non-zero;
+ * returns that, else 0. */
+typedef int (*cb_text_fn)(void *ctx, const char *where, const char *text);
+int cb_dungeon_each_text(const cb_dungeon *d, cb_text_fn fn, void *ctx);
 /* Generators log a line per room or step only up to this many rooms; above it, sums. */
 #define CB_LOG_DETAIL_ROOMS 200
 /* The longest text a dungeon keeps in a log line or a passage's note, in
  * bytes: what the JSON reader takes back. */
-enum { CB_TEXT_MAX = 4096 };
+enum { CB_TEXT_MAX = CB_TEXT_NOTE };
 /* Appends a line to the procedure log; a longer line than CB_TEXT_MAX is
  * cut between two characters and ends with an ellipsis. */
 int cb_dungeon_log(cb_dungeon *d, const char *fmt, ...)

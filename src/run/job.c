@@ -7,6 +7,7 @@
 
 #include "base/alloc.h"
 #include "base/datadir.h"
+#include "base/table.h"
 #include "formats.h"
 #include "io/dot.h"
 #include "io/json.h"
@@ -18,6 +19,7 @@
 #include "model/view.h"
 #include "page/sizes.h"
 #include "proc/registry.h"
+#include "render/coverage.h"
 
 #ifndef CB_VERSION
 #define CB_VERSION "0.0.0"
@@ -25,8 +27,39 @@
 
 static const double MARGIN_MM = 12;
 
+static void play_note(void *ctx, const char *msg) {
+  const cb_job *job = ctx;
+  char line[512];
+  snprintf(line, sizeof line, "%s: %s", job->input, msg);
+  job->notice(job->notice_ctx, line);
+}
+
+/* A file read back: what it holds that no party could play is said (the
+ * same walk the generators' repairs make). */
+static cb_status read_dungeon(const cb_job *job, cb_dungeon **out, cb_error *err) {
+  cb_status st = cb_json_read_file(job->input, cb_proc_json(), out, err);
+  if (st != CB_OK || !job->notice) return st;
+  if (cb_check_play(*out, play_note, (void *)job) >= 0) return CB_OK;
+  cb_dungeon_free(*out);
+  *out = NULL;
+  return cb_error_oom(err);
+}
+
+/* A procedure that reached fewer levels than --levels asked (its deals
+ * stopped short) says so: the footer's command, which asks for them all,
+ * still makes this same dungeon. */
+static void tell_levels(const cb_job *job, const cb_dungeon *d) {
+  if (!job->notice || job->gen.levels <= 0 || d->nlevels >= job->gen.levels) return;
+  char msg[256];
+  snprintf(msg, sizeof msg,
+           "seed %" PRIu64 ": the dungeon reached %d of the %d levels asked (--levels %d); the command "
+           "in its footer makes this same dungeon again",
+           d->seed, d->nlevels, job->gen.levels, job->gen.levels);
+  job->notice(job->notice_ctx, msg);
+}
+
 static cb_status make_dungeon(const cb_job *job, cb_dungeon **out, cb_error *err) {
-  if (job->input) return cb_json_read_file(job->input, cb_proc_json(), out, err);
+  if (job->input) return read_dungeon(job, out, err);
   const cb_generator *g = cb_generator_find(job->generator);
   if (!g) {
     char names[256];
@@ -47,6 +80,7 @@ static cb_status make_dungeon(const cb_job *job, cb_dungeon **out, cb_error *err
     *out = NULL;
     return st;
   }
+  tell_levels(job, *out);
   cb_error check = {0};
   if (cb_check_structure(*out, &check) != CB_OK) {
     cb_dungeon_free(*out);
@@ -135,22 +169,77 @@ static void doc_info(const cb_job *job, cb_document *doc, const char *title, con
       .title = title, .author = job->author, .subject = subject, .creator = creator, .date = job->date};
 }
 
-/* A one-page sheet that could not stay on one page says so. */
+/* A one-page sheet that could not stay on one page says so, and how far it runs. */
 static void tell_spill(const cb_job *job, const cb_dungeon *d, const cb_document *doc) {
   if (!doc->spilled || !job->notice) return;
   char msg[256];
   snprintf(msg, sizeof msg,
            "seed %" PRIu64
-           ": the room key of %d rooms does not fit one page with a legible map; it runs onto "
-           "page 2 (--template booklet lays it out over several pages)",
-           d->seed, d->nrooms);
+           ": the room key of %d rooms does not fit one page with a legible map; it runs %s %d%s "
+           "(--template booklet lays it out over several pages)",
+           d->seed, d->nrooms, doc->key_pages > 2 ? "over" : "onto page",
+           doc->key_pages > 2 ? doc->key_pages : 2, doc->key_pages > 2 ? " pages" : "");
   job->notice(job->notice_ctx, msg);
+}
+
+typedef struct word_check {
+  const cb_coverage *cover;
+  cb_error err;
+  char where[128];
+  const char *text;
+} word_check;
+
+static int word_fails(void *ctx, const char *where, const char *text) {
+  word_check *w = ctx;
+  if (cb_coverage_check_text(w->cover, text, &w->err) == CB_OK) return 0;
+  snprintf(w->where, sizeof w->where, "%s", where);
+  w->text = text;
+  return 1;
+}
+
+/* The line of the --theme file's row with a field the fonts cannot draw
+ * that `text` holds; 0 when none (or the theme is a shipped one). */
+static int theme_line(const cb_job *job, const cb_coverage *cover, const char *text) {
+  const char *t = job->stock.theme;
+  size_t n = t ? strlen(t) : 0;
+  cb_table tab;
+  cb_error e = {0};
+  if (!t || !(strchr(t, '/') || (n > 4 && strcmp(t + n - 4, ".txt") == 0)) ||
+      cb_table_read(t, 1, 7, &tab, &e) != CB_OK)
+    return 0;
+  int line = 0;
+  for (int i = 0; !line && i < tab.nrows; i++)
+    for (int f = 1; !line && f < tab.rows[i].nfields; f++) {
+      const char *field = tab.rows[i].fields[f];
+      if (*field && strstr(text, field) && cb_coverage_check_text(cover, field, &e) != CB_OK)
+        line = tab.rows[i].line;
+    }
+  cb_table_free(&tab);
+  return line;
+}
+
+/* Every word the pages may print, checked against the fonts before they are
+ * laid out, so that a refusal says where the word came from: the theme's
+ * file:line, the JSON file and the field, --title, or the field. */
+static cb_status check_words(const cb_job *job, const renderer *r, const cb_dungeon *d, cb_error *err) {
+  word_check w = {.cover = r->b->cover};
+  if (!cb_dungeon_each_text(d, word_fails, &w)) return CB_OK;
+  int line = job->input ? 0 : theme_line(job, w.cover, w.text);
+  if (job->input) return cb_error_set(err, CB_EINPUT, "%s: %s: %s", job->input, w.where, w.err.msg);
+  if (line) return cb_error_set(err, CB_EINPUT, "%s:%d: %s", job->stock.theme, line, w.err.msg);
+  if (job->gen.title && strcmp(w.where, "the title") == 0)
+    return cb_error_set(err, CB_EINPUT, "--title: %s", w.err.msg);
+  return cb_error_set(err, CB_EINPUT, "%s: %s", w.where, w.err.msg);
 }
 
 static cb_status write_pages(const cb_job *job, const cb_dungeon *d, cb_output *out, cb_error *err) {
   renderer r;
   cb_status st = open_renderer(job, &r, err);
   if (st != CB_OK) return st;
+  if ((st = check_words(job, &r, d, err)) != CB_OK) {
+    cb_backend_destroy(r.b);
+    return st;
+  }
   char creator[64];
   cb_document doc;
   doc_info(job, &doc, d->title, d->generator, creator, sizeof creator);
@@ -174,7 +263,9 @@ static cb_job nth(const cb_job *job, int i) {
 static cb_status make_and_lay_out(const cb_job *job, const renderer *r, int i, cb_dungeon **d,
                                   cb_document *doc, cb_error *err) {
   cb_job sub = nth(job, i);
+  if (r->so.count_only) sub.notice = NULL; /* the drawing pass tells */
   cb_status st = make_dungeon(&sub, d, err);
+  if (st == CB_OK) st = check_words(&sub, r, *d, err);
   return st == CB_OK ? lay_out(&sub, r, *d, doc, err) : st;
 }
 

@@ -249,11 +249,17 @@ static int key_object(stocker *s, const char *key, const char *object) {
   return what ? add_treasure(s, r->contents, what, 0) : -1;
 }
 
+/* Each sentence of a note begins with a capital, whatever case its row has. */
+static void capital(char *buf, size_t at, size_t cap) {
+  if (at < cap && buf[at] >= 'a' && buf[at] <= 'z') buf[at] = (char)(buf[at] - 32);
+}
+
 static int note_passage(stocker *s, cb_passage *p, lock_rows *lr) {
   char *buf = NULL; /* as long as the theme's rows make it */
-  size_t cap = 0, n = 0;
+  size_t cap = 0, n = 0, at;
   int st = 0;
-#define ADD(...) (st = st ? st : cb_text_appendf(&buf, &cap, &n, __VA_ARGS__))
+#define ADD(...)                                                                                             \
+  (at = n, st = st ? st : cb_text_appendf(&buf, &cap, &n, __VA_ARGS__), st ? (void)0 : capital(buf, at, n))
   if (p->flags & CB_FLAG_LOCKED) {
     bool fresh;
     int i = lock_row(s, lr, p->lock, &fresh);

@@ -7,6 +7,7 @@
 
 #include "base/alloc.h"
 #include "base/datadir.h"
+#include "model/dungeon.h"
 
 /* Each kind: its name, fields after the kind, and the rows a theme needs. */
 static const struct {
@@ -18,6 +19,23 @@ static const struct {
     {"trap", 3, 15}, {"hazard", 3, 8},    {"special", 1, 20},  {"treasure", 2, 25}, {"magic", 1, 12},
     {"lock", 2, 8},  {"soft-lock", 2, 8}, {"secret", 2, 8},    {"entrance", 1, 6},
 };
+
+/* The longest a field may be (bytes), so that every word the theme gives a
+ * dungeon is one its JSON file reads back (model/dungeon.h): names for a
+ * theme's, a room's and a monster's name, lines for the rest; a key object
+ * leaves room for its key's name ("K12: ") in the treasure it becomes. */
+static size_t field_limit(cb_theme_kind k, int f) {
+  switch (k) {
+  case CB_THEME_THEME: return f == 1 ? CB_TEXT_NAME : CB_TEXT_LINE;
+  case CB_THEME_TITLE_A:
+  case CB_THEME_TITLE_B:
+  case CB_THEME_ROOM: return CB_TEXT_NAME;
+  case CB_THEME_BOSS: return f == 1 ? CB_TEXT_NAME : f == 2 ? CB_TEXT_HD : CB_TEXT_LINE;
+  case CB_THEME_MONSTER: return f == 3 || f == 4 ? CB_TEXT_NAME : CB_TEXT_HD;
+  case CB_THEME_LOCK: return f == 2 ? CB_TEXT_LINE - 16 : CB_TEXT_LINE;
+  default: return CB_TEXT_LINE;
+  }
+}
 
 /* Monsters per depth a theme needs, so that a depth never runs dry. */
 enum { PER_DEPTH = 5, MAX_DEPTH = 10 };
@@ -99,8 +117,15 @@ static cb_status sort_rows(cb_theme *t, cb_error *err) {
     if (row->nfields != kinds[k].fields + 1)
       return cb_table_fail(&t->table, row, err, "a %s row takes %d field%s after its kind, this one has %d",
                            kinds[k].name, kinds[k].fields, kinds[k].fields == 1 ? "" : "s", row->nfields - 1);
-    for (int f = 1; f < row->nfields; f++)
-      if (!row->fields[f][0]) return cb_table_fail(&t->table, row, err, "field %d is empty", f + 1);
+    for (int f = 1; f < row->nfields; f++) {
+      size_t len = strlen(row->fields[f]), most = field_limit((cb_theme_kind)k, f);
+      if (!len) return cb_table_fail(&t->table, row, err, "field %d is empty", f + 1);
+      if (len > most)
+        return cb_table_fail(
+            &t->table, row, err,
+            "field %d is %zu bytes; a %s row's holds at most %zu (what a JSON file reads back)", f + 1, len,
+            kinds[k].name, most);
+    }
     t->n[k]++;
   }
   for (int k = 0; k < CB_THEME_KIND_COUNT; k++) {
@@ -115,6 +140,49 @@ static cb_status sort_rows(cb_theme *t, cb_error *err) {
       k++;
     t->rows[k][t->n[k]++] = row;
   }
+  return CB_OK;
+}
+
+/* The row of kind k with the longest fields (from..to), and their length. */
+static size_t longest(const cb_theme *t, cb_theme_kind k, int from, int to, const cb_table_row **row) {
+  size_t most = 0;
+  for (int i = 0; i < t->n[k]; i++) {
+    size_t len = 0;
+    for (int f = from; f <= to; f++)
+      len += strlen(t->rows[k][i]->fields[f]);
+    if (len >= most) most = len, *row = most ? t->rows[k][i] : *row;
+  }
+  return most;
+}
+
+/* Words the stocker puts together: a title ("The a b") and a passage's note
+ * (a lock, a soft lock, a secret way and a trap at most, with their
+ * punctuation) must still be ones a JSON file reads back. */
+static cb_status check_joined(cb_theme *t, cb_error *err) {
+  const cb_table_row *a = NULL, *b = NULL, *rows[4] = {NULL};
+  size_t title = longest(t, CB_THEME_TITLE_A, 1, 1, &a) + longest(t, CB_THEME_TITLE_B, 1, 1, &b) + 5;
+  if (title > CB_TEXT_NAME)
+    return cb_table_fail(&t->table, strlen(a->fields[1]) >= strlen(b->fields[1]) ? a : b, err,
+                         "the longest title-a and title-b rows make a title of %zu bytes; a title holds "
+                         "at most %d (what a JSON file reads back)",
+                         title, CB_TEXT_NAME);
+  static const struct {
+    cb_theme_kind k;
+    int to, glue;
+  } parts[4] = {
+      {CB_THEME_LOCK, 2, 14}, {CB_THEME_SOFT_LOCK, 2, 4}, {CB_THEME_SECRET, 2, 4}, {CB_THEME_TRAP, 3, 21}};
+  size_t note = 0, most = 0;
+  int at = 0;
+  for (int i = 0; i < 4; i++) {
+    size_t len = longest(t, parts[i].k, 1, parts[i].to, &rows[i]) + (size_t)parts[i].glue;
+    note += len;
+    if (len > most) most = len, at = i;
+  }
+  if (note > CB_TEXT_NOTE)
+    return cb_table_fail(&t->table, rows[at], err,
+                         "this row, with the longest lock, soft-lock, secret and trap rows, makes a "
+                         "passage's note of %zu bytes; a note holds at most %d (what a JSON file reads back)",
+                         note, CB_TEXT_NOTE);
   return CB_OK;
 }
 
@@ -155,6 +223,7 @@ static cb_status build(cb_theme *t, cb_error *err) {
     t->treasure_value[i] = (int)v;
   }
   if ((st = check_counts(t, err)) != CB_OK) return st;
+  if ((st = check_joined(t, err)) != CB_OK) return st;
   t->name = t->rows[CB_THEME_THEME][0]->fields[1];
   t->about = t->rows[CB_THEME_THEME][0]->fields[2];
   return CB_OK;

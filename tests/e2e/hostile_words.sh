@@ -70,7 +70,7 @@ k = 0
 for line in open(sys.argv[1]):
     if line.startswith('trap |'):
         k += 1
-        words = lambda tag: ' '.join(['\u00e7\u00e0' * 4] * 60) + ' ' + tag
+        words = lambda tag: ' '.join(['\u00e7\u00e0' * 4] * 55) + ' ' + tag
         line = 'trap | %s | %s | %s\n' % (words('trig%dend' % k), words('eff%dend' % k), words('tell%dend' % k))
     sys.stdout.write(line)
 EOF

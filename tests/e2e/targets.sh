@@ -134,4 +134,12 @@ for fd in "2>&-" "0<&- 2>&-" "1>&- 2>&-"; do
   (eval "\"\$CRAWLBOOK\" --seed 1 --dpi 40 -o closed.png $fd") || fail "a run with $fd failed"
   [ "$(head -c 4 closed.png | od -An -c | tr -d ' ')" = '211PNG' ] || fail "with $fd the PNG does not start with its signature"
 done
+# the document asked of a closed standard output is lost: the run must say so
+for fmt in pdf json png; do
+  rc=0
+  "$CRAWLBOOK" --seed 1 --dpi 40 -f $fmt -o - >&- 2>closed.err || rc=$?
+  [ $rc -eq 1 ] || fail "-f $fmt -o - with standard output closed exits $rc, want 1"
+  grep -q 'cannot write to standard output: it is closed' closed.err || fail "-f $fmt -o - closed: $(cat closed.err)"
+done
+"$CRAWLBOOK" --seed 1 -f pdf -o /dev/null >&- || fail "-o /dev/null with standard output closed failed"
 finish

@@ -79,6 +79,45 @@ static void bad_rows_name_their_line(void **state) {
   expect_error(7, "hook | |", "my.txt:7:");
 }
 
+/* A row of `kind` with `fields`, each field n bytes (x...), after the kind. */
+static void long_row(char *buf, const char *kind, int fields, size_t n) {
+  size_t o = (size_t)sprintf(buf, "%s", kind);
+  for (int f = 0; f < fields; f++) {
+    o += (size_t)sprintf(buf + o, " | ");
+    memset(buf + o, 'x', n);
+    o += n;
+  }
+  buf[o] = '\0';
+}
+
+/* Words past what a dungeon's JSON file reads back are refused at their row
+ * (issue 25, 8); at the limit they are taken. */
+static void rows_past_the_json_limits(void **state) {
+  (void)state;
+  static char row[8192];
+  long_row(row, "room", 1, 201);
+  expect_error(7, row, "my.txt:7: field 2 is 201 bytes; a room row's holds at most 200");
+  long_row(row, "dressing", 1, 1001);
+  expect_error(7, row, "my.txt:7: field 2 is 1001 bytes");
+  long_row(row, "hook", 2, 1001);
+  expect_error(7, row, "my.txt:7: field 2 is 1001 bytes");
+  long_row(row, "title-a", 1, 190);
+  expect_error(6, row, "my.txt:6: the longest title-a and title-b rows make a title of");
+  long_row(row, "trap", 3, 1000); /* and a secret row after it, over the comment of line 6 */
+  size_t at = strlen(row);
+  row[at] = '\n';
+  long_row(row + at + 1, "secret", 2, 1000);
+  expect_error(6, row, "my.txt:6: this row, with the longest lock, soft-lock, secret and trap rows");
+  size_t len;
+  long_row(row, "room", 1, 200);
+  char *text = crypt_with(7, row, &len);
+  cb_theme t;
+  cb_error err = {0};
+  assert_int_equal(cb_theme_parse(text, len, "my.txt", &t, &err), CB_OK);
+  cb_theme_free(&t);
+  free(text);
+}
+
 static void too_few_rows_are_refused(void **state) {
   (void)state;
   const char *text = "theme | T | t\nroom | Hall\n";
@@ -107,6 +146,7 @@ int main(void) {
       cmocka_unit_test(shipped_themes_read),
       cmocka_unit_test(bad_rows_name_their_line),
       cmocka_unit_test(too_few_rows_are_refused),
+      cmocka_unit_test(rows_past_the_json_limits),
       cmocka_unit_test(dice_parse),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
