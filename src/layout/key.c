@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "map.h"
 
 typedef struct entry {
@@ -382,16 +383,20 @@ static void build_extra(entry *e, const cb_key_style *ks, const cb_dungeon *d, i
   }
 }
 
-static void build(entry *e, const cb_key_style *ks, const cb_dungeon *d, int i) {
+/* Entry i built into *e, the fill's scratch (70 KB), allocated at the first
+ * entry it builds; NULL when out of memory. */
+static entry *build(entry **e, const cb_key_style *ks, const cb_dungeon *d, int i) {
+  if (!*e && !(*e = cb_malloc(sizeof **e))) return NULL;
   if (i < d->nrooms)
-    build_entry(e, ks, d, &d->rooms[i]);
+    build_entry(*e, ks, d, &d->rooms[i]);
   else
-    build_extra(e, ks, d, i - d->nrooms);
+    build_extra(*e, ks, d, i - d->nrooms);
+  return *e;
 }
 
 int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *word, double x,
                 double y, double w, double h, int cols, double gutter) {
-  static entry e; /* 70 KB of scratch; the layout runs on one thread */
+  entry *e = NULL;
   double cw = (w - gutter * (cols - 1)) / cols;
   cb_flow f = {ks->m, ks->size, ks->leading, cw, ks->ink, draw_mark, (void *)ks->symbols};
   int col = 0, i = from, skip = word ? *word : 0; /* skip: the entry's first word still to draw */
@@ -407,11 +412,11 @@ int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int fro
                 : 0,
         built = 0;
     if (!rest) {
-      build(&e, ks, d, i);
+      if (!build(&e, ks, d, i)) return -1;
       built = 1;
       f.first_word = skip, f.limit = 0, f.stop_word = NULL;
-      rest = cb_text_flow(NULL, &f, e.spans, e.n, 0, 0);
-      if (rest < 0) return -1;
+      rest = cb_text_flow(NULL, &f, e->spans, e->n, 0, 0);
+      if (rest < 0) goto fail;
       if (mem) *mem = (cb_key_memo){cw, ks->size, ks->compact, rest};
     }
     if (cy > 0 && cy + rest * ks->leading > h) {
@@ -422,9 +427,9 @@ int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int fro
     /* taller than a whole column: as many lines as fit, the rest runs on */
     int now = cy == 0 && rest > per_column ? per_column : rest, stop = 0;
     if (p || now < rest) {
-      if (!built) build(&e, ks, d, i);
+      if (!built && !build(&e, ks, d, i)) goto fail;
       f.first_word = skip, f.limit = now, f.stop_word = &stop;
-      if (cb_text_flow(p, &f, e.spans, e.n, x + col * (cw + gutter), y + cy + ks->size) < 0) return -1;
+      if (cb_text_flow(p, &f, e->spans, e->n, x + col * (cw + gutter), y + cy + ks->size) < 0) goto fail;
     }
     if (now < rest) {
       skip = stop;
@@ -437,7 +442,11 @@ int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int fro
     i++;
   }
   if (word) *word = skip;
+  free(e);
   return i;
+fail:
+  free(e);
+  return -1;
 }
 
 double cb_key_height(const cb_key_style *ks, const cb_dungeon *d, int from, double w, double h, int cols,

@@ -828,7 +828,8 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   double x = o->margin, w = o->page_w - 2 * o->margin, top = o->margin, fh = footer_height(m, d, o, w);
   if (fh < 0) return cb_error_oom(err);
   double bottom = o->page_h - o->margin - fh;
-  cb_symbols st = {m, 10.5, 1.0, 7.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room};
+  cb_symbols st = {
+      m, 10.5, 1.0, 7.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room, o->graphs};
   cb_symbols key_marks = st;
   key_marks.badge = BODY_SIZE * 1.1;
   key_marks.line = 0.8;
@@ -993,7 +994,8 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
   double x = o->margin, w = o->page_w - 2 * o->margin, top = o->margin, fh = footer_height(m, d, o, w);
   if (fh < 0) return cb_error_oom(err);
   cb_frame f = {x, top, w, o->page_h - o->margin - fh - top};
-  cb_symbols st = {m, 10.5, 1.0, 7.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room};
+  cb_symbols st = {
+      m, 10.5, 1.0, 7.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room, o->graphs};
   cb_symbols key_marks = st;
   key_marks.badge = BODY_SIZE * 1.1;
   key_marks.line = 0.8;
@@ -1104,7 +1106,8 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
   cb_sheet_options po = *o;
   po.page_w = pw, po.page_h = ph, po.margin = margin;
   double x = margin, w = pw - 2 * margin, top = margin, h = ph - 2 * margin;
-  cb_symbols st = {m, 8.5, 0.8, 6.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room};
+  cb_symbols st = {m,        8.5, 0.8, 6.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room,
+                   o->graphs};
   cb_symbols key_marks = st;
   key_marks.badge = body * 1.1;
   key_marks.line = 0.7;

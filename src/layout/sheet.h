@@ -30,6 +30,7 @@ typedef struct cb_sheet_options {
   int page_total;        /* a batch: the document's page count (0: the dungeon's own) */
   const struct cb_layout_hooks *hooks; /* what the procedure draws beyond the generic sheet, or NULL */
   const char *what;                    /* the subtitle's "A Cardtography dungeon"; NULL: "A dungeon" */
+  struct cb_graph_cache *graphs; /* levels laid out before, owned by the caller (one a thread), or NULL */
 } cb_sheet_options;
 
 /* Lays out the dungeon into doc (which owns the new pages); text is measured

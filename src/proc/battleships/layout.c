@@ -32,7 +32,7 @@ void cb_battleships_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, i
   for (int l = 0; l < d->nlevels; l++) {
     if (level && d->levels[l].id != level) continue;
     cb_graph_pos *pos = NULL;
-    int n = cb_graph_layout(d, d->levels[l].id, h > 0 ? w / h : 0, &pos);
+    int n = cb_graph_layout(st->graphs, d, d->levels[l].id, h > 0 ? w / h : 0, &pos);
     if (n < 0) {
       p->oom = true;
       break;
