@@ -472,8 +472,8 @@ static int by_left(const void *a, const void *b) {
 /* How many pairs of the words a reader finds rooms by (their numbers and
  * their marks' letters) overlap, and how often the map says it is cramped, when it is drawn in a frame h high
  * (w wide at most); -1 on OOM. */
-static long map_clashes(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w,
-                        double h) {
+static long count_clashes(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w,
+                          double h) {
   double fw = map_frame_w(d, st, hooks, w, &h);
   cb_page *s = cb_page_new(fw + 1, h + 1);
   cb_sheet_options drawn = {.page_w = fw + 1, .page_h = h + 1};
@@ -498,6 +498,36 @@ static long map_clashes(const cb_dungeon *d, const cb_symbols *st, const cb_layo
   free(b);
   cb_page_free(s);
   return r;
+}
+
+/* The clash counts found while laying out one dungeon's sheets: the fits of
+ * a sheet (and the sheets a batch's count tries) ask for the same frames
+ * again, and each count costs a drawing of the map. */
+enum { CLASH_MEMO = 96 };
+typedef struct cb_clash_memo {
+  int n;
+  struct clash_at {
+    const cb_dungeon *d;
+    const cb_layout_hooks *hooks;
+    double badge, line, label, w, h;
+    long clashes;
+  } at[CLASH_MEMO];
+} cb_clash_memo;
+
+/* count_clashes, each frame counted once (st->clashes NULL: every time). */
+static long map_clashes(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w,
+                        double h) {
+  cb_clash_memo *cm = st->clashes;
+  struct clash_at key = {d, hooks, st->badge, st->line, st->label, w, h, 0};
+  for (int i = 0; cm && i < cm->n; i++) {
+    const struct clash_at *a = &cm->at[i];
+    if (a->d == d && a->hooks == hooks && a->badge == key.badge && a->line == key.line &&
+        a->label == key.label && a->w == w && a->h == h)
+      return a->clashes;
+  }
+  key.clashes = count_clashes(d, st, hooks, w, h);
+  if (cm && key.clashes >= 0 && cm->n < CLASH_MEMO) cm->at[cm->n++] = key;
+  return key.clashes;
 }
 
 /* The least height the map, in a frame w wide, may shrink to (from the size
@@ -824,12 +854,14 @@ static side_fit try_side(const cb_key_style *ks, const cb_dungeon *d, const cb_s
  * symbols it would have used, the legend's size being all a map decides
  * beyond its own box. */
 static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
-                       cb_symbol_set assume, cb_key_memo *memo, cb_document *doc, cb_error *err) {
+                       cb_symbol_set assume, cb_key_memo *memo, cb_clash_memo *clashes, cb_document *doc,
+                       cb_error *err) {
   double x = o->margin, w = o->page_w - 2 * o->margin, top = o->margin, fh = footer_height(m, d, o, w);
   if (fh < 0) return cb_error_oom(err);
   double bottom = o->page_h - o->margin - fh;
   cb_symbols st = {
-      m, 10.5, 1.0, 7.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room, o->graphs};
+      m,         10.5,   1.0, 7.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room,
+      o->graphs, clashes};
   cb_symbols key_marks = st;
   key_marks.badge = BODY_SIZE * 1.1;
   key_marks.line = 0.8;
@@ -952,26 +984,31 @@ static void drop_pages(cb_document *doc, int from) {
 /* Counting: with the fewest and with the most symbols in the legend; when
  * both give the same number of pages, so does the map; else it is drawn. */
 static cb_status count_sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
-                             cb_key_memo *memo, cb_document *doc, cb_error *err) {
+                             cb_key_memo *memo, cb_clash_memo *clashes, cb_document *doc, cb_error *err) {
   _Static_assert(CB_SYM_COUNT <= 64, "a symbol set is 64 bits");
   int first = doc->npages;
   cb_document most = {0};
-  cb_status st = sheet(d, m, o, 0, memo, doc, err);
-  if (st == CB_OK) st = sheet(d, m, o, ~(cb_symbol_set)0 >> (64 - CB_SYM_COUNT), memo, &most, err);
+  cb_status st = sheet(d, m, o, 0, memo, clashes, doc, err);
+  if (st == CB_OK) st = sheet(d, m, o, ~(cb_symbol_set)0 >> (64 - CB_SYM_COUNT), memo, clashes, &most, err);
   int same = st == CB_OK && most.npages == doc->npages - first;
   cb_document_free(&most);
   if (st != CB_OK || same) return st;
   drop_pages(doc, first);
   cb_sheet_options drawn = *o;
   drawn.count_only = false;
-  return sheet(d, m, &drawn, 0, memo, doc, err);
+  return sheet(d, m, &drawn, 0, memo, clashes, doc, err);
 }
 
 cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
                           cb_document *doc, cb_error *err) {
-  /* the key's entries are measured once for all the boxes tried (NULL: at each) */
+  /* the key's entries are measured once for all the boxes tried, and the
+   * map's clashes counted once for each frame (NULL: at each) */
   cb_key_memo *memo = cb_calloc((size_t)d->nrooms + 1, sizeof *memo);
-  cb_status st = o->count_only ? count_sheet(d, m, o, memo, doc, err) : sheet(d, m, o, 0, memo, doc, err);
+  cb_clash_memo *clashes = cb_malloc(sizeof *clashes);
+  if (clashes) clashes->n = 0;
+  cb_status st = o->count_only ? count_sheet(d, m, o, memo, clashes, doc, err)
+                               : sheet(d, m, o, 0, memo, clashes, doc, err);
+  free(clashes);
   free(memo);
   return st;
 }
