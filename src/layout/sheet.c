@@ -501,32 +501,49 @@ static long count_clashes(const cb_dungeon *d, const cb_symbols *st, const cb_la
 }
 
 /* The clash counts found while laying out one dungeon's sheets: the fits of
- * a sheet (and the sheets a batch's count tries) ask for the same frames
- * again, and each count costs a drawing of the map. */
-enum { CLASH_MEMO = 96 };
-typedef struct cb_clash_memo {
-  int n;
+ * a sheet (and the sheets a batch's count tries, and its drawing after) ask
+ * for the same frames again, and each count costs a drawing of the map. One
+ * dungeon's: a layout takes it over from an earlier one of the same dungeon
+ * made again (cb_sheet_options.again). */
+struct cb_sheet_memo {
+  const cb_dungeon *d; /* the dungeon the counts are of */
+  int n, cap;
   struct clash_at {
-    const cb_dungeon *d;
     const cb_layout_hooks *hooks;
     double badge, line, label, w, h;
     long clashes;
-  } at[CLASH_MEMO];
-} cb_clash_memo;
+  } * at;
+};
+
+cb_sheet_memo *cb_sheet_memo_new(void) { return cb_calloc(1, sizeof(cb_sheet_memo)); }
+
+void cb_sheet_memo_free(cb_sheet_memo *m) {
+  if (m) free(m->at);
+  free(m);
+}
+
+/* Room for one more count; 0, or -1 when out of memory (the count is then not kept). */
+static int grow_memo(cb_sheet_memo *m) {
+  int cap = m->cap ? 2 * m->cap : 32;
+  void *at = cb_realloc(m->at, (size_t)cap * sizeof *m->at);
+  if (!at) return -1;
+  m->at = at, m->cap = cap;
+  return 0;
+}
 
 /* count_clashes, each frame counted once (st->clashes NULL: every time). */
 static long map_clashes(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w,
                         double h) {
-  cb_clash_memo *cm = st->clashes;
-  struct clash_at key = {d, hooks, st->badge, st->line, st->label, w, h, 0};
+  cb_sheet_memo *cm = st->clashes && st->clashes->d == d ? st->clashes : NULL;
+  struct clash_at key = {hooks, st->badge, st->line, st->label, w, h, 0};
   for (int i = 0; cm && i < cm->n; i++) {
     const struct clash_at *a = &cm->at[i];
-    if (a->d == d && a->hooks == hooks && a->badge == key.badge && a->line == key.line &&
-        a->label == key.label && a->w == w && a->h == h)
+    if (a->hooks == hooks && a->badge == key.badge && a->line == key.line && a->label == key.label &&
+        a->w == w && a->h == h)
       return a->clashes;
   }
   key.clashes = count_clashes(d, st, hooks, w, h);
-  if (cm && key.clashes >= 0 && cm->n < CLASH_MEMO) cm->at[cm->n++] = key;
+  if (cm && key.clashes >= 0 && (cm->n < cm->cap || !grow_memo(cm))) cm->at[cm->n++] = key;
   return key.clashes;
 }
 
@@ -854,7 +871,7 @@ static side_fit try_side(const cb_key_style *ks, const cb_dungeon *d, const cb_s
  * symbols it would have used, the legend's size being all a map decides
  * beyond its own box. */
 static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
-                       cb_symbol_set assume, cb_key_memo *memo, cb_clash_memo *clashes, cb_document *doc,
+                       cb_symbol_set assume, cb_key_memo *memo, cb_sheet_memo *clashes, cb_document *doc,
                        cb_error *err) {
   double x = o->margin, w = o->page_w - 2 * o->margin, top = o->margin, fh = footer_height(m, d, o, w);
   if (fh < 0) return cb_error_oom(err);
@@ -984,7 +1001,7 @@ static void drop_pages(cb_document *doc, int from) {
 /* Counting: with the fewest and with the most symbols in the legend; when
  * both give the same number of pages, so does the map; else it is drawn. */
 static cb_status count_sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
-                             cb_key_memo *memo, cb_clash_memo *clashes, cb_document *doc, cb_error *err) {
+                             cb_key_memo *memo, cb_sheet_memo *clashes, cb_document *doc, cb_error *err) {
   _Static_assert(CB_SYM_COUNT <= 64, "a symbol set is 64 bits");
   int first = doc->npages;
   cb_document most = {0};
@@ -1004,11 +1021,11 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
   /* the key's entries are measured once for all the boxes tried, and the
    * map's clashes counted once for each frame (NULL: at each) */
   cb_key_memo *memo = cb_calloc((size_t)d->nrooms + 1, sizeof *memo);
-  cb_clash_memo *clashes = cb_malloc(sizeof *clashes);
-  if (clashes) clashes->n = 0;
+  cb_sheet_memo *clashes = o->again ? o->again : cb_sheet_memo_new();
+  if (clashes) clashes->d = d; /* an earlier layout's counts are of this dungeon, made again */
   cb_status st = o->count_only ? count_sheet(d, m, o, memo, clashes, doc, err)
                                : sheet(d, m, o, 0, memo, clashes, doc, err);
-  free(clashes);
+  if (clashes != o->again) cb_sheet_memo_free(clashes);
   free(memo);
   return st;
 }

@@ -64,7 +64,7 @@ typedef struct cb_symbols {
   struct cb_graph_cache *graphs;
   /* The map's clash counts a sheet's fitting found so far (layout/sheet.c),
    * or NULL. */
-  struct cb_clash_memo *clashes;
+  struct cb_sheet_memo *clashes;
 } cb_symbols;
 
 /* The colour a symbol is drawn in, and a room's fill, under st's style. */

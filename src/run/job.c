@@ -272,7 +272,8 @@ typedef struct book {
   bool counting; /* the first pass: the pages made only to be counted */
   cb_arena *names;
   cb_toc_entry *toc;
-  int page; /* the next dungeon's first page */
+  cb_sheet_memo **fits; /* what counting each dungeon's pages found, for drawing them (or NULL) */
+  int page;             /* the next dungeon's first page */
   char *command, about[256];
 } book;
 
@@ -281,7 +282,10 @@ static void book_make(void *ctx, int w, int i, cb_made *out) {
   renderer ri = bk->crew.r[w];
   ri.so.count_only = bk->counting;
   if (!bk->counting) ri.so.page_first = bk->toc[i].page, ri.so.page_total = bk->r->so.page_total;
+  if (bk->counting) bk->fits[i] = cb_sheet_memo_new(); /* none: the drawing fits afresh */
+  ri.so.again = bk->fits[i];
   out->st = make_and_lay_out(bk->job, &ri, i, &out->d, &out->doc, &out->err);
+  if (!bk->counting) cb_sheet_memo_free(bk->fits[i]), bk->fits[i] = NULL;
   if (bk->crew.own) out->marks = cb_backend_take_marks(ri.b);
 }
 
@@ -350,7 +354,8 @@ static cb_status write_book(const cb_job *job, cb_output *out, cb_error *err) {
   if (st != CB_OK) return st;
   book bk = {.job = job, .n = job->count, .r = &r, .names = cb_arena_new()};
   bk.toc = cb_calloc((size_t)bk.n, sizeof *bk.toc);
-  if (!bk.names || !bk.toc) {
+  bk.fits = cb_calloc((size_t)bk.n, sizeof *bk.fits);
+  if (!bk.names || !bk.toc || !bk.fits) {
     st = cb_error_oom(err);
     goto done;
   }
@@ -371,6 +376,9 @@ done:
   crew_close(&bk.crew);
   close_renderer(&r);
   cb_arena_free(bk.names);
+  for (int i = 0; bk.fits && i < bk.n; i++)
+    cb_sheet_memo_free(bk.fits[i]);
+  free(bk.fits);
   free(bk.toc);
   free(bk.command);
   return st;
