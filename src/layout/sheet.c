@@ -488,8 +488,8 @@ static int by_left(const void *a, const void *b) {
 /* How many pairs of the words a reader finds rooms by (their numbers and
  * their marks' letters) overlap, and how often the map says it is cramped, when it is drawn in a frame h high
  * (w wide at most); -1 on OOM. */
-static long map_clashes(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w,
-                        double h) {
+static long count_clashes(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w,
+                          double h) {
   double fw = map_frame_w(d, st, hooks, w, &h);
   cb_page *s = cb_page_new(fw + 1, h + 1);
   cb_sheet_options drawn = {.page_w = fw + 1, .page_h = h + 1};
@@ -514,6 +514,53 @@ static long map_clashes(const cb_dungeon *d, const cb_symbols *st, const cb_layo
   free(b);
   cb_page_free(s);
   return r;
+}
+
+/* The clash counts found while laying out one dungeon's sheets: the fits of
+ * a sheet (and the sheets a batch's count tries, and its drawing after) ask
+ * for the same frames again, and each count costs a drawing of the map. One
+ * dungeon's: a layout takes it over from an earlier one of the same dungeon
+ * made again (cb_sheet_options.again). */
+struct cb_sheet_memo {
+  const cb_dungeon *d; /* the dungeon the counts are of */
+  int n, cap;
+  struct clash_at {
+    const cb_layout_hooks *hooks;
+    double badge, line, label, w, h;
+    long clashes;
+  } * at;
+};
+
+cb_sheet_memo *cb_sheet_memo_new(void) { return cb_calloc(1, sizeof(cb_sheet_memo)); }
+
+void cb_sheet_memo_free(cb_sheet_memo *m) {
+  if (m) free(m->at);
+  free(m);
+}
+
+/* Room for one more count; 0, or -1 when out of memory (the count is then not kept). */
+static int grow_memo(cb_sheet_memo *m) {
+  int cap = m->cap ? 2 * m->cap : 32;
+  void *at = cb_realloc(m->at, (size_t)cap * sizeof *m->at);
+  if (!at) return -1;
+  m->at = at, m->cap = cap;
+  return 0;
+}
+
+/* count_clashes, each frame counted once (st->clashes NULL: every time). */
+static long map_clashes(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w,
+                        double h) {
+  cb_sheet_memo *cm = st->clashes && st->clashes->d == d ? st->clashes : NULL;
+  struct clash_at key = {hooks, st->badge, st->line, st->label, w, h, 0};
+  for (int i = 0; cm && i < cm->n; i++) {
+    const struct clash_at *a = &cm->at[i];
+    if (a->hooks == hooks && a->badge == key.badge && a->line == key.line && a->label == key.label &&
+        a->w == w && a->h == h)
+      return a->clashes;
+  }
+  key.clashes = count_clashes(d, st, hooks, w, h);
+  if (cm && key.clashes >= 0 && (cm->n < cm->cap || !grow_memo(cm))) cm->at[cm->n++] = key;
+  return key.clashes;
 }
 
 /* The least height the map, in a frame w wide, may shrink to (from the size
@@ -874,11 +921,14 @@ static cb_status sheet_room(const cb_symbols *st, const cb_dungeon *d, const cb_
  * symbols it would have used, the legend's size being all a map decides
  * beyond its own box. */
 static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
-                       cb_symbol_set assume, cb_key_memo *memo, cb_document *doc, cb_error *err) {
+                       cb_symbol_set assume, cb_key_memo *memo, cb_sheet_memo *clashes, cb_document *doc,
+                       cb_error *err) {
   double x = o->margin, w = o->page_w - 2 * o->margin, top = o->margin, fh = footer_height(m, d, o, w);
   if (fh < 0) return cb_error_oom(err);
   double bottom = o->page_h - o->margin - fh;
-  cb_symbols st = {m, 10.5, 1.0, 7.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room};
+  cb_symbols st = {
+      m,         10.5,   1.0, 7.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room,
+      o->graphs, clashes};
   cb_symbols key_marks = st;
   key_marks.badge = BODY_SIZE * 1.1;
   key_marks.line = 0.8;
@@ -1004,26 +1054,31 @@ static void drop_pages(cb_document *doc, int from) {
 /* Counting: with the fewest and with the most symbols in the legend; when
  * both give the same number of pages, so does the map; else it is drawn. */
 static cb_status count_sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
-                             cb_key_memo *memo, cb_document *doc, cb_error *err) {
+                             cb_key_memo *memo, cb_sheet_memo *clashes, cb_document *doc, cb_error *err) {
   _Static_assert(CB_SYM_COUNT <= 64, "a symbol set is 64 bits");
   int first = doc->npages;
   cb_document most = {0};
-  cb_status st = sheet(d, m, o, 0, memo, doc, err);
-  if (st == CB_OK) st = sheet(d, m, o, ~(cb_symbol_set)0 >> (64 - CB_SYM_COUNT), memo, &most, err);
+  cb_status st = sheet(d, m, o, 0, memo, clashes, doc, err);
+  if (st == CB_OK) st = sheet(d, m, o, ~(cb_symbol_set)0 >> (64 - CB_SYM_COUNT), memo, clashes, &most, err);
   int same = st == CB_OK && most.npages == doc->npages - first;
   cb_document_free(&most);
   if (st != CB_OK || same) return st;
   drop_pages(doc, first);
   cb_sheet_options drawn = *o;
   drawn.count_only = false;
-  return sheet(d, m, &drawn, 0, memo, doc, err);
+  return sheet(d, m, &drawn, 0, memo, clashes, doc, err);
 }
 
 cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
                           cb_document *doc, cb_error *err) {
-  /* the key's entries are measured once for all the boxes tried (NULL: at each) */
+  /* the key's entries are measured once for all the boxes tried, and the
+   * map's clashes counted once for each frame (NULL: at each) */
   cb_key_memo *memo = cb_calloc((size_t)d->nrooms + 1, sizeof *memo);
-  cb_status st = o->count_only ? count_sheet(d, m, o, memo, doc, err) : sheet(d, m, o, 0, memo, doc, err);
+  cb_sheet_memo *clashes = o->again ? o->again : cb_sheet_memo_new();
+  if (clashes) clashes->d = d; /* an earlier layout's counts are of this dungeon, made again */
+  cb_status st = o->count_only ? count_sheet(d, m, o, memo, clashes, doc, err)
+                               : sheet(d, m, o, 0, memo, clashes, doc, err);
+  if (clashes != o->again) cb_sheet_memo_free(clashes);
   free(memo);
   return st;
 }
@@ -1046,7 +1101,8 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
   double x = o->margin, w = o->page_w - 2 * o->margin, top = o->margin, fh = footer_height(m, d, o, w);
   if (fh < 0) return cb_error_oom(err);
   cb_frame f = {x, top, w, o->page_h - o->margin - fh - top};
-  cb_symbols st = {m, 10.5, 1.0, 7.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room};
+  cb_symbols st = {
+      m, 10.5, 1.0, 7.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room, o->graphs};
   cb_symbols key_marks = st;
   key_marks.badge = BODY_SIZE * 1.1;
   key_marks.line = 0.8;
@@ -1112,7 +1168,7 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
     /* the handout, page for page as --player-map lays it out */
     cb_sheet_options sheet_o = *o;
     sheet_o.player = sheet_o.in_booklet = true, sheet_o.appendix = false;
-    cb_status s2 = sheet(players, m, &sheet_o, 0, NULL, doc, err);
+    cb_status s2 = sheet(players, m, &sheet_o, 0, NULL, NULL, doc, err);
     if (s2 != CB_OK) return s2;
     p = doc->pages[handout_from];
     if (!(p->label = cb_arena_strdup(p->arena, "Players' map"))) p->oom = true;
@@ -1153,7 +1209,8 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
   cb_sheet_options po = *o;
   po.page_w = pw, po.page_h = ph, po.margin = margin;
   double x = margin, w = pw - 2 * margin, top = margin, h = ph - 2 * margin;
-  cb_symbols st = {m, 8.5, 0.8, 6.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room};
+  cb_symbols st = {m,        8.5, 0.8, 6.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room,
+                   o->graphs};
   cb_symbols key_marks = st;
   key_marks.badge = body * 1.1;
   key_marks.line = 0.7;
