@@ -247,16 +247,18 @@ static void room_exits(entry *e, const cb_key_style *ks, const cb_dungeon *d, co
       npaths++;
     }
   span(e, CB_FONT_REGULAR, npaths ? "." : " No way on.");
-  /* the long form says what each lock, trap and secret way is */
+  /* the long form says what each lock, trap and secret way is, once for the
+   * way: under the room it leads from (or to, for a way out) */
   for (int i = 0; ks->full && i < d->npassages; i++) {
     const cb_passage *ps = &d->passages[i];
     if (!ps->note || (ps->from != r->id && ps->to != r->id)) continue;
+    if (d->nroster && ps->from != r->id && cb_dungeon_room(d, ps->from)) continue;
     int other = ps->from == r->id ? ps->to : ps->from;
     const cb_room *o = cb_dungeon_room(d, other);
     snprintf(buf, sizeof buf, " To %d: ", o ? o->number : 0);
     span(e, CB_FONT_ITALIC, buf);
     span(e, CB_FONT_REGULAR, ps->note);
-    const cb_room *kr = ps->lock ? cb_dungeon_key_room(d, ps->lock) : NULL;
+    const cb_room *kr = ps->lock && !strstr(ps->note, ps->lock) ? cb_dungeon_key_room(d, ps->lock) : NULL;
     if (kr)
       snprintf(buf, sizeof buf, " Its key, %s, lies in room %d.", ps->lock, kr->number),
           span(e, CB_FONT_REGULAR, buf);
@@ -271,31 +273,35 @@ static void sentence(entry *e, cb_font font, const char *text) {
   span(e, font, buf);
 }
 
-static void room_contents(entry *e, const cb_key_style *ks, const cb_room *r) {
+/* The sheet's form of a text where the theme wrote one. */
+static const char *brief(const cb_key_style *ks, const char *text, const char *short_form) {
+  return !ks->full && short_form ? short_form : text;
+}
+
+/* Coins read as they are written ("300 sp, 40 gp"); the sum is for the rest. */
+static bool is_coins(const char *what) {
+  size_t n = strlen(what);
+  return !strcmp(what, "Coins") ||
+         (what[0] >= '0' && what[0] <= '9' && n > 3 && (!strcmp(what + n - 3, " sp") || !strcmp(what + n - 3, " gp")));
+}
+
+/* "4 ghouls, cracking bones": the number, the kind and what they do; the
+ * stat line is the roster's, and Hit Dice ride along where there is none. */
+static void monster_words(entry *e, const cb_key_style *ks, const cb_dungeon *d, const cb_monster *m) {
+  char buf[1024], hd[32] = "";
+  const char *doing = ks->compact && !m->doing_short ? NULL : brief(ks, m->doing, m->doing_short);
+  if (m->kind < 0 || m->kind >= d->nroster || ks->full) snprintf(hd, sizeof hd, " (HD %s)", m->hd);
+  if (m->count == 1)
+    snprintf(buf, sizeof buf, " %c%s%s%s%s.", m->name[0] >= 'a' && m->name[0] <= 'z' ? m->name[0] - 32 : m->name[0],
+             m->name + 1, hd, doing ? ", " : "", doing ? doing : "");
+  else
+    snprintf(buf, sizeof buf, " %d %s%s%s%s.", m->count, m->name, hd, doing ? ", " : "", doing ? doing : "");
+  span(e, CB_FONT_REGULAR, buf);
+}
+
+static void room_treasure(entry *e, const cb_key_style *ks, const cb_room *r) {
   const cb_contents *c = r->contents;
   char buf[1024];
-  if (c->name) snprintf(buf, sizeof buf, " %s.", c->name), span(e, CB_FONT_BOLD, buf);
-  if (r->tags & (CB_TAG_GOAL | CB_TAG_UNREACHABLE))
-    span(e, CB_FONT_ITALIC, r->tags & CB_TAG_GOAL ? " Goal." : " Unreachable.");
-  if (c->dressing && !ks->compact) sentence(e, CB_FONT_REGULAR, c->dressing);
-  for (int i = 0; i < c->nmonsters; i++) {
-    const cb_monster *m = &c->monsters[i];
-    const char *doing = ks->compact ? NULL : m->doing;
-    if (m->count == 1)
-      snprintf(buf, sizeof buf, " %c%s (HD %s)%s%s.",
-               m->name[0] >= 'a' && m->name[0] <= 'z' ? m->name[0] - 32 : m->name[0], m->name + 1, m->hd,
-               doing ? ", " : "", doing ? doing : "");
-    else
-      snprintf(buf, sizeof buf, " %d %s (HD %s)%s%s.", m->count, m->name, m->hd, doing ? ", " : "",
-               doing ? doing : "");
-    span(e, CB_FONT_REGULAR, buf);
-  }
-  if (c->trap) {
-    snprintf(buf, sizeof buf, " Trap: %s: %s.", c->trap->trigger, c->trap->effect);
-    span(e, CB_FONT_REGULAR, buf);
-    if (ks->full) snprintf(buf, sizeof buf, " Tell: %s.", c->trap->tell), span(e, CB_FONT_ITALIC, buf);
-  }
-  if (c->special) sentence(e, CB_FONT_REGULAR, c->special);
   int shown = 0;
   for (int i = 0; i < c->ntreasure; i++) {
     const cb_treasure *t = &c->treasure[i];
@@ -303,7 +309,7 @@ static void room_contents(entry *e, const cb_key_style *ks, const cb_room *r) {
     const char *lead = shown ? "; " : ks->full ? " Treasure: " : " ";
     if (!strcmp(t->what, "Coins"))
       snprintf(buf, sizeof buf, "%s%d gp", lead, t->value); /* the sheet stays terse */
-    else if (t->value > 0)
+    else if (t->value > 0 && !is_coins(t->what))
       snprintf(buf, sizeof buf, "%s%s (%d gp)", lead, t->what, t->value);
     else
       snprintf(buf, sizeof buf, "%s%s", lead, t->what);
@@ -313,11 +319,30 @@ static void room_contents(entry *e, const cb_key_style *ks, const cb_room *r) {
   if (shown) span(e, CB_FONT_REGULAR, strchr(".!?", buf[strlen(buf) - 1]) ? "" : ".");
 }
 
+static void room_contents(entry *e, const cb_key_style *ks, const cb_dungeon *d, const cb_room *r) {
+  const cb_contents *c = r->contents;
+  char buf[1024];
+  if (c->name) snprintf(buf, sizeof buf, " %s.", c->name), span(e, CB_FONT_BOLD, buf);
+  if (r->tags & (CB_TAG_GOAL | CB_TAG_UNREACHABLE))
+    span(e, CB_FONT_ITALIC, r->tags & CB_TAG_GOAL ? " Goal." : " Unreachable.");
+  if (c->dressing && !ks->compact) sentence(e, CB_FONT_REGULAR, brief(ks, c->dressing, c->dressing_short));
+  for (int i = 0; i < c->nmonsters; i++)
+    monster_words(e, ks, d, &c->monsters[i]);
+  if (c->trap) {
+    snprintf(buf, sizeof buf, " Trap: %s: %s.", brief(ks, c->trap->trigger, c->trap->trigger_short),
+             brief(ks, c->trap->effect, c->trap->effect_short));
+    span(e, CB_FONT_REGULAR, buf);
+    if (ks->full) snprintf(buf, sizeof buf, " Tell: %s.", c->trap->tell), span(e, CB_FONT_ITALIC, buf);
+  }
+  if (c->special) sentence(e, CB_FONT_REGULAR, brief(ks, c->special, c->special_short));
+  room_treasure(e, ks, r);
+}
+
 static void build_entry(entry *e, const cb_key_style *ks, const cb_dungeon *d, const cb_room *r) {
   entry_head(e, ks, d, r);
   if (r->contents) {
     /* a stocked room: the procedure's own numbers stay in the appendix */
-    room_contents(e, ks, r);
+    room_contents(e, ks, d, r);
     room_keys(e, d, r);
     room_exits(e, ks, d, r, " Exits: ");
     return;

@@ -58,11 +58,22 @@ enum { CB_FLAG_COUNT = 10 };
 typedef struct cb_monster {
   const char *name; /* plural when count > 1 */
   int count;
-  const char *hd;    /* Hit Dice as written: "2", "1+1", "1/2" */
-  const char *doing; /* what they are doing, or NULL */
+  const char *hd;          /* Hit Dice as written: "2", "1+1", "1/2" */
+  const char *doing;       /* what they are doing, or NULL */
+  const char *doing_short; /* the sheet's form of doing, or NULL: doing */
+  int kind;                /* index into the dungeon's roster, -1: none (crawlbook/2) */
 } cb_monster;
+/* A kind of monster met in the dungeon, its stat line at the dungeon's depth. */
+typedef struct cb_roster_entry {
+  const char *name, *plural;
+  int ac;         /* descending; ascending is 19 - ac */
+  const char *hd; /* "3+1", "1/2" */
+  const char *attacks, *damage, *move, *about;
+  int morale; /* 2..12 */
+} cb_roster_entry;
 typedef struct cb_trap {
   const char *trigger, *effect, *tell;
+  const char *trigger_short, *effect_short; /* the sheet's forms, or NULL */
 } cb_trap;
 typedef struct cb_treasure {
   const char *what;
@@ -70,6 +81,7 @@ typedef struct cb_treasure {
 } cb_treasure;
 typedef struct cb_contents {
   const char *name, *dressing; /* NULL when absent */
+  const char *dressing_short, *special_short; /* the sheet's forms, or NULL: the long ones */
   int nmonsters, ntreasure;
   cb_monster *monsters;
   cb_trap *trap;       /* NULL: none */
@@ -98,7 +110,8 @@ typedef struct cb_passage {
   unsigned flags;   /* cb_passage_flag bits */
   const char *lock; /* with CB_FLAG_LOCKED: the key that opens it */
   double length_ft; /* CB_NO_VALUE when the procedure gives none */
-  const char *note; /* stocking: what the lock, trap or secret is, or NULL */
+  const char *note;       /* stocking: what the lock, trap or secret is, or NULL */
+  const char *note_short; /* the sheet's form of note, or NULL: note */
 } cb_passage;
 
 typedef struct cb_level {
@@ -141,7 +154,12 @@ typedef struct cb_dungeon {
   const char *theme; /* the theme's display name */
   int depth;         /* 1..10 */
   const char *hook[2];
-  int nwandering;        /* 0 or 6 */
+  const char *hook_short[2]; /* the sheet's forms, or NULL: hook */
+  int nroster;               /* the kinds of monster met (crawlbook/3) */
+  cb_roster_entry *roster;
+  const char *boss_name, *goal_name; /* NULL: none named */
+  int boss_room, goal_room;          /* room ids, 0: none */
+  int nwandering;                    /* 0 or 6 */
   cb_monster *wandering; /* the d6 wandering-monster table */
   bool oom;              /* an allocation failed: the dungeon is incomplete */
 } cb_dungeon;
