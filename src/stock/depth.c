@@ -134,7 +134,8 @@ static int coins(cb_stocker *s, cb_contents *c, int row, bool gold_here) {
 
 /* Whether each part is there comes from the words stream (a percentile
  * drawn whatever the depth), its amount from the numbers stream; a hoard is
- * the table three depths down, with gems and jewellery always. */
+ * the table three depths down, with gold and gems always, jewellery and a
+ * magic item each on an even chance. */
 int cb_stocker_treasure(cb_stocker *s, cb_contents *c, const cb_theme_room *kind, bool hoard) {
   int row = row_of(s->depth + (hoard ? 3 : 0));
   int gold = (int)cb_rng_below(&s->words, 100), gems = (int)cb_rng_below(&s->words, 100);
@@ -149,7 +150,7 @@ int cb_stocker_treasure(cb_stocker *s, cb_contents *c, const cb_theme_room *kind
     const char *what = cb_arena_printf(s->d->arena, "%d gem%s", n, n == 1 ? "" : "s");
     if (!what || cb_stocker_add_treasure(s, c, what, v)) return -1;
   }
-  if (hoard || jewels < by_depth[row].jewels) {
+  if (hoard ? jewels < 50 : jewels < by_depth[row].jewels) {
     int v = (cb_d6(&s->numbers) + cb_d6(&s->numbers) + cb_d6(&s->numbers)) * 100;
     if (cb_stocker_add_treasure(s, c, kind->treasure[object], v)) return -1;
   }

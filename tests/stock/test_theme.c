@@ -89,7 +89,8 @@ static void bad_rows_name_their_line(void **state) {
   expect_error(24, "dressing | Dust.", "my.txt:24: a dressing row belongs to a room: put it after one, not after a monster");
   expect_error(24, "doing | a line that runs on and on, far longer than any sheet could print beside a room number",
                "my.txt:24: 'a line that runs on and on");
-  expect_error(24, "doing | long enough ~ ", "my.txt:24:");
+  expect_error(24, "doing | x ~ a short form that runs on and on, longer than any sheet prints beside a number",
+               "my.txt:24: the short form");
   expect_error(24, "theme | Again | twice", "my.txt:24: Again: a theme has exactly one theme row");
   expect_error(24, "faction | skeleton", "my.txt:24: a faction row belongs to a situation");
   expect_error(102, "room | Hall | everyone | any", "my.txt:102: 'everyone'");
