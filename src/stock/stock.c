@@ -414,14 +414,21 @@ static int situation(stocker *s) {
   return 0;
 }
 
-/* The d6 wandering-monster table, from the situation's cast. */
+/* The d6 wandering-monster table, from the situation's cast: every kind of
+ * the faction and the rival first (so that the hook's powers are met),
+ * then any of the cast. */
 static int wandering(stocker *s) {
   cb_dungeon *d = s->d;
+  const cb_theme_situation *sit = s->sit;
   d->wandering = cb_arena_alloc(d->arena, 6, sizeof *d->wandering);
   if (!d->wandering) return -1;
   d->nwandering = 6;
-  for (int i = 0; i < 6; i++)
-    d->wandering[i] = group_of(s, pick_kind(s, CB_WHO_FACTION | CB_WHO_RIVAL | CB_WHO_BEASTS, false), 0, false);
+  for (int i = 0; i < 6; i++) {
+    int m = i < sit->nfaction                 ? sit->faction[i]
+            : i < sit->nfaction + sit->nrival ? sit->rival[i - sit->nfaction]
+                                              : pick_kind(s, CB_WHO_FACTION | CB_WHO_RIVAL | CB_WHO_BEASTS, false);
+    d->wandering[i] = group_of(s, m, 0, false);
+  }
   return 0;
 }
 
