@@ -116,6 +116,30 @@ static void locks_nest(const cb_dungeon *before, const cb_dungeon *d, const cb_g
   }
 }
 
+/* The chain holds from every start: a party coming in at any start reaches
+ * no room behind a new lock (as the main start sees it) without its key. */
+static void locks_hold_from_every_start(const cb_dungeon *before, const cb_dungeon *d, const cb_graph *g,
+                                        bool *blocked, bool *r) {
+  int start = cb_check_start_room(d);
+  bool *all = calloc((size_t)d->nrooms + 1, 1), *from = calloc((size_t)d->nrooms + 1, 1);
+  cb_check_walk(d, g, start, all);
+  for (int i = 0; i < d->npassages; i++) {
+    const char *key = d->passages[i].lock;
+    if (!key || (before->passages[i].flags & CB_FLAG_LOCKED)) continue;
+    shut_locks(d, &key, 0, 1, blocked);
+    cb_check_walk_blocked(d, g, start, blocked, r);
+    for (int s = 0; s < d->nrooms; s++) {
+      if (s == start || !(d->rooms[s].tags & (CB_TAG_START | CB_TAG_MAIN_START | CB_TAG_ENTRANCE))) continue;
+      cb_check_walk_blocked(d, g, s, blocked, from);
+      for (int k = 0; k < d->nrooms; k++)
+        if (k != s && from[k] && all[k] && !r[k])
+          fail_msg("%s seed %llu: from the start in room %d the party reaches room %d, behind %s, without it",
+                   d->generator, (unsigned long long)d->seed, d->rooms[s].number, d->rooms[k].number, key);
+    }
+  }
+  free(all), free(from);
+}
+
 /* Every room reached before the locks is reached with them, collecting keys;
  * each new lock's key is reached with that lock (all its passages) shut;
  * the new locks nest. */
@@ -143,6 +167,7 @@ static void locks_solvable(const cb_dungeon *before, const cb_dungeon *d) {
                (unsigned long long)d->seed, i + 1);
   }
   locks_nest(before, d, &g, blocked, r);
+  locks_hold_from_every_start(before, d, &g, blocked, r);
   free(r0), free(r), free(blocked);
   cb_graph_free(&g0), cb_graph_free(&g);
 }
