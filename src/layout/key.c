@@ -176,7 +176,10 @@ static void room_keys(entry *e, const cb_dungeon *d, const cb_room *r) {
       const cb_passage *ps = &d->passages[i];
       if (!ps->lock || strcmp(ps->lock, r->keys[k]) != 0) continue;
       const cb_room *a = cb_dungeon_room(d, ps->from), *b = cb_dungeon_room(d, ps->to);
-      if (r->contents)
+      if (r->contents && a && b && a->level != b->level) /* a stairs lock names both levels */
+        snprintf(buf, sizeof buf, "%s L%d %d\xe2\x80\x93L%d %d", opens ? "," : " opens", a->level, a->number, b->level,
+                 b->number);
+      else if (r->contents)
         snprintf(buf, sizeof buf, "%s %d\xe2\x80\x93%d", opens ? "," : " opens", a ? a->number : 0,
                  b ? b->number : 0);
       else
@@ -380,11 +383,24 @@ static void build_entry(entry *e, const cb_key_style *ks, const cb_dungeon *d, c
 
 int cb_key_extras(const cb_dungeon *d) { return d->theme && d->hook[0] && d->nwandering == 6 ? 2 : 0; }
 
+int cb_key_extras_full(const cb_dungeon *d) { return cb_key_extras(d) ? 2 + d->nroster : 0; }
+
 /* The hook (extra 0) or the wandering-monster table (extra 1). */
 static void build_extra(entry *e, const cb_key_style *ks, const cb_dungeon *d, int extra) {
   char buf[1024];
   e->n = 0;
   e->used = 0;
+  if (extra >= 2) { /* the booklet's roster: one kind a entry */
+    const cb_roster_entry *k = &d->roster[extra - 2];
+    snprintf(buf, sizeof buf, "%s%c%s. ", extra == 2 ? "Roster. " : "",
+             k->name[0] >= 'a' && k->name[0] <= 'z' ? k->name[0] - 32 : k->name[0], k->name + 1);
+    span(e, CB_FONT_BOLD, buf);
+    snprintf(buf, sizeof buf, "AC %d [%d], HD %s, %s %s, ML %d, MV %s. ", k->ac, 19 - k->ac, k->hd, k->attacks,
+             k->damage, k->morale, k->move);
+    span(e, CB_FONT_REGULAR, buf);
+    span(e, CB_FONT_ITALIC, k->about);
+    return;
+  }
   if (extra == 0) {
     span(e, CB_FONT_BOLD, "The hook. ");
     snprintf(buf, sizeof buf, "%s %s", d->hook[0], d->hook[1] ? d->hook[1] : "");

@@ -36,6 +36,8 @@ typedef struct cb_key_style {
 
 /* How many entries follow the rooms for d: 2 when it is stocked, else 0. */
 int cb_key_extras(const cb_dungeon *d);
+/* The booklet's extras: those, then the roster, one kind an entry. */
+int cb_key_extras_full(const cb_dungeon *d);
 
 typedef struct cb_key_memo {
   double width, size;

@@ -1000,7 +1000,7 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
   const cb_layout_hooks *hooks = hooks_of(o);
   cb_key_style ks = {m, BODY_SIZE, BODY_SIZE * 1.32, BODY_SIZE * 0.45, INK, &key_marks, hooks->key_note};
   ks.full = true;
-  ks.extras = cb_key_extras(d);
+  ks.extras = cb_key_extras_full(d);
   int first = doc->npages;
   const char *title = d->title ? d->title : "Dungeon";
   cb_page *p;
