@@ -595,7 +595,7 @@ static void map_ignores_theme_and_depth(void **state) {
 static void depth_tables_measured(void **state) {
   (void)state;
   read_shipped();
-  int n = cb_test_seeds(10000) / 5, depths[3] = {1, 3, 8};
+  int n = cb_test_seeds(10000), depths[3] = {1, 3, 8};
   for (int di = 0; di < 3; di++) {
     long hd[16] = {0}, groups = 0, men = 0, gp = 0, rooms = 0;
     for (int s = 1; s <= n; s++) {
