@@ -319,14 +319,15 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
   if (!json_is_object(root)) return cb_jr_fail(r, "", "the top level must be an object");
   const char *format = json_string_value(json_object_get(root, "format"));
   /* crawlbook/1 has no stocking: its rooms render without contents */
-  r->version = !format                                  ? 0
+  r->version = !format                                 ? 0
                : strcmp(format, CB_JSON_FORMAT) == 0   ? 3
                : strcmp(format, CB_JSON_FORMAT_2) == 0 ? 2
                : strcmp(format, CB_JSON_FORMAT_1) == 0 ? 1
                                                        : 0;
   if (!r->version)
-    return cb_jr_fail(r, "", "'format' must be \"" CB_JSON_FORMAT "\", \"" CB_JSON_FORMAT_2 "\" or \"" CB_JSON_FORMAT_1
-                             "\"");
+    return cb_jr_fail(r, "",
+                      "'format' must be \"" CB_JSON_FORMAT "\", \"" CB_JSON_FORMAT_2
+                      "\" or \"" CB_JSON_FORMAT_1 "\"");
   r->stocked = r->version >= 2;
   const char *gen = json_string_value(json_object_get(root, "generator"));
   if (!gen || !r->procs->find(gen)) {
@@ -356,7 +357,8 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
     if (!cb_dungeon_add_level(d, lid, name ? name : "")) return cb_jr_oom(r);
   }
   if (r->st || read_rooms(r, root) || read_passages(r, root)) return r->st;
-  if ((d->boss_name && !cb_dungeon_room(d, d->boss_room)) || (d->goal_name && !cb_dungeon_room(d, d->goal_room)))
+  if ((d->boss_name && !cb_dungeon_room(d, d->boss_room)) ||
+      (d->goal_name && !cb_dungeon_room(d, d->goal_room)))
     return cb_jr_fail(r, d->boss_name && !cb_dungeon_room(d, d->boss_room) ? "boss" : "goal",
                       "'room' must be the id of a room");
   json_t *log = cb_jr_array(r, root, "", "log", 2 * (size_t)CB_JSON_MAX_ITEMS, 0); /* as check_writable */

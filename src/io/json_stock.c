@@ -69,7 +69,8 @@ void cb_json_write_stock(cb_jw *w, const cb_dungeon *d) {
     cb_jw_next(w, i), cb_jw_str(w, d->hook[i]);
   cb_jw_put(w, "]");
   if (d->hook_short[0] && d->hook_short[1] &&
-      (strcmp(d->hook[0], d->hook_short[0]) != 0 || (d->hook[1] && strcmp(d->hook[1], d->hook_short[1]) != 0))) {
+      (strcmp(d->hook[0], d->hook_short[0]) != 0 ||
+       (d->hook[1] && strcmp(d->hook[1], d->hook_short[1]) != 0))) {
     cb_jw_put(w, ",\n \"hook_short\": [");
     for (int i = 0; i < 2; i++)
       cb_jw_next(w, i), cb_jw_str(w, d->hook_short[i]);

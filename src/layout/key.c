@@ -177,8 +177,8 @@ static void room_keys(entry *e, const cb_dungeon *d, const cb_room *r) {
       if (!ps->lock || strcmp(ps->lock, r->keys[k]) != 0) continue;
       const cb_room *a = cb_dungeon_room(d, ps->from), *b = cb_dungeon_room(d, ps->to);
       if (r->contents && a && b && a->level != b->level) /* a stairs lock names both levels */
-        snprintf(buf, sizeof buf, "%s L%d %d\xe2\x80\x93L%d %d", opens ? "," : " opens", a->level, a->number, b->level,
-                 b->number);
+        snprintf(buf, sizeof buf, "%s L%d %d\xe2\x80\x93L%d %d", opens ? "," : " opens", a->level, a->number,
+                 b->level, b->number);
       else if (r->contents)
         snprintf(buf, sizeof buf, "%s %d\xe2\x80\x93%d", opens ? "," : " opens", a ? a->number : 0,
                  b ? b->number : 0);
@@ -284,8 +284,8 @@ static const char *brief(const cb_key_style *ks, const char *text, const char *s
 /* Coins read as they are written ("300 sp, 40 gp"); the sum is for the rest. */
 static bool is_coins(const char *what) {
   size_t n = strlen(what);
-  return !strcmp(what, "Coins") ||
-         (what[0] >= '0' && what[0] <= '9' && n > 3 && (!strcmp(what + n - 3, " sp") || !strcmp(what + n - 3, " gp")));
+  return !strcmp(what, "Coins") || (what[0] >= '0' && what[0] <= '9' && n > 3 &&
+                                    (!strcmp(what + n - 3, " sp") || !strcmp(what + n - 3, " gp")));
 }
 
 /* "4 ghouls, cracking bones": the number, the kind and what they do; the
@@ -295,8 +295,9 @@ static void monster_words(entry *e, const cb_key_style *ks, const cb_dungeon *d,
   const char *doing = ks->compact && !m->doing_short ? NULL : brief(ks, m->doing, m->doing_short);
   if (m->kind < 0 || m->kind >= d->nroster || ks->full) snprintf(hd, sizeof hd, " (HD %s)", m->hd);
   if (m->count == 1)
-    snprintf(buf, sizeof buf, " %c%s%s%s%s.", m->name[0] >= 'a' && m->name[0] <= 'z' ? m->name[0] - 32 : m->name[0],
-             m->name + 1, hd, doing ? ", " : "", doing ? doing : "");
+    snprintf(buf, sizeof buf, " %c%s%s%s%s.",
+             m->name[0] >= 'a' && m->name[0] <= 'z' ? m->name[0] - 32 : m->name[0], m->name + 1, hd,
+             doing ? ", " : "", doing ? doing : "");
   else
     snprintf(buf, sizeof buf, " %d %s%s%s%s.", m->count, m->name, hd, doing ? ", " : "", doing ? doing : "");
   span(e, CB_FONT_REGULAR, buf);
@@ -395,8 +396,8 @@ static void build_extra(entry *e, const cb_key_style *ks, const cb_dungeon *d, i
     snprintf(buf, sizeof buf, "%s%c%s. ", extra == 2 ? "Roster. " : "",
              k->name[0] >= 'a' && k->name[0] <= 'z' ? k->name[0] - 32 : k->name[0], k->name + 1);
     span(e, CB_FONT_BOLD, buf);
-    snprintf(buf, sizeof buf, "AC %d [%d], HD %s, %s %s, ML %d, MV %s. ", k->ac, 19 - k->ac, k->hd, k->attacks,
-             k->damage, k->morale, k->move);
+    snprintf(buf, sizeof buf, "AC %d [%d], HD %s, %s %s, ML %d, MV %s. ", k->ac, 19 - k->ac, k->hd,
+             k->attacks, k->damage, k->morale, k->move);
     span(e, CB_FONT_REGULAR, buf);
     span(e, CB_FONT_ITALIC, k->about);
     return;

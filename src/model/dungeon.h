@@ -80,7 +80,7 @@ typedef struct cb_treasure {
   int value; /* gp; 0: no price (a key, a magic item) */
 } cb_treasure;
 typedef struct cb_contents {
-  const char *name, *dressing; /* NULL when absent */
+  const char *name, *dressing;                /* NULL when absent */
   const char *dressing_short, *special_short; /* the sheet's forms, or NULL: the long ones */
   int nmonsters, ntreasure;
   cb_monster *monsters;
@@ -107,9 +107,9 @@ typedef struct cb_passage {
   int id;
   int from, to; /* room ids; to == 0 is a way out of the dungeon */
   cb_passage_kind kind;
-  unsigned flags;   /* cb_passage_flag bits */
-  const char *lock; /* with CB_FLAG_LOCKED: the key that opens it */
-  double length_ft; /* CB_NO_VALUE when the procedure gives none */
+  unsigned flags;         /* cb_passage_flag bits */
+  const char *lock;       /* with CB_FLAG_LOCKED: the key that opens it */
+  double length_ft;       /* CB_NO_VALUE when the procedure gives none */
   const char *note;       /* stocking: what the lock, trap or secret is, or NULL */
   const char *note_short; /* the sheet's form of note, or NULL: note */
 } cb_passage;
@@ -160,8 +160,8 @@ typedef struct cb_dungeon {
   const char *boss_name, *goal_name; /* NULL: none named */
   int boss_room, goal_room;          /* room ids, 0: none */
   int nwandering;                    /* 0 or 6 */
-  cb_monster *wandering; /* the d6 wandering-monster table */
-  bool oom;              /* an allocation failed: the dungeon is incomplete */
+  cb_monster *wandering;             /* the d6 wandering-monster table */
+  bool oom;                          /* an allocation failed: the dungeon is incomplete */
 } cb_dungeon;
 
 /* A new empty dungeon; NULL when out of memory. Free with cb_dungeon_free. */

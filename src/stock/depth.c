@@ -109,11 +109,11 @@ int cb_stocker_add_treasure(cb_stocker *s, cb_contents *c, const char *what, int
 static const struct {
   int silver_sides, silver_each, gold_each, gems, jewels, magic;
 } by_depth[] = {
-    {6, 100, 10, 5, 2, 2},         /* depth 1 */
-    {12, 100, 100, 10, 5, 8},      /* 2-3 */
-    {6, 1000, 200, 20, 10, 10},    /* 4-5 */
-    {6, 2000, 500, 30, 15, 15},    /* 6-7 */
-    {6, 5000, 1000, 40, 20, 20},   /* 8 and deeper */
+    {6, 100, 10, 5, 2, 2},       /* depth 1 */
+    {12, 100, 100, 10, 5, 8},    /* 2-3 */
+    {6, 1000, 200, 20, 10, 10},  /* 4-5 */
+    {6, 2000, 500, 30, 15, 15},  /* 6-7 */
+    {6, 5000, 1000, 40, 20, 20}, /* 8 and deeper */
 };
 
 static int row_of(int depth) { return depth <= 1 ? 0 : depth <= 3 ? 1 : depth <= 5 ? 2 : depth <= 7 ? 3 : 4; }

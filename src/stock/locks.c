@@ -376,8 +376,8 @@ static int place_locks(cb_dungeon *d, int n);
 
 /* The rooms behind lock `key` (every passage it shuts closed, the other
  * locks opened by keys found): those the main start no longer reaches. */
-static int far_side(const cb_dungeon *d, const cb_graph *g, int start, const char *key, bool *blocked, bool *far,
-                    bool *near) {
+static int far_side(const cb_dungeon *d, const cb_graph *g, int start, const char *key, bool *blocked,
+                    bool *far, bool *near) {
   for (int i = 0; i < d->npassages; i++)
     blocked[i] = d->passages[i].lock && !strcmp(d->passages[i].lock, key);
   if (cb_check_walk_blocked(d, g, start, blocked, near) < 0 || cb_check_walk(d, g, start, far) < 0) return -1;
@@ -393,7 +393,8 @@ static int far_side(const cb_dungeon *d, const cb_graph *g, int start, const cha
 static int seal_one(cb_dungeon *d, int start, const char *key, const bool *far, bool *sealed) {
   for (int r = 0; r < d->nrooms; r++) {
     const cb_room *room = &d->rooms[r];
-    if (r == start || !far[r] || !(room->tags & (CB_TAG_START | CB_TAG_MAIN_START | CB_TAG_ENTRANCE))) continue;
+    if (r == start || !far[r] || !(room->tags & (CB_TAG_START | CB_TAG_MAIN_START | CB_TAG_ENTRANCE)))
+      continue;
     int shut = 0;
     for (int i = 0; i < d->npassages; i++) {
       cb_passage *p = &d->passages[i];
@@ -416,11 +417,12 @@ static int seal_one(cb_dungeon *d, int start, const char *key, const bool *far, 
 
 /* A new key lying in a sealed start would open the party's way out of it:
  * it moves to a room behind exactly the same new locks, not a start. */
-static int move_keys(cb_dungeon *d, const cb_graph *g, int start, int s, const char **keys, int nk, bool *blocked,
-                     bool *far, bool *near, bool *ok) {
+static int move_keys(cb_dungeon *d, const cb_graph *g, int start, int s, const char **keys, int nk,
+                     bool *blocked, bool *far, bool *near, bool *ok) {
   cb_room *room = &d->rooms[s];
   for (int r = 0; r < d->nrooms; r++)
-    ok[r] = r != s && r != start && !(d->rooms[r].tags & (CB_TAG_START | CB_TAG_MAIN_START | CB_TAG_ENTRANCE));
+    ok[r] =
+        r != s && r != start && !(d->rooms[r].tags & (CB_TAG_START | CB_TAG_MAIN_START | CB_TAG_ENTRANCE));
   for (int j = 0; j < nk; j++) {
     if (far_side(d, g, start, keys[j], blocked, far, near) < 0) return -1;
     for (int r = 0; r < d->nrooms; r++)
@@ -441,8 +443,8 @@ static int move_keys(cb_dungeon *d, const cb_graph *g, int start, int s, const c
     for (int i = 0; i < d->npassages; i++)
       if (d->passages[i].lock && !strcmp(d->passages[i].lock, name)) d->passages[i].lock = moved;
     keys[j] = moved;
-    if (cb_dungeon_log(d, "Stocking: key %s moves from room %d, a sealed start, to room %d.", name, room->number,
-                       d->rooms[to].number))
+    if (cb_dungeon_log(d, "Stocking: key %s moves from room %d, a sealed start, to room %d.", name,
+                       room->number, d->rooms[to].number))
       return -1;
   }
   return 0;
@@ -452,11 +454,13 @@ static int seal_starts(cb_dungeon *d, const bool *was_locked) {
   int start = cb_check_start_room(d), np = d->npassages, nr = d->nrooms, st = 0;
   const char **keys = cb_calloc((size_t)np + 1, sizeof *keys);
   int *size = cb_calloc((size_t)np + 1, sizeof *size), nk = 0;
-  bool *blocked = cb_calloc((size_t)np + 1, 1), *far = cb_calloc((size_t)nr + 1, 1), *near = cb_calloc((size_t)nr + 1, 1);
+  bool *blocked = cb_calloc((size_t)np + 1, 1), *far = cb_calloc((size_t)nr + 1, 1),
+       *near = cb_calloc((size_t)nr + 1, 1);
   bool *sealed = cb_calloc((size_t)nr + 1, 1), *ok = cb_calloc((size_t)nr + 1, 1);
   cb_graph g;
   bool built = false;
-  if (!keys || !size || !blocked || !far || !near || !sealed || !ok || start < 0 || (st = cb_graph_build(d, &g)) != 0)
+  if (!keys || !size || !blocked || !far || !near || !sealed || !ok || start < 0 ||
+      (st = cb_graph_build(d, &g)) != 0)
     goto done;
   built = true;
   for (int i = 0; i < np; i++) {
@@ -474,7 +478,8 @@ static int seal_starts(cb_dungeon *d, const bool *was_locked) {
     for (int j = 0; j < nk; j++)
       if (size[j] >= 0 && (best < 0 || size[j] > size[best])) best = j;
     size[best] = -1;
-    if (far_side(d, &g, start, keys[best], blocked, far, near) < 0 || seal_one(d, start, keys[best], far, sealed))
+    if (far_side(d, &g, start, keys[best], blocked, far, near) < 0 ||
+        seal_one(d, start, keys[best], far, sealed))
       st = -1;
     cb_graph_free(&g);
     if (cb_graph_build(d, &g)) built = false, st = -1;

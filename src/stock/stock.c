@@ -12,7 +12,8 @@
 /* Stocking's own streams of the seed: the dungeon uses 0, jitter others.
  * The generator's name goes in too, so that one seed gives each generator
  * its own theme and words; the numbers stream takes the depth as well. */
-static const uint64_t WORDS_STREAM = 0x53746f636bu, NUMBERS_STREAM = 0x4e756d6265u, THEME_STREAM = 0x5468656d65u;
+static const uint64_t WORDS_STREAM = 0x53746f636bu, NUMBERS_STREAM = 0x4e756d6265u,
+                      THEME_STREAM = 0x5468656d65u;
 
 static uint64_t stream(const cb_dungeon *d, uint64_t base) {
   return base ^ ((uint64_t)cb_hash_str(CB_HASH_START, d->generator) << 32);
@@ -63,8 +64,8 @@ static int name_room(stocker *s, cb_room *r, cb_contents *c) {
   const char *name = kind->names[at];
   if (s->round) {
     int o = s->round - 1 < 7 ? s->round - 1 : 6;
-    name = cb_arena_printf(s->d->arena, "%s %c%s", ordinals[o], name[0] >= 'A' && name[0] <= 'Z' ? name[0] + 32 : name[0],
-                           name + 1);
+    name = cb_arena_printf(s->d->arena, "%s %c%s", ordinals[o],
+                           name[0] >= 'A' && name[0] <= 'Z' ? name[0] + 32 : name[0], name + 1);
     if (!name) return -1;
   }
   c->name = name;
@@ -119,7 +120,8 @@ static cb_monster group_of(stocker *s, int m, int extra, bool boss) {
   int n = boss ? 1 : cb_stocker_count(s, tm, extra), kind = cb_stocker_roster(s, m, boss);
   const cb_roster_entry *e = kind >= 0 ? &s->d->roster[kind] : NULL;
   if (!e) s->d->oom = true;
-  return (cb_monster){n == 1 ? tm->singular : tm->plural, n, e ? e->hd : "1", doing->text, doing->brief, kind};
+  return (cb_monster){
+      n == 1 ? tm->singular : tm->plural, n, e ? e->hd : "1", doing->text, doing->brief, kind};
 }
 
 static int group(stocker *s, cb_contents *c, const cb_theme_room *kind, int extra, bool strong) {
@@ -207,8 +209,10 @@ static int stock_room(stocker *s, cb_room *r, bool boss) {
   if (r->tags & (CB_TAG_ENTRANCE | CB_TAG_START | CB_TAG_MAIN_START)) {
     /* how the party gets in (an entrance kind's dressing says it): never a lair */
     const cb_text *e = &s->t->list[CB_LIST_ENTRANCE][cb_stocker_deal(s, &s->lists[CB_LIST_ENTRANCE])][0];
-    if (kind->role == CB_ROLE_ENTRANCE) special(s, c, kind, k);
-    else if (!(r->tags & CB_TAG_GOAL)) c->special = e->text, c->special_short = e->brief;
+    if (kind->role == CB_ROLE_ENTRANCE)
+      special(s, c, kind, k);
+    else if (!(r->tags & CB_TAG_GOAL))
+      c->special = e->text, c->special_short = e->brief;
     return s->marks && !(r->tags & CB_TAG_GOAL) ? marked(s, r, c, k) : 0;
   }
   if (r->tags & CB_TAG_GOAL) return s->marks ? marked(s, r, c, k) : 0;
@@ -279,7 +283,8 @@ typedef struct note {
 } note;
 
 static void add(note *nt, const char *text, const char *brief) {
-  if (nt->n < sizeof nt->text) nt->n += (size_t)snprintf(nt->text + nt->n, sizeof nt->text - nt->n, "%s ", text);
+  if (nt->n < sizeof nt->text)
+    nt->n += (size_t)snprintf(nt->text + nt->n, sizeof nt->text - nt->n, "%s ", text);
   if (nt->b < sizeof nt->brief)
     nt->b += (size_t)snprintf(nt->brief + nt->b, sizeof nt->brief - nt->b, "%s ", brief);
 }
@@ -408,7 +413,8 @@ static int situation(stocker *s) {
   }
   const cb_text *h = s->sit->hooks[cb_rng_below(&s->words, (uint32_t)s->sit->nhooks)];
   for (int i = 0; i < 2; i++)
-    if (!(d->hook[i] = fill(s, h[i].text, false)) || !(d->hook_short[i] = fill(s, h[i].brief, true))) return -1;
+    if (!(d->hook[i] = fill(s, h[i].text, false)) || !(d->hook_short[i] = fill(s, h[i].brief, true)))
+      return -1;
   d->boss_name = t->monsters[s->sit->boss].singular;
   d->goal_name = s->goal->name;
   return 0;
@@ -424,9 +430,10 @@ static int wandering(stocker *s) {
   if (!d->wandering) return -1;
   d->nwandering = 6;
   for (int i = 0; i < 6; i++) {
-    int m = i < sit->nfaction                 ? sit->faction[i]
-            : i < sit->nfaction + sit->nrival ? sit->rival[i - sit->nfaction]
-                                              : pick_kind(s, CB_WHO_FACTION | CB_WHO_RIVAL | CB_WHO_BEASTS, false);
+    int m = i < sit->nfaction ? sit->faction[i]
+            : i < sit->nfaction + sit->nrival
+                ? sit->rival[i - sit->nfaction]
+                : pick_kind(s, CB_WHO_FACTION | CB_WHO_RIVAL | CB_WHO_BEASTS, false);
     d->wandering[i] = group_of(s, m, 0, false);
   }
   return 0;

@@ -27,9 +27,9 @@ typedef struct cb_stocker {
   const cb_theme_situation *sit;
   const cb_theme_goal *goal;
   cb_deck lists[CB_LIST_COUNT], door_traps;
-  int *room_kind;          /* per room of the dungeon: its theme room kind */
-  int *names_used, *dress; /* per theme room kind: names dealt, dressing dealt */
-  int *dress_at;           /* per theme room kind: its first dressing line */
+  int *room_kind;                                /* per room of the dungeon: its theme room kind */
+  int *names_used, *dress;                       /* per theme room kind: names dealt, dressing dealt */
+  int *dress_at;                                 /* per theme room kind: its first dressing line */
   int *traps_used, *specials_used, *doings_used; /* per kind, per monster */
   int *roster_of;                                /* per theme monster: roster index, -1 */
   int round;                                     /* 0; 1 once every room name is used ("Second ...") */

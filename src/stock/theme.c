@@ -66,7 +66,7 @@ static const struct {
 static const char *const block_names[] = {"the theme", "a monster", "a situation", "a room"};
 
 /* The theme-wide lists and the rows that fill them. */
-static const row_kind list_rows[CB_LIST_COUNT] = {R_TITLE_A, R_TITLE_B, R_MAGIC,    R_ENTRANCE,
+static const row_kind list_rows[CB_LIST_COUNT] = {R_TITLE_A, R_TITLE_B,   R_MAGIC, R_ENTRANCE,
                                                   R_LOCK,    R_SOFT_LOCK, R_SECRET};
 static const int list_at_least[CB_LIST_COUNT] = {3, 3, 4, 2, 2, 2, 2};
 
@@ -143,7 +143,9 @@ static cb_status fail(reader *r, const char *msg, const char *arg) {
   return cb_table_fail(&r->t->table, r->row, r->err, msg, arg);
 }
 
-static void *grab(reader *r, int n, size_t size) { return cb_arena_alloc(r->a, (size_t)(n > 0 ? n : 1), size); }
+static void *grab(reader *r, int n, size_t size) {
+  return cb_arena_alloc(r->a, (size_t)(n > 0 ? n : 1), size);
+}
 
 static char *trim(char *s) {
   while (*s == ' ' || *s == '\t')
@@ -160,7 +162,8 @@ static cb_status text(reader *r, char *field, cb_text *out) {
   if (tilde) {
     *tilde = '\0';
     out->text = trim(field), out->brief = trim(tilde + 3);
-    if (!out->text[0] || !out->brief[0]) return fail(r, "'%s': a text and its short form, both written", field);
+    if (!out->text[0] || !out->brief[0])
+      return fail(r, "'%s': a text and its short form, both written", field);
     if (strlen(out->brief) > CB_THEME_SHORT)
       return fail(r, "the short form '%s' is longer than 72 characters", out->brief);
     return CB_OK;
@@ -248,13 +251,12 @@ static cb_status situation_row(reader *r, char **f, row_kind k, cb_theme_situati
   switch (k) {
   case R_BOSS:
     if ((s->boss = monster_id(r->t, f[1])) < 0) return fail(r, "'%s' is no monster of this theme", f[1]);
-    if (r->t->monsters[s->boss].hd > 4 || (r->t->monsters[s->boss].hd == 4 && r->t->monsters[s->boss].hd_plus))
+    if (r->t->monsters[s->boss].hd > 4 ||
+        (r->t->monsters[s->boss].hd == 4 && r->t->monsters[s->boss].hd_plus))
       return fail(r, "the boss '%s' has more than 4 Hit Dice at depth 1 (depth + 3)", f[1]);
     return CB_OK;
-  case R_FACTION:
-    return id_list(r, f[1], &s->faction, &s->nfaction);
-  case R_BEASTS:
-    return id_list(r, f[1], &s->beasts, &s->nbeasts);
+  case R_FACTION: return id_list(r, f[1], &s->faction, &s->nfaction);
+  case R_BEASTS: return id_list(r, f[1], &s->beasts, &s->nbeasts);
   case R_RIVAL:
     if ((st = text(r, f[1], &s->rival_power)) != CB_OK) return st;
     return id_list(r, f[2], &s->rival, &s->nrival);
@@ -287,8 +289,8 @@ static cb_status room_row(reader *r, char **f, cb_theme_room *rm) {
     end = w + strcspn(w, " ,");
     if (*end) *end++ = '\0';
     if (!*w) break;
-    unsigned bit = !strcmp(w, "faction") ? CB_WHO_FACTION
-                   : !strcmp(w, "rival") ? CB_WHO_RIVAL
+    unsigned bit = !strcmp(w, "faction")  ? CB_WHO_FACTION
+                   : !strcmp(w, "rival")  ? CB_WHO_RIVAL
                    : !strcmp(w, "beasts") ? CB_WHO_BEASTS
                                           : 0;
     if (!bit) return fail(r, "'%s': who may be found here is faction, rival or beasts", w);
@@ -312,16 +314,11 @@ static cb_status trap_row(reader *r, char **f, cb_theme_trap *tr, bool hazard) {
 
 static cb_status room_part(reader *r, char **f, row_kind k, cb_theme_room *rm) {
   switch (k) {
-  case R_DRESSING:
-    return text(r, f[1], &rm->dressing[rm->ndressing++]);
+  case R_DRESSING: return text(r, f[1], &rm->dressing[rm->ndressing++]);
   case R_TRAP:
-  case R_HAZARD:
-    return trap_row(r, f, &rm->traps[rm->ntraps++], k == R_HAZARD);
-  case R_SPECIAL:
-    return text(r, f[1], &rm->specials[rm->nspecials++]);
-  default: /* R_TREASURE */
-    rm->treasure[rm->ntreasure++] = f[1];
-    return CB_OK;
+  case R_HAZARD: return trap_row(r, f, &rm->traps[rm->ntraps++], k == R_HAZARD);
+  case R_SPECIAL: return text(r, f[1], &rm->specials[rm->nspecials++]);
+  default: /* R_TREASURE */ rm->treasure[rm->ntreasure++] = f[1]; return CB_OK;
   }
 }
 
@@ -427,8 +424,7 @@ static cb_status one_row(reader *r, int i, block *in) {
 /* ---- what a whole theme needs ---- */
 
 static cb_status whole_fail(reader *r, const char *what, int line) {
-  if (line > 0)
-    return cb_error_set(r->err, CB_EINPUT, "%s:%d: %s", r->t->table.path, line, what);
+  if (line > 0) return cb_error_set(r->err, CB_EINPUT, "%s:%d: %s", r->t->table.path, line, what);
   return cb_error_set(r->err, CB_EINPUT, "%s: %s", r->t->table.path, what);
 }
 
@@ -465,7 +461,8 @@ static cb_status check_rooms(reader *r) {
   for (int i = 0; i < t->nrooms; i++) {
     const cb_theme_room *rm = &t->rooms[i];
     if (!rm->ndressing || !rm->ntraps || !rm->nspecials || !rm->ntreasure)
-      return whole_fail(r, "a room needs a dressing, a trap or hazard, a special and a treasure row", rm->line);
+      return whole_fail(r, "a room needs a dressing, a trap or hazard, a special and a treasure row",
+                        rm->line);
     roles[rm->role] += rm->nnames;
     for (int j = 0; j <= i; j++)
       for (int a = 0; a < t->rooms[j].nnames; a++)
@@ -487,8 +484,8 @@ static cb_status check_whole(reader *r) {
     return whole_fail(r, "a theme needs a situation, two goal rows and two door-trap rows", 0);
   for (int l = 0; l < CB_LIST_COUNT; l++)
     if (t->nlist[l] < list_at_least[l]) {
-      snprintf(msg, sizeof msg, "%d %s row%s, a theme needs at least %d", t->nlist[l], kinds[list_rows[l]].name,
-               t->nlist[l] == 1 ? "" : "s", list_at_least[l]);
+      snprintf(msg, sizeof msg, "%d %s row%s, a theme needs at least %d", t->nlist[l],
+               kinds[list_rows[l]].name, t->nlist[l] == 1 ? "" : "s", list_at_least[l]);
       return whole_fail(r, msg, 0);
     }
   cb_status st = check_situations(r);
@@ -506,12 +503,13 @@ static cb_status old_format(reader *r) {
     old |= (!strcmp(tb->rows[i].fields[0], "room") && tb->rows[i].nfields == 2) ||
            (!strcmp(tb->rows[i].fields[0], "monster") && tb->rows[i].nfields == 7);
   if (old)
-    return cb_error_set(r->err, CB_EINPUT,
-                        "%s: a theme of the old format (loose room, dressing and monster rows): themes are now "
-                        "situations and room kinds, 'format | " FORMAT_LINE
-                        "' first; see templates/themes/README.md",
-                        tb->path);
-  return cb_error_set(r->err, CB_EINPUT, "%s: a theme starts with the row 'format | " FORMAT_LINE "'", tb->path);
+    return cb_error_set(
+        r->err, CB_EINPUT,
+        "%s: a theme of the old format (loose room, dressing and monster rows): themes are now "
+        "situations and room kinds, 'format | " FORMAT_LINE "' first; see templates/themes/README.md",
+        tb->path);
+  return cb_error_set(r->err, CB_EINPUT, "%s: a theme starts with the row 'format | " FORMAT_LINE "'",
+                      tb->path);
 }
 
 static cb_status build(cb_theme *t, cb_error *err) {

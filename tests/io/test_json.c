@@ -637,17 +637,18 @@ static void bad_contents_are_refused(void **state) {
 /* ---- crawlbook/3: roster, boss, goal, kinds and short forms ---- */
 
 #define ROSTER                                                                                               \
-  "\"roster\":[{\"name\":\"ghoul\",\"plural\":\"ghouls\",\"ac\":6,\"ac_ascending\":13,\"hd\":\"2\","        \
-  "\"attacks\":\"2 claws, 1 bite\",\"damage\":\"1d3/1d3/1d3\",\"morale\":9,\"move\":\"90'\",\"about\":\"Eats.\"}],"   \
-  "\"boss\":{\"room\":1,\"name\":\"ghoul\"},\"goal\":{\"room\":2,\"name\":\"the cup\"},"                    \
+  "\"roster\":[{\"name\":\"ghoul\",\"plural\":\"ghouls\",\"ac\":6,\"ac_ascending\":13,\"hd\":\"2\","         \
+  "\"attacks\":\"2 claws, 1 "                                                                                \
+  "bite\",\"damage\":\"1d3/1d3/1d3\",\"morale\":9,\"move\":\"90'\",\"about\":\"Eats.\"}],"                   \
+  "\"boss\":{\"room\":1,\"name\":\"ghoul\"},\"goal\":{\"room\":2,\"name\":\"the cup\"},"                     \
   "\"hook_short\":[\"1.\",\"2.\"],"
 #define HEAD3                                                                                                \
   "{\"format\":\"crawlbook/"                                                                                 \
   "3\",\"generator\":\"dropdice\",\"seed\":1,\"title\":\"T\",\"theme\":\"Crypt\",\"depth\":3,"               \
   "\"hook\":[\"One.\",\"Two.\"],\"levels\":[{\"id\":1,\"name\":\"L\"}],"
 #define C3                                                                                                   \
-  "\"contents\":{\"name\":\"My hall\",\"dressing\":\"Wet and cold.\",\"dressing_short\":\"Wet.\","              \
-  "\"monsters\":[{\"name\":\"ghouls\",\"kind\":\"ghoul\",\"count\":4,\"hd\":\"2\",\"doing\":\"feeding\"}],"   \
+  "\"contents\":{\"name\":\"My hall\",\"dressing\":\"Wet and cold.\",\"dressing_short\":\"Wet.\","           \
+  "\"monsters\":[{\"name\":\"ghouls\",\"kind\":\"ghoul\",\"count\":4,\"hd\":\"2\",\"doing\":\"feeding\"}],"  \
   "\"treasure\":[]}"
 #define R1C3 "{\"id\":1,\"level\":1,\"x\":0,\"y\":0,\"tags\":[],\"keys\":[\"K1\"]," C3 "}"
 #define GOOD3 HEAD3 ROSTER WANDER "\"rooms\":[" R1C3 "," R2 "],\"passages\":[" P1N "]}"
@@ -686,7 +687,8 @@ static void third_format_parses(void **state) {
     char bad_doc[8192];
     const char *at = strstr(doc, cases[i].from);
     assert_non_null(at);
-    snprintf(bad_doc, sizeof bad_doc, "%.*s%s%s", (int)(at - doc), doc, cases[i].to, at + strlen(cases[i].from));
+    snprintf(bad_doc, sizeof bad_doc, "%.*s%s%s", (int)(at - doc), doc, cases[i].to,
+             at + strlen(cases[i].from));
     bad(bad_doc, cases[i].to, cases[i].field);
   }
 }

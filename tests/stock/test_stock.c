@@ -332,7 +332,8 @@ static void no_name_twice(void **state) {
       for (int i = 0; i < d->nrooms && i < 128; i++) {
         const cb_contents *c = d->rooms[i].contents;
         if (seen(room, i, c->name))
-          fail_msg("%s seed %d: room %d's name '%s' twice in %d rooms", shipped[ti].name, s, i + 1, c->name, d->nrooms);
+          fail_msg("%s seed %d: room %d's name '%s' twice in %d rooms", shipped[ti].name, s, i + 1, c->name,
+                   d->nrooms);
         room[i] = c->name;
         if (c->dressing && seen(dress, nd, c->dressing))
           fail_msg("%s seed %d: dressing '%s' twice", shipped[ti].name, s, c->dressing);
@@ -404,8 +405,8 @@ static bool in_roster(const cb_dungeon *d, const cb_theme_monster *m) {
   return false;
 }
 
-#define REF_FAIL(...)                                                                                           \
-  fail_msg("%s seed %llu (%s): %s", d->generator, (unsigned long long)d->seed, t->name,                         \
+#define REF_FAIL(...)                                                                                        \
+  fail_msg("%s seed %llu (%s): %s", d->generator, (unsigned long long)d->seed, t->name,                      \
            (snprintf(why, sizeof why, __VA_ARGS__), why))
 
 /* A room kind or monster a text names is in the dungeon; no slot is left
@@ -433,7 +434,8 @@ static void references_hold(const cb_dungeon *d, const cb_theme *t, texts *x) {
     REF_FAIL("the boss %s is not in room %d", d->boss_name, boss->id);
   bool hook_boss = false, hook_goal = false;
   for (int i = 0; i < 2; i++)
-    hook_boss |= strstr(d->hook[i], d->boss_name) != NULL, hook_goal |= strstr(d->hook[i], d->goal_name) != NULL;
+    hook_boss |= strstr(d->hook[i], d->boss_name) != NULL,
+        hook_goal |= strstr(d->hook[i], d->goal_name) != NULL;
   if (!hook_boss && !hook_goal) REF_FAIL("the hook names neither the boss nor the goal");
   for (int i = 0; i < d->nrooms; i++) {
     const cb_contents *c = d->rooms[i].contents;
@@ -469,7 +471,8 @@ static void roster_holds(const cb_dungeon *d) {
     assert_true(e->morale >= 2 && e->morale <= 12 && e->ac >= -5 && e->ac <= 9);
     int hd = atoi(e->hd);
     if (d->depth == 1 && hd > (strcmp(e->name, d->boss_name) ? 3 : 4))
-      fail_msg("%s seed %llu: %s has %s HD at depth 1", d->generator, (unsigned long long)d->seed, e->name, e->hd);
+      fail_msg("%s seed %llu: %s has %s HD at depth 1", d->generator, (unsigned long long)d->seed, e->name,
+               e->hd);
   }
   for (int i = 0; i <= d->nrooms; i++) {
     const cb_monster *m = i < d->nrooms ? d->rooms[i].contents->monsters : d->wandering;
@@ -522,7 +525,8 @@ static void same_words(const cb_dungeon *a, const cb_dungeon *b) {
     assert_int_equal(c->trap != NULL, e->trap != NULL);
   }
   for (int i = 0; i < a->npassages; i++)
-    assert_true((!a->passages[i].note && !b->passages[i].note) || !strcmp(a->passages[i].note, b->passages[i].note));
+    assert_true((!a->passages[i].note && !b->passages[i].note) ||
+                !strcmp(a->passages[i].note, b->passages[i].note));
   free(x), free(y);
 }
 
@@ -616,8 +620,8 @@ static void depth_tables_measured(void **state) {
       rooms += d->nrooms;
       cb_dungeon_free(d);
     }
-    printf("depth %d over %d 20-room dungeons: %.1f per group; treasure %.0f gp a room, %.0f a dungeon; HD:", depths[di],
-           n, (double)men / groups, (double)gp / rooms, (double)gp / n);
+    printf("depth %d over %d 20-room dungeons: %.1f per group; treasure %.0f gp a room, %.0f a dungeon; HD:",
+           depths[di], n, (double)men / groups, (double)gp / rooms, (double)gp / n);
     for (int h = 0; h < 16; h++)
       if (hd[h]) printf(" %d: %.1f%%", h, 100.0 * hd[h] / groups);
     printf("\n");

@@ -79,17 +79,23 @@ static void bad_rows_name_their_line(void **state) {
   expect_error(24, "doing | a | b", "my.txt:24: a doing row takes 1 field");
   expect_error(24, "monster | x | x | xs | 12 | 1 | 1 bite | 1d4 | 7 | 90' | 1d6 | A thing.",
                "my.txt:24: Armour Class '12'");
-  expect_error(24, "monster | x | x | xs | 7 | lots | 1 bite | 1d4 | 7 | 90' | 1d6 | A thing.", "my.txt:24: Hit Dice");
-  expect_error(24, "monster | x | x | xs | 7 | 1 | 1 bite | 4 | 7 | 90' | 1d6 | A thing.", "my.txt:24: damage '4'");
-  expect_error(24, "monster | x | x | xs | 7 | 1 | 1 bite | 1d4 | 13 | 90' | 1d6 | A thing.", "my.txt:24: morale");
+  expect_error(24, "monster | x | x | xs | 7 | lots | 1 bite | 1d4 | 7 | 90' | 1d6 | A thing.",
+               "my.txt:24: Hit Dice");
+  expect_error(24, "monster | x | x | xs | 7 | 1 | 1 bite | 4 | 7 | 90' | 1d6 | A thing.",
+               "my.txt:24: damage '4'");
+  expect_error(24, "monster | x | x | xs | 7 | 1 | 1 bite | 1d4 | 13 | 90' | 1d6 | A thing.",
+               "my.txt:24: morale");
   expect_error(24, "monster | x | x | xs | 7 | 1 | 1 bite | 1d4 | 7 | 90' | 2d | A thing.",
                "my.txt:24: number appearing");
   expect_error(23, "monster | skeleton | x | xs | 7 | 5 | 1 bite | 1d4 | 7 | 90' | 1 | A thing.",
                "my.txt:23: a monster other than a boss has at most 3 Hit Dice");
-  expect_error(24, "dressing | Dust.", "my.txt:24: a dressing row belongs to a room: put it after one, not after a monster");
-  expect_error(24, "doing | a line that runs on and on, far longer than any sheet could print beside a room number",
-               "my.txt:24: 'a line that runs on and on");
-  expect_error(24, "doing | x ~ a short form that runs on and on, longer than any sheet prints beside a number",
+  expect_error(24, "dressing | Dust.",
+               "my.txt:24: a dressing row belongs to a room: put it after one, not after a monster");
+  expect_error(
+      24, "doing | a line that runs on and on, far longer than any sheet could print beside a room number",
+      "my.txt:24: 'a line that runs on and on");
+  expect_error(24,
+               "doing | x ~ a short form that runs on and on, longer than any sheet prints beside a number",
                "my.txt:24: the short form");
   expect_error(24, "theme | Again | twice", "my.txt:24: Again: a theme has exactly one theme row");
   expect_error(24, "faction | skeleton", "my.txt:24: a faction row belongs to a situation");
