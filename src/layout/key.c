@@ -113,7 +113,11 @@ static exit_words passage_words(const cb_dungeon *d, const cb_passage *ps, int h
 static void exit_text(const exit_words *x, bool with_what, char *out, size_t cap) {
   const char *what = with_what ? x->what : "";
   char len[32] = "";
-  if (x->length_ft >= 0) snprintf(len, sizeof len, "%.0f ft", x->length_ft);
+  if (x->length_ft >= 0)
+    snprintf(len, sizeof len,
+             "%.0f\xc2\xa0"
+             "ft",
+             x->length_ft); /* never parted */
   if (what[0] || len[0])
     snprintf(out, cap, "%s (%s%s%s)", x->dest, what, what[0] && len[0] ? ", " : "", len);
   else
@@ -141,10 +145,14 @@ static void entry_head(entry *e, const cb_key_style *ks, const cb_dungeon *d, co
                                    cb_symbol_badge_width(ks->symbols, e->marks[k].sym, e->marks[k].text)};
     }
   }
-  if (r->card)
-    snprintf(buf, sizeof buf, " (%s)", r->card), span(e, CB_FONT_REGULAR, buf);
-  else if (r->value != CB_NO_VALUE)
-    snprintf(buf, sizeof buf, " (%d)", r->value), span(e, CB_FONT_REGULAR, buf);
+  /* a stocked room's card or die says what it is in the booklet, and is
+   * left off the sheet, whose legend does not explain it (stocking.md) */
+  bool said = !r->contents || ks->full;
+  const char *as = r->contents ? (r->card ? "card\xc2\xa0" : "die\xc2\xa0") : "";
+  if (r->card && said)
+    snprintf(buf, sizeof buf, " (%s%s)", as, r->card), span(e, CB_FONT_REGULAR, buf);
+  else if (r->value != CB_NO_VALUE && said)
+    snprintf(buf, sizeof buf, " (%s%d)", as, r->value), span(e, CB_FONT_REGULAR, buf);
 }
 
 /* The key object stocking put with key `key`: a treasure "K1: the
@@ -193,7 +201,7 @@ static void room_keys(entry *e, const cb_dungeon *d, const cb_room *r) {
 }
 
 /* The compact form names each kind of way once: "Exits: 4 (30 ft), 9;
- * obstructed: 2 (60 ft), 7 (120 ft)", the plain ways first, then the kinds
+ * obstructed 2 (60 ft), 7 (120 ft)" (no chain of colons), the plain ways first, then the kinds
  * in the order they first come. A room's ways past the 256th are named one
  * by one. */
 static int exits_grouped(entry *e, const cb_dungeon *d, const cb_room *r, const char *lead) {
@@ -223,7 +231,7 @@ static int exits_grouped(entry *e, const cb_dungeon *d, const cb_room *r, const 
           span(e, CB_FONT_ITALIC, hx.what);
         }
         /* the separator rides with the way: a room of many ways keeps to the entry's spans */
-        const char *sep = first_of_group ? (hx.what[0] ? ": " : shown ? "; " : "") : ", ";
+        const char *sep = first_of_group ? (hx.what[0] ? " " : shown ? "; " : "") : ", ";
         size_t n = (size_t)snprintf(buf, sizeof buf, "%s", sep);
         exit_text(&x, false, buf + n, sizeof buf - n);
         span(e, CB_FONT_REGULAR, buf);
@@ -231,6 +239,105 @@ static int exits_grouped(entry *e, const cb_dungeon *d, const cb_room *r, const 
       }
     }
   return shown;
+}
+
+/* Every sentence in buf (cap bytes) begins with a capital, as a theme's
+ * joined notes may not, and a length ("20 ft") is never parted at a line's end. */
+static void capitals(char *buf, size_t cap) {
+  for (char *s = buf; (s = strstr(s, ". ")); s++)
+    if (s[2] >= 'a' && s[2] <= 'z') s[2] = (char)(s[2] - 32);
+  /* no chain of three colons in a sentence: the first becomes a comma */
+  for (char *s = buf; *s; s += strcspn(s, "."), s += *s != '\0') {
+    size_t end = strcspn(s, "."), colons = 0;
+    for (size_t i = 0; i < end; i++)
+      colons += s[i] == ':';
+    if (colons > 2) *strchr(s, ':') = ',';
+  }
+  for (char *s = buf; (s = strstr(s, " ft")); s++) {
+    size_t n = strlen(buf);
+    if (s == buf || s[-1] < '0' || s[-1] > '9' || (s[3] >= 'a' && s[3] <= 'z') || n + 3 > cap) continue;
+    memmove(s + 2, s + 1, n - (size_t)(s - buf)); /* the space becomes a no-break space */
+    s[0] = '\xc2', s[1] = '\xa0';
+  }
+}
+
+static void sentence(entry *e, cb_font font, const char *text) {
+  char buf[1024];
+  size_t n = strlen(text);
+  snprintf(buf, sizeof buf, " %c%s%s", text[0] >= 'a' && text[0] <= 'z' ? text[0] - 32 : text[0], text + 1,
+           n && strchr(".!?", text[n - 1]) ? "" : ".");
+  capitals(buf, sizeof buf);
+  span(e, font, buf);
+}
+
+/* A sentence as written, with a capital and a full stop, no space before it. */
+static void sentence_bare(entry *e, const char *text) {
+  char buf[1024];
+  size_t n = strlen(text);
+  snprintf(buf, sizeof buf, "%c%s%s", text[0] >= 'a' && text[0] <= 'z' ? text[0] - 32 : text[0], text + 1,
+           n && strchr(".!?", text[n - 1]) ? "" : ".");
+  capitals(buf, sizeof buf);
+  span(e, CB_FONT_REGULAR, buf);
+}
+
+/* The sheet's form of a text where the theme wrote one. */
+static const char *brief(const cb_key_style *ks, const char *text, const char *short_form) {
+  return !ks->full && short_form ? short_form : text;
+}
+
+/* The ways whose note the sheet prints: those a party must pass somehow (the
+ * booklet adds how secrets are found). */
+static const unsigned PASSED = CB_FLAG_TRAPPED | CB_FLAG_SOFT_LOCKED | CB_FLAG_OBSTRUCTED | CB_FLAG_LOCKED;
+
+/* The passage before passage i closed by the same lock and told the same way, or -1. */
+static int told_before(const cb_dungeon *d, int i) {
+  const cb_passage *ps = &d->passages[i];
+  for (int j = 0; ps->lock && j < i; j++) {
+    const cb_passage *q = &d->passages[j];
+    if (q->lock && q->note && !strcmp(q->lock, ps->lock) && !strcmp(q->note, ps->note)) return j;
+  }
+  return -1;
+}
+
+/* What passage i is and how it is passed, once for the way: under the room
+ * it leads from (or to, for a way in from outside). A lock that closes
+ * several ways is told at the first; the others point to it. */
+static void way_note(entry *e, const cb_key_style *ks, const cb_dungeon *d, const cb_room *r, int i) {
+  char buf[512];
+  const cb_passage *ps = &d->passages[i];
+  if (!ps->note || (ps->from != r->id && ps->to != r->id)) return;
+  if (!ks->full && !(ps->flags & PASSED)) return;
+  if ((d->nroster || !ks->full) && ps->from != r->id && cb_dungeon_room(d, ps->from)) return;
+  int other = ps->from == r->id ? ps->to : ps->from;
+  const cb_room *o = cb_dungeon_room(d, other);
+  const char *note = brief(ks, ps->note, ps->note_short);
+  /* "Trap: loose floor: pit" reads "Trap to 1: loose floor: pit", no chain of three colons */
+  size_t lead = strcspn(note, ": ");
+  bool named = lead > 0 && lead < 12 && note[lead] == ':' && note[lead + 1] == ' ';
+  snprintf(buf, sizeof buf, " %.*s%sto\xc2\xa0%d: ", named ? (int)lead : 0, note, named ? " " : "",
+           o ? o->number : 0);
+  if (!named) buf[1] = 'T';
+  if (named) note += lead + 2;
+  if (named && strchr(note, ':')) buf[strlen(buf) - 2] = ',';
+  span(e, CB_FONT_ITALIC, buf);
+  int j = told_before(d, i);
+  if (j >= 0) {
+    const cb_room *a = cb_dungeon_room(d, d->passages[j].from), *b = cb_dungeon_room(d, d->passages[j].to);
+    snprintf(buf, sizeof buf, "locked as the way %d\xe2\x80\x93%d is (%s).", a ? a->number : 0,
+             b ? b->number : 0, ps->lock);
+    span(e, CB_FONT_REGULAR, buf);
+    return;
+  }
+  if (named) /* the rest goes on after the colon, in lower case as written */
+    snprintf(buf, sizeof buf, "%s%s", note, note[0] && strchr(".!?", note[strlen(note) - 1]) ? "" : "."),
+        capitals(buf, sizeof buf), span(e, CB_FONT_REGULAR, buf);
+  else
+    sentence_bare(e, note);
+  const cb_room *kr =
+      ks->full && ps->lock && !strstr(note, ps->lock) ? cb_dungeon_key_room(d, ps->lock) : NULL;
+  if (kr)
+    snprintf(buf, sizeof buf, " Its key, %s, lies in room %d.", ps->lock, kr->number),
+        span(e, CB_FONT_REGULAR, buf);
 }
 
 static void room_exits(entry *e, const cb_key_style *ks, const cb_dungeon *d, const cb_room *r,
@@ -250,35 +357,8 @@ static void room_exits(entry *e, const cb_key_style *ks, const cb_dungeon *d, co
       npaths++;
     }
   span(e, CB_FONT_REGULAR, npaths ? "." : " No way on.");
-  /* the long form says what each lock, trap and secret way is, once for the
-   * way: under the room it leads from (or to, for a way out) */
-  for (int i = 0; ks->full && i < d->npassages; i++) {
-    const cb_passage *ps = &d->passages[i];
-    if (!ps->note || (ps->from != r->id && ps->to != r->id)) continue;
-    if (d->nroster && ps->from != r->id && cb_dungeon_room(d, ps->from)) continue;
-    int other = ps->from == r->id ? ps->to : ps->from;
-    const cb_room *o = cb_dungeon_room(d, other);
-    snprintf(buf, sizeof buf, " To %d: ", o ? o->number : 0);
-    span(e, CB_FONT_ITALIC, buf);
-    span(e, CB_FONT_REGULAR, ps->note);
-    const cb_room *kr = ps->lock && !strstr(ps->note, ps->lock) ? cb_dungeon_key_room(d, ps->lock) : NULL;
-    if (kr)
-      snprintf(buf, sizeof buf, " Its key, %s, lies in room %d.", ps->lock, kr->number),
-          span(e, CB_FONT_REGULAR, buf);
-  }
-}
-
-static void sentence(entry *e, cb_font font, const char *text) {
-  char buf[1024];
-  size_t n = strlen(text);
-  snprintf(buf, sizeof buf, " %c%s%s", text[0] >= 'a' && text[0] <= 'z' ? text[0] - 32 : text[0], text + 1,
-           n && strchr(".!?", text[n - 1]) ? "" : ".");
-  span(e, font, buf);
-}
-
-/* The sheet's form of a text where the theme wrote one. */
-static const char *brief(const cb_key_style *ks, const char *text, const char *short_form) {
-  return !ks->full && short_form ? short_form : text;
+  for (int i = 0; i < d->npassages; i++)
+    way_note(e, ks, d, r, i);
 }
 
 /* Coins read as they are written ("300 sp, 40 gp"); the sum is for the rest. */
@@ -292,7 +372,7 @@ static bool is_coins(const char *what) {
  * stat line is the roster's, and Hit Dice ride along where there is none. */
 static void monster_words(entry *e, const cb_key_style *ks, const cb_dungeon *d, const cb_monster *m) {
   char buf[1024], hd[32] = "";
-  const char *doing = ks->compact && !m->doing_short ? NULL : brief(ks, m->doing, m->doing_short);
+  const char *doing = brief(ks, m->doing, m->doing_short);
   if (m->kind < 0 || m->kind >= d->nroster || ks->full) snprintf(hd, sizeof hd, " (HD %s)", m->hd);
   if (m->count == 1)
     snprintf(buf, sizeof buf, " %c%s%s%s%s.",
@@ -329,12 +409,15 @@ static void room_contents(entry *e, const cb_key_style *ks, const cb_dungeon *d,
   if (c->name) snprintf(buf, sizeof buf, " %s.", c->name), span(e, CB_FONT_BOLD, buf);
   if (r->tags & (CB_TAG_GOAL | CB_TAG_UNREACHABLE))
     span(e, CB_FONT_ITALIC, r->tags & CB_TAG_GOAL ? " Goal." : " Unreachable.");
-  if (c->dressing && !ks->compact) sentence(e, CB_FONT_REGULAR, brief(ks, c->dressing, c->dressing_short));
+  if (c->dressing) sentence(e, CB_FONT_REGULAR, brief(ks, c->dressing, c->dressing_short));
   for (int i = 0; i < c->nmonsters; i++)
     monster_words(e, ks, d, &c->monsters[i]);
   if (c->trap) {
-    snprintf(buf, sizeof buf, " Trap: %s: %s.", brief(ks, c->trap->trigger, c->trap->trigger_short),
-             brief(ks, c->trap->effect, c->trap->effect_short));
+    const char *trigger = brief(ks, c->trap->trigger, c->trap->trigger_short),
+               *effect = brief(ks, c->trap->effect, c->trap->effect_short);
+    /* "Trap, the top shelf: ladder bucks: 1d6" where the effect has a colon of its own */
+    snprintf(buf, sizeof buf, " Trap%s %s: %s.", strchr(effect, ':') ? "," : ":", trigger, effect);
+    capitals(buf, sizeof buf);
     span(e, CB_FONT_REGULAR, buf);
     if (ks->full) snprintf(buf, sizeof buf, " Tell: %s.", c->trap->tell), span(e, CB_FONT_ITALIC, buf);
   }
@@ -382,53 +465,80 @@ static void build_entry(entry *e, const cb_key_style *ks, const cb_dungeon *d, c
   }
 }
 
-int cb_key_extras(const cb_dungeon *d) { return d->theme && d->hook[0] && d->nwandering == 6 ? 2 : 0; }
+int cb_key_extras(const cb_dungeon *d) {
+  return d->theme && d->hook[0] && d->nwandering == 6 ? 2 + d->nroster : 0;
+}
 
-int cb_key_extras_full(const cb_dungeon *d) { return cb_key_extras(d) ? 2 + d->nroster : 0; }
+int cb_key_extras_full(const cb_dungeon *d) { return cb_key_extras(d); }
 
-/* The hook (extra 0) or the wandering-monster table (extra 1). */
-static void build_extra(entry *e, const cb_key_style *ks, const cb_dungeon *d, int extra) {
+/* A roster entry: the kind's stat line; the booklet adds what it is. */
+static void roster_entry(entry *e, const cb_key_style *ks, const cb_roster_entry *k, bool first) {
   char buf[1024];
-  e->n = 0;
-  e->used = 0;
-  if (extra >= 2) { /* the booklet's roster: one kind a entry */
-    const cb_roster_entry *k = &d->roster[extra - 2];
-    snprintf(buf, sizeof buf, "%s%c%s. ", extra == 2 ? "Roster. " : "",
-             k->name[0] >= 'a' && k->name[0] <= 'z' ? k->name[0] - 32 : k->name[0], k->name + 1);
-    span(e, CB_FONT_BOLD, buf);
-    snprintf(buf, sizeof buf, "AC %d [%d], HD %s, %s %s, ML %d, MV %s. ", k->ac, 19 - k->ac, k->hd,
-             k->attacks, k->damage, k->morale, k->move);
-    span(e, CB_FONT_REGULAR, buf);
-    span(e, CB_FONT_ITALIC, k->about);
-    return;
-  }
-  if (extra == 0) {
-    span(e, CB_FONT_BOLD, "The hook. ");
-    snprintf(buf, sizeof buf, "%s %s", d->hook[0], d->hook[1] ? d->hook[1] : "");
-    span(e, CB_FONT_ITALIC, buf);
-    return;
-  }
+  snprintf(buf, sizeof buf, "%s%c%s. ", first ? "Roster. " : "",
+           k->name[0] >= 'a' && k->name[0] <= 'z' ? k->name[0] - 32 : k->name[0], k->name + 1);
+  span(e, CB_FONT_BOLD, buf);
+  /* a stat's name and its value never part at a line's end */
+  snprintf(buf, sizeof buf, "AC\xc2\xa0%d\xc2\xa0[%d], HD\xc2\xa0%s, %s %s, ML\xc2\xa0%d, MV\xc2\xa0%s.",
+           k->ac, 19 - k->ac, k->hd, k->attacks, k->damage, k->morale, k->move);
+  span(e, CB_FONT_REGULAR, buf);
+  if (ks->full && k->about && k->about[0]) span(e, CB_FONT_REGULAR, " "), span(e, CB_FONT_ITALIC, k->about);
+}
+
+/* The d6 wandering-monster table, its rows "1: 4 giant bats (HD 1/2)". */
+static void wandering_entry(entry *e, const cb_key_style *ks, const cb_dungeon *d) {
+  char buf[1024];
   span(e, CB_FONT_BOLD, "Wandering monsters");
-  span(e, CB_FONT_REGULAR, ks->full ? " (d6; check every other turn, a 1 on a d6 meets one):" : " (d6):");
+  span(e, CB_FONT_REGULAR, ks->full ? " (d6; check every other turn, a 1 on a d6 meets one)." : " (d6).");
   for (int i = 0; i < d->nwandering; i++) {
     const cb_monster *m = &d->wandering[i];
-    snprintf(buf, sizeof buf, " %d", i + 1);
+    snprintf(buf, sizeof buf, " %d:", i + 1);
     span(e, CB_FONT_BOLD, buf);
     if (m->count == 1)
-      snprintf(buf, sizeof buf, " %s (HD %s)", m->name, m->hd);
+      snprintf(buf, sizeof buf, " %s (HD\xc2\xa0%s)", m->name, m->hd);
     else
-      snprintf(buf, sizeof buf, " %d %s (HD %s)", m->count, m->name, m->hd);
+      snprintf(buf, sizeof buf, " %d %s (HD\xc2\xa0%s)", m->count, m->name, m->hd);
     span(e, CB_FONT_REGULAR, buf);
     if (ks->full && m->doing) snprintf(buf, sizeof buf, ", %s", m->doing), span(e, CB_FONT_REGULAR, buf);
     span(e, CB_FONT_REGULAR, i + 1 < d->nwandering ? ";" : ".");
   }
 }
 
+/* The extras in the order booklet.md asks: the hook (extra 0), the roster,
+ * one kind an entry, then the wandering-monster table. */
+static void build_extra(entry *e, const cb_key_style *ks, const cb_dungeon *d, int extra) {
+  char buf[1024];
+  e->n = 0;
+  e->used = 0;
+  if (extra >= 1 && extra <= d->nroster) {
+    roster_entry(e, ks, &d->roster[extra - 1], extra == 1);
+    return;
+  }
+  if (extra > d->nroster) {
+    wandering_entry(e, ks, d);
+    return;
+  }
+  span(e, CB_FONT_BOLD, "The hook. ");
+  const char *h0 = brief(ks, d->hook[0], d->hook_short[0]),
+             *h1 = d->hook[1] ? brief(ks, d->hook[1], d->hook_short[1]) : NULL;
+  snprintf(buf, sizeof buf, "%s%s%s", h0, h1 ? " " : "", h1 ? h1 : "");
+  span(e, CB_FONT_ITALIC, buf);
+}
+
+/* The room entry i stands for (-1: an extra, *extra gets which): rooms
+ * first, or the extras first where the style asks. */
+static int entry_room(const cb_key_style *ks, const cb_dungeon *d, int i, int *extra) {
+  int room = ks->extras_first ? i - ks->extras : i;
+  if (room >= 0 && room < d->nrooms) return room;
+  *extra = ks->extras_first ? i : i - d->nrooms;
+  return -1;
+}
+
 static void build(entry *e, const cb_key_style *ks, const cb_dungeon *d, int i) {
-  if (i < d->nrooms)
-    build_entry(e, ks, d, &d->rooms[i]);
+  int extra = 0, room = entry_room(ks, d, i, &extra);
+  if (room >= 0)
+    build_entry(e, ks, d, &d->rooms[room]);
   else
-    build_extra(e, ks, d, i - d->nrooms);
+    build_extra(e, ks, d, extra);
 }
 
 int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *word, double x,
@@ -442,7 +552,8 @@ int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int fro
   int total = d->nrooms + ks->extras;
   while (i < total && col < cols) {
     /* the lines left of the entry; a whole one's count is kept across fills */
-    cb_key_memo *mem = ks->memo && skip == 0 && i < d->nrooms ? &ks->memo[i] : NULL;
+    int extra = 0, room = entry_room(ks, d, i, &extra);
+    cb_key_memo *mem = ks->memo && skip == 0 && room >= 0 ? &ks->memo[room] : NULL;
     int rest =
             mem && mem->lines > 0 && mem->width == cw && mem->size == ks->size && mem->compact == ks->compact
                 ? mem->lines
@@ -491,8 +602,10 @@ double cb_key_height(const cb_key_style *ks, const cb_dungeon *d, int from, doub
   if (all >= 0 && all < total) hi = INFINITY;
   if (all == total) {
     /* never so short that an entry splits: the tallest entry is the floor */
-    for (int i = from; i < d->nrooms; i++)
-      lo = fmax(lo, k.memo[i].lines * k.leading);
+    for (int i = from; i < total; i++) {
+      int extra = 0, room = entry_room(&k, d, i, &extra);
+      if (room >= 0) lo = fmax(lo, k.memo[room].lines * k.leading);
+    }
     int at_lo = lo < hi ? cb_key_fill(NULL, &k, d, from, NULL, 0, 0, w, lo, cols, gutter) : 0;
     if (at_lo < 0) all = -1;
     if (at_lo == total) hi = lo;

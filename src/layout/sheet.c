@@ -634,11 +634,12 @@ static beside_fit fit_beside(const cb_key_style *ks, const cb_dungeon *d, const 
     for (int i = 0; i < KEY_STEPS; i++) {
       cb_key_style k = key_style_at(ks, KEY_STEP[i].size, KEY_STEP[i].compact);
       int next = cb_key_fill(NULL, &k, d, 0, NULL, 0, 0, side_w, side_h - HEAD_H, side_cols, GUTTER);
-      int all = next < 0 || next >= d->nrooms ? next
-                                              : cb_key_fill(NULL, &k, d, next, NULL, 0, 0, w,
-                                                            room - side_h - 8, KEY_STEP[i].cols, GUTTER);
+      int total = d->nrooms + k.extras, all = next < 0 || next >= total
+                                                  ? next
+                                                  : cb_key_fill(NULL, &k, d, next, NULL, 0, 0, w,
+                                                                room - side_h - 8, KEY_STEP[i].cols, GUTTER);
       if (all < 0) return (beside_fit){.map_h = -1};
-      if (all >= d->nrooms)
+      if (all >= total)
         return (beside_fit){
             mh, mw, side_h, side_cols, {mh, KEY_STEP[i].cols, KEY_STEP[i].size, false, KEY_STEP[i].compact}};
     }
@@ -676,15 +677,10 @@ static int sheet_beside(cb_page *p, const cb_symbols *st, const cb_dungeon *d, c
   cb_page_text(p, CB_FONT_BOLD, 11, sx, y + 11, INK, "Room key");
   int next = cb_key_fill(p, ks, d, 0, word, sx, y + HEAD_H, sw, bf.side_h - HEAD_H, bf.side_cols, GUTTER);
   y += bf.side_h + 8;
-  /* the hook and the wandering table join the key where they fit */
-  cb_key_style with = *ks;
-  with.extras = cb_key_extras(d);
-  double with_h = with.extras ? cb_key_height(&with, d, next, w, bottom - y, *cols, GUTTER) : INFINITY;
-  if (with_h < 0 || next < 0) return -1;
-  if (isfinite(with_h)) *ks = with;
+  if (next < 0) return -1;
   if (next < d->nrooms + ks->extras)
     next = cb_key_fill_balanced(p, ks, d, next, word, x, y, w, bottom - y, *cols, GUTTER);
-  return next > d->nrooms ? d->nrooms : next;
+  return next;
 }
 
 /* The key beside the map, for a key too long to go under it: three columns,
@@ -761,9 +757,10 @@ static side_fit fit_side(const cb_key_style *ks, const cb_dungeon *d, const cb_s
   for (int i = 1; i < KEY_STEPS; i++) {
     cb_key_style k = key_style_at(ks, KEY_STEP[i].size, KEY_STEP[i].compact);
     int word = 0, next = cb_key_fill(NULL, &k, d, 0, &word, 0, 0, cw, h - HEAD_H, 1, GUTTER);
-    double rest = next < 0            ? -1
-                  : next >= d->nrooms ? 0
-                                      : cb_key_height(&k, d, next, mw, h - below - least, 2, GUTTER);
+    double rest = next < 0 ? -1
+                  : next >= d->nrooms + k.extras
+                      ? 0
+                      : cb_key_height(&k, d, next, mw, h - below - least, 2, GUTTER);
     if (rest < 0) return (side_fit){-1, 0, false};
     if (word || !isfinite(rest)) continue; /* an entry split across the gap, or too long still */
     side_fit f = {fmin(want, h - below - rest), k.size, k.compact};
@@ -792,13 +789,6 @@ static int draw_side(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cons
   double ky = y + map_h + 6;
   ky += sheet_legend(p, st, d, hooks, *used, map_w, map_h, rx, ky, mw) + 8;
   cb_page_text(p, CB_FONT_BOLD, 11, x, y + 11, INK, "Room key");
-  cb_key_style with = *ks;
-  with.extras = cb_key_extras(d);
-  int w0 = 0,
-      n1 = with.extras ? cb_key_fill(NULL, &with, d, 0, &w0, 0, 0, cw, bottom - y - HEAD_H, 1, GUTTER) : -1;
-  double rest = n1 < 0 || w0 ? INFINITY : cb_key_height(&with, d, n1, mw, bottom - ky, 2, GUTTER);
-  if (rest < 0) p->oom = true;
-  if (isfinite(rest) && rest >= 0) *ks = with;
   int next = cb_key_fill(p, ks, d, 0, word, x, y + HEAD_H, cw, bottom - y - HEAD_H, 1, GUTTER);
   if (next >= 0 && next < d->nrooms + ks->extras)
     next = cb_key_fill_balanced(p, ks, d, next, word, rx, ky, mw, bottom - ky, 2, GUTTER);
@@ -832,8 +822,10 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   cb_symbols key_marks = st;
   key_marks.badge = BODY_SIZE * 1.1;
   key_marks.line = 0.8;
-  /* the hook and the wandering table join the key only where they fit (below) */
+  /* the hook, the roster and the wandering table are always on the sheet (stocking.md) */
   cb_key_style ks = {m, BODY_SIZE, BODY_SIZE * 1.32, BODY_SIZE * 0.45, INK, &key_marks, NULL, memo};
+  ks.extras = o->player ? 0 : cb_key_extras(d);
+  int total = d->nrooms + ks.extras;
   int first = doc->npages;
 
   cb_page *p = cb_page_new(o->page_w, o->page_h);
@@ -865,7 +857,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   double below = o->page_w > o->page_h * 1.05 || o->player ? 0 : key_below(&st, d, hooks, o, used, w);
   if (below < 0) p->oom = true;
   if (next != NOT_BESIDE) {
-    doc->spilled = next >= 0 && next < d->nrooms; /* it fits (fit_beside), else crawlbook says so */
+    /* the key began beside a small map (fit_beside) */
   } else if (o->page_w > o->page_h * 1.05) {
     /* a wide page: the map on the left with its legend below, the key beside it */
     double avail = bottom - y, map_w = w * 0.6, map_h = avail - st.badge * 3.2 - 14;
@@ -884,7 +876,6 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     ks = key_style_at(&ks, side.size, side.compact);
     cols = 3;
     next = draw_side(p, &st, d, hooks, o, &ks, side.map_h, x, y, w, bottom, &word, &used);
-    if (next > d->nrooms) next = d->nrooms;
   } else {
     sheet_fit fit = o->player ? (sheet_fit){map_want(d, &st, hooks, w, bottom - y), 2, BODY_SIZE, false}
                               : fit_sheet(&ks, d, &st, hooks, w, bottom - y - below, bottom - top);
@@ -892,7 +883,6 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     double map_h = fmax(fit.map_h, 0);
     ks = key_style_at(&ks, fit.size, fit.compact);
     cols = fit.cols;
-    doc->spilled = fit.spills;
     double map_w = map_frame_w(d, &st, hooks, w, &map_h), map_x = x + (w - map_w) / 2;
     cb_page_rect(p, map_x, y, map_w, map_h);
     cb_page_ink(p, &frame_ink);
@@ -901,19 +891,13 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     y += sheet_legend(p, &st, d, hooks, used, map_w, map_h, x, y, w) + 8;
     cb_page_text(p, CB_FONT_BOLD, 11, x, y + 11, INK, o->player ? "Notes" : "Room key");
     y += 11 * 1.5;
-    cb_key_style with = ks;
-    with.extras = cb_key_extras(d);
-    double with_h =
-        with.extras && !o->player ? cb_key_height(&with, d, 0, w, bottom - y, cols, GUTTER) : INFINITY;
-    if (with_h < 0)
-      p->oom = true;
-    else if (isfinite(with_h))
-      ks = with;
     next = o->player ? notes_fill(p, m, d, 0, x, y, w, bottom - y)
                      : cb_key_fill_balanced(p, &ks, d, 0, &word, x, y, w, bottom - y, cols, GUTTER);
-    if (next > d->nrooms) next = d->nrooms;
   }
-  while (next >= 0 && next < d->nrooms) {
+  if (o->player) total = d->nrooms;
+  /* a key that runs on: crawlbook says so on standard error */
+  doc->spilled = next >= 0 && next < total;
+  while (next >= 0 && next < total) {
     p = cb_page_new(o->page_w, o->page_h);
     if (!p || cb_document_add(doc, p)) {
       cb_page_free(p);
@@ -988,6 +972,15 @@ static void map_page(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cons
   legend(p, st, used, f->x, y + h + 6, f->w);
 }
 
+/* The cover's few lines: the hook's first sentence, centred; its height. */
+static double cover_hook(cb_page *p, const cb_measure *m, const cb_dungeon *d, double x, double y, double w) {
+  if (!d->hook[0]) return 0;
+  cb_flow f = {m, 11, 11 * 1.4, w, INK, NULL, NULL};
+  cb_span s[] = {{CB_FONT_ITALIC, d->hook[0], NULL, 0}};
+  int n = cb_text_flow(p, &f, s, 1, x, y);
+  return n > 0 ? n * f.leading + SUB_SIZE * 2 : 0;
+}
+
 cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, const cb_measure *m,
                             const cb_sheet_options *o, cb_document *doc, cb_error *err) {
   double x = o->margin, w = o->page_w - 2 * o->margin, top = o->margin, fh = footer_height(m, d, o, w);
@@ -1001,6 +994,7 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
   cb_key_style ks = {m, BODY_SIZE, BODY_SIZE * 1.32, BODY_SIZE * 0.45, INK, &key_marks, hooks->key_note};
   ks.full = true;
   ks.extras = cb_key_extras_full(d);
+  ks.extras_first = true; /* the hook, roster and wandering table before the key */
   int first = doc->npages;
   const char *title = d->title ? d->title : "Dungeon";
   cb_page *p;
@@ -1017,11 +1011,8 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
     describe(d, o, sub, sizeof sub);
     double sw = cb_text_width(m, CB_FONT_ITALIC, SUB_SIZE, sub);
     cb_page_text(p, CB_FONT_ITALIC, SUB_SIZE, x + (w - fmin(sw, w)) / 2, y + SUB_SIZE * 2.2, GREY, sub);
-    /* a small map: the first level, no legend */
-    double mh = f.h * 0.55, my = y + SUB_SIZE * 4;
-    cb_symbol_set used = 0;
-    int level = d->nlevels > 1 ? d->levels[0].id : 0;
-    draw_map(p, &st, d, hooks, o, level, x + w * 0.08, my, w * 0.84, mh, &used);
+    /* the situation in a few lines, and nothing a player must not see: no map */
+    double mh = cover_hook(p, m, d, x + w * 0.08, y + SUB_SIZE * 5, w * 0.84), my = y + SUB_SIZE * 4;
     const char *made = "A crawlbook dungeon";
     cb_page_text(p, CB_FONT_ITALIC, SUB_SIZE, x + (w - cb_text_width(m, CB_FONT_ITALIC, SUB_SIZE, made)) / 2,
                  my + mh + SUB_SIZE * 2.5, GREY, made);
