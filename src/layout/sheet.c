@@ -795,6 +795,28 @@ static int draw_side(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cons
   return next;
 }
 
+/* A wide page's key columns, each at least 150 points wide. */
+static int wide_cols(double kw) { return kw > 480 ? 3 : kw > 330 ? 2 : 1; }
+
+/* A wide page: the map's share of the width (60% down to 35%) and the key's
+ * step; the biggest map whose key fits beside it at the first step that
+ * fits, else 60% and the first step (the key runs on). */
+typedef struct wide_fit {
+  double share;
+  int step;
+} wide_fit;
+
+static wide_fit fit_wide(const cb_key_style *ks, const cb_dungeon *d, double w, double h) {
+  for (double share = 0.6; share > 0.34; share -= 0.05) {
+    double kw = w - w * share - 16;
+    for (int i = 0; i < KEY_STEPS; i++) {
+      cb_key_style k = key_style_at(ks, KEY_STEP[i].size, KEY_STEP[i].compact);
+      if (isfinite(cb_key_height(&k, d, 0, kw, h, wide_cols(kw), 12))) return (wide_fit){share, i};
+    }
+  }
+  return (wide_fit){0.6, 0};
+}
+
 /* Whether the portrait sheet takes the side layout: only when its key, under
  * a map of the least height its fit keeps, would run onto another page. */
 static side_fit try_side(const cb_key_style *ks, const cb_dungeon *d, const cb_symbols *st,
@@ -860,7 +882,9 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     /* the key began beside a small map (fit_beside) */
   } else if (o->page_w > o->page_h * 1.05) {
     /* a wide page: the map on the left with its legend below, the key beside it */
-    double avail = bottom - y, map_w = w * 0.6, map_h = avail - st.badge * 3.2 - 14;
+    wide_fit wf = o->player ? (wide_fit){0.6, 0} : fit_wide(&ks, d, w, bottom - y - HEAD_H);
+    ks = key_style_at(&ks, KEY_STEP[wf.step].size, KEY_STEP[wf.step].compact);
+    double avail = bottom - y, map_w = w * wf.share, map_h = avail - st.badge * 3.2 - 14;
     cb_page_rect(p, x, y, map_w, map_h);
     cb_page_ink(p, &frame_ink);
     draw_levels(p, &st, d, hooks, o, x, y, map_w, map_h, &used);
@@ -868,9 +892,8 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     double kx = x + map_w + 16, kw = w - map_w - 16, ky = y;
     cb_page_text(p, CB_FONT_BOLD, 11, kx, ky + 11, INK, o->player ? "Notes" : "Room key");
     ky += 11 * 1.5;
-    next = o->player
-               ? notes_fill(p, m, d, 0, kx, ky, kw, bottom - ky)
-               : cb_key_fill_balanced(p, &ks, d, 0, &word, kx, ky, kw, bottom - ky, kw > 330 ? 2 : 1, 12);
+    next = o->player ? notes_fill(p, m, d, 0, kx, ky, kw, bottom - ky)
+                     : cb_key_fill_balanced(p, &ks, d, 0, &word, kx, ky, kw, bottom - ky, wide_cols(kw), 12);
   } else if ((side = try_side(&ks, d, &st, hooks, o, used, w, bottom - y, bottom - top, below)).map_h != 0) {
     if (side.map_h < 0) return cb_error_oom(err);
     ks = key_style_at(&ks, side.size, side.compact);
