@@ -800,7 +800,7 @@ static int wide_cols(double kw) { return kw > 480 ? 3 : kw > 330 ? 2 : 1; }
 
 /* A wide page: the map's share of the width (60% down to 35%) and the key's
  * step; the biggest map whose key fits beside it at the first step that
- * fits, else 60% and the first step (the key runs on). */
+ * fits, else 60% and the last step (the key runs on). */
 typedef struct wide_fit {
   double share;
   int step;
@@ -814,7 +814,7 @@ static wide_fit fit_wide(const cb_key_style *ks, const cb_dungeon *d, double w, 
       if (isfinite(cb_key_height(&k, d, 0, kw, h, wide_cols(kw), 12))) return (wide_fit){share, i};
     }
   }
-  return (wide_fit){0.6, 0};
+  return (wide_fit){0.6, KEY_STEPS - 1}; /* the densest, to run on as little as it can */
 }
 
 /* Whether the portrait sheet takes the side layout: only when its key, under
@@ -884,6 +884,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     /* a wide page: the map on the left with its legend below, the key beside it */
     wide_fit wf = o->player ? (wide_fit){0.6, 0} : fit_wide(&ks, d, w, bottom - y - HEAD_H);
     ks = key_style_at(&ks, KEY_STEP[wf.step].size, KEY_STEP[wf.step].compact);
+    cols = wide_cols(w); /* a page the key runs onto takes the whole width */
     double avail = bottom - y, map_w = w * wf.share, map_h = avail - st.badge * 3.2 - 14;
     cb_page_rect(p, x, y, map_w, map_h);
     cb_page_ink(p, &frame_ink);
