@@ -178,8 +178,43 @@ static cb_status make_and_lay_out(const cb_job *job, const renderer *r, int i, c
   return st == CB_OK ? lay_out(&sub, r, *d, doc, err) : st;
 }
 
-/* The batch's command, whole: the first dungeon's, with the range of seeds;
- * malloc-owned, NULL when out of memory. */
+/* The batch's options: the first dungeon's, less those another dungeon
+ * has otherwise (a theme picked for each seed): left off, each dungeon picks
+ * its own again, and the command makes exactly the dungeons printed. */
+static void batch_options(cb_dungeon *first, const cb_dungeon *d) {
+  for (int k = 0; k < first->noptions; k++) {
+    const cb_option *o = &first->options[k];
+    bool same = false;
+    for (int j = 0; j < d->noptions && !same; j++)
+      same = !strcmp(d->options[j].name, o->name) && o->flag == d->options[j].flag &&
+             (o->flag || !strcmp(d->options[j].value, o->value));
+    if (same) continue;
+    memmove(first->options + k, first->options + k + 1, (size_t)(first->noptions - k - 1) * sizeof *o);
+    first->noptions--, k--;
+  }
+}
+
+/* A copy of the first dungeon's generator, seed and options, in arena a. */
+static cb_status keep_options(cb_arena *a, const cb_dungeon *d, cb_dungeon *out, cb_error *err) {
+  out->generator = cb_arena_strdup(a, d->generator);
+  out->seed = d->seed;
+  out->options = d->noptions ? cb_arena_alloc(a, (size_t)d->noptions, sizeof *out->options) : NULL;
+  if (!out->generator || (d->noptions && !out->options))
+    return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  for (int k = 0; k < d->noptions; k++) {
+    out->options[k] = d->options[k];
+    out->options[k].name = cb_arena_strdup(a, d->options[k].name);
+    out->options[k].value = d->options[k].value ? cb_arena_strdup(a, d->options[k].value) : NULL;
+    if (!out->options[k].name || (d->options[k].value && !out->options[k].value))
+      return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  }
+  out->noptions = d->noptions;
+  return CB_OK;
+}
+
+/* The batch's command, whole: the options all its dungeons share (d: the
+ * first's, less the others'), with the range of seeds; malloc-owned, NULL
+ * when out of memory. */
 static char *batch_command(const cb_job *job, const cb_dungeon *d, int n) {
   char *one = cb_sheet_command_new(d, job->page_args);
   if (!one) return NULL;
@@ -206,6 +241,7 @@ static cb_status write_book(const cb_job *job, cb_output *out, cb_error *err) {
   cb_arena *names = cb_arena_new();
   cb_toc_entry *toc = cb_calloc((size_t)n, sizeof *toc);
   char *command = NULL, about[256], creator[64];
+  cb_dungeon shared = {0}; /* the options every dungeon of the batch shares */
   if (!names || !toc) {
     st = cb_error_set(err, CB_EINTERNAL, "out of memory");
     goto done;
@@ -218,13 +254,18 @@ static cb_status write_book(const cb_job *job, cb_output *out, cb_error *err) {
     cb_document doc = {0};
     st = make_and_lay_out(job, &counting, i, &d, &doc, err);
     if (st == CB_OK) {
-      toc[i] =
-          (cb_toc_entry){cb_arena_strdup(names, d->title ? d->title : "Dungeon"), d->seed, d->nrooms, page};
-      if (!toc[i].title) st = cb_error_set(err, CB_EINTERNAL, "out of memory");
+      toc[i] = (cb_toc_entry){cb_arena_strdup(names, d->title ? d->title : "Dungeon"),
+                              d->theme ? cb_arena_strdup(names, d->theme) : NULL,
+                              d->hook[0] ? cb_arena_strdup(names, d->hook[0]) : NULL,
+                              d->seed,
+                              d->nrooms,
+                              page};
+      if (!toc[i].title || (d->theme && !toc[i].theme) || (d->hook[0] && !toc[i].hook))
+        st = cb_error_set(err, CB_EINTERNAL, "out of memory");
       page += doc.npages;
+      if (i == 0 && st == CB_OK) st = keep_options(names, d, &shared, err);
+      if (i > 0) batch_options(&shared, d);
       if (i == 0) {
-        command = batch_command(job, d, n);
-        if (!command) st = cb_error_set(err, CB_EINTERNAL, "out of memory");
         snprintf(about, sizeof about, "%d %s dungeon%s, seeds %" PRIu64 " to %" PRIu64, n, d->generator,
                  n == 1 ? "" : "s", job->gen.seed, job->gen.seed + (uint64_t)n - 1);
       }
@@ -232,6 +273,8 @@ static cb_status write_book(const cb_job *job, cb_output *out, cb_error *err) {
     cb_document_free(&doc);
     cb_dungeon_free(d);
   }
+  if (st == CB_OK && !(command = batch_command(job, &shared, n)))
+    st = cb_error_set(err, CB_EINTERNAL, "out of memory");
   if (st != CB_OK) goto done;
   r.so.page_total = page - 1; /* every page counts within the document */
   cb_document cover;
