@@ -1115,16 +1115,20 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
 
 cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
                          cb_document *doc, cb_error *err) {
-  const double pw = o->page_w / 4, ph = o->page_h / 2, margin = 4.5 * CB_PT_PER_MM, body = 7.6;
+  /* every panel keeps 6 mm from the sheet's edge (many printers print no
+   * closer), and a little more for a line that runs to its measure */
+  const double pw = o->page_w / 4, ph = o->page_h / 2, margin = 6.3 * CB_PT_PER_MM, body = 7.6;
   cb_sheet_options po = *o;
   po.page_w = pw, po.page_h = ph, po.margin = margin;
   double x = margin, w = pw - 2 * margin, top = margin, h = ph - 2 * margin;
-  cb_symbols st = {m, 8.5, 0.8, 6.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room};
+  cb_symbols st = {m, 8.5, 0.8, 7, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room};
   cb_symbols key_marks = st;
   key_marks.badge = body * 1.1;
   key_marks.line = 0.7;
   const cb_layout_hooks *hooks = hooks_of(o);
   cb_key_style ks = {m, body, body * 1.28, body * 0.4, INK, &key_marks, hooks->key_note};
+  ks.extras = cb_key_extras(d); /* the hook, roster and wandering table before any Notes panel */
+  int total = d->nrooms + ks.extras;
   const char *title = d->title ? d->title : "Dungeon";
   cb_document panels = {0};
   cb_status st2 = CB_OK;
@@ -1149,7 +1153,8 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
   int sl = cb_text_flow(P[0], &sf, ss, 1, x, y);
   y += sl * 8.5 + 4;
   draw_map(P[0], &st, d, hooks, o, level, x, y, w, top + h - y - 12, &used);
-  cb_page_text(P[0], CB_FONT_ITALIC, 7, x, top + h - 3, GREY, "A crawlbook zine");
+  cb_page_text(P[0], CB_FONT_ITALIC, 7, x, top + h - 5, GREY,
+               "A crawlbook zine"); /* its descenders inside too */
   /* 2: the map */
   cb_page_text(P[1], CB_FONT_BOLD, 10, x, top + 10, INK, "Map");
   cb_page_rect(P[1], x, top + 15, w, h - 15);
@@ -1160,7 +1165,7 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
   int next = 0, word = 0;
   for (int i = 2; i < 7; i++) {
     double ky = top;
-    if (next >= 0 && next >= d->nrooms) {
+    if (next >= 0 && next >= total) {
       /* a panel the key left free: lines for notes */
       cb_page_text(P[i], CB_FONT_BOLD, 10, x, top + 10, INK, "Notes");
       cb_ink rule = cb_ink_stroke(GREY, 0.3);
@@ -1175,15 +1180,18 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
       cb_page_text(P[i], CB_FONT_BOLD, 10, x, top + 10, INK, "Room key");
       ky += 15;
     }
-    if (next >= 0) next = cb_key_fill(P[i], &ks, d, next, &word, x, ky, w, top + h - ky, 1, 0);
+    if (next >= 0)
+      next = cb_key_fill(P[i], &ks, d, next, &word, x, ky, w, top + h - ky - body * 0.3, 1,
+                         0); /* descenders inside */
   }
   if (next < 0)
     st2 = cb_error_oom(err);
-  else if (next < d->nrooms)
+  else if (next < total)
     st2 = cb_error_set(err, CB_EINPUT,
-                       "the room key of %d rooms does not fit the zine's five key panels (room %d "
+                       "the room key of %d rooms does not fit the zine's five key panels (%s%d "
                        "is the first left over): use fewer rooms or --template booklet",
-                       d->nrooms, d->rooms[next].number);
+                       d->nrooms, next < d->nrooms ? "room " : "the hook, roster and wandering table; entry ",
+                       next < d->nrooms ? d->rooms[next].number : next - d->nrooms + 1);
   /* 8: the back cover: the legend, and how to make it again */
   if (st2 == CB_OK) {
     cb_page_text(P[7], CB_FONT_BOLD, 10, x, top + 10, INK, "Legend");
@@ -1203,14 +1211,14 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
     cb_span cs[] = {{CB_FONT_ITALIC, "To make it again: ", NULL, 0},
                     {CB_FONT_REGULAR, cmd ? cmd : "", NULL, 0}};
     cb_flow cf = footer_flow(m, cmd ? cmd : "", w);
-    cf.size = fmin(cf.size, 6.5), cf.leading = cf.size * 1.25;
+    cf.size = fmin(cf.size, 7), cf.leading = cf.size * 1.25;
     int cl = cb_text_flow(NULL, &cf, cs, 2, 0, 0);
     cb_text_flow(P[7], &cf, cs, 2, x, top + h - (cl - 1) * cf.leading - cf.size * 0.45);
     free(cmd);
     char credit[128];
     snprintf(credit, sizeof credit, "crawlbook %s \xc2\xb7 %s \xc2\xb7 seed %" PRIu64, o->version,
              d->generator, d->seed);
-    cb_page_text(P[7], CB_FONT_REGULAR, 6.5, x, top + h - cl * cf.leading - 2, GREY, credit);
+    cb_page_text(P[7], CB_FONT_REGULAR, 7, x, top + h - cl * cf.leading - 2, GREY, credit);
     for (int i = 0; i < 8; i++)
       if (P[i]->oom) st2 = cb_error_oom(err);
   }
