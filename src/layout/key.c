@@ -293,7 +293,8 @@ static bool is_coins(const char *what) {
 static void monster_words(entry *e, const cb_key_style *ks, const cb_dungeon *d, const cb_monster *m) {
   char buf[1024], hd[32] = "";
   /* the compact form of a crawlbook/2 key (no roster) leaves doings out, as it always did */
-  const char *doing = ks->compact && !m->doing_short && !d->nroster ? NULL : brief(ks, m->doing, m->doing_short);
+  const char *doing =
+      ks->compact && !m->doing_short && !d->nroster ? NULL : brief(ks, m->doing, m->doing_short);
   if (m->kind < 0 || m->kind >= d->nroster || ks->full) snprintf(hd, sizeof hd, " (HD %s)", m->hd);
   if (m->count == 1)
     snprintf(buf, sizeof buf, " %c%s%s%s%s.",
