@@ -258,6 +258,14 @@ static int place_goal(cb_dungeon *d) {
 
 /* ---- passages and keys ---- */
 
+/* Whether roster entry `kind` is one of the situation's beasts (they carry
+ * no keys). */
+static bool is_beast(const stocker *s, int kind) {
+  for (int i = 0; i < s->sit->nbeasts; i++)
+    if (s->roster_of[s->sit->beasts[i]] == kind) return true;
+  return false;
+}
+
 /* The key object goes with the key, in its room's treasure: "K1: the
  * sexton's key" (layout/key.c reads it back by the prefix), carried by
  * whoever is in the room. */
@@ -266,7 +274,7 @@ static int key_object(stocker *s, const char *key, const char *object) {
   if (!r || !r->contents) return 0;
   const cb_contents *c = r->contents;
   const char *what;
-  if (!c->nmonsters)
+  if (!c->nmonsters || is_beast(s, c->monsters[0].kind))
     what = cb_arena_printf(s->d->arena, "%s: %s", key, object);
   else if (r->id == s->d->boss_room)
     what = cb_arena_printf(s->d->arena, "%s: %s, carried by %s", key, object, c->monsters[0].name);
