@@ -373,7 +373,7 @@ static bool is_coins(const char *what) {
 static void monster_words(entry *e, const cb_key_style *ks, const cb_dungeon *d, const cb_monster *m) {
   char buf[1024], hd[32] = "";
   const char *doing = brief(ks, m->doing, m->doing_short);
-  if (m->kind < 0 || m->kind >= d->nroster || ks->full) snprintf(hd, sizeof hd, " (HD %s)", m->hd);
+  if (m->kind < 0 || m->kind >= d->nroster || ks->full) snprintf(hd, sizeof hd, " (HD\xc2\xa0%s)", m->hd);
   if (m->count == 1)
     snprintf(buf, sizeof buf, " %c%s%s%s%s.",
              m->name[0] >= 'a' && m->name[0] <= 'z' ? m->name[0] - 32 : m->name[0], m->name + 1, hd,
