@@ -1,4 +1,5 @@
-/* The model's JSON form (format "crawlbook/2", reading "crawlbook/1" too; ../shared/spec/model.md),
+/* The model's JSON form (format "crawlbook/3", reading "crawlbook/2" and "crawlbook/1" too;
+ * ../shared/spec/model.md),
  * through jansson. Output is deterministic: fixed key order, coordinates with
  * at most 12 significant digits. */
 #ifndef CB_JSON_H
@@ -8,7 +9,9 @@
 #include "base/sink.h"
 #include "model/dungeon.h"
 
-#define CB_JSON_FORMAT "crawlbook/2"
+#define CB_JSON_FORMAT "crawlbook/3"
+/* Stocking before the roster, boss, goal and short forms: still read. */
+#define CB_JSON_FORMAT_2 "crawlbook/2"
 /* The format before stocking: still read, without contents. */
 #define CB_JSON_FORMAT_1 "crawlbook/1"
 

@@ -698,11 +698,12 @@ static beside_fit fit_beside(const cb_key_style *ks, const cb_dungeon *d, const 
     for (int i = 0; i < KEY_STEPS; i++) {
       cb_key_style k = key_style_at(ks, KEY_STEP[i].size, KEY_STEP[i].compact);
       int next = cb_key_fill(NULL, &k, d, 0, NULL, 0, 0, side_w, side_h - HEAD_H, side_cols, GUTTER);
-      int all = next < 0 || next >= d->nrooms ? next
-                                              : cb_key_fill(NULL, &k, d, next, NULL, 0, 0, w,
-                                                            room - side_h - 8, KEY_STEP[i].cols, GUTTER);
+      int total = d->nrooms + k.extras, all = next < 0 || next >= total
+                                                  ? next
+                                                  : cb_key_fill(NULL, &k, d, next, NULL, 0, 0, w,
+                                                                room - side_h - 8, KEY_STEP[i].cols, GUTTER);
       if (all < 0) return (beside_fit){.oom = true};
-      if (all >= d->nrooms)
+      if (all >= total)
         return (beside_fit){
             mh, mw, side_h, side_cols, {mh, KEY_STEP[i].cols, KEY_STEP[i].size, false, KEY_STEP[i].compact}};
     }
@@ -740,15 +741,10 @@ static int sheet_beside(cb_page *p, const cb_symbols *st, const cb_dungeon *d, c
   cb_page_text(p, CB_FONT_BOLD, 11, sx, y + 11, INK, "Room key");
   int next = cb_key_fill(p, ks, d, 0, word, sx, y + HEAD_H, sw, bf.side_h - HEAD_H, bf.side_cols, GUTTER);
   y += bf.side_h + 8;
-  /* the hook and the wandering table join the key where they fit */
-  cb_key_style with = *ks;
-  with.extras = cb_key_extras(d);
-  double with_h = with.extras ? cb_key_height(&with, d, next, w, bottom - y, *cols, GUTTER) : INFINITY;
-  if (with_h < 0 || next < 0) return -1;
-  if (isfinite(with_h)) *ks = with;
+  if (next < 0) return -1;
   if (next < d->nrooms + ks->extras)
     next = cb_key_fill_balanced(p, ks, d, next, word, x, y, w, bottom - y, *cols, GUTTER);
-  return next > d->nrooms ? d->nrooms : next;
+  return next;
 }
 
 /* The key beside the map, for a key too long to go under it: three columns,
@@ -826,9 +822,10 @@ static side_fit fit_side(const cb_key_style *ks, const cb_dungeon *d, const cb_s
   for (int i = 1; i < KEY_STEPS; i++) {
     cb_key_style k = key_style_at(ks, KEY_STEP[i].size, KEY_STEP[i].compact);
     int word = 0, next = cb_key_fill(NULL, &k, d, 0, &word, 0, 0, cw, h - HEAD_H, 1, GUTTER);
-    double rest = next < 0            ? -1
-                  : next >= d->nrooms ? 0
-                                      : cb_key_height(&k, d, next, mw, h - below - least, 2, GUTTER);
+    double rest = next < 0 ? -1
+                  : next >= d->nrooms + k.extras
+                      ? 0
+                      : cb_key_height(&k, d, next, mw, h - below - least, 2, GUTTER);
     if (rest < 0) return (side_fit){.oom = true};
     if (word || !isfinite(rest)) continue; /* an entry split across the gap, or too long still */
     side_fit f = {fmin(want, h - below - rest), k.size, k.compact};
@@ -858,17 +855,32 @@ static int draw_side(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cons
   double ky = y + map_h + 6;
   ky += sheet_legend(p, st, d, hooks, *used, map_w, map_h, rx, ky, mw) + 8;
   cb_page_text(p, CB_FONT_BOLD, 11, x, y + 11, INK, "Room key");
-  cb_key_style with = *ks;
-  with.extras = cb_key_extras(d);
-  int w0 = 0,
-      n1 = with.extras ? cb_key_fill(NULL, &with, d, 0, &w0, 0, 0, cw, bottom - y - HEAD_H, 1, GUTTER) : -1;
-  double rest = n1 < 0 || w0 ? INFINITY : cb_key_height(&with, d, n1, mw, bottom - ky, 2, GUTTER);
-  if (rest < 0) p->oom = true;
-  if (isfinite(rest) && rest >= 0) *ks = with;
   int next = cb_key_fill(p, ks, d, 0, word, x, y + HEAD_H, cw, bottom - y - HEAD_H, 1, GUTTER);
   if (next >= 0 && next < d->nrooms + ks->extras)
     next = cb_key_fill_balanced(p, ks, d, next, word, rx, ky, mw, bottom - ky, 2, GUTTER);
   return next;
+}
+
+/* A wide page's key columns, each at least 150 points wide. */
+static int wide_cols(double kw) { return kw > 480 ? 3 : kw > 330 ? 2 : 1; }
+
+/* A wide page: the map's share of the width (60% down to 35%) and the key's
+ * step; the biggest map whose key fits beside it at the first step that
+ * fits, else 60% and the last step (the key runs on). */
+typedef struct wide_fit {
+  double share;
+  int step;
+} wide_fit;
+
+static wide_fit fit_wide(const cb_key_style *ks, const cb_dungeon *d, double w, double h) {
+  for (double share = 0.6; share > 0.34; share -= 0.05) {
+    double kw = w - w * share - 16;
+    for (int i = 0; i < KEY_STEPS; i++) {
+      cb_key_style k = key_style_at(ks, KEY_STEP[i].size, KEY_STEP[i].compact);
+      if (isfinite(cb_key_height(&k, d, 0, kw, h, wide_cols(kw), 12))) return (wide_fit){share, i};
+    }
+  }
+  return (wide_fit){0.6, KEY_STEPS - 1}; /* the densest, to run on as little as it can */
 }
 
 /* Whether the portrait sheet takes the side layout: only when its key, under
@@ -932,8 +944,10 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   cb_symbols key_marks = st;
   key_marks.badge = BODY_SIZE * 1.1;
   key_marks.line = 0.8;
-  /* the hook and the wandering table join the key only where they fit (below) */
+  /* the hook, the roster and the wandering table are always on the sheet (stocking.md) */
   cb_key_style ks = {m, BODY_SIZE, BODY_SIZE * 1.32, BODY_SIZE * 0.45, INK, &key_marks, NULL, memo};
+  ks.extras = o->player ? 0 : cb_key_extras(d);
+  int total = d->nrooms + ks.extras;
   int first = doc->npages;
 
   cb_page *p = cb_page_new(o->page_w, o->page_h);
@@ -967,10 +981,13 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   int next = sheet_beside(p, &st, d, hooks, o, &ks, x, y, w, bottom, top, &used, &word, &cols);
   side_fit side;
   if (next != NOT_BESIDE) {
-    doc->spilled = next >= 0 && next < d->nrooms; /* it fits (fit_beside), else crawlbook says so */
+    /* the key began beside a small map (fit_beside) */
   } else if (o->page_w > o->page_h * 1.05) {
     /* a wide page: the map on the left with its legend below, the key beside it */
-    double avail = bottom - y, map_w = w * 0.6, map_h = avail - st.badge * 3.2 - 14;
+    wide_fit wf = o->player ? (wide_fit){0.6, 0} : fit_wide(&ks, d, w, bottom - y - HEAD_H);
+    ks = key_style_at(&ks, KEY_STEP[wf.step].size, KEY_STEP[wf.step].compact);
+    cols = wide_cols(w); /* a page the key runs onto takes the whole width */
+    double avail = bottom - y, map_w = w * wf.share, map_h = avail - st.badge * 3.2 - 14;
     cb_page_rect(p, x, y, map_w, map_h);
     cb_page_ink(p, &frame_ink);
     draw_levels(p, &st, d, hooks, o, x, y, map_w, map_h, &used);
@@ -978,15 +995,13 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     double kx = x + map_w + 16, kw = w - map_w - 16, ky = y;
     cb_page_text(p, CB_FONT_BOLD, 11, kx, ky + 11, INK, o->player ? "Notes" : "Room key");
     ky += 11 * 1.5;
-    next = o->player
-               ? notes_fill(p, m, d, 0, kx, ky, kw, bottom - ky)
-               : cb_key_fill_balanced(p, &ks, d, 0, &word, kx, ky, kw, bottom - ky, kw > 330 ? 2 : 1, 12);
+    next = o->player ? notes_fill(p, m, d, 0, kx, ky, kw, bottom - ky)
+                     : cb_key_fill_balanced(p, &ks, d, 0, &word, kx, ky, kw, bottom - ky, wide_cols(kw), 12);
   } else if ((side = try_side(&ks, d, &st, hooks, o, used, w, bottom - y, bottom - top, below)).map_h != 0) {
     if (side.oom) return cb_error_oom(err);
     ks = key_style_at(&ks, side.size, side.compact);
     cols = 3;
     next = draw_side(p, &st, d, hooks, o, &ks, side.map_h, x, y, w, bottom, &word, &used);
-    if (next > d->nrooms) next = d->nrooms;
   } else {
     sheet_fit fit = o->player ? (sheet_fit){map_want(d, &st, hooks, w, bottom - y), 2, BODY_SIZE, false}
                               : fit_sheet(&ks, d, &st, hooks, w, bottom - y - below, bottom - top);
@@ -994,7 +1009,6 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     double map_h = fmax(fit.map_h, 0);
     ks = key_style_at(&ks, fit.size, fit.compact);
     cols = fit.cols;
-    doc->spilled = fit.spills;
     double map_w = map_frame_w(d, &st, hooks, w, &map_h), map_x = x + (w - map_w) / 2;
     cb_page_rect(p, map_x, y, map_w, map_h);
     cb_page_ink(p, &frame_ink);
@@ -1003,19 +1017,13 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     y += sheet_legend(p, &st, d, hooks, used, map_w, map_h, x, y, w) + 8;
     cb_page_text(p, CB_FONT_BOLD, 11, x, y + 11, INK, o->player ? "Notes" : "Room key");
     y += 11 * 1.5;
-    cb_key_style with = ks;
-    with.extras = cb_key_extras(d);
-    double with_h =
-        with.extras && !o->player ? cb_key_height(&with, d, 0, w, bottom - y, cols, GUTTER) : INFINITY;
-    if (with_h < 0)
-      p->oom = true;
-    else if (isfinite(with_h))
-      ks = with;
     next = o->player ? notes_fill(p, m, d, 0, x, y, w, bottom - y)
                      : cb_key_fill_balanced(p, &ks, d, 0, &word, x, y, w, bottom - y, cols, GUTTER);
-    if (next > d->nrooms) next = d->nrooms;
   }
-  while (next >= 0 && next < d->nrooms) {
+  if (o->player) total = d->nrooms;
+  /* a key that runs on: crawlbook says so on standard error */
+  doc->spilled = next >= 0 && next < total;
+  while (next >= 0 && next < total) {
     p = cb_page_new(o->page_w, o->page_h);
     if (!p || cb_document_add(doc, p)) {
       cb_page_free(p);
@@ -1096,6 +1104,15 @@ static void map_page(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cons
   legend(p, st, used, f->x, y + h + 6, f->w);
 }
 
+/* The cover's few lines: the hook's first sentence, centred; its height. */
+static double cover_hook(cb_page *p, const cb_measure *m, const cb_dungeon *d, double x, double y, double w) {
+  if (!d->hook[0]) return 0;
+  cb_flow f = {m, 11, 11 * 1.4, w, INK, NULL, NULL};
+  cb_span s[] = {{CB_FONT_ITALIC, d->hook[0], NULL, 0}};
+  int n = cb_text_flow(p, &f, s, 1, x, y);
+  return n > 0 ? n * f.leading + SUB_SIZE * 2 : 0;
+}
+
 cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, const cb_measure *m,
                             const cb_sheet_options *o, cb_document *doc, cb_error *err) {
   double x = o->margin, w = o->page_w - 2 * o->margin, top = o->margin, fh = footer_height(m, d, o, w);
@@ -1109,7 +1126,8 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
   const cb_layout_hooks *hooks = hooks_of(o);
   cb_key_style ks = {m, BODY_SIZE, BODY_SIZE * 1.32, BODY_SIZE * 0.45, INK, &key_marks, hooks->key_note};
   ks.full = true;
-  ks.extras = cb_key_extras(d);
+  ks.extras = cb_key_extras_full(d);
+  ks.extras_first = true; /* the hook, roster and wandering table before the key */
   int first = doc->npages;
   const char *title = d->title ? d->title : "Dungeon";
   cb_page *p;
@@ -1126,11 +1144,8 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
     describe(d, o, sub, sizeof sub);
     double sw = cb_text_width(m, CB_FONT_ITALIC, SUB_SIZE, sub);
     cb_page_text(p, CB_FONT_ITALIC, SUB_SIZE, x + (w - fmin(sw, w)) / 2, y + SUB_SIZE * 2.2, GREY, sub);
-    /* a small map: the first level, no legend */
-    double mh = f.h * 0.55, my = y + SUB_SIZE * 4;
-    cb_symbol_set used = 0;
-    int level = d->nlevels > 1 ? d->levels[0].id : 0;
-    draw_map(p, &st, d, hooks, o, level, x + w * 0.08, my, w * 0.84, mh, &used);
+    /* the situation in a few lines, and nothing a player must not see: no map */
+    double mh = cover_hook(p, m, d, x + w * 0.08, y + SUB_SIZE * 5, w * 0.84), my = y + SUB_SIZE * 4;
     const char *made = "A crawlbook dungeon";
     cb_page_text(p, CB_FONT_ITALIC, SUB_SIZE, x + (w - cb_text_width(m, CB_FONT_ITALIC, SUB_SIZE, made)) / 2,
                  my + mh + SUB_SIZE * 2.5, GREY, made);
@@ -1205,17 +1220,20 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
 
 cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
                          cb_document *doc, cb_error *err) {
-  const double pw = o->page_w / 4, ph = o->page_h / 2, margin = 4.5 * CB_PT_PER_MM, body = 7.6;
+  /* every panel keeps 6 mm from the sheet's edge (many printers print no
+   * closer), and a little more for a line that runs to its measure */
+  const double pw = o->page_w / 4, ph = o->page_h / 2, margin = 6.3 * CB_PT_PER_MM, body = 7.6;
   cb_sheet_options po = *o;
   po.page_w = pw, po.page_h = ph, po.margin = margin;
   double x = margin, w = pw - 2 * margin, top = margin, h = ph - 2 * margin;
-  cb_symbols st = {m,        8.5, 0.8, 6.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room,
-                   o->graphs};
+  cb_symbols st = {m, 8.5, 0.8, 7, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room};
   cb_symbols key_marks = st;
   key_marks.badge = body * 1.1;
   key_marks.line = 0.7;
   const cb_layout_hooks *hooks = hooks_of(o);
   cb_key_style ks = {m, body, body * 1.28, body * 0.4, INK, &key_marks, hooks->key_note};
+  ks.extras = cb_key_extras(d); /* the hook, roster and wandering table before any Notes panel */
+  int total = d->nrooms + ks.extras;
   const char *title = d->title ? d->title : "Dungeon";
   cb_document panels = {0};
   cb_status st2 = CB_OK;
@@ -1240,7 +1258,8 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
   int sl = cb_text_flow(P[0], &sf, ss, 1, x, y);
   y += sl * 8.5 + 4;
   draw_map(P[0], &st, d, hooks, o, level, x, y, w, top + h - y - 12, &used);
-  cb_page_text(P[0], CB_FONT_ITALIC, 7, x, top + h - 3, GREY, "A crawlbook zine");
+  cb_page_text(P[0], CB_FONT_ITALIC, 7, x, top + h - 5, GREY,
+               "A crawlbook zine"); /* its descenders inside too */
   /* 2: the map */
   cb_page_text(P[1], CB_FONT_BOLD, 10, x, top + 10, INK, "Map");
   cb_page_rect(P[1], x, top + 15, w, h - 15);
@@ -1251,7 +1270,7 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
   int next = 0, word = 0;
   for (int i = 2; i < 7; i++) {
     double ky = top;
-    if (next >= 0 && next >= d->nrooms) {
+    if (next >= 0 && next >= total) {
       /* a panel the key left free: lines for notes */
       cb_page_text(P[i], CB_FONT_BOLD, 10, x, top + 10, INK, "Notes");
       cb_ink rule = cb_ink_stroke(GREY, 0.3);
@@ -1266,15 +1285,18 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
       cb_page_text(P[i], CB_FONT_BOLD, 10, x, top + 10, INK, "Room key");
       ky += 15;
     }
-    if (next >= 0) next = cb_key_fill(P[i], &ks, d, next, &word, x, ky, w, top + h - ky, 1, 0);
+    if (next >= 0)
+      next = cb_key_fill(P[i], &ks, d, next, &word, x, ky, w, top + h - ky - body * 0.3, 1,
+                         0); /* descenders inside */
   }
   if (next < 0)
     st2 = cb_error_oom(err);
-  else if (next < d->nrooms)
+  else if (next < total)
     st2 = cb_error_set(err, CB_EINPUT,
-                       "the room key of %d rooms does not fit the zine's five key panels (room %d "
+                       "the room key of %d rooms does not fit the zine's five key panels (%s%d "
                        "is the first left over): use fewer rooms or --template booklet",
-                       d->nrooms, d->rooms[next].number);
+                       d->nrooms, next < d->nrooms ? "room " : "the hook, roster and wandering table; entry ",
+                       next < d->nrooms ? d->rooms[next].number : next - d->nrooms + 1);
   /* 8: the back cover: the legend, and how to make it again */
   if (st2 == CB_OK) {
     cb_page_text(P[7], CB_FONT_BOLD, 10, x, top + 10, INK, "Legend");
@@ -1294,14 +1316,14 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
     cb_span cs[] = {{CB_FONT_ITALIC, "To make it again: ", NULL, 0},
                     {CB_FONT_REGULAR, cmd ? cmd : "", NULL, 0}};
     cb_flow cf = footer_flow(m, cmd ? cmd : "", w);
-    cf.size = fmin(cf.size, 6.5), cf.leading = cf.size * 1.25;
+    cf.size = fmin(cf.size, 7), cf.leading = cf.size * 1.25;
     int cl = cb_text_flow(NULL, &cf, cs, 2, 0, 0);
     cb_text_flow(P[7], &cf, cs, 2, x, top + h - (cl - 1) * cf.leading - cf.size * 0.45);
     free(cmd);
     char credit[128];
     snprintf(credit, sizeof credit, "crawlbook %s \xc2\xb7 %s \xc2\xb7 seed %" PRIu64, o->version,
              d->generator, d->seed);
-    cb_page_text(P[7], CB_FONT_REGULAR, 6.5, x, top + h - cl * cf.leading - 2, GREY, credit);
+    cb_page_text(P[7], CB_FONT_REGULAR, 7, x, top + h - cl * cf.leading - 2, GREY, credit);
     for (int i = 0; i < 8; i++)
       if (P[i]->oom) st2 = cb_error_oom(err);
   }

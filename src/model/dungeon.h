@@ -68,18 +68,30 @@ enum { CB_FLAG_COUNT = 10 };
 typedef struct cb_monster {
   const char *name; /* plural when count > 1 */
   int count;
-  const char *hd;    /* Hit Dice as written: "2", "1+1", "1/2" */
-  const char *doing; /* what they are doing, or NULL */
+  const char *hd;          /* Hit Dice as written: "2", "1+1", "1/2" */
+  const char *doing;       /* what they are doing, or NULL */
+  const char *doing_short; /* the sheet's form of doing, or NULL: doing */
+  int kind;                /* index into the dungeon's roster, -1: none (crawlbook/2) */
 } cb_monster;
+/* A kind of monster met in the dungeon, its stat line at the dungeon's depth. */
+typedef struct cb_roster_entry {
+  const char *name, *plural;
+  int ac;         /* descending; ascending is 19 - ac */
+  const char *hd; /* "3+1", "1/2" */
+  const char *attacks, *damage, *move, *about;
+  int morale; /* 2..12 */
+} cb_roster_entry;
 typedef struct cb_trap {
   const char *trigger, *effect, *tell;
+  const char *trigger_short, *effect_short; /* the sheet's forms, or NULL */
 } cb_trap;
 typedef struct cb_treasure {
   const char *what;
   int value; /* gp; 0: no price (a key, a magic item) */
 } cb_treasure;
 typedef struct cb_contents {
-  const char *name, *dressing; /* NULL when absent */
+  const char *name, *dressing;                /* NULL when absent */
+  const char *dressing_short, *special_short; /* the sheet's forms, or NULL: the long ones */
   int nmonsters, ntreasure;
   cb_monster *monsters;
   cb_trap *trap;       /* NULL: none */
@@ -105,10 +117,11 @@ typedef struct cb_passage {
   int id;
   int from, to; /* room ids; to == 0 is a way out of the dungeon */
   cb_passage_kind kind;
-  unsigned flags;   /* cb_passage_flag bits */
-  const char *lock; /* with CB_FLAG_LOCKED: the key that opens it */
-  double length_ft; /* CB_NO_VALUE when the procedure gives none */
-  const char *note; /* stocking: what the lock, trap or secret is, or NULL */
+  unsigned flags;         /* cb_passage_flag bits */
+  const char *lock;       /* with CB_FLAG_LOCKED: the key that opens it */
+  double length_ft;       /* CB_NO_VALUE when the procedure gives none */
+  const char *note;       /* stocking: what the lock, trap or secret is, or NULL */
+  const char *note_short; /* the sheet's form of note, or NULL: note */
 } cb_passage;
 
 typedef struct cb_level {
@@ -151,9 +164,14 @@ typedef struct cb_dungeon {
   const char *theme; /* the theme's display name */
   int depth;         /* 1..10 */
   const char *hook[2];
-  int nwandering;        /* 0 or 6 */
-  cb_monster *wandering; /* the d6 wandering-monster table */
-  bool oom;              /* an allocation failed: the dungeon is incomplete */
+  const char *hook_short[2]; /* the sheet's forms, or NULL: hook */
+  int nroster;               /* the kinds of monster met (crawlbook/3) */
+  cb_roster_entry *roster;
+  const char *boss_name, *goal_name; /* NULL: none named */
+  int boss_room, goal_room;          /* room ids, 0: none */
+  int nwandering;                    /* 0 or 6 */
+  cb_monster *wandering;             /* the d6 wandering-monster table */
+  bool oom;                          /* an allocation failed: the dungeon is incomplete */
 } cb_dungeon;
 
 /* A new empty dungeon; NULL when out of memory. Free with cb_dungeon_free. */

@@ -298,8 +298,43 @@ static cb_status make_and_lay_out(const cb_job *job, const renderer *r, int i, c
   return st == CB_OK ? lay_out(&sub, r, *d, doc, err) : st;
 }
 
-/* The batch's command, whole: the first dungeon's, with the range of seeds;
- * malloc-owned, NULL when out of memory. */
+/* The batch's options: the first dungeon's, less those another dungeon
+ * has otherwise (a theme picked for each seed): left off, each dungeon picks
+ * its own again, and the command makes exactly the dungeons printed. */
+static void batch_options(cb_dungeon *first, const cb_dungeon *d) {
+  for (int k = 0; k < first->noptions; k++) {
+    const cb_option *o = &first->options[k];
+    bool same = false;
+    for (int j = 0; j < d->noptions && !same; j++)
+      same = !strcmp(d->options[j].name, o->name) && o->flag == d->options[j].flag &&
+             (o->flag || !strcmp(d->options[j].value, o->value));
+    if (same) continue;
+    memmove(first->options + k, first->options + k + 1, (size_t)(first->noptions - k - 1) * sizeof *o);
+    first->noptions--, k--;
+  }
+}
+
+/* A copy of the first dungeon's generator, seed and options, in arena a. */
+static cb_status keep_options(cb_arena *a, const cb_dungeon *d, cb_dungeon *out, cb_error *err) {
+  out->generator = cb_arena_strdup(a, d->generator);
+  out->seed = d->seed;
+  out->options = d->noptions ? cb_arena_alloc(a, (size_t)d->noptions, sizeof *out->options) : NULL;
+  if (!out->generator || (d->noptions && !out->options))
+    return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  for (int k = 0; k < d->noptions; k++) {
+    out->options[k] = d->options[k];
+    out->options[k].name = cb_arena_strdup(a, d->options[k].name);
+    out->options[k].value = d->options[k].value ? cb_arena_strdup(a, d->options[k].value) : NULL;
+    if (!out->options[k].name || (d->options[k].value && !out->options[k].value))
+      return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  }
+  out->noptions = d->noptions;
+  return CB_OK;
+}
+
+/* The batch's command, whole: the options all its dungeons share (d: the
+ * first's, less the others'), with the range of seeds; malloc-owned, NULL
+ * when out of memory. */
 static char *batch_command(const cb_job *job, const cb_dungeon *d, int n) {
   char *one = cb_sheet_command_new(d, job->page_args);
   if (!one) return NULL;
@@ -366,6 +401,7 @@ typedef struct book {
   cb_sheet_memo **fits; /* what counting each dungeon's pages found, for drawing them (or NULL) */
   int page;             /* the next dungeon's first page */
   char *command, about[256];
+  cb_dungeon shared; /* the options every dungeon of the batch shares (names' arena) */
 } book;
 
 static void book_make(void *ctx, int w, int i, cb_made *out) {
@@ -387,14 +423,20 @@ static cb_status book_count(void *ctx, int i, cb_made *m, cb_error *err) {
   const cb_dungeon *d = m->d;
   cb_backend_add_marks(bk->r->b, m->marks);
   if (st == CB_OK) {
-    bk->toc[i] = (cb_toc_entry){cb_arena_strdup(bk->names, d->title ? d->title : "Dungeon"), d->seed,
-                                d->nrooms, bk->page};
-    if (!bk->toc[i].title) st = cb_error_oom(err);
+    cb_arena *a = bk->names;
+    bk->toc[i] = (cb_toc_entry){cb_arena_strdup(a, d->title ? d->title : "Dungeon"),
+                                d->theme ? cb_arena_strdup(a, d->theme) : NULL,
+                                d->hook[0] ? cb_arena_strdup(a, d->hook[0]) : NULL,
+                                d->seed,
+                                d->nrooms,
+                                bk->page};
+    if (!bk->toc[i].title || (d->theme && !bk->toc[i].theme) || (d->hook[0] && !bk->toc[i].hook))
+      st = cb_error_oom(err);
     bk->page += m->doc.npages;
+    if (st == CB_OK && i == 0) st = keep_options(a, d, &bk->shared, err);
+    if (i > 0) batch_options(&bk->shared, d);
   }
   if (st == CB_OK && i == 0) {
-    bk->command = batch_command(bk->job, d, bk->n);
-    if (!bk->command) st = cb_error_oom(err);
     snprintf(bk->about, sizeof bk->about, "%d %s dungeon%s, seeds %" PRIu64 " to %" PRIu64, bk->n,
              d->generator, bk->n == 1 ? "" : "s", bk->job->gen.seed, bk->job->gen.seed + (uint64_t)bk->n - 1);
   }
@@ -455,6 +497,7 @@ static cb_status write_book(const cb_job *job, cb_output *out, cb_error *err) {
   bk.counting = true;
   cb_batch b = {bk.n, bk.crew.n, book_make, book_count, &bk};
   st = cb_batch_run(&b, err);
+  if (st == CB_OK && !(bk.command = batch_command(job, &bk.shared, bk.n))) st = cb_error_oom(err);
   if (st == CB_OK) st = book_cover(&bk, out, err);
   bk.counting = false;
   b.take = book_draw;
