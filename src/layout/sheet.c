@@ -8,6 +8,7 @@
 
 #include "base/alloc.h"
 #include "base/text.h"
+#include "graph.h"
 #include "hooks.h"
 #include "impose.h"
 #include "key.h"
@@ -1084,8 +1085,13 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
   cb_key_memo *memo = cb_calloc((size_t)d->nrooms + 1, sizeof *memo);
   cb_sheet_memo *clashes = o->again ? o->again : cb_sheet_memo_new();
   if (clashes) clashes->d = d; /* an earlier layout's counts are of this dungeon, made again */
-  cb_status st = o->count_only ? count_sheet(d, m, o, memo, clashes, doc, err)
-                               : sheet(d, m, o, 0, memo, clashes, doc, err);
+  /* the trial drawings lay the same levels out again and again: a caller
+   * without a graph cache gets one for this call (NULL on OOM: none) */
+  cb_sheet_options with = *o;
+  cb_graph_cache *own = o->graphs ? NULL : (with.graphs = cb_graph_cache_new());
+  cb_status st = o->count_only ? count_sheet(d, m, &with, memo, clashes, doc, err)
+                               : sheet(d, m, &with, 0, memo, clashes, doc, err);
+  cb_graph_cache_free(own);
   if (clashes != o->again) cb_sheet_memo_free(clashes);
   free(memo);
   return st;
