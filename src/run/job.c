@@ -213,6 +213,19 @@ static int word_fails(void *ctx, const char *where, const char *text) {
   return 1;
 }
 
+/* Whether text holds one of the field's parts (a field may be "long ~ short"
+ * or "name / name"), each of them whole. */
+static bool holds_part(const char *text, const char *field) {
+  for (const char *p = field; *p;) {
+    size_t n = strlen(p), a = (size_t)(strstr(p, " ~ ") ? strstr(p, " ~ ") - p : (ptrdiff_t)n),
+           b = (size_t)(strstr(p, " / ") ? strstr(p, " / ") - p : (ptrdiff_t)n), k = a < b ? a : b;
+    for (const char *at = text; k && *at; at++)
+      if (strncmp(at, p, k) == 0) return true;
+    p += k < n ? k + 3 : n;
+  }
+  return false;
+}
+
 /* The line of the --theme file's row with a field the fonts cannot draw
  * that `text` holds; 0 when none (or the theme is a shipped one). */
 static int theme_line(const cb_job *job, const cb_coverage *cover, const char *text) {
@@ -221,15 +234,14 @@ static int theme_line(const cb_job *job, const cb_coverage *cover, const char *t
   cb_table tab;
   cb_error e = {0};
   if (!t || !(strchr(t, '/') || (n > 4 && strcmp(t + n - 4, ".txt") == 0)) ||
-      cb_table_read(t, 1, 7, &tab, &e) != CB_OK)
+      cb_table_read(t, 1, 12, &tab, &e) != CB_OK)
     return 0;
   int line = 0;
   for (int i = 0; !line && i < tab.nrows; i++)
-    for (int f = 1; !line && f < tab.rows[i].nfields; f++) {
-      const char *field = tab.rows[i].fields[f];
-      if (*field && strstr(text, field) && cb_coverage_check_text(cover, field, &e) != CB_OK)
+    for (int f = 1; !line && f < tab.rows[i].nfields; f++)
+      if (cb_coverage_check_text(cover, tab.rows[i].fields[f], &e) != CB_OK &&
+          holds_part(text, tab.rows[i].fields[f]))
         line = tab.rows[i].line;
-    }
   cb_table_free(&tab);
   return line;
 }

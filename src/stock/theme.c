@@ -7,6 +7,7 @@
 
 #include "base/arena.h"
 #include "base/datadir.h"
+#include "model/dungeon.h"
 
 /* The blocks a row opens or belongs to. */
 typedef enum { TOP, MONSTER, SITUATION, ROOM } block;
@@ -62,6 +63,23 @@ static const struct {
     [R_HAZARD] = {"hazard", 3, ROOM, false},      [R_SPECIAL] = {"special", 1, ROOM, false},
     [R_TREASURE] = {"treasure", 1, ROOM, false},
 };
+
+/* The longest field f of a row of kind k may be (bytes), so that every word
+ * the theme gives a dungeon is one its JSON file reads back (model/dungeon.h):
+ * names for names, stats and titles (a title-a and a title-b make one
+ * title), lines for the rest; a key object leaves room for "K12: ". */
+static size_t field_limit(row_kind k, int f) {
+  switch (k) {
+  case R_TITLE_A:
+  case R_TITLE_B: return (CB_TEXT_NAME - 8) / 2;
+  case R_THEME:
+  case R_GOAL: return f == 1 ? CB_TEXT_NAME : CB_TEXT_LINE;
+  case R_MONSTER:
+    return f == 5 ? CB_TEXT_HD : f <= 3 || f == 6 || f == 7 || f == 9 ? CB_TEXT_NAME : CB_TEXT_LINE;
+  case R_LOCK: return f == 2 ? CB_TEXT_LINE - 16 : CB_TEXT_LINE;
+  default: return CB_TEXT_LINE;
+  }
+}
 
 static const char *const block_names[] = {"the theme", "a monster", "a situation", "a room"};
 
@@ -281,6 +299,9 @@ static cb_status room_row(reader *r, char **f, cb_theme_room *rm) {
     if (slash) *slash = '\0';
     rm->names[rm->nnames++] = trim(tok);
     if (!rm->names[rm->nnames - 1][0]) return fail(r, "'%s': an empty room name", f[1]);
+    if (strlen(rm->names[rm->nnames - 1]) > CB_TEXT_NAME)
+      return fail(r, "'%.40s...': a room name holds at most 200 bytes (what a JSON file reads back)",
+                  rm->names[rm->nnames - 1]);
     tok = slash ? slash + 3 : NULL;
   }
   for (char *w = f[2], *end; *w; w = end) {
@@ -399,8 +420,15 @@ static cb_status one_row(reader *r, int i, block *in) {
   if (row->nfields != kinds[k].fields + 1)
     return cb_table_fail(&t->table, row, r->err, "a %s row takes %d field%s after its kind, this one has %d",
                          kinds[k].name, kinds[k].fields, kinds[k].fields == 1 ? "" : "s", row->nfields - 1);
-  for (int j = 1; j < row->nfields; j++)
-    if (!f[j][0]) return cb_table_fail(&t->table, row, r->err, "field %d is empty", j + 1);
+  for (int j = 1; j < row->nfields; j++) {
+    size_t len = strlen(f[j]), most = field_limit(k, j);
+    if (!len) return cb_table_fail(&t->table, row, r->err, "field %d is empty", j + 1);
+    if (len > most)
+      return cb_table_fail(
+          &t->table, row, r->err,
+          "field %d is %zu bytes; a %s row's holds at most %zu (what a JSON file reads back)", j + 1, len,
+          kinds[k].name, most);
+  }
   if (kinds[k].header) {
     cb_status st = open_block(r, i, k);
     if (st != CB_OK) return st;

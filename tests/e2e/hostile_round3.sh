@@ -48,35 +48,32 @@ refused "10: battleships JSON past the value limit on -o -" 'more than 8,000,000
 
 # 8: theme words longer than the JSON reader takes are refused at their row (file:line); at the
 # limits, the JSON written is read back
-theme() { # OUT KIND FIELDS...: crypt with one more row, appended last
+theme() { # OUT ROWS...: crypt with these rows appended last, each ROW fields joined by '|'
   local out=$1
   shift
   cp "$CB_SOURCE_DIR/templates/themes/crypt.txt" "$out"
-  (IFS='|' && echo "$*") >>"$out"
+  printf '%s\n' "$@" >>"$out"
 }
 b() { python3 -c "import sys; print('\u00e9' * (int(sys.argv[1]) // 2) + 'x' * (int(sys.argv[1]) % 2))" "$1"; }
 line=$(($(wc -l <"$CB_SOURCE_DIR/templates/themes/crypt.txt") + 1))
-theme room.txt room "$(b 201)"
-refused "8: a room name of 201 bytes" "room.txt:$line: field 2 is 201 bytes" --seed 1 --theme ./room.txt -f json -o -
-theme dress.txt dressing "$(b 1001)"
-refused "8: a dressing of 1,001 bytes" "dress.txt:$line: field 2 is 1001 bytes" --seed 1 --theme ./dress.txt -f json -o -
-theme mon.txt monster 1 10 "$(b 201)" ghoul 1d4 2
-refused "8: a monster name of 201 bytes" "mon.txt:$line: field 4 is 201 bytes" --seed 1 --theme ./mon.txt -f json -o -
-theme title.txt title-a "$(b 190)"
-refused "8: a title of 190 + 5 + the longest title-b" "title.txt:$line: .*make a title of" --seed 1 --theme ./title.txt -f json -o -
-theme hook.txt hook "$(b 1001)" short
-refused "8: a hook line of 1,001 bytes" "hook.txt:$line: field 2 is 1001" --seed 1 --theme ./hook.txt -f json -o -
-theme note.txt trap "$(b 1000)" "$(b 1000)" "$(b 1000)"
-(IFS='|' && echo "secret|$(b 1000)|$(b 1000)") >>note.txt
-refused "8: a passage note past 4,096 bytes" "note.txt:$line: .*passage's note of" --seed 1 --theme ./note.txt -f json -o -
-# at the limits every row is taken, and what is written reads back
-theme max.txt room "$(b 200)"
-for k in dressing doing special goal entrance treasure magic; do
-  case $k in treasure) echo "treasure|$(b 1000)|5" ;; *) echo "$k|$(b 1000)" ;; esac >>max.txt
-done
-echo "monster|1|10|$(b 200)|$(b 199)x|1d4|2" >>max.txt
+theme room.txt "room|$(b 201)|faction|any"
+refused "8: a room name of 201 bytes" "room.txt:$line: .*a room name holds at most 200 bytes" --seed 1 --theme ./room.txt -f json -o -
+theme dress.txt "room|Test hall|faction|any" "dressing|$(b 1001)"
+refused "8: a dressing of 1,001 bytes" "dress.txt:$((line + 1)): field 2 is 1001 bytes" --seed 1 --theme ./dress.txt -f json -o -
+theme mon.txt "monster|tm|$(b 201)|tms|7|1|1 weapon|1d6|12|60'|2d4|About."
+refused "8: a monster name of 201 bytes" "mon.txt:$line: field 3 is 201 bytes" --seed 1 --theme ./mon.txt -f json -o -
+theme title.txt "title-a|$(b 97)"
+refused "8: a title-a of 97 bytes (with a title-b, past a title's 200)" "title.txt:$line: field 2 is 97 bytes" \
+  --seed 1 --theme ./title.txt -f json -o -
+theme hook.txt "situation|the test" "hook|$(b 1001)|short"
+refused "8: a hook line of 1,001 bytes" "hook.txt:$((line + 1)): field 2 is 1001" --seed 1 --theme ./hook.txt -f json -o -
+# at the limits every row is taken, and what is written reads back (a passage's note longer than a
+# JSON file takes is cut between characters with an ellipsis)
+theme max.txt "room|$(b 200)|faction, beasts|any" "dressing|$(b 980) ~ short one" "dressing|$(b 980) ~ short two" \
+  "special|$(b 980) ~ special short" "trap|$(b 480) ~ trig|$(b 480) ~ eff|$(b 1000)" "treasure|$(b 1000)"
 for seed in 1 2 3; do
   "$CRAWLBOOK" --seed $seed --theme ./max.txt --rooms 40 -f json -o max$seed.json || fail "8: the theme at its limits, seed $seed"
+  grep -q "$(b 200)" max$seed.json || fail "8: the room at its limits is not in the dungeon, seed $seed"
   "$CRAWLBOOK" render max$seed.json -f json -o back$seed.json || fail "8: render refused what we wrote, seed $seed"
 done
 
@@ -178,7 +175,7 @@ refused "17: @include after a comment with a quote" 'quote.cfg:2: @include is no
 
 # 19: text our fonts cannot draw is refused naming where it came from: the theme's file:line, the
 # JSON file and its field, --title
-sed 's/^room | Flooded chapel$/room | Flooded \xe4\xb8\xad chapel/; s/^room | \(.*\)$/room | \1 \xe4\xb8\xad/' \
+sed 's/^dressing | \([^~]*\)$/dressing | \1 \xe4\xb8\xad/' \
   "$CB_SOURCE_DIR/templates/themes/crypt.txt" >cjk.txt
 refused "19: a theme row our fonts cannot draw" "cjk.txt:[0-9]*: our fonts cannot draw U+4E2D" --seed 1 --theme ./cjk.txt -f pdf -o -
 at=$(sed -n 's/^crawlbook: \.\/cjk\.txt:\([0-9]*\): our fonts cannot draw U+4E2D (in "\([^"]*\)").*/\1 \2/p' stderr)
