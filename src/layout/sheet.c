@@ -930,6 +930,27 @@ static cb_status sheet_room(const cb_symbols *st, const cb_dungeon *d, const cb_
                       wide ? "map" : "map and the key", need * mm);
 }
 
+/* The key (or the handout's notes) from entry *next to `total`, on pages of
+ * their own down to `bottom`, each with its heading; -1 when out of memory. */
+static int run_on(cb_document *doc, const cb_measure *m, const cb_dungeon *d, const cb_sheet_options *o,
+                  const cb_key_style *ks, int *next, int *word, int cols, int total, double bottom) {
+  double x = o->margin, w = o->page_w - 2 * o->margin;
+  while (*next >= 0 && *next < total) {
+    cb_page *p = cb_page_new(o->page_w, o->page_h);
+    if (!p || cb_document_add(doc, p)) {
+      cb_page_free(p);
+      return -1;
+    }
+    double ky = o->margin;
+    cb_page_text(p, CB_FONT_BOLD, 11, x, ky + 11, INK,
+                 o->player ? "Notes (continued)" : "Room key (continued)");
+    ky += 11 * 1.5;
+    *next = o->player ? notes_fill(p, m, d, *next, x, ky, w, bottom - ky)
+                      : cb_key_fill_balanced(p, ks, d, *next, word, x, ky, w, bottom - ky, cols, GUTTER);
+  }
+  return *next < 0 ? -1 : 0;
+}
+
 /* The sheet; when the map is skipped (o->count_only), `assume` stands for the
  * symbols it would have used, the legend's size being all a map decides
  * beyond its own box. */
@@ -1024,20 +1045,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   if (o->player) total = d->nrooms;
   /* a key that runs on: crawlbook says so on standard error */
   doc->spilled = next >= 0 && next < total;
-  while (next >= 0 && next < total) {
-    p = cb_page_new(o->page_w, o->page_h);
-    if (!p || cb_document_add(doc, p)) {
-      cb_page_free(p);
-      return cb_error_oom(err);
-    }
-    double ky = top;
-    cb_page_text(p, CB_FONT_BOLD, 11, x, ky + 11, INK,
-                 o->player ? "Notes (continued)" : "Room key (continued)");
-    ky += 11 * 1.5;
-    next = o->player ? notes_fill(p, m, d, next, x, ky, w, bottom - ky)
-                     : cb_key_fill_balanced(p, &ks, d, next, &word, x, ky, w, bottom - ky, cols, GUTTER);
-  }
-  if (next < 0) return cb_error_oom(err);
+  if (run_on(doc, m, d, o, &ks, &next, &word, cols, total, bottom) < 0) return cb_error_oom(err);
   doc->key_pages = doc->npages - first;
   cb_frame frame = {x, top, w, bottom - top};
   if (hooks->extra_pages && o->appendix) {

@@ -47,7 +47,8 @@ typedef struct findings {
   char first[256];
 } findings;
 
-static void note(findings *f, int *count, const char *fmt, ...) {
+/* Counts a finding; the first one's words are kept in first (cap bytes) for the failure. */
+static void tally(char *first, size_t cap, int *count, const char *fmt, ...) {
   va_list ap;
   (*count)++;
   if (getenv("CB_MAP_VERBOSE")) {
@@ -56,11 +57,12 @@ static void note(findings *f, int *count, const char *fmt, ...) {
     va_end(ap);
     putchar('\n');
   }
-  if (f->first[0]) return;
+  if (first[0]) return;
   va_start(ap, fmt);
-  vsnprintf(f->first, sizeof f->first, fmt, ap);
+  vsnprintf(first, cap, fmt, ap);
   va_end(ap);
 }
+#define note(f, count, ...) tally((f)->first, sizeof(f)->first, count, __VA_ARGS__)
 
 static box path_box(const cb_page *p, const cb_item *it) {
   box b = {INFINITY, INFINITY, -INFINITY, -INFINITY, it->role.a, false};
@@ -453,20 +455,7 @@ typedef struct leaks {
   char first[256];
 } leaks;
 
-static void leak(leaks *l, int *count, const char *fmt, ...) {
-  va_list ap;
-  (*count)++;
-  if (getenv("CB_MAP_VERBOSE")) {
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    putchar('\n');
-  }
-  if (l->first[0]) return;
-  va_start(ap, fmt);
-  vsnprintf(l->first, sizeof l->first, fmt, ap);
-  va_end(ap);
-}
+#define leak(l, count, ...) tally((l)->first, sizeof(l)->first, count, __VA_ARGS__)
 
 static int room_index(const cb_dungeon *d, int id) {
   for (int i = 0; i < d->nrooms; i++)

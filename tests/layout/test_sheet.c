@@ -264,7 +264,7 @@ static void counting_pages_skips_nothing_that_counts(void **state) {
   const char *gens[] = {"dropdice", "cards", "leximorph", "preconnect", "battleships"};
   int fitted = 0;
   for (size_t g = 0; g < sizeof gens / sizeof *gens; g++)
-    for (int seed = 1; seed <= 40; seed++) {
+    for (int seed = 1; seed <= 20; seed++) { /* 400 layouts: the suite's time (12 min) holds it to 20 seeds */
       cb_gen_options o = {0};
       o.seed = (uint64_t)seed;
       if (strcmp(gens[g], "dropdice") == 0 || strcmp(gens[g], "preconnect") == 0) o.rooms = 5 + seed * 2;
@@ -283,7 +283,7 @@ static void counting_pages_skips_nothing_that_counts(void **state) {
       cb_dungeon_free(view);
       cb_dungeon_free(d);
     }
-  assert_true(fitted > 700); /* most of the 800 layouts are laid out, not refused */
+  assert_true(fitted > 350); /* most of the 400 layouts are laid out, not refused */
 }
 
 /* Two documents with the same pages: every item where the other has it. */
