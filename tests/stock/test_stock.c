@@ -1,6 +1,7 @@
 /* Stocking's promises (spec/stocking.md), over many seeds of every
  * generator: the map never changes, every lock is solvable with its key on
  * its near side, the shares follow the odds, a 30-room map repeats nothing. */
+#include <ctype.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,11 @@
 #include "proc/registry.h"
 #include "stock/stock.h"
 #include "testlib.h"
+
+/* Seeds per generator: 3,000 in the suite, where every dungeon runs under
+ * ASan and UBSan (10,000 took 800 s of the suite's 12 minutes); the
+ * promised 10,000 with CB_PROPERTY_SEEDS=10000 on the Release build (README). */
+enum { STOCK_SEEDS = 3000 };
 
 static cb_theme theme;
 
@@ -213,7 +219,7 @@ static int new_locks(const cb_dungeon *a, const cb_dungeon *b) {
  * counted per generator (printed, and held to 2.5 on average). */
 static void over_many_seeds(void **state) {
   (void)state;
-  int ng, n = cb_test_seeds(10000), placed = 0;
+  int ng, n = cb_test_seeds(STOCK_SEEDS), placed = 0;
   const cb_generator *const *gens = cb_generator_list(&ng);
   for (int gi = 0; gi < ng; gi++) {
     int got[CB_STOCK_MAX_LOCKS + 1] = {0}, total = 0;
@@ -349,8 +355,10 @@ static void no_name_twice(void **state) {
 /* word w (any case) in text s, not inside a longer word */
 static bool names(const char *s, const char *w) {
   size_t n = strlen(w);
+  int first = tolower((unsigned char)w[0]);
   for (const char *p = s; *p; p++) {
-    if (strncasecmp(p, w, n) != 0) continue;
+    /* the first letter before the whole word: most places differ there */
+    if (tolower((unsigned char)*p) != first || strncasecmp(p, w, n) != 0) continue;
     bool before = p == s || !((p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z'));
     char a = p[n];
     bool after = !((a >= 'a' && a <= 'z') || (a >= 'A' && a <= 'Z'));
@@ -486,11 +494,11 @@ static void roster_holds(const cb_dungeon *d) {
   }
 }
 
-/* Over 10,000 seeds per generator, the shipped themes in turn. */
+/* Over STOCK_SEEDS seeds per generator (10,000 on request), the shipped themes in turn. */
 static void references_resolve(void **state) {
   (void)state;
   read_shipped();
-  int ng, n = cb_test_seeds(10000);
+  int ng, n = cb_test_seeds(STOCK_SEEDS);
   const cb_generator *const *gens = cb_generator_list(&ng);
   texts *x = malloc(sizeof *x);
   assert_non_null(x);
