@@ -128,7 +128,7 @@ static void put_list(cb_jw *w, const cb_dungeon *d, const char *key, int n, item
 
 /* What render reads back, checked before a byte is written (the cost of the
  * whole is counted by writing it once to nowhere). */
-static cb_status check_writable(const cb_dungeon *d, cb_error *err) {
+cb_status cb_json_writable(const cb_dungeon *d, cb_error *err) {
   const struct {
     const char *what;
     int n, most;
@@ -195,7 +195,7 @@ static cb_status discard(void *closure, const unsigned char *data, size_t len) {
 }
 
 cb_status cb_json_write(const cb_dungeon *d, const cb_json_procs *procs, cb_sink sink, cb_error *err) {
-  if (check_writable(d, err) != CB_OK) return err->status;
+  if (cb_json_writable(d, err) != CB_OK) return err->status;
   /* counted first, as render will: a file past its limits is refused before
    * a byte goes out (standard output cannot take bytes back) */
   cb_status st = write_json(d, procs, (cb_sink){NULL, discard}, err);
@@ -395,7 +395,7 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
       (d->goal_name && !cb_dungeon_room(d, d->goal_room)))
     return cb_jr_fail(r, d->boss_name && !cb_dungeon_room(d, d->boss_room) ? "boss" : "goal",
                       "'room' must be the id of a room");
-  json_t *log = cb_jr_array(r, root, "", "log", 2 * (size_t)CB_JSON_MAX_ITEMS, 0); /* as check_writable */
+  json_t *log = cb_jr_array(r, root, "", "log", 2 * (size_t)CB_JSON_MAX_ITEMS, 0); /* as cb_json_writable */
   json_array_foreach(log, i, v) {
     if (!json_is_string(v) || json_string_length(v) > CB_JSON_MAX_TEXT)
       return cb_jr_fail(r, "log", "line %zu must be a string of at most 4096 bytes", i);

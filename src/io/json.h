@@ -28,6 +28,9 @@ typedef struct cb_json_procs {
  * log line per line, so that a diff shows what changed. CB_EINPUT, with
  * nothing written, when render could not read it back (counted first).
  * CB_EINTERNAL on OOM or with the sink's status when a write fails. */
+/* Whether d's counts (rooms, passages, levels, log lines) stay within what
+ * cb_json_parse reads back: CB_OK, or CB_EINPUT with a message. */
+cb_status cb_json_writable(const cb_dungeon *d, cb_error *err);
 cb_status cb_json_write(const cb_dungeon *d, const cb_json_procs *procs, cb_sink sink, cb_error *err);
 
 /* Reads and validates a dungeon from JSON text (name is used in messages).

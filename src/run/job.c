@@ -75,9 +75,11 @@ static cb_status make_dungeon(const cb_job *job, cb_dungeon **out, cb_error *err
     *out = NULL;
     return cb_error_set(err, CB_EINTERNAL, "out of memory");
   }
+  /* a dungeon too big for the JSON it is to go into is refused before it is stocked */
+  bool json = cb_format_row_of(job->format)->writer == CB_WRITER_JSON;
   cb_stock_options so = job->stock;
   so.faithful = job->gen.faithful;
-  if ((st = cb_stock_run(*out, &so, err)) != CB_OK) {
+  if ((json && (st = cb_json_writable(*out, err)) != CB_OK) || (st = cb_stock_run(*out, &so, err)) != CB_OK) {
     cb_dungeon_free(*out);
     *out = NULL;
     return st;
