@@ -40,7 +40,7 @@ static const double NEAR_FT = 10;
 static const double WALL_FT = 5;
 /* what a corridor's shape costs, in feet: each room it crosses, each corridor, each turn, each foot crowded
  */
-static const double ROOM_CROSSING = 100000, CORRIDOR_CROSSING = 1000, TURN = 15, CROWDED = 2;
+static const double ROOM_CROSSING = 100000, CORRIDOR_CROSSING = 150, RUN_ALONG = 500, TURN = 15, CROWDED = 2;
 /* a corridor closer than this beside another is crowded */ /* stairs this far before and after a crossed
                                                                corridor */
 static const double EPS = 1e-6;
@@ -814,7 +814,7 @@ static int router_map(pc *s, const cb_pc_room *also, cb_ortho_problem *pr) {
                            .nsegs = n,
                            .bend = TURN,
                            .cross = CORRIDOR_CROSSING,
-                           .along = CORRIDOR_CROSSING / 2, /* a corridor run along another: only to get out */
+                           .along = RUN_ALONG, /* a corridor run along another: only to get out */
                            .near = NEAR_FT,
                            .crowd = CROWDED,
                            .pad = WALL_FT,
@@ -874,7 +874,7 @@ static int try_shape(pc *s, int di, int target, bool join, route r, route *best,
     r.cost += hs->h[h].room ? ROOM_CROSSING : CORRIDOR_CROSSING;
     if (hs->h[h].room == dr->room || hs->h[h].room == target) r.cost += ROOM_CROSSING;
     /* by a door it shares, the corridor runs along the other's stub: nothing may cross it there */
-    if (join && r.extra == 0 && hs->h[h].s1 > total - STUB_FT - EPS) r.cost += 10 * CORRIDOR_CROSSING;
+    if (join && r.extra == 0 && hs->h[h].s1 > total - STUB_FT - EPS) r.cost += 10 * RUN_ALONG;
   }
   if (r.cost < best->cost) *best = r;
   return 0;
