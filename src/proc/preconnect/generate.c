@@ -29,8 +29,8 @@ enum {
 };
 static const double SQUARE_FT = 10; /* the map's squares */
 static const double STUB_FT = 10;   /* a corridor leaves a wall straight for this long before turning */
-static const double GAP_FT = 10;    /* rooms keep at least this far apart (a new room may touch its parent) */
-static const double CLEAR_FT = 10;  /* rooms keep this far from corridors */
+static const double GAP_FT = 7.5;   /* rooms keep at least this far apart (a new room may touch its parent) */
+static const double CLEAR_FT = 5;   /* rooms keep this far from corridors */
 static const double EDGE_FT = 5;    /* doors keep this far from a wall's corners and from each other */
 static const double SNAP_FT = 2.5;  /* every door lies on this grid */
 static const double STAIRS_FT = 5;
@@ -40,7 +40,7 @@ static const double NEAR_FT = 10;
 static const double WALL_FT = 5;
 /* what a corridor's shape costs, in feet: each room it crosses, each corridor, each turn, each foot crowded
  */
-static const double ROOM_CROSSING = 100000, CORRIDOR_CROSSING = 1000, TURN = 15, CROWDED = 2;
+static const double ROOM_CROSSING = 100000, CORRIDOR_CROSSING = 150, RUN_ALONG = 500, TURN = 15, CROWDED = 2;
 /* a corridor closer than this beside another is crowded */ /* stairs this far before and after a crossed
                                                                corridor */
 static const double EPS = 1e-6;
@@ -96,7 +96,8 @@ typedef struct pc {
   cb_boxgrid *rooms_at, *corridors_at, *spots_at;
   int *near; /* scratch: what nearby() found */
   size_t cap_near;
-  bool big; /* too many rooms for a line per step in the log */
+  bool big;      /* too many rooms for a line per step in the log */
+  pt side_shift; /* how far the shape being fitted moves the door's side passage */
 } pc;
 
 static double snap(double v) { return round(v / SNAP_FT) * SNAP_FT; }
@@ -333,6 +334,8 @@ static int find_hits_upto(pc *s, const pt *v, int n, int self, hits *hs, int lim
     for (int part = 0; part < 2; part++) {
       const pt *w = part ? o->side : o->points;
       int m = part ? o->nside : o->npoints;
+      /* the shared stub is the corridor's own; its side passage is crossed wherever it is met */
+      if (part == 1) drop_shared_door(hs, before, v, n, total, o);
       for (int k = 1; k < m; k++) {
         pt c = w[k - 1], e = w[k];
         if (hi2(c.x, e.x) < minx - EPS || lo2(c.x, e.x) > maxx + EPS || hi2(c.y, e.y) < miny - EPS ||
@@ -345,7 +348,6 @@ static int find_hits_upto(pc *s, const pt *v, int n, int self, hits *hs, int lim
         }
       }
     }
-    drop_shared_door(hs, before, v, n, total, o);
     if (hs->n > limit) return 0;
   }
   if (hs->n > 1) qsort(hs->h, (size_t)hs->n, sizeof *hs->h, hit_cmp);
@@ -419,7 +421,9 @@ static int room_fits(pc *s, const cb_pc_room *r, int parent, int self) {
   double t0, t1;
   const cb_pc_door *me = &s->p->doors[self];
   cb_pc_room near = {0, r->x - CLEAR_FT, r->y - CLEAR_FT, r->w + 2 * CLEAR_FT, r->h + 2 * CLEAR_FT};
-  if (me->nside == 2 && clip(me->side[0], me->side[1], &near, &t0, &t1)) return 0;
+  pt side[2] = {{me->side[0].x + s->side_shift.x, me->side[0].y + s->side_shift.y},
+                {me->side[1].x + s->side_shift.x, me->side[1].y + s->side_shift.y}};
+  if (me->nside == 2 && clip(side[0], side[1], &near, &t0, &t1)) return 0;
   int nr = nearby(s, s->rooms_at, r->x - GAP_FT, r->y - GAP_FT, r->x + r->w + GAP_FT, r->y + r->h + GAP_FT,
                   s->p->nrooms);
   for (int i = 0; i < nr; i++) {
@@ -810,7 +814,7 @@ static int router_map(pc *s, const cb_pc_room *also, cb_ortho_problem *pr) {
                            .nsegs = n,
                            .bend = TURN,
                            .cross = CORRIDOR_CROSSING,
-                           .along = CORRIDOR_CROSSING / 2, /* a corridor run along another: only to get out */
+                           .along = RUN_ALONG, /* a corridor run along another: only to get out */
                            .near = NEAR_FT,
                            .crowd = CROWDED,
                            .pad = WALL_FT,
@@ -870,7 +874,7 @@ static int try_shape(pc *s, int di, int target, bool join, route r, route *best,
     r.cost += hs->h[h].room ? ROOM_CROSSING : CORRIDOR_CROSSING;
     if (hs->h[h].room == dr->room || hs->h[h].room == target) r.cost += ROOM_CROSSING;
     /* by a door it shares, the corridor runs along the other's stub: nothing may cross it there */
-    if (join && r.extra == 0 && hs->h[h].s1 > total - STUB_FT - EPS) r.cost += 10 * CORRIDOR_CROSSING;
+    if (join && r.extra == 0 && hs->h[h].s1 > total - STUB_FT - EPS) r.cost += 10 * RUN_ALONG;
   }
   if (r.cost < best->cost) *best = r;
   return 0;
@@ -1229,6 +1233,9 @@ static cb_facing last_leg(const pt *v, int n, cb_facing dflt) {
 typedef struct shape {
   pt v[MAX_CORNERS];
   int n, cost, step, bend, fits;
+  int longer;  /* feet more than rolled (a step aside that does not keep the length) */
+  bool turned; /* the new room stands turned a quarter round (its sides swapped) */
+  double slid; /* the door moved this far along its wall (feet, right or down positive) */
   /* routed round the rooms to the room placed `ahead` ft on and `aside` ft right of the rolled end */
   int routed, ahead, aside;
   double lx, ly, off;
@@ -1237,27 +1244,34 @@ typedef struct shape {
 } shape;
 
 /* The rolled corridor stepped `step` squares aside (sign: right or left):
- * out 10 ft, sideways, then on its way. 0 when it is too short to step. */
-static int step_aside(const pt *v0, int n0, cb_facing facing, int step, int sign, shape *sh) {
-  sh->n = 0, sh->lx = sh->ly = 0;
+ * out 10 ft, sideways, then on its way; with `keep`, its first leg that
+ * much shorter so that the corridor keeps its length, and with `late` the
+ * step taken 10 ft before the first leg ends rather than 10 ft after the
+ * door. 0 when it is too short to step. */
+static int step_aside(const pt *v0, int n0, cb_facing facing, int step, int sign, int keep, shape *sh) {
+  memset(sh, 0, sizeof *sh);
   if (step == 0) {
     memcpy(sh->v, v0, (size_t)n0 * sizeof *v0);
     sh->n = n0;
   } else {
-    if (n0 < 2 || seg_len(v0[0], v0[1]) < STUB_FT - EPS) return 0;
+    double back = keep ? step * SQUARE_FT : 0, first = n0 < 2 ? 0 : seg_len(v0[0], v0[1]);
+    double at = keep == 2 ? first - back - SQUARE_FT : STUB_FT;
+    if (n0 < 2 || first < STUB_FT + (keep ? back + SQUARE_FT : 0) - EPS ||
+        (keep == 2 && at < STUB_FT + SQUARE_FT - EPS))
+      return 0;
     cb_facing g = (cb_facing)((facing + (sign > 0 ? 1 : 3)) % 4);
-    sh->lx = DX[g] * step * SQUARE_FT, sh->ly = DY[g] * step * SQUARE_FT;
+    double ax = DX[g] * step * SQUARE_FT, ay = DY[g] * step * SQUARE_FT;
+    sh->lx = ax - DX[facing] * back, sh->ly = ay - DY[facing] * back;
     sh->v[sh->n++] = v0[0];
-    sh->v[sh->n++] = (pt){v0[0].x + DX[facing] * STUB_FT, v0[0].y + DY[facing] * STUB_FT};
-    sh->v[sh->n++] = (pt){sh->v[1].x + sh->lx, sh->v[1].y + sh->ly};
+    sh->v[sh->n++] = (pt){v0[0].x + DX[facing] * at, v0[0].y + DY[facing] * at};
+    sh->v[sh->n++] = (pt){sh->v[1].x + ax, sh->v[1].y + ay};
     for (int i = 1; i < n0; i++)
       sh->v[sh->n++] = (pt){v0[i].x + sh->lx, v0[i].y + sh->ly};
   }
   sh->n = simplify(sh->v, sh->n);
   if (sh->n == 1) sh->v[sh->n++] = sh->v[0];
   sh->step = step * (int)SQUARE_FT;
-  sh->bend = 0;
-  sh->routed = 0;
+  sh->longer = keep ? 0 : sh->step;
   return 1;
 }
 
@@ -1269,55 +1283,169 @@ static int bend_end(const pt *v0, int n0, int back, int sign, shape *sh) {
   double len = seg_len(a, b), d = back * SQUARE_FT;
   if (len < d + SQUARE_FT - EPS) return 0;
   cb_facing f = last_leg(v0, n0, CB_FACING_N), g = (cb_facing)((f + (sign > 0 ? 1 : 3)) % 4);
+  memset(sh, 0, sizeof *sh);
   memcpy(sh->v, v0, (size_t)n0 * sizeof *v0);
   pt k = {b.x - DX[f] * d, b.y - DY[f] * d};
   sh->v[n0 - 1] = k;
   sh->v[n0] = (pt){k.x + DX[g] * d, k.y + DY[g] * d};
   sh->n = n0 + 1;
-  sh->lx = sh->ly = 0;
-  sh->step = 0;
   sh->bend = (int)d;
-  sh->routed = 0;
   return 1;
 }
 
-/* Picks the corridor to a new room: the rolled length where the room fits,
- * crossing least (a room counts as 100 corridors); stepped aside (a turn,
- * logged) when that crosses less or lets the room fit. -1 on OOM. */
-static int choose_shape(pc *s, int di, const pt *v0, int n0, cb_facing dir, const rolled_room *rr,
-                        shape *best, hits *hs) {
+/* How far the shape strays from the roll, for choosing: feet added, then
+ * turns (a bend or a jog), then the room turned. */
+static int change_of(const shape *a) { return a->longer * 100 + (a->step || a->bend) * 2 + a->turned; }
+
+/* Is shape a a better corridor to a new room than b (b->n 0: none yet)?
+ * Fewest rooms crossed, then the room fits, then the rolled length kept
+ * (the least change), and only then the fewest corridors crossed. */
+static bool better_shape(const shape *a, const shape *b) {
+  int ra = a->cost / 100, rb = b->cost / 100;
+  if (b->n == 0 || ra != rb) return b->n == 0 || ra < rb;
+  if (a->fits != b->fits) return a->fits > b->fits;
+  if (change_of(a) != change_of(b)) return change_of(a) < change_of(b);
+  return a->cost < b->cost;
+}
+
+/* The k-th way to draw the rolled corridor: as rolled, its end bent, a jog
+ * that keeps its length (early, then late), stepped aside (longer). 0 when
+ * there is no such shape. */
+enum { SHAPE_KEPT = 1 + 12 + 12 + 12, SHAPE_WAYS = SHAPE_KEPT + 12 };
+static int nth_shape(const pt *v0, int n0, cb_facing facing, int k, shape *sh) {
+  if (k == 0) return step_aside(v0, n0, facing, 0, 1, 0, sh);
+  int i = (k - 1) % 12, sign = i % 2 ? -1 : 1, size = i / 2 + 1;
+  if (k <= 12) return bend_end(v0, n0, size, sign, sh);
+  return step_aside(v0, n0, facing, size, sign, k <= 24 ? 1 : k <= 36 ? 2 : 0, sh);
+}
+
+/* The rolled room turned a quarter round: its sides swapped, its doors
+ * facing as rolled. */
+static rolled_room turned_room(const rolled_room *rr) {
+  rolled_room t = *rr;
+  t.w = rr->h, t.h = rr->w;
+  return t;
+}
+
+/* Fits the new room at the end of shape sh: as rolled, else turned. */
+static void fit_shape(pc *s, int di, const rolled_room *rr, shape *sh) {
+  s->side_shift = (pt){sh->lx, sh->ly};
+  sh->fits = fit_room(s, di, sh->v, sh->n, sh->dir, rr, &sh->at, &sh->off);
+  if (!sh->fits && rr->w != rr->h) {
+    rolled_room t = turned_room(rr);
+    sh->fits = sh->turned = fit_room(s, di, sh->v, sh->n, sh->dir, &t, &sh->at, &sh->off);
+  }
+  s->side_shift = (pt){0, 0};
+}
+
+/* May door di move to `off` feet along its wall before its corridor is
+ * drawn? Only a door no other corridor comes in by, where it keeps clear of
+ * the wall's corners and other doors and does not open into a room. */
+static bool door_may_slide(pc *s, int di, bool may, double off) {
+  const cb_pc_door *dr = &s->p->doors[di];
+  const cb_pc_room *home = rect_of(s, dr->room);
+  if (!may || off < EDGE_FT - EPS || off > wall_len(home, dr->facing) - EDGE_FT + EPS) return false;
+  for (int j = 0; j < s->p->ndoors; j++) {
+    const cb_pc_door *o = &s->p->doors[j];
+    pt q = o->npoints >= 2 ? o->points[o->npoints - 1] : o->at;
+    if (j != di && o->room == dr->room && o->facing == dr->facing &&
+        fabs(wall_off(home, dr->facing, o->at) - off) < EDGE_FT - EPS)
+      return false;
+    if (j != di && o->npoints >= 2 && o->to == dr->room && on_wall(home, dr->facing, q) &&
+        fabs(wall_off(home, dr->facing, q) - off) < EDGE_FT - EPS)
+      return false;
+  }
+  return !door_covered(s, wall_point(home, dr->facing, off), dr->facing);
+}
+
+/* Tries the first `ways` shapes of the rolled corridor v0 (nth_shape),
+ * from the door slid `slid` feet along its wall, keeping the best in
+ * *best. -1 on OOM. */
+static int try_shapes(pc *s, int di, const pt *v0, int n0, cb_facing dir, const rolled_room *rr, int ways,
+                      double slid, shape *best, hits *hs) {
   cb_facing facing = s->p->doors[di].facing;
-  best->n = 0;
-  for (int k = 0; k <= 24; k++) {
+  pt t = {v0[0].x - s->p->doors[di].at.x, v0[0].y - s->p->doors[di].at.y};
+  for (int k = 0; k < ways; k++) {
     shape sh;
-    if (k <= 12 ? !step_aside(v0, n0, facing, (k + 1) / 2, k % 2 ? 1 : -1, &sh)
-                : !bend_end(v0, n0, (k - 11) / 2, k % 2 ? 1 : -1, &sh))
-      continue;
+    if (!nth_shape(v0, n0, facing, k, &sh)) continue;
+    sh.slid = slid, sh.lx += t.x, sh.ly += t.y;
     if ((sh.cost = hit_cost(s, sh.v, sh.n, di, hs)) < 0) return -1;
     sh.dir = last_leg(sh.v, sh.n, dir);
-    sh.fits = fit_room(s, di, sh.v, sh.n, sh.dir, rr, &sh.at, &sh.off);
-    int rooms = sh.cost / 100, best_rooms = best->cost / 100;
-    if (best->n == 0 || rooms < best_rooms ||
-        (rooms == best_rooms && (sh.fits > best->fits || (sh.fits == best->fits && sh.cost < best->cost))))
-      *best = sh;
-    if (best->fits && best->cost == 0) break;
+    fit_shape(s, di, rr, &sh);
+    if (better_shape(&sh, best)) *best = sh;
+    /* a corridor in the way is crossed by the d10, never stepped round */
+    if (best->fits && best->cost < 100 && change_of(best) < 2) break;
   }
   return 0;
 }
 
-/* Nowhere at the rolled length: the corridor is lengthened 10 ft at a time
- * until the room stands clear (logged). Returns the feet added. */
-static int lengthen(pc *s, int di, shape *sh, const rolled_room *rr) {
-  int added = 0;
-  while (!sh->fits) {
-    if (sh->n == 2 && same_pt(sh->v[0], sh->v[1]))
-      sh->v[1] = (pt){sh->v[0].x + DX[sh->dir] * SQUARE_FT, sh->v[0].y + DY[sh->dir] * SQUARE_FT};
-    else
-      sh->v[sh->n - 1].x += DX[sh->dir] * SQUARE_FT, sh->v[sh->n - 1].y += DY[sh->dir] * SQUARE_FT;
-    added += (int)SQUARE_FT;
-    sh->fits = fit_room(s, di, sh->v, sh->n, sh->dir, rr, &sh->at, &sh->off);
+/* Picks the corridor to a new room: the rolled length where the room fits
+ * and it crosses no room, the corridors in its way crossed by the d10;
+ * the room turned, the corridor's end bent, a jog (a turn, logged) only
+ * when a room is in its way or the new room would not fit, and stepped
+ * aside (longer) only when nothing of the rolled length will do. -1 on
+ * OOM. */
+static int choose_shape(pc *s, int di, const pt *v0, int n0, cb_facing dir, const rolled_room *rr,
+                        shape *best, hits *hs) {
+  const cb_pc_door *dr = &s->p->doors[di];
+  cb_facing facing = dr->facing;
+  const cb_pc_room *home = rect_of(s, dr->room);
+  double len = wall_len(home, facing), at = wall_off(home, facing, dr->at);
+  bool may_slide = !shares_door(s, di, dr->at);
+  best->n = 0;
+  /* the door where it was made, then slid along its wall a step at a time */
+  for (double step = 0; step <= len; step += SNAP_FT * 2) {
+    for (int sign = 1; sign >= -1; sign -= 2) {
+      double off = at + sign * step;
+      if ((step == 0 && sign < 0) || (step > 0 && !door_may_slide(s, di, may_slide, off))) continue;
+      pt t = {wall_point(home, facing, off).x - dr->at.x, wall_point(home, facing, off).y - dr->at.y}, v[8];
+      for (int i = 0; i < n0; i++)
+        v[i] = (pt){v0[i].x + t.x, v0[i].y + t.y};
+      if (try_shapes(s, di, v, n0, dir, rr, step == 0 ? SHAPE_WAYS : SHAPE_KEPT, off - at, best, hs))
+        return -1;
+      /* the first spot where a corridor of the rolled length reaches a room that fits */
+      if (best->fits && best->cost < 100 && best->longer == 0) return 0;
+    }
   }
-  return added;
+  return 0;
+}
+
+/* The shape's last leg 10 ft longer. */
+static void extend(shape *sh) {
+  if (sh->n == 2 && same_pt(sh->v[0], sh->v[1]))
+    sh->v[1] = (pt){sh->v[0].x + DX[sh->dir] * SQUARE_FT, sh->v[0].y + DY[sh->dir] * SQUARE_FT};
+  else
+    sh->v[sh->n - 1].x += DX[sh->dir] * SQUARE_FT, sh->v[sh->n - 1].y += DY[sh->dir] * SQUARE_FT;
+}
+
+enum { LONGEST_ADDED = 30 }; /* squares a corridor may grow to reach a spot clear of rooms */
+
+/* Nothing fits at the rolled length and no corridor routed round the rooms
+ * reaches a spot: the rolled corridor made the fewest squares longer, then
+ * shaped as at its rolled length (bent, a jog, stepped aside), so that the
+ * new room stands clear and the corridor crosses no room. Fills *best and
+ * returns the feet added, 0 when there is none, -1 on OOM. */
+static int lengthen_clear(pc *s, int di, const pt *v0, int n0, cb_facing dir, const rolled_room *rr,
+                          shape *best, hits *hs) {
+  shape longer;
+  step_aside(v0, n0, s->p->doors[di].facing, 0, 1, 0, &longer);
+  longer.dir = last_leg(longer.v, longer.n, dir);
+  for (int a = 1; a <= LONGEST_ADDED; a++) {
+    extend(&longer);
+    for (int k = 0; k < SHAPE_WAYS; k++) {
+      shape sh;
+      if (!nth_shape(longer.v, longer.n, s->p->doors[di].facing, k, &sh)) continue;
+      int cost = hit_cost(s, sh.v, sh.n, di, hs);
+      if (cost < 0) return -1;
+      if (cost >= 100) continue;
+      sh.dir = last_leg(sh.v, sh.n, dir);
+      fit_shape(s, di, rr, &sh);
+      if (!sh.fits) continue;
+      sh.cost = cost, *best = sh;
+      return a * (int)SQUARE_FT + sh.longer;
+    }
+  }
+  return 0;
 }
 
 enum { BEYOND_RINGS = 24, BEYOND_TRIES = 16 };
@@ -1436,9 +1564,22 @@ static void log_fit(pc *s, int di, const char *why, const shape *sh, const rolle
   char lw[160];
   length_words(dr, lw, sizeof lw);
   cb_dungeon_log(s->d, "Room %d, %s door: %s; %s.", dr->room, way, why, lw);
-  if (sh->step)
+  if (sh->step && sh->longer)
     cb_dungeon_log(s->d, "Room %d, %s door: the corridor turns aside %d ft %s.", dr->room, way, sh->step,
-                   sh->cost ? "to cross less" : "so that it crosses nothing and the new room fits");
+                   sh->cost >= 100 ? "to cross fewer rooms"
+                                   : "so that it crosses no room and the new room fits");
+  else if (sh->step)
+    cb_dungeon_log(
+        s->d,
+        "Room %d, %s door: the corridor jogs %d ft aside and keeps its length so that the new room "
+        "fits.",
+        dr->room, way, sh->step);
+  if (sh->slid != 0)
+    cb_dungeon_log(s->d, "Room %d, %s door: the door moves %.1f ft along its wall so that the new room fits.",
+                   dr->room, way, fabs(sh->slid));
+  if (sh->turned)
+    cb_dungeon_log(s->d, "Room %d, %s door: the new room stands turned, %.0f by %.0f ft, so that it fits.",
+                   dr->room, way, rr->w, rr->h);
   if (sh->bend)
     cb_dungeon_log(s->d,
                    "Room %d, %s door: the corridor turns %s for its last %d ft so that the new room fits.",
@@ -1469,6 +1610,41 @@ static void log_fit(pc *s, int di, const char *why, const shape *sh, const rolle
         dr->room, way, added, poly_len(sh->v, sh->n));
 }
 
+/* The corridor of door di ends blind (`why` it does), straight on for its
+ * rolled length (0: 10 ft, 7+: 60 ft), short of any room in its way. */
+static cb_status blind_corridor(pc *s, int di, const char *why, cb_error *err) {
+  cb_pc_door *dr = &s->p->doors[di];
+  int L = dr->length_roll == 10 ? 1 : dr->length_roll > 6 ? 6 : dr->length_roll;
+  pt v[2] = {dr->at, {dr->at.x + DX[dr->facing] * L * SQUARE_FT, dr->at.y + DY[dr->facing] * L * SQUARE_FT}};
+  int n = 2;
+  hits hs = {0};
+  int secret_to = 0, dead = 0;
+  cb_status st = find_hits(s, v, n, di, &hs) ? cb_error_oom(err) : CB_OK;
+  int in_way = 0;
+  double short_of = 0;
+  for (int i = 0; st == CB_OK && i < hs.n && !in_way; i++) {
+    /* a room in its way: it stops short of it, as corridors keep off rooms */
+    if (!hs.h[i].room) continue;
+    double keep = fmax(WALL_FT, floor((hs.h[i].s0 - WALL_FT) / SNAP_FT) * SNAP_FT);
+    v[1] = (pt){dr->at.x + DX[dr->facing] * keep, dr->at.y + DY[dr->facing] * keep};
+    in_way = hs.h[i].room, short_of = hs.h[i].s0 - keep;
+    st = find_hits(s, v, n, di, &hs) ? cb_error_oom(err) : CB_OK;
+  }
+  if (st == CB_OK) st = roll_crossings(s, di, v, &n, &hs, &secret_to, &dead, err);
+  free(hs.h);
+  if (st != CB_OK) return st;
+  if (!s->big)
+    cb_dungeon_log(s->d, "Room %d, %s door: %s: a dead end, length rolled %d: %.0f ft%s.", dr->room,
+                   FACING_WORD[dr->facing], why, dr->length_roll % 10, poly_len(v, n),
+                   in_way ? " (cut short)" : "");
+  if (in_way && !s->big)
+    cb_dungeon_log(s->d,
+                   "Room %d, %s door: the dead end stops %.0f ft short of room %d, which stands in its way.",
+                   dr->room, FACING_WORD[dr->facing], short_of, in_way);
+  return finish_corridor(s, di, v, n, secret_to ? secret_to : dr->room,
+                         secret_to ? CB_FLAG_SECRET : CB_FLAG_DEAD_END, err);
+}
+
 /* A new room at the end of a corridor of the rolled length: the room slid
  * along its wall, or the corridor stepped aside, until it stands clear. */
 static cb_status corridor_to_new_room(pc *s, int di, const char *why, cb_error *err) {
@@ -1486,11 +1662,25 @@ static cb_status corridor_to_new_room(pc *s, int di, const char *why, cb_error *
   if (routed == 0 && !(sh.fits && sh.cost < 100) &&
       (routed = place_beyond(s, di, v0, n0, dir, &rr, &beyond, &hs)) > 0)
     sh = beyond;
+  int added = 0;
+  /* nowhere to route to either: the least longer corridor clear of rooms */
+  if (routed == 0 && !(sh.fits && sh.cost < 100) &&
+      (added = lengthen_clear(s, di, v0, n0, dir, &rr, &sh, &hs)) < 0)
+    routed = -1;
+  if (routed == 0 && added == 0 && !(sh.fits && sh.cost < 100)) {
+    /* boxed in by rooms: no new room fits that way */
+    free(hs.h);
+    s->p->doors[di].nside = 0;
+    char why2[48];
+    snprintf(why2, sizeof why2, "no new room fits %s", FACING_WORD[s->p->doors[di].facing]);
+    return blind_corridor(s, di, why2, err);
+  }
   if (routed < 0 || trim_side(s, di, &sh, &hs)) {
     free(hs.h);
     return cb_error_oom(err);
   }
-  int added = lengthen(s, di, &sh, &rr);
+  if (sh.turned) rr = turned_room(&rr);
+  if (sh.slid != 0) s->p->doors[di].at = sh.v[0];
   log_fit(s, di, why, &sh, &rr, added);
   int secret_to = 0, dead = 0, n = sh.n;
   cb_status st = find_hits(s, sh.v, n, di, &hs) ? cb_error_oom(err) : CB_OK;
@@ -1516,35 +1706,9 @@ static cb_status corridor_to_new_room(pc *s, int di, const char *why, cb_error *
 static cb_status dead_end(pc *s, int di, cb_error *err) {
   cb_pc_door *dr = &s->p->doors[di];
   dr->length_roll = cb_d10(&s->rng);
-  int L = dr->length_roll == 10 ? 1 : dr->length_roll > 6 ? 6 : dr->length_roll;
-  pt v[2] = {dr->at, {dr->at.x + DX[dr->facing] * L * SQUARE_FT, dr->at.y + DY[dr->facing] * L * SQUARE_FT}};
-  int n = 2;
-  hits hs = {0};
-  int secret_to = 0, dead = 0;
-  cb_status st = find_hits(s, v, n, di, &hs) ? cb_error_oom(err) : CB_OK;
-  int in_way = 0;
-  double short_of = 0;
-  for (int i = 0; st == CB_OK && i < hs.n && !in_way; i++) {
-    /* a room in its way: it stops short of it, as corridors keep off rooms */
-    if (!hs.h[i].room) continue;
-    double keep = fmax(WALL_FT, floor((hs.h[i].s0 - WALL_FT) / SNAP_FT) * SNAP_FT);
-    v[1] = (pt){dr->at.x + DX[dr->facing] * keep, dr->at.y + DY[dr->facing] * keep};
-    in_way = hs.h[i].room, short_of = hs.h[i].s0 - keep;
-    st = find_hits(s, v, n, di, &hs) ? cb_error_oom(err) : CB_OK;
-  }
-  if (st == CB_OK) st = roll_crossings(s, di, v, &n, &hs, &secret_to, &dead, err);
-  free(hs.h);
-  if (st != CB_OK) return st;
-  if (!s->big)
-    cb_dungeon_log(s->d, "Room %d, %s door: still no room lies %s: a dead end, length rolled %d: %.0f ft%s.",
-                   dr->room, FACING_WORD[dr->facing], FACING_WORD[dr->facing], dr->length_roll % 10,
-                   poly_len(v, n), in_way ? " (cut short)" : "");
-  if (in_way && !s->big)
-    cb_dungeon_log(s->d,
-                   "Room %d, %s door: the dead end stops %.0f ft short of room %d, which stands in its way.",
-                   dr->room, FACING_WORD[dr->facing], short_of, in_way);
-  return finish_corridor(s, di, v, n, secret_to ? secret_to : dr->room,
-                         secret_to ? CB_FLAG_SECRET : CB_FLAG_DEAD_END, err);
+  char why[48];
+  snprintf(why, sizeof why, "still no room lies %s", FACING_WORD[dr->facing]);
+  return blind_corridor(s, di, why, err);
 }
 
 /* Roll for the destination: d10; in the first five rooms the raw room
