@@ -666,13 +666,88 @@ static void players_map_keeps_every_secret(void **state) {
   assert_true(leak_count(&gm) > 0);
 }
 
+/* ---- nothing crosses the map frame (booklet.md, leximorph) ---- */
+
+/* Is item i a stroked rectangle (cb_page_rect) at least 100 pt wide? */
+static bool frame_rect(const cb_page *p, const cb_item *it) {
+  if (it->kind != CB_ITEM_PATH || it->nops != 5 || !it->ink.stroke || it->ink.fill) return false;
+  const cb_op *o = &p->ops[it->op0];
+  if (o[0].kind != CB_OP_MOVE || o[4].kind != CB_OP_CLOSE) return false;
+  box b = path_box(p, it);
+  return b.x1 - b.x0 > 100 && b.y1 - b.y0 > 100;
+}
+
+/* What an item covers on the page, its stroke's half width outside a path's points. */
+static box item_box(const cb_page *p, const cb_item *it) {
+  if (it->kind == CB_ITEM_TEXT) return text_box(it);
+  box b = path_box(p, it);
+  double h = it->ink.stroke ? it->ink.width / 2 : 0;
+  return (box){b.x0 - h, b.y0 - h, b.x1 + h, b.y1 + h, b.id, false, 0};
+}
+
+/* The map's frame on the sheet's first page is the largest rectangle drawn
+ * before its first room or number; everything drawn after it and before the
+ * legend is the map, and must lie inside the frame. Returns how many items cross. */
+static int frame_crossings(const cb_page *p, const char *what, char *first, size_t cap) {
+  int frame = -1, room = -1, n = 0;
+  double area = 0;
+  for (int i = 0; i < p->nitems && room < 0; i++) {
+    box b = path_box(p, &p->items[i]);
+    if (p->items[i].role.kind != CB_ROLE_NONE)
+      room = i;
+    else if (frame_rect(p, &p->items[i]) && (b.x1 - b.x0) * (b.y1 - b.y0) > area)
+      frame = i, area = (b.x1 - b.x0) * (b.y1 - b.y0);
+  }
+  if (frame < 0 || room < 0) fail_msg("%s: no map frame found before the rooms", what);
+  box f = path_box(p, &p->items[frame]);
+  for (int i = frame + 1; i < p->nitems; i++) {
+    const cb_item *it = &p->items[i];
+    if (it->kind == CB_ITEM_TEXT && strcmp(it->text, "Legend") == 0) break;
+    box b = item_box(p, it);
+    if (!isfinite(b.x0) ||
+        (b.x0 >= f.x0 - 0.1 && b.x1 <= f.x1 + 0.1 && b.y0 >= f.y0 - 0.1 && b.y1 <= f.y1 + 0.1))
+      continue;
+    if (!n++ && !first[0])
+      snprintf(first, cap,
+               "%s: item %d ('%.12s', role %d of %d) spans %.1f..%.1f x %.1f..%.1f, frame %.1f..%.1f x "
+               "%.1f..%.1f",
+               what, i, it->kind == CB_ITEM_TEXT ? it->text : "path", (int)it->role.kind, it->role.a, b.x0,
+               b.x1, b.y0, b.y1, f.x0, f.x1, f.y0, f.y1);
+  }
+  return n;
+}
+
+/* Nothing on leximorph's sheet map (label, stub, stair, mark) crosses the
+ * map frame: seeds 42 and 91 had marks over its edge. */
+static void nothing_crosses_the_frame(void **state) {
+  (void)state;
+  const char *env = getenv("CB_MAP_SEEDS");
+  int seeds = env ? atoi(env) : 200, crossing = 0, sheets = 0;
+  char first[256] = "";
+  for (int seed = 1; seed <= seeds; seed++) {
+    cb_dungeon *d = stocked("leximorph", seed);
+    cb_document doc = {0};
+    lay_out_sheet(d, d, false, &doc);
+    char what[64];
+    snprintf(what, sizeof what, "leximorph seed %d", seed);
+    crossing += frame_crossings(doc.pages[0], what, first, sizeof first) > 0;
+    sheets++;
+    cb_document_free(&doc);
+    cb_dungeon_free(d);
+  }
+  printf("leximorph    %d sheets: %d with something across the map frame%s%s\n", sheets, crossing,
+         first[0] ? "; first: " : "", first);
+  if (crossing) fail_msg("%s", first);
+}
+
 int main(void) {
   static const char *gens[] = {"dropdice", "cards", "leximorph", "preconnect", "battleships"};
-  struct CMUnitTest tests[10];
+  struct CMUnitTest tests[11];
   for (int i = 0; i < 5; i++) {
     tests[i] = (struct CMUnitTest){gens[i], nothing_draws_through_anything, NULL, NULL, (void *)gens[i]};
     tests[5 + i] =
         (struct CMUnitTest){"players", players_map_keeps_every_secret, NULL, NULL, (void *)gens[i]};
   }
+  tests[10] = (struct CMUnitTest){"leximorph frame", nothing_crosses_the_frame, NULL, NULL, NULL};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -913,11 +913,59 @@ double cb_sketch_height(const cb_dungeon *d, const cb_symbols *st, int level, do
   return H * w / W;
 }
 
+/* The page box (x0, y0, x1, y1) of what p holds: paths with half their
+ * stroke, texts as measured; b[0] > b[2] when it holds nothing. */
+static void drawn_box(const cb_page *p, const cb_symbols *st, double b[4]) {
+  b[0] = b[1] = INFINITY, b[2] = b[3] = -INFINITY;
+  for (int i = 0; i < p->nitems; i++) {
+    const cb_item *it = &p->items[i];
+    if (it->kind == CB_ITEM_TEXT) {
+      double tw = cb_text_width(st->m, it->font, it->size, it->text);
+      b[0] = fmin(b[0], it->x), b[2] = fmax(b[2], it->x + tw);
+      b[1] = fmin(b[1], it->y - it->size), b[3] = fmax(b[3], it->y + it->size * 0.3);
+      continue;
+    }
+    double hw = it->ink.stroke ? it->ink.width / 2 : 0;
+    for (int k = it->op0; k < it->op0 + it->nops; k++)
+      for (int j = 0; j < (p->ops[k].kind == CB_OP_CURVE ? 3 : p->ops[k].kind == CB_OP_CLOSE ? 0 : 1); j++) {
+        b[0] = fmin(b[0], p->ops[k].x[j] - hw), b[2] = fmax(b[2], p->ops[k].x[j] + hw);
+        b[1] = fmin(b[1], p->ops[k].y[j] - hw), b[3] = fmax(b[3], p->ops[k].y[j] + hw);
+      }
+  }
+}
+
+/* The view that keeps everything drawn (labels, stubs, stairs, marks, all
+ * of fixed size in points) inside the box: the sketch is drawn aside, and
+ * what sticks out of a side narrows the box the sketch is fitted to on that
+ * side, a few rounds. */
+static view framed_view(const cb_symbols *st, const cb_dungeon *d, double x, double y, double w, double h) {
+  double in[4] = {0, 0, 0, 0}; /* left, top, right, bottom */
+  view v = box_view(d, x, y, w, h);
+  for (int round = 0; round < 4; round++) {
+    cb_page *scratch = cb_page_new(x + w + 1, y + h + 1);
+    if (!scratch) return v;
+    cb_symbol_set none = {0};
+    draw(scratch, st, d, cb_leximorph_sketch(d), &v, &none);
+    double b[4];
+    drawn_box(scratch, st, b);
+    cb_page_free(scratch);
+    double out[4] = {x - b[0], y - b[1], b[2] - (x + w), b[3] - (y + h)};
+    bool clear = true;
+    for (int k = 0; k < 4; k++)
+      if (out[k] > 0.05) in[k] += out[k] + 0.5, clear = false;
+    if (clear || b[0] > b[2]) break;
+    double iw = w - in[0] - in[2], ih = h - in[1] - in[3];
+    if (iw < w / 2 || ih < h / 2) break;
+    v = box_view(d, x + in[0], y + in[1], iw, ih);
+  }
+  return v;
+}
+
 void cb_sketch_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
                    double w, double h, cb_symbol_set *used) {
   (void)level;
   if (!has_sketch(d)) return;
-  view v = box_view(d, x, y, w, h);
+  view v = framed_view(st, d, x, y, w, h);
   draw(p, st, d, cb_leximorph_sketch(d), &v, used);
 }
 
