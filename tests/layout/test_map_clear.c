@@ -717,13 +717,57 @@ static int frame_crossings(const cb_page *p, const char *what, char *first, size
   return n;
 }
 
+/* A sector's caption on leximorph's map: its letter (bold, 9 pt and up, one
+ * character), "sector c,r" or its rolls "d10 ..." (italic). */
+static bool caption_text(const cb_item *it) {
+  if (it->kind != CB_ITEM_TEXT || it->role.kind != CB_ROLE_NONE) return false;
+  if (it->font == CB_FONT_BOLD) return it->size >= 9 && strlen(it->text) == 1 && it->text[0] != 'E';
+  return it->font == CB_FONT_ITALIC && (!strncmp(it->text, "sector ", 7) || !strncmp(it->text, "d10 ", 4));
+}
+
+/* Does a tunnel (a stroke 4.5 pt wide or more, drawn as lines) pass over box b? */
+static bool tunnel_over(const cb_page *p, const cb_item *it, box b) {
+  if (it->kind != CB_ITEM_PATH || !it->ink.stroke || it->ink.width < 4.5 || it->role.kind != CB_ROLE_NONE)
+    return false;
+  double h = it->ink.width / 2;
+  box grown = {b.x0 - h, b.y0 - h, b.x1 + h, b.y1 + h, 0, false, 0};
+  for (int k = it->op0 + 1; k < it->op0 + it->nops; k++) {
+    const cb_op *o = &p->ops[k], *prev = &p->ops[k - 1];
+    if (o->kind != CB_OP_LINE || prev->kind == CB_OP_CLOSE) continue;
+    double ax = prev->x[prev->kind == CB_OP_CURVE ? 2 : 0], ay = prev->y[prev->kind == CB_OP_CURVE ? 2 : 0];
+    if (segment_enters(ax, ay, o->x[0], o->y[0], grown, 0)) return true;
+  }
+  return false;
+}
+
+/* How many of the page's captions a tunnel passes over (the first named in first). */
+static int captions_under_tunnels(const cb_page *p, const char *what, char *first, size_t cap) {
+  int n = 0;
+  for (int i = 0; i < p->nitems; i++) {
+    if (!caption_text(&p->items[i])) continue;
+    box b = text_box(&p->items[i]);
+    for (int j = 0; j < p->nitems; j++)
+      if (tunnel_over(p, &p->items[j], b)) {
+        if (!n++ && !first[0])
+          snprintf(first, cap, "%s: a tunnel %.1f pt wide passes over '%s'", what, p->items[j].ink.width,
+                   p->items[i].text);
+        if (getenv("CB_MAP_VERBOSE"))
+          printf("%s: a tunnel %.1f pt wide (%d ops) passes over '%s' at %.1f,%.1f\n", what,
+                 p->items[j].ink.width, p->items[j].nops, p->items[i].text, p->items[i].x, p->items[i].y);
+        break;
+      }
+  }
+  return n;
+}
+
 /* Nothing on leximorph's sheet map (label, stub, stair, mark) crosses the
- * map frame: seeds 42 and 91 had marks over its edge. */
+ * map frame (164 of 200 sheets did), and the sectors' captions lie clear of
+ * tunnels (103 of 200 sheets had a tunnel over one). */
 static void nothing_crosses_the_frame(void **state) {
   (void)state;
   const char *env = getenv("CB_MAP_SEEDS");
-  int seeds = env ? atoi(env) : 200, crossing = 0, sheets = 0;
-  char first[256] = "";
+  int seeds = env ? atoi(env) : 200, crossing = 0, sheets = 0, covered = 0;
+  char first[256] = "", cfirst[256] = "";
   for (int seed = 1; seed <= seeds; seed++) {
     cb_dungeon *d = stocked("leximorph", seed);
     cb_document doc = {0};
@@ -731,13 +775,20 @@ static void nothing_crosses_the_frame(void **state) {
     char what[64];
     snprintf(what, sizeof what, "leximorph seed %d", seed);
     crossing += frame_crossings(doc.pages[0], what, first, sizeof first) > 0;
+    covered += captions_under_tunnels(doc.pages[0], what, cfirst, sizeof cfirst) > 0;
     sheets++;
     cb_document_free(&doc);
     cb_dungeon_free(d);
   }
   printf("leximorph    %d sheets: %d with something across the map frame%s%s\n", sheets, crossing,
          first[0] ? "; first: " : "", first);
+  printf("leximorph    %d sheets: %d with a caption under a tunnel%s%s\n", sheets, covered,
+         cfirst[0] ? "; first: " : "", cfirst);
   if (crossing) fail_msg("%s", first);
+  /* a ceiling, measured, not yet 0: on the smallest sketches (tunnels at their least, 4.5 pt) some
+   * sectors have no spot clear even for the letter alone (4 of 200 sheets, seed 52 first; 103 before
+   * the captions kept clear of the passages beyond doors and let the rolls go) */
+  if (covered > 4 * seeds / 200) fail_msg("%s", cfirst);
 }
 
 int main(void) {

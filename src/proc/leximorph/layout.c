@@ -124,8 +124,27 @@ static const char *short_turn(int rotation) {
   return rotation >= 1 && rotation <= 4 ? w[rotation] : "";
 }
 
-/* How much of the tunnels (sampled every 2 ft, each 10: a tunnel over a word hides it) and of the
- * placed marks (by their weight) lies inside the box; the count stops early at `enough`. */
+/* How much of a polyline (sampled every 2 ft, each sample 10) lies inside the box. */
+static int line_hits(const view *v, const cb_sketch_point *pt, int npoints, double x0, double y0, double x1,
+                     double y1) {
+  int hits = 0;
+  for (int i = 0; i + 1 < npoints; i++) {
+    double ax = pt[i].x, ay = pt[i].y, bx = pt[i + 1].x, by = pt[i + 1].y;
+    if (fmax(px(v, ax), px(v, bx)) < x0 || fmin(px(v, ax), px(v, bx)) > x1 ||
+        fmax(py(v, ay), py(v, by)) < y0 || fmin(py(v, ay), py(v, by)) > y1)
+      continue;                                              /* the segment misses the box */
+    int n = (int)fmin(200, hypot(bx - ax, by - ay) / 2) + 1; /* a hand-made sketch may hold long strokes */
+    for (int k = 0; k <= n; k++) {
+      double x = px(v, ax + (bx - ax) * k / n), y = py(v, ay + (by - ay) * k / n);
+      hits += (x >= x0 && x <= x1 && y >= y0 && y <= y1) * 10;
+    }
+  }
+  return hits;
+}
+
+/* How much of the tunnels and the passages beyond doors (a tunnel over a
+ * word hides it) and of the placed marks (by their weight) lies inside the
+ * box; the count stops early at `enough`. */
 static int label_hits(const cb_sketch *sk, view *v, double x0, double y0, double x1, double y1, int enough) {
   int hits = 0;
   v->pl.budget -= v->pl.nspots;
@@ -135,26 +154,16 @@ static int label_hits(const cb_sketch *sk, view *v, double x0, double y0, double
     double rx = o->hw + 2, ry = o->hh + 2;
     if (o->x + rx >= x0 && o->x - rx <= x1 && o->y + ry >= y0 && o->y - ry <= y1) hits += (int)o->weight;
   }
-  for (int t = 0; t < sk->ntunnels && hits < enough; t++) {
-    const cb_sketch_tunnel *tu = &sk->tunnels[t];
-    for (int i = 0; i + 1 < tu->npoints; i++) {
-      double ax = tu->points[i].x, ay = tu->points[i].y, bx = tu->points[i + 1].x, by = tu->points[i + 1].y;
-      if (fmax(px(v, ax), px(v, bx)) < x0 || fmin(px(v, ax), px(v, bx)) > x1 ||
-          fmax(py(v, ay), py(v, by)) < y0 || fmin(py(v, ay), py(v, by)) > y1)
-        continue;                                              /* the segment misses the box */
-      int n = (int)fmin(200, hypot(bx - ax, by - ay) / 2) + 1; /* a hand-made sketch may hold long strokes */
-      for (int k = 0; k <= n; k++) {
-        double x = px(v, ax + (bx - ax) * k / n), y = py(v, ay + (by - ay) * k / n);
-        hits += (x >= x0 && x <= x1 && y >= y0 && y <= y1) * 10;
-      }
-    }
-  }
+  for (int t = 0; t < sk->ntunnels && hits < enough; t++)
+    hits += line_hits(v, sk->tunnels[t].points, sk->tunnels[t].npoints, x0, y0, x1, y1);
+  for (int i = 0; i < sk->ndoors && hits < enough; i++)
+    if (!sk->doors[i].room) hits += line_hits(v, sk->doors[i].stub, CB_STUB_POINTS, x0, y0, x1, y1);
   return hits;
 }
 
 /* Where in sector s its caption (size: width, height below its top line,
  * height above it) covers the least tunnel and no mark: a corner, else the
- * clearest of a 9 x 9 grid of places; `inset` from the sector's sides.
+ * clearest of a 13 x 13 grid of places; `inset` from the sector's sides.
  * Returns what it covers there (label_hits). */
 static int caption_at(const cb_sketch *sk, view *v, const cb_sketch_sector *s, const double size[3],
                       double inset, double *best_x, double *best_y) {
@@ -164,8 +173,8 @@ static int caption_at(const cb_sketch *sk, view *v, const cb_sketch_sector *s, c
          bottom = fmax(top, y0 + side - h - 2);
   int best = -1;
   *best_x = left, *best_y = top;
-  for (int c = 0; c < 4 + 81 && best != 0 && (c == 0 || v->pl.budget > 0); c++) {
-    double fx = c < 4 ? c % 2 : (c - 4) % 9 / 8.0, fy = c < 4 ? c / 2 : (c - 4) / 9 / 8.0;
+  for (int c = 0; c < 4 + 169 && best != 0 && (c == 0 || v->pl.budget > 0); c++) {
+    double fx = c < 4 ? c % 2 : (c - 4) % 13 / 12.0, fy = c < 4 ? c / 2 : (c - 4) / 13 / 12.0;
     double x = left + (right - left) * fx, y = top + (bottom - top) * fy;
     int hits = label_hits(sk, v, x - v->tw / 2, y - lift - v->tw / 2, x + w + v->tw / 2, y + h + v->tw / 2,
                           best < 0 ? INT_MAX : best);
@@ -202,10 +211,16 @@ static void paper(cb_page *p, const cb_symbols *st, const cb_sketch *sk, const v
 
 /* Sector s's caption in form 0: "sector c,r" above "d10 2, d4 3: upside
  * down" (the words let go on a small sketch), 1: without the words, 2: the
- * rolls alone on one line. Returns its width; lines[0] is "" for one line. */
+ * rolls alone on one line, 3: the letter alone (where the tunnels leave no
+ * room for more: the sketch page keeps the rolls). Returns its width;
+ * lines[0] is "" for one line, both for the letter alone. */
 static double caption_form(const cb_symbols *st, const cb_sketch_sector *s, int form, double side, double lw,
                            char lines[2][96]) {
   const double small = CAPTION_SIZE;
+  if (form == 3) {
+    lines[0][0] = lines[1][0] = '\0';
+    return lw - small * 0.5;
+  }
   if (form < 2)
     snprintf(lines[0], 96, "sector %d,%d", s->col, s->row);
   else
@@ -224,8 +239,8 @@ static double caption_form(const cb_symbols *st, const cb_sketch_sector *s, int 
 }
 
 /* Sector s's letter and rolls where they cover the least: the first form
- * (caption_form) that covers no word or room, else the one that covers
- * least. The caption then joins the placed marks, so the next keeps clear. */
+ * (caption_form) that covers no tunnel, word or room, else the one that
+ * covers least. The caption then joins the placed marks, so the next keeps clear. */
 static void caption(cb_page *p, const cb_symbols *st, const cb_sketch *sk, view *v,
                     const cb_sketch_sector *s) {
   double side = sk->sector_ft * v->s, big = fmax(9, fmin(22, side * 0.11)), small = CAPTION_SIZE;
@@ -233,7 +248,7 @@ static void caption(cb_page *p, const cb_symbols *st, const cb_sketch *sk, view 
   char lines[2][96] = {"", ""};
   double x = 0, y = 0, w = 0, lift = 0;
   int best = -1;
-  for (int form = 0; form < 3 && (best < 0 || (best >= WORD && s->roll)); form++) {
+  for (int form = 0; form < 4 && (best < 0 || best > 0); form++) {
     char l[2][96];
     double fw = caption_form(st, s, form, side, lw, l), fx, fy;
     /* from its top (a first line stands above a small letter) down to the letter's foot */
@@ -248,7 +263,7 @@ static void caption(cb_page *p, const cb_symbols *st, const cb_sketch *sk, view 
   cb_page_text(p, CB_FONT_BOLD, big, x, y + big * 0.95, shade(st, LETTER), s->letter);
   if (lines[0][0])
     cb_page_text(p, CB_FONT_ITALIC, small, x + lw, y + big * 0.95 - small * 1.15, LABEL, lines[0]);
-  cb_page_text(p, CB_FONT_ITALIC, small, x + lw, y + big * 0.95, LABEL, lines[1]);
+  if (lines[1][0]) cb_page_text(p, CB_FONT_ITALIC, small, x + lw, y + big * 0.95, LABEL, lines[1]);
 }
 
 static void tunnels(cb_page *p, const cb_symbols *st, const cb_sketch *sk, const view *v, int pass) {
