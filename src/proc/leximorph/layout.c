@@ -212,7 +212,7 @@ static void paper(cb_page *p, const cb_symbols *st, const cb_sketch *sk, const v
 /* Sector s's caption in form 0: "sector c,r" above "d10 2, d4 3: upside
  * down" (the words let go on a small sketch), 1: without the words, 2: the
  * rolls alone on one line, 3: the letter alone (where the tunnels leave no
- * room for more: the sketch page keeps the rolls). Returns its width;
+ * room for more: the procedure log keeps the rolls). Returns its width;
  * lines[0] is "" for one line, both for the letter alone. */
 static double caption_form(const cb_symbols *st, const cb_sketch_sector *s, int form, double side, double lw,
                            char lines[2][96]) {
