@@ -1525,6 +1525,7 @@ static int links_from(const crawl *c, const int *order, int nkeys, int k, const 
 /* Two records of one way become one: kept if either end keeps it, the
  * length and flags as walked from its lower place. */
 static int merge_links(link *ln, int nl) {
+  if (nl == 0) return 0; /* ln is NULL then */
   qsort(ln, (size_t)nl, sizeof *ln, link_cmp);
   int out = 0;
   for (int i = 0; i < nl; i++) {
@@ -1556,7 +1557,7 @@ static int next_rooms(const crawl *c, const int *is_key, const int *order, int n
     walk_from(c, is_key, order[k], q);
     fail = links_from(c, order, nkeys, k, q, best, ln, nl, &cap);
   }
-  if (!fail) {
+  if (!fail && *nl > 0) {
     *nl = merge_links(*ln, *nl);
     for (int k = 0; k < nkeys; k++)
       parent[k] = k;
