@@ -77,6 +77,10 @@ int cb_run_write_log(const cb_run *r, FILE *out) {
   return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }
 
+bool cb_run_writes_stdout(const cb_run *r) {
+  return r->ask == CB_ASK_RUN && r->cli.job.output && cb_output_is_stdout(r->cli.job.output);
+}
+
 void cb_process_begin(void) { cb_output_trap_signals(); }
 
 void cb_process_end(void) {

@@ -50,6 +50,9 @@ bool cb_run_drawn_seed(const cb_run *r, uint64_t *seed);
 /* With --explain, after cb_run_go: the procedure's log into out, one line
  * per step, every byte from input escaped. 0, or -1 when out failed. */
 int cb_run_write_log(const cb_run *r, FILE *out);
+/* True when the document goes to standard output (-o -, /dev/stdout): the
+ * log then belongs on standard error. */
+bool cb_run_writes_stdout(const cb_run *r);
 
 /* Once per process, first: SIGINT, SIGTERM and SIGHUP will remove a
  * half-written file. Last: the font caches are freed (for leak checkers). */

@@ -50,11 +50,13 @@ static uint64_t random_seed(void) {
 
 /* Standard input, output and error open, on /dev/null when they were
  * closed: otherwise our output file would get descriptor 2 and every
- * library's warning would land inside it. */
+ * library's warning would land inside it. A closed standard output is
+ * opened read-only, so that what we would write there fails, as it would
+ * have: `-o -` then exits non-zero instead of losing the document. */
 static void open_std_fds(void) {
   for (int fd = 0; fd < 3; fd++) {
     if (fcntl(fd, F_GETFD) != -1) continue;
-    int nul = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+    int nul = open("/dev/null", fd < 2 ? O_RDONLY : O_WRONLY);
     if (nul != fd) _exit(1); /* open takes the lowest free descriptor: fd itself */
   }
 }
@@ -67,7 +69,8 @@ static int stdout_flushed(void) {
 }
 
 /* The run itself: a progress bar on a terminal, notices after success, the
- * drawn seed, and with --explain the procedure's log. */
+ * drawn seed, and with --explain the procedure's log (on standard error when
+ * the document went to standard output: it would follow its last byte). */
 static int make(cb_run *run) {
   if (isatty(STDERR_FILENO)) cb_run_on_progress(run, progress, NULL);
   notices ns = {.n = 0};
@@ -80,8 +83,9 @@ static int make(cb_run *run) {
   print_notices(&ns);
   uint64_t seed;
   if (cb_run_drawn_seed(run, &seed)) fprintf(stderr, "crawlbook: seed %" PRIu64 "\n", seed);
-  if (cb_run_write_log(run, stdout) != 0) {
-    fprintf(stderr, "crawlbook: cannot write to standard output\n");
+  bool to_stdout = cb_run_writes_stdout(run);
+  if (cb_run_write_log(run, to_stdout ? stderr : stdout) != 0) {
+    fprintf(stderr, "crawlbook: cannot write to standard %s\n", to_stdout ? "error" : "output");
     return CB_EXIT_FAILURE;
   }
   return CB_EXIT_OK;

@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static long fail_after = -1, fail_once = -1;
-static unsigned long count;
+/* per thread: a test that makes allocations fail counts its own thread's */
+static _Thread_local long fail_after = -1, fail_once = -1;
+static _Thread_local unsigned long count;
 
 void cb_alloc_fail_after(long n) { fail_after = n; }
 void cb_alloc_fail_once(long n) { fail_once = n; }

@@ -13,6 +13,7 @@ void *cb_realloc(void *p, size_t size);
  * need; returns 0 on success, -1 when out of memory (*items is kept). */
 int cb_grow(void *items, size_t *cap, size_t need, size_t elem);
 
+/* The three below count the calling thread's allocations only. */
 /* Tests only: fail every allocation after the next n succeed; n < 0 turns
  * failure off. */
 void cb_alloc_fail_after(long n);

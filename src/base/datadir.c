@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,9 +29,12 @@ static int usable(const char *dir) {
   return 1;
 }
 
-const char *cb_datadir(void) {
-  if (found[0]) return found;
-  if (usable(getenv("CRAWLBOOK_DATADIR"))) return found;
+/* Looked for once per process: the answer depends only on the environment
+ * and the files, and a batch's workers ask for it at once. */
+static pthread_once_t looked = PTHREAD_ONCE_INIT;
+
+static void look(void) {
+  if (usable(getenv("CRAWLBOOK_DATADIR"))) return;
   char exe[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 32);
   if (n > 0) {
@@ -38,11 +42,15 @@ const char *cb_datadir(void) {
     char *slash = strrchr(exe, '/');
     if (slash) {
       strcpy(slash, "/../share/crawlbook");
-      if (usable(exe)) return found;
+      if (usable(exe)) return;
     }
   }
-  if (usable(CB_SOURCE_DATADIR) || usable(CB_INSTALL_DATADIR)) return found;
-  return NULL;
+  if (!usable(CB_SOURCE_DATADIR)) usable(CB_INSTALL_DATADIR);
+}
+
+const char *cb_datadir(void) {
+  pthread_once(&looked, look);
+  return found[0] ? found : NULL;
 }
 
 /* fontconfig opens every file under the directory (and its subdirectories)

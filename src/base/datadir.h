@@ -7,7 +7,7 @@
 /* The first directory holding fonts/Vollkorn-Regular.ttf among:
  * $CRAWLBOOK_DATADIR, ../share/crawlbook beside the running binary, the source
  * tree it was built from, and the install prefix. NULL when none does. The
- * string is static. */
+ * string is static. Looked for once per process (safe from any thread). */
 const char *cb_datadir(void);
 
 /* CB_EINPUT naming the first entry under fonts_dir that is not a regular

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "bom.h"
 #include "datadir.h"
 
 enum { MAX_FILE = 1 << 20, MAX_LINE = 4096, MAX_FIELDS = 64 };
@@ -64,11 +65,12 @@ static cb_status start(cb_table *t, const char *name, cb_error *err) {
   return CB_OK;
 }
 
-/* Checks the bytes in t->text (n of them): at most 1 MiB, no NUL, UTF-8. */
+/* Checks the bytes in t->text (n of them): at most 1 MiB, no NUL, UTF-8, no byte-order mark. */
 static cb_status check_text(cb_table *t, size_t n, cb_error *err) {
   if (n > MAX_FILE) return cb_table_fail(t, NULL, err, "larger than 1 MiB");
   if (memchr(t->text, '\0', n)) return cb_table_fail(t, NULL, err, "holds a NUL byte: not a text file");
   if (!valid_utf8((unsigned char *)t->text, n)) return cb_table_fail(t, NULL, err, "is not valid UTF-8");
+  if (cb_starts_with_bom(t->text, n)) return cb_error_set(err, CB_EINPUT, "%s:1: %s", t->path, CB_BOM_MSG);
   t->text[n] = '\0';
   return CB_OK;
 }

@@ -7,6 +7,7 @@
 
 #include "options.h"
 #include "proc/registry.h"
+#include "run/batch.h"
 
 #define CLI(member) offsetof(cb_cli, member)
 
@@ -181,7 +182,7 @@ const cb_option_spec cb_cli_common[] = {
      .arg = "TEXT",
      .kind = CB_OPT_TEXT,
      .flags = CB_OPTF_GENERATOR,
-     .hi = 200,
+     .hi = CB_TEXT_NAME,
      .field = CLI(job.gen.title),
      .help = "the dungeon's title (default: one drawn from the seed)",
      .record = CB_REC_IF_SET},
@@ -258,6 +259,16 @@ const cb_option_spec cb_cli_common[] = {
      .kind = CB_OPT_CUSTOM,
      .parse = parse_seeds,
      .help = "the dungeons of seeds A to B, the same way"},
+    {.name = "jobs",
+     .letter = 'j',
+     .arg = "N",
+     .kind = CB_OPT_NUMBER,
+     .lo = 1,
+     .hi = CB_MAX_JOBS,
+     .field = CLI(job.jobs),
+     .help = "make a batch's dungeons N at a time, 1 to 64 (default: one\n"
+             "for each processor crawlbook may use); the files are the\n"
+             "same whatever N"},
     FLAG("player-map", job.player_map,
          "the players' handout: the map without secrets, traps,\n"
          "keys or contents, and a notes grid instead of the key"),

@@ -5,6 +5,7 @@
 #include "page/page.h"
 #include "page/sizes.h"
 #include "proc/registry.h"
+#include "run/batch.h"
 #include "run/formats.h"
 
 #include <errno.h>
@@ -390,6 +391,7 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   job->backend = "cairo";
   job->dpi = 150;
   job->date = CB_DEFAULT_DATE;
+  job->jobs = cb_batch_cores();
   cb_template_default(&job->tpl);
   job->gen.extra_by = CB_EXTRA_BY_TREE;
   cli_table t;

@@ -61,7 +61,7 @@ static void put_option(cb_jw *w, const cb_option *o) {
   cb_jw_str(w, o->value);
 }
 
-static void put_room(cb_jw *w, const cb_room *r) {
+static void put_room(cb_jw *w, const cb_dungeon *d, const cb_room *r) {
   cb_jw_key(w, "id", 1), cb_jw_int(w, r->id);
   cb_jw_key(w, "level", 0), cb_jw_int(w, r->level);
   if (r->number != r->id) cb_jw_key(w, "number", 0), cb_jw_int(w, r->number);
@@ -78,7 +78,7 @@ static void put_room(cb_jw *w, const cb_room *r) {
   if (r->value != CB_NO_VALUE) cb_jw_key(w, "value", 0), cb_jw_int(w, r->value);
   if (r->card) cb_jw_key(w, "card", 0), cb_jw_str(w, r->card);
   if (r->text) cb_jw_key(w, "text", 0), cb_jw_str(w, r->text);
-  cb_json_write_contents(w, r);
+  cb_json_write_contents(w, d, r);
 }
 
 static void put_passage(cb_jw *w, const cb_passage *p) {
@@ -90,13 +90,15 @@ static void put_passage(cb_jw *w, const cb_passage *p) {
   if (p->lock) cb_jw_key(w, "lock", 0), cb_jw_str(w, p->lock);
   if (p->length_ft >= 0) cb_jw_key(w, "length_ft", 0), cb_jw_coord(w, p->length_ft);
   if (p->note) cb_jw_key(w, "note", 0), cb_jw_str(w, p->note);
+  if (p->note && p->note_short && strcmp(p->note, p->note_short) != 0)
+    cb_jw_key(w, "note_short", 0), cb_jw_str(w, p->note_short);
 }
 
 /* "key": [ then one item per line, then ]. */
 typedef void (*item_fn)(cb_jw *w, const cb_dungeon *d, int i);
 static void room_item(cb_jw *w, const cb_dungeon *d, int i) {
   cb_jw_raw(w, "{", 1);
-  put_room(w, &d->rooms[i]);
+  put_room(w, d, &d->rooms[i]);
   cb_jw_raw(w, "}", 1);
 }
 static void passage_item(cb_jw *w, const cb_dungeon *d, int i) {
@@ -125,7 +127,7 @@ static void put_list(cb_jw *w, const cb_dungeon *d, const char *key, int n, item
 }
 
 /* What render reads back, checked before a byte is written (the cost of the
- * whole is checked as it goes out). */
+ * whole is counted by writing it once to nowhere). */
 static cb_status check_writable(const cb_dungeon *d, cb_error *err) {
   const struct {
     const char *what;
@@ -143,8 +145,7 @@ static cb_status check_writable(const cb_dungeon *d, cb_error *err) {
   return CB_OK;
 }
 
-cb_status cb_json_write(const cb_dungeon *d, const cb_json_procs *procs, cb_sink sink, cb_error *err) {
-  if (check_writable(d, err) != CB_OK) return err->status;
+static cb_status write_json(const cb_dungeon *d, const cb_json_procs *procs, cb_sink sink, cb_error *err) {
   cb_jw *w = cb_jw_new(sink);
   if (!w) return cb_error_set(err, CB_EINTERNAL, "out of memory writing JSON");
   cb_jw_put(w, "{\n \"format\": ");
@@ -186,6 +187,19 @@ cb_status cb_json_write(const cb_dungeon *d, const cb_json_procs *procs, cb_sink
   if (st == CB_EINTERNAL) return cb_error_set(err, CB_EINTERNAL, "%s writing JSON", why);
   if (st != CB_OK) return cb_error_set(err, st, "could not write the JSON");
   return CB_OK;
+}
+
+static cb_status discard(void *closure, const unsigned char *data, size_t len) {
+  (void)closure, (void)data, (void)len;
+  return CB_OK;
+}
+
+cb_status cb_json_write(const cb_dungeon *d, const cb_json_procs *procs, cb_sink sink, cb_error *err) {
+  if (check_writable(d, err) != CB_OK) return err->status;
+  /* counted first, as render will: a file past its limits is refused before
+   * a byte goes out (standard output cannot take bytes back) */
+  cb_status st = write_json(d, procs, (cb_sink){NULL, discard}, err);
+  return st != CB_OK ? st : write_json(d, procs, sink, err);
 }
 
 /* ---- reading ---- */
@@ -261,6 +275,7 @@ static cb_status read_passage(cb_json_reader *r, json_t *v, size_t i, int *ways)
   p->lock = cb_jr_str(r, v, where, "lock", 32, 0);
   p->length_ft = cb_jr_num(r, v, where, "length_ft", 0, CB_JSON_MAX_COORD, 0, CB_NO_VALUE);
   if (r->stocked) p->note = cb_jr_str(r, v, where, "note", CB_JSON_MAX_TEXT, 0);
+  if (r->version >= 3) p->note_short = cb_jr_str(r, v, where, "note_short", CB_JSON_MAX_TEXT, 0);
   return r->st ? r->st : count_ways(r, ways, where, p);
 }
 
@@ -322,8 +337,10 @@ static cb_status read_options(cb_json_reader *r, json_t *root) {
       snprintf(buf, sizeof buf, "%.12g", json_real_value(v)), text = buf;
     else if (json_is_boolean(v))
       text = json_is_true(v) ? "true" : "false";
-    if (!text || strlen(text) > 256)
-      return cb_jr_fail(r, "options", "option '%.64s' must be a short string, a number or a boolean", key);
+    if (!text || strlen(text) > CB_TEXT_OPTION)
+      return cb_jr_fail(r, "options",
+                        "option '%.64s' must be a string of at most %d bytes, a number or a boolean", key,
+                        CB_TEXT_OPTION);
     if (json_is_true(v) ? cb_dungeon_set_flag(r->d, key)
                         : cb_dungeon_set_option(r->d, key, text, json_is_number(v)))
       return cb_jr_oom(r);
@@ -335,9 +352,16 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
   if (!json_is_object(root)) return cb_jr_fail(r, "", "the top level must be an object");
   const char *format = json_string_value(json_object_get(root, "format"));
   /* crawlbook/1 has no stocking: its rooms render without contents */
-  if (!format || (strcmp(format, CB_JSON_FORMAT) != 0 && strcmp(format, CB_JSON_FORMAT_1) != 0))
-    return cb_jr_fail(r, "", "'format' must be \"" CB_JSON_FORMAT "\" or \"" CB_JSON_FORMAT_1 "\"");
-  r->stocked = strcmp(format, CB_JSON_FORMAT) == 0;
+  r->version = !format                                 ? 0
+               : strcmp(format, CB_JSON_FORMAT) == 0   ? 3
+               : strcmp(format, CB_JSON_FORMAT_2) == 0 ? 2
+               : strcmp(format, CB_JSON_FORMAT_1) == 0 ? 1
+                                                       : 0;
+  if (!r->version)
+    return cb_jr_fail(r, "",
+                      "'format' must be \"" CB_JSON_FORMAT "\", \"" CB_JSON_FORMAT_2
+                      "\" or \"" CB_JSON_FORMAT_1 "\"");
+  r->stocked = r->version >= 2;
   const char *gen = json_string_value(json_object_get(root, "generator"));
   if (!gen || !r->procs->find(gen)) {
     char names[256];
@@ -348,7 +372,7 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
   r->d = cb_dungeon_new(gen, seed);
   if (!r->d) return cb_jr_oom(r);
   cb_dungeon *d = r->d;
-  const char *title = cb_jr_str(r, root, "", "title", 200, 0);
+  const char *title = cb_jr_str(r, root, "", "title", CB_TEXT_NAME, 0);
   if (title) d->title = title;
   if (read_options(r, root) || (r->stocked && cb_json_read_stock(r, root))) return r->st;
   json_t *levels = cb_jr_array(r, root, "", "levels", CB_JSON_MAX_LEVELS, 1);
@@ -361,12 +385,16 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
     snprintf(where, sizeof where, "levels[%zu]", i);
     if (!json_is_object(v)) return cb_jr_fail(r, where, "must be an object");
     int lid = cb_jr_int(r, v, where, "id", 1, 1000000, 1, 1);
-    const char *name = cb_jr_str(r, v, where, "name", 200, 0);
+    const char *name = cb_jr_str(r, v, where, "name", CB_TEXT_NAME, 0);
     if (r->st) return r->st;
     if (!cb_dungeon_add_level(d, lid, name ? name : "")) return cb_jr_oom(r);
   }
   if (r->st || read_rooms(r, root) || read_passages(r, root)) return r->st;
   _Static_assert((int)CB_TEXT_MAX <= (int)CB_JSON_MAX_TEXT, "what the dungeon keeps is read back");
+  if ((d->boss_name && !cb_dungeon_room(d, d->boss_room)) ||
+      (d->goal_name && !cb_dungeon_room(d, d->goal_room)))
+    return cb_jr_fail(r, d->boss_name && !cb_dungeon_room(d, d->boss_room) ? "boss" : "goal",
+                      "'room' must be the id of a room");
   json_t *log = cb_jr_array(r, root, "", "log", 2 * (size_t)CB_JSON_MAX_ITEMS, 0); /* as check_writable */
   json_array_foreach(log, i, v) {
     if (!json_is_string(v) || json_string_length(v) > CB_JSON_MAX_TEXT)
@@ -415,7 +443,7 @@ cb_status cb_json_parse(const char *text, size_t len, const char *name, const cb
     return cb_error_set(err, CB_EINTERNAL, "%s: out of memory", name);
   if (!root && jerr.line < 0) return cb_error_set(err, CB_EINPUT, "%s: %s", name, jerr.text);
   if (!root) return cb_error_set(err, CB_EINPUT, "%s:%d:%d: %s", name, jerr.line, jerr.column, jerr.text);
-  cb_json_reader r = {name, err, NULL, CB_OK, false, procs};
+  cb_json_reader r = {name, err, NULL, CB_OK, false, 0, procs};
   cb_status st = read_root(&r, root);
   json_decref(root);
   if (st != CB_OK) {

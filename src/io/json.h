@@ -1,4 +1,5 @@
-/* The model's JSON form (format "crawlbook/2", reading "crawlbook/1" too; ../shared/spec/model.md),
+/* The model's JSON form (format "crawlbook/3", reading "crawlbook/2" and "crawlbook/1" too;
+ * ../shared/spec/model.md),
  * through jansson. Output is deterministic: fixed key order, coordinates with
  * at most 12 significant digits. */
 #ifndef CB_JSON_H
@@ -8,7 +9,9 @@
 #include "base/sink.h"
 #include "model/dungeon.h"
 
-#define CB_JSON_FORMAT "crawlbook/2"
+#define CB_JSON_FORMAT "crawlbook/3"
+/* Stocking before the roster, boss, goal and short forms: still read. */
+#define CB_JSON_FORMAT_2 "crawlbook/2"
 /* The format before stocking: still read, without contents. */
 #define CB_JSON_FORMAT_1 "crawlbook/1"
 
@@ -22,8 +25,9 @@ typedef struct cb_json_procs {
 } cb_json_procs;
 
 /* Writes the dungeon as JSON: the top-level object with one room, passage or
- * log line per line, so that a diff shows what changed. CB_EINTERNAL on OOM
- * or with the sink's status when a write fails. */
+ * log line per line, so that a diff shows what changed. CB_EINPUT, with
+ * nothing written, when render could not read it back (counted first).
+ * CB_EINTERNAL on OOM or with the sink's status when a write fails. */
 cb_status cb_json_write(const cb_dungeon *d, const cb_json_procs *procs, cb_sink sink, cb_error *err);
 
 /* Reads and validates a dungeon from JSON text (name is used in messages).

@@ -15,7 +15,7 @@
 enum {
   CB_JSON_MAX_ROOMS = 100000,
   CB_JSON_MAX_ITEMS = 1000000,
-  CB_JSON_MAX_TEXT = 4096,
+  CB_JSON_MAX_TEXT = CB_TEXT_NOTE,
   CB_JSON_MAX_WAYS = 10000, /* passages of one room */
   CB_JSON_MAX_LEVELS = 10000
 };
@@ -41,7 +41,8 @@ typedef struct cb_json_reader {
   cb_error *err;
   cb_dungeon *d;
   cb_status st; /* sticky: the first error */
-  bool stocked; /* crawlbook/2: contents, notes and the stocking fields are read */
+  bool stocked; /* crawlbook/2 and on: contents, notes and the stocking fields are read */
+  int version;  /* 1, 2 or 3: the format's number */
   const cb_json_procs *procs;
 } cb_json_reader;
 

@@ -112,7 +112,9 @@ static const char OOM[] = "out of memory";
  * pipe); only a regular file needs the name they lead to. */
 static const char *classify(const char *path, target *t, const struct stat *sb) {
   struct stat so;
-  if (fstat(STDOUT_FILENO, &so) == 0 && so.st_dev == sb->st_dev && so.st_ino == sb->st_ino)
+  int mode = fcntl(STDOUT_FILENO, F_GETFL); /* a closed standard output, opened read-only (main.c) */
+  if (mode != -1 && (mode & O_ACCMODE) != O_RDONLY && fstat(STDOUT_FILENO, &so) == 0 &&
+      so.st_dev == sb->st_dev && so.st_ino == sb->st_ino)
     return t->kind = TARGET_STDOUT, NULL; /* /dev/stdout and its like */
   if (S_ISDIR(sb->st_mode)) return "it is a directory";
   if (S_ISFIFO(sb->st_mode) || S_ISCHR(sb->st_mode)) {
@@ -201,6 +203,14 @@ static cb_status open_temp(cb_output *o, const char *name, cb_error *err) {
   return CB_OK;
 }
 
+bool cb_output_is_stdout(const char *path) {
+  target t;
+  cb_error err = {0};
+  if (resolve(path, &t, &err) != CB_OK) return false;
+  free(t.path);
+  return t.kind == TARGET_STDOUT;
+}
+
 cb_status cb_output_open(const char *path, cb_output **out, cb_error *err) {
   *out = NULL;
   target t;
@@ -253,6 +263,9 @@ static int set_mode(cb_output *o) {
   return fchmod(fd, o->old.st_mode & 0777) == 0 ? 0 : errno;
 }
 
+/* Why standard output failed: EBADF is a closed one (main.c opens it read-only). */
+static const char *stdout_why(int e) { return e == EBADF ? "it is closed" : strerror(e); }
+
 /* Standard output and streams: flushed, nothing to rename. */
 static cb_status commit_stream(cb_output *o, cb_error *err) {
   if (!o->err && fflush(o->f) != 0) o->err = errno;
@@ -262,7 +275,7 @@ static cb_status commit_stream(cb_output *o, cb_error *err) {
   if (o->err && o->path)
     st = cb_error_set(err, CB_EINTERNAL, "cannot write '%s': %s", o->path, strerror(o->err));
   else if (o->err)
-    st = cb_error_set(err, CB_EINTERNAL, "cannot write to standard output: %s", strerror(o->err));
+    st = cb_error_set(err, CB_EINTERNAL, "cannot write to standard output: %s", stdout_why(o->err));
   cb_output_abort(o);
   return st;
 }
@@ -303,7 +316,7 @@ cb_status cb_output_fail(cb_output *o, cb_status st, cb_error *err) {
     if (o->path)
       st = cb_error_set(err, CB_EINTERNAL, "cannot write '%s': %s", o->path, strerror(o->err));
     else
-      st = cb_error_set(err, CB_EINTERNAL, "cannot write to standard output: %s", strerror(o->err));
+      st = cb_error_set(err, CB_EINTERNAL, "cannot write to standard output: %s", stdout_why(o->err));
   }
   cb_output_abort(o);
   return st;

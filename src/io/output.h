@@ -10,6 +10,7 @@
 #ifndef CB_OUTPUT_H
 #define CB_OUTPUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/error.h"
@@ -19,6 +20,8 @@ typedef struct cb_output cb_output;
 /* Checks that path could be opened, without writing anything: CB_EINPUT with
  * the path and the reason when it could not (a batch checks every name first). */
 cb_status cb_output_check(const char *path, cb_error *err);
+/* True when path names our standard output ("-", /dev/stdout and its like). */
+bool cb_output_is_stdout(const char *path);
 /* Opens path for writing (see above). CB_EINPUT (with the path and the
  * reason) when the directory is missing or unwritable, or path is a
  * directory or refused. On success *out must be committed or aborted. */

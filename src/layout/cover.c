@@ -10,12 +10,26 @@
 static const cb_rgb INK = CB_INK_BLACK, GREY = CB_QUIET_GREY;
 static const double TITLE = 26, ABOUT = 11, LINE = 10, LEADING = 14.5, FOOT = 8, HEAD = 130;
 
+/* an entry: its line, and its hook's below it */
+static const double ENTRY = LEADING + LINE * 1.3;
+
 static double foot_h(void) { return FOOT * 1.25 * 3 + FOOT; }
 
 static int lines_on(int page, const cb_sheet_options *o) {
   double h = o->page_h - 2 * o->margin - foot_h() - (page == 0 ? HEAD : LINE * 3);
-  int n = (int)(h / LEADING);
+  int n = (int)(h / ENTRY);
   return n > 1 ? n : 1;
+}
+
+/* A text cut, with an ellipsis, to width w. */
+static void shorten(const cb_measure *m, cb_font font, double size, char *text, double w) {
+  size_t len = strlen(text);
+  while (len > 4 && cb_text_width(m, font, size, text) > w) {
+    len--;
+    while (len > 0 && (text[len] & 0xC0) == 0x80)
+      len--;
+    memcpy(text + len, "\xe2\x80\xa6", 4);
+  }
 }
 
 int cb_cover_pages(int n, const cb_sheet_options *o) {
@@ -52,22 +66,23 @@ cb_status cb_cover_layout(const cb_toc_entry *e, int n, const char *title, const
       cb_page_text(p, CB_FONT_BOLD, LINE + 2, x, y, INK, "Contents (continued)");
       y += LEADING * 1.4;
     }
-    for (int i = 0; i < lines_on(pg, o) && k < n; i++, k++, y += LEADING) {
-      char num[16], right[48], left[300];
+    for (int i = 0; i < lines_on(pg, o) && k < n; i++, k++, y += ENTRY) {
+      char num[16], right[160], left[300];
       snprintf(num, sizeof num, "%d", k + 1);
       snprintf(left, sizeof left, "%s", e[k].title ? e[k].title : "Dungeon");
-      snprintf(right, sizeof right, "seed %" PRIu64 " \xc2\xb7 %d rooms \xc2\xb7 page %d", e[k].seed,
-               e[k].rooms, e[k].page);
+      snprintf(right, sizeof right, "%s%sseed %" PRIu64 " \xc2\xb7 %d rooms \xc2\xb7 page %d",
+               e[k].theme ? e[k].theme : "", e[k].theme ? " \xc2\xb7 " : "", e[k].seed, e[k].rooms,
+               e[k].page);
       double nw = cb_text_width(m, CB_FONT_BOLD, LINE, "0000") + 4,
              rw = cb_text_width(m, CB_FONT_REGULAR, LINE - 1, right);
       cb_page_text(p, CB_FONT_BOLD, LINE, x, y, INK, num);
       /* shorten a title that would run into its page number */
-      size_t len = strlen(left);
-      while (len > 4 && cb_text_width(m, CB_FONT_REGULAR, LINE, left) > w - nw - rw - 16) {
-        len--;
-        while (len > 0 && (left[len] & 0xC0) == 0x80)
-          len--;
-        memcpy(left + len, "\xe2\x80\xa6", 4);
+      shorten(m, CB_FONT_REGULAR, LINE, left, w - nw - rw - 16);
+      if (e[k].hook) {
+        char hook[600];
+        snprintf(hook, sizeof hook, "%s", e[k].hook);
+        shorten(m, CB_FONT_ITALIC, LINE - 1, hook, w - nw);
+        cb_page_text(p, CB_FONT_ITALIC, LINE - 1, x + nw, y + LINE * 1.3, GREY, hook);
       }
       double lw = cb_text_width(m, CB_FONT_REGULAR, LINE, left);
       cb_page_text(p, CB_FONT_REGULAR, LINE, x + nw, y, INK, left);

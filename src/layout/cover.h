@@ -1,5 +1,5 @@
-/* The cover of a batch: a title and a table of contents, one line per
- * dungeon with the page it starts on. */
+/* The cover of a batch: a title and a table of contents, two lines per
+ * dungeon: its title, theme, rooms and the page it starts on, then its hook. */
 #ifndef CB_COVER_H
 #define CB_COVER_H
 
@@ -9,6 +9,7 @@
 
 typedef struct cb_toc_entry {
   const char *title;
+  const char *theme, *hook; /* the dungeon's own theme and hook's first sentence, or NULL */
   uint64_t seed;
   int rooms;
   int page; /* 1-based page in the whole document */

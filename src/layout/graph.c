@@ -32,14 +32,25 @@ static void gl_free(gl *g) {
 /* The last few levels laid out, before they are fitted to a box: a sheet
  * tries its map at several sizes, and the layout's search, not the box's
  * shape, is what costs. Keyed by the seed and the level's rooms and passages
- * themselves (a players' view of the same dungeon has other ones). The
- * layout runs on one thread; the slots live until the process ends. */
+ * themselves (a players' view of the same dungeon has other ones). Owned by
+ * whoever lays out the sheets (one per thread). */
 enum { SHAPES = 8 };
-static struct shape {
-  uint64_t seed;
-  gl g; /* the level's graph, its x and y the laid-out places */
-} shapes[SHAPES];
-static int next_shape;
+struct cb_graph_cache {
+  struct shape {
+    uint64_t seed;
+    gl g; /* the level's graph, its x and y the laid-out places */
+  } shape[SHAPES];
+  int next;
+};
+
+cb_graph_cache *cb_graph_cache_new(void) { return cb_calloc(1, sizeof(cb_graph_cache)); }
+
+void cb_graph_cache_free(cb_graph_cache *c) {
+  if (!c) return;
+  for (int i = 0; i < SHAPES; i++)
+    gl_free(&c->shape[i].g);
+  free(c);
+}
 
 static bool same_graph(const gl *a, const gl *b) {
   return a->n == b->n && a->m == b->m && !memcmp(a->id, b->id, (size_t)a->n * sizeof *a->id) &&
@@ -47,14 +58,15 @@ static bool same_graph(const gl *a, const gl *b) {
          !memcmp(a->eb, b->eb, (size_t)a->m * sizeof *a->eb);
 }
 
-static const struct shape *shape_find(const gl *g, uint64_t seed) {
-  for (int i = 0; i < SHAPES; i++)
-    if (shapes[i].g.id && shapes[i].seed == seed && same_graph(&shapes[i].g, g)) return &shapes[i];
+static const struct shape *shape_find(const cb_graph_cache *c, const gl *g, uint64_t seed) {
+  for (int i = 0; c && i < SHAPES; i++)
+    if (c->shape[i].g.id && c->shape[i].seed == seed && same_graph(&c->shape[i].g, g)) return &c->shape[i];
   return NULL;
 }
 
 /* Keeps a copy of g with the places x, y (nothing when out of memory). */
-static void shape_keep(const gl *g, uint64_t seed, const double *x, const double *y) {
+static void shape_keep(cb_graph_cache *cache, const gl *g, uint64_t seed, const double *x, const double *y) {
+  if (!cache) return;
   gl c = {g->n,
           g->m,
           cb_malloc(((size_t)g->n + 1) * sizeof *c.id),
@@ -71,7 +83,7 @@ static void shape_keep(const gl *g, uint64_t seed, const double *x, const double
   memcpy(c.eb, g->eb, (size_t)g->m * sizeof *c.eb);
   memcpy(c.x, x, (size_t)g->n * sizeof *c.x);
   memcpy(c.y, y, (size_t)g->n * sizeof *c.y);
-  struct shape *slot = &shapes[next_shape++ % SHAPES];
+  struct shape *slot = &cache->shape[cache->next++ % SHAPES];
   gl_free(&slot->g);
   *slot = (struct shape){seed, c};
 }
@@ -390,7 +402,8 @@ static void lay_out(gl *g, uint64_t seed, int level, double *bx, double *by, dou
   }
 }
 
-int cb_graph_layout(const cb_dungeon *d, int level, double aspect, cb_graph_pos **out) {
+int cb_graph_layout(cb_graph_cache *cache, const cb_dungeon *d, int level, double aspect,
+                    cb_graph_pos **out) {
   *out = NULL;
   gl g;
   if (gl_build(d, level, &g)) {
@@ -405,13 +418,13 @@ int cb_graph_layout(const cb_dungeon *d, int level, double aspect, cb_graph_pos 
     n = -1;
     goto done;
   }
-  const struct shape *kept = shape_find(&g, d->seed);
+  const struct shape *kept = shape_find(cache, &g, d->seed);
   if (kept) {
     memcpy(bx, kept->g.x, (size_t)n * sizeof *bx);
     memcpy(by, kept->g.y, (size_t)n * sizeof *by);
   } else {
     lay_out(&g, d->seed, level, bx, by, dx, dy);
-    shape_keep(&g, d->seed, bx, by);
+    shape_keep(cache, &g, d->seed, bx, by);
   }
   if (n > 1) fit_box(&g, bx, by, aspect);
   for (int i = 0; i < n; i++)

@@ -23,12 +23,21 @@ typedef struct cb_graph_pos {
 
 #define CB_GRAPH_EDGE_FT 30.0
 
+/* The last few levels laid out, so that a sheet's trial drawings of a map at
+ * several sizes do not search again (the search, not the box, is what
+ * costs). Not shared between threads; free it with cb_graph_cache_free.
+ * NULL when out of memory (cb_graph_layout then keeps nothing). */
+typedef struct cb_graph_cache cb_graph_cache;
+cb_graph_cache *cb_graph_cache_new(void);
+void cb_graph_cache_free(cb_graph_cache *c);
+
 /* Lays out the rooms of level `level` (0: every room) for a box `aspect`
  * times as wide as it is high (0: any shape). *out gets one entry per room
  * of the level, in room order (malloc-owned: the caller frees it); returns
  * their count, or -1 when out of memory. Passages to other levels and ways
- * out are ignored. */
-int cb_graph_layout(const cb_dungeon *d, int level, double aspect, cb_graph_pos **out);
+ * out are ignored. With a cache (or NULL), a level laid out before is only
+ * fitted to the box: the same places either way. */
+int cb_graph_layout(cb_graph_cache *cache, const cb_dungeon *d, int level, double aspect, cb_graph_pos **out);
 
 /* How many pairs of passages on the level cross at the given positions
  * (pos as cb_graph_layout returns; passages sharing a room never count). */

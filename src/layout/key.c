@@ -166,7 +166,10 @@ static void exit_text(const exit_words *x, bool with_what, char *out, size_t cap
   if (x->length_ft >= 0 && x->length_ft < 0.5)
     snprintf(len, sizeof len, "%s", x->stairs ? "at the door" : "adjoining");
   else if (x->length_ft >= 0)
-    snprintf(len, sizeof len, "%.0f ft", x->length_ft);
+    snprintf(len, sizeof len,
+             "%.0f\xc2\xa0"
+             "ft",
+             x->length_ft); /* never parted */
   if (what[0] || len[0])
     snprintf(out, cap, "%s (%s%s%s)", x->dest, what, what[0] && len[0] ? ", " : "", len);
   else
@@ -187,10 +190,14 @@ static void entry_head(entry *e, const cb_key_style *ks, const cb_dungeon *d, co
       mark_span(e, &e->marks[k], cb_symbol_badge_width(ks->symbols, e->marks[k].sym, e->marks[k].text));
     }
   }
-  if (r->card)
-    spanf(e, CB_FONT_REGULAR, " (%s)", r->card);
-  else if (r->value != CB_NO_VALUE)
-    spanf(e, CB_FONT_REGULAR, " (%d)", r->value);
+  /* a stocked room's card or die says what it is in the booklet, and is
+   * left off the sheet, whose legend does not explain it (stocking.md) */
+  bool said = !r->contents || ks->full;
+  const char *as = r->contents ? (r->card ? "card\xc2\xa0" : "die\xc2\xa0") : "";
+  if (r->card && said)
+    spanf(e, CB_FONT_REGULAR, " (%s%s)", as, r->card);
+  else if (r->value != CB_NO_VALUE && said)
+    spanf(e, CB_FONT_REGULAR, " (%s%d)", as, r->value);
 }
 
 /* The key object stocking put with key `key`: a treasure "K1: the
@@ -221,7 +228,10 @@ static void room_keys(entry *e, const cb_dungeon *d, const cb_room *r) {
       const cb_passage *ps = &d->passages[i];
       if (!ps->lock || strcmp(ps->lock, r->keys[k]) != 0) continue;
       const cb_room *a = cb_dungeon_room(d, ps->from), *b = cb_dungeon_room(d, ps->to);
-      if (r->contents)
+      if (r->contents && a && b && a->level != b->level) /* a stairs lock names both levels */
+        spanf(e, CB_FONT_REGULAR, "%s L%d %d\xe2\x80\x93L%d %d", opens ? "," : " opens", a->level, a->number,
+              b->level, b->number);
+      else if (r->contents)
         spanf(e, CB_FONT_REGULAR, "%s %d\xe2\x80\x93%d", opens ? "," : " opens", a ? a->number : 0,
               b ? b->number : 0);
       else
@@ -290,7 +300,7 @@ static int kind_text(entry *e, const ways *w, int head, int shown, const char *l
       if (shown) span(e, CB_FONT_REGULAR, "; ");
       span(e, CB_FONT_ITALIC, what);
     }
-    const char *sep = k == head ? (what[0] ? ": " : shown ? "; " : "") : ", ";
+    const char *sep = k == head ? (what[0] ? " " : shown ? "; " : "") : ", ";
     exit_text(&w->x[k], false, buf, sizeof buf);
     spanf(e, CB_FONT_REGULAR, "%s%s", sep, buf);
   }
@@ -298,7 +308,7 @@ static int kind_text(entry *e, const ways *w, int head, int shown, const char *l
 }
 
 /* The compact form names each kind of way once: "Exits: 4 (30 ft), 9;
- * obstructed: 2 (60 ft), 7 (120 ft)", the plain ways first, then the kinds
+ * obstructed 2 (60 ft), 7 (120 ft)" (no chain of colons), the plain ways first, then the kinds
  * in the order they first come. */
 static int exits_grouped(entry *e, const cb_dungeon *d, const cb_room *r, const char *lead) {
   ways w = {0};
@@ -314,6 +324,126 @@ static int exits_grouped(entry *e, const cb_dungeon *d, const cb_room *r, const 
   free(w.next);
   free(w.first);
   return shown;
+}
+
+/* Every sentence in buf (cap bytes) begins with a capital, as a theme's
+ * joined notes may not, and a length ("20 ft") is never parted at a line's end. */
+static void capitals(char *buf, size_t cap) {
+  for (char *s = buf; (s = strstr(s, ". ")); s++)
+    if (s[2] >= 'a' && s[2] <= 'z') s[2] = (char)(s[2] - 32);
+  /* no chain of three colons in a sentence: the first becomes a comma */
+  for (char *s = buf; *s; s += strcspn(s, "."), s += *s != '\0') {
+    size_t end = strcspn(s, "."), colons = 0;
+    for (size_t i = 0; i < end; i++)
+      colons += s[i] == ':';
+    if (colons > 2) *strchr(s, ':') = ',';
+  }
+  for (char *s = buf; (s = strstr(s, " ft")); s++) {
+    size_t n = strlen(buf);
+    if (s == buf || s[-1] < '0' || s[-1] > '9' || (s[3] >= 'a' && s[3] <= 'z') || n + 3 > cap) continue;
+    memmove(s + 2, s + 1, n - (size_t)(s - buf)); /* the space becomes a no-break space */
+    s[0] = '\xc2', s[1] = '\xa0';
+  }
+}
+
+static void said(entry *e, cb_font font, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* printf text added in one font, put right by capitals, in storage sized
+ * from the text (never cut). */
+static void said(entry *e, cb_font font, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int k = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  size_t cap = k < 0 ? 0 : 2 * (size_t)k + 1; /* capitals widens each " ft" by a byte */
+  char *buf = k < 0 ? NULL : cb_malloc(cap);
+  if (!buf) {
+    e->oom = true;
+    return;
+  }
+  va_start(ap, fmt);
+  vsnprintf(buf, cap, fmt, ap);
+  va_end(ap);
+  capitals(buf, cap);
+  span(e, font, buf);
+  free(buf);
+}
+
+static char upper(char c) { return (char)(c >= 'a' && c <= 'z' ? c - 32 : c); }
+
+/* text as a sentence, with a capital and a full stop, after `pre`. */
+static void sentence_after(entry *e, cb_font font, const char *pre, const char *text) {
+  size_t n = strlen(text);
+  if (n == 0) return;
+  said(e, font, "%s%c%s%s", pre, upper(text[0]), text + 1, strchr(".!?", text[n - 1]) ? "" : ".");
+}
+
+static void sentence(entry *e, cb_font font, const char *text) { sentence_after(e, font, " ", text); }
+
+/* A sentence as written, with a capital and a full stop, no space before it. */
+static void sentence_bare(entry *e, const char *text) { sentence_after(e, CB_FONT_REGULAR, "", text); }
+
+/* The sheet's form of a text where the theme wrote one. */
+static const char *brief(const cb_key_style *ks, const char *text, const char *short_form) {
+  return !ks->full && short_form ? short_form : text;
+}
+
+/* The ways whose note the sheet prints: those a party must pass somehow (the
+ * booklet adds how secrets are found). */
+static const unsigned PASSED = CB_FLAG_TRAPPED | CB_FLAG_SOFT_LOCKED | CB_FLAG_OBSTRUCTED | CB_FLAG_LOCKED;
+
+/* The passage before passage i closed by the same lock and told the same way, or -1. */
+static int told_before(const cb_dungeon *d, int i) {
+  const cb_passage *ps = &d->passages[i];
+  for (int j = 0; ps->lock && j < i; j++) {
+    const cb_passage *q = &d->passages[j];
+    if (q->lock && q->note && !strcmp(q->lock, ps->lock) && !strcmp(q->note, ps->note)) return j;
+  }
+  return -1;
+}
+
+/* What passage i is and how it is passed, once for the way: under the room
+ * it leads from (or to, for a way in from outside). A lock that closes
+ * several ways is told at the first; the others point to it. */
+static void way_note(entry *e, const cb_key_style *ks, const cb_dungeon *d, const cb_room *r, int i) {
+  char buf[512];
+  const cb_passage *ps = &d->passages[i];
+  if (!ps->note || (ps->from != r->id && ps->to != r->id)) return;
+  if (!ks->full && !(ps->flags & PASSED)) return;
+  if ((d->nroster || !ks->full) && ps->from != r->id && cb_dungeon_room(d, ps->from)) return;
+  int other = ps->from == r->id ? ps->to : ps->from;
+  const cb_room *o = cb_dungeon_room(d, other);
+  const char *note = brief(ks, ps->note, ps->note_short);
+  /* "Trap: loose floor: pit" reads "Trap to 1: loose floor: pit", no chain of three colons */
+  size_t lead = strcspn(note, ": ");
+  bool named = lead > 0 && lead < 12 && note[lead] == ':' && note[lead + 1] == ' ';
+  snprintf(buf, sizeof buf, " %.*s%sto\xc2\xa0%d: ", named ? (int)lead : 0, note, named ? " " : "",
+           o ? o->number : 0);
+  if (!named) buf[1] = 'T';
+  if (named) note += lead + 2;
+  if (named && strchr(note, ':')) buf[strlen(buf) - 2] = ',';
+  span(e, CB_FONT_ITALIC, buf);
+  int j = told_before(d, i);
+  if (j >= 0) {
+    const cb_room *a = cb_dungeon_room(d, d->passages[j].from), *b = cb_dungeon_room(d, d->passages[j].to);
+    snprintf(buf, sizeof buf, "locked as the way %d\xe2\x80\x93%d is (%s).", a ? a->number : 0,
+             b ? b->number : 0, ps->lock);
+    span(e, CB_FONT_REGULAR, buf);
+    return;
+  }
+  if (named) /* the rest goes on after the colon, in lower case as written */
+    said(e, CB_FONT_REGULAR, "%s%s", note, note[0] && strchr(".!?", note[strlen(note) - 1]) ? "" : ".");
+  else
+    sentence_bare(e, note);
+  const cb_room *kr =
+      ks->full && ps->lock && !strstr(note, ps->lock) ? cb_dungeon_key_room(d, ps->lock) : NULL;
+  if (kr)
+    snprintf(buf, sizeof buf, " Its key, %s, lies in room %d.", ps->lock, kr->number),
+        span(e, CB_FONT_REGULAR, buf);
 }
 
 static void room_exits(entry *e, const cb_key_style *ks, const cb_dungeon *d, const cb_room *r,
@@ -333,48 +463,32 @@ static void room_exits(entry *e, const cb_key_style *ks, const cb_dungeon *d, co
       npaths++;
     }
   span(e, CB_FONT_REGULAR, npaths ? "." : " No way on.");
-  /* the long form says what each lock, trap and secret way is */
-  for (int i = 0; ks->full && i < d->npassages; i++) {
-    const cb_passage *ps = &d->passages[i];
-    if (!ps->note || (ps->from != r->id && ps->to != r->id)) continue;
-    int other = ps->from == r->id ? ps->to : ps->from;
-    const cb_room *o = cb_dungeon_room(d, other);
-    spanf(e, CB_FONT_ITALIC, " To %d: ", o ? o->number : 0);
-    span(e, CB_FONT_REGULAR, ps->note);
-    const cb_room *kr = ps->lock ? cb_dungeon_key_room(d, ps->lock) : NULL;
-    if (kr) spanf(e, CB_FONT_REGULAR, " Its key, %s, lies in room %d.", ps->lock, kr->number);
-  }
+  for (int i = 0; i < d->npassages; i++)
+    way_note(e, ks, d, r, i);
 }
 
-static char upper(char c) { return (char)(c >= 'a' && c <= 'z' ? c - 32 : c); }
-
-static void sentence(entry *e, cb_font font, const char *text) {
-  size_t n = strlen(text);
-  if (n == 0) return;
-  spanf(e, font, " %c%s%s", upper(text[0]), text + (n > 0), n && strchr(".!?", text[n - 1]) ? "" : ".");
+/* Coins read as they are written ("300 sp, 40 gp"); the sum is for the rest. */
+static bool is_coins(const char *what) {
+  size_t n = strlen(what);
+  return !strcmp(what, "Coins") || (what[0] >= '0' && what[0] <= '9' && n > 3 &&
+                                    (!strcmp(what + n - 3, " sp") || !strcmp(what + n - 3, " gp")));
 }
 
-static void room_contents(entry *e, const cb_key_style *ks, const cb_room *r) {
+/* "4 ghouls, cracking bones": the number, the kind and what they do; the
+ * stat line is the roster's, and Hit Dice ride along where there is none. */
+static void monster_words(entry *e, const cb_key_style *ks, const cb_dungeon *d, const cb_monster *m) {
+  char hd[32] = ""; /* Hit Dice are at most CB_TEXT_HD bytes */
+  const char *doing = brief(ks, m->doing, m->doing_short);
+  if (m->kind < 0 || m->kind >= d->nroster || ks->full) snprintf(hd, sizeof hd, " (HD\xc2\xa0%s)", m->hd);
+  if (m->count == 1)
+    spanf(e, CB_FONT_REGULAR, " %c%s%s%s%s.", upper(m->name[0]), m->name + (m->name[0] != '\0'), hd,
+          doing ? ", " : "", doing ? doing : "");
+  else
+    spanf(e, CB_FONT_REGULAR, " %d %s%s%s%s.", m->count, m->name, hd, doing ? ", " : "", doing ? doing : "");
+}
+
+static void room_treasure(entry *e, const cb_key_style *ks, const cb_room *r) {
   const cb_contents *c = r->contents;
-  if (c->name) spanf(e, CB_FONT_BOLD, " %s.", c->name);
-  if (r->tags & (CB_TAG_GOAL | CB_TAG_UNREACHABLE))
-    span(e, CB_FONT_ITALIC, r->tags & CB_TAG_GOAL ? " Goal." : " Unreachable.");
-  if (c->dressing && !ks->compact) sentence(e, CB_FONT_REGULAR, c->dressing);
-  for (int i = 0; i < c->nmonsters; i++) {
-    const cb_monster *m = &c->monsters[i];
-    const char *doing = ks->compact ? NULL : m->doing;
-    if (m->count == 1)
-      spanf(e, CB_FONT_REGULAR, " %c%s (HD %s)%s%s.", upper(m->name[0]), m->name + (m->name[0] != '\0'),
-            m->hd, doing ? ", " : "", doing ? doing : "");
-    else
-      spanf(e, CB_FONT_REGULAR, " %d %s (HD %s)%s%s.", m->count, m->name, m->hd, doing ? ", " : "",
-            doing ? doing : "");
-  }
-  if (c->trap) {
-    spanf(e, CB_FONT_REGULAR, " Trap: %s: %s.", c->trap->trigger, c->trap->effect);
-    if (ks->full) spanf(e, CB_FONT_ITALIC, " Tell: %s.", c->trap->tell);
-  }
-  if (c->special) sentence(e, CB_FONT_REGULAR, c->special);
   int shown = 0;
   for (int i = 0; i < c->ntreasure; i++) {
     const cb_treasure *t = &c->treasure[i];
@@ -382,7 +496,7 @@ static void room_contents(entry *e, const cb_key_style *ks, const cb_room *r) {
     const char *lead = shown ? "; " : ks->full ? " Treasure: " : " ";
     if (!strcmp(t->what, "Coins"))
       spanf(e, CB_FONT_REGULAR, "%s%d gp", lead, t->value); /* the sheet stays terse */
-    else if (t->value > 0)
+    else if (t->value > 0 && !is_coins(t->what))
       spanf(e, CB_FONT_REGULAR, "%s%s (%d gp)", lead, t->what, t->value);
     else
       spanf(e, CB_FONT_REGULAR, "%s%s", lead, t->what);
@@ -408,11 +522,30 @@ static void key_note(entry *e, const cb_key_style *ks, const cb_dungeon *d, cons
   }
 }
 
+static void room_contents(entry *e, const cb_key_style *ks, const cb_dungeon *d, const cb_room *r) {
+  const cb_contents *c = r->contents;
+  if (c->name) spanf(e, CB_FONT_BOLD, " %s.", c->name);
+  if (r->tags & (CB_TAG_GOAL | CB_TAG_UNREACHABLE))
+    span(e, CB_FONT_ITALIC, r->tags & CB_TAG_GOAL ? " Goal." : " Unreachable.");
+  if (c->dressing) sentence(e, CB_FONT_REGULAR, brief(ks, c->dressing, c->dressing_short));
+  for (int i = 0; i < c->nmonsters; i++)
+    monster_words(e, ks, d, &c->monsters[i]);
+  if (c->trap) {
+    const char *trigger = brief(ks, c->trap->trigger, c->trap->trigger_short),
+               *effect = brief(ks, c->trap->effect, c->trap->effect_short);
+    /* "Trap, the top shelf: ladder bucks: 1d6" where the effect has a colon of its own */
+    said(e, CB_FONT_REGULAR, " Trap%s %s: %s.", strchr(effect, ':') ? "," : ":", trigger, effect);
+    if (ks->full) spanf(e, CB_FONT_ITALIC, " Tell: %s.", c->trap->tell);
+  }
+  if (c->special) sentence(e, CB_FONT_REGULAR, brief(ks, c->special, c->special_short));
+  room_treasure(e, ks, r);
+}
+
 static void build_entry(entry *e, const cb_key_style *ks, const cb_dungeon *d, const cb_room *r) {
   entry_head(e, ks, d, r);
   if (r->contents) {
     /* a stocked room: the procedure's own numbers stay in the appendix */
-    room_contents(e, ks, r);
+    room_contents(e, ks, d, r);
     room_keys(e, d, r);
     room_exits(e, ks, d, r, " Exits: ");
     return;
@@ -441,35 +574,71 @@ static void build_entry(entry *e, const cb_key_style *ks, const cb_dungeon *d, c
   if (ks->note) key_note(e, ks, d, r);
 }
 
-int cb_key_extras(const cb_dungeon *d) { return d->theme && d->hook[0] && d->nwandering == 6 ? 2 : 0; }
+int cb_key_extras(const cb_dungeon *d) {
+  return d->theme && d->hook[0] && d->nwandering == 6 ? 2 + d->nroster : 0;
+}
 
-/* The hook (extra 0) or the wandering-monster table (extra 1). */
-static void build_extra(entry *e, const cb_key_style *ks, const cb_dungeon *d, int extra) {
-  entry_clear(e);
-  if (extra == 0) {
-    span(e, CB_FONT_BOLD, "The hook. ");
-    spanf(e, CB_FONT_ITALIC, "%s %s", d->hook[0], d->hook[1] ? d->hook[1] : "");
-    return;
-  }
+int cb_key_extras_full(const cb_dungeon *d) { return cb_key_extras(d); }
+
+/* A roster entry: the kind's stat line; the booklet adds what it is. */
+static void roster_entry(entry *e, const cb_key_style *ks, const cb_roster_entry *k, bool first) {
+  spanf(e, CB_FONT_BOLD, "%s%c%s. ", first ? "Roster. " : "", upper(k->name[0]),
+        k->name + (k->name[0] != '\0'));
+  /* a stat's name and its value never part at a line's end */
+  spanf(e, CB_FONT_REGULAR, "AC\xc2\xa0%d\xc2\xa0[%d], HD\xc2\xa0%s, %s %s, ML\xc2\xa0%d, MV\xc2\xa0%s.",
+        k->ac, 19 - k->ac, k->hd, k->attacks, k->damage, k->morale, k->move);
+  if (ks->full && k->about && k->about[0]) span(e, CB_FONT_REGULAR, " "), span(e, CB_FONT_ITALIC, k->about);
+}
+
+/* The d6 wandering-monster table, its rows "1: 4 giant bats (HD 1/2)". */
+static void wandering_entry(entry *e, const cb_key_style *ks, const cb_dungeon *d) {
   span(e, CB_FONT_BOLD, "Wandering monsters");
-  span(e, CB_FONT_REGULAR, ks->full ? " (d6; check every other turn, a 1 on a d6 meets one):" : " (d6):");
+  span(e, CB_FONT_REGULAR, ks->full ? " (d6; check every other turn, a 1 on a d6 meets one)." : " (d6).");
   for (int i = 0; i < d->nwandering; i++) {
     const cb_monster *m = &d->wandering[i];
-    spanf(e, CB_FONT_BOLD, " %d", i + 1);
+    spanf(e, CB_FONT_BOLD, " %d:", i + 1);
     if (m->count == 1)
-      spanf(e, CB_FONT_REGULAR, " %s (HD %s)", m->name, m->hd);
+      spanf(e, CB_FONT_REGULAR, " %s (HD\xc2\xa0%s)", m->name, m->hd);
     else
-      spanf(e, CB_FONT_REGULAR, " %d %s (HD %s)", m->count, m->name, m->hd);
+      spanf(e, CB_FONT_REGULAR, " %d %s (HD\xc2\xa0%s)", m->count, m->name, m->hd);
     if (ks->full && m->doing) spanf(e, CB_FONT_REGULAR, ", %s", m->doing);
     span(e, CB_FONT_REGULAR, i + 1 < d->nwandering ? ";" : ".");
   }
 }
 
+/* The extras in the order booklet.md asks: the hook (extra 0), the roster,
+ * one kind an entry, then the wandering-monster table. */
+static void build_extra(entry *e, const cb_key_style *ks, const cb_dungeon *d, int extra) {
+  entry_clear(e);
+  if (extra >= 1 && extra <= d->nroster) {
+    roster_entry(e, ks, &d->roster[extra - 1], extra == 1);
+    return;
+  }
+  if (extra > d->nroster) {
+    wandering_entry(e, ks, d);
+    return;
+  }
+  span(e, CB_FONT_BOLD, "The hook. ");
+  const char *h0 = brief(ks, d->hook[0], d->hook_short[0]),
+             *h1 = d->hook[1] ? brief(ks, d->hook[1], d->hook_short[1]) : NULL;
+  spanf(e, CB_FONT_ITALIC, "%s%s%s", h0, h1 ? " " : "", h1 ? h1 : "");
+}
+
+/* The room entry i stands for (-1: an extra, *extra gets which): rooms
+ * first, or the extras first where the style asks. */
+static int entry_index(const cb_key_style *ks, const cb_dungeon *d, int i, int *extra) {
+  int room = ks->extras_first ? i - ks->extras : i;
+  if (room >= 0 && room < d->nrooms) return room;
+  *extra = ks->extras_first ? i : i - d->nrooms;
+  return -1;
+}
+
 static void build(entry *e, const cb_key_style *ks, const cb_dungeon *d, int i) {
-  if (i < d->nrooms)
-    build_entry(e, ks, d, &d->rooms[i]);
+  int extra = 0, room = entry_index(ks, d, i, &extra);
+  if (room >= 0)
+    build_entry(e, ks, d, &d->rooms[room]);
   else
-    build_extra(e, ks, d, i - d->nrooms);
+    build_extra(e, ks, d, extra);
 }
 
 /* The entry's lines from f->first_word on (drawn at x, y when p is given); -1 when out of memory. */
@@ -488,7 +657,8 @@ static int fill(entry *e, cb_page *p, const cb_key_style *ks, const cb_dungeon *
   int total = d->nrooms + ks->extras;
   while (i < total && col < cols) {
     /* the lines left of the entry; a whole one's count is kept across fills */
-    cb_key_memo *mem = ks->memo && skip == 0 && i < d->nrooms ? &ks->memo[i] : NULL;
+    int extra = 0, room = entry_index(ks, d, i, &extra);
+    cb_key_memo *mem = ks->memo && skip == 0 && room >= 0 ? &ks->memo[room] : NULL;
     int rest =
             mem && mem->lines > 0 && mem->width == cw && mem->size == ks->size && mem->compact == ks->compact
                 ? mem->lines
@@ -545,8 +715,10 @@ double cb_key_height(const cb_key_style *ks, const cb_dungeon *d, int from, doub
   if (all >= 0 && all < total) hi = INFINITY;
   if (all == total) {
     /* never so short that an entry splits: the tallest entry is the floor */
-    for (int i = from; i < d->nrooms; i++)
-      lo = fmax(lo, k.memo[i].lines * k.leading);
+    for (int i = from; i < total; i++) {
+      int extra = 0, room = entry_index(&k, d, i, &extra);
+      if (room >= 0) lo = fmax(lo, k.memo[room].lines * k.leading);
+    }
     int at_lo = lo < hi ? cb_key_fill(NULL, &k, d, from, NULL, 0, 0, w, lo, cols, gutter) : 0;
     if (at_lo < 0) all = -1;
     if (at_lo == total) hi = lo;

@@ -32,10 +32,16 @@ typedef struct cb_key_style {
   /* The sheet's tightest form, for a key that would not fit one page: a
    * stocked room's dressing and its monsters' doings give way. */
   bool compact;
+  /* The extras come before the rooms (the booklet: hook, roster and
+   * wandering table before the key). */
+  bool extras_first;
 } cb_key_style;
 
-/* How many entries follow the rooms for d: 2 when it is stocked, else 0. */
+/* How many entries follow the rooms for d when it is stocked (the hook, the
+ * roster one kind an entry, the wandering table), else 0. */
 int cb_key_extras(const cb_dungeon *d);
+/* The booklet's extras: the same entries, in their long form. */
+int cb_key_extras_full(const cb_dungeon *d);
 
 typedef struct cb_key_memo {
   double width, size;

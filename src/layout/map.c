@@ -149,6 +149,11 @@ static double free_direction(const cb_dungeon *d, const cb_room *r, double *gap_
   return dir;
 }
 
+/* True when (dx, dy) is certainly at least r long, found without hypot (the
+ * dear part of a sheet's trial drawings): the margin is far wider than the
+ * rounding of the squares, so that hypot decides every case near r. */
+static bool surely_apart(double dx, double dy, double r) { return dx * dx + dy * dy > r * r * (1 + 1e-9); }
+
 /* One mark cluster: the marks in a row (or a column), and where it goes. */
 typedef struct cluster {
   int n;
@@ -168,11 +173,11 @@ static const double ANGLES = 24; /* candidate directions around a room */
 /* Whether a badge centred at (mx, my) lies nearer another room of the level
  * than its own (all rooms have radius rr, so centre distances compare). */
 static bool strays(const cluster *c, double mx, double my) {
-  double own = hypot(mx - c->px[c->self], my - c->py[c->self]);
+  /* a point and a half to spare: a shield's body sits off its centre */
+  double own = hypot(mx - c->px[c->self], my - c->py[c->self]), near = own + 1.5;
   for (int i = 0; i < c->d->nrooms; i++)
     if (i != c->self && (!c->level || c->d->rooms[i].level == c->level) &&
-        hypot(mx - c->px[i], my - c->py[i]) <
-            own + 1.5) /* a point and a half to spare: a shield's body sits off its centre */
+        !surely_apart(mx - c->px[i], my - c->py[i], near) && hypot(mx - c->px[i], my - c->py[i]) < near)
       return true;
   return false;
 }
@@ -210,8 +215,13 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
         double reach = fabs(cos(a)) * bw / 2 + fabs(sin(a)) * bh / 2;
         double d = rr + st->line + 1.5 + reach + ring * h * 0.9;
         double px = cx + cos(a) * d, py = cy + sin(a) * d;
+        /* the terms are never negative: a spot whose first terms already
+         * cost the best so far need not be looked at further */
+        double shape = ring * 2 + layout * 1.5 + (1 - cos(a - dir)) * 1.0;
+        if (shape >= best - 1e-9) continue;
         double cost = cb_place_cost(pl, cb_box_grow(cb_box_centered(px, py, bw, bh), 0.8));
-        cost += ring * 2 + layout * 1.5 + (1 - cos(a - dir)) * 1.0;
+        cost += shape;
+        if (cost >= best - 1e-9) continue;
         cost += 150 * strays_in(c, px, py, bw, bh, layout, h, gap); /* worse than touching a room */
         if (cost < best - 1e-9) best = cost, bx = px, by = py, best_col = layout;
       }
@@ -263,7 +273,9 @@ static void nudge_rooms(const cb_dungeon *d, int level, double *px, double *py, 
       if (level && d->rooms[i].level != level) continue;
       for (int j = i + 1; j < d->nrooms; j++) {
         if (level && d->rooms[j].level != level) continue;
-        double dx = px[j] - px[i], dy = py[j] - py[i], dist = hypot(dx, dy);
+        double dx = px[j] - px[i], dy = py[j] - py[i];
+        if (surely_apart(dx, dy, want)) continue;
+        double dist = hypot(dx, dy);
         if (dist >= want) continue;
         if (dist < 1e-6) dx = 1, dy = 0.5 * ((i + j) % 3 - 1), dist = hypot(dx, dy);
         double push = (want - dist) / 2 + 0.05;
@@ -284,8 +296,9 @@ static void nudge_rooms(const cb_dungeon *d, int level, double *px, double *py, 
           continue;
         double t = ((px[i] - ax) * (bx - ax) + (py[i] - ay) * (by - ay)) / len2;
         if (t <= 0 || t >= 1) continue;
-        double qx = ax + t * (bx - ax), qy = ay + t * (by - ay), dx = px[i] - qx, dy = py[i] - qy,
-               dist = hypot(dx, dy);
+        double qx = ax + t * (bx - ax), qy = ay + t * (by - ay), dx = px[i] - qx, dy = py[i] - qy;
+        if (surely_apart(dx, dy, clear)) continue;
+        double dist = hypot(dx, dy);
         if (dist >= clear) continue;
         if (dist < 1e-6) dx = -(by - ay), dy = bx - ax, dist = hypot(dx, dy);
         px[i] += dx / dist * (clear - dist + 0.05), py[i] += dy / dist * (clear - dist + 0.05);
@@ -438,11 +451,17 @@ void cb_map_draw_scaled(cb_page *p, const cb_symbols *st, const cb_dungeon *d, i
     place_label(p, st, pl, dp[i].ps->lock, (dp[i].x0 + dp[i].x1) / 2, (dp[i].y0 + dp[i].y1) / 2,
                 (dp[i].x1 - dp[i].x0) / len, (dp[i].y1 - dp[i].y0) / len);
   }
-  /* rooms with the most marks choose first */
-  for (int want = MAX_MARKS; want >= 1; want--)
+  /* rooms with the most marks choose first (each room's count found once) */
+  int *marks = cb_malloc(((size_t)d->nrooms + 1) * sizeof *marks);
+  if (!marks) p->oom = true;
+  for (int i = 0; marks && i < d->nrooms; i++) {
+    mark m[MAX_MARKS];
+    marks[i] = level && d->rooms[i].level != level ? 0 : cb_map_room_marks(p, d, &d->rooms[i], m);
+  }
+  for (int want = MAX_MARKS; marks && want >= 1; want--)
     for (int i = 0; i < d->nrooms; i++) {
       const cb_room *r = &d->rooms[i];
-      if (level && r->level != level) continue;
+      if (marks[i] != want) continue;
       cluster c = {.d = d, .level = level, .self = i, .px = px, .py = py};
       c.n = cb_map_room_marks(p, d, r, c.marks);
       if (c.n != want) continue;
@@ -454,6 +473,7 @@ void cb_map_draw_scaled(cb_page *p, const cb_symbols *st, const cb_dungeon *d, i
     }
   cb_page_role(p, CB_ROLE_NONE, 0, 0);
   cb_place_free(pl);
+  free(marks);
   free(dp);
   free(px);
   free(py);

@@ -8,6 +8,7 @@
 
 #include "base/alloc.h"
 #include "base/text.h"
+#include "graph.h"
 #include "hooks.h"
 #include "impose.h"
 #include "key.h"
@@ -416,12 +417,14 @@ static const struct {
     {2, BODY_SIZE, false}, {3, BODY_SIZE, false}, {3, 8.3, false}, {3, 8.0, false}, {3, 8.0, true}};
 
 typedef struct sheet_fit {
-  double map_h; /* the map frame's height; -1 on OOM */
+  double map_h; /* the map frame's height */
   int cols;     /* the key's columns */
   double size;  /* its type size */
   bool spills;  /* it runs onto more pages */
   bool compact; /* its compact form */
+  bool oom;     /* out of memory: nothing else holds */
 } sheet_fit;
+static const sheet_fit OOM_FIT = {.oom = true};
 
 static cb_key_style key_style_at(const cb_key_style *ks, double size, bool compact) {
   cb_key_style k = *ks;
@@ -486,8 +489,8 @@ static int by_left(const void *a, const void *b) {
 /* How many pairs of the words a reader finds rooms by (their numbers and
  * their marks' letters) overlap, and how often the map says it is cramped, when it is drawn in a frame h high
  * (w wide at most); -1 on OOM. */
-static long map_clashes(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w,
-                        double h) {
+static long count_clashes(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w,
+                          double h) {
   double fw = map_frame_w(d, st, hooks, w, &h);
   cb_page *s = cb_page_new(fw + 1, h + 1);
   cb_sheet_options drawn = {.page_w = fw + 1, .page_h = h + 1};
@@ -512,6 +515,53 @@ static long map_clashes(const cb_dungeon *d, const cb_symbols *st, const cb_layo
   free(b);
   cb_page_free(s);
   return r;
+}
+
+/* The clash counts found while laying out one dungeon's sheets: the fits of
+ * a sheet (and the sheets a batch's count tries, and its drawing after) ask
+ * for the same frames again, and each count costs a drawing of the map. One
+ * dungeon's: a layout takes it over from an earlier one of the same dungeon
+ * made again (cb_sheet_options.again). */
+struct cb_sheet_memo {
+  const cb_dungeon *d; /* the dungeon the counts are of */
+  int n, cap;
+  struct clash_at {
+    const cb_layout_hooks *hooks;
+    double badge, line, label, w, h;
+    long clashes;
+  } * at;
+};
+
+cb_sheet_memo *cb_sheet_memo_new(void) { return cb_calloc(1, sizeof(cb_sheet_memo)); }
+
+void cb_sheet_memo_free(cb_sheet_memo *m) {
+  if (m) free(m->at);
+  free(m);
+}
+
+/* Room for one more count; 0, or -1 when out of memory (the count is then not kept). */
+static int grow_memo(cb_sheet_memo *m) {
+  int cap = m->cap ? 2 * m->cap : 32;
+  void *at = cb_realloc(m->at, (size_t)cap * sizeof *m->at);
+  if (!at) return -1;
+  m->at = at, m->cap = cap;
+  return 0;
+}
+
+/* count_clashes, each frame counted once (st->clashes NULL: every time). */
+static long map_clashes(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w,
+                        double h) {
+  cb_sheet_memo *cm = st->clashes && st->clashes->d == d ? st->clashes : NULL;
+  struct clash_at key = {hooks, st->badge, st->line, st->label, w, h, 0};
+  for (int i = 0; cm && i < cm->n; i++) {
+    const struct clash_at *a = &cm->at[i];
+    if (a->hooks == hooks && a->badge == key.badge && a->line == key.line && a->label == key.label &&
+        a->w == w && a->h == h)
+      return a->clashes;
+  }
+  key.clashes = count_clashes(d, st, hooks, w, h);
+  if (cm && key.clashes >= 0 && (cm->n < cm->cap || !grow_memo(cm))) cm->at[cm->n++] = key;
+  return key.clashes;
 }
 
 /* The least height the map, in a frame w wide, may shrink to (from the size
@@ -574,7 +624,7 @@ static sheet_fit fit_spill(const cb_key_style *ks, const cb_dungeon *d, double w
   double rest = INFINITY; /* the next page's part at the map's height */
   for (int i = 0; i < KEY_STEPS && !isfinite(rest); i++) {
     rest = spill_rest(ks, d, w, room, page, i, want);
-    if (rest < 0) return (sheet_fit){-1, 2, ks->size, false};
+    if (rest < 0) return OOM_FIT;
     if (i == 0 || isfinite(rest)) step = i;
   }
   sheet_fit fit = {want, KEY_STEP[step].cols, KEY_STEP[step].size, true, KEY_STEP[step].compact};
@@ -587,7 +637,7 @@ static sheet_fit fit_spill(const cb_key_style *ks, const cb_dungeon *d, double w
     }
     fit.map_h = grown_h, rest = grown;
   }
-  if (rest < 0) return (sheet_fit){-1, 2, ks->size, false};
+  if (rest < 0) return OOM_FIT;
   return fit;
 }
 
@@ -605,7 +655,7 @@ static sheet_fit fit_sheet(const cb_key_style *ks, const cb_dungeon *d, const cb
   for (int i = 0; i < KEY_STEPS; i++) {
     cb_key_style k = key_style_at(ks, KEY_STEP[i].size, KEY_STEP[i].compact);
     double kh = cb_key_height(&k, d, 0, w, room - least, KEY_STEP[i].cols, GUTTER);
-    if (kh < 0) return (sheet_fit){-1, 2, ks->size, false};
+    if (kh < 0) return OOM_FIT;
     if (!isfinite(kh)) continue;
     sheet_fit fit = {fmin(want, room - kh), KEY_STEP[i].cols, KEY_STEP[i].size, false, KEY_STEP[i].compact};
     if (fit.map_h >= want) return fit;
@@ -615,7 +665,7 @@ static sheet_fit fit_sheet(const cb_key_style *ks, const cb_dungeon *d, const cb
     long base = 0;
     double floor = map_least(d, st, hooks, w, w, want, room, &base);
     best.map_h = floor < 0 ? -1 : map_clean(d, st, hooks, w, best.map_h, floor, base);
-    if (best.map_h < 0) return (sheet_fit){-1, 2, ks->size, false};
+    if (best.map_h < 0) return OOM_FIT;
   }
   if (best.cols && best.map_h != 0) return best;
   return fit_spill(ks, d, w, room, page, want, cap);
@@ -625,10 +675,11 @@ enum { NOT_BESIDE = -2 };
 static const double HEAD_H = 11 * 1.5; /* "Room key" and the space below it */
 
 typedef struct beside_fit {
-  double map_h, map_w; /* the map frame; map_h 0 when no size fits, -1 on OOM */
+  double map_h, map_w; /* the map frame; map_h 0 when no size fits */
   double side_h;       /* the band of the map and its legend, the key's first columns beside it */
   int side_cols;       /* the key's columns beside the map */
   sheet_fit key;       /* the key's step, and its columns below the band */
+  bool oom;            /* out of memory: nothing else holds */
 } beside_fit;
 
 /* The biggest map (from the size it wants down to `least`), with the first
@@ -641,18 +692,19 @@ static beside_fit fit_beside(const cb_key_style *ks, const cb_dungeon *d, const 
     double frame_h = mh, mw = map_frame_w(d, st, hooks, w, &frame_h), side_w = w - mw - GUTTER;
     if (side_w < 150) continue; /* a column narrower than that reads as a list of words */
     long clashes = map_clashes(d, st, hooks, w, mh);
-    if (clashes < 0) return (beside_fit){.map_h = -1};
+    if (clashes < 0) return (beside_fit){.oom = true};
     if (clashes > base) continue;
     double side_h = mh + 6 + hooks->sheet_legend(NULL, st, d, ~(cb_symbol_set)0, mw, mh, 0, 0, mw);
     int side_cols = side_w > 330 ? 2 : 1;
     for (int i = 0; i < KEY_STEPS; i++) {
       cb_key_style k = key_style_at(ks, KEY_STEP[i].size, KEY_STEP[i].compact);
       int next = cb_key_fill(NULL, &k, d, 0, NULL, 0, 0, side_w, side_h - HEAD_H, side_cols, GUTTER);
-      int all = next < 0 || next >= d->nrooms ? next
-                                              : cb_key_fill(NULL, &k, d, next, NULL, 0, 0, w,
-                                                            room - side_h - 8, KEY_STEP[i].cols, GUTTER);
-      if (all < 0) return (beside_fit){.map_h = -1};
-      if (all >= d->nrooms)
+      int total = d->nrooms + k.extras, all = next < 0 || next >= total
+                                                  ? next
+                                                  : cb_key_fill(NULL, &k, d, next, NULL, 0, 0, w,
+                                                                room - side_h - 8, KEY_STEP[i].cols, GUTTER);
+      if (all < 0) return (beside_fit){.oom = true};
+      if (all >= total)
         return (beside_fit){
             mh, mw, side_h, side_cols, {mh, KEY_STEP[i].cols, KEY_STEP[i].size, false, KEY_STEP[i].compact}};
     }
@@ -672,12 +724,12 @@ static int sheet_beside(cb_page *p, const cb_symbols *st, const cb_dungeon *d, c
   double below = hooks->sheet_legend(NULL, st, d, ~(cb_symbol_set)0, w, w, 0, 0, w) + 6 + 8 + HEAD_H;
   double room = bottom - y - below, want = map_want(d, st, hooks, w, room);
   sheet_fit usual = fit_sheet(ks, d, st, hooks, w, room, bottom - top);
-  if (usual.map_h < 0 || (!usual.spills && usual.map_h >= want - 0.5)) return NOT_BESIDE;
+  if (usual.oom || (!usual.spills && usual.map_h >= want - 0.5)) return NOT_BESIDE;
   long base = 0;
   double least = map_least(d, st, hooks, w, w, want, room, &base);
   if (least < 0) return -1;
   beside_fit bf = fit_beside(ks, d, st, hooks, w, bottom - y, want, least, base);
-  if (bf.map_h < 0) return -1;
+  if (bf.oom) return -1;
   if (bf.map_h <= 0 || (!usual.spills && bf.map_h <= usual.map_h + 0.5)) return NOT_BESIDE;
   *ks = key_style_at(ks, bf.key.size, bf.key.compact);
   *cols = bf.key.cols;
@@ -690,15 +742,10 @@ static int sheet_beside(cb_page *p, const cb_symbols *st, const cb_dungeon *d, c
   cb_page_text(p, CB_FONT_BOLD, 11, sx, y + 11, INK, "Room key");
   int next = cb_key_fill(p, ks, d, 0, word, sx, y + HEAD_H, sw, bf.side_h - HEAD_H, bf.side_cols, GUTTER);
   y += bf.side_h + 8;
-  /* the hook and the wandering table join the key where they fit */
-  cb_key_style with = *ks;
-  with.extras = cb_key_extras(d);
-  double with_h = with.extras ? cb_key_height(&with, d, next, w, bottom - y, *cols, GUTTER) : INFINITY;
-  if (with_h < 0 || next < 0) return -1;
-  if (isfinite(with_h)) *ks = with;
+  if (next < 0) return -1;
   if (next < d->nrooms + ks->extras)
     next = cb_key_fill_balanced(p, ks, d, next, word, x, y, w, bottom - y, *cols, GUTTER);
-  return next > d->nrooms ? d->nrooms : next;
+  return next;
 }
 
 /* The key beside the map, for a key too long to go under it: three columns,
@@ -709,6 +756,7 @@ typedef struct side_fit {
   double map_h;
   double size;  /* the key's type size */
   bool compact; /* its compact form */
+  bool oom;     /* out of memory: nothing else holds */
 } side_fit;
 
 /* The legend's height under a map mw wide, for the symbols the map uses
@@ -771,14 +819,15 @@ static side_fit fit_side(const cb_key_style *ks, const cb_dungeon *d, const cb_s
   long base = 0;
   double want = map_want(d, st, hooks, mw, room), least = map_least(d, st, hooks, mw, w, want, room, &base);
   side_fit best = {0, 0, false};
-  if (least < 0) return (side_fit){-1, 0, false};
+  if (least < 0) return (side_fit){.oom = true};
   for (int i = 1; i < KEY_STEPS; i++) {
     cb_key_style k = key_style_at(ks, KEY_STEP[i].size, KEY_STEP[i].compact);
     int word = 0, next = cb_key_fill(NULL, &k, d, 0, &word, 0, 0, cw, h - HEAD_H, 1, GUTTER);
-    double rest = next < 0            ? -1
-                  : next >= d->nrooms ? 0
-                                      : cb_key_height(&k, d, next, mw, h - below - least, 2, GUTTER);
-    if (rest < 0) return (side_fit){-1, 0, false};
+    double rest = next < 0 ? -1
+                  : next >= d->nrooms + k.extras
+                      ? 0
+                      : cb_key_height(&k, d, next, mw, h - below - least, 2, GUTTER);
+    if (rest < 0) return (side_fit){.oom = true};
     if (word || !isfinite(rest)) continue; /* an entry split across the gap, or too long still */
     side_fit f = {fmin(want, h - below - rest), k.size, k.compact};
     if (f.map_h >= want) {
@@ -788,6 +837,7 @@ static side_fit fit_side(const cb_key_style *ks, const cb_dungeon *d, const cb_s
     if (f.map_h > best.map_h + 0.5) best = f;
   }
   if (best.map_h > 0) best.map_h = map_clean(d, st, hooks, mw, best.map_h, least, base);
+  if (best.map_h < 0) return (side_fit){.oom = true};
   return best;
 }
 
@@ -806,17 +856,32 @@ static int draw_side(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cons
   double ky = y + map_h + 6;
   ky += sheet_legend(p, st, d, hooks, *used, map_w, map_h, rx, ky, mw) + 8;
   cb_page_text(p, CB_FONT_BOLD, 11, x, y + 11, INK, "Room key");
-  cb_key_style with = *ks;
-  with.extras = cb_key_extras(d);
-  int w0 = 0,
-      n1 = with.extras ? cb_key_fill(NULL, &with, d, 0, &w0, 0, 0, cw, bottom - y - HEAD_H, 1, GUTTER) : -1;
-  double rest = n1 < 0 || w0 ? INFINITY : cb_key_height(&with, d, n1, mw, bottom - ky, 2, GUTTER);
-  if (rest < 0) p->oom = true;
-  if (isfinite(rest) && rest >= 0) *ks = with;
   int next = cb_key_fill(p, ks, d, 0, word, x, y + HEAD_H, cw, bottom - y - HEAD_H, 1, GUTTER);
   if (next >= 0 && next < d->nrooms + ks->extras)
     next = cb_key_fill_balanced(p, ks, d, next, word, rx, ky, mw, bottom - ky, 2, GUTTER);
   return next;
+}
+
+/* A wide page's key columns, each at least 150 points wide. */
+static int wide_cols(double kw) { return kw > 480 ? 3 : kw > 330 ? 2 : 1; }
+
+/* A wide page: the map's share of the width (60% down to 35%) and the key's
+ * step; the biggest map whose key fits beside it at the first step that
+ * fits, else 60% and the last step (the key runs on). */
+typedef struct wide_fit {
+  double share;
+  int step;
+} wide_fit;
+
+static wide_fit fit_wide(const cb_key_style *ks, const cb_dungeon *d, double w, double h) {
+  for (double share = 0.6; share > 0.34; share -= 0.05) {
+    double kw = w - w * share - 16;
+    for (int i = 0; i < KEY_STEPS; i++) {
+      cb_key_style k = key_style_at(ks, KEY_STEP[i].size, KEY_STEP[i].compact);
+      if (isfinite(cb_key_height(&k, d, 0, kw, h, wide_cols(kw), 12))) return (wide_fit){share, i};
+    }
+  }
+  return (wide_fit){0.6, KEY_STEPS - 1}; /* the densest, to run on as little as it can */
 }
 
 /* Whether the portrait sheet takes the side layout: only when its key, under
@@ -827,27 +892,84 @@ static side_fit try_side(const cb_key_style *ks, const cb_dungeon *d, const cb_s
   if (o->player || o->page_w > o->page_h * 1.05 || hooks->sheet_legend || below < 0)
     return (side_fit){0, 0, false};
   sheet_fit fit = fit_sheet(ks, d, st, hooks, w, h - below, page);
-  if (fit.map_h < 0) return (side_fit){-1, 0, false};
+  if (fit.oom) return (side_fit){.oom = true};
   if (!fit.spills) return (side_fit){0, 0, false};
   double lh = side_legend_h(st, d, hooks, o, assume, 2 * (w - 2 * GUTTER) / 3 + GUTTER);
-  if (lh < 0) return (side_fit){-1, 0, false};
+  if (lh < 0) return (side_fit){.oom = true};
   return fit_side(ks, d, st, hooks, lh, w, h, h - below);
+}
+
+/* The least height the sheet leaves its map and key (under the title, over
+ * the legend and the footer): less draws a map too small to read. A wide
+ * page's key runs beside the map, which needs less height for its width. */
+static const double SHEET_ROOM_FLOOR = 100, WIDE_MAP_FLOOR = 36;
+
+/* CB_OK when the page leaves the map and the key enough height (`left`,
+ * under the title and the legend, over the footer), else CB_EINPUT saying
+ * what does not fit; CB_EINTERNAL on OOM. */
+static cb_status sheet_room(const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
+                            const cb_sheet_options *o, cb_symbol_set used, double left, cb_error *err) {
+  bool wide = o->page_w > o->page_h * 1.05;
+  /* the booklet's handout runs its notes onto pages of their own: only its map needs room */
+  bool handout = o->player && o->in_booklet && !wide;
+  double need = wide || handout ? WIDE_MAP_FLOOR : SHEET_ROOM_FLOOR;
+  if (wide)
+    left -= st->badge * 3.2 + 14; /* the legend under the map */
+  else if (o->player && !handout) {
+    double below = key_below(st, d, hooks, o, used, o->page_w - 2 * o->margin);
+    if (below < 0) return cb_error_oom(err);
+    left -= below;
+  }
+  if (left >= need) return CB_OK;
+  const double mm = 25.4 / 72;
+  return cb_error_set(err, CB_EINPUT,
+                      "a %.0f x %.0f mm page is too small for the one-page sheet: its title, legend and "
+                      "footer leave %.0f mm for the %s, which needs %.0f mm (--template booklet lays it "
+                      "out over several pages, or give a bigger --page-size)",
+                      o->page_w * mm, o->page_h * mm, floor(fmax(left, 0) * mm),
+                      wide ? "map" : "map and the key", need * mm);
+}
+
+/* The key (or the handout's notes) from entry *next to `total`, on pages of
+ * their own down to `bottom`, each with its heading; -1 when out of memory. */
+static int run_on(cb_document *doc, const cb_measure *m, const cb_dungeon *d, const cb_sheet_options *o,
+                  const cb_key_style *ks, int *next, int *word, int cols, int total, double bottom) {
+  double x = o->margin, w = o->page_w - 2 * o->margin;
+  while (*next >= 0 && *next < total) {
+    cb_page *p = cb_page_new(o->page_w, o->page_h);
+    if (!p || cb_document_add(doc, p)) {
+      cb_page_free(p);
+      return -1;
+    }
+    double ky = o->margin;
+    cb_page_text(p, CB_FONT_BOLD, 11, x, ky + 11, INK,
+                 o->player ? "Notes (continued)" : "Room key (continued)");
+    ky += 11 * 1.5;
+    *next = o->player ? notes_fill(p, m, d, *next, x, ky, w, bottom - ky)
+                      : cb_key_fill_balanced(p, ks, d, *next, word, x, ky, w, bottom - ky, cols, GUTTER);
+  }
+  return *next < 0 ? -1 : 0;
 }
 
 /* The sheet; when the map is skipped (o->count_only), `assume` stands for the
  * symbols it would have used, the legend's size being all a map decides
  * beyond its own box. */
 static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
-                       cb_symbol_set assume, cb_key_memo *memo, cb_document *doc, cb_error *err) {
+                       cb_symbol_set assume, cb_key_memo *memo, cb_sheet_memo *clashes, cb_document *doc,
+                       cb_error *err) {
   double x = o->margin, w = o->page_w - 2 * o->margin, top = o->margin, fh = footer_height(m, d, o, w);
   if (fh < 0) return cb_error_oom(err);
   double bottom = o->page_h - o->margin - fh;
-  cb_symbols st = {m, 10.5, 1.0, 7.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room};
+  cb_symbols st = {
+      m,         10.5,   1.0, 7.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room,
+      o->graphs, clashes};
   cb_symbols key_marks = st;
   key_marks.badge = BODY_SIZE * 1.1;
   key_marks.line = 0.8;
-  /* the hook and the wandering table join the key only where they fit (below) */
+  /* the hook, the roster and the wandering table are always on the sheet (stocking.md) */
   cb_key_style ks = {m, BODY_SIZE, BODY_SIZE * 1.32, BODY_SIZE * 0.45, INK, &key_marks, NULL, memo};
+  ks.extras = o->player ? 0 : cb_key_extras(d);
+  int total = d->nrooms + ks.extras;
   int first = doc->npages;
 
   cb_page *p = cb_page_new(o->page_w, o->page_h);
@@ -872,17 +994,22 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   cb_symbol_set used = o->count_only ? assume : 0;
   cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
   int word = 0, cols = 2; /* the key's word to go on from, its columns */
-  int next = sheet_beside(p, &st, d, hooks, o, &ks, x, y, w, bottom, top, &used, &word, &cols);
-  side_fit side;
   /* the legend (two rows or as many as the map's symbols take, or the sheet
    * map's own with every symbol) and the key's heading */
   double below = o->page_w > o->page_h * 1.05 || o->player ? 0 : key_below(&st, d, hooks, o, used, w);
-  if (below < 0) p->oom = true;
+  if (below < 0) return cb_error_oom(err);
+  cb_status fits = sheet_room(&st, d, hooks, o, used, bottom - y - below, err);
+  if (fits != CB_OK) return fits;
+  int next = sheet_beside(p, &st, d, hooks, o, &ks, x, y, w, bottom, top, &used, &word, &cols);
+  side_fit side;
   if (next != NOT_BESIDE) {
-    doc->spilled = next >= 0 && next < d->nrooms; /* it fits (fit_beside), else crawlbook says so */
+    /* the key began beside a small map (fit_beside) */
   } else if (o->page_w > o->page_h * 1.05) {
     /* a wide page: the map on the left with its legend below, the key beside it */
-    double avail = bottom - y, map_w = w * 0.6, map_h = avail - st.badge * 3.2 - 14;
+    wide_fit wf = o->player ? (wide_fit){0.6, 0} : fit_wide(&ks, d, w, bottom - y - HEAD_H);
+    ks = key_style_at(&ks, KEY_STEP[wf.step].size, KEY_STEP[wf.step].compact);
+    cols = wide_cols(w); /* a page the key runs onto takes the whole width */
+    double avail = bottom - y, map_w = w * wf.share, map_h = avail - st.badge * 3.2 - 14;
     cb_page_rect(p, x, y, map_w, map_h);
     cb_page_ink(p, &frame_ink);
     draw_levels(p, &st, d, hooks, o, x, y, map_w, map_h, &used);
@@ -890,23 +1017,20 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     double kx = x + map_w + 16, kw = w - map_w - 16, ky = y;
     cb_page_text(p, CB_FONT_BOLD, 11, kx, ky + 11, INK, o->player ? "Notes" : "Room key");
     ky += 11 * 1.5;
-    next = o->player
-               ? notes_fill(p, m, d, 0, kx, ky, kw, bottom - ky)
-               : cb_key_fill_balanced(p, &ks, d, 0, &word, kx, ky, kw, bottom - ky, kw > 330 ? 2 : 1, 12);
+    next = o->player ? notes_fill(p, m, d, 0, kx, ky, kw, bottom - ky)
+                     : cb_key_fill_balanced(p, &ks, d, 0, &word, kx, ky, kw, bottom - ky, wide_cols(kw), 12);
   } else if ((side = try_side(&ks, d, &st, hooks, o, used, w, bottom - y, bottom - top, below)).map_h != 0) {
-    if (side.map_h < 0) return cb_error_oom(err);
+    if (side.oom) return cb_error_oom(err);
     ks = key_style_at(&ks, side.size, side.compact);
     cols = 3;
     next = draw_side(p, &st, d, hooks, o, &ks, side.map_h, x, y, w, bottom, &word, &used);
-    if (next > d->nrooms) next = d->nrooms;
   } else {
     sheet_fit fit = o->player ? (sheet_fit){map_want(d, &st, hooks, w, bottom - y), 2, BODY_SIZE, false}
                               : fit_sheet(&ks, d, &st, hooks, w, bottom - y - below, bottom - top);
-    if (fit.map_h < 0) p->oom = true;
+    if (fit.oom) return cb_error_oom(err);
     double map_h = fmax(fit.map_h, 0);
     ks = key_style_at(&ks, fit.size, fit.compact);
     cols = fit.cols;
-    doc->spilled = fit.spills;
     double map_w = map_frame_w(d, &st, hooks, w, &map_h), map_x = x + (w - map_w) / 2;
     cb_page_rect(p, map_x, y, map_w, map_h);
     cb_page_ink(p, &frame_ink);
@@ -915,32 +1039,14 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     y += sheet_legend(p, &st, d, hooks, used, map_w, map_h, x, y, w) + 8;
     cb_page_text(p, CB_FONT_BOLD, 11, x, y + 11, INK, o->player ? "Notes" : "Room key");
     y += 11 * 1.5;
-    cb_key_style with = ks;
-    with.extras = cb_key_extras(d);
-    double with_h =
-        with.extras && !o->player ? cb_key_height(&with, d, 0, w, bottom - y, cols, GUTTER) : INFINITY;
-    if (with_h < 0)
-      p->oom = true;
-    else if (isfinite(with_h))
-      ks = with;
     next = o->player ? notes_fill(p, m, d, 0, x, y, w, bottom - y)
                      : cb_key_fill_balanced(p, &ks, d, 0, &word, x, y, w, bottom - y, cols, GUTTER);
-    if (next > d->nrooms) next = d->nrooms;
   }
-  while (next >= 0 && next < d->nrooms) {
-    p = cb_page_new(o->page_w, o->page_h);
-    if (!p || cb_document_add(doc, p)) {
-      cb_page_free(p);
-      return cb_error_oom(err);
-    }
-    double ky = top;
-    cb_page_text(p, CB_FONT_BOLD, 11, x, ky + 11, INK,
-                 o->player ? "Notes (continued)" : "Room key (continued)");
-    ky += 11 * 1.5;
-    next = o->player ? notes_fill(p, m, d, next, x, ky, w, bottom - ky)
-                     : cb_key_fill_balanced(p, &ks, d, next, &word, x, ky, w, bottom - ky, cols, GUTTER);
-  }
-  if (next < 0) return cb_error_oom(err);
+  if (o->player) total = d->nrooms;
+  /* a key that runs on: crawlbook says so on standard error */
+  doc->spilled = next >= 0 && next < total;
+  if (run_on(doc, m, d, o, &ks, &next, &word, cols, total, bottom) < 0) return cb_error_oom(err);
+  doc->key_pages = doc->npages - first;
   cb_frame frame = {x, top, w, bottom - top};
   if (hooks->extra_pages && o->appendix) {
     cb_status st2 = hooks->extra_pages(d, &st, &frame, doc, err);
@@ -965,26 +1071,36 @@ static void drop_pages(cb_document *doc, int from) {
 /* Counting: with the fewest and with the most symbols in the legend; when
  * both give the same number of pages, so does the map; else it is drawn. */
 static cb_status count_sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
-                             cb_key_memo *memo, cb_document *doc, cb_error *err) {
+                             cb_key_memo *memo, cb_sheet_memo *clashes, cb_document *doc, cb_error *err) {
   _Static_assert(CB_SYM_COUNT <= 64, "a symbol set is 64 bits");
   int first = doc->npages;
   cb_document most = {0};
-  cb_status st = sheet(d, m, o, 0, memo, doc, err);
-  if (st == CB_OK) st = sheet(d, m, o, ~(cb_symbol_set)0 >> (64 - CB_SYM_COUNT), memo, &most, err);
+  cb_status st = sheet(d, m, o, 0, memo, clashes, doc, err);
+  if (st == CB_OK) st = sheet(d, m, o, ~(cb_symbol_set)0 >> (64 - CB_SYM_COUNT), memo, clashes, &most, err);
   int same = st == CB_OK && most.npages == doc->npages - first;
   cb_document_free(&most);
   if (st != CB_OK || same) return st;
   drop_pages(doc, first);
   cb_sheet_options drawn = *o;
   drawn.count_only = false;
-  return sheet(d, m, &drawn, 0, memo, doc, err);
+  return sheet(d, m, &drawn, 0, memo, clashes, doc, err);
 }
 
 cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
                           cb_document *doc, cb_error *err) {
-  /* the key's entries are measured once for all the boxes tried (NULL: at each) */
+  /* the key's entries are measured once for all the boxes tried, and the
+   * map's clashes counted once for each frame (NULL: at each) */
   cb_key_memo *memo = cb_calloc((size_t)d->nrooms + 1, sizeof *memo);
-  cb_status st = o->count_only ? count_sheet(d, m, o, memo, doc, err) : sheet(d, m, o, 0, memo, doc, err);
+  cb_sheet_memo *clashes = o->again ? o->again : cb_sheet_memo_new();
+  if (clashes) clashes->d = d; /* an earlier layout's counts are of this dungeon, made again */
+  /* the trial drawings lay the same levels out again and again: a caller
+   * without a graph cache gets one for this call (NULL on OOM: none) */
+  cb_sheet_options with = *o;
+  cb_graph_cache *own = o->graphs ? NULL : (with.graphs = cb_graph_cache_new());
+  cb_status st = o->count_only ? count_sheet(d, m, &with, memo, clashes, doc, err)
+                               : sheet(d, m, &with, 0, memo, clashes, doc, err);
+  cb_graph_cache_free(own);
+  if (clashes != o->again) cb_sheet_memo_free(clashes);
   free(memo);
   return st;
 }
@@ -1002,19 +1118,30 @@ static void map_page(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cons
   legend(p, st, used, f->x, y + h + 6, f->w);
 }
 
+/* The cover's few lines: the hook's first sentence, centred; its height. */
+static double cover_hook(cb_page *p, const cb_measure *m, const cb_dungeon *d, double x, double y, double w) {
+  if (!d->hook[0]) return 0;
+  cb_flow f = {m, 11, 11 * 1.4, w, INK, NULL, NULL};
+  cb_span s[] = {{CB_FONT_ITALIC, d->hook[0], NULL, 0}};
+  int n = cb_text_flow(p, &f, s, 1, x, y);
+  return n > 0 ? n * f.leading + SUB_SIZE * 2 : 0;
+}
+
 cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, const cb_measure *m,
                             const cb_sheet_options *o, cb_document *doc, cb_error *err) {
   double x = o->margin, w = o->page_w - 2 * o->margin, top = o->margin, fh = footer_height(m, d, o, w);
   if (fh < 0) return cb_error_oom(err);
   cb_frame f = {x, top, w, o->page_h - o->margin - fh - top};
-  cb_symbols st = {m, 10.5, 1.0, 7.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room};
+  cb_symbols st = {
+      m, 10.5, 1.0, 7.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room, o->graphs};
   cb_symbols key_marks = st;
   key_marks.badge = BODY_SIZE * 1.1;
   key_marks.line = 0.8;
   const cb_layout_hooks *hooks = hooks_of(o);
   cb_key_style ks = {m, BODY_SIZE, BODY_SIZE * 1.32, BODY_SIZE * 0.45, INK, &key_marks, hooks->key_note};
   ks.full = true;
-  ks.extras = cb_key_extras(d);
+  ks.extras = cb_key_extras_full(d);
+  ks.extras_first = true; /* the hook, roster and wandering table before the key */
   int first = doc->npages;
   const char *title = d->title ? d->title : "Dungeon";
   cb_page *p;
@@ -1031,11 +1158,8 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
     describe(d, o, sub, sizeof sub);
     double sw = cb_text_width(m, CB_FONT_ITALIC, SUB_SIZE, sub);
     cb_page_text(p, CB_FONT_ITALIC, SUB_SIZE, x + (w - fmin(sw, w)) / 2, y + SUB_SIZE * 2.2, GREY, sub);
-    /* a small map: the first level, no legend */
-    double mh = f.h * 0.55, my = y + SUB_SIZE * 4;
-    cb_symbol_set used = 0;
-    int level = d->nlevels > 1 ? d->levels[0].id : 0;
-    draw_map(p, &st, d, hooks, o, level, x + w * 0.08, my, w * 0.84, mh, &used);
+    /* the situation in a few lines, and nothing a player must not see: no map */
+    double mh = cover_hook(p, m, d, x + w * 0.08, y + SUB_SIZE * 5, w * 0.84), my = y + SUB_SIZE * 4;
     const char *made = "A crawlbook dungeon";
     cb_page_text(p, CB_FONT_ITALIC, SUB_SIZE, x + (w - cb_text_width(m, CB_FONT_ITALIC, SUB_SIZE, made)) / 2,
                  my + mh + SUB_SIZE * 2.5, GREY, made);
@@ -1073,7 +1197,7 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
     /* the handout, page for page as --player-map lays it out */
     cb_sheet_options sheet_o = *o;
     sheet_o.player = sheet_o.in_booklet = true, sheet_o.appendix = false;
-    cb_status s2 = sheet(players, m, &sheet_o, 0, NULL, doc, err);
+    cb_status s2 = sheet(players, m, &sheet_o, 0, NULL, NULL, doc, err);
     if (s2 != CB_OK) return s2;
     p = doc->pages[handout_from];
     if (!(p->label = cb_arena_strdup(p->arena, "Players' map"))) p->oom = true;
@@ -1110,16 +1234,20 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
 
 cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
                          cb_document *doc, cb_error *err) {
-  const double pw = o->page_w / 4, ph = o->page_h / 2, margin = 4.5 * CB_PT_PER_MM, body = 7.6;
+  /* every panel keeps 6 mm from the sheet's edge (many printers print no
+   * closer), and a little more for a line that runs to its measure */
+  const double pw = o->page_w / 4, ph = o->page_h / 2, margin = 6.3 * CB_PT_PER_MM, body = 7.6;
   cb_sheet_options po = *o;
   po.page_w = pw, po.page_h = ph, po.margin = margin;
   double x = margin, w = pw - 2 * margin, top = margin, h = ph - 2 * margin;
-  cb_symbols st = {m, 8.5, 0.8, 6.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room};
+  cb_symbols st = {m, 8.5, 0.8, 7, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room};
   cb_symbols key_marks = st;
   key_marks.badge = body * 1.1;
   key_marks.line = 0.7;
   const cb_layout_hooks *hooks = hooks_of(o);
   cb_key_style ks = {m, body, body * 1.28, body * 0.4, INK, &key_marks, hooks->key_note};
+  ks.extras = cb_key_extras(d); /* the hook, roster and wandering table before any Notes panel */
+  int total = d->nrooms + ks.extras;
   const char *title = d->title ? d->title : "Dungeon";
   cb_document panels = {0};
   cb_status st2 = CB_OK;
@@ -1144,7 +1272,8 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
   int sl = cb_text_flow(P[0], &sf, ss, 1, x, y);
   y += sl * 8.5 + 4;
   draw_map(P[0], &st, d, hooks, o, level, x, y, w, top + h - y - 12, &used);
-  cb_page_text(P[0], CB_FONT_ITALIC, 7, x, top + h - 3, GREY, "A crawlbook zine");
+  cb_page_text(P[0], CB_FONT_ITALIC, 7, x, top + h - 5, GREY,
+               "A crawlbook zine"); /* its descenders inside too */
   /* 2: the map */
   cb_page_text(P[1], CB_FONT_BOLD, 10, x, top + 10, INK, "Map");
   cb_page_rect(P[1], x, top + 15, w, h - 15);
@@ -1155,7 +1284,7 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
   int next = 0, word = 0;
   for (int i = 2; i < 7; i++) {
     double ky = top;
-    if (next >= 0 && next >= d->nrooms) {
+    if (next >= 0 && next >= total) {
       /* a panel the key left free: lines for notes */
       cb_page_text(P[i], CB_FONT_BOLD, 10, x, top + 10, INK, "Notes");
       cb_ink rule = cb_ink_stroke(GREY, 0.3);
@@ -1170,15 +1299,18 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
       cb_page_text(P[i], CB_FONT_BOLD, 10, x, top + 10, INK, "Room key");
       ky += 15;
     }
-    if (next >= 0) next = cb_key_fill(P[i], &ks, d, next, &word, x, ky, w, top + h - ky, 1, 0);
+    if (next >= 0)
+      next = cb_key_fill(P[i], &ks, d, next, &word, x, ky, w, top + h - ky - body * 0.3, 1,
+                         0); /* descenders inside */
   }
   if (next < 0)
     st2 = cb_error_oom(err);
-  else if (next < d->nrooms)
+  else if (next < total)
     st2 = cb_error_set(err, CB_EINPUT,
-                       "the room key of %d rooms does not fit the zine's five key panels (room %d "
+                       "the room key of %d rooms does not fit the zine's five key panels (%s%d "
                        "is the first left over): use fewer rooms or --template booklet",
-                       d->nrooms, d->rooms[next].number);
+                       d->nrooms, next < d->nrooms ? "room " : "the hook, roster and wandering table; entry ",
+                       next < d->nrooms ? d->rooms[next].number : next - d->nrooms + 1);
   /* 8: the back cover: the legend, and how to make it again */
   if (st2 == CB_OK) {
     cb_page_text(P[7], CB_FONT_BOLD, 10, x, top + 10, INK, "Legend");
@@ -1198,14 +1330,14 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
     cb_span cs[] = {{CB_FONT_ITALIC, "To make it again: ", NULL, 0},
                     {CB_FONT_REGULAR, cmd ? cmd : "", NULL, 0}};
     cb_flow cf = footer_flow(m, cmd ? cmd : "", w);
-    cf.size = fmin(cf.size, 6.5), cf.leading = cf.size * 1.25;
+    cf.size = fmin(cf.size, 7), cf.leading = cf.size * 1.25;
     int cl = cb_text_flow(NULL, &cf, cs, 2, 0, 0);
     cb_text_flow(P[7], &cf, cs, 2, x, top + h - (cl - 1) * cf.leading - cf.size * 0.45);
     free(cmd);
     char credit[128];
     snprintf(credit, sizeof credit, "crawlbook %s \xc2\xb7 %s \xc2\xb7 seed %" PRIu64, o->version,
              d->generator, d->seed);
-    cb_page_text(P[7], CB_FONT_REGULAR, 6.5, x, top + h - cl * cf.leading - 2, GREY, credit);
+    cb_page_text(P[7], CB_FONT_REGULAR, 7, x, top + h - cl * cf.leading - 2, GREY, credit);
     for (int i = 0; i < 8; i++)
       if (P[i]->oom) st2 = cb_error_oom(err);
   }

@@ -31,7 +31,19 @@ typedef struct cb_sheet_options {
   const struct cb_layout_hooks *hooks; /* what the procedure draws beyond the generic sheet, or NULL */
   const char *what;                    /* the subtitle's "A Cardtography dungeon"; NULL: "A dungeon" */
   bool in_booklet;                     /* the sheet is a booklet's handout: the booklet writes its footers */
+  struct cb_graph_cache *graphs; /* levels laid out before, owned by the caller (one a thread), or NULL */
+  /* cb_sheet_layout only: what an earlier layout of this very dungeon (made
+   * again from the same seed and options: a batch counts its pages, then
+   * draws them) found while fitting, and what this one finds; or NULL */
+  struct cb_sheet_memo *again;
 } cb_sheet_options;
+
+/* What fitting a dungeon's sheet finds (how often the map's words run into
+ * each other in each frame tried: each count is a drawing), for a second
+ * layout of the same dungeon to reuse. Owned by the caller. */
+typedef struct cb_sheet_memo cb_sheet_memo;
+cb_sheet_memo *cb_sheet_memo_new(void); /* NULL when out of memory */
+void cb_sheet_memo_free(cb_sheet_memo *m);
 
 /* Lays out the dungeon into doc (which owns the new pages); text is measured
  * with m. CB_EINTERNAL on OOM. */

@@ -59,6 +59,12 @@ typedef struct cb_symbols {
    * rooms' fill; NULL for black ink on white. */
   const cb_rgb *accent;
   cb_rgb room;
+  /* The levels a map hook laid out before (layout/graph.h), kept by the
+   * run for this thread's sheets; NULL: none kept. */
+  struct cb_graph_cache *graphs;
+  /* The map's clash counts a sheet's fitting found so far (layout/sheet.c),
+   * or NULL. */
+  struct cb_sheet_memo *clashes;
 } cb_symbols;
 
 /* The colour a symbol is drawn in, and a room's fill, under st's style. */

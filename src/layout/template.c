@@ -196,6 +196,38 @@ static cb_status read_root(const char *file, config_t *cfg, const char *const *k
   return CB_OK;
 }
 
+/* The line of the first @include libconfig would open (one starting a line
+ * outside a comment or a string, as its scanner reads them), 0 when none. */
+static int include_line(const char *text) {
+  enum { CODE, BLOCK, STRING } in = CODE;
+  int line = 1;
+  bool start = true; /* only blanks so far on this line */
+  for (const char *c = text; *c; c++) {
+    if (*c == '\n') {
+      line++, start = true;
+      continue;
+    }
+    if (in == BLOCK) {
+      if (c[0] == '*' && c[1] == '/') in = CODE, c++;
+    } else if (in == STRING) {
+      if (*c == '\\' && c[1] && c[1] != '\n')
+        c++;
+      else if (*c == '"')
+        in = CODE;
+    } else if (start && strncmp(c, "@include", 8) == 0) {
+      return line;
+    } else if (*c == '#' || (c[0] == '/' && c[1] == '/')) {
+      c += strcspn(c, "\n") - 1; /* to the end of the line */
+    } else if (c[0] == '/' && c[1] == '*') {
+      in = BLOCK, c++;
+    } else if (*c == '"') {
+      in = STRING;
+    }
+    start = start && (*c == ' ' || *c == '\t');
+  }
+  return 0;
+}
+
 cb_status cb_template_load(const char *name, const char *const *table_keys, cb_template *t, cb_error *err) {
   cb_template_default(t);
   char path[4096];
@@ -226,7 +258,7 @@ cb_status cb_template_load(const char *name, const char *const *table_keys, cb_t
     return cb_error_set(err, text ? CB_EINPUT : CB_EINTERNAL, "--template %s: cannot read %s", name, path);
   }
   text[got] = '\0';
-  int lineno = 1;
+  int lineno;
   if (strlen(text) != got) {
     free(text);
     return cb_error_set(err, CB_EINPUT, "%s: holds a NUL byte: not a text file", path);
@@ -237,12 +269,11 @@ cb_status cb_template_load(const char *name, const char *const *table_keys, cb_t
   }
   /* libconfig 1.5 opens an @include itself, from the current directory, with
    * none of the checks above (a directory ends the process, a FIFO hangs) */
-  for (const char *line = text; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL, lineno++)
-    if (strncmp(line + strspn(line, " \t"), "@include", 8) == 0) {
-      free(text);
-      return cb_error_set(err, CB_EINPUT, "%s:%d: @include is not supported: put the settings in this file",
-                          path, lineno);
-    }
+  if ((lineno = include_line(text)) > 0) {
+    free(text);
+    return cb_error_set(err, CB_EINPUT, "%s:%d: @include is not supported: put the settings in this file",
+                        path, lineno);
+  }
   config_t cfg;
   config_init(&cfg);
   cb_status st = CB_OK;

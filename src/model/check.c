@@ -1,5 +1,6 @@
 #include "check.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,6 +94,29 @@ static cb_status check_rooms_and_passages(const cb_dungeon *d, const int *key_ro
   return CB_OK;
 }
 
+static int by_level_number(const void *pa, const void *pb) {
+  const cb_room *a = *(const cb_room *const *)pa, *b = *(const cb_room *const *)pb;
+  if (a->level != b->level) return (a->level > b->level) - (a->level < b->level);
+  if (a->number != b->number) return (a->number > b->number) - (a->number < b->number);
+  return (a->id > b->id) - (a->id < b->id);
+}
+
+/* No two rooms of a level print the same number. */
+static cb_status check_numbers(const cb_dungeon *d, cb_error *err) {
+  const cb_room **by = cb_malloc(((size_t)d->nrooms + 1) * sizeof *by);
+  if (!by) return cb_error_oom(err);
+  for (int i = 0; i < d->nrooms; i++)
+    by[i] = &d->rooms[i];
+  if (d->nrooms > 1) qsort(by, (size_t)d->nrooms, sizeof *by, by_level_number);
+  cb_status st = CB_OK;
+  for (int i = 1; i < d->nrooms && st == CB_OK; i++)
+    if (by[i]->level == by[i - 1]->level && by[i]->number == by[i - 1]->number)
+      st = cb_error_set(err, CB_EINPUT, "rooms[%d]: room %d is numbered %d on level %d, as room %d is",
+                        (int)(by[i] - d->rooms), by[i]->id, by[i]->number, by[i]->level, by[i - 1]->id);
+  free(by);
+  return st;
+}
+
 cb_status cb_check_structure(const cb_dungeon *d, cb_error *err) {
   for (int i = 0; i < d->nlevels; i++)
     for (int j = 0; j < i; j++)
@@ -104,7 +128,7 @@ cb_status cb_check_structure(const cb_dungeon *d, cb_error *err) {
   if (!key_rooms) return cb_error_oom(err);
   cb_status st = check_rooms_and_passages(d, key_rooms, dup_room, dup_key, err);
   free(key_rooms);
-  return st;
+  return st == CB_OK ? check_numbers(d, err) : st;
 }
 
 int cb_check_start_room(const cb_dungeon *d) {
@@ -162,4 +186,58 @@ int cb_check_walk_blocked(const cb_dungeon *d, const cb_graph *g, int start, con
   free(stack);
   free(key_room);
   return shut;
+}
+
+/* A treasure naming a key ("K1: ...", or any lock's key by name): its key. */
+static const char *named_key(const cb_dungeon *d, const char *what, char *key, size_t cap) {
+  const char *colon = strstr(what, ": ");
+  size_t n = colon ? (size_t)(colon - what) : 0;
+  if (n == 0 || n >= cap) return NULL;
+  memcpy(key, what, n);
+  key[n] = '\0';
+  bool looks = key[0] == 'K' && n > 1 && strspn(key + 1, "0123456789") == n - 1;
+  for (int i = 0; i < d->npassages && !looks; i++)
+    looks = d->passages[i].lock && strcmp(d->passages[i].lock, key) == 0;
+  return looks ? key : NULL;
+}
+
+static int note_lost_objects(const cb_dungeon *d, cb_check_note note, void *ctx) {
+  int n = 0;
+  char key[40], msg[160];
+  for (int i = 0; i < d->nrooms; i++) {
+    const cb_contents *c = d->rooms[i].contents;
+    for (int t = 0; c && t < c->ntreasure; t++) {
+      if (!named_key(d, c->treasure[t].what, key, sizeof key) || cb_dungeon_key_room(d, key)) continue;
+      snprintf(msg, sizeof msg, "room %d holds the object of key %s, but no room holds that key",
+               d->rooms[i].id, key);
+      note(ctx, msg), n++;
+    }
+  }
+  return n;
+}
+
+int cb_check_play(const cb_dungeon *d, cb_check_note note, void *ctx) {
+  cb_graph g;
+  if (cb_graph_build(d, &g)) return -1;
+  bool *reached = cb_calloc((size_t)d->nrooms + 1, sizeof *reached);
+  int *key_room = cb_dungeon_lock_key_rooms(d, NULL, NULL);
+  int shut = reached && key_room ? cb_check_walk(d, &g, cb_check_start_room(d), reached) : -1;
+  int n = 0;
+  char msg[160];
+  for (int i = 0; shut > 0 && i < d->npassages; i++) {
+    const cb_passage *p = &d->passages[i];
+    if (!p->lock || key_room[i] < 0 || reached[key_room[i]]) continue;
+    bool first = true; /* one note a key, at its first lock */
+    for (int j = 0; j < i && first; j++)
+      first = !(d->passages[j].lock && strcmp(d->passages[j].lock, p->lock) == 0);
+    if (!first) continue;
+    snprintf(msg, sizeof msg,
+             "lock %.32s (passage %d, %d-%d) never opens: its key, in room %d, lies behind it", p->lock,
+             p->id, p->from, p->to, d->rooms[key_room[i]].id);
+    note(ctx, msg), n++;
+  }
+  free(reached);
+  free(key_room);
+  cb_graph_free(&g);
+  return shut < 0 ? -1 : n + note_lost_objects(d, note, ctx);
 }

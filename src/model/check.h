@@ -37,6 +37,14 @@ int cb_check_walk(const cb_dungeon *d, const cb_graph *g, int start, bool *reach
 int cb_check_walk_blocked(const cb_dungeon *d, const cb_graph *g, int start, const bool *blocked,
                           bool *reached);
 
+/* What makes a well-formed dungeon unplayable, each said in a sentence to
+ * note(ctx, msg): a lock that never opens (the walk from the start never
+ * reaches its key: it lies behind it), and a key's object (a treasure "K1:
+ * ..." or naming a lock's key) of a key no room holds. Returns how many, -1
+ * on OOM. */
+typedef void (*cb_check_note)(void *ctx, const char *msg);
+int cb_check_play(const cb_dungeon *d, cb_check_note note, void *ctx);
+
 /* Index of the room tagged main-start (or entrance, or start), -1 if none. */
 int cb_check_start_room(const cb_dungeon *d);
 

@@ -283,3 +283,54 @@ int *cb_dungeon_lock_key_rooms(const cb_dungeon *d, int *dup_room, const char **
   free(table);
   return out;
 }
+
+/* A monster's words, where says whose. */
+static int monster_texts(const cb_monster *m, const char *where, cb_text_fn fn, void *ctx) {
+  char at[128]; /* where is at most 95 bytes */
+  snprintf(at, sizeof at, "%.95s's name", where);
+  int r = fn(ctx, at, m->name);
+  snprintf(at, sizeof at, "%.95s's doing", where);
+  return r ? r : m->doing ? fn(ctx, at, m->doing) : 0;
+}
+
+static int room_texts(const cb_room *room, cb_text_fn fn, void *ctx) {
+  const cb_contents *c = room->contents;
+  char at[96];
+  const struct {
+    const char *what, *text;
+  } one[] = {{"text", room->text},
+             {"name", c ? c->name : NULL},
+             {"dressing", c ? c->dressing : NULL},
+             {"special", c ? c->special : NULL},
+             {"trap's trigger", c && c->trap ? c->trap->trigger : NULL},
+             {"trap's effect", c && c->trap ? c->trap->effect : NULL},
+             {"trap's tell", c && c->trap ? c->trap->tell : NULL}};
+  int r = 0;
+  for (size_t i = 0; !r && i < sizeof one / sizeof *one; i++)
+    if (one[i].text)
+      snprintf(at, sizeof at, "room %d's %s", room->id, one[i].what), r = fn(ctx, at, one[i].text);
+  for (int i = 0; !r && c && i < c->nmonsters; i++)
+    snprintf(at, sizeof at, "room %d's monster %d", room->id, i + 1),
+        r = monster_texts(&c->monsters[i], at, fn, ctx);
+  for (int i = 0; !r && c && i < c->ntreasure; i++)
+    snprintf(at, sizeof at, "room %d's treasure %d", room->id, i + 1), r = fn(ctx, at, c->treasure[i].what);
+  return r;
+}
+
+int cb_dungeon_each_text(const cb_dungeon *d, cb_text_fn fn, void *ctx) {
+  char at[96];
+  int r = d->title ? fn(ctx, "the title", d->title) : 0;
+  for (int i = 0; !r && i < 2; i++)
+    if (d->hook[i]) r = fn(ctx, "the hook", d->hook[i]);
+  for (int i = 0; !r && i < d->nlevels; i++)
+    if (d->levels[i].name)
+      snprintf(at, sizeof at, "level %d's name", d->levels[i].id), r = fn(ctx, at, d->levels[i].name);
+  for (int i = 0; !r && i < d->nrooms; i++)
+    r = room_texts(&d->rooms[i], fn, ctx);
+  for (int i = 0; !r && i < d->npassages; i++)
+    if (d->passages[i].note)
+      snprintf(at, sizeof at, "passage %d's note", d->passages[i].id), r = fn(ctx, at, d->passages[i].note);
+  for (int i = 0; !r && i < d->nwandering; i++)
+    snprintf(at, sizeof at, "wandering monster %d", i + 1), r = monster_texts(&d->wandering[i], at, fn, ctx);
+  return r;
+}

@@ -12,6 +12,16 @@
 
 #include "base/arena.h"
 
+/* The longest words a dungeon holds, in bytes: what the JSON reader accepts,
+ * so the theme reader and the writers keep to them (what we write, we read).
+ * A name: a title, a theme's, a room's, a monster's, a level's; a line: a
+ * dressing, a doing, a hook line, a trap's part, a special, a treasure; a
+ * text: a passage's note or a room's text; a monster's Hit Dice. */
+enum { CB_TEXT_NAME = 200, CB_TEXT_LINE = 1000, CB_TEXT_NOTE = 4096, CB_TEXT_HD = 16 };
+/* The longest value an option recorded in the JSON may have: a table's path
+ * (the command line takes none longer, e.g. --theme 4,000 bytes). */
+enum { CB_TEXT_OPTION = 4096 };
+
 typedef enum {
   CB_TAG_ENTRANCE = 1u << 0,
   CB_TAG_START = 1u << 1,
@@ -58,18 +68,30 @@ enum { CB_FLAG_COUNT = 10 };
 typedef struct cb_monster {
   const char *name; /* plural when count > 1 */
   int count;
-  const char *hd;    /* Hit Dice as written: "2", "1+1", "1/2" */
-  const char *doing; /* what they are doing, or NULL */
+  const char *hd;          /* Hit Dice as written: "2", "1+1", "1/2" */
+  const char *doing;       /* what they are doing, or NULL */
+  const char *doing_short; /* the sheet's form of doing, or NULL: doing */
+  int kind;                /* index into the dungeon's roster, -1: none (crawlbook/2) */
 } cb_monster;
+/* A kind of monster met in the dungeon, its stat line at the dungeon's depth. */
+typedef struct cb_roster_entry {
+  const char *name, *plural;
+  int ac;         /* descending; ascending is 19 - ac */
+  const char *hd; /* "3+1", "1/2" */
+  const char *attacks, *damage, *move, *about;
+  int morale; /* 2..12 */
+} cb_roster_entry;
 typedef struct cb_trap {
   const char *trigger, *effect, *tell;
+  const char *trigger_short, *effect_short; /* the sheet's forms, or NULL */
 } cb_trap;
 typedef struct cb_treasure {
   const char *what;
   int value; /* gp; 0: no price (a key, a magic item) */
 } cb_treasure;
 typedef struct cb_contents {
-  const char *name, *dressing; /* NULL when absent */
+  const char *name, *dressing;                /* NULL when absent */
+  const char *dressing_short, *special_short; /* the sheet's forms, or NULL: the long ones */
   int nmonsters, ntreasure;
   cb_monster *monsters;
   cb_trap *trap;       /* NULL: none */
@@ -95,10 +117,11 @@ typedef struct cb_passage {
   int id;
   int from, to; /* room ids; to == 0 is a way out of the dungeon */
   cb_passage_kind kind;
-  unsigned flags;   /* cb_passage_flag bits */
-  const char *lock; /* with CB_FLAG_LOCKED: the key that opens it */
-  double length_ft; /* CB_NO_VALUE when the procedure gives none */
-  const char *note; /* stocking: what the lock, trap or secret is, or NULL */
+  unsigned flags;         /* cb_passage_flag bits */
+  const char *lock;       /* with CB_FLAG_LOCKED: the key that opens it */
+  double length_ft;       /* CB_NO_VALUE when the procedure gives none */
+  const char *note;       /* stocking: what the lock, trap or secret is, or NULL */
+  const char *note_short; /* the sheet's form of note, or NULL: note */
 } cb_passage;
 
 typedef struct cb_level {
@@ -141,9 +164,14 @@ typedef struct cb_dungeon {
   const char *theme; /* the theme's display name */
   int depth;         /* 1..10 */
   const char *hook[2];
-  int nwandering;        /* 0 or 6 */
-  cb_monster *wandering; /* the d6 wandering-monster table */
-  bool oom;              /* an allocation failed: the dungeon is incomplete */
+  const char *hook_short[2]; /* the sheet's forms, or NULL: hook */
+  int nroster;               /* the kinds of monster met (crawlbook/3) */
+  cb_roster_entry *roster;
+  const char *boss_name, *goal_name; /* NULL: none named */
+  int boss_room, goal_room;          /* room ids, 0: none */
+  int nwandering;                    /* 0 or 6 */
+  cb_monster *wandering;             /* the d6 wandering-monster table */
+  bool oom;                          /* an allocation failed: the dungeon is incomplete */
 } cb_dungeon;
 
 /* A new empty dungeon; NULL when out of memory. Free with cb_dungeon_free. */
@@ -168,11 +196,16 @@ int cb_dungeon_set_option(cb_dungeon *d, const char *name, const char *value, bo
 /* Records an option without a value, such as --faithful. */
 int cb_dungeon_set_flag(cb_dungeon *d, const char *name);
 int cb_dungeon_set_title(cb_dungeon *d, const char *title);
+/* Calls fn(ctx, where, text) for each text of d a page may print (where
+ * says which, e.g. "room 5's name"), in order, until fn returns non-zero;
+ * returns that, else 0. */
+typedef int (*cb_text_fn)(void *ctx, const char *where, const char *text);
+int cb_dungeon_each_text(const cb_dungeon *d, cb_text_fn fn, void *ctx);
 /* Generators log a line per room or step only up to this many rooms; above it, sums. */
 #define CB_LOG_DETAIL_ROOMS 200
 /* The longest text a dungeon keeps in a log line or a passage's note, in
  * bytes: what the JSON reader takes back. */
-enum { CB_TEXT_MAX = 4096 };
+enum { CB_TEXT_MAX = CB_TEXT_NOTE };
 /* Appends a line to the procedure log; a longer line than CB_TEXT_MAX is
  * cut between two characters and ends with an ellipsis. */
 int cb_dungeon_log(cb_dungeon *d, const char *fmt, ...)

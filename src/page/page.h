@@ -96,7 +96,8 @@ typedef struct cb_document {
   cb_page **pages;
   int npages;
   size_t cap_pages;
-  bool spilled; /* the layout could not keep a one-page sheet on one page */
+  bool spilled;  /* the layout could not keep a one-page sheet on one page */
+  int key_pages; /* then: the pages its map and key take */
 } cb_document;
 
 /* A new empty page w x h points; NULL on OOM. Free with cb_page_free. */

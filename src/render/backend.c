@@ -61,6 +61,12 @@ void cb_backend_page(cb_backend *b, const cb_page *p) {
   c->end_page(b);
 }
 
+void *cb_backend_take_marks(cb_backend *b) { return b->cls->take_marks ? b->cls->take_marks(b) : NULL; }
+
+void cb_backend_add_marks(cb_backend *b, const void *marks) {
+  if (marks && b->cls->add_marks) b->cls->add_marks(b, marks);
+}
+
 void cb_backend_outline(cb_backend *b, const char *title, int index) {
   if (b->cls->outline && b->err.status == CB_OK) b->cls->outline(b, title, index);
 }

@@ -5,6 +5,7 @@
 #ifndef CB_BACKEND_H
 #define CB_BACKEND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/error.h"
@@ -17,6 +18,7 @@ typedef struct cb_render_options {
   cb_format format;
   double dpi;            /* PNG only */
   const char *fonts_dir; /* the fonts we ship */
+  bool own_fonts;        /* fonts of its own, not the run's shared ones: for a backend another thread uses */
 } cb_render_options;
 
 typedef struct cb_backend cb_backend;
@@ -29,6 +31,13 @@ typedef struct cb_backend_class {
   void (*destroy)(cb_backend *b);
   /* Text measurement matching what the backend draws; owned by b. */
   const cb_measure *(*measure)(cb_backend *b);
+  /* Optional (NULL): what measuring with b has left in its document since
+   * the marks were last taken (libharu embeds every glyph it measures, not
+   * only those drawn), malloc-owned, or NULL; and those marks left in b's
+   * document, so that pages laid out with one backend and drawn by another
+   * of the class make the same bytes. */
+  void *(*take_marks)(cb_backend *b);
+  void (*add_marks)(cb_backend *b, const void *marks);
   void (*begin_document)(cb_backend *b, const cb_document *doc, cb_sink sink);
   void (*begin_page)(cb_backend *b, const cb_page *p, int index);
   void (*path)(cb_backend *b, const cb_page *p, const cb_item *item);
@@ -45,6 +54,12 @@ struct cb_backend {
   int npages;                /* pages drawn so far in this document */
   struct cb_coverage *cover; /* what the fonts can draw (set by cb_backend_create) */
 };
+
+/* The class's take_marks and add_marks, or NULL and nothing when it has
+ * none: a batch's worker takes them after laying out a dungeon, and the
+ * backend that draws the dungeon's pages adds them. Free them with free(). */
+void *cb_backend_take_marks(cb_backend *b);
+void cb_backend_add_marks(cb_backend *b, const void *marks);
 
 /* The backends' names for a message: "'cairo' or 'haru'", into buf. */
 const char *cb_backend_names(char *buf, size_t cap);

@@ -350,9 +350,9 @@ static cb_status create(const cb_render_options *o, cb_backend **out, cb_error *
   if (!b) return cb_error_oom(err);
   b->base.cls = &cb_backend_cairo;
   b->o = *o;
-  if (shared.map && strcmp(shared.dir, o->fonts_dir) == 0) {
+  if (!o->own_fonts && shared.map && strcmp(shared.dir, o->fonts_dir) == 0) {
     b->fontmap = g_object_ref(shared.map);
-  } else if ((b->fontmap = private_fontmap(o->fonts_dir, &b->fonts)) && !shared.map &&
+  } else if ((b->fontmap = private_fontmap(o->fonts_dir, &b->fonts)) && !o->own_fonts && !shared.map &&
              strlen(o->fonts_dir) < sizeof shared.dir) {
     /* the first map is kept for the run; this backend borrows it */
     shared.map = g_object_ref(b->fontmap), shared.cfg = b->fonts, b->fonts = NULL;

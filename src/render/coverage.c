@@ -51,28 +51,47 @@ static void add_missing(char *list, size_t cap, int *n, unsigned cp) {
   ++*n;
 }
 
+/* Adds the characters of text (in font) the fonts lack to list; *first gets
+ * text when it lacks one. */
+static void scan(const cb_coverage *c, cb_font font, const char *text, char *list, size_t cap, int *n,
+                 const char **first) {
+  const FcCharSet *set = c->set[(unsigned)font < CB_FONT_COUNT ? font : 0];
+  size_t len = strlen(text);
+  for (size_t i = 0; i < len;) {
+    unsigned cp = 0;
+    int step = cb_utf8_char(text + i, len - i, &cp);
+    if (step == 0 || !FcCharSetHasChar(set, cp)) {
+      add_missing(list, cap, n, step ? cp : 0xFFFD);
+      if (!*first) *first = text;
+    }
+    i += step ? (size_t)step : 1;
+  }
+}
+
+static cb_status missing(const char *list, int n, const char *first, cb_error *err) {
+  if (!first) return CB_OK;
+  return cb_error_set(err, CB_EINPUT,
+                      "our fonts cannot draw%s%s (in \"%.80s\"): they cover Latin, Greek and Cyrillic "
+                      "text",
+                      list, n == 8 ? " and more" : "", first);
+}
+
 cb_status cb_coverage_check(const cb_coverage *c, const cb_page *p, cb_error *err) {
   char list[128] = "";
   const char *first = NULL;
   int n = 0;
   for (int k = 0; c && k < p->nitems; k++) {
     const cb_item *it = &p->items[k];
-    if (it->kind != CB_ITEM_TEXT || !it->text) continue;
-    const FcCharSet *set = c->set[(unsigned)it->font < CB_FONT_COUNT ? it->font : 0];
-    size_t len = strlen(it->text);
-    for (size_t i = 0; i < len;) {
-      unsigned cp = 0;
-      int step = cb_utf8_char(it->text + i, len - i, &cp);
-      if (step == 0 || !FcCharSetHasChar(set, cp)) {
-        add_missing(list, sizeof list, &n, step ? cp : 0xFFFD);
-        if (!first) first = it->text;
-      }
-      i += step ? (size_t)step : 1;
-    }
+    if (it->kind == CB_ITEM_TEXT && it->text) scan(c, it->font, it->text, list, sizeof list, &n, &first);
   }
-  if (!first) return CB_OK;
-  return cb_error_set(err, CB_EINPUT,
-                      "our fonts cannot draw%s%s (in \"%.80s\"): they cover Latin, Greek and Cyrillic "
-                      "text",
-                      list, n == 8 ? " and more" : "", first);
+  return missing(list, n, first, err);
+}
+
+cb_status cb_coverage_check_text(const cb_coverage *c, const char *text, cb_error *err) {
+  char list[128] = "";
+  const char *first = NULL;
+  int n = 0;
+  for (int f = 0; c && text && f < CB_FONT_COUNT; f++)
+    scan(c, (cb_font)f, text, list, sizeof list, &n, &first);
+  return missing(list, n, first, err);
 }

@@ -18,5 +18,7 @@ cb_coverage *cb_coverage_load(const char *fonts_dir);
 void cb_coverage_free(cb_coverage *c);
 /* CB_EINPUT naming the characters of the page's text its fonts lack. */
 cb_status cb_coverage_check(const cb_coverage *c, const cb_page *p, cb_error *err);
+/* The same for one text, in every font (NULL c or text: CB_OK). */
+cb_status cb_coverage_check_text(const cb_coverage *c, const char *text, cb_error *err);
 
 #endif

@@ -28,7 +28,13 @@ typedef struct haru_backend {
   double h; /* current page height: libharu's y grows upwards */
   cb_measure measure;
   cb_sink sink;
+  /* The characters measured, a bit per font and BMP code point, since the
+   * marks were last taken (NULL: none yet): libharu embeds every glyph it
+   * measures, not only those drawn. */
+  unsigned char *marks;
 } haru_backend;
+
+enum { MARK_BYTES = 65536 / 8 }; /* a font's marks */
 
 static void fail(haru_backend *b, cb_status st, const char *what) {
   cb_error_set(&b->base.err, st, "%s", what);
@@ -52,16 +58,68 @@ static void on_error(HPDF_STATUS error_no, HPDF_STATUS detail_no, void *user) {
 static void *haru_alloc(HPDF_UINT size) { return cb_malloc(size); }
 static void haru_free(void *p) { free(p); }
 
+/* The next code point of UTF-8 text at *s (moved past it); 0xFFFD for a
+ * malformed sequence. */
+static unsigned next_code(const unsigned char **s) {
+  const unsigned char *p = *s;
+  int extra = p[0] < 0x80 ? 0 : p[0] >= 0xF0 ? 3 : p[0] >= 0xE0 ? 2 : p[0] >= 0xC0 ? 1 : -1;
+  if (extra < 0) return *s += 1, 0xFFFD;
+  unsigned c = extra ? p[0] & (0x3F >> extra) : p[0];
+  for (int k = 1; k <= extra; k++) {
+    if ((p[k] & 0xC0) != 0x80) return *s += k, 0xFFFD;
+    c = c << 6 | (p[k] & 0x3Fu);
+  }
+  *s += extra + 1;
+  return c;
+}
+
+static void mark(haru_backend *b, cb_font font, const char *utf8) {
+  if (!b->marks && !(b->marks = cb_calloc(CB_FONT_COUNT, MARK_BYTES))) return;
+  unsigned char *m = b->marks + (size_t)font * MARK_BYTES;
+  for (const unsigned char *s = (const unsigned char *)utf8; *s;) {
+    unsigned c = next_code(&s);
+    if (c < 65536) m[c >> 3] |= (unsigned char)(1u << (c & 7));
+  }
+}
+
 static double measure_width(void *ctx, cb_font font, double size, const char *utf8) {
   haru_backend *b = ctx;
-  HPDF_Font f = b->fonts[(unsigned)font < CB_FONT_COUNT ? font : 0];
+  font = (unsigned)font < CB_FONT_COUNT ? font : 0;
+  HPDF_Font f = b->fonts[font];
   if (!f || !*utf8) return 0;
+  mark(b, font, utf8);
   HPDF_TextWidth tw = HPDF_Font_TextWidth(f, (const HPDF_BYTE *)utf8, (HPDF_UINT)strlen(utf8));
   return tw.width * size / 1000.0;
 }
 
+static void *take_marks(cb_backend *base) {
+  haru_backend *b = (haru_backend *)base;
+  void *m = b->marks;
+  b->marks = NULL;
+  return m;
+}
+
+/* Every character marked measured in b's fonts, as if b had measured it. */
+static void add_marks(cb_backend *base, const void *marks) {
+  haru_backend *b = (haru_backend *)base;
+  const unsigned char *m = marks;
+  for (int f = 0; f < CB_FONT_COUNT; f++, m += MARK_BYTES) {
+    for (unsigned c = 1; b->fonts[f] && c < 65536; c++) {
+      if (!(m[c >> 3] & (1u << (c & 7)))) continue;
+      unsigned char u[4];
+      int n = c < 0x80 ? (u[0] = (unsigned char)c, 1)
+              : c < 0x800
+                  ? (u[0] = (unsigned char)(0xC0 | c >> 6), u[1] = (unsigned char)(0x80 | (c & 0x3F)), 2)
+                  : (u[0] = (unsigned char)(0xE0 | c >> 12), u[1] = (unsigned char)(0x80 | (c >> 6 & 0x3F)),
+                     u[2] = (unsigned char)(0x80 | (c & 0x3F)), 3);
+      HPDF_Font_TextWidth(b->fonts[f], u, (HPDF_UINT)n);
+    }
+  }
+}
+
 static void destroy(cb_backend *base) {
   haru_backend *b = (haru_backend *)base;
+  free(b->marks);
   if (b->pdf) HPDF_Free(b->pdf);
   free(b->pages);
   free(b);
@@ -273,6 +331,8 @@ const cb_backend_class cb_backend_haru = {
     .create = create,
     .destroy = destroy,
     .measure = measure,
+    .take_marks = take_marks,
+    .add_marks = add_marks,
     .begin_document = begin_document,
     .begin_page = begin_page,
     .path = path,

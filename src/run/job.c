@@ -7,17 +7,21 @@
 
 #include "base/alloc.h"
 #include "base/datadir.h"
+#include "base/table.h"
+#include "batch.h"
 #include "formats.h"
 #include "io/dot.h"
 #include "io/json.h"
 #include "io/output.h"
 #include "layout/cover.h"
+#include "layout/graph.h"
 #include "layout/impose.h"
 #include "layout/sheet.h"
 #include "model/check.h"
 #include "model/view.h"
 #include "page/sizes.h"
 #include "proc/registry.h"
+#include "render/coverage.h"
 
 #ifndef CB_VERSION
 #define CB_VERSION "0.0.0"
@@ -25,8 +29,39 @@
 
 static const double MARGIN_MM = 12;
 
+static void play_note(void *ctx, const char *msg) {
+  const cb_job *job = ctx;
+  char line[512];
+  snprintf(line, sizeof line, "%s: %s", job->input, msg);
+  job->notice(job->notice_ctx, line);
+}
+
+/* A file read back: what it holds that no party could play is said (the
+ * same walk the generators' repairs make). */
+static cb_status read_dungeon(const cb_job *job, cb_dungeon **out, cb_error *err) {
+  cb_status st = cb_json_read_file(job->input, cb_proc_json(), out, err);
+  if (st != CB_OK || !job->notice) return st;
+  if (cb_check_play(*out, play_note, (void *)job) >= 0) return CB_OK;
+  cb_dungeon_free(*out);
+  *out = NULL;
+  return cb_error_oom(err);
+}
+
+/* A procedure that reached fewer levels than --levels asked (its deals
+ * stopped short) says so: the footer's command, which asks for them all,
+ * still makes this same dungeon. */
+static void tell_levels(const cb_job *job, const cb_dungeon *d) {
+  if (!job->notice || job->gen.levels <= 0 || d->nlevels >= job->gen.levels) return;
+  char msg[256];
+  snprintf(msg, sizeof msg,
+           "seed %" PRIu64 ": the dungeon reached %d of the %d levels asked (--levels %d); the command "
+           "in its footer makes this same dungeon again",
+           d->seed, d->nlevels, job->gen.levels, job->gen.levels);
+  job->notice(job->notice_ctx, msg);
+}
+
 static cb_status make_dungeon(const cb_job *job, cb_dungeon **out, cb_error *err) {
-  if (job->input) return cb_json_read_file(job->input, cb_proc_json(), out, err);
+  if (job->input) return read_dungeon(job, out, err);
   const cb_generator *g = cb_generator_find(job->generator);
   if (!g) {
     char names[256];
@@ -47,6 +82,7 @@ static cb_status make_dungeon(const cb_job *job, cb_dungeon **out, cb_error *err
     *out = NULL;
     return st;
   }
+  tell_levels(job, *out);
   cb_error check = {0};
   if (cb_check_structure(*out, &check) != CB_OK) {
     cb_dungeon_free(*out);
@@ -60,14 +96,23 @@ static cb_status write_json(const cb_dungeon *d, cb_output *out, cb_error *err) 
   return cb_json_write(d, cb_proc_json(), (cb_sink){out, cb_output_write}, err);
 }
 
-/* A backend with its page settings, made once per document. */
+/* A backend with its page settings, made once per document, and once per
+ * worker of a batch (with fonts of its own: pango's are not shared between
+ * threads). The layout measures with it and keeps its laid-out levels in
+ * its graphs. */
 typedef struct renderer {
   const cb_backend_class *cls;
   cb_backend *b;
   cb_sheet_options so;
 } renderer;
 
-static cb_status open_renderer(const cb_job *job, renderer *r, cb_error *err) {
+static void close_renderer(renderer *r) {
+  cb_backend_destroy(r->b);
+  cb_graph_cache_free(r->so.graphs);
+  r->b = NULL, r->so.graphs = NULL;
+}
+
+static cb_status open_renderer(const cb_job *job, bool own_fonts, renderer *r, cb_error *err) {
   memset(r, 0, sizeof *r);
   r->cls = cb_backend_find(job->backend ? job->backend : "cairo");
   if (!r->cls) return cb_error_set(err, CB_EINPUT, "--backend %s: no such backend", job->backend);
@@ -76,7 +121,7 @@ static cb_status open_renderer(const cb_job *job, renderer *r, cb_error *err) {
   char fonts[4096];
   snprintf(fonts, sizeof fonts, "%s/fonts", data);
   if (cb_fonts_check(fonts, err) != CB_OK) return err->status;
-  cb_render_options ro = {job->format, job->dpi > 0 ? job->dpi : 150, fonts};
+  cb_render_options ro = {job->format, job->dpi > 0 ? job->dpi : 150, fonts, own_fonts};
   double a4_w, a4_h;
   cb_page_size_named("a4", &a4_w, &a4_h);
   r->so = (cb_sheet_options){job->page_w > 0 ? job->page_w : a4_w,
@@ -89,7 +134,11 @@ static cb_status open_renderer(const cb_job *job, renderer *r, cb_error *err) {
                              job->appendix,
                              job->tpl.sections | (job->appendix ? CB_SECTION_APPENDIX : 0),
                              job->tpl.pad_to > 0 ? job->tpl.pad_to : 1};
-  return cb_backend_create(r->cls, &ro, &r->b, err);
+  r->so.graphs = cb_graph_cache_new();
+  if (!r->so.graphs) return cb_error_oom(err);
+  cb_status st = cb_backend_create(r->cls, &ro, &r->b, err);
+  if (st != CB_OK) close_renderer(r);
+  return st;
 }
 
 /* The dungeon's pages (the players' view when asked) appended to doc. */
@@ -128,37 +177,118 @@ static cb_status lay_out(const cb_job *job, const renderer *r, const cb_dungeon 
   return st;
 }
 
-static void doc_info(const cb_job *job, cb_document *doc, const char *title, const char *subject,
-                     char *creator, size_t cap) {
-  snprintf(creator, cap, "crawlbook %s", CB_VERSION);
-  *doc = (cb_document){
-      .title = title, .author = job->author, .subject = subject, .creator = creator, .date = job->date};
+static void doc_info(const cb_job *job, cb_document *doc, const char *title, const char *subject) {
+  *doc = (cb_document){.title = title,
+                       .author = job->author,
+                       .subject = subject,
+                       .creator = "crawlbook " CB_VERSION,
+                       .date = job->date};
 }
 
-/* A one-page sheet that could not stay on one page says so. */
+/* A one-page sheet that could not stay on one page says so, and how far it runs. */
 static void tell_spill(const cb_job *job, const cb_dungeon *d, const cb_document *doc) {
   if (!doc->spilled || !job->notice) return;
   char msg[256];
   snprintf(msg, sizeof msg,
            "seed %" PRIu64
-           ": the room key of %d rooms does not fit one page with a legible map; it runs onto "
-           "page 2 (--template booklet lays it out over several pages)",
-           d->seed, d->nrooms);
+           ": the room key of %d rooms does not fit one page with a legible map; it runs %s %d%s "
+           "(--template booklet lays it out over several pages)",
+           d->seed, d->nrooms, doc->key_pages > 2 ? "over" : "onto page",
+           doc->key_pages > 2 ? doc->key_pages : 2, doc->key_pages > 2 ? " pages" : "");
   job->notice(job->notice_ctx, msg);
 }
 
-static cb_status write_pages(const cb_job *job, const cb_dungeon *d, cb_output *out, cb_error *err) {
+typedef struct word_check {
+  const cb_coverage *cover;
+  cb_error err;
+  char where[128];
+  const char *text;
+} word_check;
+
+static int word_fails(void *ctx, const char *where, const char *text) {
+  word_check *w = ctx;
+  if (cb_coverage_check_text(w->cover, text, &w->err) == CB_OK) return 0;
+  snprintf(w->where, sizeof w->where, "%s", where);
+  w->text = text;
+  return 1;
+}
+
+/* Whether text holds one of the field's parts (a field may be "long ~ short"
+ * or "name / name"), each of them whole. */
+static bool holds_part(const char *text, const char *field) {
+  for (const char *p = field; *p;) {
+    size_t n = strlen(p), a = (size_t)(strstr(p, " ~ ") ? strstr(p, " ~ ") - p : (ptrdiff_t)n),
+           b = (size_t)(strstr(p, " / ") ? strstr(p, " / ") - p : (ptrdiff_t)n), k = a < b ? a : b;
+    for (const char *at = text; k && *at; at++)
+      if (strncmp(at, p, k) == 0) return true;
+    p += k < n ? k + 3 : n;
+  }
+  return false;
+}
+
+/* The line of the --theme file's row with a field the fonts cannot draw
+ * that `text` holds; 0 when none (or the theme is a shipped one). */
+static int theme_line(const cb_job *job, const cb_coverage *cover, const char *text) {
+  const char *t = job->stock.theme;
+  size_t n = t ? strlen(t) : 0;
+  cb_table tab;
+  cb_error e = {0};
+  if (!t || !(strchr(t, '/') || (n > 4 && strcmp(t + n - 4, ".txt") == 0)) ||
+      cb_table_read(t, 1, 12, &tab, &e) != CB_OK)
+    return 0;
+  int line = 0;
+  for (int i = 0; !line && i < tab.nrows; i++)
+    for (int f = 1; !line && f < tab.rows[i].nfields; f++)
+      if (cb_coverage_check_text(cover, tab.rows[i].fields[f], &e) != CB_OK &&
+          holds_part(text, tab.rows[i].fields[f]))
+        line = tab.rows[i].line;
+  cb_table_free(&tab);
+  return line;
+}
+
+/* Every word the pages may print, checked against the fonts before they are
+ * laid out, so that a refusal says where the word came from: the theme's
+ * file:line, the JSON file and the field, --title, or the field. */
+static cb_status check_words(const cb_job *job, const renderer *r, const cb_dungeon *d, cb_error *err) {
+  word_check w = {.cover = r->b->cover};
+  if (!cb_dungeon_each_text(d, word_fails, &w)) return CB_OK;
+  int line = job->input ? 0 : theme_line(job, w.cover, w.text);
+  if (job->input) return cb_error_set(err, CB_EINPUT, "%s: %s: %s", job->input, w.where, w.err.msg);
+  if (line) return cb_error_set(err, CB_EINPUT, "%s:%d: %s", job->stock.theme, line, w.err.msg);
+  if (job->gen.title && strcmp(w.where, "the title") == 0)
+    return cb_error_set(err, CB_EINPUT, "--title: %s", w.err.msg);
+  return cb_error_set(err, CB_EINPUT, "%s: %s", w.where, w.err.msg);
+}
+
+/* d's pages laid out with r into doc, with the document's metadata. */
+static cb_status pages_of(const cb_job *job, const renderer *r, const cb_dungeon *d, cb_document *doc,
+                          cb_error *err) {
+  doc_info(job, doc, d->title, d->generator);
+  return lay_out(job, r, d, doc, err);
+}
+
+/* d's pages drawn into out: laid out already by a worker (laid), or here
+ * (laid NULL). */
+static cb_status write_pages(const cb_job *job, const cb_dungeon *d, const cb_made *laid, cb_output *out,
+                             cb_error *err) {
   renderer r;
-  cb_status st = open_renderer(job, &r, err);
+  cb_status st = open_renderer(job, false, &r, err);
   if (st != CB_OK) return st;
-  char creator[64];
-  cb_document doc;
-  doc_info(job, &doc, d->title, d->generator, creator, sizeof creator);
-  st = lay_out(job, &r, d, &doc, err);
-  tell_spill(job, d, &doc);
-  if (st == CB_OK) st = cb_backend_render(r.b, &doc, (cb_sink){out, cb_output_write}, err);
+  if ((st = check_words(job, &r, d, err)) != CB_OK) {
+    close_renderer(&r);
+    return st;
+  }
+  cb_document doc = {0};
+  if (!laid) {
+    st = pages_of(job, &r, d, &doc, err);
+    tell_spill(job, d, &doc);
+  } else {
+    cb_backend_add_marks(r.b, laid->marks);
+  }
+  if (st == CB_OK)
+    st = cb_backend_render(r.b, laid ? &laid->doc : &doc, (cb_sink){out, cb_output_write}, err);
   cb_document_free(&doc);
-  cb_backend_destroy(r.b);
+  close_renderer(&r);
   return st;
 }
 
@@ -174,12 +304,49 @@ static cb_job nth(const cb_job *job, int i) {
 static cb_status make_and_lay_out(const cb_job *job, const renderer *r, int i, cb_dungeon **d,
                                   cb_document *doc, cb_error *err) {
   cb_job sub = nth(job, i);
+  if (r->so.count_only) sub.notice = NULL; /* the drawing pass tells */
   cb_status st = make_dungeon(&sub, d, err);
+  if (st == CB_OK) st = check_words(&sub, r, *d, err);
   return st == CB_OK ? lay_out(&sub, r, *d, doc, err) : st;
 }
 
-/* The batch's command, whole: the first dungeon's, with the range of seeds;
- * malloc-owned, NULL when out of memory. */
+/* The batch's options: the first dungeon's, less those another dungeon
+ * has otherwise (a theme picked for each seed): left off, each dungeon picks
+ * its own again, and the command makes exactly the dungeons printed. */
+static void batch_options(cb_dungeon *first, const cb_dungeon *d) {
+  for (int k = 0; k < first->noptions; k++) {
+    const cb_option *o = &first->options[k];
+    bool same = false;
+    for (int j = 0; j < d->noptions && !same; j++)
+      same = !strcmp(d->options[j].name, o->name) && o->flag == d->options[j].flag &&
+             (o->flag || !strcmp(d->options[j].value, o->value));
+    if (same) continue;
+    memmove(first->options + k, first->options + k + 1, (size_t)(first->noptions - k - 1) * sizeof *o);
+    first->noptions--, k--;
+  }
+}
+
+/* A copy of the first dungeon's generator, seed and options, in arena a. */
+static cb_status keep_options(cb_arena *a, const cb_dungeon *d, cb_dungeon *out, cb_error *err) {
+  out->generator = cb_arena_strdup(a, d->generator);
+  out->seed = d->seed;
+  out->options = d->noptions ? cb_arena_alloc(a, (size_t)d->noptions, sizeof *out->options) : NULL;
+  if (!out->generator || (d->noptions && !out->options))
+    return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  for (int k = 0; k < d->noptions; k++) {
+    out->options[k] = d->options[k];
+    out->options[k].name = cb_arena_strdup(a, d->options[k].name);
+    out->options[k].value = d->options[k].value ? cb_arena_strdup(a, d->options[k].value) : NULL;
+    if (!out->options[k].name || (d->options[k].value && !out->options[k].value))
+      return cb_error_set(err, CB_EINTERNAL, "out of memory");
+  }
+  out->noptions = d->noptions;
+  return CB_OK;
+}
+
+/* The batch's command, whole: the options all its dungeons share (d: the
+ * first's, less the others'), with the range of seeds; malloc-owned, NULL
+ * when out of memory. */
 static char *batch_command(const cb_job *job, const cb_dungeon *d, int n) {
   char *one = cb_sheet_command_new(d, job->page_args);
   if (!one) return NULL;
@@ -194,81 +361,172 @@ static char *batch_command(const cb_job *job, const cb_dungeon *d, int n) {
   return cmd;
 }
 
-/* A batch in one PDF: a cover with the contents, then every dungeon's pages,
- * a bookmark each. Dungeons are made twice (once to count their pages for the
- * contents, once to draw them) so that no more than one is ever in memory;
- * the count skips the maps, which only fill boxes of fixed size. */
-static cb_status write_book(const cb_job *job, cb_output *out, cb_error *err) {
-  int n = job->count;
-  renderer r;
-  cb_status st = open_renderer(job, &r, err);
-  if (st != CB_OK) return st;
-  cb_arena *names = cb_arena_new();
-  cb_toc_entry *toc = cb_calloc((size_t)n, sizeof *toc);
-  char *command = NULL, about[256], creator[64];
-  if (!names || !toc) {
-    st = cb_error_set(err, CB_EINTERNAL, "out of memory");
-    goto done;
+/* The workers of a batch: one renderer each (measuring with fonts of its
+ * own), or with one worker the batch's own renderer. */
+typedef struct crew {
+  int n;
+  renderer *r;
+  bool own; /* r was opened here and is closed with the crew */
+} crew;
+
+static int jobs_of(const cb_job *job) { return job->jobs > 1 ? job->jobs : 1; }
+
+static void crew_close(crew *c) {
+  for (int w = 0; c->own && c->r && w < c->n; w++)
+    close_renderer(&c->r[w]);
+  if (c->own) free(c->r);
+  *c = (crew){0};
+}
+
+/* Opened on the calling thread, before any worker starts; `shared` is the
+ * batch's own renderer when it has one (one worker borrows it). */
+static cb_status crew_open(const cb_job *job, renderer *shared, crew *c, cb_error *err) {
+  *c = (crew){.n = jobs_of(job)};
+  if (c->n == 1 && shared) {
+    c->r = shared;
+    return CB_OK;
   }
-  int page = cb_cover_pages(n, &r.so) + 1;
-  renderer counting = r;
-  counting.so.count_only = true;
-  for (int i = 0; i < n && st == CB_OK; i++) {
-    cb_dungeon *d = NULL;
-    cb_document doc = {0};
-    st = make_and_lay_out(job, &counting, i, &d, &doc, err);
-    if (st == CB_OK) {
-      toc[i] =
-          (cb_toc_entry){cb_arena_strdup(names, d->title ? d->title : "Dungeon"), d->seed, d->nrooms, page};
-      if (!toc[i].title) st = cb_error_set(err, CB_EINTERNAL, "out of memory");
-      page += doc.npages;
-      if (i == 0) {
-        command = batch_command(job, d, n);
-        if (!command) st = cb_error_set(err, CB_EINTERNAL, "out of memory");
-        snprintf(about, sizeof about, "%d %s dungeon%s, seeds %" PRIu64 " to %" PRIu64, n, d->generator,
-                 n == 1 ? "" : "s", job->gen.seed, job->gen.seed + (uint64_t)n - 1);
-      }
-    }
-    cb_document_free(&doc);
-    cb_dungeon_free(d);
-  }
-  if (st != CB_OK) goto done;
-  r.so.page_total = page - 1; /* every page counts within the document */
-  cb_document cover;
-  doc_info(job, &cover, "A crawlbook of dungeons", "crawlbook batch", creator, sizeof creator);
-  st = cb_cover_layout(toc, n, "A Crawlbook of Dungeons", about, command, r.cls->measure(r.b), &r.so, &cover,
-                       err);
+  c->own = true;
+  c->r = cb_calloc((size_t)c->n, sizeof *c->r);
+  if (!c->r) return cb_error_oom(err);
+  cb_status st = CB_OK;
+  for (int w = 0; w < c->n && st == CB_OK; w++)
+    st = open_renderer(job, c->n > 1, &c->r[w], err);
+  if (st != CB_OK) crew_close(c);
+  return st;
+}
+
+/* An item a worker made, as the batch's error when it failed. */
+static cb_status made_status(const cb_made *m, cb_error *err) {
+  return m->st == CB_OK ? CB_OK : cb_error_set(err, m->st, "%s", m->err.msg);
+}
+
+/* A batch in one PDF, as the workers and the drawing thread share it. */
+typedef struct book {
+  const cb_job *job;
+  int n;
+  renderer *r; /* the one that draws */
+  crew crew;
+  bool counting; /* the first pass: the pages made only to be counted */
+  cb_arena *names;
+  cb_toc_entry *toc;
+  cb_sheet_memo **fits; /* what counting each dungeon's pages found, for drawing them (or NULL) */
+  int page;             /* the next dungeon's first page */
+  char *command, about[256];
+  cb_dungeon shared; /* the options every dungeon of the batch shares (names' arena) */
+} book;
+
+static void book_make(void *ctx, int w, int i, cb_made *out) {
+  book *bk = ctx;
+  renderer ri = bk->crew.r[w];
+  ri.so.count_only = bk->counting;
+  if (!bk->counting) ri.so.page_first = bk->toc[i].page, ri.so.page_total = bk->r->so.page_total;
+  if (bk->counting) bk->fits[i] = cb_sheet_memo_new(); /* none: the drawing fits afresh */
+  ri.so.again = bk->fits[i];
+  out->st = make_and_lay_out(bk->job, &ri, i, &out->d, &out->doc, &out->err);
+  if (!bk->counting) cb_sheet_memo_free(bk->fits[i]), bk->fits[i] = NULL;
+  if (bk->crew.own) out->marks = cb_backend_take_marks(ri.b);
+}
+
+/* The first pass: the contents' line of dungeon i, and its pages counted. */
+static cb_status book_count(void *ctx, int i, cb_made *m, cb_error *err) {
+  book *bk = ctx;
+  cb_status st = made_status(m, err);
+  const cb_dungeon *d = m->d;
+  cb_backend_add_marks(bk->r->b, m->marks);
   if (st == CB_OK) {
-    cb_backend_begin(r.b, &cover, (cb_sink){out, cb_output_write});
+    cb_arena *a = bk->names;
+    bk->toc[i] = (cb_toc_entry){cb_arena_strdup(a, d->title ? d->title : "Dungeon"),
+                                d->theme ? cb_arena_strdup(a, d->theme) : NULL,
+                                d->hook[0] ? cb_arena_strdup(a, d->hook[0]) : NULL,
+                                d->seed,
+                                d->nrooms,
+                                bk->page};
+    if (!bk->toc[i].title || (d->theme && !bk->toc[i].theme) || (d->hook[0] && !bk->toc[i].hook))
+      st = cb_error_oom(err);
+    bk->page += m->doc.npages;
+    if (st == CB_OK && i == 0) st = keep_options(a, d, &bk->shared, err);
+    if (i > 0) batch_options(&bk->shared, d);
+  }
+  if (st == CB_OK && i == 0) {
+    snprintf(bk->about, sizeof bk->about, "%d %s dungeon%s, seeds %" PRIu64 " to %" PRIu64, bk->n,
+             d->generator, bk->n == 1 ? "" : "s", bk->job->gen.seed, bk->job->gen.seed + (uint64_t)bk->n - 1);
+  }
+  cb_made_free(m);
+  return st;
+}
+
+/* The second pass: dungeon i's pages drawn, with its bookmark. */
+static cb_status book_draw(void *ctx, int i, cb_made *m, cb_error *err) {
+  book *bk = ctx;
+  cb_status st = made_status(m, err);
+  if (st == CB_OK) tell_spill(bk->job, m->d, &m->doc);
+  cb_backend_add_marks(bk->r->b, m->marks);
+  for (int k = 0; st == CB_OK && k < m->doc.npages; k++) {
+    cb_backend_page(bk->r->b, m->doc.pages[k]);
+    if (k == 0) cb_backend_outline(bk->r->b, bk->toc[i].title, bk->toc[i].page - 1);
+  }
+  cb_made_free(m);
+  if (bk->job->progress) bk->job->progress(bk->job->progress_ctx, i + 1, bk->n);
+  return st;
+}
+
+/* The cover with the contents, drawn first. */
+static cb_status book_cover(book *bk, cb_output *out, cb_error *err) {
+  renderer *r = bk->r;
+  r->so.page_total = bk->page - 1; /* every page counts within the document */
+  cb_document cover;
+  doc_info(bk->job, &cover, "A crawlbook of dungeons", "crawlbook batch");
+  cb_status st = cb_cover_layout(bk->toc, bk->n, "A Crawlbook of Dungeons", bk->about, bk->command,
+                                 r->cls->measure(r->b), &r->so, &cover, err);
+  if (st == CB_OK) {
+    cb_backend_begin(r->b, &cover, (cb_sink){out, cb_output_write});
     for (int i = 0; i < cover.npages; i++)
-      cb_backend_page(r.b, cover.pages[i]);
-    cb_backend_outline(r.b, "Contents", 0);
+      cb_backend_page(r->b, cover.pages[i]);
+    cb_backend_outline(r->b, "Contents", 0);
   }
   cb_document_free(&cover);
-  for (int i = 0; i < n && st == CB_OK; i++) {
-    cb_dungeon *d = NULL;
-    cb_document doc = {0};
-    renderer ri = r;
-    ri.so.page_first = toc[i].page;
-    st = make_and_lay_out(job, &ri, i, &d, &doc, err);
-    if (st == CB_OK) tell_spill(job, d, &doc);
-    for (int k = 0; st == CB_OK && k < doc.npages; k++) {
-      cb_backend_page(r.b, doc.pages[k]);
-      if (k == 0) cb_backend_outline(r.b, toc[i].title, toc[i].page - 1);
-    }
-    cb_document_free(&doc);
-    cb_dungeon_free(d);
-    if (job->progress) job->progress(job->progress_ctx, i + 1, n);
+  return st;
+}
+
+/* A batch in one PDF: a cover with the contents, then every dungeon's pages,
+ * a bookmark each. Dungeons are made twice (once to count their pages for the
+ * contents, once to draw them) so that no more than one a worker is ever in
+ * memory; the count skips the maps, which only fill boxes of fixed size. */
+static cb_status write_book(const cb_job *job, cb_output *out, cb_error *err) {
+  renderer r;
+  cb_status st = open_renderer(job, false, &r, err);
+  if (st != CB_OK) return st;
+  book bk = {.job = job, .n = job->count, .r = &r, .names = cb_arena_new()};
+  bk.toc = cb_calloc((size_t)bk.n, sizeof *bk.toc);
+  bk.fits = cb_calloc((size_t)bk.n, sizeof *bk.fits);
+  if (!bk.names || !bk.toc || !bk.fits) {
+    st = cb_error_oom(err);
+    goto done;
   }
+  if ((st = crew_open(job, &r, &bk.crew, err)) != CB_OK) goto done;
+  bk.page = cb_cover_pages(bk.n, &r.so) + 1;
+  bk.counting = true;
+  cb_batch b = {bk.n, bk.crew.n, book_make, book_count, &bk};
+  st = cb_batch_run(&b, err);
+  if (st == CB_OK && !(bk.command = batch_command(job, &bk.shared, bk.n))) st = cb_error_oom(err);
+  if (st == CB_OK) st = book_cover(&bk, out, err);
+  bk.counting = false;
+  b.take = book_draw;
+  if (st == CB_OK) st = cb_batch_run(&b, err);
   if (st == CB_OK)
     st = cb_backend_end(r.b, err);
   else
     cb_backend_end(r.b, &(cb_error){0});
 done:
-  cb_backend_destroy(r.b);
-  cb_arena_free(names);
-  free(toc);
-  free(command);
+  crew_close(&bk.crew);
+  close_renderer(&r);
+  cb_arena_free(bk.names);
+  for (int i = 0; bk.fits && i < bk.n; i++)
+    cb_sheet_memo_free(bk.fits[i]);
+  free(bk.fits);
+  free(bk.toc);
+  free(bk.command);
   return st;
 }
 
@@ -293,6 +551,73 @@ int cb_job_pattern(const char *output) {
   return 1;
 }
 
+/* d written into out in the job's format; printed pages laid out already
+ * by a worker (laid) or here (laid NULL). */
+static cb_status write_one(const cb_job *job, const cb_dungeon *d, const cb_made *laid, cb_output *out,
+                           cb_error *err) {
+  switch (cb_format_row_of(job->format)->writer) {
+  case CB_WRITER_JSON: return write_json(d, out, err);
+  case CB_WRITER_DOT: return cb_dot_write(d, (cb_sink){out, cb_output_write}, err);
+  case CB_WRITER_PAGES: return write_pages(job, d, laid, out, err);
+  }
+  return CB_OK;
+}
+
+/* One file per dungeon: the workers make each dungeon (and lay out its
+ * pages), the calling thread writes them in order. */
+typedef struct files {
+  const cb_job *job;
+  int n;
+  crew crew; /* for printed formats, else empty */
+} files;
+
+static void files_make(void *ctx, int w, int i, cb_made *out) {
+  files *fs = ctx;
+  cb_job sub = nth(fs->job, i);
+  out->st = make_dungeon(&sub, &out->d, &out->err);
+  if (out->st == CB_OK && fs->crew.n) {
+    out->st = pages_of(&sub, &fs->crew.r[w], out->d, &out->doc, &out->err);
+    out->marks = cb_backend_take_marks(fs->crew.r[w].b);
+  }
+}
+
+static cb_status files_write(void *ctx, int i, cb_made *m, cb_error *err) {
+  files *fs = ctx;
+  char name[4096];
+  cb_job sub = nth(fs->job, i);
+  pattern_name(fs->job->output, i + 1, name, sizeof name);
+  sub.output = name;
+  cb_output *out = NULL;
+  cb_status st = cb_output_open(name, &out, err);
+  if (st == CB_OK) {
+    st = made_status(m, err);
+    if (st == CB_OK && fs->crew.n) tell_spill(&sub, m->d, &m->doc);
+    if (st == CB_OK) st = write_one(&sub, m->d, fs->crew.n ? m : NULL, out, err);
+    st = st == CB_OK ? cb_output_commit(out, err) : cb_output_fail(out, st, err);
+  }
+  cb_made_free(m);
+  if (fs->job->progress) fs->job->progress(fs->job->progress_ctx, i + 1, fs->n);
+  return st;
+}
+
+static cb_status write_files(const cb_job *job, cb_error *err) {
+  files fs = {.job = job, .n = job->count > 1 ? job->count : 1};
+  /* every name checked before the first is written */
+  cb_status st = CB_OK;
+  for (int i = 0; i < fs.n && st == CB_OK; i++) {
+    char name[4096];
+    pattern_name(job->output, i + 1, name, sizeof name);
+    st = cb_output_check(name, err);
+  }
+  if (st == CB_OK && cb_format_row_of(job->format)->writer == CB_WRITER_PAGES)
+    st = crew_open(job, NULL, &fs.crew, err);
+  if (st != CB_OK) return st;
+  cb_batch b = {fs.n, jobs_of(job), files_make, files_write, &fs};
+  st = cb_batch_run(&b, err);
+  crew_close(&fs.crew);
+  return st;
+}
+
 static cb_status run_one(const cb_job *job, cb_dungeon **keep, cb_error *err) {
   /* open the output first, so that a bad path fails before any work */
   cb_output *out = NULL;
@@ -303,13 +628,7 @@ static cb_status run_one(const cb_job *job, cb_dungeon **keep, cb_error *err) {
     st = write_book(job, out, err);
   } else {
     st = make_dungeon(job, &d, err);
-    if (st == CB_OK && out) {
-      switch (cb_format_row_of(job->format)->writer) {
-      case CB_WRITER_JSON: st = write_json(d, out, err); break;
-      case CB_WRITER_DOT: st = cb_dot_write(d, (cb_sink){out, cb_output_write}, err); break;
-      case CB_WRITER_PAGES: st = write_pages(job, d, out, err); break;
-      }
-    }
+    if (st == CB_OK && out) st = write_one(job, d, NULL, out, err);
   }
   if (out) {
     if (st == CB_OK)
@@ -346,21 +665,5 @@ cb_status cb_job_run(const cb_job *job, cb_dungeon **keep, cb_error *err) {
                         "-o 'dungeon-%%03d.%s'",
                         fmt->label, fmt->name);
   if (!pattern) return run_one(job, job->count > 1 ? NULL : keep, err);
-  /* one file per dungeon, every name checked before the first is written */
-  int n = job->count > 1 ? job->count : 1;
-  cb_status st = CB_OK;
-  for (int i = 0; i < n && st == CB_OK; i++) {
-    char name[4096];
-    pattern_name(job->output, i + 1, name, sizeof name);
-    st = cb_output_check(name, err);
-  }
-  for (int i = 0; i < n && st == CB_OK; i++) {
-    char name[4096];
-    cb_job sub = nth(job, i);
-    pattern_name(job->output, i + 1, name, sizeof name);
-    sub.output = name;
-    st = run_one(&sub, NULL, err);
-    if (job->progress) job->progress(job->progress_ctx, i + 1, n);
-  }
-  return st;
+  return write_files(job, err);
 }

@@ -41,6 +41,9 @@ typedef struct cb_job {
       *page_args; /* how the page was asked for ("--page-size a5 --landscape"), for the footer; or NULL */
   int count;      /* dungeons, seeds gen.seed, gen.seed + 1, ...: one PDF with a contents cover, or
                      one file each when output is a pattern ("dungeon-%03d.pdf"); 0 or 1: one */
+  int jobs;       /* a batch's dungeons made on this many threads at once (cb_batch_cores: one a core), drawn
+                     in order, the same bytes whatever the number; 0 or 1: one at a time, on the calling
+                     thread; at most CB_MAX_JOBS */
   void (*progress)(void *ctx, int done, int total); /* called after each dungeon of a batch, or NULL */
   void *progress_ctx;
   /* called with what a game master should know of a run that succeeded (a

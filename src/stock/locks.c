@@ -102,7 +102,9 @@ static int key_room(lockwork *w, int i) {
   int best = -1, best_score = -1;
   for (int r = 0; r < w->d->nrooms; r++) {
     if (!w->reach[r] || (i > 0 && w->before[r])) continue;
-    int score = (r != w->start) * 2 + !w->on_route[r];
+    /* a key in a start would hand a party coming in there its lock */
+    bool in_start = (w->d->rooms[r].tags & (CB_TAG_START | CB_TAG_MAIN_START | CB_TAG_ENTRANCE)) != 0;
+    int score = (r != w->start) * 2 + !w->on_route[r] + !in_start * 4;
     if (score > best_score) best = r, best_score = score;
   }
   return best;
@@ -257,7 +259,8 @@ static int next_lock(chain *ch) {
   lockwork *w = ch->w;
   int tries[CANDIDATES], nt = 0, open = cb_cutter_order(&ch->c, w->start, ch->order, ch->dist), reached = 0;
   for (int i = 0; i < open; i++) /* the walk's rooms with the locks shut, start and goal aside */
-    if (w->reach[ch->order[i]] && ch->order[i] != w->start && ch->order[i] != w->goal)
+    if (w->reach[ch->order[i]] && ch->order[i] != w->start && ch->order[i] != w->goal &&
+        !(w->d->rooms[ch->order[i]].tags & (CB_TAG_START | CB_TAG_MAIN_START | CB_TAG_ENTRANCE)))
       ch->cand[reached++] = ch->order[i];
   if (ch->made == 0)
     tries[nt++] = w->goal;
@@ -369,8 +372,139 @@ static int goal_room(const cb_dungeon *d, int start) {
   return -1;
 }
 
+static int place_locks(cb_dungeon *d, int n);
+
+/* The rooms behind lock `key` (every passage it shuts closed, the other
+ * locks opened by keys found): those the main start no longer reaches. */
+static int far_side(const cb_dungeon *d, const cb_graph *g, int start, const char *key, bool *blocked,
+                    bool *far, bool *near) {
+  for (int i = 0; i < d->npassages; i++)
+    blocked[i] = d->passages[i].lock && !strcmp(d->passages[i].lock, key);
+  if (cb_check_walk_blocked(d, g, start, blocked, near) < 0 || cb_check_walk(d, g, start, far) < 0) return -1;
+  int n = 0;
+  for (int r = 0; r < d->nrooms; r++)
+    n += far[r] = far[r] && !near[r];
+  return n;
+}
+
+/* A start behind a new lock would let a party that comes in there skip
+ * it: its ways are locked too, with the outermost such lock's key (the
+ * party opens them from inside once it holds that key). */
+static int seal_one(cb_dungeon *d, int start, const char *key, const bool *far, bool *sealed) {
+  for (int r = 0; r < d->nrooms; r++) {
+    const cb_room *room = &d->rooms[r];
+    if (r == start || !far[r] || !(room->tags & (CB_TAG_START | CB_TAG_MAIN_START | CB_TAG_ENTRANCE)))
+      continue;
+    int shut = 0;
+    for (int i = 0; i < d->npassages; i++) {
+      cb_passage *p = &d->passages[i];
+      if ((p->from != room->id && p->to != room->id) || p->from == p->to || p->to == 0 ||
+          (p->flags & CB_FLAG_LOCKED))
+        continue;
+      const cb_room *kr = cb_dungeon_key_room(d, key);
+      p->lock = kr->keys[0];
+      for (int k = 0; k < kr->nkeys; k++)
+        if (!strcmp(kr->keys[k], key)) p->lock = kr->keys[k];
+      p->flags |= CB_FLAG_LOCKED, shut++;
+    }
+    sealed[r] = true;
+    if (shut && cb_dungeon_log(d, "Stocking: room %d, a start behind lock %s, has its ways locked by %s too.",
+                               room->number, key, key))
+      return -1;
+  }
+  return 0;
+}
+
+/* A new key lying in a sealed start would open the party's way out of it:
+ * it moves to a room behind exactly the same new locks, not a start. */
+static int move_keys(cb_dungeon *d, const cb_graph *g, int start, int s, const char **keys, int nk,
+                     bool *blocked, bool *far, bool *near, bool *ok) {
+  cb_room *room = &d->rooms[s];
+  for (int r = 0; r < d->nrooms; r++)
+    ok[r] =
+        r != s && r != start && !(d->rooms[r].tags & (CB_TAG_START | CB_TAG_MAIN_START | CB_TAG_ENTRANCE));
+  for (int j = 0; j < nk; j++) {
+    if (far_side(d, g, start, keys[j], blocked, far, near) < 0) return -1;
+    for (int r = 0; r < d->nrooms; r++)
+      ok[r] = ok[r] && far[r] == far[s];
+  }
+  for (int k = room->nkeys - 1; k >= 0; k--) {
+    int j = 0, to = 0;
+    while (j < nk && strcmp(keys[j], room->keys[k]))
+      j++;
+    while (to < d->nrooms && !ok[to])
+      to++;
+    if (j == nk || to == d->nrooms) continue;
+    char name[32];
+    snprintf(name, sizeof name, "%s", room->keys[k]);
+    cb_dungeon_remove_key(room, name);
+    if (cb_dungeon_add_key(d, &d->rooms[to], name)) return -1;
+    const char *moved = d->rooms[to].keys[d->rooms[to].nkeys - 1];
+    for (int i = 0; i < d->npassages; i++)
+      if (d->passages[i].lock && !strcmp(d->passages[i].lock, name)) d->passages[i].lock = moved;
+    keys[j] = moved;
+    if (cb_dungeon_log(d, "Stocking: key %s moves from room %d, a sealed start, to room %d.", name,
+                       room->number, d->rooms[to].number))
+      return -1;
+  }
+  return 0;
+}
+
+static int seal_starts(cb_dungeon *d, const bool *was_locked) {
+  int start = cb_check_start_room(d), np = d->npassages, nr = d->nrooms, st = 0;
+  const char **keys = cb_calloc((size_t)np + 1, sizeof *keys);
+  int *size = cb_calloc((size_t)np + 1, sizeof *size), nk = 0;
+  bool *blocked = cb_calloc((size_t)np + 1, 1), *far = cb_calloc((size_t)nr + 1, 1),
+       *near = cb_calloc((size_t)nr + 1, 1);
+  bool *sealed = cb_calloc((size_t)nr + 1, 1), *ok = cb_calloc((size_t)nr + 1, 1);
+  cb_graph g;
+  bool built = false;
+  if (!keys || !size || !blocked || !far || !near || !sealed || !ok || start < 0 ||
+      (st = cb_graph_build(d, &g)) != 0)
+    goto done;
+  built = true;
+  for (int i = 0; i < np; i++) {
+    const char *k = d->passages[i].lock;
+    if (!k || was_locked[i]) continue;
+    int j = 0;
+    while (j < nk && strcmp(keys[j], k))
+      j++;
+    if (j == nk) keys[nk++] = k;
+  }
+  for (int j = 0; j < nk && st >= 0; j++)
+    st = size[j] = far_side(d, &g, start, keys[j], blocked, far, near);
+  for (int done_n = 0; done_n < nk && st >= 0; done_n++) { /* the outermost (largest far side) first */
+    int best = -1;
+    for (int j = 0; j < nk; j++)
+      if (size[j] >= 0 && (best < 0 || size[j] > size[best])) best = j;
+    size[best] = -1;
+    if (far_side(d, &g, start, keys[best], blocked, far, near) < 0 ||
+        seal_one(d, start, keys[best], far, sealed))
+      st = -1;
+    cb_graph_free(&g);
+    if (cb_graph_build(d, &g)) built = false, st = -1;
+  }
+  for (int r = 0; r < nr && st >= 0; r++)
+    if (sealed[r] && d->rooms[r].nkeys) st = move_keys(d, &g, start, r, keys, nk, blocked, far, near, ok);
+done:
+  if (built) cb_graph_free(&g);
+  free((void *)keys), free(size), free(blocked), free(far), free(near), free(sealed), free(ok);
+  return st < 0 ? -1 : 0;
+}
+
 int cb_stock_locks(cb_dungeon *d, int n) {
   if (n <= 0 || d->nrooms < 2) return 0;
+  bool *was_locked = cb_calloc((size_t)d->npassages + 1, 1);
+  if (!was_locked) return -1;
+  for (int i = 0; i < d->npassages; i++)
+    was_locked[i] = (d->passages[i].flags & CB_FLAG_LOCKED) != 0;
+  int placed = place_locks(d, n);
+  if (placed > 0 && seal_starts(d, was_locked)) placed = -1;
+  free(was_locked);
+  return placed;
+}
+
+static int place_locks(cb_dungeon *d, int n) {
   lockwork w = {.d = d, .start = cb_check_start_room(d)};
   w.goal = goal_room(d, w.start);
   if (w.start < 0 || w.goal < 0) return 0;

@@ -2,6 +2,8 @@
 /* crawlbook's benchmark: prints a table of measurements (not a test).
  *   bench            the full table (a few minutes)
  *   bench --smoke    every row with tiny counts, to check it still runs (CI)
+ *   bench pages N FILE   the page model of the batch rows' N dungeons, for the floor
+ *   bench floor FILE OUT  the floor: those pages drawn with cairo + pango alone
  *   bench stocking [RUNS]  what stocking costs a one-page run, per generator
  *                    (CRAWLBOOK_BASE=another build's crawlbook adds its run)
  * Rows: crawlbook's whole path against the library floor (a minimal program
@@ -29,10 +31,12 @@
 #include "base/datadir.h"
 #include "geom/delaunay.h"
 #include "layout/sheet.h"
+#include "layout/template.h"
 #include "proc/dropdice/proc.h"
 #include "proc/registry.h"
 #include "render/backend.h"
 #include "run/job.h"
+#include "stock/stock.h"
 
 #ifndef CB_CRAWLBOOK_PATH
 #define CB_CRAWLBOOK_PATH "crawlbook"
@@ -98,7 +102,9 @@ static int dcmp(const void *a, const void *b) {
 /* ---- the floor: the same items, drawn with nothing but cairo + pango ---- */
 
 /* The page model of `count` dropdice dungeons of `rooms` rooms (seeds 1..),
- * laid out as crawlbook does (the floor gets it for free). */
+ * made, stocked and laid out as crawlbook does with its default options (the
+ * floor gets it for free), so that the floor draws the very items crawlbook
+ * draws. */
 static cb_document layout_pages(int count, int rooms, const char *fonts) {
   cb_document doc = {0};
   cb_render_options ro = {CB_FORMAT_PDF, 150, fonts};
@@ -108,13 +114,21 @@ static cb_document layout_pages(int count, int rooms, const char *fonts) {
     fprintf(stderr, "bench: %s\n", err.msg);
     exit(1);
   }
-  cb_sheet_options so = {595.2756, 841.8898, 12 * CB_PT_PER_MM, "bench", false, NULL, false, false, 0, 1};
+  cb_template tpl;
+  cb_template_default(&tpl);
+  cb_sheet_options so = {595.2756, 841.8898, tpl.margin_mm * CB_PT_PER_MM, "bench", false, NULL, false, false,
+                         0,        1};
   for (int i = 0; i < count; i++) {
     cb_gen_options o = {0};
     o.seed = (uint64_t)i + 1;
     o.rooms = rooms;
+    o.extra_by = CB_EXTRA_BY_TREE; /* as the command line sets it */
     cb_dungeon *d = NULL;
-    if (cb_gen_dropdice.generate(&o, &d, &err) == CB_OK) cb_proc_sheet(d, &so);
+    cb_stock_options stock = {0};
+    if (cb_gen_dropdice.generate(&o, &d, &err) == CB_OK && cb_stock_run(d, &stock, &err) == CB_OK)
+      cb_proc_sheet(d, &so);
+    else
+      cb_dungeon_free(d), d = NULL;
     if (!d || cb_sheet_layout(d, b->cls->measure(b), &so, &doc, &err) != CB_OK) {
       fprintf(stderr, "bench: %s\n", err.msg);
       exit(1);
@@ -395,6 +409,13 @@ int main(int argc, char **argv) {
   char fonts[4096];
   snprintf(fonts, sizeof fonts, "%s/fonts", data ? data : ".");
   if (argc == 4 && strcmp(argv[1], "floor") == 0) return floor_draw(argv[2], argv[3], fonts);
+  if (argc == 4 && strcmp(argv[1], "pages") == 0) {
+    /* the floor's input alone, to time it with other tools */
+    cb_document doc = layout_pages(atoi(argv[2]), 30, fonts);
+    save_pages(&doc, argv[3]);
+    cb_document_free(&doc);
+    return 0;
+  }
   int smoke = argc > 1 && strcmp(argv[1], "--smoke") == 0, failed = 0;
   if (getenv("CRAWLBOOK")) crawlbook = getenv("CRAWLBOOK");
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -435,7 +456,7 @@ int main(int argc, char **argv) {
   save_pages(&dn, pagesN);
   int npages = dn.npages;
   cb_document_free(&dn);
-  char *fullN[] = {(char *)crawlbook, "--seeds", "1..", "--rooms", "30", "-o", out, NULL};
+  char *fullN[] = {(char *)crawlbook, "--seeds", "1..", "--rooms", "30", "--jobs", "1", "-o", out, NULL};
   char seeds[32];
   snprintf(seeds, sizeof seeds, "1..%d", batch);
   fullN[2] = seeds;
@@ -446,12 +467,18 @@ int main(int argc, char **argv) {
   failed |= pairwise(fullN, floorN, breps, &tb, &tlb) != 0;
   printf("| per page of a %d-dungeon batch (%d pages, median of %d) | %.2f ms | %.2f ms (floor) | %.2f |\n",
          batch, npages, breps, tb * 1e3 / npages, tlb * 1e3 / npages, tb / tlb);
-  char *hfullN[] = {(char *)crawlbook, "--seeds", seeds, "--rooms", "30",
+  char *hfullN[] = {(char *)crawlbook, "--seeds", seeds, "--rooms", "30", "--jobs", "1",
                     "--backend",       "haru",    "-o",  out,       NULL};
   run rh = spawn(hfullN);
   failed |= rh.status != 0;
   printf("| per page of the same batch with libharu | %.2f ms | %.2f ms (cairo) | %.2f |\n",
          rh.secs * 1e3 / npages, tb * 1e3 / npages, rh.secs / tb);
+  char *jfullN[] = {(char *)crawlbook, "--seeds", seeds, "--rooms", "30", "--jobs", "2", "-o", out, NULL};
+  run rj = spawn(jfullN);
+  failed |= rj.status != 0;
+  printf(
+      "| per page of the same batch on two threads (`--jobs 2`) | %.2f ms | %.2f ms (`--jobs 1`) | %.2f |\n",
+      rj.secs * 1e3 / npages, tb * 1e3 / npages, rj.secs / tb);
   /* 3. against Graphviz */
   char *dot[] = {(char *)crawlbook, "--seed", "1", "--rooms", "30", "-o", dotf, NULL};
   spawn(dot);

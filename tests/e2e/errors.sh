@@ -91,7 +91,7 @@ hostile truncated "${good:0:300}"
 hostile truncated-late "${good:0:$((${#good} - 5))}"
 hostile not-json 'dungeon, please'
 hostile array '[1, 2, 3]'
-hostile wrong-format "${good/crawlbook\/2/crawlbook\/9}"
+hostile wrong-format "${good/crawlbook\/3/crawlbook\/9}"
 hostile unknown-generator "${good/\"dropdice\"/\"dungeonomicon\"}"
 hostile seed-negative "${good/\"seed\": 9/\"seed\": -9}"
 hostile seed-too-big "${good/\"seed\": 9/\"seed\": \"18446744073709551616\"}"

@@ -62,16 +62,17 @@ assert len(m['name'].encode()) == 200 and len(m['doing'].encode()) <= 1000, (len
 quiet "4 long monster" render monster.json --template booklet -o monster.pdf
 printed monster.pdf Namestart nameend doingstart doingend
 
-# 4: a theme's trap rows long and accented: the passages' notes (2,048 bytes once) keep every
+# 4: a theme's door-trap rows long and accented: the passages' notes (2,048 bytes once) keep every
 # trap whole in the JSON, and the booklet prints them.
 python3 - "$CB_SOURCE_DIR/templates/themes/crypt.txt" >traps.txt <<'EOF'
 import sys
 k = 0
 for line in open(sys.argv[1]):
-    if line.startswith('trap |'):
+    if line.startswith('door-trap |'):
         k += 1
-        words = lambda tag: ' '.join(['\u00e7\u00e0' * 4] * 60) + ' ' + tag
-        line = 'trap | %s | %s | %s\n' % (words('trig%dend' % k), words('eff%dend' % k), words('tell%dend' % k))
+        words = lambda tag: ' '.join(['\u00e7\u00e0' * 4] * 55) + ' ' + tag
+        line = 'door-trap | %s ~ trig | %s ~ eff | %s\n' % (words('trig%dend' % k), words('eff%dend' % k),
+                                                            words('tell%dend' % k))
     sys.stdout.write(line)
 EOF
 quiet "4 trap rows" --seed 1 --theme traps.txt -o traps.json
@@ -94,7 +95,7 @@ for i in range(40):
     d['passages'].append({'id': n + i + 1, 'from': 2, 'to': 3, 'kind': 'door', 'flags': ['trapped'],
                           'note': 'note%dstart ' % i + 'word ' * 790 + 'note%dend.' % i})"
 quiet "5 long notes" render notes.json --template booklet -o notes.pdf
-printed notes.pdf $(for i in $(seq 0 39); do echo "note${i}start note${i}end"; done)
+printed notes.pdf $(for i in $(seq 0 39); do echo "Note${i}start note${i}end"; done)
 
 # 6: a room holding 64 keys (the reader's limit), each opening a way elsewhere: every bold key
 # name and the "Exits:" after them are printed (128 spans once dropped them, words ran together).

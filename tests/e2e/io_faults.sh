@@ -61,5 +61,20 @@ for i in 1 2 3; do
     { echo "FAIL batch: batch-$i.json is not whole"; fails=$((fails + 1)); }
 done
 [ -z "$(find "$tmp" -name '.batch-*')" ] || { echo "FAIL batch: temporary file left"; fails=$((fails + 1)); }
+# a book on two threads whose disk fills half way: exit 1, one line, the
+# existing target as it was, no temporary file
+CB_FAULT="fwrite:999999" CB_FAULT_COUNT=$tmp/count LD_PRELOAD="$CB_IO_SHIM" \
+  "$CRAWLBOOK" --jobs 2 --seeds 1..12 -o "$tmp/probe.pdf"
+total=$(tr -d '\0' < "$tmp/count")
+rm -f "$tmp/count" "$tmp/probe.pdf"
+printf 'keep me\n' > "$tmp/book.pdf"
+CB_FAULT="fwrite:$((total / 2 + 1))" LD_PRELOAD="$CB_IO_SHIM" \
+  "$CRAWLBOOK" --jobs 2 --seeds 1..12 -o "$tmp/book.pdf" 2> "$tmp/err"
+rc=$?
+runs=$((runs + 1))
+[ $rc -eq 1 ] || { echo "FAIL book: exit $rc after a failed write on two threads, want 1"; fails=$((fails + 1)); }
+[ "$(wc -l < "$tmp/err")" -eq 1 ] || { echo "FAIL book: stderr is not one line: $(cat "$tmp/err")"; fails=$((fails + 1)); }
+[ "$(cat "$tmp/book.pdf")" = "keep me" ] || { echo "FAIL book: the existing target changed"; fails=$((fails + 1)); }
+[ -z "$(find "$tmp" -name '.book*')" ] || { echo "FAIL book: temporary file left"; fails=$((fails + 1)); }
 echo "io faults: $runs runs, $fails failure(s)"
 [ $fails -eq 0 ]

@@ -39,10 +39,12 @@ check() { # check NAME ARGS...: one dungeon as PDF and JSON, compared
   # rooms: one JSON line each: {"id":N,"level":1,...,"value":V,...,"contents":{"name":"..."...}}
   while IFS='|' read -r id value rname; do
     rooms=$((rooms + 1))
-    # the entry: number, the room's marks as short symbols ("?", "St", "K1"), the value, the name
-    grep -qE -- "(^| )$id( [^ ()]{1,3}){0,8} \($value\) " "$WORK/text.txt" ||
-      fail "$name: no key entry for room $id ($value)"
-    grep -qF -- "$rname." "$WORK/text.txt" || fail "$name: room $id's name is not in the PDF: $rname"
+    # the entry: number, the room's marks as short symbols ("?", "St", "K1"), the name in bold
+    # (the die's value is the procedure's, not the table's: the sheet leaves it out)
+    local ere
+    ere=$(printf '%s' "$rname" | sed 's/[][\\.*^$+?(){}|/]/\\&/g')
+    grep -qE -- "(^| )$id( [^ ()]{1,3}){0,8} $ere\. " "$WORK/text.txt" ||
+      fail "$name: no key entry for room $id ($rname, value $value)"
   done < <(sed -n 's/^  {"id":\([0-9]*\),"level":.*"value":\([0-9]*\),.*"contents":{"name":"\([^"]*\)".*$/\1|\2|\3/p' "$json")
   local want
   want=$(grep -c '^  {"id":[0-9]*,"level":' "$json")

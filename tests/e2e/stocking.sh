@@ -13,8 +13,14 @@ for t in crypt caverns ruined-temple mine wizards-tower bandit-lair drowned-shri
   python3 - "$t.json" <<'PY' || fail "--theme $t: the JSON lacks its stocking"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["format"] == "crawlbook/2" and d["depth"] == 4 and len(d["hook"]) == 2 and len(d["wandering"]) == 6
+assert d["format"] == "crawlbook/3" and d["depth"] == 4 and len(d["hook"]) == 2 and len(d["wandering"]) == 6
 assert all(r["contents"]["name"] and r["contents"]["dressing"] for r in d["rooms"])
+kinds = {e["name"] for e in d["roster"]}
+assert all(set(e) >= {"name", "plural", "ac", "hd", "attacks", "damage", "morale", "move", "about"} for e in d["roster"])
+assert all(m["kind"] in kinds for r in d["rooms"] for m in r["contents"]["monsters"])
+assert all(m["kind"] in kinds for m in d["wandering"])
+assert d["boss"]["name"] in kinds and d["goal"]["name"] in " ".join(d["hook"])
+assert any(r["id"] == d["goal"]["room"] and "goal" in r["tags"] for r in d["rooms"])
 assert d["options"]["theme"] and d["options"]["depth"] == 4
 PY
 done
@@ -26,8 +32,14 @@ sed 's/^room | \(.*\)$/room | \1 | oops/' mine.txt >bad.txt
 rc=0
 "$CRAWLBOOK" -g cards -s 2 --theme ./bad.txt -o never.pdf 2>err.txt || rc=$?
 [ "$rc" -eq 2 ] || fail "a bad theme: exit $rc, want 2"
-grep -q "bad.txt:[0-9]*: a room row takes 1 field" err.txt || fail "a bad theme: $(cat err.txt)"
+grep -q "bad.txt:[0-9]*: a room row takes 3 fields" err.txt || fail "a bad theme: $(cat err.txt)"
 [ ! -e never.pdf ] || fail "a bad theme still wrote a file"
+# a theme of the old format is told so
+printf 'theme | Old | old\nroom | Hall\ndressing | Dust.\n' >old.txt
+rc=0
+"$CRAWLBOOK" -g cards -s 2 --theme ./old.txt -o never.pdf 2>err.txt || rc=$?
+[ "$rc" -eq 2 ] && [ ! -e never.pdf ] || fail "an old-format theme: exit $rc"
+grep -q "old.txt: a theme of the old format" err.txt || fail "an old-format theme: $(cat err.txt)"
 rc=0
 "$CRAWLBOOK" -g cards -s 2 --theme nosuchtheme -o never.pdf 2>err.txt || rc=$?
 [ "$rc" -eq 2 ] && [ ! -e never.pdf ] || fail "an unknown theme: exit $rc"
@@ -47,21 +59,44 @@ c = d["rooms"][0]["contents"]
 c["name"] = "Hall of Quokkas"
 c["monsters"] = [{"name": "zebrafinches", "count": 7, "hd": "3", "doing": "arguing about taxes"}]
 c["treasure"] = [{"what": "a xylophone of bone", "value": 777}]
+c["dressing"] = "Quokka tracks everywhere."
+c.pop("dressing_short", None)
 json.dump(d, open("edited.json", "w"))
+# crawlbook/2: no roster, boss, goal, kinds or short forms
+two = json.loads(json.dumps(d))
+for k in ("roster", "boss", "goal", "hook_short"):
+    two.pop(k, None)
+for r in two["rooms"]:
+    c = r["contents"]
+    for k in ("dressing_short", "special_short"):
+        c.pop(k, None)
+    for m in c["monsters"]:
+        m.pop("kind", None), m.pop("doing_short", None)
+    if "trap" in c:
+        c["trap"].pop("trigger_short", None), c["trap"].pop("effect_short", None)
+for m in two["wandering"]:
+    m.pop("kind", None), m.pop("doing_short", None)
+for p in two["passages"]:
+    p.pop("note_short", None)
+two["format"] = "crawlbook/2"
+json.dump(two, open("two.json", "w"))
 for r in d["rooms"]:
     r.pop("contents", None)
 for p in d["passages"]:
     p.pop("note", None)
-for k in ("theme", "depth", "hook", "wandering"):
-    d.pop(k)
+for k in ("theme", "depth", "hook", "wandering", "roster", "boss", "goal", "hook_short"):
+    d.pop(k, None)
 d["format"] = "crawlbook/1"
 json.dump(d, open("one.json", "w"))
 PY
 "$CRAWLBOOK" render edited.json -o edited.pdf || fail "render of hand-edited contents failed"
 pdftotext edited.pdf - | tr '\n' ' ' >edited.txt
-for words in "Hall of Quokkas" "7 zebrafinches (HD 3)" "arguing about taxes" "xylophone of bone (777 gp)"; do
+for words in "Hall of Quokkas" "7 zebrafinches (HD 3)" "arguing about taxes" "xylophone of bone (777 gp)" \
+  "Quokka tracks everywhere."; do
   grep -q "$words" edited.txt || fail "the edited contents do not print '$words'"
 done
+"$CRAWLBOOK" render two.json -o two.pdf || fail "crawlbook/2 no longer renders"
+pdftotext two.pdf - | tr '\n' ' ' | grep -q "Hall of Quokkas" || fail "crawlbook/2 renders without its contents"
 "$CRAWLBOOK" render one.json -o one.pdf || fail "crawlbook/1 no longer renders"
 
 # the players' map shows no contents, hook or wandering monsters
@@ -86,7 +121,7 @@ def strip(d):
     ps = []
     for p in d["passages"]:
         p = dict(p)
-        p.pop("note", None)
+        p.pop("note", None), p.pop("note_short", None)
         if p.get("lock") and p["lock"] not in sys_keys(d):
             p.pop("lock"); p["flags"] = [f for f in p["flags"] if f != "locked"]
         ps.append(p)

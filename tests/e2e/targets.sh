@@ -97,11 +97,15 @@ rc=0
 [ ! -e d-02.json ] || fail "the batch wrote d-02 before failing"
 grep -q "d-03.json" err || fail "the batch's message does not name d-03.json: $(cat err)"
 
-# a signal removes the temporary file and the run dies of it
-for sig in INT TERM HUP; do
+# a signal removes the temporary file and the run dies of it, on one thread
+# or on two (the workers leave the signals to the thread that writes)
+for sig in INT TERM HUP INT/2 TERM/2 HUP/2; do
+  jobs=${sig#*/}
+  [ "$jobs" = "$sig" ] && jobs=1
+  sig=${sig%/*}
   rm -rf sigdir && mkdir sigdir
   # (a shell starts background jobs with SIGINT ignored: restore it)
-  env --default-signal=INT,TERM,HUP "$CRAWLBOOK" --seeds 1..400 -o sigdir/big.pdf 2> /dev/null &
+  env --default-signal=INT,TERM,HUP "$CRAWLBOOK" --jobs "$jobs" --seeds 1..400 -o sigdir/big.pdf 2> /dev/null &
   pid=$!
   for _ in $(seq 600); do
     [ -n "$(find sigdir -name '.big.pdf.*')" ] && break
@@ -134,4 +138,12 @@ for fd in "2>&-" "0<&- 2>&-" "1>&- 2>&-"; do
   (eval "\"\$CRAWLBOOK\" --seed 1 --dpi 40 -o closed.png $fd") || fail "a run with $fd failed"
   [ "$(head -c 4 closed.png | od -An -c | tr -d ' ')" = '211PNG' ] || fail "with $fd the PNG does not start with its signature"
 done
+# the document asked of a closed standard output is lost: the run must say so
+for fmt in pdf json png; do
+  rc=0
+  "$CRAWLBOOK" --seed 1 --dpi 40 -f $fmt -o - >&- 2>closed.err || rc=$?
+  [ $rc -eq 1 ] || fail "-f $fmt -o - with standard output closed exits $rc, want 1"
+  grep -q 'cannot write to standard output: it is closed' closed.err || fail "-f $fmt -o - closed: $(cat closed.err)"
+done
+"$CRAWLBOOK" --seed 1 -f pdf -o /dev/null >&- || fail "-o /dev/null with standard output closed failed"
 finish

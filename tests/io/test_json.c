@@ -269,7 +269,7 @@ static void deep_nesting(void **state) {
 static void header_fields(void **state) {
   (void)state;
   bad("{\"generator\":\"dropdice\"}", "missing format", "'format'");
-  bad("{\"format\":\"crawlbook/3\",\"generator\":\"dropdice\"}", "format 3", "'format'");
+  bad("{\"format\":\"crawlbook/4\",\"generator\":\"dropdice\"}", "format 4", "'format'");
   bad("{\"format\":1}", "format a number", "'format'");
   bad("{\"format\":\"crawlbook/1\"}", "missing generator", "'generator'");
   bad("{\"format\":\"crawlbook/1\",\"generator\":\"dungeonomicon\"}", "unknown generator", "'generator'");
@@ -634,8 +634,68 @@ static void bad_contents_are_refused(void **state) {
   }
 }
 
+/* ---- crawlbook/3: roster, boss, goal, kinds and short forms ---- */
+
+#define ROSTER                                                                                               \
+  "\"roster\":[{\"name\":\"ghoul\",\"plural\":\"ghouls\",\"ac\":6,\"ac_ascending\":13,\"hd\":\"2\","         \
+  "\"attacks\":\"2 claws, 1 "                                                                                \
+  "bite\",\"damage\":\"1d3/1d3/1d3\",\"morale\":9,\"move\":\"90'\",\"about\":\"Eats.\"}],"                   \
+  "\"boss\":{\"room\":1,\"name\":\"ghoul\"},\"goal\":{\"room\":2,\"name\":\"the cup\"},"                     \
+  "\"hook_short\":[\"1.\",\"2.\"],"
+#define HEAD3                                                                                                \
+  "{\"format\":\"crawlbook/"                                                                                 \
+  "3\",\"generator\":\"dropdice\",\"seed\":1,\"title\":\"T\",\"theme\":\"Crypt\",\"depth\":3,"               \
+  "\"hook\":[\"One.\",\"Two.\"],\"levels\":[{\"id\":1,\"name\":\"L\"}],"
+#define C3                                                                                                   \
+  "\"contents\":{\"name\":\"My hall\",\"dressing\":\"Wet and cold.\",\"dressing_short\":\"Wet.\","           \
+  "\"monsters\":[{\"name\":\"ghouls\",\"kind\":\"ghoul\",\"count\":4,\"hd\":\"2\",\"doing\":\"feeding\"}],"  \
+  "\"treasure\":[]}"
+#define R1C3 "{\"id\":1,\"level\":1,\"x\":0,\"y\":0,\"tags\":[],\"keys\":[\"K1\"]," C3 "}"
+#define GOOD3 HEAD3 ROSTER WANDER "\"rooms\":[" R1C3 "," R2 "],\"passages\":[" P1N "]}"
+
+static void third_format_parses(void **state) {
+  (void)state;
+  const char *doc = GOOD3;
+  cb_dungeon *d = parse_ok(doc, strlen(doc));
+  assert_int_equal(d->nroster, 1);
+  assert_string_equal(d->roster[0].damage, "1d3/1d3/1d3");
+  assert_int_equal(d->rooms[0].contents->monsters[0].kind, 0);
+  assert_int_equal(d->wandering[0].kind, -1);
+  assert_string_equal(d->boss_name, "ghoul");
+  assert_int_equal(d->goal_room, 2);
+  assert_string_equal(d->hook_short[1], "2.");
+  assert_string_equal(d->rooms[0].contents->dressing_short, "Wet.");
+  cb_test_buf buf = {0};
+  cb_error err = {0};
+  assert_int_equal(cb_json_write(d, cb_proc_json(), (cb_sink){&buf, cb_test_buf_write}, &err), CB_OK);
+  cb_dungeon *again = parse_ok(buf.data, buf.len);
+  assert_int_equal(again->rooms[0].contents->monsters[0].kind, 0);
+  assert_string_equal(again->roster[0].about, "Eats.");
+  assert_non_null(strstr(buf.data, "\"format\": \"crawlbook/3\""));
+  cb_dungeon_free(again);
+  free(buf.data);
+  cb_dungeon_free(d);
+  static const struct {
+    const char *from, *to, *field;
+  } cases[] = {
+      {"\"kind\":\"ghoul\"", "\"kind\":\"gnome\"", "kind"},
+      {"\"morale\":9", "\"morale\":13", "morale"},
+      {"\"boss\":{\"room\":1", "\"boss\":{\"room\":9", "boss"},
+      {"\"goal\":{\"room\":2,\"name\":\"the cup\"}", "\"goal\":{\"room\":2}", "name"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char bad_doc[8192];
+    const char *at = strstr(doc, cases[i].from);
+    assert_non_null(at);
+    snprintf(bad_doc, sizeof bad_doc, "%.*s%s%s", (int)(at - doc), doc, cases[i].to,
+             at + strlen(cases[i].from));
+    bad(bad_doc, cases[i].to, cases[i].field);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(third_format_parses),
       cmocka_unit_test(generated_dungeons_round_trip),
       cmocka_unit_test(hand_made_dungeon_round_trips),
       cmocka_unit_test(dungeons_without_a_procedure),

@@ -49,7 +49,7 @@ static void test_rooms_apart_and_off_lines(void **state) {
     cb_dungeon *d = make((uint64_t)s, 2, 10);
     for (int l = 1; l <= 2; l++) {
       cb_graph_pos *pos = NULL;
-      int n = cb_graph_layout(d, l, 0.62, &pos);
+      int n = cb_graph_layout(NULL, d, l, 0.62, &pos);
       assert_int_equal(n, 10);
       for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++)
@@ -78,8 +78,8 @@ static void test_deterministic(void **state) {
   (void)state;
   cb_dungeon *d = make(42, 2, 10);
   cb_graph_pos *a = NULL, *b = NULL;
-  int n = cb_graph_layout(d, 2, 1.0, &a);
-  assert_int_equal(cb_graph_layout(d, 2, 1.0, &b), n);
+  int n = cb_graph_layout(NULL, d, 2, 1.0, &a);
+  assert_int_equal(cb_graph_layout(NULL, d, 2, 1.0, &b), n);
   for (int i = 0; i < n; i++) {
     assert_int_equal(a[i].room, b[i].room);
     assert_true(a[i].x == b[i].x && a[i].y == b[i].y);
@@ -89,17 +89,49 @@ static void test_deterministic(void **state) {
   cb_dungeon_free(d);
 }
 
+/* The caller's cache: the places it gives back at any box's shape are those
+ * of no cache, for every level of two dungeons it holds at once; two caches
+ * keep their own levels; freeing one frees what it kept (the leak checker
+ * watches). */
+static void test_cache_owned_by_caller(void **state) {
+  (void)state;
+  cb_dungeon *d[2] = {make(42, 3, 10), make(43, 3, 10)};
+  cb_graph_cache *c[2] = {cb_graph_cache_new(), cb_graph_cache_new()};
+  assert_non_null(c[0]);
+  assert_non_null(c[1]);
+  const double aspect[] = {1.0, 0.5, 2.0, 1.0};
+  for (int round = 0; round < 4; round++)
+    for (int k = 0; k < 2; k++)
+      for (int l = 1; l <= 3; l++) {
+        cb_graph_pos *plain = NULL, *kept = NULL;
+        int n = cb_graph_layout(NULL, d[k], l, aspect[round], &plain);
+        assert_true(n > 0);
+        assert_int_equal(cb_graph_layout(c[round % 2], d[k], l, aspect[round], &kept), n);
+        for (int i = 0; i < n; i++) {
+          assert_int_equal(plain[i].room, kept[i].room);
+          assert_true(plain[i].x == kept[i].x && plain[i].y == kept[i].y);
+        }
+        free(plain);
+        free(kept);
+      }
+  cb_graph_cache_free(c[0]);
+  cb_graph_cache_free(c[1]);
+  cb_graph_cache_free(NULL);
+  cb_dungeon_free(d[0]);
+  cb_dungeon_free(d[1]);
+}
+
 /* A level of 10 rooms is instant; a level of 100 still quick. */
 static void test_fast(void **state) {
   (void)state;
   cb_dungeon *d = make(7, 1, 10), *big = make(7, 1, 100);
   clock_t t0 = clock();
   cb_graph_pos *pos = NULL;
-  assert_int_equal(cb_graph_layout(d, 1, 1.0, &pos), 10);
+  assert_int_equal(cb_graph_layout(NULL, d, 1, 1.0, &pos), 10);
   free(pos);
   double small = (double)(clock() - t0) / CLOCKS_PER_SEC;
   t0 = clock();
-  assert_int_equal(cb_graph_layout(big, 1, 1.0, &pos), 100);
+  assert_int_equal(cb_graph_layout(NULL, big, 1, 1.0, &pos), 100);
   free(pos);
   double large = (double)(clock() - t0) / CLOCKS_PER_SEC;
   printf("layout: 10 rooms %.4f s, 100 rooms %.3f s\n", small, large);
@@ -114,10 +146,10 @@ static void test_tiny(void **state) {
   (void)state;
   cb_dungeon *d = make(3, 1, 2);
   cb_graph_pos *pos = NULL;
-  assert_int_equal(cb_graph_layout(d, 1, 1.0, &pos), 2);
+  assert_int_equal(cb_graph_layout(NULL, d, 1, 1.0, &pos), 2);
   assert_true(hypot(pos[0].x - pos[1].x, pos[0].y - pos[1].y) > 0);
   free(pos);
-  assert_int_equal(cb_graph_layout(d, 5, 1.0, &pos), 0);
+  assert_int_equal(cb_graph_layout(NULL, d, 5, 1.0, &pos), 0);
   free(pos);
   cb_dungeon_free(d);
 }
@@ -126,6 +158,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_rooms_apart_and_off_lines),
       cmocka_unit_test(test_deterministic),
+      cmocka_unit_test(test_cache_owned_by_caller),
       cmocka_unit_test(test_fast),
       cmocka_unit_test(test_tiny),
   };

@@ -18,6 +18,8 @@
 #include "layout/key.h"
 #include "testlib.h"
 
+#define NBSP "\xc2\xa0"
+
 /* Room 1 with ways to 2 (plain, 30 ft), 3 (obstructed, 60 ft), 4 (plain),
  * 5 (obstructed, 120 ft), 6 (secret and obstructed, 0 ft: adjoining), in that order. */
 static cb_dungeon *five_ways(void) {
@@ -74,8 +76,9 @@ static void the_long_form_names_each_way_with_its_kind(void **state) {
   cb_dungeon *d = five_ways();
   char text[2048];
   entry_text(d, false, text, sizeof text);
-  assert_non_null(strstr(text, "Leads to 2 (30 ft); 3 (obstructed, 60 ft); 4; 5 (obstructed, 120 ft); "
-                               "6 (secret, obstructed, adjoining)."));
+  /* a length and its unit never parted: a no-break space */
+  assert_non_null(strstr(text, "Leads to 2 (30" NBSP "ft); 3 (obstructed, 60" NBSP
+                               "ft); 4; 5 (obstructed, 120" NBSP "ft); 6 (secret, obstructed, adjoining)."));
   cb_dungeon_free(d);
 }
 
@@ -84,8 +87,8 @@ static void the_compact_form_names_each_kind_once(void **state) {
   cb_dungeon *d = five_ways();
   char text[2048];
   entry_text(d, true, text, sizeof text);
-  assert_non_null(strstr(
-      text, "Leads to 2 (30 ft), 4; obstructed: 3 (60 ft), 5 (120 ft); secret, obstructed: 6 (adjoining)."));
+  assert_non_null(strstr(text, "Leads to 2 (30" NBSP "ft), 4; obstructed 3 (60" NBSP "ft), 5 (120" NBSP
+                               "ft); secret, obstructed 6 (adjoining)."));
   cb_dungeon_free(d);
 }
 
@@ -104,7 +107,7 @@ static void plain_ways_come_first(void **state) {
   trapped->length_ft = plain->length_ft = CB_NO_VALUE;
   char text[2048];
   entry_text(d, true, text, sizeof text);
-  assert_non_null(strstr(text, "Leads to 3; trapped: 2."));
+  assert_non_null(strstr(text, "Leads to 3; trapped 2."));
   cb_dungeon_free(d);
 }
 

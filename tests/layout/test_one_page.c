@@ -27,6 +27,9 @@ typedef struct one_case {
   int seeds;
   double page_w, page_h;
   void (*options)(cb_gen_options *o);
+  /* the sheet carries everything (stocking.md) and these do not always fit:
+   * a sheet that runs on must say so and take two pages at most */
+  bool may_spill;
 } one_case;
 
 static void rooms30(cb_gen_options *o) { o->rooms = 30; }
@@ -35,17 +38,25 @@ static void grid7(cb_gen_options *o) { o->cards.grid_w = o->cards.grid_h = 7; }
 static void levels2(cb_gen_options *o) { o->levels = 2; }
 
 static const one_case CASES[] = {
-    {"dropdice", "dropdice", 200, A4_W, A4_H, NULL},
-    {"cards", "cards", 200, A4_W, A4_H, NULL},
-    {"leximorph", "leximorph", 200, A4_W, A4_H, NULL},
-    {"preconnect", "preconnect", 200, A4_W, A4_H, NULL},
-    {"battleships", "battleships", 200, A4_W, A4_H, NULL},
-    {"dropdice --rooms 30", "dropdice", 200, A4_W, A4_H, rooms30},
-    {"cards --grid 7x7", "cards", 200, A4_W, A4_H, grid7},
-    {"cards --levels 2", "cards", 200, A4_W, A4_H, levels2},
-    {"preconnect --rooms 15", "preconnect", 200, A4_W, A4_H, rooms15},
-    {"dropdice on letter", "dropdice", 60, LETTER_W, LETTER_H, NULL},
-    {"cards on letter", "cards", 60, LETTER_W, LETTER_H, NULL},
+    {"dropdice", "dropdice", 200, A4_W, A4_H, NULL, false},
+    {"cards", "cards", 200, A4_W, A4_H, NULL, false},
+    {"leximorph", "leximorph", 200, A4_W, A4_H, NULL, true},
+    {"preconnect", "preconnect", 200, A4_W, A4_H, NULL, false},
+    {"battleships", "battleships", 200, A4_W, A4_H, NULL, false},
+    {"dropdice --rooms 30", "dropdice", 200, A4_W, A4_H, rooms30, true},
+    {"cards --grid 7x7", "cards", 200, A4_W, A4_H, grid7, true},
+    {"cards --levels 2", "cards", 200, A4_W, A4_H, levels2, true},
+    {"preconnect --rooms 15", "preconnect", 200, A4_W, A4_H, rooms15, false},
+    {"dropdice on letter", "dropdice", 60, LETTER_W, LETTER_H, NULL, false},
+    {"cards on letter", "cards", 60, LETTER_W, LETTER_H, NULL, false},
+    {"preconnect on letter", "preconnect", 60, LETTER_W, LETTER_H, NULL, false},
+    {"battleships on letter", "battleships", 60, LETTER_W, LETTER_H, NULL, false},
+    {"dropdice landscape", "dropdice", 60, A4_H, A4_W, NULL, false},
+    {"cards landscape", "cards", 60, A4_H, A4_W, NULL, false},
+    {"preconnect landscape", "preconnect", 60, A4_H, A4_W, NULL, false},
+    {"battleships landscape", "battleships", 60, A4_H, A4_W, NULL, false},
+    {"leximorph landscape", "leximorph", 60, A4_H, A4_W, NULL, true},
+    {"cards landscape letter", "cards", 60, LETTER_H, LETTER_W, NULL, false},
 };
 
 static cb_backend *backend;
@@ -87,6 +98,9 @@ static void a_sheet_is_one_page(void **state) {
     cb_proc_sheet(d, &so);
     cb_document doc = {0};
     if (cb_sheet_layout(d, m, &so, &doc, &err) != CB_OK) fail_msg("%s seed %d: %s", c->name, seed, err.msg);
+    if (doc.npages > 1 && (!doc.spilled || doc.npages > 2))
+      fail_msg("%s seed %d: %d pages, %s", c->name, seed, doc.npages,
+               doc.spilled ? "more than two" : "no note");
     if (doc.npages > 1) {
       if (!more++) first = seed;
       printf("  %s seed %d: %d pages\n", c->name, seed, doc.npages);
@@ -95,7 +109,7 @@ static void a_sheet_is_one_page(void **state) {
     cb_dungeon_free(d);
   }
   printf("%-24s %d of %d sheets need more than one page\n", c->name, more, c->seeds);
-  if (more)
+  if (more && !c->may_spill)
     fail_msg("%s: %d of %d sheets need more than one page (seed %d first)", c->name, more, c->seeds, first);
 }
 

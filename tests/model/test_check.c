@@ -7,6 +7,7 @@
 
 #include <cmocka.h> // after the headers it needs
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -237,11 +238,68 @@ static void graph_and_start_room(void **state) {
   cb_dungeon_free(e);
 }
 
+/* Two rooms of a level printing the same number are refused (issue 25, 15). */
+static void numbers_repeat(void **state) {
+  (void)state;
+  cb_dungeon *d = rooms(3);
+  cb_dungeon_room(d, 3)->number = 1;
+  expect_error(d, "rooms[2]", "room 3 is numbered 1 on level 1, as room 1 is");
+  d = rooms(3);
+  cb_dungeon_add_level(d, 2, "L2");
+  cb_room *r = cb_dungeon_add_room(d, 2, 0, 0);
+  r->number = 1; /* another level numbers its own */
+  cb_error err = {0};
+  assert_int_equal(cb_check_structure(d, &err), CB_OK);
+  cb_dungeon_free(d);
+}
+
+typedef struct notes {
+  int n;
+  char last[200];
+} notes;
+
+static void note(void *ctx, const char *msg) {
+  notes *ns = ctx;
+  ns->n++;
+  snprintf(ns->last, sizeof ns->last, "%s", msg);
+}
+
+/* The key walk on read: a lock whose key lies behind it, a key object of a
+ * key no room holds (issue 25, 15). */
+static void play_notes(void **state) {
+  (void)state;
+  cb_dungeon *d = rooms(3);
+  link(d, 1, 2, 0, NULL);
+  link(d, 2, 3, CB_FLAG_LOCKED, "K1");
+  cb_dungeon_add_key(d, cb_dungeon_room(d, 3), "K1"); /* behind its own lock */
+  notes ns = {0};
+  assert_int_equal(cb_check_play(d, note, &ns), 1);
+  assert_string_equal(ns.last, "lock K1 (passage 2, 2-3) never opens: its key, in room 3, lies behind it");
+  cb_dungeon_free(d);
+
+  d = rooms(2);
+  link(d, 1, 2, 0, NULL);
+  cb_room *r = cb_dungeon_room(d, 2);
+  r->contents = cb_arena_alloc(d->arena, 1, sizeof *r->contents);
+  r->contents->treasure = cb_arena_alloc(d->arena, 2, sizeof *r->contents->treasure);
+  r->contents->treasure[0] = (cb_treasure){"Coins: 40 gp", 40};
+  r->contents->treasure[1] = (cb_treasure){"K9: a key-shaped hole", 0};
+  r->contents->ntreasure = 2;
+  ns = (notes){0};
+  assert_int_equal(cb_check_play(d, note, &ns), 1);
+  assert_string_equal(ns.last, "room 2 holds the object of key K9, but no room holds that key");
+  cb_dungeon_add_key(d, cb_dungeon_room(d, 1), "K9");
+  ns = (notes){0};
+  assert_int_equal(cb_check_play(d, note, &ns), 0);
+  cb_dungeon_free(d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(a_good_dungeon_passes),   cmocka_unit_test(structure_errors),
       cmocka_unit_test(walk_simple_lock),        cmocka_unit_test(walk_nested_locks),
       cmocka_unit_test(walk_one_way_and_secret), cmocka_unit_test(graph_and_start_room),
+      cmocka_unit_test(numbers_repeat),          cmocka_unit_test(play_notes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

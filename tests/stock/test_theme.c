@@ -1,4 +1,6 @@
-/* The theme reader: every shipped theme reads; a bad one gets file:line. */
+/* The theme reader: every shipped theme reads, with the names, cast and
+ * short forms a dungeon needs; a bad one gets file:line; a theme of the old
+ * format is told so. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,7 +24,12 @@ static void shipped_themes_read(void **state) {
     cb_error err = {0};
     if (cb_theme_read(names[i], &t, &err) != CB_OK) fail_msg("%s: %s", names[i], err.msg);
     assert_non_null(t.name);
-    assert_true(t.n[CB_THEME_ROOM] >= 45);
+    /* 60 rooms without a name twice; two situations at least */
+    if (cb_theme_names(&t) < 60) fail_msg("%s: %d room names, not 60", names[i], cb_theme_names(&t));
+    assert_true(t.nsituations >= 2);
+    for (int k = 0; k < t.nrooms; k++)
+      for (int j = 0; j < t.rooms[k].ndressing; j++)
+        assert_true(strlen(t.rooms[k].dressing[j].brief) <= CB_THEME_SHORT);
     cb_theme_free(&t);
   }
 }
@@ -68,25 +75,56 @@ static void expect_error(int line, const char *row, const char *want) {
 
 static void bad_rows_name_their_line(void **state) {
   (void)state;
-  expect_error(7, "dragon | Smaug", "my.txt:7: 'dragon' is not a kind");
-  expect_error(7, "room | Hall | extra", "my.txt:7: a room row takes 1 field");
-  expect_error(7, "monster | 0 | 2 | rats | rat | 2d4 | 1", "my.txt:7: monster depths");
-  expect_error(7, "monster | 3 | 2 | rats | rat | 2d4 | 1", "my.txt:7: monster depths");
-  expect_error(7, "monster | 1 | 2 | rats | rat | 2d | 1", "my.txt:7: number appearing");
-  expect_error(7, "monster | 1 | 2 | rats | rat | 2d4 | lots", "my.txt:7: Hit Dice");
-  expect_error(7, "treasure | a cup | priceless", "my.txt:7: treasure value");
-  expect_error(7, "theme | Again | twice", "my.txt:7: a theme has exactly one theme row");
-  expect_error(7, "hook | |", "my.txt:7:");
+  expect_error(24, "dragon | Smaug", "my.txt:24: 'dragon' is not a kind");
+  expect_error(24, "doing | a | b", "my.txt:24: a doing row takes 1 field");
+  expect_error(24, "monster | x | x | xs | 12 | 1 | 1 bite | 1d4 | 7 | 90' | 1d6 | A thing.",
+               "my.txt:24: Armour Class '12'");
+  expect_error(24, "monster | x | x | xs | 7 | lots | 1 bite | 1d4 | 7 | 90' | 1d6 | A thing.",
+               "my.txt:24: Hit Dice");
+  expect_error(24, "monster | x | x | xs | 7 | 1 | 1 bite | 4 | 7 | 90' | 1d6 | A thing.",
+               "my.txt:24: damage '4'");
+  expect_error(24, "monster | x | x | xs | 7 | 1 | 1 bite | 1d4 | 13 | 90' | 1d6 | A thing.",
+               "my.txt:24: morale");
+  expect_error(24, "monster | x | x | xs | 7 | 1 | 1 bite | 1d4 | 7 | 90' | 2d | A thing.",
+               "my.txt:24: number appearing");
+  expect_error(23, "monster | skeleton | x | xs | 7 | 5 | 1 bite | 1d4 | 7 | 90' | 1 | A thing.",
+               "my.txt:23: a monster other than a boss has at most 3 Hit Dice");
+  expect_error(24, "dressing | Dust.",
+               "my.txt:24: a dressing row belongs to a room: put it after one, not after a monster");
+  expect_error(
+      24, "doing | a line that runs on and on, far longer than any sheet could print beside a room number",
+      "my.txt:24: 'a line that runs on and on");
+  expect_error(24,
+               "doing | x ~ a short form that runs on and on, longer than any sheet prints beside a number",
+               "my.txt:24: the short form");
+  expect_error(24, "theme | Again | twice", "my.txt:24: Again: a theme has exactly one theme row");
+  expect_error(24, "faction | skeleton", "my.txt:24: a faction row belongs to a situation");
+  expect_error(102, "room | Hall | everyone | any", "my.txt:102: 'everyone'");
+  expect_error(102, "room | Hall | faction | cellar", "my.txt:102: 'cellar'");
+  expect_error(102, "room | Ossuary | faction | any", "my.txt:");
+  expect_error(1, "# no format row", "my.txt: a theme starts with the row 'format | theme 2'");
+}
+
+/* A theme written before situations and room kinds is told so. */
+static void old_format_is_told(void **state) {
+  (void)state;
+  const char *text = "theme | T | t\nroom | Hall\nmonster | 1 | 3 | rats | rat | 3d6 | 1/2\n";
+  cb_theme t;
+  cb_error err = {0};
+  assert_int_equal(cb_theme_parse(text, strlen(text), "old.txt", &t, &err), CB_EINPUT);
+  if (!strstr(err.msg, "old.txt: a theme of the old format")) fail_msg("%s", err.msg);
+  assert_non_null(strstr(err.msg, "templates/themes/README.md"));
+  cb_theme_free(&t);
 }
 
 static void too_few_rows_are_refused(void **state) {
   (void)state;
-  const char *text = "theme | T | t\nroom | Hall\n";
+  const char *text = "format | theme 2\ntheme | T | t\nroom | Hall | faction | any\ndressing | Dust.\n";
   cb_theme t;
   cb_error err = {0};
   assert_int_equal(cb_theme_parse(text, strlen(text), "tiny.txt", &t, &err), CB_EINPUT);
   assert_non_null(strstr(err.msg, "tiny.txt: "));
-  assert_non_null(strstr(err.msg, "at least"));
+  assert_non_null(strstr(err.msg, "a theme needs"));
   cb_theme_free(&t);
 }
 
@@ -107,6 +145,7 @@ int main(void) {
       cmocka_unit_test(shipped_themes_read),
       cmocka_unit_test(bad_rows_name_their_line),
       cmocka_unit_test(too_few_rows_are_refused),
+      cmocka_unit_test(old_format_is_told),
       cmocka_unit_test(dice_parse),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

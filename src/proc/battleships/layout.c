@@ -19,9 +19,9 @@ static const cb_rgb SHIP = {0.74, 0.74, 0.74}, RULE = {0.55, 0.55, 0.55};
 static const double MAP_ASPECT = 0.8, MAX_CELL = 20, TITLE_SIZE = 14, CAPTION_SIZE = 10, TEXT_SIZE = 8.6;
 
 /* The same dungeon with every level's rooms where the graph layout puts
- * them, for a box `aspect` times as wide as high (moved's rooms malloc-owned:
- * free them). False on OOM. */
-static bool move_rooms(const cb_dungeon *d, double aspect, cb_dungeon *moved) {
+ * them, for a box `aspect` times as wide as high, through st's graph cache
+ * (moved's rooms malloc-owned: free them). False on OOM. */
+static bool move_rooms(const cb_symbols *st, const cb_dungeon *d, double aspect, cb_dungeon *moved) {
   *moved = *d;
   cb_room *rooms = cb_malloc(((size_t)d->nrooms + 1) * sizeof *rooms);
   if (!rooms) return false;
@@ -29,7 +29,7 @@ static bool move_rooms(const cb_dungeon *d, double aspect, cb_dungeon *moved) {
   moved->rooms = rooms;
   for (int l = 0; l < d->nlevels; l++) {
     cb_graph_pos *pos = NULL;
-    int n = cb_graph_layout(d, d->levels[l].id, aspect, &pos);
+    int n = cb_graph_layout(st->graphs, d, d->levels[l].id, aspect, &pos);
     if (n < 0) {
       free(rooms);
       return false;
@@ -55,7 +55,7 @@ void cb_battleships_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, i
                         double w, double h, cb_symbol_set *used) {
   /* a level's panel is laid out at one shape, so that its height (map_height) and its drawing agree */
   cb_dungeon moved;
-  if (!move_rooms(d, level ? 1 / MAP_ASPECT : (h > 0 ? w / h : 0), &moved)) {
+  if (!move_rooms(st, d, level ? 1 / MAP_ASPECT : (h > 0 ? w / h : 0), &moved)) {
     p->oom = true;
     return;
   }
@@ -69,7 +69,7 @@ void cb_battleships_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, i
  * share w wide, so that the panels take the drawings' shapes. */
 static double map_height(const cb_dungeon *d, const cb_symbols *st, int level, double w) {
   cb_dungeon moved;
-  if (!level || !move_rooms(d, 1 / MAP_ASPECT, &moved)) return w * MAP_ASPECT;
+  if (!level || !move_rooms(st, d, 1 / MAP_ASPECT, &moved)) return w * MAP_ASPECT;
   double h = cb_map_height_at(&moved, st, level, shared_scale(&moved, st, w, INFINITY));
   free(moved.rooms);
   return h;

@@ -95,7 +95,7 @@ static cb_status read_mask(const char *path, layout *L, cb_error *err) {
   FILE *f = fopen(path, "rb");
   if (!f) return cb_error_set(err, CB_EINPUT, "--shape %s: cannot open the mask file", path);
   fclose(f);
-  char *text = NULL; /* read as tables are: 1 MiB at most, no NUL byte */
+  char *text = NULL; /* read as tables are: 1 MiB at most, no NUL byte, no byte-order mark */
   cb_status st = cb_table_text(path, &text, err);
   if (st != CB_OK) return st;
   const char *at = text;
@@ -253,9 +253,15 @@ static cb_status resolve_layout(const cb_gen_options *o, layout *L, cb_error *er
       cb_status st = read_mask(cb_table_path(shape, buf, sizeof buf), L, err);
       if (st != CB_OK) return st;
     }
-    if (L->ncells > L->deck_size)
-      return cb_error_set(err, CB_EINPUT, "--grid %dx%d: %d cards, but %s %d (add --decks)", L->w, L->h,
-                          L->ncells, deck_words, L->deck_size);
+    if (L->ncells > L->deck_size) {
+      char grid[4200]; /* the option the user gave: --grid, or the mask file that sets the grid */
+      if (strcmp(shape, "rect") != 0 && strcmp(shape, "oval") != 0)
+        snprintf(grid, sizeof grid, "--shape %.4000s: its %dx%d grid has", shape, L->w, L->h);
+      else
+        snprintf(grid, sizeof grid, "--grid %dx%d:", L->w, L->h);
+      return cb_error_set(err, CB_EINPUT, "%s %d cards, but %s %d (add --decks)", grid, L->ncells, deck_words,
+                          L->deck_size);
+    }
     if (L->entrance == ENTRANCE_CELL) {
       if (cell_c > L->w || cell_r > L->h)
         return cb_error_set(err, CB_EINPUT, "--entrance %s: outside the %dx%d grid", c->entrance, L->w, L->h);

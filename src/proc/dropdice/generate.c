@@ -677,7 +677,7 @@ static cb_status describe_rooms(dd *s, cb_error *err) {
       fallback = 1;
       continue;
     }
-    for (char *w = strtok(tags, " \t"); w && st == CB_OK; w = strtok(NULL, " \t")) {
+    for (char *at, *w = strtok_r(tags, " \t", &at); w && st == CB_OK; w = strtok_r(NULL, " \t", &at)) {
       int bit = cb_tag_parse(w);
       if (bit < 0)
         st = cb_table_fail(&t, &t.rows[k], err, "unknown tag '%s' (model.md lists the names)", w);

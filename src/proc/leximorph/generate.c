@@ -103,7 +103,7 @@ static cb_status parse_stroke(const cb_table *t, const cb_table_row *row, int k,
                               cb_error *err) {
   char *words[MAX_STROKE_POINTS + 2];
   int nw = 0;
-  for (char *w = strtok(text, " \t"); w; w = strtok(NULL, " \t")) {
+  for (char *at, *w = strtok_r(text, " \t", &at); w; w = strtok_r(NULL, " \t", &at)) {
     if (nw == MAX_STROKE_POINTS + 2) return cb_table_fail(t, row, err, "stroke %d has too many points", k);
     words[nw++] = w;
   }

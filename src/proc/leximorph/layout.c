@@ -75,10 +75,24 @@ static double ry_of(const view *v, const cb_dungeon *d, const cb_room *r) {
   return v->at ? v->at[2 * (r - d->rooms) + 1] : py(v, r->y);
 }
 
-static const double *sort_key; /* qsort has no context; the layout runs on one thread */
+/* A room's box by its x, for qsort (which has no context). */
+typedef struct box_x {
+  double x;
+  int room;
+} box_x;
+
 static int by_x(const void *a, const void *b) {
-  double xa = sort_key[2 * *(const int *)a], xb = sort_key[2 * *(const int *)b];
+  double xa = ((const box_x *)a)->x, xb = ((const box_x *)b)->x;
   return (xa > xb) - (xa < xb);
+}
+
+/* order sorted by the boxes' x in at, as qsort leaves it (key: n of scratch). */
+static void sort_by_x(int *order, box_x *key, const double *at, int n) {
+  for (int k = 0; k < n; k++)
+    key[k] = (box_x){at[2 * order[k]], order[k]};
+  qsort(key, (size_t)n, sizeof *key, by_x);
+  for (int k = 0; k < n; k++)
+    order[k] = key[k].room;
 }
 
 /* Two room boxes that would overlap at this scale (rooms a few feet apart,
@@ -89,16 +103,16 @@ static void settle_rooms(const cb_dungeon *d, view *v) {
   int n = d->nrooms;
   double *at = n > 0 ? malloc(sizeof *at * 2 * (size_t)n) : NULL;
   int *order = n > 0 ? malloc(sizeof *order * (size_t)n) : NULL;
-  if (!at || !order) {
-    free(at), free(order);
+  box_x *key = n > 0 ? malloc(sizeof *key * (size_t)n) : NULL;
+  if (!at || !order || !key) {
+    free(at), free(order), free(key);
     return; /* out of memory: the boxes stay on their junctions */
   }
   for (int i = 0; i < n; i++)
     at[2 * i] = px(v, d->rooms[i].x), at[2 * i + 1] = py(v, d->rooms[i].y), order[i] = i;
   double side = v->room + 1.5;
   for (int round = 0; round < 60; round++) {
-    sort_key = at;
-    qsort(order, (size_t)n, sizeof *order, by_x);
+    sort_by_x(order, key, at, n);
     bool moved = false;
     for (int a = 0; a < n; a++)
       for (int b = a + 1; b < n && at[2 * order[b]] - at[2 * order[a]] < side; b++) {
@@ -115,6 +129,7 @@ static void settle_rooms(const cb_dungeon *d, view *v) {
     if (!moved) break;
   }
   free(order);
+  free(key);
   v->at = at;
 }
 

@@ -266,6 +266,33 @@ static double room_distance(const view *v, const cb_pc_room *r, double x, double
   return hypot(dx, dy);
 }
 
+/* A room's number: its text, type size and width. */
+static double number_of(const cb_symbols *st, const cb_dungeon *d, const view *v, const cb_pc_room *r,
+                        char num[16], double *tw) {
+  const cb_room *room = cb_dungeon_room(d, r->room);
+  snprintf(num, 16, "%d", room ? room->number : r->room);
+  double size = fmax(MIN_NUMBER, fmin(NUMBER_SIZE, fmin(r->w, r->h) * v->scale * 0.55));
+  *tw = cb_text_width(st->m, CB_FONT_BOLD, size, num);
+  return size;
+}
+
+/* How far a box 2hw by 2hh about (x, y) lies from the nearest room, grown
+ * to hold its number (a small room's number runs over its walls); 0 when
+ * they meet. */
+static double rooms_clearance(const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
+                              const view *v, double x, double y, double hw, double hh) {
+  double least = INFINITY;
+  for (int i = 0; i < pp->nrooms; i++) {
+    const cb_pc_room *r = &pp->rooms[i];
+    char num[16];
+    double tw, size = number_of(st, d, v, r, num, &tw), cx, cy;
+    to_page(v, r->x + r->w / 2, r->y + r->h / 2, &cx, &cy);
+    double rx = fmax(r->w * v->scale, tw + 2) / 2 + hw, ry = fmax(r->h * v->scale, size + 2) / 2 + hh;
+    least = fmin(least, hypot(fmax(0, fabs(x - cx) - rx), fmax(0, fabs(y - cy) - ry)));
+  }
+  return least;
+}
+
 /* Does a badge 2hw by 2hh about (x, y) fit inside the room box, 2.5 pt in,
  * clear of the number's box `num` (x0, y0, x1, y1)? */
 static bool fits_inside(double x0, double y0, double x1, double y1, const double num[4], double x, double y,
@@ -464,8 +491,15 @@ static const int DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0}; /* a facing's way
 /* What bars a corridor (locked, soft-locked, trapped, obstructed): the
  * marks along it from its door, a badge and a bit apart, and the key id of
  * a lock beside its padlock (booklet.md: every mark on every map). */
-static void draw_bars(cb_page *p, const cb_symbols *st, const cb_passage *ps, const cb_pc_door *dr,
-                      const view *v, double total, cb_symbol_set *used) {
+/* The key ids placed beside padlocks so far (x0, y0, x1, y1 each). */
+typedef struct lock_ids {
+  double (*box)[4];
+  int n, cap;
+} lock_ids;
+
+static void draw_bars(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
+                      const cb_passage *ps, const cb_pc_door *dr, const view *v, double total, lock_ids *ids,
+                      cb_symbol_set *used) {
   static const unsigned FLAG[] = {CB_FLAG_LOCKED, CB_FLAG_SOFT_LOCKED, CB_FLAG_TRAPPED, CB_FLAG_OBSTRUCTED};
   static const cb_symbol SYM[] = {CB_SYM_LOCKED, CB_SYM_SOFT_LOCKED, CB_SYM_TRAPPED, CB_SYM_OBSTRUCTED};
   cb_page_role(p, CB_ROLE_PASSAGE_MARK, dr->room, dr->to);
@@ -484,7 +518,22 @@ static void draw_bars(cb_page *p, const cb_symbols *st, const cb_passage *ps, co
     to_page(v, q.x, q.y, &px, &py);
     turn(v, -uy, ux, &tx, &ty);
     double off = v->cw / 2 + st->line + (fabs(tx) * lw + fabs(ty) * lh) / 2 + 1;
-    cb_symbol_label(p, st, ps->lock, px + tx * off, py + ty * off);
+    /* beside the padlock, on the side clear of the rooms and their numbers
+     * (a small room's number runs over its walls) and of the key ids placed
+     * before, a little further out when neither side is */
+    double best = -INFINITY, bx = px + tx * off, by = py + ty * off, hw = lw / 2, hh = lh / 2;
+    for (int t = 0; t < 8 && best < 1; t++) {
+      double side = t % 2 ? -1 : 1, out = off + (t / 2) * lh * 0.5, x = px + side * tx * out,
+             y = py + side * ty * out;
+      double c = fmin(rooms_clearance(st, d, pp, v, x, y, hw, hh),
+                      marks_clearance((const double(*)[4])ids->box, ids->n, x, y, hw, hh));
+      if (c > best + 0.5) best = c, bx = x, by = y;
+    }
+    cb_symbol_label(p, st, ps->lock, bx, by);
+    if (ids->n < ids->cap) {
+      double *b = ids->box[ids->n++];
+      b[0] = bx - hw, b[1] = by - hh, b[2] = bx + hw, b[3] = by + hh;
+    }
   }
   cb_page_role(p, CB_ROLE_NONE, 0, 0);
 }
@@ -493,6 +542,11 @@ static void draw_bars(cb_page *p, const cb_symbols *st, const cb_passage *ps, co
 static void draw_doors(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
                        const view *v, cb_symbol_set *used) {
   /* doors where corridors meet walls; secret doors and dead ends where they stop */
+  lock_ids ids = {cb_malloc(sizeof *ids.box * ((size_t)pp->ndoors + 1)), 0, pp->ndoors};
+  if (!ids.box) {
+    p->oom = true;
+    return;
+  }
   for (int i = 0; i < pp->ndoors; i++) {
     const cb_pc_door *dr = &pp->doors[i];
     if (dr->npoints < 1 || !door_shown(d, dr)) continue;
@@ -502,7 +556,7 @@ static void draw_doors(cb_page *p, const cb_symbols *st, const cb_dungeon *d, co
     double total = 0;
     for (int k = 1; k < dr->npoints; k++)
       total += seg_len(dr->points[k - 1], dr->points[k]);
-    if (ps) draw_bars(p, st, ps, dr, v, total, used);
+    if (ps) draw_bars(p, st, d, pp, ps, dr, v, total, &ids, used);
     if (total <= EPS) continue;
     double ux, uy;
     direction_at(dr->points, dr->npoints, total, &ux, &uy);
@@ -526,6 +580,7 @@ static void draw_doors(cb_page *p, const cb_symbols *st, const cb_dungeon *d, co
     mark(p, st, v, CB_SYM_DEAD_END, dr->side[1], (dr->side[1].x - dr->side[0].x) / l,
          (dr->side[1].y - dr->side[0].y) / l, used);
   }
+  free(ids.box);
 }
 
 /* Room numbers and the entrance, last. */
@@ -544,11 +599,8 @@ static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, 
     const cb_room *room = cb_dungeon_room(d, r->room);
     if (!room_shown(d, r->room)) continue;
     char num[16];
-    snprintf(num, sizeof num, "%d", room ? room->number : r->room);
-    double cx, cy;
+    double cx, cy, tw, size = number_of(st, d, v, r, num, &tw);
     to_page(v, r->x + r->w / 2, r->y + r->h / 2, &cx, &cy);
-    double size = fmax(MIN_NUMBER, fmin(NUMBER_SIZE, fmin(r->w, r->h) * v->scale * 0.55));
-    double tw = cb_text_width(st->m, CB_FONT_BOLD, size, num);
     /* the middle of the room, or the spot nearest it that no secret door's disc covers */
     double rw = r->w * v->scale, rh = r->h * v->scale, nx = cx, ny = cy;
     double most = -INFINITY;
