@@ -39,13 +39,15 @@ typedef struct placed {
   int nspots;
   int *near, nnear; /* while one mark is placed: the spots it could touch (gather) */
   bool local;
-  double *junction;  /* 2 per junction: its mark's centre, page points */
-  door_place *wall;  /* 2 per wall: its door's mark on the corridor to each room */
-  door_place *jdoor; /* per junction: its door's mark on the corridor to its room */
-  double *stub;      /* 2 per door: where its mark sits, on its stub or beside it, page points */
-  int *corner;       /* per room: where its entrance badge sits (badge_at) */
-  long budget;       /* box comparisons left: a sketch of thousands of marks heaped together
-                        (a hand-made JSON) leaves the rest where they were rolled, in time */
+  const cb_sketch_point **segs; /* while a caption is placed: the tunnels' and passages' segments (from */
+  int nsegs;                    /* each point to the next) it could touch (gather_segments) */
+  double *junction;             /* 2 per junction: its mark's centre, page points */
+  door_place *wall;             /* 2 per wall: its door's mark on the corridor to each room */
+  door_place *jdoor;            /* per junction: its door's mark on the corridor to its room */
+  double *stub;                 /* 2 per door: where its mark sits, on its stub or beside it, page points */
+  int *corner;                  /* per room: where its entrance badge sits (badge_at) */
+  long budget;                  /* box comparisons left: a sketch of thousands of marks heaped together
+                                   (a hand-made JSON) leaves the rest where they were rolled, in time */
 } placed;
 /* Far more than a sheet of a hundred rooms needs (some 10^5). */
 static const long PLACING_BUDGET = 20000000;
@@ -139,41 +141,68 @@ static const char *short_turn(int rotation) {
   return rotation >= 1 && rotation <= 4 ? w[rotation] : "";
 }
 
-/* How much of a polyline (sampled every 2 ft, each sample 10) lies inside the box. */
-static int line_hits(const view *v, const cb_sketch_point *pt, int npoints, double x0, double y0, double x1,
-                     double y1) {
+/* Whether the segment from a to b misses the box by its bounds. */
+static bool segment_misses(const view *v, const cb_sketch_point *a, const cb_sketch_point *b, double x0,
+                           double y0, double x1, double y1) {
+  return fmax(px(v, a->x), px(v, b->x)) < x0 || fmin(px(v, a->x), px(v, b->x)) > x1 ||
+         fmax(py(v, a->y), py(v, b->y)) < y0 || fmin(py(v, a->y), py(v, b->y)) > y1;
+}
+
+/* How much of the segment from a to b (sampled every 2 ft, each sample 10) lies inside the box. */
+static int segment_hits(const view *v, const cb_sketch_point *a, const cb_sketch_point *b, double x0,
+                        double y0, double x1, double y1) {
+  if (segment_misses(v, a, b, x0, y0, x1, y1)) return 0;
+  double ax = a->x, ay = a->y, bx = b->x, by = b->y;
+  int n = (int)fmin(200, hypot(bx - ax, by - ay) / 2) + 1; /* a hand-made sketch may hold long strokes */
   int hits = 0;
-  for (int i = 0; i + 1 < npoints; i++) {
-    double ax = pt[i].x, ay = pt[i].y, bx = pt[i + 1].x, by = pt[i + 1].y;
-    if (fmax(px(v, ax), px(v, bx)) < x0 || fmin(px(v, ax), px(v, bx)) > x1 ||
-        fmax(py(v, ay), py(v, by)) < y0 || fmin(py(v, ay), py(v, by)) > y1)
-      continue;                                              /* the segment misses the box */
-    int n = (int)fmin(200, hypot(bx - ax, by - ay) / 2) + 1; /* a hand-made sketch may hold long strokes */
-    for (int k = 0; k <= n; k++) {
-      double x = px(v, ax + (bx - ax) * k / n), y = py(v, ay + (by - ay) * k / n);
-      hits += (x >= x0 && x <= x1 && y >= y0 && y <= y1) * 10;
-    }
+  for (int k = 0; k <= n; k++) {
+    double x = px(v, ax + (bx - ax) * k / n), y = py(v, ay + (by - ay) * k / n);
+    hits += (x >= x0 && x <= x1 && y >= y0 && y <= y1) * 10;
   }
   return hits;
 }
 
 /* How much of the tunnels and the passages beyond doors (a tunnel over a
  * word hides it) and of the placed marks (by their weight) lies inside the
- * box; the count stops early at `enough`. */
-static int label_hits(const cb_sketch *sk, view *v, double x0, double y0, double x1, double y1, int enough) {
+ * box: of those gathered near it (gather_segments). The count stops early
+ * at `enough`. */
+static int label_hits(view *v, double x0, double y0, double x1, double y1, int enough) {
+  const placed *pl = &v->pl;
   int hits = 0;
   v->pl.budget -= v->pl.nspots;
   /* the rooms and their badges, and the marks along the tunnels (a secret door's S, a trap's T) */
-  for (int i = 0; i < v->pl.nspots; i++) {
-    const spot *o = &v->pl.spots[i];
+  for (int k = 0; k < pl->nnear; k++) {
+    const spot *o = &pl->spots[pl->near[k]];
     double rx = o->hw + 2, ry = o->hh + 2;
     if (o->x + rx >= x0 && o->x - rx <= x1 && o->y + ry >= y0 && o->y - ry <= y1) hits += (int)o->weight;
   }
-  for (int t = 0; t < sk->ntunnels && hits < enough; t++)
-    hits += line_hits(v, sk->tunnels[t].points, sk->tunnels[t].npoints, x0, y0, x1, y1);
-  for (int i = 0; i < sk->ndoors && hits < enough; i++)
-    if (!sk->doors[i].room) hits += line_hits(v, sk->doors[i].stub, CB_STUB_POINTS, x0, y0, x1, y1);
+  for (int k = 0; k < pl->nsegs && hits < enough; k++)
+    hits += segment_hits(v, pl->segs[k], pl->segs[k] + 1, x0, y0, x1, y1);
   return hits;
+}
+
+/* The placed marks and the segments of the tunnels and of the passages
+ * beyond doors that could touch a box within (x0, y0)-(x1, y1): what a
+ * caption's places are compared with (label_hits), each place a few
+ * hundred boxes instead of every mark and every tunnel of the sketch. */
+static void gather_segments(const cb_sketch *sk, view *v, double x0, double y0, double x1, double y1) {
+  placed *pl = &v->pl;
+  pl->nnear = pl->nsegs = 0;
+  if (!pl->spots) return; /* out of memory: the captions stay in their corners */
+  for (int i = 0; i < pl->nspots; i++) {
+    const spot *o = &pl->spots[i];
+    double rx = o->hw + 2, ry = o->hh + 2;
+    if (o->x + rx >= x0 && o->x - rx <= x1 && o->y + ry >= y0 && o->y - ry <= y1) pl->near[pl->nnear++] = i;
+  }
+  pl->local = true;
+  for (int t = 0; t < sk->ntunnels; t++)
+    for (int i = 0; i + 1 < sk->tunnels[t].npoints; i++)
+      if (!segment_misses(v, &sk->tunnels[t].points[i], &sk->tunnels[t].points[i + 1], x0, y0, x1, y1))
+        pl->segs[pl->nsegs++] = &sk->tunnels[t].points[i];
+  for (int i = 0; i < sk->ndoors; i++)
+    for (int k = 0; k + 1 < CB_STUB_POINTS && !sk->doors[i].room; k++)
+      if (!segment_misses(v, &sk->doors[i].stub[k], &sk->doors[i].stub[k + 1], x0, y0, x1, y1))
+        pl->segs[pl->nsegs++] = &sk->doors[i].stub[k];
 }
 
 /* Where in sector s its caption (size: width, height below its top line,
@@ -188,10 +217,13 @@ static int caption_at(const cb_sketch *sk, view *v, const cb_sketch_sector *s, c
          bottom = fmax(top, y0 + side - h - 2);
   int best = -1;
   *best_x = left, *best_y = top;
+  /* every place's box lies in this one (a point wider for rounding) */
+  gather_segments(sk, v, left - v->tw / 2 - 1, top - lift - v->tw / 2 - 1, right + w + v->tw / 2 + 1,
+                  bottom + h + v->tw / 2 + 1);
   for (int c = 0; c < 4 + 169 && best != 0 && (c == 0 || v->pl.budget > 0); c++) {
     double fx = c < 4 ? c % 2 : (c - 4) % 13 / 12.0, fy = c < 4 ? c / 2 : (c - 4) / 13 / 12.0;
     double x = left + (right - left) * fx, y = top + (bottom - top) * fy;
-    int hits = label_hits(sk, v, x - v->tw / 2, y - lift - v->tw / 2, x + w + v->tw / 2, y + h + v->tw / 2,
+    int hits = label_hits(v, x - v->tw / 2, y - lift - v->tw / 2, x + w + v->tw / 2, y + h + v->tw / 2,
                           best < 0 ? INT_MAX : best);
     if (best < 0 || hits < best) best = hits, *best_x = x, *best_y = y;
   }
@@ -644,7 +676,7 @@ static void place_stub(placed *pl, const cb_symbols *st, const cb_sketch *sk, co
 
 static void free_marks(view *v) {
   free(v->pl.spots), free(v->pl.junction), free(v->pl.wall), free(v->pl.stub), free(v->pl.corner);
-  free(v->pl.near);
+  free(v->pl.near), free(v->pl.segs);
   v->pl = (placed){0};
 }
 
@@ -658,7 +690,11 @@ static void place_marks(const cb_symbols *st, const cb_dungeon *d, const cb_sket
   pl->wall = malloc(sizeof *pl->wall * (2 * nw + nj + 1)),
   pl->stub = malloc(sizeof(double) * (2 * (size_t)sk->ndoors + 1));
   pl->corner = calloc(nr + 1, sizeof *pl->corner), pl->near = malloc(sizeof *pl->near * ns);
-  if (!pl->spots || !pl->junction || !pl->wall || !pl->stub || !pl->corner || !pl->near) {
+  size_t nsegs = (size_t)sk->ndoors * CB_STUB_POINTS + 1;
+  for (int t = 0; t < sk->ntunnels; t++)
+    nsegs += (size_t)sk->tunnels[t].npoints;
+  pl->segs = malloc(sizeof *pl->segs * nsegs);
+  if (!pl->spots || !pl->junction || !pl->wall || !pl->stub || !pl->corner || !pl->near || !pl->segs) {
     free_marks(v);
     return;
   }
