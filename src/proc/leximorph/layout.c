@@ -943,13 +943,15 @@ static view at_scale(double s, double ox, double oy) {
                 .room = fmax(11, fmin(18, ROOM_FT * s))};
 }
 
+/* The sketch at v0; without the sectors' captions (which place themselves
+ * last, inside their sectors) when `captions` is false, to measure it. */
 static void draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_sketch *sk, const view *v0,
-                 cb_symbol_set *used) {
+                 bool captions, cb_symbol_set *used) {
   view settled = *v0, *v = &settled;
   settle_rooms(d, v);
   place_marks(st, d, sk, v);
   paper(p, st, sk, v);
-  for (int k = 0; k < sk->nsectors; k++)
+  for (int k = 0; k < sk->nsectors && captions; k++)
     caption(p, st, sk, v, &sk->sectors[k]);
   tunnels(p, st, sk, v, 0);
   tunnels(p, st, sk, v, 1);
@@ -1000,39 +1002,64 @@ static void drawn_box(const cb_page *p, const cb_symbols *st, double b[4]) {
   }
 }
 
-/* The view that keeps everything drawn (labels, stubs, stairs, marks, all
- * of fixed size in points) inside the box: the sketch is drawn aside, and
- * what sticks out of a side narrows the box the sketch is fitted to on that
- * side, a few rounds. */
-static view framed_view(const cb_symbols *st, const cb_dungeon *d, double x, double y, double w, double h) {
-  double in[4] = {0, 0, 0, 0}; /* left, top, right, bottom */
-  view v = box_view(d, x, y, w, h);
-  for (int round = 0; round < 4; round++) {
-    cb_page *scratch = cb_page_new(x + w + 1, y + h + 1);
-    if (!scratch) return v;
-    cb_symbol_set none = {0};
-    draw(scratch, st, d, cb_leximorph_sketch(d), &v, &none);
-    double b[4];
-    drawn_box(scratch, st, b);
+/* The sketch at v on a scratch page as big as the box's page (in full, or
+ * to measure it: draw), and how far what it draws sticks out of each side
+ * of the box x, y, w, h (out: left, top, right, bottom); NULL on running out
+ * of memory. *fits: nothing sticks out, or nothing is drawn. */
+static cb_page *on_scratch(const cb_symbols *st, const cb_dungeon *d, const view *v, bool full,
+                           const double box[4], double out[4], bool *fits, cb_symbol_set *used) {
+  double x = box[0], y = box[1], w = box[2], h = box[3], b[4];
+  cb_page *scratch = cb_page_new(x + w + 1, y + h + 1);
+  if (!scratch) return NULL;
+  draw(scratch, st, d, cb_leximorph_sketch(d), v, full, used);
+  if (scratch->oom) {
     cb_page_free(scratch);
-    double out[4] = {x - b[0], y - b[1], b[2] - (x + w), b[3] - (y + h)};
-    bool clear = true;
+    return NULL;
+  }
+  drawn_box(scratch, st, b);
+  out[0] = x - b[0], out[1] = y - b[1], out[2] = b[2] - (x + w), out[3] = b[3] - (y + h);
+  *fits = b[0] > b[2] || (out[0] <= 0.05 && out[1] <= 0.05 && out[2] <= 0.05 && out[3] <= 0.05);
+  return scratch;
+}
+
+/* The sketch drawn so that everything it draws (labels, stubs, stairs,
+ * marks, all of fixed size in points) keeps inside the box: it is drawn
+ * aside, and what sticks out of a side narrows the box the sketch is fitted
+ * to on that side, up to four rounds. The rounds measure it without the
+ * captions, the slow part, and a drawing in full that fits is the one kept. */
+static void framed_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const double box[4],
+                        cb_symbol_set *used) {
+  double x = box[0], y = box[1], w = box[2], h = box[3], in[4] = {0, 0, 0, 0}, out[4];
+  view v = box_view(d, x, y, w, h);
+  cb_page *kept = NULL;
+  cb_symbol_set kept_used = 0;
+  for (int round = 0; round < 4 && !kept; round++) {
+    bool fits;
+    cb_page *measured = on_scratch(st, d, &v, false, box, out, &fits, &(cb_symbol_set){0});
+    cb_page_free(measured);
+    if (measured && fits) kept = on_scratch(st, d, &v, true, box, out, &fits, &kept_used);
+    if (!measured || (kept && fits)) break;
+    cb_page_free(kept), kept = NULL;
     for (int k = 0; k < 4; k++)
-      if (out[k] > 0.05) in[k] += out[k] + 0.5, clear = false;
-    if (clear || b[0] > b[2]) break;
+      if (out[k] > 0.05) in[k] += out[k] + 0.5;
     double iw = w - in[0] - in[2], ih = h - in[1] - in[3];
     if (iw < w / 2 || ih < h / 2) break;
     v = box_view(d, x + in[0], y + in[1], iw, ih);
   }
-  return v;
+  if (kept) {
+    cb_page_place(p, kept, 0, 0, 1, false);
+    *used |= kept_used;
+    cb_page_free(kept);
+  } else {
+    draw(p, st, d, cb_leximorph_sketch(d), &v, true, used);
+  }
 }
 
 void cb_sketch_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
                    double w, double h, cb_symbol_set *used) {
   (void)level;
   if (!has_sketch(d)) return;
-  view v = framed_view(st, d, x, y, w, h);
-  draw(p, st, d, cb_leximorph_sketch(d), &v, used);
+  framed_draw(p, st, d, (double[4]){x, y, w, h}, used);
 }
 
 double cb_sketch_legend(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cb_symbol_set used,
@@ -1086,7 +1113,7 @@ cb_status cb_sketch_pages(const cb_dungeon *d, const cb_symbols *st, const cb_fr
   }
   v = at_scale(s, f->x + (f->w - W * s) / 2 - x0 * s, y - y0 * s);
   cb_symbol_set used = 0;
-  draw(p, st, d, sk, &v, &used);
+  draw(p, st, d, sk, &v, true, &used);
   y += H * s + 8;
   y += scale_bar(p, st, &v, f->x, y) + 6;
   legend(p, st, used, &v, f->x, y, f->w, 1);
