@@ -39,15 +39,17 @@ typedef struct placed {
   int nspots;
   int *near, nnear; /* while one mark is placed: the spots it could touch (gather) */
   bool local;
-  const cb_sketch_point **segs; /* while a caption is placed: the tunnels' and passages' segments (from */
-  int nsegs;                    /* each point to the next) it could touch (gather_segments) */
-  double *junction;             /* 2 per junction: its mark's centre, page points */
-  door_place *wall;             /* 2 per wall: its door's mark on the corridor to each room */
-  door_place *jdoor;            /* per junction: its door's mark on the corridor to its room */
-  double *stub;                 /* 2 per door: where its mark sits, on its stub or beside it, page points */
-  int *corner;                  /* per room: where its entrance badge sits (badge_at) */
-  long budget;                  /* box comparisons left: a sketch of thousands of marks heaped together
-                                   (a hand-made JSON) leaves the rest where they were rolled, in time */
+  struct near_segment *segs; /* while a caption is placed: the segments of tunnels and passages */
+  int nsegs;                 /* it could touch, and their samples (gather_segments) */
+  double *samples;
+  size_t nsamples, cap_samples;
+  double *junction;  /* 2 per junction: its mark's centre, page points */
+  door_place *wall;  /* 2 per wall: its door's mark on the corridor to each room */
+  door_place *jdoor; /* per junction: its door's mark on the corridor to its room */
+  double *stub;      /* 2 per door: where its mark sits, on its stub or beside it, page points */
+  int *corner;       /* per room: where its entrance badge sits (badge_at) */
+  long budget;       /* box comparisons left: a sketch of thousands of marks heaped together
+                        (a hand-made JSON) leaves the rest where they were rolled, in time */
 } placed;
 /* Far more than a sheet of a hundred rooms needs (some 10^5). */
 static const long PLACING_BUDGET = 20000000;
@@ -141,31 +143,18 @@ static const char *short_turn(int rotation) {
   return rotation >= 1 && rotation <= 4 ? w[rotation] : "";
 }
 
-/* Whether the segment from a to b misses the box by its bounds. */
-static bool segment_misses(const view *v, const cb_sketch_point *a, const cb_sketch_point *b, double x0,
-                           double y0, double x1, double y1) {
-  return fmax(px(v, a->x), px(v, b->x)) < x0 || fmin(px(v, a->x), px(v, b->x)) > x1 ||
-         fmax(py(v, a->y), py(v, b->y)) < y0 || fmin(py(v, a->y), py(v, b->y)) > y1;
-}
-
-/* How much of the segment from a to b (sampled every 2 ft, each sample 10) lies inside the box. */
-static int segment_hits(const view *v, const cb_sketch_point *a, const cb_sketch_point *b, double x0,
-                        double y0, double x1, double y1) {
-  if (segment_misses(v, a, b, x0, y0, x1, y1)) return 0;
-  double ax = a->x, ay = a->y, bx = b->x, by = b->y;
-  int n = (int)fmin(200, hypot(bx - ax, by - ay) / 2) + 1; /* a hand-made sketch may hold long strokes */
-  int hits = 0;
-  for (int k = 0; k <= n; k++) {
-    double x = px(v, ax + (bx - ax) * k / n), y = py(v, ay + (by - ay) * k / n);
-    hits += (x >= x0 && x <= x1 && y >= y0 && y <= y1) * 10;
-  }
-  return hits;
-}
+/* A stretch of tunnel near a caption's places: its bounds on the page and
+ * its samples (every 2 ft) that lie near them: from samples[2 * first] to
+ * samples[2 * end]. */
+typedef struct near_segment {
+  double x0, y0, x1, y1;
+  size_t first, end;
+} near_segment;
 
 /* How much of the tunnels and the passages beyond doors (a tunnel over a
- * word hides it) and of the placed marks (by their weight) lies inside the
- * box: of those gathered near it (gather_segments). The count stops early
- * at `enough`. */
+ * word hides it: each sample 10) and of the placed marks (by their weight)
+ * lies inside the box: of those gathered near it (gather_segments). The
+ * count stops early at `enough`. */
 static int label_hits(view *v, double x0, double y0, double x1, double y1, int enough) {
   const placed *pl = &v->pl;
   int hits = 0;
@@ -176,33 +165,68 @@ static int label_hits(view *v, double x0, double y0, double x1, double y1, int e
     double rx = o->hw + 2, ry = o->hh + 2;
     if (o->x + rx >= x0 && o->x - rx <= x1 && o->y + ry >= y0 && o->y - ry <= y1) hits += (int)o->weight;
   }
-  for (int k = 0; k < pl->nsegs && hits < enough; k++)
-    hits += segment_hits(v, pl->segs[k], pl->segs[k] + 1, x0, y0, x1, y1);
+  for (int k = 0; k < pl->nsegs && hits < enough; k++) {
+    const near_segment *g = &pl->segs[k];
+    if (g->x1 < x0 || g->x0 > x1 || g->y1 < y0 || g->y0 > y1) continue; /* the segment misses the box */
+    for (size_t i = g->first; i < g->end; i++) {
+      double x = pl->samples[2 * i], y = pl->samples[2 * i + 1];
+      hits += (x >= x0 && x <= x1 && y >= y0 && y <= y1) * 10;
+    }
+  }
   return hits;
 }
 
-/* The placed marks and the segments of the tunnels and of the passages
- * beyond doors that could touch a box within (x0, y0)-(x1, y1): what a
+/* Segment a-b if it reaches the box, with its samples inside the box; false on running out of memory. */
+static bool gather_segment(placed *pl, const view *v, const cb_sketch_point *a, const cb_sketch_point *b,
+                           const double box[4]) {
+  double ax = a->x, ay = a->y, bx = b->x, by = b->y;
+  near_segment g = {fmin(px(v, ax), px(v, bx)),
+                    fmin(py(v, ay), py(v, by)),
+                    fmax(px(v, ax), px(v, bx)),
+                    fmax(py(v, ay), py(v, by)),
+                    pl->nsamples,
+                    pl->nsamples};
+  if (g.x1 < box[0] || g.x0 > box[2] || g.y1 < box[1] || g.y0 > box[3]) return true;
+  int n = (int)fmin(200, hypot(bx - ax, by - ay) / 2) + 1; /* a hand-made sketch may hold long strokes */
+  if (pl->nsamples + (size_t)n + 1 > pl->cap_samples) {
+    size_t cap = 2 * (pl->nsamples + (size_t)n + 1);
+    double *more = realloc(pl->samples, sizeof *more * 2 * cap);
+    if (!more) return false;
+    pl->samples = more, pl->cap_samples = cap;
+  }
+  for (int k = 0; k <= n; k++) {
+    double x = px(v, ax + (bx - ax) * k / n), y = py(v, ay + (by - ay) * k / n);
+    if (x >= box[0] && x <= box[2] && y >= box[1] && y <= box[3])
+      pl->samples[2 * g.end] = x, pl->samples[2 * g.end + 1] = y, g.end++;
+  }
+  pl->nsamples = g.end;
+  pl->segs[pl->nsegs++] = g;
+  return true;
+}
+
+/* The placed marks and the stretches of the tunnels and of the passages
+ * beyond doors that could touch a box within `box` (x0, y0, x1, y1): what a
  * caption's places are compared with (label_hits), each place a few
- * hundred boxes instead of every mark and every tunnel of the sketch. */
-static void gather_segments(const cb_sketch *sk, view *v, double x0, double y0, double x1, double y1) {
+ * hundred boxes and samples instead of every mark and tunnel of the sketch. */
+static void gather_segments(const cb_sketch *sk, view *v, const double box[4]) {
   placed *pl = &v->pl;
-  pl->nnear = pl->nsegs = 0;
+  pl->nnear = pl->nsegs = 0, pl->nsamples = 0;
   if (!pl->spots) return; /* out of memory: the captions stay in their corners */
   for (int i = 0; i < pl->nspots; i++) {
     const spot *o = &pl->spots[i];
     double rx = o->hw + 2, ry = o->hh + 2;
-    if (o->x + rx >= x0 && o->x - rx <= x1 && o->y + ry >= y0 && o->y - ry <= y1) pl->near[pl->nnear++] = i;
+    if (o->x + rx >= box[0] && o->x - rx <= box[2] && o->y + ry >= box[1] && o->y - ry <= box[3])
+      pl->near[pl->nnear++] = i;
   }
   pl->local = true;
+  bool ok = true;
   for (int t = 0; t < sk->ntunnels; t++)
-    for (int i = 0; i + 1 < sk->tunnels[t].npoints; i++)
-      if (!segment_misses(v, &sk->tunnels[t].points[i], &sk->tunnels[t].points[i + 1], x0, y0, x1, y1))
-        pl->segs[pl->nsegs++] = &sk->tunnels[t].points[i];
+    for (int i = 0; ok && i + 1 < sk->tunnels[t].npoints; i++)
+      ok = gather_segment(pl, v, &sk->tunnels[t].points[i], &sk->tunnels[t].points[i + 1], box);
   for (int i = 0; i < sk->ndoors; i++)
-    for (int k = 0; k + 1 < CB_STUB_POINTS && !sk->doors[i].room; k++)
-      if (!segment_misses(v, &sk->doors[i].stub[k], &sk->doors[i].stub[k + 1], x0, y0, x1, y1))
-        pl->segs[pl->nsegs++] = &sk->doors[i].stub[k];
+    for (int k = 0; ok && k + 1 < CB_STUB_POINTS && !sk->doors[i].room; k++)
+      ok = gather_segment(pl, v, &sk->doors[i].stub[k], &sk->doors[i].stub[k + 1], box);
+  if (!ok) pl->nsegs = 0; /* out of memory: the captions see the marks alone */
 }
 
 /* Where in sector s its caption (size: width, height below its top line,
@@ -218,8 +242,9 @@ static int caption_at(const cb_sketch *sk, view *v, const cb_sketch_sector *s, c
   int best = -1;
   *best_x = left, *best_y = top;
   /* every place's box lies in this one (a point wider for rounding) */
-  gather_segments(sk, v, left - v->tw / 2 - 1, top - lift - v->tw / 2 - 1, right + w + v->tw / 2 + 1,
-                  bottom + h + v->tw / 2 + 1);
+  gather_segments(sk, v,
+                  (double[4]){left - v->tw / 2 - 1, top - lift - v->tw / 2 - 1, right + w + v->tw / 2 + 1,
+                              bottom + h + v->tw / 2 + 1});
   for (int c = 0; c < 4 + 169 && best != 0 && (c == 0 || v->pl.budget > 0); c++) {
     double fx = c < 4 ? c % 2 : (c - 4) % 13 / 12.0, fy = c < 4 ? c / 2 : (c - 4) / 13 / 12.0;
     double x = left + (right - left) * fx, y = top + (bottom - top) * fy;
@@ -356,12 +381,11 @@ static void direction_at(const cb_sketch_tunnel *t, double x, double y, double *
   *ux = dx / l, *uy = dy / l;
 }
 
-/* The point `feet` along tunnel t (back for a negative distance) from where
- * it passes nearest to (x, y); its end where the tunnel ends first. */
-static cb_sketch_point walk(const cb_sketch_tunnel *t, double x, double y, double feet) {
-  int i, dir = feet < 0 ? -1 : 1;
-  double f;
-  nearest(t, x, y, &i, &f);
+/* The point `feet` along tunnel t (back for a negative distance) from the
+ * fraction f of its segment from point i (where it passes nearest to a
+ * point: nearest); its end where the tunnel ends first. */
+static cb_sketch_point walk(const cb_sketch_tunnel *t, int i, double f, double feet) {
+  int dir = feet < 0 ? -1 : 1;
   const cb_sketch_point *q = t->points;
   double len = hypot(q[i + 1].x - q[i].x, q[i + 1].y - q[i].y), left = fabs(feet);
   double at = dir > 0 ? len * (1 - f) : len * f; /* to go to the segment's end that way */
@@ -486,10 +510,11 @@ static cb_symbol wall_symbol(cb_wall_effect e) {
 static const double MARK_TEXT = 7; /* a trap's T is never smaller (symbols.c) */
 static const double GAP = 0.8;     /* points kept clear between two marks */
 
-/* What spot c would cover of the marks placed so far, weighed. */
-static double cover(const placed *pl, spot c) {
+/* What spot c would cover of the marks placed so far, weighed; the count
+ * stops once it reaches `enough` (no better than a place found before). */
+static double cover(const placed *pl, spot c, double enough) {
   double cost = 0;
-  for (int k = 0, n = pl->local ? pl->nnear : pl->nspots; k < n; k++) {
+  for (int k = 0, n = pl->local ? pl->nnear : pl->nspots; k < n && cost < enough; k++) {
     const spot *o = &pl->spots[pl->local ? pl->near[k] : k];
     double ox = c.hw + o->hw + GAP - fabs(c.x - o->x), oy = c.hh + o->hh + GAP - fabs(c.y - o->y);
     if (ox > 0 && oy > 0)
@@ -528,7 +553,7 @@ static void consider(choice *ch, placed *pl, spot c, double aux) {
     ch->found = true;
     return;
   }
-  double cost = cover(pl, c);
+  double cost = cover(pl, c, ch->cost);
   pl->budget -= pl->local ? pl->nnear : pl->nspots;
   if (cost < ch->cost) ch->cost = cost, ch->x = c.x, ch->y = c.y, ch->aux = aux;
   ch->found = cost <= 0;
@@ -596,10 +621,10 @@ static void place_fixed(placed *pl, const cb_symbols *st, const cb_dungeon *d, c
 static void place_junction(placed *pl, const cb_symbols *st, const cb_sketch *sk, const view *v, int j) {
   const cb_sketch_junction *J = &sk->junctions[j];
   spot c = mark_spot(st, v, junction_symbol(J->effect), px(v, J->x), py(v, J->y));
-  int through[8], n = 0, seg;
-  double f;
+  int through[8], seg[8], n = 0;
+  double f[8];
   for (int t = 0; t < sk->ntunnels && n < 8; t++)
-    if (nearest(&sk->tunnels[t], J->x, J->y, &seg, &f) < 1) through[n++] = t;
+    if (nearest(&sk->tunnels[t], J->x, J->y, &seg[n], &f[n]) < 1) through[n++] = t;
   choice ch = {INFINITY, c.x, c.y, 0, false};
   double reach = 6 * fmax(c.hw, c.hh);
   gather(pl, c, c.x, c.y, reach);
@@ -607,7 +632,7 @@ static void place_junction(placed *pl, const cb_symbols *st, const cb_sketch *sk
   for (double dist = 0; dist <= reach && !ch.found; dist += 0.5)
     for (int i = 0; i < n; i++)
       for (int sign = -1; sign <= 1; sign += 2) {
-        cb_sketch_point q = walk(&sk->tunnels[through[i]], J->x, J->y, sign * dist / v->s);
+        cb_sketch_point q = walk(&sk->tunnels[through[i]], seg[i], f[i], sign * dist / v->s);
         c.x = px(v, q.x), c.y = py(v, q.y);
         consider(&ch, pl, c, 0);
       }
@@ -676,7 +701,7 @@ static void place_stub(placed *pl, const cb_symbols *st, const cb_sketch *sk, co
 
 static void free_marks(view *v) {
   free(v->pl.spots), free(v->pl.junction), free(v->pl.wall), free(v->pl.stub), free(v->pl.corner);
-  free(v->pl.near), free(v->pl.segs);
+  free(v->pl.near), free(v->pl.segs), free(v->pl.samples);
   v->pl = (placed){0};
 }
 
