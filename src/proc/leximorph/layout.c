@@ -1028,12 +1028,12 @@ static void drawn_box(const cb_page *p, const cb_symbols *st, double b[4]) {
 }
 
 /* The sketch at v on a scratch page as big as the box's page (in full, or
- * to measure it: draw), and how far what it draws sticks out of each side
- * of the box x, y, w, h (out: left, top, right, bottom); NULL on running out
- * of memory. *fits: nothing sticks out, or nothing is drawn. */
+ * to measure it: draw) and the page box b of what it draws (drawn_box);
+ * NULL on running out of memory. *fits: all of it lies inside the box x, y,
+ * w, h, or nothing is drawn. */
 static cb_page *on_scratch(const cb_symbols *st, const cb_dungeon *d, const view *v, bool full,
-                           const double box[4], double out[4], bool *fits, cb_symbol_set *used) {
-  double x = box[0], y = box[1], w = box[2], h = box[3], b[4];
+                           const double box[4], double b[4], bool *fits, cb_symbol_set *used) {
+  double x = box[0], y = box[1], w = box[2], h = box[3];
   cb_page *scratch = cb_page_new(x + w + 1, y + h + 1);
   if (!scratch) return NULL;
   draw(scratch, st, d, cb_leximorph_sketch(d), v, full, used);
@@ -1042,34 +1042,39 @@ static cb_page *on_scratch(const cb_symbols *st, const cb_dungeon *d, const view
     return NULL;
   }
   drawn_box(scratch, st, b);
-  out[0] = x - b[0], out[1] = y - b[1], out[2] = b[2] - (x + w), out[3] = b[3] - (y + h);
-  *fits = b[0] > b[2] || (out[0] <= 0.05 && out[1] <= 0.05 && out[2] <= 0.05 && out[3] <= 0.05);
+  *fits =
+      b[0] > b[2] || (b[0] >= x - 0.05 && b[1] >= y - 0.05 && b[2] <= x + w + 0.05 && b[3] <= y + h + 0.05);
   return scratch;
 }
 
 /* The sketch drawn so that everything it draws (labels, stubs, stairs,
  * marks, all of fixed size in points) keeps inside the box: it is drawn
- * aside, and what sticks out of a side narrows the box the sketch is fitted
- * to on that side, up to four rounds. The rounds measure it without the
- * captions, the slow part, and a drawing in full that fits is the one kept. */
+ * aside, and the sketch's grid is fitted to the box less what stuck out
+ * beyond the grid on each side (the most seen, a tenth more and half a
+ * point: a smaller sketch crowds its marks outwards), up to four times. It
+ * is measured without the captions (the slow part, inside their sectors);
+ * once it fits, it is drawn in full, and that drawing, if it fits, is kept. */
 static void framed_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const double box[4],
                         cb_symbol_set *used) {
-  double x = box[0], y = box[1], w = box[2], h = box[3], in[4] = {0, 0, 0, 0}, out[4];
+  double x = box[0], y = box[1], w = box[2], h = box[3], over[4] = {0, 0, 0, 0}, b[4], x0, y0, W, H;
+  extent(d, cb_leximorph_sketch(d), &x0, &y0, &W, &H);
   view v = box_view(d, x, y, w, h);
   cb_page *kept = NULL;
   cb_symbol_set kept_used = 0;
-  for (int round = 0; round < 4 && !kept; round++) {
-    bool fits;
-    cb_page *measured = on_scratch(st, d, &v, false, box, out, &fits, &(cb_symbol_set){0});
-    cb_page_free(measured);
-    if (measured && fits) kept = on_scratch(st, d, &v, true, box, out, &fits, &kept_used);
-    if (!measured || (kept && fits)) break;
-    cb_page_free(kept), kept = NULL;
+  bool full = false, fits;
+  for (int fitted = 0; fitted < 4;) {
+    kept = on_scratch(st, d, &v, full, box, b, &fits, &kept_used);
+    if (!kept || (fits && full)) break;
+    cb_page_free(kept), kept = NULL, kept_used = 0;
+    if ((full = fits)) continue; /* the same view, in full */
+    /* what sticks out beyond the grid's sides (left, top, right, bottom), in points */
+    double grid[4] = {px(&v, x0), py(&v, y0), px(&v, x0 + W), py(&v, y0 + H)};
+    double out[4] = {grid[0] - b[0], grid[1] - b[1], b[2] - grid[2], b[3] - grid[3]};
     for (int k = 0; k < 4; k++)
-      if (out[k] > 0.05) in[k] += out[k] + 0.5;
-    double iw = w - in[0] - in[2], ih = h - in[1] - in[3];
+      over[k] = fmax(over[k], out[k] * 1.1 + 0.5);
+    double iw = w - over[0] - over[2], ih = h - over[1] - over[3];
     if (iw < w / 2 || ih < h / 2) break;
-    v = box_view(d, x + in[0], y + in[1], iw, ih);
+    v = box_view(d, x + over[0], y + over[1], iw, ih), fitted++;
   }
   if (kept) {
     cb_page_place(p, kept, 0, 0, 1, false);
