@@ -160,7 +160,7 @@ static int label_hits(view *v, double x0, double y0, double x1, double y1, int e
   int hits = 0;
   v->pl.budget -= v->pl.nspots;
   /* the rooms and their badges, and the marks along the tunnels (a secret door's S, a trap's T) */
-  for (int k = 0; k < pl->nnear; k++) {
+  for (int k = 0; k < pl->nnear && hits < enough; k++) {
     const spot *o = &pl->spots[pl->near[k]];
     double rx = o->hw + 2, ry = o->hh + 2;
     if (o->x + rx >= x0 && o->x - rx <= x1 && o->y + ry >= y0 && o->y - ry <= y1) hits += (int)o->weight;
