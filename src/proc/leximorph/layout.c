@@ -158,7 +158,7 @@ typedef struct near_segment {
 static int label_hits(view *v, double x0, double y0, double x1, double y1, int enough) {
   const placed *pl = &v->pl;
   int hits = 0;
-  v->pl.budget -= v->pl.nspots;
+  v->pl.budget -= v->pl.nspots; /* charged as every placed mark: the places tried at 5 x 5 stay as many */
   /* the rooms and their badges, and the marks along the tunnels (a secret door's S, a trap's T) */
   for (int k = 0; k < pl->nnear && hits < enough; k++) {
     const spot *o = &pl->spots[pl->near[k]];
