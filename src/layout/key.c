@@ -114,10 +114,11 @@ static const struct {
 typedef struct exit_words {
   char dest[64], what[224];
   double length_ft;
+  bool stairs; /* a way off the level: 0 ft puts it at the room's door */
 } exit_words;
 
 static exit_words passage_words(const cb_dungeon *d, const cb_passage *ps, int here) {
-  exit_words x = {.length_ft = ps->length_ft};
+  exit_words x = {.length_ft = ps->length_ft, .stairs = ps->kind == CB_PASSAGE_STAIRS};
   int other = ps->from == here ? ps->to : ps->from;
   size_t n = 0;
 #define ADD(...) n += (size_t)snprintf(x.what + n, n < sizeof x.what ? sizeof x.what - n : 0, __VA_ARGS__)
@@ -157,11 +158,14 @@ static exit_words passage_words(const cb_dungeon *d, const cb_passage *ps, int h
   return x;
 }
 
-/* "5 (secret, 30 ft)"; with_what false leaves the kind out ("5 (30 ft)"). */
+/* "5 (secret, 30 ft)"; with_what false leaves the kind out ("5 (30 ft)").
+ * A way of 0 ft is rooms touching at a door: "5 (adjoining)". */
 static void exit_text(const exit_words *x, bool with_what, char *out, size_t cap) {
   const char *what = with_what ? x->what : "";
   char len[32] = "";
-  if (x->length_ft >= 0)
+  if (x->length_ft >= 0 && x->length_ft < 0.5)
+    snprintf(len, sizeof len, "%s", x->stairs ? "at the door" : "adjoining");
+  else if (x->length_ft >= 0)
     snprintf(len, sizeof len,
              "%.0f\xc2\xa0"
              "ft",

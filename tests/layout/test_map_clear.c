@@ -661,13 +661,155 @@ static void players_map_keeps_every_secret(void **state) {
   assert_true(leak_count(&gm) > 0);
 }
 
+/* ---- nothing crosses the map frame (booklet.md, leximorph) ---- */
+
+/* Is item i a stroked rectangle (cb_page_rect) at least 100 pt wide? */
+static bool frame_rect(const cb_page *p, const cb_item *it) {
+  if (it->kind != CB_ITEM_PATH || it->nops != 5 || !it->ink.stroke || it->ink.fill) return false;
+  const cb_op *o = &p->ops[it->op0];
+  if (o[0].kind != CB_OP_MOVE || o[4].kind != CB_OP_CLOSE) return false;
+  box b = path_box(p, it);
+  return b.x1 - b.x0 > 100 && b.y1 - b.y0 > 100;
+}
+
+/* What an item covers on the page, its stroke's half width outside a path's points. */
+static box item_box(const cb_page *p, const cb_item *it) {
+  if (it->kind == CB_ITEM_TEXT) return text_box(it);
+  box b = path_box(p, it);
+  double h = it->ink.stroke ? it->ink.width / 2 : 0;
+  return (box){b.x0 - h, b.y0 - h, b.x1 + h, b.y1 + h, b.id, false, 0};
+}
+
+/* The map's frame on the sheet's first page is the largest rectangle drawn
+ * before its first room or number; everything drawn after it and before the
+ * legend is the map, and must lie inside the frame. Returns how many items cross. */
+static int frame_crossings(const cb_page *p, const char *what, char *first, size_t cap) {
+  int frame = -1, room = -1, n = 0;
+  double area = 0;
+  for (int i = 0; i < p->nitems && room < 0; i++) {
+    box b = path_box(p, &p->items[i]);
+    if (p->items[i].role.kind != CB_ROLE_NONE)
+      room = i;
+    else if (frame_rect(p, &p->items[i]) && (b.x1 - b.x0) * (b.y1 - b.y0) > area)
+      frame = i, area = (b.x1 - b.x0) * (b.y1 - b.y0);
+  }
+  if (frame < 0 || room < 0) fail_msg("%s: no map frame found before the rooms", what);
+  box f = path_box(p, &p->items[frame]);
+  for (int i = frame + 1; i < p->nitems; i++) {
+    const cb_item *it = &p->items[i];
+    if (it->kind == CB_ITEM_TEXT && strcmp(it->text, "Legend") == 0) break;
+    box b = item_box(p, it);
+    if (!isfinite(b.x0) ||
+        (b.x0 >= f.x0 - 0.1 && b.x1 <= f.x1 + 0.1 && b.y0 >= f.y0 - 0.1 && b.y1 <= f.y1 + 0.1))
+      continue;
+    if (!n++ && !first[0])
+      snprintf(first, cap,
+               "%s: item %d ('%.12s', role %d of %d) spans %.1f..%.1f x %.1f..%.1f, frame %.1f..%.1f x "
+               "%.1f..%.1f",
+               what, i, it->kind == CB_ITEM_TEXT ? it->text : "path", (int)it->role.kind, it->role.a, b.x0,
+               b.x1, b.y0, b.y1, f.x0, f.x1, f.y0, f.y1);
+  }
+  return n;
+}
+
+/* A sector's caption on leximorph's map: its letter (bold, 9 pt and up, one
+ * character), "sector c,r" or its rolls "d10 ..." (italic). */
+static bool caption_text(const cb_item *it) {
+  if (it->kind != CB_ITEM_TEXT || it->role.kind != CB_ROLE_NONE) return false;
+  if (it->font == CB_FONT_BOLD) return it->size >= 9 && strlen(it->text) == 1 && it->text[0] != 'E';
+  return it->font == CB_FONT_ITALIC && (!strncmp(it->text, "sector ", 7) || !strncmp(it->text, "d10 ", 4));
+}
+
+/* Does a tunnel (a stroke 4.5 pt wide or more, drawn as lines) pass over box b? */
+static bool tunnel_over(const cb_page *p, const cb_item *it, box b) {
+  if (it->kind != CB_ITEM_PATH || !it->ink.stroke || it->ink.width < 4.5 || it->role.kind != CB_ROLE_NONE)
+    return false;
+  double h = it->ink.width / 2;
+  box grown = {b.x0 - h, b.y0 - h, b.x1 + h, b.y1 + h, 0, false, 0};
+  for (int k = it->op0 + 1; k < it->op0 + it->nops; k++) {
+    const cb_op *o = &p->ops[k], *prev = &p->ops[k - 1];
+    if (o->kind != CB_OP_LINE || prev->kind == CB_OP_CLOSE) continue;
+    double ax = prev->x[prev->kind == CB_OP_CURVE ? 2 : 0], ay = prev->y[prev->kind == CB_OP_CURVE ? 2 : 0];
+    if (segment_enters(ax, ay, o->x[0], o->y[0], grown, 0)) return true;
+  }
+  return false;
+}
+
+/* How many of the page's captions a tunnel passes over (the first named in first). */
+static int captions_under_tunnels(const cb_page *p, const char *what, char *first, size_t cap) {
+  int n = 0;
+  for (int i = 0; i < p->nitems; i++) {
+    if (!caption_text(&p->items[i])) continue;
+    box b = text_box(&p->items[i]);
+    for (int j = 0; j < p->nitems; j++)
+      if (tunnel_over(p, &p->items[j], b)) {
+        if (!n++ && !first[0])
+          snprintf(first, cap, "%s: a tunnel %.1f pt wide passes over '%s'", what, p->items[j].ink.width,
+                   p->items[i].text);
+        if (getenv("CB_MAP_VERBOSE"))
+          printf("%s: a tunnel %.1f pt wide (%d ops) passes over '%s' at %.1f,%.1f\n", what,
+                 p->items[j].ink.width, p->items[j].nops, p->items[i].text, p->items[i].x, p->items[i].y);
+        break;
+      }
+  }
+  return n;
+}
+
+/* Leximorph's sheet of `seed` with a sketch of sectors x sectors (0: the default 2 x 2). */
+static cb_dungeon *leximorph_of(int seed, int sectors) {
+  if (!sectors) return stocked("leximorph", seed);
+  cb_gen_options o = {.seed = (uint64_t)seed, .sector_cols = sectors, .sector_rows = sectors};
+  cb_stock_options sto = {0};
+  cb_dungeon *d = NULL;
+  cb_error err = {0};
+  if (cb_generator_find("leximorph")->generate(&o, &d, &err) != CB_OK) fail_msg("seed %d: %s", seed, err.msg);
+  if (cb_stock_run(d, &sto, &err) != CB_OK) fail_msg("seed %d: %s", seed, err.msg);
+  return d;
+}
+
+/* Nothing on leximorph's sheet map (label, stub, stair, mark) crosses the
+ * map frame (164 of 200 sheets did), nor on bigger sketches (ten at 3 x 3
+ * sectors, two at 5 x 5: the frame is fitted without the captions, then
+ * checked with them), and the sectors' captions lie clear of tunnels (103
+ * of 200 sheets had a tunnel over one). */
+static void nothing_crosses_the_frame(void **state) {
+  (void)state;
+  const char *env = getenv("CB_MAP_SEEDS");
+  int seeds = env ? atoi(env) : 200, crossing = 0, sheets = 0, covered = 0;
+  char first[256] = "", cfirst[256] = "";
+  for (int k = 0; k < seeds + 12; k++) {
+    int seed = k < seeds ? k + 1 : k - seeds + 1, sectors = k < seeds ? 0 : k < seeds + 10 ? 3 : 5;
+    cb_dungeon *d = leximorph_of(seed, sectors);
+    cb_document doc = {0};
+    lay_out_sheet(d, d, false, &doc);
+    char what[64];
+    snprintf(what, sizeof what, "leximorph seed %d (%d x %d sectors)", seed, sectors ? sectors : 2,
+             sectors ? sectors : 2);
+    crossing += frame_crossings(doc.pages[0], what, first, sizeof first) > 0;
+    if (!sectors) covered += captions_under_tunnels(doc.pages[0], what, cfirst, sizeof cfirst) > 0;
+    sheets++;
+    cb_document_free(&doc);
+    cb_dungeon_free(d);
+  }
+  printf("leximorph    %d sheets: %d with something across the map frame%s%s\n", sheets, crossing,
+         first[0] ? "; first: " : "", first);
+  printf("leximorph    %d sheets: %d with a caption under a tunnel%s%s\n", seeds, covered,
+         cfirst[0] ? "; first: " : "", cfirst);
+  if (crossing) fail_msg("%s", first);
+  /* a ceiling, measured, not yet 0: on the smallest sketches (tunnels at their least, 4.5 pt) some
+   * sectors have no spot clear even for the letter alone (4 of 200 sheets, seed 52 first; 103 before
+   * the captions kept clear of the passages beyond doors and let the rolls go) */
+  if (covered > 4 * seeds / 200) fail_msg("%s", cfirst);
+}
+
 int main(void) {
   static const char *gens[] = {"dropdice", "cards", "leximorph", "preconnect", "battleships"};
-  struct CMUnitTest tests[10];
+  struct CMUnitTest tests[11];
   for (int i = 0; i < 5; i++) {
     tests[i] = (struct CMUnitTest){gens[i], nothing_draws_through_anything, NULL, NULL, (void *)gens[i]};
     tests[5 + i] =
         (struct CMUnitTest){"players", players_map_keeps_every_secret, NULL, NULL, (void *)gens[i]};
   }
+  tests[10] = (struct CMUnitTest){"leximorph frame", nothing_crosses_the_frame, NULL, NULL, NULL};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1427,6 +1427,7 @@ typedef struct search {
   unsigned *flags;
   cb_heap heap; /* of node ints, reserved for every push a walk makes */
   int *touched, ntouched;
+  int *via; /* the edge (index in crawl.to) the walk left `from` by */
   double *key;
 } search;
 
@@ -1458,6 +1459,7 @@ static void walk_from(const crawl *c, const int *is_key, int from, search *q) {
         if (!isfinite(q->dist[w])) q->touched[q->ntouched++] = w;
         q->dist[w] = nd;
         q->flags[w] = q->flags[v] | pass;
+        q->via[w] = v == from ? k : q->via[v];
         cb_heap_push(&q->heap, &w);
       }
     }
@@ -1471,6 +1473,106 @@ static int nearest_key(const int *order, int nkeys, const search *q) {
     if (isfinite(q->dist[order[k]]) && (best < 0 || q->dist[order[k]] < q->dist[best] - 1e-9))
       best = order[k];
   return best;
+}
+
+/* A way along the tunnels between two rooms' places (key indices lo < hi)
+ * that passes no other room: its length, what it passes, and whether it is
+ * kept as a passage. */
+typedef struct link {
+  int lo, hi;
+  double len;
+  unsigned flags;
+  int keep; /* 2: the next room along a branch out of lo or hi; 1: a join */
+} link;
+
+static int link_cmp(const void *pa, const void *pb) {
+  const link *a = pa, *b = pb;
+  if (a->lo != b->lo) return a->lo - b->lo;
+  if (a->hi != b->hi) return a->hi - b->hi;
+  return b->keep - a->keep;
+}
+
+static int link_len_cmp(const void *pa, const void *pb) {
+  const link *a = pa, *b = pb;
+  if (a->len != b->len) return (a->len > b->len) - (a->len < b->len);
+  return link_cmp(pa, pb);
+}
+
+/* The ways out of key place k: one link to every place the walk reached,
+ * marked keep where it is the nearest along its branch out of k. */
+static int links_from(const crawl *c, const int *order, int nkeys, int k, const search *q, int *best,
+                      link **ln, int *nl, size_t *cap) {
+  int a = order[k], deg = c->start[a + 1] - c->start[a], at = *nl;
+  for (int i = 0; i < deg; i++)
+    best[i] = -1;
+  for (int m = 0; m < nkeys; m++) {
+    int b = order[m];
+    if (m == k || !isfinite(q->dist[b])) continue;
+    if (cb_grow(ln, cap, (size_t)*nl + 1, sizeof **ln)) return 1;
+    (*ln)[(*nl)++] =
+        (link){.lo = k < m ? k : m, .hi = k < m ? m : k, .len = q->dist[b], .flags = q->flags[b]};
+    int *bb = &best[q->via[b] - c->start[a]];
+    if (*bb < 0 || q->dist[b] < (*ln)[*bb].len - 1e-9) *bb = *nl - 1;
+  }
+  for (int i = 0; i < deg; i++)
+    if (best[i] >= 0) (*ln)[best[i]].keep = 2;
+  /* a way walked from the higher place reads as the one from the lower */
+  for (int i = at; i < *nl; i++)
+    if ((*ln)[i].lo != k) (*ln)[i].flags = ~0u;
+  return 0;
+}
+
+/* Two records of one way become one: kept if either end keeps it, the
+ * length and flags as walked from its lower place. */
+static int merge_links(link *ln, int nl) {
+  if (nl == 0) return 0; /* ln is NULL then */
+  qsort(ln, (size_t)nl, sizeof *ln, link_cmp);
+  int out = 0;
+  for (int i = 0; i < nl; i++) {
+    if (out && ln[out - 1].lo == ln[i].lo && ln[out - 1].hi == ln[i].hi) {
+      if (ln[out - 1].flags == ~0u) ln[out - 1].flags = ln[i].flags, ln[out - 1].len = ln[i].len;
+      continue;
+    }
+    ln[out++] = ln[i];
+  }
+  return out;
+}
+
+/* The passages along the tunnels: from each room's place, the next room
+ * along every branch out of it (not every room the tunnels reach); where
+ * those leave the rooms in parts that the tunnels join, the shortest ways
+ * between the parts join them (a spanning tree's edges), so the point-crawl
+ * keeps every way the tunnels give. Sorted by (lo, hi). */
+static int next_rooms(const crawl *c, const int *is_key, const int *order, int nkeys, search *q, link **ln,
+                      int *nl) {
+  size_t cap = 0;
+  int maxdeg = 1;
+  for (int k = 0; k < nkeys; k++)
+    if (c->start[order[k] + 1] - c->start[order[k]] > maxdeg)
+      maxdeg = c->start[order[k] + 1] - c->start[order[k]];
+  int *best = cb_malloc((size_t)maxdeg * sizeof *best),
+      *parent = cb_malloc(((size_t)nkeys + 1) * sizeof *parent);
+  int fail = !best || !parent;
+  for (int k = 0; k < nkeys && !fail; k++) {
+    walk_from(c, is_key, order[k], q);
+    fail = links_from(c, order, nkeys, k, q, best, ln, nl, &cap);
+  }
+  if (!fail && *nl > 0) {
+    *nl = merge_links(*ln, *nl);
+    for (int k = 0; k < nkeys; k++)
+      parent[k] = k;
+    for (int i = 0; i < *nl; i++)
+      if ((*ln)[i].keep) parent[find_root(parent, (*ln)[i].lo)] = find_root(parent, (*ln)[i].hi);
+    qsort(*ln, (size_t)*nl, sizeof **ln, link_len_cmp);
+    for (int i = 0; i < *nl; i++) {
+      link *x = &(*ln)[i];
+      int ra = find_root(parent, x->lo), rb = find_root(parent, x->hi);
+      if (!x->keep && ra != rb) x->keep = 1, parent[ra] = rb;
+    }
+    qsort(*ln, (size_t)*nl, sizeof **ln, link_cmp);
+  }
+  free(best), free(parent);
+  return fail;
 }
 
 static cb_status add_passage(cb_dungeon *d, const pending *a, const pending *b, double len, unsigned flags,
@@ -1499,6 +1601,7 @@ static cb_status follow_tunnels(lx *s, pending *pend, int np, int nstations, cb_
   int n = c.n, ndoor = 0, nsecret = 0, nstairs = 0;
   char *has_stairs = NULL;
   search q = {0};
+  link *ln = NULL;
   int *is_key = cb_calloc((size_t)n + 1, sizeof *is_key), *first = cb_malloc(((size_t)n + 1) * sizeof *first);
   int *order = cb_malloc(((size_t)n + 1) * sizeof *order);
   q.dist = cb_malloc(((size_t)n + 1) * sizeof *q.dist);
@@ -1506,7 +1609,8 @@ static cb_status follow_tunnels(lx *s, pending *pend, int np, int nstations, cb_
   q.heap = cb_heap_make(sizeof(int), nearer, &q);
   int no_heap = cb_heap_reserve(&q.heap, (size_t)c.start[n] + (size_t)n + 1);
   q.touched = cb_malloc(((size_t)n + 1) * sizeof *q.touched);
-  if (!is_key || !first || !order || !q.dist || !q.flags || no_heap || !q.touched) goto fail_oom;
+  q.via = cb_malloc(((size_t)n + 1) * sizeof *q.via);
+  if (!is_key || !first || !order || !q.dist || !q.flags || no_heap || !q.touched || !q.via) goto fail_oom;
   for (int i = 0; i < n; i++)
     q.dist[i] = INFINITY, first[i] = -1;
   /* a place's rooms meet the tunnel through its first open room (rooms are
@@ -1514,9 +1618,10 @@ static cb_status follow_tunnels(lx *s, pending *pend, int np, int nstations, cb_
    * the tunnel: only the step through the secret door is hidden */
   for (int i = np - 1; i >= 0; i--)
     if (!pend[i].secret) first[pend[i].station] = i, is_key[pend[i].station] = 1;
-  int nkeys = 0;
+  int nkeys = 0, nl = 0, l = 0;
   for (int i = 0; i < np; i++)
     if (is_key[pend[i].station] == 1) order[nkeys++] = pend[i].station, is_key[pend[i].station] = 2;
+  if (next_rooms(&c, is_key, order, nkeys, &q, &ln, &nl)) goto fail_oom;
   for (int k = 0; k < nkeys; k++) {
     int a = order[k];
     /* the rooms at one place along the tunnel open onto it side by side */
@@ -1524,13 +1629,10 @@ static cb_status follow_tunnels(lx *s, pending *pend, int np, int nstations, cb_
       if (pend[i].station == a && i != first[a] &&
           add_passage(d, &pend[first[a]], &pend[i], 0, 0, &ndoor, &nsecret))
         goto fail_oom;
-    walk_from(&c, is_key, a, &q);
-    for (int m = k + 1; m < nkeys; m++) {
-      int b = order[m];
-      if (isfinite(q.dist[b]) &&
-          add_passage(d, &pend[first[a]], &pend[first[b]], q.dist[b], q.flags[b], &ndoor, &nsecret))
+    for (; l < nl && ln[l].lo == k; l++)
+      if (ln[l].keep && add_passage(d, &pend[first[a]], &pend[first[order[ln[l].hi]]], ln[l].len, ln[l].flags,
+                                    &ndoor, &nsecret))
         goto fail_oom;
-    }
   }
   /* a room behind a secret door off the open tunnel: a secret step to the nearest room along it */
   for (int i = 0; i < np; i++) {
@@ -1579,7 +1681,7 @@ fail_oom:
 done:
   crawl_free(&c);
   free(is_key), free(first), free(order), free(has_stairs);
-  free(q.dist), free(q.flags), cb_heap_free(&q.heap), free(q.touched);
+  free(q.dist), free(q.flags), cb_heap_free(&q.heap), free(q.touched), free(q.via), free(ln);
   return st;
 }
 

@@ -39,6 +39,10 @@ typedef struct placed {
   int nspots;
   int *near, nnear; /* while one mark is placed: the spots it could touch (gather) */
   bool local;
+  struct near_segment *segs; /* while a caption is placed: the segments of tunnels and passages */
+  int nsegs;                 /* it could touch, and their samples (gather_segments) */
+  double *samples;
+  size_t nsamples, cap_samples;
   double *junction;  /* 2 per junction: its mark's centre, page points */
   door_place *wall;  /* 2 per wall: its door's mark on the corridor to each room */
   door_place *jdoor; /* per junction: its door's mark on the corridor to its room */
@@ -139,37 +143,95 @@ static const char *short_turn(int rotation) {
   return rotation >= 1 && rotation <= 4 ? w[rotation] : "";
 }
 
-/* How much of the tunnels (sampled every 2 ft, each 10: a tunnel over a word hides it) and of the
- * placed marks (by their weight) lies inside the box; the count stops early at `enough`. */
-static int label_hits(const cb_sketch *sk, view *v, double x0, double y0, double x1, double y1, int enough) {
+/* A stretch of tunnel near a caption's places: its bounds on the page and
+ * its samples (every 2 ft) that lie near them: from samples[2 * first] to
+ * samples[2 * end]. */
+typedef struct near_segment {
+  double x0, y0, x1, y1;
+  size_t first, end;
+} near_segment;
+
+/* How much of the tunnels and the passages beyond doors (a tunnel over a
+ * word hides it: each sample 10) and of the placed marks (by their weight)
+ * lies inside the box: of those gathered near it (gather_segments). The
+ * count stops early at `enough`. */
+static int label_hits(view *v, double x0, double y0, double x1, double y1, int enough) {
+  const placed *pl = &v->pl;
   int hits = 0;
-  v->pl.budget -= v->pl.nspots;
+  v->pl.budget -= v->pl.nspots; /* charged as every placed mark: the places tried at 5 x 5 stay as many */
   /* the rooms and their badges, and the marks along the tunnels (a secret door's S, a trap's T) */
-  for (int i = 0; i < v->pl.nspots; i++) {
-    const spot *o = &v->pl.spots[i];
+  for (int k = 0; k < pl->nnear && hits < enough; k++) {
+    const spot *o = &pl->spots[pl->near[k]];
     double rx = o->hw + 2, ry = o->hh + 2;
     if (o->x + rx >= x0 && o->x - rx <= x1 && o->y + ry >= y0 && o->y - ry <= y1) hits += (int)o->weight;
   }
-  for (int t = 0; t < sk->ntunnels && hits < enough; t++) {
-    const cb_sketch_tunnel *tu = &sk->tunnels[t];
-    for (int i = 0; i + 1 < tu->npoints; i++) {
-      double ax = tu->points[i].x, ay = tu->points[i].y, bx = tu->points[i + 1].x, by = tu->points[i + 1].y;
-      if (fmax(px(v, ax), px(v, bx)) < x0 || fmin(px(v, ax), px(v, bx)) > x1 ||
-          fmax(py(v, ay), py(v, by)) < y0 || fmin(py(v, ay), py(v, by)) > y1)
-        continue;                                              /* the segment misses the box */
-      int n = (int)fmin(200, hypot(bx - ax, by - ay) / 2) + 1; /* a hand-made sketch may hold long strokes */
-      for (int k = 0; k <= n; k++) {
-        double x = px(v, ax + (bx - ax) * k / n), y = py(v, ay + (by - ay) * k / n);
-        hits += (x >= x0 && x <= x1 && y >= y0 && y <= y1) * 10;
-      }
+  for (int k = 0; k < pl->nsegs && hits < enough; k++) {
+    const near_segment *g = &pl->segs[k];
+    if (g->x1 < x0 || g->x0 > x1 || g->y1 < y0 || g->y0 > y1) continue; /* the segment misses the box */
+    for (size_t i = g->first; i < g->end; i++) {
+      double x = pl->samples[2 * i], y = pl->samples[2 * i + 1];
+      hits += (x >= x0 && x <= x1 && y >= y0 && y <= y1) * 10;
     }
   }
   return hits;
 }
 
+/* Segment a-b if it reaches the box, with its samples inside the box; false on running out of memory. */
+static bool gather_segment(placed *pl, const view *v, const cb_sketch_point *a, const cb_sketch_point *b,
+                           const double box[4]) {
+  double ax = a->x, ay = a->y, bx = b->x, by = b->y;
+  near_segment g = {fmin(px(v, ax), px(v, bx)),
+                    fmin(py(v, ay), py(v, by)),
+                    fmax(px(v, ax), px(v, bx)),
+                    fmax(py(v, ay), py(v, by)),
+                    pl->nsamples,
+                    pl->nsamples};
+  if (g.x1 < box[0] || g.x0 > box[2] || g.y1 < box[1] || g.y0 > box[3]) return true;
+  int n = (int)fmin(200, hypot(bx - ax, by - ay) / 2) + 1; /* a hand-made sketch may hold long strokes */
+  if (pl->nsamples + (size_t)n + 1 > pl->cap_samples) {
+    size_t cap = 2 * (pl->nsamples + (size_t)n + 1);
+    double *more = realloc(pl->samples, sizeof *more * 2 * cap);
+    if (!more) return false;
+    pl->samples = more, pl->cap_samples = cap;
+  }
+  for (int k = 0; k <= n; k++) {
+    double x = px(v, ax + (bx - ax) * k / n), y = py(v, ay + (by - ay) * k / n);
+    if (x >= box[0] && x <= box[2] && y >= box[1] && y <= box[3])
+      pl->samples[2 * g.end] = x, pl->samples[2 * g.end + 1] = y, g.end++;
+  }
+  pl->nsamples = g.end;
+  pl->segs[pl->nsegs++] = g;
+  return true;
+}
+
+/* The placed marks and the stretches of the tunnels and of the passages
+ * beyond doors that could touch a box within `box` (x0, y0, x1, y1): what a
+ * caption's places are compared with (label_hits), each place a few
+ * hundred boxes and samples instead of every mark and tunnel of the sketch. */
+static void gather_segments(const cb_sketch *sk, view *v, const double box[4]) {
+  placed *pl = &v->pl;
+  pl->nnear = pl->nsegs = 0, pl->nsamples = 0;
+  if (!pl->spots) return; /* out of memory: the captions stay in their corners */
+  for (int i = 0; i < pl->nspots; i++) {
+    const spot *o = &pl->spots[i];
+    double rx = o->hw + 2, ry = o->hh + 2;
+    if (o->x + rx >= box[0] && o->x - rx <= box[2] && o->y + ry >= box[1] && o->y - ry <= box[3])
+      pl->near[pl->nnear++] = i;
+  }
+  pl->local = true;
+  bool ok = true;
+  for (int t = 0; t < sk->ntunnels; t++)
+    for (int i = 0; ok && i + 1 < sk->tunnels[t].npoints; i++)
+      ok = gather_segment(pl, v, &sk->tunnels[t].points[i], &sk->tunnels[t].points[i + 1], box);
+  for (int i = 0; i < sk->ndoors; i++)
+    for (int k = 0; ok && k + 1 < CB_STUB_POINTS && !sk->doors[i].room; k++)
+      ok = gather_segment(pl, v, &sk->doors[i].stub[k], &sk->doors[i].stub[k + 1], box);
+  if (!ok) pl->nsegs = 0; /* out of memory: the captions see the marks alone */
+}
+
 /* Where in sector s its caption (size: width, height below its top line,
  * height above it) covers the least tunnel and no mark: a corner, else the
- * clearest of a 9 x 9 grid of places; `inset` from the sector's sides.
+ * clearest of a 13 x 13 grid of places; `inset` from the sector's sides.
  * Returns what it covers there (label_hits). */
 static int caption_at(const cb_sketch *sk, view *v, const cb_sketch_sector *s, const double size[3],
                       double inset, double *best_x, double *best_y) {
@@ -179,10 +241,14 @@ static int caption_at(const cb_sketch *sk, view *v, const cb_sketch_sector *s, c
          bottom = fmax(top, y0 + side - h - 2);
   int best = -1;
   *best_x = left, *best_y = top;
-  for (int c = 0; c < 4 + 81 && best != 0 && (c == 0 || v->pl.budget > 0); c++) {
-    double fx = c < 4 ? c % 2 : (c - 4) % 9 / 8.0, fy = c < 4 ? c / 2 : (c - 4) / 9 / 8.0;
+  /* every place's box lies in this one (a point wider for rounding) */
+  gather_segments(sk, v,
+                  (double[4]){left - v->tw / 2 - 1, top - lift - v->tw / 2 - 1, right + w + v->tw / 2 + 1,
+                              bottom + h + v->tw / 2 + 1});
+  for (int c = 0; c < 4 + 169 && best != 0 && (c == 0 || v->pl.budget > 0); c++) {
+    double fx = c < 4 ? c % 2 : (c - 4) % 13 / 12.0, fy = c < 4 ? c / 2 : (c - 4) / 13 / 12.0;
     double x = left + (right - left) * fx, y = top + (bottom - top) * fy;
-    int hits = label_hits(sk, v, x - v->tw / 2, y - lift - v->tw / 2, x + w + v->tw / 2, y + h + v->tw / 2,
+    int hits = label_hits(v, x - v->tw / 2, y - lift - v->tw / 2, x + w + v->tw / 2, y + h + v->tw / 2,
                           best < 0 ? INT_MAX : best);
     if (best < 0 || hits < best) best = hits, *best_x = x, *best_y = y;
   }
@@ -217,10 +283,16 @@ static void paper(cb_page *p, const cb_symbols *st, const cb_sketch *sk, const v
 
 /* Sector s's caption in form 0: "sector c,r" above "d10 2, d4 3: upside
  * down" (the words let go on a small sketch), 1: without the words, 2: the
- * rolls alone on one line. Returns its width; lines[0] is "" for one line. */
+ * rolls alone on one line, 3: the letter alone (where the tunnels leave no
+ * room for more: the procedure log keeps the rolls). Returns its width;
+ * lines[0] is "" for one line, both for the letter alone. */
 static double caption_form(const cb_symbols *st, const cb_sketch_sector *s, int form, double side, double lw,
                            char lines[2][96]) {
   const double small = CAPTION_SIZE;
+  if (form == 3) {
+    lines[0][0] = lines[1][0] = '\0';
+    return lw - small * 0.5;
+  }
   if (form < 2)
     snprintf(lines[0], 96, "sector %d,%d", s->col, s->row);
   else
@@ -239,8 +311,8 @@ static double caption_form(const cb_symbols *st, const cb_sketch_sector *s, int 
 }
 
 /* Sector s's letter and rolls where they cover the least: the first form
- * (caption_form) that covers no word or room, else the one that covers
- * least. The caption then joins the placed marks, so the next keeps clear. */
+ * (caption_form) that covers no tunnel, word or room, else the one that
+ * covers least. The caption then joins the placed marks, so the next keeps clear. */
 static void caption(cb_page *p, const cb_symbols *st, const cb_sketch *sk, view *v,
                     const cb_sketch_sector *s) {
   double side = sk->sector_ft * v->s, big = fmax(9, fmin(22, side * 0.11)), small = CAPTION_SIZE;
@@ -248,7 +320,7 @@ static void caption(cb_page *p, const cb_symbols *st, const cb_sketch *sk, view 
   char lines[2][96] = {"", ""};
   double x = 0, y = 0, w = 0, lift = 0;
   int best = -1;
-  for (int form = 0; form < 3 && (best < 0 || (best >= WORD && s->roll)); form++) {
+  for (int form = 0; form < 4 && (best < 0 || best > 0); form++) {
     char l[2][96];
     double fw = caption_form(st, s, form, side, lw, l), fx, fy;
     /* from its top (a first line stands above a small letter) down to the letter's foot */
@@ -263,7 +335,7 @@ static void caption(cb_page *p, const cb_symbols *st, const cb_sketch *sk, view 
   cb_page_text(p, CB_FONT_BOLD, big, x, y + big * 0.95, shade(st, LETTER), s->letter);
   if (lines[0][0])
     cb_page_text(p, CB_FONT_ITALIC, small, x + lw, y + big * 0.95 - small * 1.15, LABEL, lines[0]);
-  cb_page_text(p, CB_FONT_ITALIC, small, x + lw, y + big * 0.95, LABEL, lines[1]);
+  if (lines[1][0]) cb_page_text(p, CB_FONT_ITALIC, small, x + lw, y + big * 0.95, LABEL, lines[1]);
 }
 
 static void tunnels(cb_page *p, const cb_symbols *st, const cb_sketch *sk, const view *v, int pass) {
@@ -309,12 +381,11 @@ static void direction_at(const cb_sketch_tunnel *t, double x, double y, double *
   *ux = dx / l, *uy = dy / l;
 }
 
-/* The point `feet` along tunnel t (back for a negative distance) from where
- * it passes nearest to (x, y); its end where the tunnel ends first. */
-static cb_sketch_point walk(const cb_sketch_tunnel *t, double x, double y, double feet) {
-  int i, dir = feet < 0 ? -1 : 1;
-  double f;
-  nearest(t, x, y, &i, &f);
+/* The point `feet` along tunnel t (back for a negative distance) from the
+ * fraction f of its segment from point i (where it passes nearest to a
+ * point: nearest); its end where the tunnel ends first. */
+static cb_sketch_point walk(const cb_sketch_tunnel *t, int i, double f, double feet) {
+  int dir = feet < 0 ? -1 : 1;
   const cb_sketch_point *q = t->points;
   double len = hypot(q[i + 1].x - q[i].x, q[i + 1].y - q[i].y), left = fabs(feet);
   double at = dir > 0 ? len * (1 - f) : len * f; /* to go to the segment's end that way */
@@ -439,10 +510,11 @@ static cb_symbol wall_symbol(cb_wall_effect e) {
 static const double MARK_TEXT = 7; /* a trap's T is never smaller (symbols.c) */
 static const double GAP = 0.8;     /* points kept clear between two marks */
 
-/* What spot c would cover of the marks placed so far, weighed. */
-static double cover(const placed *pl, spot c) {
+/* What spot c would cover of the marks placed so far, weighed; the count
+ * stops once it reaches `enough` (no better than a place found before). */
+static double cover(const placed *pl, spot c, double enough) {
   double cost = 0;
-  for (int k = 0, n = pl->local ? pl->nnear : pl->nspots; k < n; k++) {
+  for (int k = 0, n = pl->local ? pl->nnear : pl->nspots; k < n && cost < enough; k++) {
     const spot *o = &pl->spots[pl->local ? pl->near[k] : k];
     double ox = c.hw + o->hw + GAP - fabs(c.x - o->x), oy = c.hh + o->hh + GAP - fabs(c.y - o->y);
     if (ox > 0 && oy > 0)
@@ -481,7 +553,7 @@ static void consider(choice *ch, placed *pl, spot c, double aux) {
     ch->found = true;
     return;
   }
-  double cost = cover(pl, c);
+  double cost = cover(pl, c, ch->cost);
   pl->budget -= pl->local ? pl->nnear : pl->nspots;
   if (cost < ch->cost) ch->cost = cost, ch->x = c.x, ch->y = c.y, ch->aux = aux;
   ch->found = cost <= 0;
@@ -549,10 +621,10 @@ static void place_fixed(placed *pl, const cb_symbols *st, const cb_dungeon *d, c
 static void place_junction(placed *pl, const cb_symbols *st, const cb_sketch *sk, const view *v, int j) {
   const cb_sketch_junction *J = &sk->junctions[j];
   spot c = mark_spot(st, v, junction_symbol(J->effect), px(v, J->x), py(v, J->y));
-  int through[8], n = 0, seg;
-  double f;
+  int through[8], seg[8], n = 0;
+  double f[8];
   for (int t = 0; t < sk->ntunnels && n < 8; t++)
-    if (nearest(&sk->tunnels[t], J->x, J->y, &seg, &f) < 1) through[n++] = t;
+    if (nearest(&sk->tunnels[t], J->x, J->y, &seg[n], &f[n]) < 1) through[n++] = t;
   choice ch = {INFINITY, c.x, c.y, 0, false};
   double reach = 6 * fmax(c.hw, c.hh);
   gather(pl, c, c.x, c.y, reach);
@@ -560,7 +632,7 @@ static void place_junction(placed *pl, const cb_symbols *st, const cb_sketch *sk
   for (double dist = 0; dist <= reach && !ch.found; dist += 0.5)
     for (int i = 0; i < n; i++)
       for (int sign = -1; sign <= 1; sign += 2) {
-        cb_sketch_point q = walk(&sk->tunnels[through[i]], J->x, J->y, sign * dist / v->s);
+        cb_sketch_point q = walk(&sk->tunnels[through[i]], seg[i], f[i], sign * dist / v->s);
         c.x = px(v, q.x), c.y = py(v, q.y);
         consider(&ch, pl, c, 0);
       }
@@ -629,7 +701,7 @@ static void place_stub(placed *pl, const cb_symbols *st, const cb_sketch *sk, co
 
 static void free_marks(view *v) {
   free(v->pl.spots), free(v->pl.junction), free(v->pl.wall), free(v->pl.stub), free(v->pl.corner);
-  free(v->pl.near);
+  free(v->pl.near), free(v->pl.segs), free(v->pl.samples);
   v->pl = (placed){0};
 }
 
@@ -643,7 +715,11 @@ static void place_marks(const cb_symbols *st, const cb_dungeon *d, const cb_sket
   pl->wall = malloc(sizeof *pl->wall * (2 * nw + nj + 1)),
   pl->stub = malloc(sizeof(double) * (2 * (size_t)sk->ndoors + 1));
   pl->corner = calloc(nr + 1, sizeof *pl->corner), pl->near = malloc(sizeof *pl->near * ns);
-  if (!pl->spots || !pl->junction || !pl->wall || !pl->stub || !pl->corner || !pl->near) {
+  size_t nsegs = (size_t)sk->ndoors * CB_STUB_POINTS + 1;
+  for (int t = 0; t < sk->ntunnels; t++)
+    nsegs += (size_t)sk->tunnels[t].npoints;
+  pl->segs = malloc(sizeof *pl->segs * nsegs);
+  if (!pl->spots || !pl->junction || !pl->wall || !pl->stub || !pl->corner || !pl->near || !pl->segs) {
     free_marks(v);
     return;
   }
@@ -892,13 +968,15 @@ static view at_scale(double s, double ox, double oy) {
                 .room = fmax(11, fmin(18, ROOM_FT * s))};
 }
 
+/* The sketch at v0; without the sectors' captions (which place themselves
+ * last, inside their sectors) when `captions` is false, to measure it. */
 static void draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_sketch *sk, const view *v0,
-                 cb_symbol_set *used) {
+                 bool captions, cb_symbol_set *used) {
   view settled = *v0, *v = &settled;
   settle_rooms(d, v);
   place_marks(st, d, sk, v);
   paper(p, st, sk, v);
-  for (int k = 0; k < sk->nsectors; k++)
+  for (int k = 0; k < sk->nsectors && captions; k++)
     caption(p, st, sk, v, &sk->sectors[k]);
   tunnels(p, st, sk, v, 0);
   tunnels(p, st, sk, v, 1);
@@ -928,12 +1006,90 @@ double cb_sketch_height(const cb_dungeon *d, const cb_symbols *st, int level, do
   return H * w / W;
 }
 
+/* The page box (x0, y0, x1, y1) of what p holds: paths with half their
+ * stroke, texts as measured; b[0] > b[2] when it holds nothing. */
+static void drawn_box(const cb_page *p, const cb_symbols *st, double b[4]) {
+  b[0] = b[1] = INFINITY, b[2] = b[3] = -INFINITY;
+  for (int i = 0; i < p->nitems; i++) {
+    const cb_item *it = &p->items[i];
+    if (it->kind == CB_ITEM_TEXT) {
+      double tw = cb_text_width(st->m, it->font, it->size, it->text);
+      b[0] = fmin(b[0], it->x), b[2] = fmax(b[2], it->x + tw);
+      b[1] = fmin(b[1], it->y - it->size), b[3] = fmax(b[3], it->y + it->size * 0.3);
+      continue;
+    }
+    double hw = it->ink.stroke ? it->ink.width / 2 : 0;
+    for (int k = it->op0; k < it->op0 + it->nops; k++)
+      for (int j = 0; j < (p->ops[k].kind == CB_OP_CURVE ? 3 : p->ops[k].kind == CB_OP_CLOSE ? 0 : 1); j++) {
+        b[0] = fmin(b[0], p->ops[k].x[j] - hw), b[2] = fmax(b[2], p->ops[k].x[j] + hw);
+        b[1] = fmin(b[1], p->ops[k].y[j] - hw), b[3] = fmax(b[3], p->ops[k].y[j] + hw);
+      }
+  }
+}
+
+/* The sketch at v on a scratch page as big as the box's page (in full, or
+ * to measure it: draw) and the page box b of what it draws (drawn_box);
+ * NULL on running out of memory. *fits: all of it lies inside the box x, y,
+ * w, h, or nothing is drawn. */
+static cb_page *on_scratch(const cb_symbols *st, const cb_dungeon *d, const view *v, bool full,
+                           const double box[4], double b[4], bool *fits, cb_symbol_set *used) {
+  double x = box[0], y = box[1], w = box[2], h = box[3];
+  cb_page *scratch = cb_page_new(x + w + 1, y + h + 1);
+  if (!scratch) return NULL;
+  draw(scratch, st, d, cb_leximorph_sketch(d), v, full, used);
+  if (scratch->oom) {
+    cb_page_free(scratch);
+    return NULL;
+  }
+  drawn_box(scratch, st, b);
+  *fits =
+      b[0] > b[2] || (b[0] >= x - 0.05 && b[1] >= y - 0.05 && b[2] <= x + w + 0.05 && b[3] <= y + h + 0.05);
+  return scratch;
+}
+
+/* The sketch drawn so that everything it draws (labels, stubs, stairs,
+ * marks, all of fixed size in points) keeps inside the box: it is drawn
+ * aside, and the sketch's grid is fitted to the box less what stuck out
+ * beyond the grid on each side (the most seen, a tenth more and half a
+ * point: a smaller sketch crowds its marks outwards), up to four times. It
+ * is measured without the captions (the slow part, inside their sectors);
+ * once it fits, it is drawn in full, and that drawing, if it fits, is kept. */
+static void framed_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const double box[4],
+                        cb_symbol_set *used) {
+  double x = box[0], y = box[1], w = box[2], h = box[3], over[4] = {0, 0, 0, 0}, b[4], x0, y0, W, H;
+  extent(d, cb_leximorph_sketch(d), &x0, &y0, &W, &H);
+  view v = box_view(d, x, y, w, h);
+  cb_page *kept = NULL;
+  cb_symbol_set kept_used = 0;
+  bool full = false, fits;
+  for (int fitted = 0; fitted < 4;) {
+    kept = on_scratch(st, d, &v, full, box, b, &fits, &kept_used);
+    if (!kept || (fits && full)) break;
+    cb_page_free(kept), kept = NULL, kept_used = 0;
+    if ((full = fits)) continue; /* the same view, in full */
+    /* what sticks out beyond the grid's sides (left, top, right, bottom), in points */
+    double grid[4] = {px(&v, x0), py(&v, y0), px(&v, x0 + W), py(&v, y0 + H)};
+    double out[4] = {grid[0] - b[0], grid[1] - b[1], b[2] - grid[2], b[3] - grid[3]};
+    for (int k = 0; k < 4; k++)
+      over[k] = fmax(over[k], out[k] * 1.1 + 0.5);
+    double iw = w - over[0] - over[2], ih = h - over[1] - over[3];
+    if (iw < w / 2 || ih < h / 2) break;
+    v = box_view(d, x + over[0], y + over[1], iw, ih), fitted++;
+  }
+  if (kept) {
+    cb_page_place(p, kept, 0, 0, 1, false);
+    *used |= kept_used;
+    cb_page_free(kept);
+  } else {
+    draw(p, st, d, cb_leximorph_sketch(d), &v, true, used);
+  }
+}
+
 void cb_sketch_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
                    double w, double h, cb_symbol_set *used) {
   (void)level;
   if (!has_sketch(d)) return;
-  view v = box_view(d, x, y, w, h);
-  draw(p, st, d, cb_leximorph_sketch(d), &v, used);
+  framed_draw(p, st, d, (double[4]){x, y, w, h}, used);
 }
 
 double cb_sketch_legend(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cb_symbol_set used,
@@ -987,7 +1143,7 @@ cb_status cb_sketch_pages(const cb_dungeon *d, const cb_symbols *st, const cb_fr
   }
   v = at_scale(s, f->x + (f->w - W * s) / 2 - x0 * s, y - y0 * s);
   cb_symbol_set used = 0;
-  draw(p, st, d, sk, &v, &used);
+  draw(p, st, d, sk, &v, true, &used);
   y += H * s + 8;
   y += scale_bar(p, st, &v, f->x, y) + 6;
   legend(p, st, used, &v, f->x, y, f->w, 1);
