@@ -17,12 +17,17 @@
 #include "proc.h"
 
 static const double CARD_W = 0.56, CARD_H = 0.70; /* of a cell */
-static const double MIN_NUMBER = 8, MIN_TEXT = 7; /* points: a room number's least type, and any text's */
+/* a small map's cards grow into their gutters, up to this much of a cell, to hold their marks */
+static const double CARD_W_MAX = 0.8, CARD_H_MAX = 0.86;
+static const double MIN_NUMBER = 8, MIN_TEXT = 7;   /* points: a room number's least type, and any text's */
+static const double MIN_BADGE = 2.6 * CB_PT_PER_MM; /* a mark's least size: 2.5 mm and a little to spare */
 static const cb_rgb GRID = {0.78, 0.78, 0.78};
 
 typedef struct geo {
   double x0, y0, cell, cw, ch;
-  int digits; /* of the map's biggest room number: every ring is sized for it */
+  int digits;      /* of the map's biggest room number: every ring is sized for it */
+  double pad;      /* what a card keeps clear inside its edge */
+  cb_symbols mark; /* the symbols the marks on a card are drawn with (their size) */
 } geo;
 
 /* The card's top-left corner for cell (col, row). */
@@ -107,8 +112,8 @@ void cb_cards_suit(cb_page *p, const cb_symbols *st, char suit, double cx, doubl
 }
 
 /* Where a card's room number goes: its centre and size (never under 8 pt),
- * the ring round it (rr 0: a small card has no room for one, the number
- * stands alone) and how far from the centre it reaches. */
+ * the ring round it (rr 0: no ring, the number stands alone) and how far
+ * from the centre it reaches. */
 typedef struct number_at {
   double cx, cy, size, rr, reach, tw;
 } number_at;
@@ -122,6 +127,7 @@ static double number_size(const geo *g, int digits, double *rr) {
   return size;
 }
 
+/* The number at its usual place, low and to the right of the corner index. */
 static number_at number_of(const cb_symbols *st, const geo *g, const cb_room *r, double x, double y) {
   char num[16];
   snprintf(num, sizeof num, "%d", r->number);
@@ -136,50 +142,126 @@ static number_at number_of(const cb_symbols *st, const geo *g, const cb_room *r,
   return n;
 }
 
-static void draw_card(cb_page *p, const cb_symbols *st, const geo *g, const cb_room *r, int col, int row) {
-  double x, y;
-  card_box(g, col, row, &x, &y);
-  cb_page_rounded_rect(p, x, y, g->cw, g->ch, g->cw * 0.1);
-  cb_ink face = {.fill = true,
-                 .stroke = true,
-                 .fill_color = cb_symbol_room_fill(st),
-                 .stroke_color = st->ink,
-                 .width = st->line};
-  cb_page_ink(p, &face);
-  /* a card the players' view does not show (its face tells what lies there) has no index */
+/* A box a card's index, number or mark takes. */
+typedef struct spot {
+  double x0, y0, x1, y1;
+} spot;
+
+static bool spots_meet(spot a, spot b, double clear) {
+  return a.x0 < b.x1 + clear && b.x0 < a.x1 + clear && a.y0 < b.y1 + clear && b.y0 < a.y1 + clear;
+}
+
+static spot number_spot(const number_at *n) {
+  if (n->rr > 0) return (spot){n->cx - n->rr, n->cy - n->rr, n->cx + n->rr, n->cy + n->rr};
+  return (spot){n->cx - n->tw / 2, n->cy - n->size * 0.4, n->cx + n->tw / 2, n->cy + n->size * 0.35};
+}
+
+/* The corner index's rank and suit: the rank's text, the suit's letter (0: none). */
+static void card_index(const cb_room *r, char rank[4], char *suit) {
   const char *card = r->card ? r->card : "";
   size_t n = strlen(card);
-  char rank[4] = "";
-  char suit = 0;
+  rank[0] = 0, *suit = 0;
   if (strcmp(card, "JK") == 0)
-    snprintf(rank, sizeof rank, "JK");
+    snprintf(rank, 4, "JK");
   else if (n >= 2 && n <= 3)
-    memcpy(rank, card, n - 1), rank[n - 1] = 0, suit = card[n - 1];
-  double rs = fmax(MIN_TEXT, g->ch * 0.22), pad = g->cw * 0.09; /* the corner index, never under 7 pt */
-  if (n) {
-    cb_page_text(p, CB_FONT_BOLD, rs, x + pad, y + pad + rs * 0.78, st->ink, rank);
-    double ss = g->ch * 0.17, rw = cb_text_width(st->m, CB_FONT_BOLD, rs, rank);
-    double scx = x + pad + fmax(rw, ss) / 2, scy = y + pad + rs * 0.95 + ss * 0.6;
-    cb_cards_suit(p, st, suit, scx, scy, ss);
+    memcpy(rank, card, n - 1), rank[n - 1] = 0, *suit = card[n - 1];
+}
+
+/* The corner index's type size (never under 7 pt) and its suit's. */
+static double index_size(const geo *g, double *ss) {
+  *ss = g->ch * 0.17;
+  return fmax(MIN_TEXT, g->ch * 0.22);
+}
+
+/* The box the corner index takes, empty when the card shows none. */
+static spot index_spot(const cb_symbols *st, const geo *g, const cb_room *r, double x, double y) {
+  char rank[4], suit;
+  card_index(r, rank, &suit);
+  if (!rank[0]) return (spot){x, y, x, y};
+  double ss, rs = index_size(g, &ss), rw = cb_text_width(st->m, CB_FONT_BOLD, rs, rank);
+  return (spot){x + g->pad, y + g->pad, x + g->pad + fmax(rw, ss), y + g->pad + rs * 0.95 + ss * 1.1};
+}
+
+enum { NUMBER_PLACES = 6 };
+
+/* The number's place `k`: its usual one, then further left, then low in
+ * the left corner, each with its ring and then without (a card's marks
+ * take the room the number leaves). */
+static number_at number_place(const cb_symbols *st, const geo *g, const cb_room *r, double x, double y,
+                              int k) {
+  number_at n = number_of(st, g, r, x, y);
+  if (k >= NUMBER_PLACES / 2) n.rr = 0, n.reach = n.tw / 2 + 1;
+  double half_h = n.rr > 0 ? n.rr : n.size * 0.4;
+  if (k % 3 >= 1) n.cx = x + g->pad + n.reach;
+  if (k % 3 == 2) n.cy = y + g->ch - g->pad - half_h;
+  return n;
+}
+
+/* Where a card's marks go: the number's place, each mark's centre, how
+ * many of them found a place on the card (the rest sit on its right edge). */
+typedef struct card_plan {
+  number_at num;
+  int n, placed;
+  cb_map_mark marks[CB_MAP_MAX_MARKS];
+  double mx[CB_MAP_MAX_MARKS], my[CB_MAP_MAX_MARKS];
+} card_plan;
+
+static spot mark_spot(const geo *g, const cb_map_mark *m, double cx, double cy) {
+  double w = cb_symbol_badge_width(&g->mark, m->sym, m->text), h = g->mark.badge;
+  return (spot){cx - w / 2, cy - h / 2, cx + w / 2, cy + h * (m->sym == CB_SYM_BOSS ? 0.62 : 0.5)};
+}
+
+/* The first place, down the card's right-hand column and then the columns
+ * left of it, where mark m meets nothing taken; false when none is. */
+static bool find_place(const geo *g, const cb_map_mark *m, const spot *taken, int ntaken, double x, double y,
+                       double *cx, double *cy) {
+  spot s0 = mark_spot(g, m, 0, 0);
+  double w = s0.x1 - s0.x0, step = g->mark.badge * 0.25;
+  for (double px = x + g->cw - g->pad - s0.x1; px + s0.x0 >= x + g->pad - 1e-9; px -= step)
+    for (double py = y + g->pad - s0.y0; py + s0.y1 <= y + g->ch - g->pad + 1e-9; py += step) {
+      spot s = {px + s0.x0, py + s0.y0, px + s0.x1, py + s0.y1};
+      bool clear = true;
+      for (int i = 0; i < ntaken && clear; i++)
+        clear = !spots_meet(s, taken[i], 0.6);
+      if (clear) {
+        *cx = px, *cy = py;
+        return true;
+      }
+    }
+  (void)w;
+  return false;
+}
+
+/* The marks placed round the number at place k, the widest first (a
+ * key's pill or a stairs' badge takes a column's top): how many found a
+ * place on the card. */
+static int plan_at(const cb_symbols *st, const geo *g, const cb_room *r, double x, double y, int k,
+                   card_plan *pl) {
+  pl->num = number_place(st, g, r, x, y, k);
+  spot taken[CB_MAP_MAX_MARKS + 2] = {index_spot(st, g, r, x, y), number_spot(&pl->num)};
+  if (spots_meet(taken[0], taken[1], 0.4) || taken[1].x1 > x + g->cw - g->pad + 0.5) return -1;
+  int order[CB_MAP_MAX_MARKS], nt = 2, placed = 0, out = 0;
+  double wide[CB_MAP_MAX_MARKS];
+  for (int i = 0; i < pl->n; i++) {
+    wide[i] = cb_symbol_badge_width(&g->mark, pl->marks[i].sym, pl->marks[i].text);
+    int j = i;
+    for (; j > 0 && wide[order[j - 1]] < wide[i]; j--)
+      order[j] = order[j - 1];
+    order[j] = i;
   }
-  /* the room number in a ring, low and to the right of the corner index */
-  char num[16];
-  snprintf(num, sizeof num, "%d", r->number);
-  number_at at = number_of(st, g, r, x, y);
-  if (at.tw > g->cw * 0.8) p->cramped++; /* even the bare number crowds its card: too small a map */
-  if (at.rr > 0) {
-    cb_page_circle(p, at.cx, at.cy, at.rr);
-    cb_ink ring = cb_ink_stroke(st->ink, st->line * (r->tags & CB_TAG_ENTRANCE ? 1.8 : 0.8));
-    cb_page_ink(p, &ring);
+  for (int o = 0; o < pl->n; o++) {
+    int i = order[o];
+    if (find_place(g, &pl->marks[i], taken, nt, x, y, &pl->mx[i], &pl->my[i])) {
+      taken[nt++] = mark_spot(g, &pl->marks[i], pl->mx[i], pl->my[i]);
+      placed++;
+    } else /* no room on the card: beside its right edge, and the map says it is cramped */
+      pl->mx[i] = x + g->cw + 0.6 + wide[i] / 2, pl->my[i] = y + g->pad + g->mark.badge * (0.5 + 1.1 * out++);
   }
-  cb_item_role card_role = p->role;
-  cb_page_role(p, CB_ROLE_NUMBER, r->id, 0);
-  cb_page_text(p, CB_FONT_BOLD, at.size, at.cx - at.tw / 2, at.cy + at.size * 0.35, st->ink, num);
-  p->role = card_role;
+  return placed;
 }
 
 /* Locked stairs' one mark ("L2 K1") as two, the stairs and the padlock with
- * its key, that stack down a card's edge instead of reaching past it. */
+ * its key, each a badge of its own. */
 static int split_locked_stairs(cb_page *p, cb_map_mark *marks, int n) {
   for (int k = 0; k < n && n < CB_MAP_MAX_MARKS; k++) {
     const char *sp = marks[k].sym == CB_SYM_STAIRS_AWAY && marks[k].text ? strchr(marks[k].text, ' ') : NULL;
@@ -197,25 +279,67 @@ static int split_locked_stairs(cb_page *p, cb_map_mark *marks, int n) {
   return n;
 }
 
-/* The marks of a room down its right edge, then up its left edge. */
-static void draw_marks(cb_page *p, const cb_symbols *st, const geo *g, const cb_dungeon *d, const cb_room *r,
-                       int col, int row, cb_symbol_set *used) {
-  cb_map_mark marks[CB_MAP_MAX_MARKS];
-  int nm = split_locked_stairs(p, marks, cb_map_room_marks(p, d, r, marks));
+/* A card's plan: the number at the first of its places that leaves every
+ * mark a place on the card, else at the one that leaves the most. */
+static card_plan plan_card(cb_page *p, const cb_symbols *st, const geo *g, const cb_dungeon *d,
+                           const cb_room *r, double x, double y) {
+  card_plan best = {.placed = -1}, pl = {0};
+  pl.n = split_locked_stairs(p, pl.marks, cb_map_room_marks(p, d, r, pl.marks));
+  for (int k = 0; k < NUMBER_PLACES; k++) {
+    pl.placed = plan_at(st, g, r, x, y, k, &pl);
+    if (pl.placed > best.placed) best = pl;
+    if (pl.placed == pl.n) break;
+  }
+  if (best.placed < 0) { /* the number meets the index wherever it goes: its usual place */
+    best = pl;
+    best.placed = plan_at(st, g, r, x, y, NUMBER_PLACES, &best);
+  }
+  return best;
+}
+
+static void draw_card(cb_page *p, const cb_symbols *st, const geo *g, const cb_room *r, const card_plan *pl,
+                      int col, int row) {
   double x, y;
   card_box(g, col, row, &x, &y);
-  double step = st->badge * 1.4, top = y + g->ch * 0.18; /* a key's pill stands taller than a disc */
-  int per_side = (int)((g->ch * 0.7) / step) + 1;
-  number_at at = number_of(st, g, r, x, y);
-  for (int k = 0; k < nm; k++) {
-    int side = k / per_side, i = k % per_side;
-    double bx = side == 0 ? x + g->cw : x, by = side == 0 ? top + i * step : y + g->ch * 0.85 - i * step;
-    /* on a small card the number's ring reaches the edge: a mark level with it stands clear of it */
-    double half = cb_symbol_badge_width(st, marks[k].sym, marks[k].text) / 2;
-    if (side == 0 && fabs(by - at.cy) < at.reach + st->badge * 0.6)
-      bx = fmax(bx, at.cx + at.reach + half + 0.5);
-    cb_symbol_badge(p, st, marks[k].sym, marks[k].text, bx, by);
-    *used |= cb_map_mark_symbols(&marks[k]);
+  cb_page_rounded_rect(p, x, y, g->cw, g->ch, g->cw * 0.1);
+  cb_ink face = {.fill = true,
+                 .stroke = true,
+                 .fill_color = cb_symbol_room_fill(st),
+                 .stroke_color = st->ink,
+                 .width = st->line};
+  cb_page_ink(p, &face);
+  /* a card the players' view does not show (its face tells what lies there) has no index */
+  char rank[4], suit;
+  card_index(r, rank, &suit);
+  double ss, rs = index_size(g, &ss), pad = g->pad;
+  if (rank[0]) {
+    cb_page_text(p, CB_FONT_BOLD, rs, x + pad, y + pad + rs * 0.78, st->ink, rank);
+    double rw = cb_text_width(st->m, CB_FONT_BOLD, rs, rank);
+    double scx = x + pad + fmax(rw, ss) / 2, scy = y + pad + rs * 0.95 + ss * 0.6;
+    cb_cards_suit(p, st, suit, scx, scy, ss);
+  }
+  /* the room number, in a ring where the card has room for one */
+  char num[16];
+  snprintf(num, sizeof num, "%d", r->number);
+  const number_at *at = &pl->num;
+  if (at->tw > g->cw * 0.8) p->cramped++; /* even the bare number crowds its card: too small a map */
+  if (at->rr > 0) {
+    cb_page_circle(p, at->cx, at->cy, at->rr);
+    cb_ink ring = cb_ink_stroke(st->ink, st->line * (r->tags & CB_TAG_ENTRANCE ? 1.8 : 0.8));
+    cb_page_ink(p, &ring);
+  }
+  cb_item_role card_role = p->role;
+  cb_page_role(p, CB_ROLE_NUMBER, r->id, 0);
+  cb_page_text(p, CB_FONT_BOLD, at->size, at->cx - at->tw / 2, at->cy + at->size * 0.35, st->ink, num);
+  p->role = card_role;
+}
+
+/* The marks of a room on its card, where its plan puts them. */
+static void draw_marks(cb_page *p, const geo *g, const card_plan *pl, cb_symbol_set *used) {
+  if (pl->placed < pl->n) p->cramped += pl->n - pl->placed;
+  for (int k = 0; k < pl->n; k++) {
+    cb_symbol_badge(p, &g->mark, pl->marks[k].sym, pl->marks[k].text, pl->mx[k], pl->my[k]);
+    *used |= cb_map_mark_symbols(&pl->marks[k]);
   }
 }
 
@@ -317,6 +441,39 @@ static int out_position(const cb_dungeon *d, const cb_cards_proc *pr, const cb_p
   return 0;
 }
 
+/* Whether every card of the level has a place for each of its marks. */
+static bool marks_fit(cb_page *p, const cb_symbols *st, const geo *g, const cb_dungeon *d,
+                      const cb_cards_proc *pr, int level) {
+  for (int i = 0; i < d->nrooms; i++) {
+    const cb_room *r = &d->rooms[i];
+    if (level && r->level != level) continue;
+    int c, rw;
+    double x, y;
+    room_cell(pr, r, &c, &rw);
+    card_box(g, c, rw, &x, &y);
+    card_plan pl = plan_card(p, st, g, d, r, x, y);
+    if (pl.placed < pl.n) return false;
+  }
+  return true;
+}
+
+/* The cards' size: a playing card's shape in its cell, grown into the
+ * gutters where it must (never past CARD_W_MAX x CARD_H_MAX of a cell) to
+ * hold its index and number on the left and a column of three marks on the
+ * right, and further, in steps, until every card holds all its marks. */
+static void card_size(cb_page *p, const cb_symbols *st, geo *g, const cb_dungeon *d, const cb_cards_proc *pr,
+                      int level) {
+  double w0 = fmax(g->cell * CARD_W, fmin(g->mark.badge * 3.6, g->cell * CARD_W_MAX)),
+         h0 = fmax(g->cell * CARD_H, fmin(g->mark.badge * 4.1, g->cell * CARD_H_MAX));
+  enum { STEPS = 4 };
+  for (int k = 0; k <= STEPS; k++) {
+    g->cw = w0 + (fmax(w0, g->cell * CARD_W_MAX) - w0) * k / STEPS;
+    g->ch = h0 + (fmax(h0, g->cell * CARD_H_MAX) - h0) * k / STEPS;
+    g->pad = fmax(1.5, g->cw * 0.09);
+    if (marks_fit(p, st, g, d, pr, level)) return;
+  }
+}
+
 double cb_cards_map_height(const cb_dungeon *d, const cb_symbols *st, int level, double w) {
   const cb_cards_proc *pr = cb_cards_of(d);
   if (!pr || pr->w < 1 || pr->h < 1 || pr->cell_ft <= 0) return cb_map_height(d, st, level, w);
@@ -332,7 +489,12 @@ void cb_cards_map(cb_page *p, const cb_symbols *st0, const cb_dungeon *d, int le
   }
   geo g;
   g.cell = fmin(w / (pr->w + 0.7), h / (pr->h + 0.7));
-  g.cw = g.cell * CARD_W, g.ch = g.cell * CARD_H;
+  cb_symbols st = *st0;
+  st.badge = fmin(st0->badge, g.cell * 0.16);
+  st.line = fmin(st0->line, fmax(0.4, g.cell * 0.014));
+  st.label = fmin(st0->label, fmax(5.0, g.cell * 0.11));
+  g.mark = st;
+  g.mark.badge = fmax(MIN_BADGE, st.badge);
   g.x0 = x + (w - pr->w * g.cell) / 2;
   g.y0 = y + (h - pr->h * g.cell) / 2;
   g.digits = 1;
@@ -342,10 +504,7 @@ void cb_cards_map(cb_page *p, const cb_symbols *st0, const cb_dungeon *d, int le
       k++;
     if (k > g.digits) g.digits = k;
   }
-  cb_symbols st = *st0;
-  st.badge = fmin(st0->badge, g.cell * 0.16);
-  st.line = fmin(st0->line, fmax(0.4, g.cell * 0.014));
-  st.label = fmin(st0->label, fmax(5.0, g.cell * 0.11));
+  card_size(p, &st, &g, d, pr, level);
 
   /* the grid, faint: every cell dealt on this level, kept or removed (the
    * shape's mask when the procedure lists no cells) */
@@ -407,16 +566,13 @@ void cb_cards_map(cb_page *p, const cb_symbols *st0, const cb_dungeon *d, int le
     if (level && r->level != level) continue;
     int c, rw;
     room_cell(pr, r, &c, &rw);
+    double cx, cy;
+    card_box(&g, c, rw, &cx, &cy);
+    card_plan pl = plan_card(p, &st, &g, d, r, cx, cy);
     cb_page_role(p, CB_ROLE_ROOM, r->id, 0);
-    draw_card(p, &st, &g, r, c, rw);
-  }
-  for (int i = 0; i < d->nrooms; i++) {
-    const cb_room *r = &d->rooms[i];
-    if (level && r->level != level) continue;
-    int c, rw;
-    room_cell(pr, r, &c, &rw);
+    draw_card(p, &st, &g, r, &pl, c, rw);
     cb_page_role(p, CB_ROLE_ROOM_MARK, r->id, 0);
-    draw_marks(p, &st, &g, d, r, c, rw, used);
+    draw_marks(p, &g, &pl, used);
   }
   cb_page_role(p, CB_ROLE_NONE, 0, 0);
 }
