@@ -381,7 +381,7 @@ static int dial_between(int ac, int ar, int bc, int br) {
  * card instead of in the middle. *mark gets the stretch that carries the mark. */
 static void draw_door(cb_page *p, const cb_symbols *st, cb_symbol s, double x1, double y1, double x2,
                       double y2, int diagonal, double mark[4]) {
-  const double f = 0.64;
+  const double f = 0.4;
   double sx1 = x1, sy1 = y1, sx2 = x2, sy2 = y2;
   if (diagonal && y1 >= y2) {
     sx2 = x1 + (x2 - x1) * f, sy2 = y1 + (y2 - y1) * f;
