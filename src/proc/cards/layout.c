@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/units.h"
@@ -18,15 +19,16 @@
 
 static const double CARD_W = 0.56, CARD_H = 0.70; /* of a cell */
 /* a small map's cards grow into their gutters, up to this much of a cell, to hold their marks */
-static const double CARD_W_MAX = 0.8, CARD_H_MAX = 0.86;
-static const double MIN_NUMBER = 8, MIN_TEXT = 7;   /* points: a room number's least type, and any text's */
-static const double MIN_BADGE = 2.6 * CB_PT_PER_MM; /* a mark's least size: 2.5 mm and a little to spare */
+static const double CARD_W_MAX = 0.68, CARD_H_MAX = 0.78;
+static const double MIN_NUMBER = 8, MIN_TEXT = 7;    /* points: a room number's least type, and any text's */
+static const double MIN_BADGE = 2.52 * CB_PT_PER_MM; /* a mark's least size: 2.5 mm */
 static const cb_rgb GRID = {0.78, 0.78, 0.78};
 
 typedef struct geo {
   double x0, y0, cell, cw, ch;
   int digits;      /* of the map's biggest room number: every ring is sized for it */
-  double pad;      /* what a card keeps clear inside its edge */
+  double pad;      /* what a card keeps clear inside its edge round its index */
+  double inset;    /* and round its marks and number */
   cb_symbols mark; /* the symbols the marks on a card are drawn with (their size) */
 } geo;
 
@@ -173,13 +175,23 @@ static double index_size(const geo *g, double *ss) {
   return fmax(MIN_TEXT, g->ch * 0.22);
 }
 
+/* Where the corner index's suit goes: under its rank, or beside it (`row`,
+ * on a card whose marks need the room under it). */
+static void suit_at(const geo *g, double rw, double rs, double ss, bool row, double x, double y, double *cx,
+                    double *cy) {
+  *cx = row ? x + g->pad + rw + ss * 0.7 : x + g->pad + fmax(rw, ss) / 2;
+  *cy = row ? y + g->pad + rs * 0.78 - ss * 0.45 : y + g->pad + rs * 0.95 + ss * 0.6;
+}
+
 /* The box the corner index takes, empty when the card shows none. */
-static spot index_spot(const cb_symbols *st, const geo *g, const cb_room *r, double x, double y) {
+static spot index_spot(const cb_symbols *st, const geo *g, const cb_room *r, bool row, double x, double y) {
   char rank[4], suit;
   card_index(r, rank, &suit);
   if (!rank[0]) return (spot){x, y, x, y};
-  double ss, rs = index_size(g, &ss), rw = cb_text_width(st->m, CB_FONT_BOLD, rs, rank);
-  return (spot){x + g->pad, y + g->pad, x + g->pad + fmax(rw, ss), y + g->pad + rs * 0.95 + ss * 1.1};
+  double ss, rs = index_size(g, &ss), rw = cb_text_width(st->m, CB_FONT_BOLD, rs, rank), sx, sy;
+  suit_at(g, rw, rs, ss, row, x, y, &sx, &sy);
+  return (spot){x + g->pad, y + g->pad, fmax(x + g->pad + rw, sx + ss / 2),
+                fmax(y + g->pad + rs * 0.95, sy + ss / 2)};
 }
 
 enum { NUMBER_PLACES = 6 };
@@ -192,8 +204,8 @@ static number_at number_place(const cb_symbols *st, const geo *g, const cb_room 
   number_at n = number_of(st, g, r, x, y);
   if (k >= NUMBER_PLACES / 2) n.rr = 0, n.reach = n.tw / 2 + 1;
   double half_h = n.rr > 0 ? n.rr : n.size * 0.4;
-  if (k % 3 >= 1) n.cx = x + g->pad + n.reach;
-  if (k % 3 == 2) n.cy = y + g->ch - g->pad - half_h;
+  if (k % 3 >= 1) n.cx = x + g->inset + n.reach;
+  if (k % 3 == 2) n.cy = y + g->ch - g->inset - half_h;
   return n;
 }
 
@@ -201,6 +213,8 @@ static number_at number_place(const cb_symbols *st, const geo *g, const cb_room 
  * many of them found a place on the card (the rest sit on its right edge). */
 typedef struct card_plan {
   number_at num;
+  bool row;   /* the index's suit beside its rank */
+  bool as_is; /* the marks placed in their own order, not the widest first */
   int n, placed;
   cb_map_mark marks[CB_MAP_MAX_MARKS];
   double mx[CB_MAP_MAX_MARKS], my[CB_MAP_MAX_MARKS];
@@ -211,24 +225,38 @@ static spot mark_spot(const geo *g, const cb_map_mark *m, double cx, double cy) 
   return (spot){cx - w / 2, cy - h / 2, cx + w / 2, cy + h * (m->sym == CB_SYM_BOSS ? 0.62 : 0.5)};
 }
 
+static int by_value(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
 /* The first place, down the card's right-hand column and then the columns
- * left of it, where mark m meets nothing taken; false when none is. */
+ * left of it, where mark m meets nothing taken; false when none is. The
+ * places tried are flush with the card's inset or with what is taken. */
 static bool find_place(const geo *g, const cb_map_mark *m, const spot *taken, int ntaken, double x, double y,
                        double *cx, double *cy) {
+  const double clear = 0.4;
   spot s0 = mark_spot(g, m, 0, 0);
-  double w = s0.x1 - s0.x0, step = g->mark.badge * 0.25;
-  for (double px = x + g->cw - g->pad - s0.x1; px + s0.x0 >= x + g->pad - 1e-9; px -= step)
-    for (double py = y + g->pad - s0.y0; py + s0.y1 <= y + g->ch - g->pad + 1e-9; py += step) {
+  double xs[CB_MAP_MAX_MARKS + 3], ys[CB_MAP_MAX_MARKS + 3];
+  int nx = 0, ny = 0;
+  xs[nx++] = -(x + g->cw - g->inset - s0.x1), ys[ny++] = y + g->inset - s0.y0;
+  for (int i = 0; i < ntaken; i++)
+    xs[nx++] = -(taken[i].x0 - clear - s0.x1 - 1e-6), ys[ny++] = taken[i].y1 + clear - s0.y0 + 1e-6;
+  qsort(xs, (size_t)nx, sizeof *xs, by_value); /* right to left */
+  qsort(ys, (size_t)ny, sizeof *ys, by_value); /* top to bottom */
+  for (int i = 0; i < nx; i++)
+    for (int j = 0; j < ny; j++) {
+      double px = -xs[i], py = ys[j];
       spot s = {px + s0.x0, py + s0.y0, px + s0.x1, py + s0.y1};
-      bool clear = true;
-      for (int i = 0; i < ntaken && clear; i++)
-        clear = !spots_meet(s, taken[i], 0.6);
-      if (clear) {
+      bool clear_of = s.x0 >= x + g->inset - 1e-9 && s.x1 <= x + g->cw - g->inset + 1e-9 &&
+                      s.y0 >= y + g->inset - 1e-9 && s.y1 <= y + g->ch - g->inset + 1e-9;
+      for (int k = 0; k < ntaken && clear_of; k++)
+        clear_of = !spots_meet(s, taken[k], clear);
+      if (clear_of) {
         *cx = px, *cy = py;
         return true;
       }
     }
-  (void)w;
   return false;
 }
 
@@ -238,14 +266,14 @@ static bool find_place(const geo *g, const cb_map_mark *m, const spot *taken, in
 static int plan_at(const cb_symbols *st, const geo *g, const cb_room *r, double x, double y, int k,
                    card_plan *pl) {
   pl->num = number_place(st, g, r, x, y, k);
-  spot taken[CB_MAP_MAX_MARKS + 2] = {index_spot(st, g, r, x, y), number_spot(&pl->num)};
-  if (spots_meet(taken[0], taken[1], 0.4) || taken[1].x1 > x + g->cw - g->pad + 0.5) return -1;
+  spot taken[CB_MAP_MAX_MARKS + 2] = {index_spot(st, g, r, pl->row, x, y), number_spot(&pl->num)};
+  if (spots_meet(taken[0], taken[1], 0.4) || taken[1].x1 > x + g->cw - g->inset + 0.5) return -1;
   int order[CB_MAP_MAX_MARKS], nt = 2, placed = 0, out = 0;
   double wide[CB_MAP_MAX_MARKS];
   for (int i = 0; i < pl->n; i++) {
     wide[i] = cb_symbol_badge_width(&g->mark, pl->marks[i].sym, pl->marks[i].text);
     int j = i;
-    for (; j > 0 && wide[order[j - 1]] < wide[i]; j--)
+    for (; !pl->as_is && j > 0 && wide[order[j - 1]] < wide[i]; j--)
       order[j] = order[j - 1];
     order[j] = i;
   }
@@ -285,13 +313,15 @@ static card_plan plan_card(cb_page *p, const cb_symbols *st, const geo *g, const
                            const cb_room *r, double x, double y) {
   card_plan best = {.placed = -1}, pl = {0};
   pl.n = split_locked_stairs(p, pl.marks, cb_map_room_marks(p, d, r, pl.marks));
-  for (int k = 0; k < NUMBER_PLACES; k++) {
-    pl.placed = plan_at(st, g, r, x, y, k, &pl);
+  for (int k = 0; k < 4 * NUMBER_PLACES; k++) {
+    pl.row = k / NUMBER_PLACES % 2, pl.as_is = k >= 2 * NUMBER_PLACES;
+    pl.placed = plan_at(st, g, r, x, y, k % NUMBER_PLACES, &pl);
     if (pl.placed > best.placed) best = pl;
-    if (pl.placed == pl.n) break;
+    if (pl.placed == pl.n) return pl;
   }
   if (best.placed < 0) { /* the number meets the index wherever it goes: its usual place */
     best = pl;
+    best.row = best.as_is = false;
     best.placed = plan_at(st, g, r, x, y, NUMBER_PLACES, &best);
   }
   return best;
@@ -314,8 +344,8 @@ static void draw_card(cb_page *p, const cb_symbols *st, const geo *g, const cb_r
   double ss, rs = index_size(g, &ss), pad = g->pad;
   if (rank[0]) {
     cb_page_text(p, CB_FONT_BOLD, rs, x + pad, y + pad + rs * 0.78, st->ink, rank);
-    double rw = cb_text_width(st->m, CB_FONT_BOLD, rs, rank);
-    double scx = x + pad + fmax(rw, ss) / 2, scy = y + pad + rs * 0.95 + ss * 0.6;
+    double rw = cb_text_width(st->m, CB_FONT_BOLD, rs, rank), scx, scy;
+    suit_at(g, rw, rs, ss, pl->row, x, y, &scx, &scy);
     cb_cards_suit(p, st, suit, scx, scy, ss);
   }
   /* the room number, in a ring where the card has room for one */
@@ -350,6 +380,16 @@ static void room_cell(const cb_cards_proc *pr, const cb_room *r, int *col, int *
   *row = (int)lround(r->y / pr->cell_ft + 0.5);
 }
 
+/* Whether a card of the level lies on cell (col, row). */
+static bool card_at(const cb_dungeon *d, const cb_cards_proc *pr, int level, int col, int row) {
+  for (int i = 0; i < d->nrooms; i++) {
+    int c, r;
+    room_cell(pr, &d->rooms[i], &c, &r);
+    if (d->rooms[i].level == level && c == col && r == row) return true;
+  }
+  return false;
+}
+
 /* The dial position from cell a to neighbouring cell b, 0 when none. */
 static bool on_a_card(const geo *g, const cb_dungeon *d, const cb_cards_proc *pr, int level, double cx,
                       double cy, double w, double h) {
@@ -381,7 +421,7 @@ static int dial_between(int ac, int ar, int bc, int br) {
  * card instead of in the middle. *mark gets the stretch that carries the mark. */
 static void draw_door(cb_page *p, const cb_symbols *st, cb_symbol s, double x1, double y1, double x2,
                       double y2, int diagonal, double mark[4]) {
-  const double f = 0.4;
+  const double f = 0.64;
   double sx1 = x1, sy1 = y1, sx2 = x2, sy2 = y2;
   if (diagonal && y1 >= y2) {
     sx2 = x1 + (x2 - x1) * f, sy2 = y1 + (y2 - y1) * f;
@@ -410,10 +450,12 @@ static void door_label(cb_page *p, const cb_symbols *st, const geo *g, const cb_
   double off = st->badge * 0.75 + (fabs(nx) * lw + fabs(ny) * lh) / 2, mx = (m[0] + m[2]) / 2,
          my = (m[1] + m[3]) / 2;
   double bx = mx + nx * off, by = my + ny * off;
-  static const double along[] = {0, 0.25, -0.25};
-  for (int k = 0; k < 6; k++) {
-    double side = k % 2 ? -1 : 1, a = along[k / 2] * (len > 0 ? 1 : 0);
-    double cx = mx + nx * off * side + dx * a, cy = my + ny * off * side + dy * a;
+  /* narrow gutters (cards grown to hold their marks) send it further along and further off the line */
+  static const double along[] = {0, 0.25, -0.25, 0.5, -0.5, 0.75, -0.75, 1, -1};
+  enum { ALONG = sizeof along / sizeof *along };
+  for (int k = 0; k < 4 * ALONG; k++) {
+    double side = k % 2 ? -1 : 1, a = along[k / 2 % ALONG] * (len > 0 ? 1 : 0), far = k < 2 * ALONG ? 1 : 1.6;
+    double cx = mx + nx * off * side * far + dx * a, cy = my + ny * off * side * far + dy * a;
     if (!on_a_card(g, d, pr, level, cx, cy, lw, lh)) {
       bx = cx, by = cy;
       break;
@@ -463,13 +505,13 @@ static bool marks_fit(cb_page *p, const cb_symbols *st, const geo *g, const cb_d
  * right, and further, in steps, until every card holds all its marks. */
 static void card_size(cb_page *p, const cb_symbols *st, geo *g, const cb_dungeon *d, const cb_cards_proc *pr,
                       int level) {
-  double w0 = fmax(g->cell * CARD_W, fmin(g->mark.badge * 3.6, g->cell * CARD_W_MAX)),
-         h0 = fmax(g->cell * CARD_H, fmin(g->mark.badge * 4.1, g->cell * CARD_H_MAX));
-  enum { STEPS = 4 };
+  double w0 = g->cell * CARD_W, h0 = g->cell * CARD_H;
+  enum { STEPS = 6 };
   for (int k = 0; k <= STEPS; k++) {
     g->cw = w0 + (fmax(w0, g->cell * CARD_W_MAX) - w0) * k / STEPS;
     g->ch = h0 + (fmax(h0, g->cell * CARD_H_MAX) - h0) * k / STEPS;
     g->pad = fmax(1.5, g->cw * 0.09);
+    g->inset = fmin(g->pad, fmax(1.2, g->cw * 0.05));
     if (marks_fit(p, st, g, d, pr, level)) return;
   }
 }
@@ -536,10 +578,14 @@ void cb_cards_map(cb_page *p, const cb_symbols *st0, const cb_dungeon *d, int le
                (d->passages[j].flags & CB_FLAG_SECRET);
       int pos = out_position(d, pr, ps, nth);
       if (pos < 1 || pos > 6) continue;
+      /* the stub heads for where a door to the next cell would go: halfway there when a card lies there */
+      static const int dc[] = {0, 0, 1, 1, 0, -1, -1}, dr[] = {0, -1, -1, 1, 1, 1, -1};
       double ax, ay, ox, oy;
       anchor(&g, ac, ar, pos, &ax, &ay);
-      anchor(&g, ac, ar, (pos + 2) % 6 + 1, &ox, &oy);
-      double dx = ax - ox, dy = ay - oy, len = hypot(dx, dy), stub = g.cell * 0.32;
+      anchor(&g, ac + dc[pos], ar + dr[pos], (pos + 2) % 6 + 1, &ox, &oy);
+      double dx = ox - ax, dy = oy - ay, len = hypot(dx, dy);
+      double stub =
+          card_at(d, pr, a->level, ac + dc[pos], ar + dr[pos]) ? len * 0.5 : fmax(len, g.cell * 0.32);
       cb_symbol s = cb_map_passage_symbol(ps);
       *used |= CB_SYMBOL_BIT(s);
       cb_page_role(p, CB_ROLE_PASSAGE, ps->from, 0);
