@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/units.h"
 #include "layout/map.h"
 #include "page/flow.h"
@@ -19,7 +20,7 @@
 
 static const double CARD_W = 0.56, CARD_H = 0.70; /* of a cell */
 /* a small map's cards grow into their gutters, up to this much of a cell, to hold their marks */
-static const double CARD_W_MAX = 0.68, CARD_H_MAX = 0.78;
+static const double CARD_W_MAX = 0.8, CARD_H_MAX = 0.86;
 static const double MIN_NUMBER = 8, MIN_TEXT = 7;    /* points: a room number's least type, and any text's */
 static const double MIN_BADGE = 2.52 * CB_PT_PER_MM; /* a mark's least size: 2.5 mm */
 static const cb_rgb GRID = {0.78, 0.78, 0.78};
@@ -392,10 +393,10 @@ static bool card_at(const cb_dungeon *d, const cb_cards_proc *pr, int level, int
 
 /* The dial position from cell a to neighbouring cell b, 0 when none. */
 static bool on_a_card(const geo *g, const cb_dungeon *d, const cb_cards_proc *pr, int level, double cx,
-                      double cy, double w, double h) {
+                      double cy, double w, double h, int skip_a, int skip_b) {
   for (int i = 0; i < d->nrooms; i++) {
     const cb_room *r = &d->rooms[i];
-    if (level && r->level != level) continue;
+    if ((level && r->level != level) || r->id == skip_a || r->id == skip_b) continue;
     int col, row;
     double x, y;
     room_cell(pr, r, &col, &row);
@@ -420,8 +421,7 @@ static int dial_between(int ac, int ar, int bc, int br) {
  * gutter, so a diagonal's mark sits a third of the way up from its lower
  * card instead of in the middle. *mark gets the stretch that carries the mark. */
 static void draw_door(cb_page *p, const cb_symbols *st, cb_symbol s, double x1, double y1, double x2,
-                      double y2, int diagonal, double mark[4]) {
-  const double f = 0.64;
+                      double y2, int diagonal, double f, double mark[4]) {
   double sx1 = x1, sy1 = y1, sx2 = x2, sy2 = y2;
   if (diagonal && y1 >= y2) {
     sx2 = x1 + (x2 - x1) * f, sy2 = y1 + (y2 - y1) * f;
@@ -434,33 +434,74 @@ static void draw_door(cb_page *p, const cb_symbols *st, cb_symbol s, double x1, 
   mark[0] = sx1, mark[1] = sy1, mark[2] = sx2, mark[3] = sy2;
 }
 
-/* Whether a box (centre, size) touches a card of the level. */
+/* Whether a box (centre, size) touches a card of the level other than
+ * those of rooms skip_a and skip_b. */
 static bool on_a_card(const geo *g, const cb_dungeon *d, const cb_cards_proc *pr, int level, double cx,
-                      double cy, double w, double h);
+                      double cy, double w, double h, int skip_a, int skip_b);
 
-/* The key id beside a lock: off the line, on its upper side, else its lower
- * one, a little along it, wherever it first touches no card. */
-static void door_label(cb_page *p, const cb_symbols *st, const geo *g, const cb_dungeon *d,
-                       const cb_cards_proc *pr, int level, const char *label, const double m[4]) {
+/* What the doors' key ids keep clear of: the doors' marks and the key ids
+ * placed before them (as boxes). */
+typedef struct door_spots {
+  spot *at;
+  int n, cap;
+} door_spots;
+
+static bool clear_spot(const geo *g, const cb_dungeon *d, const cb_cards_proc *pr, int level, double cx,
+                       double cy, double w, double h, const door_spots *taken) {
+  if (on_a_card(g, d, pr, level, cx, cy, w, h, 0, 0)) return false;
+  spot s = {cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2};
+  for (int i = 0; i < taken->n; i++)
+    if (spots_meet(s, taken->at[i], 0.3)) return false;
+  return true;
+}
+
+/* Where the key id beside a lock goes: off the line, on its upper side,
+ * else its lower one, a little along it, else the nearest place round it
+ * (within most of a cell) that touches no card, no door's mark and no other
+ * key id; false when there is none (*bx, *by: the first place tried). */
+static bool door_label_at(const geo *g, const cb_dungeon *d, const cb_cards_proc *pr, int level,
+                          const double m[4], double lw, double lh, double off, const door_spots *taken,
+                          double *bx, double *by) {
   double dx = m[2] - m[0], dy = m[3] - m[1], len = hypot(dx, dy), nx = len > 0 ? -dy / len : 0,
          ny = len > 0 ? dx / len : -1;
   if (ny > 0) nx = -nx, ny = -ny;
-  double lw, lh;
-  cb_symbol_label_size(st, label, &lw, &lh);
-  double off = st->badge * 0.75 + (fabs(nx) * lw + fabs(ny) * lh) / 2, mx = (m[0] + m[2]) / 2,
-         my = (m[1] + m[3]) / 2;
-  double bx = mx + nx * off, by = my + ny * off;
-  /* narrow gutters (cards grown to hold their marks) send it further along and further off the line */
-  static const double along[] = {0, 0.25, -0.25, 0.5, -0.5, 0.75, -0.75, 1, -1};
-  enum { ALONG = sizeof along / sizeof *along };
-  for (int k = 0; k < 4 * ALONG; k++) {
-    double side = k % 2 ? -1 : 1, a = along[k / 2 % ALONG] * (len > 0 ? 1 : 0), far = k < 2 * ALONG ? 1 : 1.6;
-    double cx = mx + nx * off * side * far + dx * a, cy = my + ny * off * side * far + dy * a;
-    if (!on_a_card(g, d, pr, level, cx, cy, lw, lh)) {
-      bx = cx, by = cy;
-      break;
-    }
+  double mx = (m[0] + m[2]) / 2, my = (m[1] + m[3]) / 2;
+  off += (fabs(nx) * lw + fabs(ny) * lh) / 2;
+  *bx = mx + nx * off, *by = my + ny * off;
+  static const double along[] = {0, 0.25, -0.25};
+  for (int k = 0; k < 6; k++) {
+    double side = k % 2 ? -1 : 1, a = along[k / 2] * (len > 0 ? 1 : 0);
+    double cx = mx + nx * off * side + dx * a, cy = my + ny * off * side + dy * a;
+    if (clear_spot(g, d, pr, level, cx, cy, lw, lh, taken)) return *bx = cx, *by = cy, true;
   }
+  /* narrow gutters: rings of places round the door's mark, the nearest first */
+  const double step = 1.5;
+  for (double r = step; r <= g->cell * 0.9; r += step)
+    for (double t = -r; t < r; t += step)
+      for (int side = 0; side < 4; side++) {
+        double cx = mx + (side == 0   ? t
+                          : side == 1 ? r
+                          : side == 2 ? -t
+                                      : -r),
+               cy = my + (side == 0   ? -r
+                          : side == 1 ? t
+                          : side == 2 ? r
+                                      : -t);
+        if (clear_spot(g, d, pr, level, cx, cy, lw, lh, taken)) return *bx = cx, *by = cy, true;
+      }
+  return false;
+}
+
+/* The key id beside a lock (door_label_at), kept in taken; the map is
+ * cramped when it has no clear place. */
+static void door_label(cb_page *p, const cb_symbols *st, const geo *g, const cb_dungeon *d,
+                       const cb_cards_proc *pr, int level, const char *label, const double m[4],
+                       door_spots *taken) {
+  double lw, lh, bx, by;
+  cb_symbol_label_size(st, label, &lw, &lh);
+  if (!door_label_at(g, d, pr, level, m, lw, lh, st->badge * 0.75, taken, &bx, &by)) p->cramped++;
+  if (taken->n < taken->cap)
+    taken->at[taken->n++] = (spot){bx - lw / 2, by - lh / 2, bx + lw / 2, by + lh / 2};
   cb_symbol_label(p, st, label, bx, by);
 }
 
@@ -522,6 +563,104 @@ double cb_cards_map_height(const cb_dungeon *d, const cb_symbols *st, int level,
   return w / (pr->w + 0.7) * (pr->h + 0.7);
 }
 
+/* How far up a diagonal door, from its lower card, the stretch that
+ * carries its mark reaches: the first of a few where the mark (reach
+ * across) touches no other card and no door's mark drawn before; less than
+ * 0 (the usual stretch) when none is clear. Upright doors' marks sit in the
+ * middle. */
+static double door_stretch(const geo *g, const cb_dungeon *d, const cb_cards_proc *pr, int level, int ida,
+                           int idb, double x1, double y1, double x2, double y2, bool diagonal, double reach,
+                           const door_spots *taken) {
+  static const double tries[] = {0.64, 0.4, 0.9, 0.28};
+  double lx = y1 >= y2 ? x1 : x2, ly = y1 >= y2 ? y1 : y2, hx = y1 >= y2 ? x2 : x1, hy = y1 >= y2 ? y2 : y1;
+  for (int k = 0; k < (diagonal ? 4 : 1); k++) {
+    double t = diagonal ? tries[k] / 2 : 0.5, mx = lx + (hx - lx) * t, my = ly + (hy - ly) * t;
+    bool clear = reach <= 0 || !on_a_card(g, d, pr, level, mx, my, reach, reach, ida, idb);
+    spot s = {mx - reach / 2, my - reach / 2, mx + reach / 2, my + reach / 2};
+    for (int i = 0; i < taken->n && clear && reach > 0; i++)
+      clear = !spots_meet(s, taken->at[i], 0.3);
+    if (clear) return tries[k];
+  }
+  return -tries[0];
+}
+
+/* The doors between cards and the ways out of the dungeon, then the key ids
+ * beside the locked doors, clear of every door's mark. */
+static void draw_doors(cb_page *p, const cb_symbols *st, const geo *g, const cb_dungeon *d,
+                       const cb_cards_proc *pr, int level, cb_symbol_set *used) {
+  door_spots taken = {cb_calloc((size_t)d->npassages * 2 + 1, sizeof(spot)), 0, d->npassages * 2};
+  int *locked = cb_calloc((size_t)d->npassages + 1, sizeof *locked), nlocked = 0;
+  double(*at)[4] = cb_calloc((size_t)d->npassages + 1, sizeof *at);
+  if (!taken.at || !locked || !at) {
+    p->oom = true;
+    goto done;
+  }
+  for (int i = 0; i < d->npassages; i++) {
+    const cb_passage *ps = &d->passages[i];
+    const cb_room *a = room_at(d, ps->from), *b = room_at(d, ps->to);
+    if (!a || (level && a->level != level)) continue;
+    int ac, ar;
+    room_cell(pr, a, &ac, &ar);
+    if (!b) {
+      if (ps->kind != CB_PASSAGE_DOOR) continue;
+      int nth = 0;
+      for (int j = 0; j < i; j++)
+        nth += d->passages[j].from == ps->from && d->passages[j].to == 0 &&
+               (d->passages[j].flags & CB_FLAG_SECRET);
+      int pos = out_position(d, pr, ps, nth);
+      if (pos < 1 || pos > 6) continue;
+      /* the stub heads for where a door to the next cell would go: halfway there when a card lies there */
+      static const int dc[] = {0, 0, 1, 1, 0, -1, -1}, dr[] = {0, -1, -1, 1, 1, 1, -1};
+      double ax, ay, ox, oy;
+      anchor(g, ac, ar, pos, &ax, &ay);
+      anchor(g, ac + dc[pos], ar + dr[pos], (pos + 2) % 6 + 1, &ox, &oy);
+      double dx = ox - ax, dy = oy - ay, len = hypot(dx, dy);
+      double stub =
+          card_at(d, pr, a->level, ac + dc[pos], ar + dr[pos]) ? len * 0.5 : fmax(len, g->cell * 0.32);
+      cb_symbol s = cb_map_passage_symbol(ps);
+      *used |= CB_SYMBOL_BIT(s);
+      cb_page_role(p, CB_ROLE_PASSAGE, ps->from, 0);
+      cb_symbol_passage(p, st, s, ax, ay, ax + dx / len * stub, ay + dy / len * stub);
+      double sw, sh, sx = ax + dx / len * stub / 2, sy = ay + dy / len * stub / 2;
+      cb_symbol_passage_mark(st, s, &sw, &sh);
+      if (sw > 0 && taken.n < taken.cap)
+        taken.at[taken.n++] = (spot){sx - sw / 2, sy - sh / 2, sx + sw / 2, sy + sh / 2};
+      continue;
+    }
+    if (b->level != a->level) continue; /* stairs: marked on both rooms */
+    int bc, br;
+    room_cell(pr, b, &bc, &br);
+    int pos = dial_between(ac, ar, bc, br);
+    if (!pos) continue;
+    double x1, y1, x2, y2;
+    anchor(g, ac, ar, pos, &x1, &y1);
+    anchor(g, bc, br, (pos + 2) % 6 + 1, &x2, &y2);
+    cb_symbol s = cb_map_passage_symbol(ps);
+    *used |= CB_SYMBOL_BIT(s);
+    cb_page_role(p, CB_ROLE_PASSAGE, ps->from, ps->to);
+    double m[4], mw, mh;
+    cb_symbol_passage_mark(st, s, &mw, &mh);
+    double reach = fmax(mw, mh) * 0.75; /* the mark, turned along its door */
+    bool diagonal = pos != 1 && pos != 4;
+    double f = door_stretch(g, d, pr, level, a->id, b->id, x1, y1, x2, y2, diagonal, reach, &taken);
+    if (f < 0) p->cramped++; /* a door's mark reaching another card or door: the map is too small */
+    draw_door(p, st, s, x1, y1, x2, y2, diagonal, fabs(f), m);
+    double mx = (m[0] + m[2]) / 2, my = (m[1] + m[3]) / 2;
+    if (reach > 0 && taken.n < taken.cap)
+      taken.at[taken.n++] = (spot){mx - reach / 2, my - reach / 2, mx + reach / 2, my + reach / 2};
+    if (ps->lock) locked[nlocked++] = i, memcpy(at[i], m, sizeof m);
+  }
+  for (int k = 0; k < nlocked; k++) {
+    const cb_passage *ps = &d->passages[locked[k]];
+    cb_page_role(p, CB_ROLE_PASSAGE, ps->from, ps->to);
+    door_label(p, st, g, d, pr, level, ps->lock, at[locked[k]], &taken);
+  }
+done:
+  free(taken.at);
+  free(locked);
+  free(at);
+}
+
 void cb_cards_map(cb_page *p, const cb_symbols *st0, const cb_dungeon *d, int level, double x, double y,
                   double w, double h, cb_symbol_set *used) {
   const cb_cards_proc *pr = cb_cards_of(d);
@@ -563,50 +702,7 @@ void cb_cards_map(cb_page *p, const cb_symbols *st0, const cb_dungeon *d, int le
   cb_ink grid = cb_ink_stroke(GRID, 0.35);
   cb_page_ink(p, &grid);
 
-  /* doors between cards, and ways out of the dungeon */
-  for (int i = 0; i < d->npassages; i++) {
-    const cb_passage *ps = &d->passages[i];
-    const cb_room *a = room_at(d, ps->from), *b = room_at(d, ps->to);
-    if (!a || (level && a->level != level)) continue;
-    int ac, ar;
-    room_cell(pr, a, &ac, &ar);
-    if (!b) {
-      if (ps->kind != CB_PASSAGE_DOOR) continue;
-      int nth = 0;
-      for (int j = 0; j < i; j++)
-        nth += d->passages[j].from == ps->from && d->passages[j].to == 0 &&
-               (d->passages[j].flags & CB_FLAG_SECRET);
-      int pos = out_position(d, pr, ps, nth);
-      if (pos < 1 || pos > 6) continue;
-      /* the stub heads for where a door to the next cell would go: halfway there when a card lies there */
-      static const int dc[] = {0, 0, 1, 1, 0, -1, -1}, dr[] = {0, -1, -1, 1, 1, 1, -1};
-      double ax, ay, ox, oy;
-      anchor(&g, ac, ar, pos, &ax, &ay);
-      anchor(&g, ac + dc[pos], ar + dr[pos], (pos + 2) % 6 + 1, &ox, &oy);
-      double dx = ox - ax, dy = oy - ay, len = hypot(dx, dy);
-      double stub =
-          card_at(d, pr, a->level, ac + dc[pos], ar + dr[pos]) ? len * 0.5 : fmax(len, g.cell * 0.32);
-      cb_symbol s = cb_map_passage_symbol(ps);
-      *used |= CB_SYMBOL_BIT(s);
-      cb_page_role(p, CB_ROLE_PASSAGE, ps->from, 0);
-      cb_symbol_passage(p, &st, s, ax, ay, ax + dx / len * stub, ay + dy / len * stub);
-      continue;
-    }
-    if (b->level != a->level) continue; /* stairs: marked on both rooms */
-    int bc, br;
-    room_cell(pr, b, &bc, &br);
-    int pos = dial_between(ac, ar, bc, br);
-    if (!pos) continue;
-    double x1, y1, x2, y2;
-    anchor(&g, ac, ar, pos, &x1, &y1);
-    anchor(&g, bc, br, (pos + 2) % 6 + 1, &x2, &y2);
-    cb_symbol s = cb_map_passage_symbol(ps);
-    *used |= CB_SYMBOL_BIT(s);
-    cb_page_role(p, CB_ROLE_PASSAGE, ps->from, ps->to);
-    double m[4];
-    draw_door(p, &st, s, x1, y1, x2, y2, pos != 1 && pos != 4, m);
-    if (ps->lock) door_label(p, &st, &g, d, pr, level, ps->lock, m);
-  }
+  draw_doors(p, &st, &g, d, pr, level, used);
   for (int i = 0; i < d->nrooms; i++) {
     const cb_room *r = &d->rooms[i];
     if (level && r->level != level) continue;
