@@ -31,21 +31,50 @@ typedef struct geo {
   double pad;      /* what a card keeps clear inside its edge round its index */
   double inset;    /* and round its marks and number */
   cb_symbols mark; /* the symbols the marks on a card are drawn with (their size) */
+  /* how far each cell's card has grown, in steps of GROW_STEPS from the usual shape (cw x ch) to
+   * the largest (cw_max x ch_max): gw x gh cells from (1, 1), NULL: none has */
+  unsigned char *grow;
+  int gw, gh;
+  double cw_max, ch_max;
 } geo;
+
+enum { GROW_STEPS = 6 };
+
+/* The size of cell (col, row)'s card. */
+static void card_dims(const geo *g, int col, int row, double *cw, double *ch) {
+  int k = g->grow && col >= 1 && row >= 1 && col <= g->gw && row <= g->gh
+              ? g->grow[(row - 1) * g->gw + col - 1]
+              : 0;
+  *cw = g->cw + (g->cw_max - g->cw) * k / GROW_STEPS;
+  *ch = g->ch + (g->ch_max - g->ch) * k / GROW_STEPS;
+}
 
 /* The card's top-left corner for cell (col, row). */
 static void card_box(const geo *g, int col, int row, double *x, double *y) {
-  *x = g->x0 + (col - 0.5) * g->cell - g->cw / 2;
-  *y = g->y0 + (row - 0.5) * g->cell - g->ch / 2;
+  double cw, ch;
+  card_dims(g, col, row, &cw, &ch);
+  *x = g->x0 + (col - 0.5) * g->cell - cw / 2;
+  *y = g->y0 + (row - 0.5) * g->cell - ch / 2;
+}
+
+/* The geometry as cell (col, row)'s card sees it: its own size and insets. */
+static geo card_geo(const geo *g, int col, int row) {
+  geo c = *g;
+  card_dims(g, col, row, &c.cw, &c.ch);
+  c.pad = fmax(1.5, c.cw * 0.09);
+  c.inset = fmin(c.pad, fmax(1.2, c.cw * 0.05));
+  c.cw_max = c.cw, c.ch_max = c.ch; /* card_box of this card keeps its size */
+  return c;
 }
 
 /* Where dial position pos touches the card. */
 static void anchor(const geo *g, int col, int row, int pos, double *ax, double *ay) {
-  double x, y;
+  double x, y, cw, ch;
   card_box(g, col, row, &x, &y);
+  card_dims(g, col, row, &cw, &ch);
   static const double fx[] = {0.5, 0.5, 1, 1, 0.5, 0, 0}, fy[] = {0.5, 0, 0, 1, 1, 1, 0};
-  *ax = x + fx[pos] * g->cw;
-  *ay = y + fy[pos] * g->ch;
+  *ax = x + fx[pos] * cw;
+  *ay = y + fy[pos] * ch;
 }
 
 /* A heart pointing down (sign 1) or, for a spade's body, up (sign -1). */
@@ -400,8 +429,10 @@ static bool on_a_card(const geo *g, const cb_dungeon *d, const cb_cards_proc *pr
     int col, row;
     double x, y;
     room_cell(pr, r, &col, &row);
+    double cw, ch;
     card_box(g, col, row, &x, &y);
-    if (cx + w / 2 > x && cx - w / 2 < x + g->cw && cy + h / 2 > y && cy - h / 2 < y + g->ch) return true;
+    card_dims(g, col, row, &cw, &ch);
+    if (cx + w / 2 > x && cx - w / 2 < x + cw && cy + h / 2 > y && cy - h / 2 < y + ch) return true;
   }
   return false;
 }
@@ -524,36 +555,37 @@ static int out_position(const cb_dungeon *d, const cb_cards_proc *pr, const cb_p
   return 0;
 }
 
-/* Whether every card of the level has a place for each of its marks. */
-static bool marks_fit(cb_page *p, const cb_symbols *st, const geo *g, const cb_dungeon *d,
-                      const cb_cards_proc *pr, int level) {
-  for (int i = 0; i < d->nrooms; i++) {
-    const cb_room *r = &d->rooms[i];
-    if (level && r->level != level) continue;
-    int c, rw;
-    double x, y;
-    room_cell(pr, r, &c, &rw);
-    card_box(g, c, rw, &x, &y);
-    card_plan pl = plan_card(p, st, g, d, r, x, y);
-    if (pl.placed < pl.n) return false;
-  }
-  return true;
+/* Whether the card of room r, at its cell's size, has a place for each of its marks. */
+static bool marks_fit(cb_page *p, const cb_symbols *st, const geo *g, const cb_dungeon *d, const cb_room *r,
+                      int col, int row) {
+  geo c = card_geo(g, col, row);
+  double x, y;
+  card_box(&c, col, row, &x, &y);
+  card_plan pl = plan_card(p, st, &c, d, r, x, y);
+  return pl.placed == pl.n;
 }
 
-/* The cards' size: a playing card's shape in its cell, grown into the
- * gutters where it must (never past CARD_W_MAX x CARD_H_MAX of a cell) to
- * hold its index and number on the left and a column of three marks on the
- * right, and further, in steps, until every card holds all its marks. */
+/* The cards' sizes: a playing card's shape in its cell, each grown into its
+ * gutters, in steps, only as far as it must (never past CARD_W_MAX x
+ * CARD_H_MAX of a cell) to hold its index, its number and all its marks;
+ * g->grow gets the steps (left NULL when out of memory: no card grows). */
 static void card_size(cb_page *p, const cb_symbols *st, geo *g, const cb_dungeon *d, const cb_cards_proc *pr,
                       int level) {
-  double w0 = g->cell * CARD_W, h0 = g->cell * CARD_H;
-  enum { STEPS = 6 };
-  for (int k = 0; k <= STEPS; k++) {
-    g->cw = w0 + (fmax(w0, g->cell * CARD_W_MAX) - w0) * k / STEPS;
-    g->ch = h0 + (fmax(h0, g->cell * CARD_H_MAX) - h0) * k / STEPS;
-    g->pad = fmax(1.5, g->cw * 0.09);
-    g->inset = fmin(g->pad, fmax(1.2, g->cw * 0.05));
-    if (marks_fit(p, st, g, d, pr, level)) return;
+  g->cw = g->cell * CARD_W, g->ch = g->cell * CARD_H;
+  g->cw_max = fmax(g->cw, g->cell * CARD_W_MAX), g->ch_max = fmax(g->ch, g->cell * CARD_H_MAX);
+  g->pad = fmax(1.5, g->cw * 0.09);
+  g->inset = fmin(g->pad, fmax(1.2, g->cw * 0.05));
+  g->gw = pr->w, g->gh = pr->h;
+  g->grow = cb_calloc((size_t)pr->w * (size_t)pr->h, 1);
+  if (!g->grow) return;
+  for (int i = 0; i < d->nrooms; i++) {
+    const cb_room *r = &d->rooms[i];
+    int c, rw;
+    room_cell(pr, r, &c, &rw);
+    if ((level && r->level != level) || c < 1 || rw < 1 || c > pr->w || rw > pr->h) continue;
+    unsigned char *k = &g->grow[(rw - 1) * pr->w + c - 1];
+    for (*k = 0; *k < GROW_STEPS && !marks_fit(p, st, g, d, r, c, rw); (*k)++) {
+    }
   }
 }
 
@@ -709,14 +741,16 @@ void cb_cards_map(cb_page *p, const cb_symbols *st0, const cb_dungeon *d, int le
     int c, rw;
     room_cell(pr, r, &c, &rw);
     double cx, cy;
-    card_box(&g, c, rw, &cx, &cy);
-    card_plan pl = plan_card(p, &st, &g, d, r, cx, cy);
+    geo cg = card_geo(&g, c, rw);
+    card_box(&cg, c, rw, &cx, &cy);
+    card_plan pl = plan_card(p, &st, &cg, d, r, cx, cy);
     cb_page_role(p, CB_ROLE_ROOM, r->id, 0);
-    draw_card(p, &st, &g, r, &pl, c, rw);
+    draw_card(p, &st, &cg, r, &pl, c, rw);
     cb_page_role(p, CB_ROLE_ROOM_MARK, r->id, 0);
-    draw_marks(p, &g, &pl, used);
+    draw_marks(p, &cg, &pl, used);
   }
   cb_page_role(p, CB_ROLE_NONE, 0, 0);
+  free(g.grow);
 }
 
 /* What cards draws beyond the generic sheet (its row in the registry). */
