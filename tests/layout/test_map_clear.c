@@ -454,6 +454,123 @@ static void nothing_draws_through_anything(void **state) {
     fail_msg("%s: %s", gen, f.first);
 }
 
+static void lay_out_sheet(const cb_dungeon *d, const cb_dungeon *shown, bool players, cb_document *doc);
+
+/* ---- cards at 7x7 and at two levels: marks a reader can read (issue 22) ---- */
+
+typedef struct card_marks {
+  int small, off_card, overlap, passage_marks, sheets, pages, marks;
+  char first[256];
+} card_marks;
+
+#define card_fault(c, count, ...) tally((c)->first, sizeof(c)->first, count, __VA_ARGS__)
+
+static bool box_within(box in, box out, double slack) {
+  return in.x0 >= out.x0 - slack && in.y0 >= out.y0 - slack && in.x1 <= out.x1 + slack &&
+         in.y1 <= out.y1 + slack;
+}
+
+static bool boxes_meet(box a, box b) { return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1; }
+
+/* The filled shapes on the page of role `kind` that no other such shape
+ * holds (a badge's body, not the padlock or arrow inside it), with their
+ * items. Returns how many. */
+static int bodies(const cb_page *p, cb_role kind, box *out, const cb_item **items) {
+  int n = 0;
+  for (int i = 0; i < p->nitems; i++) {
+    const cb_item *it = &p->items[i];
+    if (it->kind != CB_ITEM_PATH || it->role.kind != kind || !it->ink.fill) continue;
+    out[n] = path_box(p, it), items[n++] = it;
+  }
+  int kept = 0;
+  for (int i = 0; i < n; i++) {
+    bool held = false;
+    for (int j = 0; j < n && !held; j++)
+      held = j != i && items[j]->role.a == items[i]->role.a && items[j]->role.b == items[i]->role.b &&
+             box_within(out[i], out[j], 0.01) && !box_within(out[j], out[i], 0.01);
+    if (!held) out[kept] = out[i], items[kept++] = items[i];
+  }
+  return kept;
+}
+
+/* Every room's badge at least 2.5 mm and inside its own card, no two
+ * badges on one spot, and no two passages' marks (doors, padlocks, their
+ * key ids) on one spot either. */
+static void check_card_marks(const cb_page *p, card_marks *c, const char *what) {
+  box *cards = calloc((size_t)p->nitems + 1, sizeof *cards), *b = calloc((size_t)p->nitems + 1, sizeof *b),
+      *pm = calloc((size_t)p->nitems + 1, sizeof *pm);
+  const cb_item **bi = calloc((size_t)p->nitems + 1, sizeof *bi),
+                **pi = calloc((size_t)p->nitems + 1, sizeof *pi);
+  assert_true(cards && b && pm && bi && pi);
+  int ncards = 0;
+  for (int i = 0; i < p->nitems; i++)
+    if (p->items[i].kind == CB_ITEM_PATH && p->items[i].role.kind == CB_ROLE_ROOM && p->items[i].ink.fill)
+      cards[ncards++] = path_box(p, &p->items[i]);
+  int nb = bodies(p, CB_ROLE_ROOM_MARK, b, bi), np = bodies(p, CB_ROLE_PASSAGE, pm, pi);
+  const double least = 2.5 * CB_PT_PER_MM - 1e-6;
+  c->marks += nb;
+  for (int i = 0; i < nb; i++) {
+    if (fmin(b[i].x1 - b[i].x0, b[i].y1 - b[i].y0) < least)
+      card_fault(c, &c->small, "%s: a mark of room %d is %.1f mm", what, bi[i]->role.a,
+                 fmin(b[i].x1 - b[i].x0, b[i].y1 - b[i].y0) / CB_PT_PER_MM);
+    bool own = false;
+    for (int k = 0; k < ncards && !own; k++)
+      own = cards[k].id == bi[i]->role.a && box_within(b[i], cards[k], 0.3);
+    if (!own)
+      card_fault(c, &c->off_card, "%s: a mark of room %d (%.1f-%.1f, %.1f-%.1f) is not inside its card", what,
+                 bi[i]->role.a, b[i].x0, b[i].x1, b[i].y0, b[i].y1);
+    for (int j = i + 1; j < nb; j++)
+      if (boxes_meet(b[i], b[j]))
+        card_fault(c, &c->overlap, "%s: marks of rooms %d and %d overlap", what, bi[i]->role.a,
+                   bi[j]->role.a);
+  }
+  for (int i = 0; i < np; i++)
+    for (int j = i + 1; j < np; j++) {
+      bool same = pi[i]->role.a == pi[j]->role.a && pi[i]->role.b == pi[j]->role.b;
+      if (!same && boxes_meet(pm[i], pm[j]))
+        card_fault(c, &c->passage_marks, "%s: marks of passages %d-%d and %d-%d share a spot", what,
+                   pi[i]->role.a, pi[i]->role.b, pi[j]->role.a, pi[j]->role.b);
+    }
+  free(cards), free(b), free(pm), free(bi), free(pi);
+}
+
+/* The sheets of cards --grid 7x7 (odd seeds) and --levels 2 (even ones).
+ * Before issue 22 (100 seeds): 629 of 3118 marks under 2.5 mm, every one
+ * astride its card's edge, 15 passages' marks on one spot. Ceiling, per 200
+ * sheets, measured and not yet fixed: doors of diagonals that cross in a
+ * narrow gutter (13, seed 8's 1-2 and 4-13 first). */
+static void cards_marks_are_legible(void **state) {
+  (void)state;
+  const char *env = getenv("CB_MAP_SEEDS");
+  int seeds = env ? atoi(env) : 200;
+  card_marks c = {0};
+  for (int seed = 1; seed <= seeds; seed++) {
+    cb_gen_options o = {.seed = (uint64_t)seed};
+    if (seed % 2)
+      o.cards.grid_w = o.cards.grid_h = 7;
+    else
+      o.levels = 2;
+    cb_dungeon *d = NULL;
+    cb_error err = {0};
+    cb_stock_options sto = {0};
+    if (cb_generator_find("cards")->generate(&o, &d, &err) != CB_OK || cb_stock_run(d, &sto, &err) != CB_OK)
+      fail_msg("cards seed %d: %s", seed, err.msg);
+    cb_document doc = {0};
+    lay_out_sheet(d, d, false, &doc);
+    char what[64];
+    snprintf(what, sizeof what, "cards %s seed %d", seed % 2 ? "--grid 7x7" : "--levels 2", seed);
+    check_card_marks(doc.pages[0], &c, what);
+    c.sheets++, c.pages += doc.npages;
+    cb_document_free(&doc);
+    cb_dungeon_free(d);
+  }
+  printf("cards        %d sheets at 7x7 or two levels (%d pages, %d marks): %d marks under 2.5 mm, %d off "
+         "their card, %d overlapping, %d passages' marks on one spot%s%s\n",
+         c.sheets, c.pages, c.marks, c.small, c.off_card, c.overlap, c.passage_marks,
+         c.first[0] ? "; first: " : "", c.first);
+  if (c.small + c.off_card + c.overlap || c.passage_marks > 13 * seeds / 200) fail_msg("%s", c.first);
+}
+
 /* ---- the players' map: what it may show, worked out from the model alone ---- */
 
 typedef struct leaks {
@@ -804,12 +921,13 @@ static void nothing_crosses_the_frame(void **state) {
 
 int main(void) {
   static const char *gens[] = {"dropdice", "cards", "leximorph", "preconnect", "battleships"};
-  struct CMUnitTest tests[11];
+  struct CMUnitTest tests[12];
   for (int i = 0; i < 5; i++) {
     tests[i] = (struct CMUnitTest){gens[i], nothing_draws_through_anything, NULL, NULL, (void *)gens[i]};
     tests[5 + i] =
         (struct CMUnitTest){"players", players_map_keeps_every_secret, NULL, NULL, (void *)gens[i]};
   }
   tests[10] = (struct CMUnitTest){"leximorph frame", nothing_crosses_the_frame, NULL, NULL, NULL};
+  tests[11] = (struct CMUnitTest){"cards marks", cards_marks_are_legible, NULL, NULL, NULL};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

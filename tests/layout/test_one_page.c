@@ -57,6 +57,11 @@ static const one_case CASES[] = {
     {"battleships landscape", "battleships", 60, A4_H, A4_W, NULL, false},
     {"leximorph landscape", "leximorph", 60, A4_H, A4_W, NULL, true},
     {"cards landscape letter", "cards", 60, LETTER_H, LETTER_W, NULL, false},
+    /* booklet.md: cards up to 7x7 or two levels on A4 and Letter, portrait and landscape (measured) */
+    {"cards --grid 7x7 on letter", "cards", 60, LETTER_W, LETTER_H, grid7, true},
+    {"cards --grid 7x7 landscape", "cards", 60, A4_H, A4_W, grid7, true},
+    {"cards --levels 2 on letter", "cards", 60, LETTER_W, LETTER_H, levels2, true},
+    {"cards --levels 2 landscape", "cards", 60, A4_H, A4_W, levels2, true},
 };
 
 static cb_backend *backend;

@@ -9,35 +9,72 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/units.h"
 #include "layout/map.h"
 #include "page/flow.h"
 #include "proc.h"
 
 static const double CARD_W = 0.56, CARD_H = 0.70; /* of a cell */
-static const double MIN_NUMBER = 8, MIN_TEXT = 7; /* points: a room number's least type, and any text's */
+/* a small map's cards grow into their gutters, up to this much of a cell, to hold their marks */
+static const double CARD_W_MAX = 0.8, CARD_H_MAX = 0.86;
+static const double MIN_NUMBER = 8, MIN_TEXT = 7;    /* points: a room number's least type, and any text's */
+static const double MIN_BADGE = 2.52 * CB_PT_PER_MM; /* a mark's least size: 2.5 mm */
 static const cb_rgb GRID = {0.78, 0.78, 0.78};
 
 typedef struct geo {
   double x0, y0, cell, cw, ch;
-  int digits; /* of the map's biggest room number: every ring is sized for it */
+  int digits;      /* of the map's biggest room number: every ring is sized for it */
+  double pad;      /* what a card keeps clear inside its edge round its index */
+  double inset;    /* and round its marks and number */
+  cb_symbols mark; /* the symbols the marks on a card are drawn with (their size) */
+  /* how far each cell's card has grown, in steps of GROW_STEPS from the usual shape (cw x ch) to
+   * the largest (cw_max x ch_max): gw x gh cells from (1, 1), NULL: none has */
+  unsigned char *grow;
+  int gw, gh;
+  double cw_max, ch_max;
 } geo;
+
+enum { GROW_STEPS = 6 };
+
+/* The size of cell (col, row)'s card. */
+static void card_dims(const geo *g, int col, int row, double *cw, double *ch) {
+  int k = g->grow && col >= 1 && row >= 1 && col <= g->gw && row <= g->gh
+              ? g->grow[(row - 1) * g->gw + col - 1]
+              : 0;
+  *cw = g->cw + (g->cw_max - g->cw) * k / GROW_STEPS;
+  *ch = g->ch + (g->ch_max - g->ch) * k / GROW_STEPS;
+}
 
 /* The card's top-left corner for cell (col, row). */
 static void card_box(const geo *g, int col, int row, double *x, double *y) {
-  *x = g->x0 + (col - 0.5) * g->cell - g->cw / 2;
-  *y = g->y0 + (row - 0.5) * g->cell - g->ch / 2;
+  double cw, ch;
+  card_dims(g, col, row, &cw, &ch);
+  *x = g->x0 + (col - 0.5) * g->cell - cw / 2;
+  *y = g->y0 + (row - 0.5) * g->cell - ch / 2;
+}
+
+/* The geometry as cell (col, row)'s card sees it: its own size and insets. */
+static geo card_geo(const geo *g, int col, int row) {
+  geo c = *g;
+  card_dims(g, col, row, &c.cw, &c.ch);
+  c.pad = fmax(1.5, c.cw * 0.09);
+  c.inset = fmin(c.pad, fmax(1.2, c.cw * 0.05));
+  c.cw_max = c.cw, c.ch_max = c.ch; /* card_box of this card keeps its size */
+  return c;
 }
 
 /* Where dial position pos touches the card. */
 static void anchor(const geo *g, int col, int row, int pos, double *ax, double *ay) {
-  double x, y;
+  double x, y, cw, ch;
   card_box(g, col, row, &x, &y);
+  card_dims(g, col, row, &cw, &ch);
   static const double fx[] = {0.5, 0.5, 1, 1, 0.5, 0, 0}, fy[] = {0.5, 0, 0, 1, 1, 1, 0};
-  *ax = x + fx[pos] * g->cw;
-  *ay = y + fy[pos] * g->ch;
+  *ax = x + fx[pos] * cw;
+  *ay = y + fy[pos] * ch;
 }
 
 /* A heart pointing down (sign 1) or, for a spade's body, up (sign -1). */
@@ -107,8 +144,8 @@ void cb_cards_suit(cb_page *p, const cb_symbols *st, char suit, double cx, doubl
 }
 
 /* Where a card's room number goes: its centre and size (never under 8 pt),
- * the ring round it (rr 0: a small card has no room for one, the number
- * stands alone) and how far from the centre it reaches. */
+ * the ring round it (rr 0: no ring, the number stands alone) and how far
+ * from the centre it reaches. */
 typedef struct number_at {
   double cx, cy, size, rr, reach, tw;
 } number_at;
@@ -122,6 +159,7 @@ static double number_size(const geo *g, int digits, double *rr) {
   return size;
 }
 
+/* The number at its usual place, low and to the right of the corner index. */
 static number_at number_of(const cb_symbols *st, const geo *g, const cb_room *r, double x, double y) {
   char num[16];
   snprintf(num, sizeof num, "%d", r->number);
@@ -136,50 +174,152 @@ static number_at number_of(const cb_symbols *st, const geo *g, const cb_room *r,
   return n;
 }
 
-static void draw_card(cb_page *p, const cb_symbols *st, const geo *g, const cb_room *r, int col, int row) {
-  double x, y;
-  card_box(g, col, row, &x, &y);
-  cb_page_rounded_rect(p, x, y, g->cw, g->ch, g->cw * 0.1);
-  cb_ink face = {.fill = true,
-                 .stroke = true,
-                 .fill_color = cb_symbol_room_fill(st),
-                 .stroke_color = st->ink,
-                 .width = st->line};
-  cb_page_ink(p, &face);
-  /* a card the players' view does not show (its face tells what lies there) has no index */
+/* A box a card's index, number or mark takes. */
+typedef struct spot {
+  double x0, y0, x1, y1;
+} spot;
+
+static bool spots_meet(spot a, spot b, double clear) {
+  return a.x0 < b.x1 + clear && b.x0 < a.x1 + clear && a.y0 < b.y1 + clear && b.y0 < a.y1 + clear;
+}
+
+static spot number_spot(const number_at *n) {
+  if (n->rr > 0) return (spot){n->cx - n->rr, n->cy - n->rr, n->cx + n->rr, n->cy + n->rr};
+  return (spot){n->cx - n->tw / 2, n->cy - n->size * 0.4, n->cx + n->tw / 2, n->cy + n->size * 0.35};
+}
+
+/* The corner index's rank and suit: the rank's text, the suit's letter (0: none). */
+static void card_index(const cb_room *r, char rank[4], char *suit) {
   const char *card = r->card ? r->card : "";
   size_t n = strlen(card);
-  char rank[4] = "";
-  char suit = 0;
+  rank[0] = 0, *suit = 0;
   if (strcmp(card, "JK") == 0)
-    snprintf(rank, sizeof rank, "JK");
+    snprintf(rank, 4, "JK");
   else if (n >= 2 && n <= 3)
-    memcpy(rank, card, n - 1), rank[n - 1] = 0, suit = card[n - 1];
-  double rs = fmax(MIN_TEXT, g->ch * 0.22), pad = g->cw * 0.09; /* the corner index, never under 7 pt */
-  if (n) {
-    cb_page_text(p, CB_FONT_BOLD, rs, x + pad, y + pad + rs * 0.78, st->ink, rank);
-    double ss = g->ch * 0.17, rw = cb_text_width(st->m, CB_FONT_BOLD, rs, rank);
-    double scx = x + pad + fmax(rw, ss) / 2, scy = y + pad + rs * 0.95 + ss * 0.6;
-    cb_cards_suit(p, st, suit, scx, scy, ss);
+    memcpy(rank, card, n - 1), rank[n - 1] = 0, *suit = card[n - 1];
+}
+
+/* The corner index's type size (never under 7 pt) and its suit's. */
+static double index_size(const geo *g, double *ss) {
+  *ss = g->ch * 0.17;
+  return fmax(MIN_TEXT, g->ch * 0.22);
+}
+
+/* Where the corner index's suit goes: under its rank, or beside it (`row`,
+ * on a card whose marks need the room under it). */
+static void suit_at(const geo *g, double rw, double rs, double ss, bool row, double x, double y, double *cx,
+                    double *cy) {
+  *cx = row ? x + g->pad + rw + ss * 0.7 : x + g->pad + fmax(rw, ss) / 2;
+  *cy = row ? y + g->pad + rs * 0.78 - ss * 0.45 : y + g->pad + rs * 0.95 + ss * 0.6;
+}
+
+/* The box the corner index takes, empty when the card shows none. */
+static spot index_spot(const cb_symbols *st, const geo *g, const cb_room *r, bool row, double x, double y) {
+  char rank[4], suit;
+  card_index(r, rank, &suit);
+  if (!rank[0]) return (spot){x, y, x, y};
+  double ss, rs = index_size(g, &ss), rw = cb_text_width(st->m, CB_FONT_BOLD, rs, rank), sx, sy;
+  suit_at(g, rw, rs, ss, row, x, y, &sx, &sy);
+  return (spot){x + g->pad, y + g->pad, fmax(x + g->pad + rw, sx + ss / 2),
+                fmax(y + g->pad + rs * 0.95, sy + ss / 2)};
+}
+
+enum { NUMBER_PLACES = 6 };
+
+/* The number's place `k`: its usual one, then further left, then low in
+ * the left corner, each with its ring and then without (a card's marks
+ * take the room the number leaves). */
+static number_at number_place(const cb_symbols *st, const geo *g, const cb_room *r, double x, double y,
+                              int k) {
+  number_at n = number_of(st, g, r, x, y);
+  if (k >= NUMBER_PLACES / 2) n.rr = 0, n.reach = n.tw / 2 + 1;
+  double half_h = n.rr > 0 ? n.rr : n.size * 0.4;
+  if (k % 3 >= 1) n.cx = x + g->inset + n.reach;
+  if (k % 3 == 2) n.cy = y + g->ch - g->inset - half_h;
+  return n;
+}
+
+/* Where a card's marks go: the number's place, each mark's centre, how
+ * many of them found a place on the card (the rest sit on its right edge). */
+typedef struct card_plan {
+  number_at num;
+  bool row;   /* the index's suit beside its rank */
+  bool as_is; /* the marks placed in their own order, not the widest first */
+  int n, placed;
+  cb_map_mark marks[CB_MAP_MAX_MARKS];
+  double mx[CB_MAP_MAX_MARKS], my[CB_MAP_MAX_MARKS];
+} card_plan;
+
+static spot mark_spot(const geo *g, const cb_map_mark *m, double cx, double cy) {
+  double w = cb_symbol_badge_width(&g->mark, m->sym, m->text), h = g->mark.badge;
+  return (spot){cx - w / 2, cy - h / 2, cx + w / 2, cy + h * (m->sym == CB_SYM_BOSS ? 0.62 : 0.5)};
+}
+
+static int by_value(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The first place, down the card's right-hand column and then the columns
+ * left of it, where mark m meets nothing taken; false when none is. The
+ * places tried are flush with the card's inset or with what is taken. */
+static bool find_place(const geo *g, const cb_map_mark *m, const spot *taken, int ntaken, double x, double y,
+                       double *cx, double *cy) {
+  const double clear = 0.4;
+  spot s0 = mark_spot(g, m, 0, 0);
+  double xs[CB_MAP_MAX_MARKS + 3], ys[CB_MAP_MAX_MARKS + 3];
+  int nx = 0, ny = 0;
+  xs[nx++] = -(x + g->cw - g->inset - s0.x1), ys[ny++] = y + g->inset - s0.y0;
+  for (int i = 0; i < ntaken; i++)
+    xs[nx++] = -(taken[i].x0 - clear - s0.x1 - 1e-6), ys[ny++] = taken[i].y1 + clear - s0.y0 + 1e-6;
+  qsort(xs, (size_t)nx, sizeof *xs, by_value); /* right to left */
+  qsort(ys, (size_t)ny, sizeof *ys, by_value); /* top to bottom */
+  for (int i = 0; i < nx; i++)
+    for (int j = 0; j < ny; j++) {
+      double px = -xs[i], py = ys[j];
+      spot s = {px + s0.x0, py + s0.y0, px + s0.x1, py + s0.y1};
+      bool clear_of = s.x0 >= x + g->inset - 1e-9 && s.x1 <= x + g->cw - g->inset + 1e-9 &&
+                      s.y0 >= y + g->inset - 1e-9 && s.y1 <= y + g->ch - g->inset + 1e-9;
+      for (int k = 0; k < ntaken && clear_of; k++)
+        clear_of = !spots_meet(s, taken[k], clear);
+      if (clear_of) {
+        *cx = px, *cy = py;
+        return true;
+      }
+    }
+  return false;
+}
+
+/* The marks placed round the number at place k, the widest first (a
+ * key's pill or a stairs' badge takes a column's top): how many found a
+ * place on the card. */
+static int plan_at(const cb_symbols *st, const geo *g, const cb_room *r, double x, double y, int k,
+                   card_plan *pl) {
+  pl->num = number_place(st, g, r, x, y, k);
+  spot taken[CB_MAP_MAX_MARKS + 2] = {index_spot(st, g, r, pl->row, x, y), number_spot(&pl->num)};
+  if (spots_meet(taken[0], taken[1], 0.4) || taken[1].x1 > x + g->cw - g->inset + 0.5) return -1;
+  int order[CB_MAP_MAX_MARKS], nt = 2, placed = 0, out = 0;
+  double wide[CB_MAP_MAX_MARKS];
+  for (int i = 0; i < pl->n; i++) {
+    wide[i] = cb_symbol_badge_width(&g->mark, pl->marks[i].sym, pl->marks[i].text);
+    int j = i;
+    for (; !pl->as_is && j > 0 && wide[order[j - 1]] < wide[i]; j--)
+      order[j] = order[j - 1];
+    order[j] = i;
   }
-  /* the room number in a ring, low and to the right of the corner index */
-  char num[16];
-  snprintf(num, sizeof num, "%d", r->number);
-  number_at at = number_of(st, g, r, x, y);
-  if (at.tw > g->cw * 0.8) p->cramped++; /* even the bare number crowds its card: too small a map */
-  if (at.rr > 0) {
-    cb_page_circle(p, at.cx, at.cy, at.rr);
-    cb_ink ring = cb_ink_stroke(st->ink, st->line * (r->tags & CB_TAG_ENTRANCE ? 1.8 : 0.8));
-    cb_page_ink(p, &ring);
+  for (int o = 0; o < pl->n; o++) {
+    int i = order[o];
+    if (find_place(g, &pl->marks[i], taken, nt, x, y, &pl->mx[i], &pl->my[i])) {
+      taken[nt++] = mark_spot(g, &pl->marks[i], pl->mx[i], pl->my[i]);
+      placed++;
+    } else /* no room on the card: beside its right edge, and the map says it is cramped */
+      pl->mx[i] = x + g->cw + 0.6 + wide[i] / 2, pl->my[i] = y + g->pad + g->mark.badge * (0.5 + 1.1 * out++);
   }
-  cb_item_role card_role = p->role;
-  cb_page_role(p, CB_ROLE_NUMBER, r->id, 0);
-  cb_page_text(p, CB_FONT_BOLD, at.size, at.cx - at.tw / 2, at.cy + at.size * 0.35, st->ink, num);
-  p->role = card_role;
+  return placed;
 }
 
 /* Locked stairs' one mark ("L2 K1") as two, the stairs and the padlock with
- * its key, that stack down a card's edge instead of reaching past it. */
+ * its key, each a badge of its own. */
 static int split_locked_stairs(cb_page *p, cb_map_mark *marks, int n) {
   for (int k = 0; k < n && n < CB_MAP_MAX_MARKS; k++) {
     const char *sp = marks[k].sym == CB_SYM_STAIRS_AWAY && marks[k].text ? strchr(marks[k].text, ' ') : NULL;
@@ -197,25 +337,69 @@ static int split_locked_stairs(cb_page *p, cb_map_mark *marks, int n) {
   return n;
 }
 
-/* The marks of a room down its right edge, then up its left edge. */
-static void draw_marks(cb_page *p, const cb_symbols *st, const geo *g, const cb_dungeon *d, const cb_room *r,
-                       int col, int row, cb_symbol_set *used) {
-  cb_map_mark marks[CB_MAP_MAX_MARKS];
-  int nm = split_locked_stairs(p, marks, cb_map_room_marks(p, d, r, marks));
+/* A card's plan: the number at the first of its places that leaves every
+ * mark a place on the card, else at the one that leaves the most. */
+static card_plan plan_card(cb_page *p, const cb_symbols *st, const geo *g, const cb_dungeon *d,
+                           const cb_room *r, double x, double y) {
+  card_plan best = {.placed = -1}, pl = {0};
+  pl.n = split_locked_stairs(p, pl.marks, cb_map_room_marks(p, d, r, pl.marks));
+  for (int k = 0; k < 4 * NUMBER_PLACES; k++) {
+    pl.row = k / NUMBER_PLACES % 2, pl.as_is = k >= 2 * NUMBER_PLACES;
+    pl.placed = plan_at(st, g, r, x, y, k % NUMBER_PLACES, &pl);
+    if (pl.placed > best.placed) best = pl;
+    if (pl.placed == pl.n) return pl;
+  }
+  if (best.placed < 0) { /* the number meets the index wherever it goes: its usual place */
+    best = pl;
+    best.row = best.as_is = false;
+    best.placed = plan_at(st, g, r, x, y, NUMBER_PLACES, &best);
+  }
+  return best;
+}
+
+static void draw_card(cb_page *p, const cb_symbols *st, const geo *g, const cb_room *r, const card_plan *pl,
+                      int col, int row) {
   double x, y;
   card_box(g, col, row, &x, &y);
-  double step = st->badge * 1.4, top = y + g->ch * 0.18; /* a key's pill stands taller than a disc */
-  int per_side = (int)((g->ch * 0.7) / step) + 1;
-  number_at at = number_of(st, g, r, x, y);
-  for (int k = 0; k < nm; k++) {
-    int side = k / per_side, i = k % per_side;
-    double bx = side == 0 ? x + g->cw : x, by = side == 0 ? top + i * step : y + g->ch * 0.85 - i * step;
-    /* on a small card the number's ring reaches the edge: a mark level with it stands clear of it */
-    double half = cb_symbol_badge_width(st, marks[k].sym, marks[k].text) / 2;
-    if (side == 0 && fabs(by - at.cy) < at.reach + st->badge * 0.6)
-      bx = fmax(bx, at.cx + at.reach + half + 0.5);
-    cb_symbol_badge(p, st, marks[k].sym, marks[k].text, bx, by);
-    *used |= cb_map_mark_symbols(&marks[k]);
+  cb_page_rounded_rect(p, x, y, g->cw, g->ch, g->cw * 0.1);
+  cb_ink face = {.fill = true,
+                 .stroke = true,
+                 .fill_color = cb_symbol_room_fill(st),
+                 .stroke_color = st->ink,
+                 .width = st->line};
+  cb_page_ink(p, &face);
+  /* a card the players' view does not show (its face tells what lies there) has no index */
+  char rank[4], suit;
+  card_index(r, rank, &suit);
+  double ss, rs = index_size(g, &ss), pad = g->pad;
+  if (rank[0]) {
+    cb_page_text(p, CB_FONT_BOLD, rs, x + pad, y + pad + rs * 0.78, st->ink, rank);
+    double rw = cb_text_width(st->m, CB_FONT_BOLD, rs, rank), scx, scy;
+    suit_at(g, rw, rs, ss, pl->row, x, y, &scx, &scy);
+    cb_cards_suit(p, st, suit, scx, scy, ss);
+  }
+  /* the room number, in a ring where the card has room for one */
+  char num[16];
+  snprintf(num, sizeof num, "%d", r->number);
+  const number_at *at = &pl->num;
+  if (at->tw > g->cw * 0.8) p->cramped++; /* even the bare number crowds its card: too small a map */
+  if (at->rr > 0) {
+    cb_page_circle(p, at->cx, at->cy, at->rr);
+    cb_ink ring = cb_ink_stroke(st->ink, st->line * (r->tags & CB_TAG_ENTRANCE ? 1.8 : 0.8));
+    cb_page_ink(p, &ring);
+  }
+  cb_item_role card_role = p->role;
+  cb_page_role(p, CB_ROLE_NUMBER, r->id, 0);
+  cb_page_text(p, CB_FONT_BOLD, at->size, at->cx - at->tw / 2, at->cy + at->size * 0.35, st->ink, num);
+  p->role = card_role;
+}
+
+/* The marks of a room on its card, where its plan puts them. */
+static void draw_marks(cb_page *p, const geo *g, const card_plan *pl, cb_symbol_set *used) {
+  if (pl->placed < pl->n) p->cramped += pl->n - pl->placed;
+  for (int k = 0; k < pl->n; k++) {
+    cb_symbol_badge(p, &g->mark, pl->marks[k].sym, pl->marks[k].text, pl->mx[k], pl->my[k]);
+    *used |= cb_map_mark_symbols(&pl->marks[k]);
   }
 }
 
@@ -226,17 +410,29 @@ static void room_cell(const cb_cards_proc *pr, const cb_room *r, int *col, int *
   *row = (int)lround(r->y / pr->cell_ft + 0.5);
 }
 
+/* Whether a card of the level lies on cell (col, row). */
+static bool card_at(const cb_dungeon *d, const cb_cards_proc *pr, int level, int col, int row) {
+  for (int i = 0; i < d->nrooms; i++) {
+    int c, r;
+    room_cell(pr, &d->rooms[i], &c, &r);
+    if (d->rooms[i].level == level && c == col && r == row) return true;
+  }
+  return false;
+}
+
 /* The dial position from cell a to neighbouring cell b, 0 when none. */
 static bool on_a_card(const geo *g, const cb_dungeon *d, const cb_cards_proc *pr, int level, double cx,
-                      double cy, double w, double h) {
+                      double cy, double w, double h, int skip_a, int skip_b) {
   for (int i = 0; i < d->nrooms; i++) {
     const cb_room *r = &d->rooms[i];
-    if (level && r->level != level) continue;
+    if ((level && r->level != level) || r->id == skip_a || r->id == skip_b) continue;
     int col, row;
     double x, y;
     room_cell(pr, r, &col, &row);
+    double cw, ch;
     card_box(g, col, row, &x, &y);
-    if (cx + w / 2 > x && cx - w / 2 < x + g->cw && cy + h / 2 > y && cy - h / 2 < y + g->ch) return true;
+    card_dims(g, col, row, &cw, &ch);
+    if (cx + w / 2 > x && cx - w / 2 < x + cw && cy + h / 2 > y && cy - h / 2 < y + ch) return true;
   }
   return false;
 }
@@ -256,8 +452,7 @@ static int dial_between(int ac, int ar, int bc, int br) {
  * gutter, so a diagonal's mark sits a third of the way up from its lower
  * card instead of in the middle. *mark gets the stretch that carries the mark. */
 static void draw_door(cb_page *p, const cb_symbols *st, cb_symbol s, double x1, double y1, double x2,
-                      double y2, int diagonal, double mark[4]) {
-  const double f = 0.64;
+                      double y2, int diagonal, double f, double mark[4]) {
   double sx1 = x1, sy1 = y1, sx2 = x2, sy2 = y2;
   if (diagonal && y1 >= y2) {
     sx2 = x1 + (x2 - x1) * f, sy2 = y1 + (y2 - y1) * f;
@@ -270,31 +465,74 @@ static void draw_door(cb_page *p, const cb_symbols *st, cb_symbol s, double x1, 
   mark[0] = sx1, mark[1] = sy1, mark[2] = sx2, mark[3] = sy2;
 }
 
-/* Whether a box (centre, size) touches a card of the level. */
+/* Whether a box (centre, size) touches a card of the level other than
+ * those of rooms skip_a and skip_b. */
 static bool on_a_card(const geo *g, const cb_dungeon *d, const cb_cards_proc *pr, int level, double cx,
-                      double cy, double w, double h);
+                      double cy, double w, double h, int skip_a, int skip_b);
 
-/* The key id beside a lock: off the line, on its upper side, else its lower
- * one, a little along it, wherever it first touches no card. */
-static void door_label(cb_page *p, const cb_symbols *st, const geo *g, const cb_dungeon *d,
-                       const cb_cards_proc *pr, int level, const char *label, const double m[4]) {
+/* What the doors' key ids keep clear of: the doors' marks and the key ids
+ * placed before them (as boxes). */
+typedef struct door_spots {
+  spot *at;
+  int n, cap;
+} door_spots;
+
+static bool clear_spot(const geo *g, const cb_dungeon *d, const cb_cards_proc *pr, int level, double cx,
+                       double cy, double w, double h, const door_spots *taken) {
+  if (on_a_card(g, d, pr, level, cx, cy, w, h, 0, 0)) return false;
+  spot s = {cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2};
+  for (int i = 0; i < taken->n; i++)
+    if (spots_meet(s, taken->at[i], 0.3)) return false;
+  return true;
+}
+
+/* Where the key id beside a lock goes: off the line, on its upper side,
+ * else its lower one, a little along it, else the nearest place round it
+ * (within most of a cell) that touches no card, no door's mark and no other
+ * key id; false when there is none (*bx, *by: the first place tried). */
+static bool door_label_at(const geo *g, const cb_dungeon *d, const cb_cards_proc *pr, int level,
+                          const double m[4], double lw, double lh, double off, const door_spots *taken,
+                          double *bx, double *by) {
   double dx = m[2] - m[0], dy = m[3] - m[1], len = hypot(dx, dy), nx = len > 0 ? -dy / len : 0,
          ny = len > 0 ? dx / len : -1;
   if (ny > 0) nx = -nx, ny = -ny;
-  double lw, lh;
-  cb_symbol_label_size(st, label, &lw, &lh);
-  double off = st->badge * 0.75 + (fabs(nx) * lw + fabs(ny) * lh) / 2, mx = (m[0] + m[2]) / 2,
-         my = (m[1] + m[3]) / 2;
-  double bx = mx + nx * off, by = my + ny * off;
+  double mx = (m[0] + m[2]) / 2, my = (m[1] + m[3]) / 2;
+  off += (fabs(nx) * lw + fabs(ny) * lh) / 2;
+  *bx = mx + nx * off, *by = my + ny * off;
   static const double along[] = {0, 0.25, -0.25};
   for (int k = 0; k < 6; k++) {
     double side = k % 2 ? -1 : 1, a = along[k / 2] * (len > 0 ? 1 : 0);
     double cx = mx + nx * off * side + dx * a, cy = my + ny * off * side + dy * a;
-    if (!on_a_card(g, d, pr, level, cx, cy, lw, lh)) {
-      bx = cx, by = cy;
-      break;
-    }
+    if (clear_spot(g, d, pr, level, cx, cy, lw, lh, taken)) return *bx = cx, *by = cy, true;
   }
+  /* narrow gutters: rings of places round the door's mark, the nearest first */
+  const double step = 1.5;
+  for (double r = step; r <= g->cell * 0.9; r += step)
+    for (double t = -r; t < r; t += step)
+      for (int side = 0; side < 4; side++) {
+        double cx = mx + (side == 0   ? t
+                          : side == 1 ? r
+                          : side == 2 ? -t
+                                      : -r),
+               cy = my + (side == 0   ? -r
+                          : side == 1 ? t
+                          : side == 2 ? r
+                                      : -t);
+        if (clear_spot(g, d, pr, level, cx, cy, lw, lh, taken)) return *bx = cx, *by = cy, true;
+      }
+  return false;
+}
+
+/* The key id beside a lock (door_label_at), kept in taken; the map is
+ * cramped when it has no clear place. */
+static void door_label(cb_page *p, const cb_symbols *st, const geo *g, const cb_dungeon *d,
+                       const cb_cards_proc *pr, int level, const char *label, const double m[4],
+                       door_spots *taken) {
+  double lw, lh, bx, by;
+  cb_symbol_label_size(st, label, &lw, &lh);
+  if (!door_label_at(g, d, pr, level, m, lw, lh, st->badge * 0.75, taken, &bx, &by)) p->cramped++;
+  if (taken->n < taken->cap)
+    taken->at[taken->n++] = (spot){bx - lw / 2, by - lh / 2, bx + lw / 2, by + lh / 2};
   cb_symbol_label(p, st, label, bx, by);
 }
 
@@ -317,10 +555,142 @@ static int out_position(const cb_dungeon *d, const cb_cards_proc *pr, const cb_p
   return 0;
 }
 
+/* Whether the card of room r, at its cell's size, has a place for each of its marks. */
+static bool marks_fit(cb_page *p, const cb_symbols *st, const geo *g, const cb_dungeon *d, const cb_room *r,
+                      int col, int row) {
+  geo c = card_geo(g, col, row);
+  double x, y;
+  card_box(&c, col, row, &x, &y);
+  card_plan pl = plan_card(p, st, &c, d, r, x, y);
+  return pl.placed == pl.n;
+}
+
+/* The cards' sizes: a playing card's shape in its cell, each grown into its
+ * gutters, in steps, only as far as it must (never past CARD_W_MAX x
+ * CARD_H_MAX of a cell) to hold its index, its number and all its marks;
+ * g->grow gets the steps (left NULL when out of memory: no card grows). */
+static void card_size(cb_page *p, const cb_symbols *st, geo *g, const cb_dungeon *d, const cb_cards_proc *pr,
+                      int level) {
+  g->cw = g->cell * CARD_W, g->ch = g->cell * CARD_H;
+  g->cw_max = fmax(g->cw, g->cell * CARD_W_MAX), g->ch_max = fmax(g->ch, g->cell * CARD_H_MAX);
+  g->pad = fmax(1.5, g->cw * 0.09);
+  g->inset = fmin(g->pad, fmax(1.2, g->cw * 0.05));
+  g->gw = pr->w, g->gh = pr->h;
+  g->grow = cb_calloc((size_t)pr->w * (size_t)pr->h, 1);
+  if (!g->grow) return;
+  for (int i = 0; i < d->nrooms; i++) {
+    const cb_room *r = &d->rooms[i];
+    int c, rw;
+    room_cell(pr, r, &c, &rw);
+    if ((level && r->level != level) || c < 1 || rw < 1 || c > pr->w || rw > pr->h) continue;
+    unsigned char *k = &g->grow[(rw - 1) * pr->w + c - 1];
+    for (*k = 0; *k < GROW_STEPS && !marks_fit(p, st, g, d, r, c, rw); (*k)++) {
+    }
+  }
+}
+
 double cb_cards_map_height(const cb_dungeon *d, const cb_symbols *st, int level, double w) {
   const cb_cards_proc *pr = cb_cards_of(d);
   if (!pr || pr->w < 1 || pr->h < 1 || pr->cell_ft <= 0) return cb_map_height(d, st, level, w);
   return w / (pr->w + 0.7) * (pr->h + 0.7);
+}
+
+/* How far up a diagonal door, from its lower card, the stretch that
+ * carries its mark reaches: the first of a few where the mark (reach
+ * across) touches no other card and no door's mark drawn before; less than
+ * 0 (the usual stretch) when none is clear. Upright doors' marks sit in the
+ * middle. */
+static double door_stretch(const geo *g, const cb_dungeon *d, const cb_cards_proc *pr, int level, int ida,
+                           int idb, double x1, double y1, double x2, double y2, bool diagonal, double reach,
+                           const door_spots *taken) {
+  static const double tries[] = {0.64, 0.4, 0.9, 0.28};
+  double lx = y1 >= y2 ? x1 : x2, ly = y1 >= y2 ? y1 : y2, hx = y1 >= y2 ? x2 : x1, hy = y1 >= y2 ? y2 : y1;
+  for (int k = 0; k < (diagonal ? 4 : 1); k++) {
+    double t = diagonal ? tries[k] / 2 : 0.5, mx = lx + (hx - lx) * t, my = ly + (hy - ly) * t;
+    bool clear = reach <= 0 || !on_a_card(g, d, pr, level, mx, my, reach, reach, ida, idb);
+    spot s = {mx - reach / 2, my - reach / 2, mx + reach / 2, my + reach / 2};
+    for (int i = 0; i < taken->n && clear && reach > 0; i++)
+      clear = !spots_meet(s, taken->at[i], 0.3);
+    if (clear) return tries[k];
+  }
+  return -tries[0];
+}
+
+/* The doors between cards and the ways out of the dungeon, then the key ids
+ * beside the locked doors, clear of every door's mark. */
+static void draw_doors(cb_page *p, const cb_symbols *st, const geo *g, const cb_dungeon *d,
+                       const cb_cards_proc *pr, int level, cb_symbol_set *used) {
+  door_spots taken = {cb_calloc((size_t)d->npassages * 2 + 1, sizeof(spot)), 0, d->npassages * 2};
+  int *locked = cb_calloc((size_t)d->npassages + 1, sizeof *locked), nlocked = 0;
+  double(*at)[4] = cb_calloc((size_t)d->npassages + 1, sizeof *at);
+  if (!taken.at || !locked || !at) {
+    p->oom = true;
+    goto done;
+  }
+  for (int i = 0; i < d->npassages; i++) {
+    const cb_passage *ps = &d->passages[i];
+    const cb_room *a = room_at(d, ps->from), *b = room_at(d, ps->to);
+    if (!a || (level && a->level != level)) continue;
+    int ac, ar;
+    room_cell(pr, a, &ac, &ar);
+    if (!b) {
+      if (ps->kind != CB_PASSAGE_DOOR) continue;
+      int nth = 0;
+      for (int j = 0; j < i; j++)
+        nth += d->passages[j].from == ps->from && d->passages[j].to == 0 &&
+               (d->passages[j].flags & CB_FLAG_SECRET);
+      int pos = out_position(d, pr, ps, nth);
+      if (pos < 1 || pos > 6) continue;
+      /* the stub heads for where a door to the next cell would go: halfway there when a card lies there */
+      static const int dc[] = {0, 0, 1, 1, 0, -1, -1}, dr[] = {0, -1, -1, 1, 1, 1, -1};
+      double ax, ay, ox, oy;
+      anchor(g, ac, ar, pos, &ax, &ay);
+      anchor(g, ac + dc[pos], ar + dr[pos], (pos + 2) % 6 + 1, &ox, &oy);
+      double dx = ox - ax, dy = oy - ay, len = hypot(dx, dy);
+      double stub =
+          card_at(d, pr, a->level, ac + dc[pos], ar + dr[pos]) ? len * 0.5 : fmax(len, g->cell * 0.32);
+      cb_symbol s = cb_map_passage_symbol(ps);
+      *used |= CB_SYMBOL_BIT(s);
+      cb_page_role(p, CB_ROLE_PASSAGE, ps->from, 0);
+      cb_symbol_passage(p, st, s, ax, ay, ax + dx / len * stub, ay + dy / len * stub);
+      double sw, sh, sx = ax + dx / len * stub / 2, sy = ay + dy / len * stub / 2;
+      cb_symbol_passage_mark(st, s, &sw, &sh);
+      if (sw > 0 && taken.n < taken.cap)
+        taken.at[taken.n++] = (spot){sx - sw / 2, sy - sh / 2, sx + sw / 2, sy + sh / 2};
+      continue;
+    }
+    if (b->level != a->level) continue; /* stairs: marked on both rooms */
+    int bc, br;
+    room_cell(pr, b, &bc, &br);
+    int pos = dial_between(ac, ar, bc, br);
+    if (!pos) continue;
+    double x1, y1, x2, y2;
+    anchor(g, ac, ar, pos, &x1, &y1);
+    anchor(g, bc, br, (pos + 2) % 6 + 1, &x2, &y2);
+    cb_symbol s = cb_map_passage_symbol(ps);
+    *used |= CB_SYMBOL_BIT(s);
+    cb_page_role(p, CB_ROLE_PASSAGE, ps->from, ps->to);
+    double m[4], mw, mh;
+    cb_symbol_passage_mark(st, s, &mw, &mh);
+    double reach = fmax(mw, mh) * 0.75; /* the mark, turned along its door */
+    bool diagonal = pos != 1 && pos != 4;
+    double f = door_stretch(g, d, pr, level, a->id, b->id, x1, y1, x2, y2, diagonal, reach, &taken);
+    if (f < 0) p->cramped++; /* a door's mark reaching another card or door: the map is too small */
+    draw_door(p, st, s, x1, y1, x2, y2, diagonal, fabs(f), m);
+    double mx = (m[0] + m[2]) / 2, my = (m[1] + m[3]) / 2;
+    if (reach > 0 && taken.n < taken.cap)
+      taken.at[taken.n++] = (spot){mx - reach / 2, my - reach / 2, mx + reach / 2, my + reach / 2};
+    if (ps->lock) locked[nlocked++] = i, memcpy(at[i], m, sizeof m);
+  }
+  for (int k = 0; k < nlocked; k++) {
+    const cb_passage *ps = &d->passages[locked[k]];
+    cb_page_role(p, CB_ROLE_PASSAGE, ps->from, ps->to);
+    door_label(p, st, g, d, pr, level, ps->lock, at[locked[k]], &taken);
+  }
+done:
+  free(taken.at);
+  free(locked);
+  free(at);
 }
 
 void cb_cards_map(cb_page *p, const cb_symbols *st0, const cb_dungeon *d, int level, double x, double y,
@@ -332,7 +702,12 @@ void cb_cards_map(cb_page *p, const cb_symbols *st0, const cb_dungeon *d, int le
   }
   geo g;
   g.cell = fmin(w / (pr->w + 0.7), h / (pr->h + 0.7));
-  g.cw = g.cell * CARD_W, g.ch = g.cell * CARD_H;
+  cb_symbols st = *st0;
+  st.badge = fmin(st0->badge, g.cell * 0.16);
+  st.line = fmin(st0->line, fmax(0.4, g.cell * 0.014));
+  st.label = fmin(st0->label, fmax(5.0, g.cell * 0.11));
+  g.mark = st;
+  g.mark.badge = fmax(MIN_BADGE, st.badge);
   g.x0 = x + (w - pr->w * g.cell) / 2;
   g.y0 = y + (h - pr->h * g.cell) / 2;
   g.digits = 1;
@@ -342,10 +717,7 @@ void cb_cards_map(cb_page *p, const cb_symbols *st0, const cb_dungeon *d, int le
       k++;
     if (k > g.digits) g.digits = k;
   }
-  cb_symbols st = *st0;
-  st.badge = fmin(st0->badge, g.cell * 0.16);
-  st.line = fmin(st0->line, fmax(0.4, g.cell * 0.014));
-  st.label = fmin(st0->label, fmax(5.0, g.cell * 0.11));
+  card_size(p, &st, &g, d, pr, level);
 
   /* the grid, faint: every cell dealt on this level, kept or removed (the
    * shape's mask when the procedure lists no cells) */
@@ -362,63 +734,23 @@ void cb_cards_map(cb_page *p, const cb_symbols *st0, const cb_dungeon *d, int le
   cb_ink grid = cb_ink_stroke(GRID, 0.35);
   cb_page_ink(p, &grid);
 
-  /* doors between cards, and ways out of the dungeon */
-  for (int i = 0; i < d->npassages; i++) {
-    const cb_passage *ps = &d->passages[i];
-    const cb_room *a = room_at(d, ps->from), *b = room_at(d, ps->to);
-    if (!a || (level && a->level != level)) continue;
-    int ac, ar;
-    room_cell(pr, a, &ac, &ar);
-    if (!b) {
-      if (ps->kind != CB_PASSAGE_DOOR) continue;
-      int nth = 0;
-      for (int j = 0; j < i; j++)
-        nth += d->passages[j].from == ps->from && d->passages[j].to == 0 &&
-               (d->passages[j].flags & CB_FLAG_SECRET);
-      int pos = out_position(d, pr, ps, nth);
-      if (pos < 1 || pos > 6) continue;
-      double ax, ay, ox, oy;
-      anchor(&g, ac, ar, pos, &ax, &ay);
-      anchor(&g, ac, ar, (pos + 2) % 6 + 1, &ox, &oy);
-      double dx = ax - ox, dy = ay - oy, len = hypot(dx, dy), stub = g.cell * 0.32;
-      cb_symbol s = cb_map_passage_symbol(ps);
-      *used |= CB_SYMBOL_BIT(s);
-      cb_page_role(p, CB_ROLE_PASSAGE, ps->from, 0);
-      cb_symbol_passage(p, &st, s, ax, ay, ax + dx / len * stub, ay + dy / len * stub);
-      continue;
-    }
-    if (b->level != a->level) continue; /* stairs: marked on both rooms */
-    int bc, br;
-    room_cell(pr, b, &bc, &br);
-    int pos = dial_between(ac, ar, bc, br);
-    if (!pos) continue;
-    double x1, y1, x2, y2;
-    anchor(&g, ac, ar, pos, &x1, &y1);
-    anchor(&g, bc, br, (pos + 2) % 6 + 1, &x2, &y2);
-    cb_symbol s = cb_map_passage_symbol(ps);
-    *used |= CB_SYMBOL_BIT(s);
-    cb_page_role(p, CB_ROLE_PASSAGE, ps->from, ps->to);
-    double m[4];
-    draw_door(p, &st, s, x1, y1, x2, y2, pos != 1 && pos != 4, m);
-    if (ps->lock) door_label(p, &st, &g, d, pr, level, ps->lock, m);
-  }
+  draw_doors(p, &st, &g, d, pr, level, used);
   for (int i = 0; i < d->nrooms; i++) {
     const cb_room *r = &d->rooms[i];
     if (level && r->level != level) continue;
     int c, rw;
     room_cell(pr, r, &c, &rw);
+    double cx, cy;
+    geo cg = card_geo(&g, c, rw);
+    card_box(&cg, c, rw, &cx, &cy);
+    card_plan pl = plan_card(p, &st, &cg, d, r, cx, cy);
     cb_page_role(p, CB_ROLE_ROOM, r->id, 0);
-    draw_card(p, &st, &g, r, c, rw);
-  }
-  for (int i = 0; i < d->nrooms; i++) {
-    const cb_room *r = &d->rooms[i];
-    if (level && r->level != level) continue;
-    int c, rw;
-    room_cell(pr, r, &c, &rw);
+    draw_card(p, &st, &cg, r, &pl, c, rw);
     cb_page_role(p, CB_ROLE_ROOM_MARK, r->id, 0);
-    draw_marks(p, &st, &g, d, r, c, rw, used);
+    draw_marks(p, &cg, &pl, used);
   }
   cb_page_role(p, CB_ROLE_NONE, 0, 0);
+  free(g.grow);
 }
 
 /* What cards draws beyond the generic sheet (its row in the registry). */
