@@ -83,7 +83,8 @@ static void lay_out(const cb_dungeon *d, cb_document *doc) {
 
 static void rooms_1_to_200_stay_inside(void **state) {
   (void)state;
-  for (int n = 1; n <= 200; n++) {
+  /* every size to 60 (the legible range), then every third (the suite's time) */
+  for (int n = 1; n <= 200; n += n < 60 ? 1 : 3) {
     cb_gen_options o = {0};
     o.seed = 1000 + (uint64_t)n;
     o.rooms = n;
@@ -264,7 +265,7 @@ static void counting_pages_skips_nothing_that_counts(void **state) {
   const char *gens[] = {"dropdice", "cards", "leximorph", "preconnect", "battleships"};
   int fitted = 0;
   for (size_t g = 0; g < sizeof gens / sizeof *gens; g++)
-    for (int seed = 1; seed <= 20; seed++) { /* 400 layouts: the suite's time (12 min) holds it to 20 seeds */
+    for (int seed = 1; seed <= 20; seed++) { /* 200 layouts: the suite's time (12 min) holds it to 20 seeds */
       cb_gen_options o = {0};
       o.seed = (uint64_t)seed;
       if (strcmp(gens[g], "dropdice") == 0 || strcmp(gens[g], "preconnect") == 0) o.rooms = 5 + seed * 2;
@@ -274,7 +275,9 @@ static void counting_pages_skips_nothing_that_counts(void **state) {
       if (cb_generator_find(gens[g])->generate(&o, &d, &err) != CB_OK) fail_msg("%s: %s", gens[g], err.msg);
       cb_dungeon *view = cb_player_view(d);
       assert_non_null(view);
-      for (int layout = 0; layout < 4; layout++) {
+      /* two of the four layouts a seed, in turn: each layout gets 10 seeds of every generator */
+      for (int k = 0; k < 2; k++) {
+        int layout = (seed + 2 * k) % 4;
         int full = pages_of(d, view, layout, false), counted = pages_of(d, view, layout, true);
         fitted += full > 0;
         if (full != counted)
@@ -283,7 +286,7 @@ static void counting_pages_skips_nothing_that_counts(void **state) {
       cb_dungeon_free(view);
       cb_dungeon_free(d);
     }
-  assert_true(fitted > 350); /* most of the 400 layouts are laid out, not refused */
+  assert_true(fitted > 175); /* most of the 200 layouts are laid out, not refused */
 }
 
 /* Two documents with the same pages: every item where the other has it. */
