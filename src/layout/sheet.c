@@ -1044,7 +1044,7 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   }
   if (o->player) total = d->nrooms;
   /* a key that runs on: crawlbook says so on standard error */
-  doc->spilled = next >= 0 && next < total;
+  doc->spilled = !o->in_booklet && next >= 0 && next < total;
   if (run_on(doc, m, d, o, &ks, &next, &word, cols, total, bottom) < 0) return cb_error_oom(err);
   doc->key_pages = doc->npages - first;
   cb_frame frame = {x, top, w, bottom - top};

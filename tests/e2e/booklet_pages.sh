@@ -57,4 +57,8 @@ awk '{ print $2 }' "$WORK/numbers.txt" | sort >"$WORK/got.txt"
 # every page numbered once but the dungeons' covers (no footer)
 comm -13 "$WORK/expect.txt" "$WORK/got.txt" | grep -q . && fail "batch: numbers outside 1..$total"
 [ "$(sort -u "$WORK/got.txt" | wc -l)" = "$(wc -l <"$WORK/got.txt")" ] || fail "batch: a page number repeats"
+# a booklet lays the key over its pages by design: no note that it "does not fit one page"
+"$CRAWLBOOK" -g leximorph --seed 7 --template booklet -o "$WORK/long.pdf" 2>"$WORK/long.err" || die "crawlbook failed"
+[ "$(pdfinfo "$WORK/long.pdf" | sed -n 's/^Pages: *//p')" -gt 4 ] || fail "leximorph 7's booklet is no longer long: pick a longer one"
+grep -q 'does not fit one page' "$WORK/long.err" && fail "booklet: the one-page note: $(cat "$WORK/long.err")"
 finish
