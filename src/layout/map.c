@@ -295,6 +295,17 @@ static double marks_length(const cb_symbols *st, const cb_passage *ps) {
   return need;
 }
 
+/* Dice keep room on their passages for the passages' marks (issue 22): each
+ * passage's marks_length, or NULL where rooms are not dice (or on OOM). */
+static double *marks_lengths(cb_page *p, const cb_symbols *st, const cb_dungeon *d) {
+  if (d->room_ft <= 0) return NULL;
+  double *need = cb_malloc(((size_t)d->npassages + 1) * sizeof *need);
+  if (!need) p->oom = true;
+  for (int k = 0; need && k < d->npassages; k++)
+    need[k] = marks_length(st, &d->passages[k]);
+  return need;
+}
+
 /* Pushes apart the two dice of each passage too short for its marks
  * (need[k], edge to edge, from marks_length); returns whether any moved. */
 static int spread_marked(const cb_dungeon *d, int level, double *px, double *py, double rr,
@@ -439,11 +450,7 @@ void cb_map_draw_scaled(cb_page *p, const cb_symbols *st, const cb_dungeon *d, i
   }
   for (int i = 0; i < d->nrooms; i++)
     px[i] = vx(&v, d->rooms[i].x), py[i] = vy(&v, d->rooms[i].y);
-  /* dice keep room on their passages for the passages' marks (issue 22) */
-  double *need = d->room_ft > 0 ? cb_malloc(((size_t)d->npassages + 1) * sizeof *need) : NULL;
-  if (d->room_ft > 0 && !need) p->oom = true;
-  for (int k = 0; need && k < d->npassages; k++)
-    need[k] = marks_length(st, &d->passages[k]);
+  double *need = marks_lengths(p, st, d);
   nudge_rooms(d, level, px, py, rr, x, y, x + w, y + h, need);
   free(need);
   int ndp = 0;
