@@ -163,6 +163,7 @@ typedef struct cluster {
   const cb_dungeon *d;
   int level, self;
   const double *px, *py;
+  cb_box frame; /* the map's frame: on a map of dice no badge leaves it while a spot inside is left */
 } cluster;
 
 static const double ANGLES = 24; /* candidate directions around a room */
@@ -226,6 +227,9 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
         if (cost >= best - 1e-9) continue;
         int n = strays_in(c, px, py, bw, bh, layout, h, gap);
         cost += stray_cost * n; /* worse than touching a room */
+        if (c->d->room_ft > 0 && (px - bw / 2 < c->frame.x0 || px + bw / 2 > c->frame.x1 ||
+                                  py - bh / 2 < c->frame.y0 || py + bh / 2 > c->frame.y1))
+          cost += 1e5;
         if (cost < best - 1e-9) best = cost, bx = px, by = py, best_col = layout, best_strays = n;
       }
     }
@@ -528,7 +532,7 @@ void cb_map_draw_scaled(cb_page *p, const cb_symbols *st, const cb_dungeon *d, i
     for (int i = 0; i < d->nrooms; i++) {
       const cb_room *r = &d->rooms[i];
       if (marks[i] != want) continue;
-      cluster c = {.d = d, .level = level, .self = i, .px = px, .py = py};
+      cluster c = {.d = d, .level = level, .self = i, .px = px, .py = py, .frame = {x, y, x + w, y + h}};
       c.n = cb_map_room_marks(p, d, r, c.marks);
       if (c.n != want) continue;
       for (int k = 0; k < c.n; k++)
