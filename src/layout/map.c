@@ -163,6 +163,7 @@ typedef struct cluster {
   const cb_dungeon *d;
   int level, self;
   const double *px, *py;
+  cb_box frame; /* the map's frame: on a map of dice no badge leaves it while a spot inside is left */
 } cluster;
 
 static const double ANGLES = 24; /* candidate directions around a room */
@@ -204,7 +205,9 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
     row_w += c->widths[k] + gap, col_w = fmax(col_w, c->widths[k]);
   double col_h = c->n * h + (c->n - 1) * gap;
   double best = INFINITY, bx = cx, by = cy;
-  int best_col = 0;
+  int best_col = 0, best_strays = 0;
+  /* on a map of dice (issue 22) a stray costs more than any overlap, less than leaving the frame */
+  double stray_cost = c->d->room_ft > 0 ? 600 : 150;
   /* close in first; once a ring has a spot that covers nothing, the rings
    * further out (which only cost more) need not be tried */
   for (int ring = 0; ring < 3 && best >= 10; ring++)
@@ -222,10 +225,23 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
         double cost = cb_place_cost(pl, cb_box_grow(cb_box_centered(px, py, bw, bh), 0.8));
         cost += shape;
         if (cost >= best - 1e-9) continue;
-        cost += 150 * strays_in(c, px, py, bw, bh, layout, h, gap); /* worse than touching a room */
-        if (cost < best - 1e-9) best = cost, bx = px, by = py, best_col = layout;
+        int n = strays_in(c, px, py, bw, bh, layout, h, gap);
+        cost += stray_cost * n; /* worse than touching a room */
+        if (c->d->room_ft > 0 && (px - bw / 2 < c->frame.x0 || px + bw / 2 > c->frame.x1 ||
+                                  py - bh / 2 < c->frame.y0 || py + bh / 2 > c->frame.y1))
+          cost += 1e5;
+        if (cost < best - 1e-9) best = cost, bx = px, by = py, best_col = layout, best_strays = n;
       }
     }
+  if (best_strays && c->n > 1 && c->d->room_ft > 0) {
+    /* no row or column fits by its own die: each badge goes where it fits alone */
+    for (int k = 0; k < c->n; k++) {
+      cluster one = *c;
+      one.n = 1, one.marks[0] = c->marks[k], one.widths[0] = c->widths[k];
+      place_marks(p, st, pl, &one, cx, cy, rr, dir, used);
+    }
+    return;
+  }
   double bw = best_col ? col_w : row_w, bh = best_col ? col_h : h;
   if (cb_place_box(pl, cb_box_centered(bx, by, bw, bh))) p->oom = true;
   double x = bx - bw / 2, y = by - bh / 2;
@@ -261,14 +277,66 @@ static void place_label(cb_page *p, const cb_symbols *st, cb_place *pl, const ch
   cb_symbol_label(p, st, text, bx, by);
 }
 
+/* How far apart, edge to edge, two dice must lie for each mark of the
+ * passage between them to sit clear of both and of each other where
+ * cb_symbol_passage_kinds puts it (the middle, or CB_PASSAGE_KIND_AT of the
+ * way). A mark's box is upright, so along a slanting passage it reaches up
+ * to a half-diagonal (0.71 of its side) towards a room or its neighbour. */
+static double marks_length(const cb_symbols *st, const cb_passage *ps) {
+  cb_symbol kinds[CB_PASSAGE_KINDS];
+  int n = cb_map_passage_symbols(ps, kinds);
+  double size[CB_PASSAGE_KINDS], need = 0, clear = st->line;
+  for (int k = 0; k < n; k++) {
+    double w, h;
+    cb_symbol_passage_mark(st, kinds[k], &w, &h);
+    size[k] = fmax(w, h) * 0.6;
+  }
+  for (int k = 0; k < n && k < CB_PASSAGE_KINDS; k++) {
+    double t = n > 1 ? CB_PASSAGE_KIND_AT[k] : 0.5;
+    if (size[k] <= 0) continue;
+    need = fmax(need, (size[k] + clear) / fmin(t, 1 - t));
+  }
+  return need;
+}
+
+/* Dice keep room on their passages for the passages' marks (issue 22): each
+ * passage's marks_length, or NULL where rooms are not dice (or on OOM). */
+static double *marks_lengths(cb_page *p, const cb_symbols *st, const cb_dungeon *d) {
+  if (d->room_ft <= 0) return NULL;
+  double *need = cb_malloc(((size_t)d->npassages + 1) * sizeof *need);
+  if (!need) p->oom = true;
+  for (int k = 0; need && k < d->npassages; k++)
+    need[k] = marks_length(st, &d->passages[k]);
+  return need;
+}
+
+/* Pushes apart the two dice of each passage too short for its marks
+ * (need[k], edge to edge, from marks_length); returns whether any moved. */
+static int spread_marked(const cb_dungeon *d, int level, double *px, double *py, double rr,
+                         const double *need) {
+  int moved = 0;
+  for (int k = 0; need && k < d->npassages; k++) {
+    const cb_room *a = cb_dungeon_room(d, d->passages[k].from), *b = cb_dungeon_room(d, d->passages[k].to);
+    if (!a || !b || a == b || a->level != b->level || (level && a->level != level)) continue;
+    int ia = (int)(a - d->rooms), ib = (int)(b - d->rooms);
+    double dx = px[ib] - px[ia], dy = py[ib] - py[ia], want = 2 * rr + need[k], dist = hypot(dx, dy);
+    if (need[k] <= 0 || dist >= want || dist < 1e-6) continue;
+    double push = (want - dist) / 2 + 0.05;
+    px[ia] -= dx / dist * push, py[ia] -= dy / dist * push;
+    px[ib] += dx / dist * push, py[ib] += dy / dist * push;
+    moved = 1;
+  }
+  return moved;
+}
+
 /* Keeps the procedure's positions but nudges rooms apart until no two
  * circles touch and no passage runs through a room it does not join
  * (a few relaxation rounds; positions move as little as they must). */
 static void nudge_rooms(const cb_dungeon *d, int level, double *px, double *py, double rr, double x0,
-                        double y0, double x1, double y1) {
+                        double y0, double x1, double y1, const double *need) {
   const double want = 2 * rr + 7, clear = rr + 3;
   for (int round = 0; round < 60; round++) {
-    int moved = 0;
+    int moved = spread_marked(d, level, px, py, rr, need);
     for (int i = 0; i < d->nrooms; i++) {
       if (level && d->rooms[i].level != level) continue;
       for (int j = i + 1; j < d->nrooms; j++) {
@@ -386,7 +454,9 @@ void cb_map_draw_scaled(cb_page *p, const cb_symbols *st, const cb_dungeon *d, i
   }
   for (int i = 0; i < d->nrooms; i++)
     px[i] = vx(&v, d->rooms[i].x), py[i] = vy(&v, d->rooms[i].y);
-  nudge_rooms(d, level, px, py, rr, x, y, x + w, y + h);
+  double *need = marks_lengths(p, st, d);
+  nudge_rooms(d, level, px, py, rr, x, y, x + w, y + h, need);
+  free(need);
   int ndp = 0;
   for (int i = 0; i < d->npassages; i++) {
     const cb_passage *ps = &d->passages[i];
@@ -462,7 +532,7 @@ void cb_map_draw_scaled(cb_page *p, const cb_symbols *st, const cb_dungeon *d, i
     for (int i = 0; i < d->nrooms; i++) {
       const cb_room *r = &d->rooms[i];
       if (marks[i] != want) continue;
-      cluster c = {.d = d, .level = level, .self = i, .px = px, .py = py};
+      cluster c = {.d = d, .level = level, .self = i, .px = px, .py = py, .frame = {x, y, x + w, y + h}};
       c.n = cb_map_room_marks(p, d, r, c.marks);
       if (c.n != want) continue;
       for (int k = 0; k < c.n; k++)

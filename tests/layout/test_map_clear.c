@@ -42,7 +42,8 @@ typedef struct box {
 } box;
 
 typedef struct findings {
-  int crossed_room, crossed_number, stray_mark, small_number, small_text, numbers_touch, mark_on_passage;
+  int crossed_room, crossed_number, stray_mark, small_number, small_text, numbers_touch, mark_on_passage,
+      mark_under_room;
   int no_goal, no_boss, no_key, no_lock, number_twice;
   char first[256];
 } findings;
@@ -258,6 +259,33 @@ static void check_marks(const cb_page *p, const box *rooms, int nrooms, findings
   }
 }
 
+/* A passage's marks (what its items draw after its line: a padlock, a trap's
+ * zigzag, a lock's key id) lie clear of every room's circle, half a point
+ * allowed: under a room a mark is lost, or over it hides the room. Checked
+ * where rooms are dice (dropdice), whose passages are one straight line. */
+static void check_passage_marks(const cb_page *p, const box *rooms, int nrooms, findings *f,
+                                const char *what) {
+  for (int i = 0; i < p->nitems; i++) {
+    const cb_item *it = &p->items[i];
+    cb_role k = it->role.kind;
+    if (k != CB_ROLE_PASSAGE && k != CB_ROLE_PASSAGE_MARK) continue;
+    bool line = k == CB_ROLE_PASSAGE; /* the first item of its passage */
+    for (int j = 0; j < i && line; j++)
+      line = !(p->items[j].role.kind == CB_ROLE_PASSAGE && p->items[j].role.a == it->role.a &&
+               p->items[j].role.b == it->role.b);
+    if (line) continue;
+    box b = it->kind == CB_ITEM_TEXT ? text_box(it) : path_box(p, it);
+    for (int r = 0; r < nrooms; r++) {
+      if (!rooms[r].round) continue;
+      double cx = (rooms[r].x0 + rooms[r].x1) / 2, cy = (rooms[r].y0 + rooms[r].y1) / 2,
+             nx = fmin(fmax(cx, b.x0), b.x1), ny = fmin(fmax(cy, b.y0), b.y1);
+      if (hypot(nx - cx, ny - cy) < (rooms[r].x1 - rooms[r].x0) / 2 - 0.5)
+        note(f, &f->mark_under_room, "%s: a mark of passage %d-%d lies under room %d", what, it->role.a,
+             it->role.b, rooms[r].id);
+    }
+  }
+}
+
 /* No room number overlaps another (booklet.md: no label overlaps another label). */
 static void check_numbers(const box *numbers, int n, findings *f, const char *what) {
   for (int i = 0; i < n; i++)
@@ -280,7 +308,7 @@ static void check_numbers_once(const cb_page *p, findings *f, const char *what) 
     }
 }
 
-static void check_page(const cb_page *p, findings *f, const char *what) {
+static void check_page(const cb_page *p, findings *f, const char *what, bool passage_marks) {
   box *rooms = calloc((size_t)p->nitems + 1, sizeof *rooms),
       *numbers = calloc((size_t)p->nitems + 1, sizeof *numbers);
   assert_true(rooms && numbers);
@@ -301,6 +329,7 @@ static void check_page(const cb_page *p, findings *f, const char *what) {
   }
   check_passages(p, rooms, nrooms, numbers, nnumbers, f, what);
   check_marks(p, rooms, nrooms, f, what);
+  if (passage_marks) check_passage_marks(p, rooms, nrooms, f, what);
   check_numbers(numbers, nnumbers, f, what);
   check_numbers_once(p, f, what);
   free(rooms);
@@ -369,8 +398,8 @@ static void check_every_mark(const cb_document *doc, const cb_dungeon *d, findin
  * decides the map's size), with some of the options that put more on a map:
  * every third seed three locks (--locks 3), every fifth more levels (cards
  * --levels 2, battleships --levels 3). */
-static cb_dungeon *stocked(const char *gen, int seed) {
-  cb_gen_options o = {.seed = (uint64_t)seed};
+static cb_dungeon *stocked_rooms(const char *gen, int seed, int rooms) {
+  cb_gen_options o = {.seed = (uint64_t)seed, .rooms = rooms};
   cb_stock_options sto = {0};
   if (seed % 3 == 0) sto.locks = 3, sto.locks_set = true;
   if (seed % 5 == 0 && strcmp(gen, "cards") == 0) o.levels = 2;
@@ -382,44 +411,56 @@ static cb_dungeon *stocked(const char *gen, int seed) {
   return d;
 }
 
+static cb_dungeon *stocked(const char *gen, int seed) { return stocked_rooms(gen, seed, 0); }
+
+/* Which sheets a sweep lays out: the page (in points) and the rooms asked for (0: the default). */
+typedef struct sheet_case {
+  double page_w, page_h;
+  int rooms;
+  const char *which; /* how the summary names the case ("" for A4 at the default rooms) */
+} sheet_case;
+
+static const sheet_case A4_CASE = {A4_W, A4_H, 0, ""};
+
 static void print_findings(const char *gen, int seeds, const char *which, const findings *f) {
   printf("%-12s %d seeds%s: %d passages through rooms, %d through numbers, %d stray marks, %d numbers under "
-         "8 pt, %d texts under 7 pt, %d numbers overlapping, %d marks on passages; unmarked: %d goals, %d "
+         "8 pt, %d texts under 7 pt, %d numbers overlapping, %d marks on passages, %d passage marks under "
+         "rooms; unmarked: %d goals, %d "
          "bosses, %d keys, %d locks; %d numbers twice%s%s\n",
          gen, seeds, which, f->crossed_room, f->crossed_number, f->stray_mark, f->small_number, f->small_text,
-         f->numbers_touch, f->mark_on_passage, f->no_goal, f->no_boss, f->no_key, f->no_lock, f->number_twice,
-         f->first[0] ? "; first: " : "", f->first);
+         f->numbers_touch, f->mark_on_passage, f->mark_under_room, f->no_goal, f->no_boss, f->no_key,
+         f->no_lock, f->number_twice, f->first[0] ? "; first: " : "", f->first);
 }
 
 /* The sheets of seeds 1..seeds: what draws through what on the default
  * levels (f), and on the seeds given more levels (more, measured, not yet
  * held to 0: crowded level panels), every mark on all of them (f). */
-static findings check_generator(const char *gen, int seeds) {
+static findings check_generator(const char *gen, int seeds, const sheet_case *sc) {
   findings f = {0}, more = {0};
   for (int seed = 1; seed <= seeds; seed++) {
-    cb_dungeon *d = stocked(gen, seed);
+    cb_dungeon *d = stocked_rooms(gen, seed, sc->rooms);
     cb_error err = {0};
     cb_template t; /* the margins crawlbook prints the sheet with */
     cb_template_default(&t);
     cb_sheet_options so = {
-        .page_w = A4_W, .page_h = A4_H, .margin = t.margin_mm * CB_PT_PER_MM, .version = "9.9.9"};
+        .page_w = sc->page_w, .page_h = sc->page_h, .margin = t.margin_mm * CB_PT_PER_MM, .version = "9.9.9"};
     cb_proc_sheet(d, &so);
     cb_document doc = {0};
     if (cb_sheet_layout(d, &fake_measure, &so, &doc, &err) != CB_OK)
       fail_msg("%s seed %d: %s", gen, seed, err.msg);
     for (int i = 0; i < doc.npages; i++) {
-      char what[64];
-      snprintf(what, sizeof what, "%s seed %d page %d", gen, seed, i + 1);
+      char what[80];
+      snprintf(what, sizeof what, "%s%s seed %d page %d", gen, sc->which, seed, i + 1);
       check_page(doc.pages[i], d->nlevels > 2 || (d->nlevels > 1 && strcmp(gen, "cards") == 0) ? &more : &f,
-                 what);
+                 what, strcmp(gen, "dropdice") == 0);
     }
-    char what[64];
-    snprintf(what, sizeof what, "%s seed %d", gen, seed);
+    char what[80];
+    snprintf(what, sizeof what, "%s%s seed %d", gen, sc->which, seed);
     check_every_mark(&doc, d, &f, what);
     cb_document_free(&doc);
     cb_dungeon_free(d);
   }
-  print_findings(gen, seeds, "", &f);
+  print_findings(gen, seeds, sc->which, &f);
   if (strcmp(gen, "cards") == 0 || strcmp(gen, "battleships") == 0)
     print_findings(gen, seeds / 5, " with more levels (not held to 0)", &more);
   return f;
@@ -429,7 +470,7 @@ static void nothing_draws_through_anything(void **state) {
   const char *gen = *state;
   const char *env = getenv("CB_MAP_SEEDS");
   int seeds = env ? atoi(env) : 500;
-  findings f = check_generator(gen, seeds);
+  findings f = check_generator(gen, seeds, &A4_CASE);
   /* Ceilings, per 500 sheets, where a fault is known and measured, not yet fixed:
    * - preconnect's goal and key badges (drawn since issue 13) have nowhere clear to go beside a room
    *   boxed in by corridors (seed 40's K1 first): 14 with every third seed at --locks 3 while the
@@ -455,6 +496,33 @@ static void nothing_draws_through_anything(void **state) {
 }
 
 static void lay_out_sheet(const cb_dungeon *d, const cb_dungeon *shown, bool players, cb_document *doc);
+
+/* dropdice on a smaller page and with more rooms (issue 22): its marks on
+ * their own passages, clear of the rooms, and its badges by their own rooms.
+ * Before the fix, over 60 seeds: A5 7 passage marks under rooms (padlocks
+ * over a die, a trap's zigzag lost under them); 30 rooms 50 passage marks
+ * under rooms, 5 stray badges, 1 passage through a room. A5 is held to 0;
+ * at 30 rooms one passage, measured and not yet fixed, runs through a third
+ * die that the dice around it leave no room to move, its mark under it
+ * (seed 1's 18-22, 2 segments and 1 mark), per 60 sheets. */
+static void dropdice_small_and_crowded(void **state) {
+  (void)state;
+  const char *env = getenv("CB_MAP_SEEDS");
+  int seeds = env ? atoi(env) : 60;
+  static const sheet_case cases[] = {{419.5276, 595.2756, 0, " A5"}, {A4_W, A4_H, 30, " 30 rooms"}};
+  findings a5 = check_generator("dropdice", seeds, &cases[0]),
+           crowd = check_generator("dropdice", seeds, &cases[1]);
+  if (a5.crossed_room + a5.crossed_number + a5.stray_mark + a5.small_number + a5.small_text +
+      a5.numbers_touch + a5.mark_on_passage + a5.mark_under_room + a5.no_goal + a5.no_boss + a5.no_key +
+      a5.no_lock + a5.number_twice)
+    fail_msg("%s", a5.first);
+  int per = (seeds + 59) / 60; /* the ceilings per 60 seeds, for every 60 begun */
+  if (crowd.crossed_number + crowd.small_number + crowd.small_text + crowd.numbers_touch + crowd.no_goal +
+          crowd.no_boss + crowd.no_key + crowd.no_lock + crowd.number_twice ||
+      crowd.stray_mark + crowd.mark_on_passage || crowd.crossed_room > 2 * per ||
+      crowd.mark_under_room > 1 * per)
+    fail_msg("%s", crowd.first);
+}
 
 /* ---- cards at 7x7 and at two levels: marks a reader can read (issue 22) ---- */
 
@@ -921,7 +989,7 @@ static void nothing_crosses_the_frame(void **state) {
 
 int main(void) {
   static const char *gens[] = {"dropdice", "cards", "leximorph", "preconnect", "battleships"};
-  struct CMUnitTest tests[12];
+  struct CMUnitTest tests[13];
   for (int i = 0; i < 5; i++) {
     tests[i] = (struct CMUnitTest){gens[i], nothing_draws_through_anything, NULL, NULL, (void *)gens[i]};
     tests[5 + i] =
@@ -929,5 +997,6 @@ int main(void) {
   }
   tests[10] = (struct CMUnitTest){"leximorph frame", nothing_crosses_the_frame, NULL, NULL, NULL};
   tests[11] = (struct CMUnitTest){"cards marks", cards_marks_are_legible, NULL, NULL, NULL};
+  tests[12] = (struct CMUnitTest){"dropdice small and crowded", dropdice_small_and_crowded, NULL, NULL, NULL};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
