@@ -3,24 +3,19 @@
 # the sheet's edge (many printers print no closer), and the hook, the roster
 # and the wandering table are on it, before any "Notes" panel (once three
 # Notes panels stood where they were missing: dropdice seed 204).
-set -euo pipefail
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-command -v pdftotext >/dev/null || exit 77
+. "$CB_SOURCE_DIR/tests/support/e2e.sh"
+need pdftotext
 
 for args in "-g dropdice --seed 204" "-g cards --seed 23" "-g preconnect --seed 3" "-g battleships --seed 2"; do
   # shellcheck disable=SC2086
-  "$CRAWLBOOK" --template zine8 $args -o "$tmp/z.pdf" 2>/dev/null
-  pdftotext -bbox "$tmp/z.pdf" "$tmp/z.html"
+  "$CRAWLBOOK" --template zine8 $args -o "$WORK/z.pdf" 2>/dev/null
+  pdftotext -bbox "$WORK/z.pdf" "$WORK/z.html"
   # 6 mm is 17.01 points; the page's size is on its <page> line
-  near=$(awk -F'"' '/<page /{w=$2; h=$4} /<word /{if ($2 < 17 || $4 < 17 || w - $6 < 17 || h - $8 < 17) n++} END{print n+0}' "$tmp/z.html")
+  near=$(awk -F'"' '/<page /{w=$2; h=$4} /<word /{if ($2 < 17 || $4 < 17 || w - $6 < 17 || h - $8 < 17) n++} END{print n+0}' "$WORK/z.html")
   [ "$near" -eq 0 ] || fail "$args: $near words nearer the sheet's edge than 6 mm"
-  pdftotext "$tmp/z.pdf" "$tmp/z.txt"
+  pdftotext "$WORK/z.pdf" "$WORK/z.txt"
   for what in "hook." "Roster." "Wandering"; do
-    grep -q "$what" "$tmp/z.txt" || fail "$args: the zine leaves off '$what'"
+    grep -q "$what" "$WORK/z.txt" || fail "$args: the zine leaves off '$what'"
   done
 done
-[ "$fails" -eq 0 ] || exit 1
-echo "ok"
+finish
