@@ -61,11 +61,8 @@ static cb_backend *backend;
 
 static int setup(void **state) {
   (void)state;
-  static char fonts[4096];
-  snprintf(fonts, sizeof fonts, "%s/fonts", getenv("CB_SOURCE_DIR") ? getenv("CB_SOURCE_DIR") : ".");
-  cb_render_options ro = {CB_FORMAT_PDF, 150, fonts};
-  cb_error err = {0};
-  return cb_backend_create(cb_backend_find("cairo"), &ro, &backend, &err) == CB_OK ? 0 : -1;
+  backend = cb_test_cairo();
+  return backend ? 0 : -1;
 }
 
 static int teardown(void **state) {

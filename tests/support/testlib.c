@@ -75,3 +75,12 @@ cb_status cb_test_buf_write(void *closure, const unsigned char *data, size_t len
   b->data[b->len] = '\0';
   return CB_OK;
 }
+
+cb_backend *cb_test_cairo(void) {
+  static char fonts[4096];
+  snprintf(fonts, sizeof fonts, "%s", cb_test_source_path("fonts"));
+  cb_render_options ro = {CB_FORMAT_PDF, 150, fonts};
+  cb_error err = {0};
+  cb_backend *b = NULL;
+  return cb_backend_create(cb_backend_find("cairo"), &ro, &b, &err) == CB_OK ? b : NULL;
+}

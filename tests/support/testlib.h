@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "render/backend.h"
 
 /* How many seeds a property test walks: $CB_PROPERTY_SEEDS or `dflt`
  * (the suite's promise is at least 10,000). */
@@ -30,5 +31,9 @@ typedef struct cb_test_buf {
   size_t len, cap;
 } cb_test_buf;
 cb_status cb_test_buf_write(void *buf, const unsigned char *data, size_t len);
+
+/* The cairo backend with the fonts we ship, measuring text as crawlbook's
+ * PDF does (at 150 dpi); NULL when it cannot be made. cb_backend_destroy it. */
+cb_backend *cb_test_cairo(void);
 
 #endif
