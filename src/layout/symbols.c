@@ -278,6 +278,15 @@ static void stroke(cb_page *p, cb_rgb color, double width, cb_cap cap) {
 }
 
 /* A short mark across the passage at (mx, my), perpendicular to it. */
+/* The obstructed mark: an X of half-width a about (x, y). */
+static void obstructed(cb_page *p, const cb_symbols *st, double x, double y, double a) {
+  cb_page_move(p, x - a, y - a);
+  cb_page_line(p, x + a, y + a);
+  cb_page_move(p, x - a, y + a);
+  cb_page_line(p, x + a, y - a);
+  stroke(p, st->ink, st->line * 1.6, CB_CAP_BUTT);
+}
+
 static void cross_bar(cb_page *p, double mx, double my, double ux, double uy, double half, cb_rgb c,
                       double w) {
   cb_page_move(p, mx - uy * half, my + ux * half);
@@ -379,15 +388,7 @@ static void passage_mark(cb_page *p, const cb_symbols *st, cb_symbol s, const pa
     cross_bar(p, gx0, gy0, ux, uy, b * 0.3, st->ink, st->line);
     cross_bar(p, gx1, gy1, ux, uy, b * 0.3, st->ink, st->line);
     break;
-  case CB_SYM_OBSTRUCTED: {
-    double a = b * 0.32;
-    cb_page_move(p, mx - a, my - a);
-    cb_page_line(p, mx + a, my + a);
-    cb_page_move(p, mx - a, my + a);
-    cb_page_line(p, mx + a, my - a);
-    stroke(p, st->ink, st->line * 1.6, CB_CAP_BUTT);
-    break;
-  }
+  case CB_SYM_OBSTRUCTED: obstructed(p, st, mx, my, b * 0.32); break;
   case CB_SYM_LOCKED: padlock(p, st, mx, my); break;
   case CB_SYM_ONE_WAY: {
     double a = b * 0.5, bx = mx + ux * a / 2, by = my + uy * a / 2;
@@ -682,15 +683,7 @@ void cb_symbol_mark(cb_page *p, const cb_symbols *st0, cb_symbol s, double x, do
   case CB_SYM_DEAD_END: cross_bar(p, x, y, ux, uy, half * 1.2, st->ink, st->line * 2); break;
   case CB_SYM_SOFT_LOCKED: cross_bar(p, x, y, ux, uy, half * 1.2, st->ink, st->line * 2.2); break;
   case CB_SYM_LOCKED: padlock(p, st, x, y); break;
-  case CB_SYM_OBSTRUCTED: {
-    double a = fmax(half * 0.8, st->badge * 0.3);
-    cb_page_move(p, x - a, y - a);
-    cb_page_line(p, x + a, y + a);
-    cb_page_move(p, x - a, y + a);
-    cb_page_line(p, x + a, y - a);
-    stroke(p, st->ink, st->line * 1.6, CB_CAP_BUTT);
-    break;
-  }
+  case CB_SYM_OBSTRUCTED: obstructed(p, st, x, y, fmax(half * 0.8, st->badge * 0.3)); break;
   case CB_SYM_TRAPPED: {
     /* the zigzag of a trapped passage, along the corridor's middle */
     double len = st->badge * 1.4, amp = fmax(half * 0.7, st->badge * 0.25);
