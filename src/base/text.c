@@ -117,3 +117,42 @@ const char *cb_text_join(char *buf, size_t cap, const char *const *words, size_t
   }
   return buf;
 }
+
+/* The lead before the kept colon was one word: it becomes "Lead, word",
+ * the word after it in lower case unless it reads as a name ("Trap:
+ * Snikt's door") or a code ("K1"). */
+static void unchain_lead(char *colon) {
+  *colon = ',';
+  char *w = colon + 1;
+  if (*w != ' ') return;
+  w++;
+  size_t len = strcspn(w, " ,.;:");
+  bool ordinary = w[0] >= 'A' && w[0] <= 'Z' && w[1] >= 'a' && w[1] <= 'z';
+  if (ordinary && !memchr(w, '\'', len)) w[0] = (char)(w[0] - 'A' + 'a');
+}
+
+void cb_text_unchain(cb_unchain *u, char *s) {
+  for (char *p = s; *p; p++) {
+    char next = p[1];
+    bool ends = next == ' ' || next == '\0';
+    if (strchr(".!?;", *p) && ends) {
+      *u = (cb_unchain){0};
+      continue;
+    }
+    if (*p == ':' && ends) {
+      if (!u->kept) {
+        u->kept = p;
+      } else if (u->words <= 1) {
+        unchain_lead(u->kept);
+        u->kept = p;
+        u->words = 2;
+      } else {
+        *p = ',';
+      }
+      continue;
+    }
+    bool word = *p != ' ';
+    if (word && !u->in_word && !u->kept) u->words++;
+    u->in_word = word;
+  }
+}

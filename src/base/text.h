@@ -42,6 +42,20 @@ int cb_text_appendf(char **buf, size_t *cap, size_t *n, const char *fmt, ...)
 const char *cb_text_join(char *buf, size_t cap, const char *const *words, size_t n, const char *pre,
                          const char *post, const char *last);
 
+/* A sentence's colons as a reader takes them (booklet.md: no chains of
+ * colons). cb_text_unchain rewrites, in place, every sentence of s that has
+ * two or more: a one-word lead's colon becomes a comma ("Trap: threshold:
+ * pit" reads "Trap, threshold: pit"), and every colon after the one kept
+ * ("low arch: hornets: 1d4" reads "low arch: hornets, 1d4"). A text told in
+ * pieces is given piece by piece with one state, zeroed to begin with; the
+ * pieces must stay in place until the last is given. */
+typedef struct cb_unchain {
+  char *kept;   /* the sentence's colon kept so far, or NULL */
+  int words;    /* words of the sentence before it */
+  bool in_word; /* the last character was part of a word */
+} cb_unchain;
+void cb_text_unchain(cb_unchain *u, char *s);
+
 /* Appends v to buf (cap bytes, n used) as one word for a POSIX shell,
  * quoted when it needs it; returns the new length (as snprintf counts). */
 size_t cb_shell_word(char *buf, size_t cap, size_t n, const char *v);

@@ -8,6 +8,7 @@
 
 #include "base/alloc.h"
 #include "base/hash.h"
+#include "base/text.h"
 #include "map.h"
 
 /* One entry's spans and their text, grown as the entry needs: a room of
@@ -84,8 +85,12 @@ static void entry_clear(entry *e) {
 
 /* The spans, their texts pointed into buf; NULL when out of memory. */
 static const cb_span *entry_spans(entry *e) {
+  cb_unchain u = {0}; /* booklet.md: no chains of colons, whoever wrote the words */
   for (int i = 0; !e->oom && i < e->n; i++)
-    if (e->at[i] != (size_t)NO_TEXT) e->spans[i].text = e->buf + e->at[i];
+    if (e->at[i] != (size_t)NO_TEXT) {
+      cb_text_unchain(&u, e->buf + e->at[i]);
+      e->spans[i].text = e->buf + e->at[i];
+    }
   return e->oom ? NULL : e->spans;
 }
 

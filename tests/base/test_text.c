@@ -52,9 +52,49 @@ static void shell_words_quote_what_needs_it(void **state) {
   assert_int_equal(cb_shell_word(buf, 4, 0, "abcdef"), 6); /* counts as snprintf does */
 }
 
+/* s unchained in the pieces given (split at '|'), put back together */
+static const char *unchained(char *out, const char *s) {
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", s);
+  cb_unchain u = {0};
+  char *pieces[8];
+  int n = 0;
+  for (char *p = strtok(buf, "|"); p && n < 8; p = strtok(NULL, "|"))
+    pieces[n++] = p;
+  for (int i = 0; i < n; i++)
+    cb_text_unchain(&u, pieces[i]);
+  out[0] = '\0';
+  for (int i = 0; i < n; i++)
+    strcat(out, pieces[i]);
+  return out;
+}
+
+static void colon_chains_are_unchained(void **state) {
+  (void)state;
+  char out[256];
+  assert_string_equal(unchained(out, "Trap: threshold: pit, 1d6."), "Trap, threshold: pit, 1d6.");
+  assert_string_equal(unchained(out, "Trap to 22, low arch: hornets: 1d4 for 3 rounds."),
+                      "Trap to 22, low arch: hornets, 1d4 for 3 rounds.");
+  assert_string_equal(unchained(out, "To 3: Jammed cart: a turn to shift."),
+                      "To 3: Jammed cart, a turn to shift.");
+  assert_string_equal(unchained(out, "Secret: Waxed shut: scrape it: melt it."),
+                      "Secret, waxed shut: scrape it, melt it.");
+  /* a name or a code after a one-word lead keeps its capital */
+  assert_string_equal(unchained(out, "Trap: Snikt's bell: a wanderer."), "Trap, Snikt's bell: a wanderer.");
+  assert_string_equal(unchained(out, "Lock: K1: the iron key."), "Lock, K1: the iron key.");
+  /* one colon a sentence is left alone, and a sentence ends at . ; ! ? */
+  const char *fine = "A board: NO LIGHTS. Exits: 7 (trapped); 8. 1: 5 kobolds; 2: 3 rats. Goal: a seam.";
+  assert_string_equal(unchained(out, fine), fine);
+  assert_string_equal(unchained(out, "Ratio 2.5: fine: yes."), "Ratio 2.5: fine, yes.");
+  /* the state carries a sentence across pieces, a colon may end one */
+  assert_string_equal(unchained(out, "Trap|: smoke: |save or blind."), "Trap, smoke: save or blind.");
+  assert_string_equal(unchained(out, "Exits:| 4. |To 5:| Padlocked door (K1). Trap: wire: rock."),
+                      "Exits: 4. To 5: Padlocked door (K1). Trap, wire: rock.");
+}
+
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(utf8_is_strict),
-                                     cmocka_unit_test(escape_hides_controls_only),
-                                     cmocka_unit_test(shell_words_quote_what_needs_it)};
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(utf8_is_strict), cmocka_unit_test(escape_hides_controls_only),
+      cmocka_unit_test(shell_words_quote_what_needs_it), cmocka_unit_test(colon_chains_are_unchained)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
