@@ -240,12 +240,12 @@ static int notes_fill(cb_page *p, const cb_measure *m, const cb_dungeon *d, int 
 
 /* A level's map: the generator's own drawing where it has one. A map only
  * fills its box, so pages made to be counted skip it. */
-static void draw_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
+static void draw_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_map_drawing *dr,
                      const cb_sheet_options *o, int level, double x, double y, double w, double h,
                      cb_symbol_set *used) {
   if (o->count_only) return;
-  if (hooks->map)
-    hooks->map(p, st, d, level, x, y, w, h, used);
+  if (dr->draw)
+    dr->draw(p, st, d, level, x, y, w, h, used);
   else
     cb_map_draw(p, st, d, level, x, y, w, h, used);
 }
@@ -261,22 +261,22 @@ typedef struct levels_plan {
 static const double CAPTION_H = LEGEND_SIZE + 10, PANEL_PAD = 4;
 
 /* The height of level i's drawing pw wide at its own shape, 0 when it fills any box. */
-static double level_natural(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, int i,
+static double level_natural(const cb_dungeon *d, const cb_symbols *st, const cb_map_drawing *dr, int i,
                             double pw) {
   int id = d->levels[i].id;
-  if (!hooks->map) return cb_map_height(d, st, id, pw);
-  return hooks->height ? hooks->height(d, st, id, pw) : 0;
+  if (!dr->draw) return cb_map_height(d, st, id, pw);
+  return dr->height ? dr->height(d, st, id, pw) : 0;
 }
 
 /* The panels' height in cols columns, each row as tall as its tallest map
  * needs; 0 when a level has no shape of its own. */
-static double levels_height(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, int cols,
+static double levels_height(const cb_dungeon *d, const cb_symbols *st, const cb_map_drawing *dr, int cols,
                             double pw) {
   double total = 0;
   for (int r0 = 0; r0 < d->nlevels; r0 += cols) {
     double row = 0;
     for (int i = r0; i < d->nlevels && i < r0 + cols; i++) {
-      double h = level_natural(d, st, hooks, i, pw);
+      double h = level_natural(d, st, dr, i, pw);
       if (!(h > 0)) return 0;
       row = fmax(row, h);
     }
@@ -294,31 +294,31 @@ static bool leaves_empty(int n, int c) {
 
 /* The arrangement (stacked, side by side or a grid) that draws the levels
  * biggest in a box w x h, each panel shaped like its map (no empty bands). */
-static levels_plan plan_levels(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks,
-                               double w, double h) {
+static levels_plan plan_levels(const cb_dungeon *d, const cb_symbols *st, const cb_map_drawing *dr, double w,
+                               double h) {
   levels_plan best = {0, 0, 0, 0};
   for (int c = 1; c <= d->nlevels; c++) {
     if (leaves_empty(d->nlevels, c)) continue;
-    double lo = 0, hi = w / c - 8, full = hi > 0 ? levels_height(d, st, hooks, c, hi) : -1;
+    double lo = 0, hi = w / c - 8, full = hi > 0 ? levels_height(d, st, dr, c, hi) : -1;
     if (full == 0) return (levels_plan){0, 0, 0, 0};
     if (full < 0) break;
     if (full > h)
       for (int it = 0; it < 30 && hi - lo > 0.25; it++) {
         double mid = (lo + hi) / 2;
-        if (levels_height(d, st, hooks, c, mid) > h)
+        if (levels_height(d, st, dr, c, mid) > h)
           hi = mid;
         else
           lo = mid;
       }
     else
       lo = hi;
-    if (lo > best.pw + 0.5) best = (levels_plan){c, lo, c * (lo + 8), levels_height(d, st, hooks, c, lo)};
+    if (lo > best.pw + 0.5) best = (levels_plan){c, lo, c * (lo + 8), levels_height(d, st, dr, c, lo)};
   }
   return best;
 }
 
 /* One level's panel: its caption, a rule from the panels before it, its map. */
-static void draw_panel(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
+static void draw_panel(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_map_drawing *dr,
                        const cb_sheet_options *o, int i, bool left_rule, bool top_rule, double cx, double cy,
                        double cw, double ch, cb_symbol_set *used) {
   const cb_level *l = &d->levels[i];
@@ -336,22 +336,22 @@ static void draw_panel(cb_page *p, const cb_symbols *st, const cb_dungeon *d, co
     cb_page_line(p, cx + cw - 4, cy);
     cb_page_ink(p, &sep);
   }
-  draw_map(p, st, d, hooks, o, l->id, cx + 4, cy + CAPTION_H, cw - 8, ch - CAPTION_H - PANEL_PAD, used);
+  draw_map(p, st, d, dr, o, l->id, cx + 4, cy + CAPTION_H, cw - 8, ch - CAPTION_H - PANEL_PAD, used);
 }
 
 /* The map box holds every level in panels. Levels with a shape of their own
  * get plan_levels' arrangement, each row as tall as its maps (the box's slack
  * shared out); others a grid of equal panels with as many columns as give
  * them the longest shorter side. */
-static void draw_levels(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
+static void draw_levels(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_map_drawing *dr,
                         const cb_sheet_options *o, double x, double y, double w, double h,
                         cb_symbol_set *used) {
   int n = d->nlevels > 0 ? d->nlevels : 1;
   if (n == 1) {
-    draw_map(p, st, d, hooks, o, 0, x + 4, y + 4, w - 8, h - 8, used);
+    draw_map(p, st, d, dr, o, 0, x + 4, y + 4, w - 8, h - 8, used);
     return;
   }
-  levels_plan pl = plan_levels(d, st, hooks, w, h);
+  levels_plan pl = plan_levels(d, st, dr, w, h);
   int cols = pl.cols ? pl.cols : 1, rows = (n + cols - 1) / cols;
   for (int c = 2; !pl.cols && c <= n; c++) {
     int r = (n + c - 1) / c;
@@ -364,18 +364,18 @@ static void draw_levels(cb_page *p, const cb_symbols *st, const cb_dungeon *d, c
     if (pl.cols) {
       double row = 0;
       for (int i = r0; i < n && i < r0 + cols; i++)
-        row = fmax(row, level_natural(d, st, hooks, i, pl.pw));
+        row = fmax(row, level_natural(d, st, dr, i, pl.pw));
       ch = CAPTION_H + row + PANEL_PAD + slack;
     }
     for (int i = r0; i < n && i < r0 + cols; i++)
-      draw_panel(p, st, d, hooks, o, i, i > r0, r0 > 0, x + (i - r0) * cw, cy, cw, ch, used);
+      draw_panel(p, st, d, dr, o, i, i > r0, r0 > 0, x + (i - r0) * cw, cy, cw, ch, used);
     cy += ch;
   }
 }
 
 /* The procedure's hooks, a row of none when it draws only the generic sheet. */
 static const cb_layout_hooks *hooks_of(const cb_sheet_options *o) {
-  static const cb_layout_hooks none = {.map = NULL};
+  static const cb_layout_hooks none = {.extra_pages = NULL};
   return o->hooks ? o->hooks : &none;
 }
 
@@ -386,21 +386,15 @@ static const char *describe(const cb_dungeon *d, const cb_sheet_options *o, char
   return buf;
 }
 
-/* The hooks the one-page sheet draws with: a generator's sheet map (the
- * leximorph sketch) stands in for its map, but not on the players' handout. */
-static cb_layout_hooks hooks_of_sheet(const cb_layout_hooks *h, const cb_sheet_options *o) {
-  cb_layout_hooks s = *h;
-  if (s.sheet_map && !o->player)
-    s.map = s.sheet_map, s.height = s.sheet_height;
-  else
-    s.sheet_legend = NULL;
-  return s;
+/* The drawing the one-page sheet shows: the procedure's sheet drawing
+ * where it offers one (not on the players' handout), else its map's. */
+static const cb_map_drawing *sheet_drawing(const cb_layout_hooks *h, const cb_sheet_options *o) {
+  return h->sheet.draw && !o->player ? &h->sheet : &h->map;
 }
 
-static double sheet_legend(cb_page *p, const cb_symbols *st, const cb_dungeon *d,
-                           const cb_layout_hooks *hooks, cb_symbol_set used, double map_w, double map_h,
-                           double x, double y, double w) {
-  if (hooks->sheet_legend) return hooks->sheet_legend(p, st, d, used, map_w, map_h, x, y, w);
+static double sheet_legend(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_map_drawing *dr,
+                           cb_symbol_set used, double map_w, double map_h, double x, double y, double w) {
+  if (dr->legend) return dr->legend(p, st, d, used, map_w, map_h, x, y, w);
   return legend(p, st, used, x, y, w);
 }
 
@@ -436,20 +430,19 @@ static cb_key_style key_style_at(const cb_key_style *ks, double size, bool compa
 
 /* The height of the frame around the map's drawing w wide, at its own shape;
  * 0 when it fills any box (several levels, a graph laid out to the box). */
-static double map_natural(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w) {
+static double map_natural(const cb_dungeon *d, const cb_symbols *st, const cb_map_drawing *dr, double w) {
   if (d->nlevels > 1) return 0;
-  double h =
-      hooks->map ? (hooks->height ? hooks->height(d, st, 0, w - 8) : 0) : cb_map_height(d, st, 0, w - 8);
+  double h = dr->draw ? (dr->height ? dr->height(d, st, 0, w - 8) : 0) : cb_map_height(d, st, 0, w - 8);
   return h > 0 ? h + 8 : 0;
 }
 
 /* The map frame the sheet would like: the drawing's own shape (no empty
  * bands), at most 72% of the height left; a drawing that fills any box gets
  * what a map of its width usually takes. */
-static double map_want(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w,
+static double map_want(const cb_dungeon *d, const cb_symbols *st, const cb_map_drawing *dr, double w,
                        double avail) {
-  double cap = avail * 0.72, natural = map_natural(d, st, hooks, w);
-  if (d->nlevels > 1) natural = plan_levels(d, st, hooks, w, cap).h; /* the panels at their biggest */
+  double cap = avail * 0.72, natural = map_natural(d, st, dr, w);
+  if (d->nlevels > 1) natural = plan_levels(d, st, dr, w, cap).h; /* the panels at their biggest */
   if (natural > 0) return fmin(cap, natural);
   return fmin(cap, fmax(avail * 0.56, fmin(avail - 120, w * 0.78)));
 }
@@ -457,19 +450,19 @@ static double map_want(const cb_dungeon *d, const cb_symbols *st, const cb_layou
 /* The frame's width for a map at most *h high: narrower than w when the
  * drawing, held to that height, no longer fills the width (no empty bands);
  * levels' panels also give back the height they do not need. */
-static double map_frame_w(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w,
+static double map_frame_w(const cb_dungeon *d, const cb_symbols *st, const cb_map_drawing *dr, double w,
                           double *h0) {
-  levels_plan pl = d->nlevels > 1 ? plan_levels(d, st, hooks, w, *h0) : (levels_plan){0, 0, 0, 0};
+  levels_plan pl = d->nlevels > 1 ? plan_levels(d, st, dr, w, *h0) : (levels_plan){0, 0, 0, 0};
   if (pl.cols) {
     *h0 = fmin(*h0, pl.h);
     return fmin(w, pl.w);
   }
   double h = *h0;
-  if (!(map_natural(d, st, hooks, w) > h + 0.5)) return w;
+  if (!(map_natural(d, st, dr, w) > h + 0.5)) return w;
   double lo = fmin(w, 60), hi = w;
   for (int it = 0; it < 24 && hi - lo > 0.5; it++) {
     double mid = (lo + hi) / 2;
-    if (map_natural(d, st, hooks, mid) > h)
+    if (map_natural(d, st, dr, mid) > h)
       hi = mid;
     else
       lo = mid;
@@ -489,13 +482,13 @@ static int by_left(const void *a, const void *b) {
 /* How many pairs of the words a reader finds rooms by (their numbers and
  * their marks' letters) overlap, and how often the map says it is cramped, when it is drawn in a frame h high
  * (w wide at most); -1 on OOM. */
-static long count_clashes(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w,
+static long count_clashes(const cb_dungeon *d, const cb_symbols *st, const cb_map_drawing *dr, double w,
                           double h) {
-  double fw = map_frame_w(d, st, hooks, w, &h);
+  double fw = map_frame_w(d, st, dr, w, &h);
   cb_page *s = cb_page_new(fw + 1, h + 1);
   cb_sheet_options drawn = {.page_w = fw + 1, .page_h = h + 1};
   cb_symbol_set used = 0;
-  if (s) draw_levels(s, st, d, hooks, &drawn, 0, 0, fw, h, &used);
+  if (s) draw_levels(s, st, d, dr, &drawn, 0, 0, fw, h, &used);
   text_box *b = s && !s->oom ? cb_calloc((size_t)s->nitems + 1, sizeof *b) : NULL;
   long n = 0, clashes = 0;
   for (int i = 0; b && i < s->nitems; i++) {
@@ -526,7 +519,7 @@ struct cb_sheet_memo {
   const cb_dungeon *d; /* the dungeon the counts are of */
   int n, cap;
   struct clash_at {
-    const cb_layout_hooks *hooks;
+    cb_map_drawing dr; /* the counts are of its drawing (its draw and height) */
     double badge, line, label, w, h;
     long clashes;
   } * at;
@@ -549,17 +542,17 @@ static int grow_memo(cb_sheet_memo *m) {
 }
 
 /* count_clashes, each frame counted once (st->clashes NULL: every time). */
-static long map_clashes(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w,
+static long map_clashes(const cb_dungeon *d, const cb_symbols *st, const cb_map_drawing *dr, double w,
                         double h) {
   cb_sheet_memo *cm = st->clashes && st->clashes->d == d ? st->clashes : NULL;
-  struct clash_at key = {hooks, st->badge, st->line, st->label, w, h, 0};
+  struct clash_at key = {*dr, st->badge, st->line, st->label, w, h, 0};
   for (int i = 0; cm && i < cm->n; i++) {
     const struct clash_at *a = &cm->at[i];
-    if (a->hooks == hooks && a->badge == key.badge && a->line == key.line && a->label == key.label &&
-        a->w == w && a->h == h)
+    if (a->dr.draw == dr->draw && a->dr.height == dr->height && a->badge == key.badge &&
+        a->line == key.line && a->label == key.label && a->w == w && a->h == h)
       return a->clashes;
   }
-  key.clashes = count_clashes(d, st, hooks, w, h);
+  key.clashes = count_clashes(d, st, dr, w, h);
   if (cm && key.clashes >= 0 && (cm->n < cm->cap || !grow_memo(cm))) cm->at[cm->n++] = key;
   return key.clashes;
 }
@@ -569,19 +562,19 @@ static long map_clashes(const cb_dungeon *d, const cb_symbols *st, const cb_layo
  * its words run into each other more than they do on the biggest map the
  * sheet draws (full_w wide, at the size it wants there: *base_out gets
  * how many they do there); -1 on OOM. */
-static double map_least(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w,
+static double map_least(const cb_dungeon *d, const cb_symbols *st, const cb_map_drawing *dr, double w,
                         double full_w, double want, double room, long *base_out) {
   double lo = fmin(want, room * 0.30), hi = want;
-  long base = map_clashes(d, st, hooks, full_w, map_want(d, st, hooks, full_w, room));
+  long base = map_clashes(d, st, dr, full_w, map_want(d, st, dr, full_w, room));
   *base_out = base;
   if (base < 0) return -1;
   if (hi - lo < 1) return lo;
-  long at = map_clashes(d, st, hooks, w, lo);
+  long at = map_clashes(d, st, dr, w, lo);
   if (at < 0) return -1;
   if (at <= base) return lo;
   for (int it = 0; it < 7; it++) {
     double mid = (lo + hi) / 2;
-    long c = map_clashes(d, st, hooks, w, mid);
+    long c = map_clashes(d, st, dr, w, mid);
     if (c < 0) return -1;
     if (c <= base)
       hi = mid;
@@ -595,10 +588,10 @@ static double map_least(const cb_dungeon *d, const cb_symbols *st, const cb_layo
  * into each other no more than `base` times (the count is not monotonic in
  * the size: a mark can meet another at one size and miss it at the next);
  * 0 when none, -1 on OOM. */
-static double map_clean(const cb_dungeon *d, const cb_symbols *st, const cb_layout_hooks *hooks, double w,
+static double map_clean(const cb_dungeon *d, const cb_symbols *st, const cb_map_drawing *dr, double w,
                         double h, double least, long base) {
   for (double at = h; at >= least - 0.5; at -= fmax(1, h * 0.03)) {
-    long c = map_clashes(d, st, hooks, w, at);
+    long c = map_clashes(d, st, dr, w, at);
     if (c < 0) return -1;
     if (c <= base) return at;
   }
@@ -646,9 +639,9 @@ static sheet_fit fit_spill(const cb_key_style *ks, const cb_dungeon *d, double w
  * the height left, that a step leaves. A key that still does not fit runs on at the first step; the
  * map then grows (to 72%) until the page it runs onto is at least a third full. */
 static sheet_fit fit_sheet(const cb_key_style *ks, const cb_dungeon *d, const cb_symbols *st,
-                           const cb_layout_hooks *hooks, double w, double room, double page) {
+                           const cb_map_drawing *dr, double w, double room, double page) {
   /* the map's legible floor (map_least) costs drawings: found only when the map must shrink */
-  double want = map_want(d, st, hooks, w, room), least = fmin(want, room * 0.30), cap = room * 0.72;
+  double want = map_want(d, st, dr, w, room), least = fmin(want, room * 0.30), cap = room * 0.72;
   /* the map keeps its size while a step of the key makes room (the first that
    * does); else it gives up what the step that leaves it most needs */
   sheet_fit best = {-INFINITY, 0, 0, false};
@@ -663,8 +656,8 @@ static sheet_fit fit_sheet(const cb_key_style *ks, const cb_dungeon *d, const cb
   }
   if (best.cols) {
     long base = 0;
-    double floor = map_least(d, st, hooks, w, w, want, room, &base);
-    best.map_h = floor < 0 ? -1 : map_clean(d, st, hooks, w, best.map_h, floor, base);
+    double floor = map_least(d, st, dr, w, w, want, room, &base);
+    best.map_h = floor < 0 ? -1 : map_clean(d, st, dr, w, best.map_h, floor, base);
     if (best.map_h < 0) return OOM_FIT;
   }
   if (best.cols && best.map_h != 0) return best;
@@ -686,15 +679,15 @@ typedef struct beside_fit {
  * step of the key that then fits the sheet, the key's first columns beside
  * the map and its legend, the rest below them; map_h 0 when none does. */
 static beside_fit fit_beside(const cb_key_style *ks, const cb_dungeon *d, const cb_symbols *st,
-                             const cb_layout_hooks *hooks, double w, double room, double want, double least,
+                             const cb_map_drawing *dr, double w, double room, double want, double least,
                              long base) {
   for (double mh = want; mh >= least - 0.5; mh = mh > least + 0.5 ? fmax(least, mh - room * 0.02) : 0) {
-    double frame_h = mh, mw = map_frame_w(d, st, hooks, w, &frame_h), side_w = w - mw - GUTTER;
+    double frame_h = mh, mw = map_frame_w(d, st, dr, w, &frame_h), side_w = w - mw - GUTTER;
     if (side_w < 150) continue; /* a column narrower than that reads as a list of words */
-    long clashes = map_clashes(d, st, hooks, w, mh);
+    long clashes = map_clashes(d, st, dr, w, mh);
     if (clashes < 0) return (beside_fit){.oom = true};
     if (clashes > base) continue;
-    double side_h = mh + 6 + hooks->sheet_legend(NULL, st, d, ~(cb_symbol_set)0, mw, mh, 0, 0, mw);
+    double side_h = mh + 6 + dr->legend(NULL, st, d, ~(cb_symbol_set)0, mw, mh, 0, 0, mw);
     int side_cols = side_w > 330 ? 2 : 1;
     for (int i = 0; i < KEY_STEPS; i++) {
       cb_key_style k = key_style_at(ks, KEY_STEP[i].size, KEY_STEP[i].compact);
@@ -717,18 +710,18 @@ static beside_fit fit_beside(const cb_key_style *ks, const cb_dungeon *d, const 
  * the columns beside them: the key takes the width a small map leaves
  * empty. Returns the room the key goes on from, NOT_BESIDE when the sheet is
  * better laid out the usual way (the map gets its size, or is no smaller). */
-static int sheet_beside(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
+static int sheet_beside(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_map_drawing *dr,
                         const cb_sheet_options *o, cb_key_style *ks, double x, double y, double w,
                         double bottom, double top, cb_symbol_set *used, int *word, int *cols) {
-  if (!hooks->sheet_legend || o->player || o->page_w > o->page_h * 1.05) return NOT_BESIDE;
-  double below = hooks->sheet_legend(NULL, st, d, ~(cb_symbol_set)0, w, w, 0, 0, w) + 6 + 8 + HEAD_H;
-  double room = bottom - y - below, want = map_want(d, st, hooks, w, room);
-  sheet_fit usual = fit_sheet(ks, d, st, hooks, w, room, bottom - top);
+  if (!dr->legend || o->player || o->page_w > o->page_h * 1.05) return NOT_BESIDE;
+  double below = dr->legend(NULL, st, d, ~(cb_symbol_set)0, w, w, 0, 0, w) + 6 + 8 + HEAD_H;
+  double room = bottom - y - below, want = map_want(d, st, dr, w, room);
+  sheet_fit usual = fit_sheet(ks, d, st, dr, w, room, bottom - top);
   if (usual.oom || (!usual.spills && usual.map_h >= want - 0.5)) return NOT_BESIDE;
   long base = 0;
-  double least = map_least(d, st, hooks, w, w, want, room, &base);
+  double least = map_least(d, st, dr, w, w, want, room, &base);
   if (least < 0) return -1;
-  beside_fit bf = fit_beside(ks, d, st, hooks, w, bottom - y, want, least, base);
+  beside_fit bf = fit_beside(ks, d, st, dr, w, bottom - y, want, least, base);
   if (bf.oom) return -1;
   if (bf.map_h <= 0 || (!usual.spills && bf.map_h <= usual.map_h + 0.5)) return NOT_BESIDE;
   *ks = key_style_at(ks, bf.key.size, bf.key.compact);
@@ -736,8 +729,8 @@ static int sheet_beside(cb_page *p, const cb_symbols *st, const cb_dungeon *d, c
   cb_page_rect(p, x, y, bf.map_w, bf.map_h);
   cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
   cb_page_ink(p, &frame_ink);
-  draw_levels(p, st, d, hooks, o, x, y, bf.map_w, bf.map_h, used);
-  sheet_legend(p, st, d, hooks, *used, bf.map_w, bf.map_h, x, y + bf.map_h + 6, bf.map_w);
+  draw_levels(p, st, d, dr, o, x, y, bf.map_w, bf.map_h, used);
+  sheet_legend(p, st, d, dr, *used, bf.map_w, bf.map_h, x, y + bf.map_h + 6, bf.map_w);
   double sx = x + bf.map_w + GUTTER, sw = w - bf.map_w - GUTTER;
   cb_page_text(p, CB_FONT_BOLD, 11, sx, y + 11, INK, "Room key");
   int next = cb_key_fill(p, ks, d, 0, word, sx, y + HEAD_H, sw, bf.side_h - HEAD_H, bf.side_cols, GUTTER);
@@ -761,13 +754,13 @@ typedef struct side_fit {
 
 /* The legend's height under a map mw wide, for the symbols the map uses
  * (drawn on a scratch page: the legend wraps them); -1 on OOM. */
-static double side_legend_h(const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
+static double side_legend_h(const cb_symbols *st, const cb_dungeon *d, const cb_map_drawing *dr,
                             const cb_sheet_options *o, cb_symbol_set assume, double mw) {
   cb_page *s = cb_page_new(o->page_w, o->page_h);
   if (!s) return -1;
   cb_symbol_set used = assume;
-  draw_levels(s, st, d, hooks, o, 0, 0, mw, mw, &used);
-  double h = sheet_legend(s, st, d, hooks, used, mw, mw, 0, 0, mw);
+  draw_levels(s, st, d, dr, o, 0, 0, mw, mw, &used);
+  double h = sheet_legend(s, st, d, dr, used, mw, mw, 0, 0, mw);
   h = s->oom ? -1 : h;
   cb_page_free(s);
   return h;
@@ -797,16 +790,15 @@ static cb_symbol_set dungeon_symbols(const cb_dungeon *d) {
 /* What the portrait sheet keeps under its map: the legend (two rows, more
  * when the map's symbols take more; or the sheet map's own with every
  * symbol) and the key's heading; -1 on OOM. */
-static double key_below(const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
+static double key_below(const cb_symbols *st, const cb_dungeon *d, const cb_map_drawing *dr,
                         const cb_sheet_options *o, cb_symbol_set assume, double w) {
-  if (hooks->sheet_legend)
-    return hooks->sheet_legend(NULL, st, d, ~(cb_symbol_set)0, w, w, 0, 0, w) + 6 + 8 + HEAD_H;
+  if (dr->legend) return dr->legend(NULL, st, d, ~(cb_symbol_set)0, w, w, 0, 0, w) + 6 + 8 + HEAD_H;
   /* the map is drawn aside only when the dungeon's symbols may take more than two rows */
   cb_page *s = cb_page_new(o->page_w, o->page_h);
   double most = s ? legend(s, st, assume | dungeon_symbols(d), 0, 0, w) : -1;
   cb_page_free(s);
   if (!(most > st->badge * 3 + 1e-6)) return most < 0 ? -1 : st->badge * 3 + 14 + HEAD_H;
-  double lh = side_legend_h(st, d, hooks, o, assume, w);
+  double lh = side_legend_h(st, d, dr, o, assume, w);
   return lh < 0 ? -1 : fmax(st->badge * 3, lh) + 14 + HEAD_H;
 }
 
@@ -814,10 +806,10 @@ static double key_below(const cb_symbols *st, const cb_dungeon *d, const cb_layo
  * the whole key room beside and below it, at the first of the key's steps
  * that keeps the map at its wanted height. */
 static side_fit fit_side(const cb_key_style *ks, const cb_dungeon *d, const cb_symbols *st,
-                         const cb_layout_hooks *hooks, double legend_h, double w, double h, double room) {
+                         const cb_map_drawing *dr, double legend_h, double w, double h, double room) {
   double cw = (w - 2 * GUTTER) / 3, mw = 2 * cw + GUTTER, below = legend_h + 14;
   long base = 0;
-  double want = map_want(d, st, hooks, mw, room), least = map_least(d, st, hooks, mw, w, want, room, &base);
+  double want = map_want(d, st, dr, mw, room), least = map_least(d, st, dr, mw, w, want, room, &base);
   side_fit best = {0, 0, false};
   if (least < 0) return (side_fit){.oom = true};
   for (int i = 1; i < KEY_STEPS; i++) {
@@ -836,7 +828,7 @@ static side_fit fit_side(const cb_key_style *ks, const cb_dungeon *d, const cb_s
     }
     if (f.map_h > best.map_h + 0.5) best = f;
   }
-  if (best.map_h > 0) best.map_h = map_clean(d, st, hooks, mw, best.map_h, least, base);
+  if (best.map_h > 0) best.map_h = map_clean(d, st, dr, mw, best.map_h, least, base);
   if (best.map_h < 0) return (side_fit){.oom = true};
   return best;
 }
@@ -844,17 +836,17 @@ static side_fit fit_side(const cb_key_style *ks, const cb_dungeon *d, const cb_s
 /* The sheet's side layout (fit_side) below y: returns the first room the
  * key left over, as cb_key_fill does. The hook and the wandering table
  * join it where they fit. */
-static int draw_side(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
+static int draw_side(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_map_drawing *dr,
                      const cb_sheet_options *o, cb_key_style *ks, double map_h, double x, double y, double w,
                      double bottom, int *word, cb_symbol_set *used) {
   double cw = (w - 2 * GUTTER) / 3, mw = 2 * cw + GUTTER, rx = x + cw + GUTTER;
-  double map_w = map_frame_w(d, st, hooks, mw, &map_h), map_x = rx + (mw - map_w) / 2;
+  double map_w = map_frame_w(d, st, dr, mw, &map_h), map_x = rx + (mw - map_w) / 2;
   cb_page_rect(p, map_x, y, map_w, map_h);
   cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
   cb_page_ink(p, &frame_ink);
-  draw_levels(p, st, d, hooks, o, map_x, y, map_w, map_h, used);
+  draw_levels(p, st, d, dr, o, map_x, y, map_w, map_h, used);
   double ky = y + map_h + 6;
-  ky += sheet_legend(p, st, d, hooks, *used, map_w, map_h, rx, ky, mw) + 8;
+  ky += sheet_legend(p, st, d, dr, *used, map_w, map_h, rx, ky, mw) + 8;
   cb_page_text(p, CB_FONT_BOLD, 11, x, y + 11, INK, "Room key");
   int next = cb_key_fill(p, ks, d, 0, word, x, y + HEAD_H, cw, bottom - y - HEAD_H, 1, GUTTER);
   if (next >= 0 && next < d->nrooms + ks->extras)
@@ -887,16 +879,15 @@ static wide_fit fit_wide(const cb_key_style *ks, const cb_dungeon *d, double w, 
 /* Whether the portrait sheet takes the side layout: only when its key, under
  * a map of the least height its fit keeps, would run onto another page. */
 static side_fit try_side(const cb_key_style *ks, const cb_dungeon *d, const cb_symbols *st,
-                         const cb_layout_hooks *hooks, const cb_sheet_options *o, cb_symbol_set assume,
-                         double w, double h, double page, double below) {
-  if (o->player || o->page_w > o->page_h * 1.05 || hooks->sheet_legend || below < 0)
-    return (side_fit){0, 0, false};
-  sheet_fit fit = fit_sheet(ks, d, st, hooks, w, h - below, page);
+                         const cb_map_drawing *dr, const cb_sheet_options *o, cb_symbol_set assume, double w,
+                         double h, double page, double below) {
+  if (o->player || o->page_w > o->page_h * 1.05 || dr->legend || below < 0) return (side_fit){0, 0, false};
+  sheet_fit fit = fit_sheet(ks, d, st, dr, w, h - below, page);
   if (fit.oom) return (side_fit){.oom = true};
   if (!fit.spills) return (side_fit){0, 0, false};
-  double lh = side_legend_h(st, d, hooks, o, assume, 2 * (w - 2 * GUTTER) / 3 + GUTTER);
+  double lh = side_legend_h(st, d, dr, o, assume, 2 * (w - 2 * GUTTER) / 3 + GUTTER);
   if (lh < 0) return (side_fit){.oom = true};
-  return fit_side(ks, d, st, hooks, lh, w, h, h - below);
+  return fit_side(ks, d, st, dr, lh, w, h, h - below);
 }
 
 /* The least height the sheet leaves its map and key (under the title, over
@@ -907,7 +898,7 @@ static const double SHEET_ROOM_FLOOR = 100, WIDE_MAP_FLOOR = 36;
 /* CB_OK when the page leaves the map and the key enough height (`left`,
  * under the title and the legend, over the footer), else CB_EINPUT saying
  * what does not fit; CB_EINTERNAL on OOM. */
-static cb_status sheet_room(const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
+static cb_status sheet_room(const cb_symbols *st, const cb_dungeon *d, const cb_map_drawing *dr,
                             const cb_sheet_options *o, cb_symbol_set used, double left, cb_error *err) {
   bool wide = o->page_w > o->page_h * 1.05;
   /* the booklet's handout runs its notes onto pages of their own: only its map needs room */
@@ -916,7 +907,7 @@ static cb_status sheet_room(const cb_symbols *st, const cb_dungeon *d, const cb_
   if (wide)
     left -= st->badge * 3.2 + 14; /* the legend under the map */
   else if (o->player && !handout) {
-    double below = key_below(st, d, hooks, o, used, o->page_w - 2 * o->margin);
+    double below = key_below(st, d, dr, o, used, o->page_w - 2 * o->margin);
     if (below < 0) return cb_error_oom(err);
     left -= below;
   }
@@ -989,18 +980,19 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   cb_page_text(p, CB_FONT_ITALIC, SUB_SIZE, x, y, GREY, sub);
   y += SUB_SIZE * 0.9;
 
-  const cb_layout_hooks sheet_hooks = hooks_of_sheet(hooks_of(o), o), *hooks = &sheet_hooks;
+  const cb_layout_hooks *hooks = hooks_of(o);
+  const cb_map_drawing *dr = sheet_drawing(hooks, o);
   ks.note = hooks->key_note;
   cb_symbol_set used = o->count_only ? assume : 0;
   cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
   int word = 0, cols = 2; /* the key's word to go on from, its columns */
   /* the legend (two rows or as many as the map's symbols take, or the sheet
    * map's own with every symbol) and the key's heading */
-  double below = o->page_w > o->page_h * 1.05 || o->player ? 0 : key_below(&st, d, hooks, o, used, w);
+  double below = o->page_w > o->page_h * 1.05 || o->player ? 0 : key_below(&st, d, dr, o, used, w);
   if (below < 0) return cb_error_oom(err);
-  cb_status fits = sheet_room(&st, d, hooks, o, used, bottom - y - below, err);
+  cb_status fits = sheet_room(&st, d, dr, o, used, bottom - y - below, err);
   if (fits != CB_OK) return fits;
-  int next = sheet_beside(p, &st, d, hooks, o, &ks, x, y, w, bottom, top, &used, &word, &cols);
+  int next = sheet_beside(p, &st, d, dr, o, &ks, x, y, w, bottom, top, &used, &word, &cols);
   side_fit side;
   if (next != NOT_BESIDE) {
     /* the key began beside a small map (fit_beside) */
@@ -1012,31 +1004,31 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
     double avail = bottom - y, map_w = w * wf.share, map_h = avail - st.badge * 3.2 - 14;
     cb_page_rect(p, x, y, map_w, map_h);
     cb_page_ink(p, &frame_ink);
-    draw_levels(p, &st, d, hooks, o, x, y, map_w, map_h, &used);
-    sheet_legend(p, &st, d, hooks, used, map_w, map_h, x, y + map_h + 6, map_w);
+    draw_levels(p, &st, d, dr, o, x, y, map_w, map_h, &used);
+    sheet_legend(p, &st, d, dr, used, map_w, map_h, x, y + map_h + 6, map_w);
     double kx = x + map_w + 16, kw = w - map_w - 16, ky = y;
     cb_page_text(p, CB_FONT_BOLD, 11, kx, ky + 11, INK, o->player ? "Notes" : "Room key");
     ky += 11 * 1.5;
     next = o->player ? notes_fill(p, m, d, 0, kx, ky, kw, bottom - ky)
                      : cb_key_fill_balanced(p, &ks, d, 0, &word, kx, ky, kw, bottom - ky, wide_cols(kw), 12);
-  } else if ((side = try_side(&ks, d, &st, hooks, o, used, w, bottom - y, bottom - top, below)).map_h != 0) {
+  } else if ((side = try_side(&ks, d, &st, dr, o, used, w, bottom - y, bottom - top, below)).map_h != 0) {
     if (side.oom) return cb_error_oom(err);
     ks = key_style_at(&ks, side.size, side.compact);
     cols = 3;
-    next = draw_side(p, &st, d, hooks, o, &ks, side.map_h, x, y, w, bottom, &word, &used);
+    next = draw_side(p, &st, d, dr, o, &ks, side.map_h, x, y, w, bottom, &word, &used);
   } else {
-    sheet_fit fit = o->player ? (sheet_fit){map_want(d, &st, hooks, w, bottom - y), 2, BODY_SIZE, false}
-                              : fit_sheet(&ks, d, &st, hooks, w, bottom - y - below, bottom - top);
+    sheet_fit fit = o->player ? (sheet_fit){map_want(d, &st, dr, w, bottom - y), 2, BODY_SIZE, false}
+                              : fit_sheet(&ks, d, &st, dr, w, bottom - y - below, bottom - top);
     if (fit.oom) return cb_error_oom(err);
     double map_h = fmax(fit.map_h, 0);
     ks = key_style_at(&ks, fit.size, fit.compact);
     cols = fit.cols;
-    double map_w = map_frame_w(d, &st, hooks, w, &map_h), map_x = x + (w - map_w) / 2;
+    double map_w = map_frame_w(d, &st, dr, w, &map_h), map_x = x + (w - map_w) / 2;
     cb_page_rect(p, map_x, y, map_w, map_h);
     cb_page_ink(p, &frame_ink);
-    draw_levels(p, &st, d, hooks, o, map_x, y, map_w, map_h, &used);
+    draw_levels(p, &st, d, dr, o, map_x, y, map_w, map_h, &used);
     y += map_h + 6;
-    y += sheet_legend(p, &st, d, hooks, used, map_w, map_h, x, y, w) + 8;
+    y += sheet_legend(p, &st, d, dr, used, map_w, map_h, x, y, w) + 8;
     cb_page_text(p, CB_FONT_BOLD, 11, x, y + 11, INK, o->player ? "Notes" : "Room key");
     y += 11 * 1.5;
     next = o->player ? notes_fill(p, m, d, 0, x, y, w, bottom - y)
@@ -1105,7 +1097,7 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
   return st;
 }
 
-static void map_page(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_layout_hooks *hooks,
+static void map_page(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_map_drawing *dr,
                      const cb_sheet_options *o, int level, const cb_frame *f, const char *heading,
                      double bottom_reserve) {
   cb_page_text(p, CB_FONT_BOLD, 13, f->x, f->y + 13, INK, heading);
@@ -1114,7 +1106,7 @@ static void map_page(cb_page *p, const cb_symbols *st, const cb_dungeon *d, cons
   cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
   cb_page_ink(p, &frame_ink);
   cb_symbol_set used = 0;
-  draw_map(p, st, d, hooks, o, level, f->x + 4, y + 4, f->w - 8, h - 8, &used);
+  draw_map(p, st, d, dr, o, level, f->x + 4, y + 4, f->w - 8, h - 8, &used);
   legend(p, st, used, f->x, y + h + 6, f->w);
 }
 
@@ -1170,7 +1162,7 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
       char heading[240];
       snprintf(heading, sizeof heading, n > 1 ? "Map \xc2\xb7 %s" : "Map", n > 1 ? d->levels[i].name : "");
       PAGE(i == 0 ? "Map" : NULL);
-      map_page(p, &st, d, hooks, o, n > 1 ? d->levels[i].id : 0, &f, heading, 0);
+      map_page(p, &st, d, &hooks->map, o, n > 1 ? d->levels[i].id : 0, &f, heading, 0);
     }
   }
   if (o->sections & CB_SECTION_KEY) {
@@ -1271,7 +1263,7 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
   double y = top + size * (1 + 1.15 * (tl - 1)) + 10;
   int sl = cb_text_flow(P[0], &sf, ss, 1, x, y);
   y += sl * 8.5 + 4;
-  draw_map(P[0], &st, d, hooks, o, level, x, y, w, top + h - y - 12, &used);
+  draw_map(P[0], &st, d, &hooks->map, o, level, x, y, w, top + h - y - 12, &used);
   cb_page_text(P[0], CB_FONT_ITALIC, 7, x, top + h - 5, GREY,
                "A crawlbook zine"); /* its descenders inside too */
   /* 2: the map */
@@ -1279,7 +1271,7 @@ cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_shee
   cb_page_rect(P[1], x, top + 15, w, h - 15);
   cb_ink frame_ink = cb_ink_stroke(GREY, 0.4);
   cb_page_ink(P[1], &frame_ink);
-  draw_levels(P[1], &st, d, hooks, o, x, top + 15, w, h - 15, &used);
+  draw_levels(P[1], &st, d, &hooks->map, o, x, top + 15, w, h - 15, &used);
   /* 3-7: the key */
   int next = 0, word = 0;
   for (int i = 2; i < 7; i++) {
