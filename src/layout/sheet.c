@@ -321,7 +321,6 @@ static sheet_fit fit_sheet(const cb_key_style *ks, const cb_dungeon *d, const cb
   return fit_spill(ks, d, w, room, page, want, cap);
 }
 
-enum { NOT_BESIDE = -2 };
 static const double HEAD_H = 11 * 1.5; /* "Room key" and the space below it */
 
 typedef struct beside_fit {
@@ -360,42 +359,6 @@ static beside_fit fit_beside(const cb_key_style *ks, const cb_dungeon *d, const 
     }
   }
   return (beside_fit){.map_h = 0};
-}
-
-/* A sheet map that the key leaves small (fit_sheet gives it less than it
- * wants) is drawn at the left, its legend below it, and the key begins in
- * the columns beside them: the key takes the width a small map leaves
- * empty. Returns the room the key goes on from, NOT_BESIDE when the sheet is
- * better laid out the usual way (the map gets its size, or is no smaller). */
-static int sheet_beside(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_map_drawing *dr,
-                        const cb_sheet_options *o, cb_key_style *ks, double x, double y, double w,
-                        double bottom, double top, cb_symbol_set *used, int *word, int *cols) {
-  if (!dr->legend || o->player || o->page_w > o->page_h * 1.05) return NOT_BESIDE;
-  double below = dr->legend(NULL, st, d, ~(cb_symbol_set)0, w, w, 0, 0, w) + 6 + 8 + HEAD_H;
-  double room = bottom - y - below, want = map_want(d, st, dr, w, room);
-  sheet_fit usual = fit_sheet(ks, d, st, dr, w, room, bottom - top);
-  if (usual.oom || (!usual.spills && usual.map_h >= want - 0.5)) return NOT_BESIDE;
-  long base = 0;
-  double least = map_least(d, st, dr, w, w, want, room, &base);
-  if (least < 0) return -1;
-  beside_fit bf = fit_beside(ks, d, st, dr, w, bottom - y, want, least, base);
-  if (bf.oom) return -1;
-  if (bf.map_h <= 0 || (!usual.spills && bf.map_h <= usual.map_h + 0.5)) return NOT_BESIDE;
-  *ks = key_style_at(ks, bf.key.size, bf.key.compact);
-  *cols = bf.key.cols;
-  cb_page_rect(p, x, y, bf.map_w, bf.map_h);
-  cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
-  cb_page_ink(p, &frame_ink);
-  cb_levels_draw(p, st, d, dr, o, x, y, bf.map_w, bf.map_h, used);
-  sheet_legend(p, st, d, dr, *used, bf.map_w, bf.map_h, x, y + bf.map_h + 6, bf.map_w);
-  double sx = x + bf.map_w + GUTTER, sw = w - bf.map_w - GUTTER;
-  cb_page_text(p, CB_FONT_BOLD, 11, sx, y + 11, INK, "Room key");
-  int next = cb_key_fill(p, ks, d, 0, word, sx, y + HEAD_H, sw, bf.side_h - HEAD_H, bf.side_cols, GUTTER);
-  y += bf.side_h + 8;
-  if (next < 0) return -1;
-  if (next < d->nrooms + ks->extras)
-    next = cb_key_fill_balanced(p, ks, d, next, word, x, y, w, bottom - y, *cols, GUTTER);
-  return next;
 }
 
 /* The key beside the map, for a key too long to go under it: three columns,
@@ -490,27 +453,6 @@ static side_fit fit_side(const cb_key_style *ks, const cb_dungeon *d, const cb_s
   return best;
 }
 
-/* The sheet's side layout (fit_side) below y: returns the first room the
- * key left over, as cb_key_fill does. The hook and the wandering table
- * join it where they fit. */
-static int draw_side(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_map_drawing *dr,
-                     const cb_sheet_options *o, cb_key_style *ks, double map_h, double x, double y, double w,
-                     double bottom, int *word, cb_symbol_set *used) {
-  double cw = (w - 2 * GUTTER) / 3, mw = 2 * cw + GUTTER, rx = x + cw + GUTTER;
-  double map_w = map_frame_w(d, st, dr, mw, &map_h), map_x = rx + (mw - map_w) / 2;
-  cb_page_rect(p, map_x, y, map_w, map_h);
-  cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
-  cb_page_ink(p, &frame_ink);
-  cb_levels_draw(p, st, d, dr, o, map_x, y, map_w, map_h, used);
-  double ky = y + map_h + 6;
-  ky += sheet_legend(p, st, d, dr, *used, map_w, map_h, rx, ky, mw) + 8;
-  cb_page_text(p, CB_FONT_BOLD, 11, x, y + 11, INK, "Room key");
-  int next = cb_key_fill(p, ks, d, 0, word, x, y + HEAD_H, cw, bottom - y - HEAD_H, 1, GUTTER);
-  if (next >= 0 && next < d->nrooms + ks->extras)
-    next = cb_key_fill_balanced(p, ks, d, next, word, rx, ky, mw, bottom - ky, 2, GUTTER);
-  return next;
-}
-
 /* A wide page's key columns, each at least 150 points wide. */
 static int wide_cols(double kw) { return kw > 480 ? 3 : kw > 330 ? 2 : 1; }
 
@@ -578,25 +520,236 @@ static cb_status sheet_room(const cb_symbols *st, const cb_dungeon *d, const cb_
                       wide ? "map" : "map and the key", need * mm);
 }
 
+/* A sheet's first page under its title, as a plan of boxes: the map's frame,
+ * its legend below it, the key's heading, and the key in one or two boxes
+ * (its first columns, then where it goes on). Small planners each make one
+ * arrangement, or decline it; draw_plan draws whichever was made. */
+typedef struct key_box {
+  double x, y, w, h;
+  int cols;
+  double gutter;
+  bool balanced;     /* cb_key_fill_balanced: the columns evened out when all it has left fits */
+  bool under_legend; /* y counts from the legend's foot (known once it is drawn), h runs down to the bottom */
+} key_box;
+
+typedef struct sheet_plan {
+  bool made;                         /* false: the planner's arrangement does not suit the sheet */
+  double map_x, map_y, map_w, map_h; /* the map's frame */
+  double legend_x, legend_y, legend_w;
+  double head_x, head_y; /* the key's heading, its top */
+  bool head_under_legend;
+  key_box key[2];
+  int nkey;
+  double size;  /* the key's type size */
+  bool compact; /* its compact form */
+  int cols;     /* its columns on the pages it runs onto */
+} sheet_plan;
+
+/* What the planners plan for: the page under the title. */
+typedef struct sheet_space {
+  const cb_dungeon *d;
+  const cb_measure *m;
+  const cb_sheet_options *o;
+  const cb_symbols *st;
+  const cb_map_drawing *dr;
+  const cb_key_style *ks;
+  double x, y, w;     /* the area's left, its top (under the title), its width */
+  double top, bottom; /* the page's top margin; the footer's top */
+  double below;       /* what the portrait sheet keeps under its map (key_below) */
+  cb_symbol_set used; /* the symbols assumed before the map is drawn */
+} sheet_space;
+
+static bool is_wide(const cb_sheet_options *o) { return o->page_w > o->page_h * 1.05; }
+
+/* A drawing with a legend of its own (a box of fixed size) that the key
+ * leaves small (fit_sheet gives it less than it wants) is drawn at the left,
+ * its legend below it, and the key begins in the columns beside them: the
+ * key takes the width a small map leaves empty. Declined when the map gets
+ * its size the usual way, or would be no bigger. */
+static cb_status plan_beside(const sheet_space *s, sheet_plan *pl, cb_error *err) {
+  const cb_map_drawing *dr = s->dr;
+  if (!dr->legend || s->o->player || is_wide(s->o)) return CB_OK;
+  double x = s->x, y = s->y, w = s->w;
+  double below = dr->legend(NULL, s->st, s->d, ~(cb_symbol_set)0, w, w, 0, 0, w) + 6 + 8 + HEAD_H;
+  double room = s->bottom - y - below, want = map_want(s->d, s->st, dr, w, room);
+  sheet_fit usual = fit_sheet(s->ks, s->d, s->st, dr, w, room, s->bottom - s->top);
+  if (usual.oom) return cb_error_oom(err);
+  if (!usual.spills && usual.map_h >= want - 0.5) return CB_OK;
+  long base = 0;
+  double least = map_least(s->d, s->st, dr, w, w, want, room, &base);
+  if (least < 0) return cb_error_oom(err);
+  beside_fit bf = fit_beside(s->ks, s->d, s->st, dr, w, s->bottom - y, want, least, base);
+  if (bf.oom) return cb_error_oom(err);
+  if (bf.map_h <= 0 || (!usual.spills && bf.map_h <= usual.map_h + 0.5)) return CB_OK;
+  double sx = x + bf.map_w + GUTTER, sw = w - bf.map_w - GUTTER, ky = y + (bf.side_h + 8);
+  *pl = (sheet_plan){true, x, y, bf.map_w, bf.map_h, x, y + bf.map_h + 6, bf.map_w, sx, y, false};
+  pl->key[0] = (key_box){sx, y + HEAD_H, sw, bf.side_h - HEAD_H, bf.side_cols, GUTTER, false, false};
+  pl->key[1] = (key_box){x, ky, w, s->bottom - ky, bf.key.cols, GUTTER, true, false};
+  pl->nkey = 2, pl->size = bf.key.size, pl->compact = bf.key.compact, pl->cols = bf.key.cols;
+  return CB_OK;
+}
+
+/* A wide page: the map on the left with its legend below, the key beside it. */
+static cb_status plan_wide(const sheet_space *s, sheet_plan *pl, cb_error *err) {
+  (void)err;
+  if (!is_wide(s->o)) return CB_OK;
+  double x = s->x, y = s->y, w = s->w, bottom = s->bottom;
+  wide_fit wf = s->o->player ? (wide_fit){0.6, 0} : fit_wide(s->ks, s->d, w, bottom - y - HEAD_H);
+  double avail = bottom - y, map_w = w * wf.share, map_h = avail - s->st->badge * 3.2 - 14;
+  double kx = x + map_w + 16, kw = w - map_w - 16, ky = y + 11 * 1.5;
+  *pl = (sheet_plan){true, x, y, map_w, map_h, x, y + map_h + 6, map_w, kx, y, false};
+  pl->key[0] = (key_box){kx, ky, kw, bottom - ky, wide_cols(kw), 12, true, false};
+  pl->nkey = 1, pl->size = KEY_STEP[wf.step].size, pl->compact = KEY_STEP[wf.step].compact;
+  pl->cols = wide_cols(w); /* a page the key runs onto takes the whole width */
+  return CB_OK;
+}
+
+/* The key beside the map (fit_side): three columns, the first running down
+ * the page's left, the map and its legend over the other two, which take the
+ * rest of the key below them. */
+static cb_status plan_side(const sheet_space *s, sheet_plan *pl, cb_error *err) {
+  double x = s->x, y = s->y, w = s->w, bottom = s->bottom;
+  side_fit side =
+      try_side(s->ks, s->d, s->st, s->dr, s->o, s->used, w, bottom - y, bottom - s->top, s->below);
+  if (side.oom) return cb_error_oom(err);
+  if (side.map_h == 0) return CB_OK;
+  double cw = (w - 2 * GUTTER) / 3, mw = 2 * cw + GUTTER, rx = x + cw + GUTTER, map_h = side.map_h;
+  double map_w = map_frame_w(s->d, s->st, s->dr, mw, &map_h), map_x = rx + (mw - map_w) / 2;
+  *pl = (sheet_plan){true, map_x, y, map_w, map_h, rx, y + map_h + 6, mw, x, y, false};
+  pl->key[0] = (key_box){x, y + HEAD_H, cw, bottom - y - HEAD_H, 1, GUTTER, false, false};
+  pl->key[1] = (key_box){rx, 0, mw, 0, 2, GUTTER, true, true};
+  pl->nkey = 2, pl->size = side.size, pl->compact = side.compact, pl->cols = 3;
+  return CB_OK;
+}
+
+/* The usual sheet: the map over the legend, the key's heading and the key
+ * across the page below them. */
+static cb_status plan_under(const sheet_space *s, sheet_plan *pl, cb_error *err) {
+  double x = s->x, y = s->y, w = s->w, bottom = s->bottom;
+  sheet_fit fit = s->o->player
+                      ? (sheet_fit){map_want(s->d, s->st, s->dr, w, bottom - y), 2, CB_BODY_SIZE, false}
+                      : fit_sheet(s->ks, s->d, s->st, s->dr, w, bottom - y - s->below, bottom - s->top);
+  if (fit.oom) return cb_error_oom(err);
+  double map_h = fmax(fit.map_h, 0);
+  double map_w = map_frame_w(s->d, s->st, s->dr, w, &map_h), map_x = x + (w - map_w) / 2;
+  *pl = (sheet_plan){true, map_x, y, map_w, map_h, x, y + (map_h + 6), w, x, 0, true};
+  pl->key[0] = (key_box){x, HEAD_H, w, 0, fit.cols, GUTTER, true, true};
+  pl->nkey = 1, pl->size = fit.size, pl->compact = fit.compact, pl->cols = fit.cols;
+  return CB_OK;
+}
+
+/* The first planner, in turn, whose arrangement suits the sheet makes the plan. */
+static cb_status plan_sheet(const sheet_space *s, sheet_plan *pl, cb_error *err) {
+  static cb_status (*const planners[])(const sheet_space *, sheet_plan *,
+                                       cb_error *) = {plan_beside, plan_wide, plan_side, plan_under};
+  for (size_t i = 0; i < sizeof planners / sizeof *planners; i++) {
+    *pl = (sheet_plan){.made = false};
+    cb_status st = planners[i](s, pl, err);
+    if (st != CB_OK || pl->made) return st;
+  }
+  return cb_error_set(err, CB_EINTERNAL, "no arrangement of the sheet was made");
+}
+
+/* Draws the plan: the map's frame and levels, the legend, the key's heading
+ * and its boxes (the handout's notes instead). Returns the entry the key goes
+ * on from, as cb_key_fill does. */
+static int draw_plan(cb_page *p, const sheet_space *s, const sheet_plan *pl, const cb_key_style *ks,
+                     cb_symbol_set *used, int *word) {
+  const cb_dungeon *d = s->d;
+  const cb_sheet_options *o = s->o;
+  cb_page_rect(p, pl->map_x, pl->map_y, pl->map_w, pl->map_h);
+  cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
+  cb_page_ink(p, &frame_ink);
+  cb_levels_draw(p, s->st, d, s->dr, o, pl->map_x, pl->map_y, pl->map_w, pl->map_h, used);
+  double foot = pl->legend_y + (sheet_legend(p, s->st, d, s->dr, *used, pl->map_w, pl->map_h, pl->legend_x,
+                                             pl->legend_y, pl->legend_w) +
+                                8);
+  cb_page_text(p, CB_FONT_BOLD, 11, pl->head_x, (pl->head_under_legend ? foot : pl->head_y) + 11, INK,
+               o->player ? "Notes" : "Room key");
+  int next = 0, total = o->player ? d->nrooms : d->nrooms + ks->extras;
+  for (int i = 0; i < pl->nkey && next >= 0 && (i == 0 || next < total); i++) {
+    const key_box *k = &pl->key[i];
+    double y = k->under_legend ? foot + k->y : k->y, h = k->under_legend ? s->bottom - y : k->h;
+    if (o->player)
+      next = notes_fill(p, s->m, d, next, k->x, y, k->w, h);
+    else if (k->balanced)
+      next = cb_key_fill_balanced(p, ks, d, next, word, k->x, y, k->w, h, k->cols, k->gutter);
+    else
+      next = cb_key_fill(p, ks, d, next, word, k->x, y, k->w, h, k->cols, k->gutter);
+  }
+  return next;
+}
+
 /* The key (or the handout's notes) from entry *next to `total`, on pages of
- * their own down to `bottom`, each with its heading; -1 when out of memory. */
-static int run_on(cb_document *doc, const cb_measure *m, const cb_dungeon *d, const cb_sheet_options *o,
-                  const cb_key_style *ks, int *next, int *word, int cols, int total, double bottom) {
-  double x = o->margin, w = o->page_w - 2 * o->margin;
+ * their own down to `bottom`, each with its heading. */
+static cb_status run_on(cb_document *doc, const sheet_space *s, const cb_key_style *ks, int *next, int *word,
+                        int cols, int total, cb_error *err) {
+  const cb_sheet_options *o = s->o;
+  double x = o->margin, w = o->page_w - 2 * o->margin, bottom = s->bottom;
   while (*next >= 0 && *next < total) {
-    cb_page *p = cb_page_new(o->page_w, o->page_h);
-    if (!p || cb_document_add(doc, p)) {
-      cb_page_free(p);
-      return -1;
-    }
+    cb_page *p = cb_part_new_page(doc, o, NULL);
+    if (!p) return cb_error_oom(err);
     double ky = o->margin;
     cb_page_text(p, CB_FONT_BOLD, 11, x, ky + 11, INK,
                  o->player ? "Notes (continued)" : "Room key (continued)");
     ky += 11 * 1.5;
-    *next = o->player ? notes_fill(p, m, d, *next, x, ky, w, bottom - ky)
-                      : cb_key_fill_balanced(p, ks, d, *next, word, x, ky, w, bottom - ky, cols, GUTTER);
+    *next = o->player ? notes_fill(p, s->m, s->d, *next, x, ky, w, bottom - ky)
+                      : cb_key_fill_balanced(p, ks, s->d, *next, word, x, ky, w, bottom - ky, cols, GUTTER);
   }
-  return *next < 0 ? -1 : 0;
+  return *next < 0 ? cb_error_oom(err) : CB_OK;
+}
+
+/* The sheet's title and subtitle from the top margin; returns the top of what goes under them. */
+static double sheet_title(cb_page *p, const cb_measure *m, const cb_dungeon *d, const cb_sheet_options *o,
+                          double x, double w) {
+  double y = o->margin + TITLE_SIZE;
+  const char *title = d->title ? d->title : "Dungeon";
+  cb_page_text(p, CB_FONT_BOLD, cb_part_fit_size(m, CB_FONT_BOLD, TITLE_SIZE, title, w), x, y, INK, title);
+  char sub[256];
+  y += CB_SUB_SIZE * 1.6;
+  cb_part_describe(d, o, sub, sizeof sub);
+  if (o->player) snprintf(sub, sizeof sub, "The players' map: what the party knows");
+  cb_page_text(p, CB_FONT_ITALIC, CB_SUB_SIZE, x, y, GREY, sub);
+  return y + CB_SUB_SIZE * 0.9;
+}
+
+/* The sheet's first page from its title down: the plan made and drawn; the
+ * key then runs on onto pages of their own. */
+static cb_status sheet_key(cb_document *doc, cb_page *p, sheet_space *s, cb_key_style *ks, cb_error *err) {
+  const cb_sheet_options *o = s->o;
+  /* the legend (two rows or as many as the map's symbols take, or the
+   * drawing's own with every symbol) and the key's heading */
+  s->below = is_wide(o) || o->player ? 0 : key_below(s->st, s->d, s->dr, o, s->used, s->w);
+  if (s->below < 0) return cb_error_oom(err);
+  cb_status st = sheet_room(s->st, s->d, s->dr, o, s->used, s->bottom - s->y - s->below, err);
+  sheet_plan pl;
+  if (st == CB_OK) st = plan_sheet(s, &pl, err);
+  if (st != CB_OK) return st;
+  *ks = key_style_at(ks, pl.size, pl.compact);
+  cb_symbol_set used = s->used;
+  int word = 0, next = draw_plan(p, s, &pl, ks, &used, &word);
+  int total = o->player ? s->d->nrooms : s->d->nrooms + ks->extras;
+  /* a key that runs on: crawlbook says so on standard error */
+  doc->spilled = !o->in_booklet && next >= 0 && next < total;
+  return run_on(doc, s, ks, &next, &word, pl.cols, total, err);
+}
+
+/* After the key: the procedure's extra pages and its log (with the
+ * appendix), then the footers of the pages from `first` on. */
+static cb_status sheet_end(cb_document *doc, int first, const sheet_space *s, cb_error *err) {
+  const cb_sheet_options *o = s->o;
+  const cb_layout_hooks *hooks = cb_part_hooks(o);
+  cb_frame frame = {s->x, s->top, s->w, s->bottom - s->top};
+  cb_status st = CB_OK;
+  if (hooks->extra_pages && o->appendix) st = hooks->extra_pages(s->d, s->st, &frame, doc, err);
+  if (st == CB_OK && o->appendix) st = cb_part_appendix(s->d, s->m, o, &frame, doc, err);
+  if (st != CB_OK) return st;
+  int pages = o->in_booklet ? 0 : doc->npages - first;
+  for (int i = 0; i < pages; i++)
+    cb_part_footer(doc->pages[first + i], s->m, s->d, o, i + 1, pages, false);
+  for (int i = first; i < doc->npages; i++)
+    if (doc->pages[i]->oom) return cb_error_oom(err);
+  return CB_OK;
 }
 
 /* The sheet; when the map is skipped (o->count_only), `assume` stands for the
@@ -605,113 +758,40 @@ static int run_on(cb_document *doc, const cb_measure *m, const cb_dungeon *d, co
 static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
                        cb_symbol_set assume, cb_key_memo *memo, cb_sheet_memo *clashes, cb_document *doc,
                        cb_error *err) {
-  double x = o->margin, w = o->page_w - 2 * o->margin, top = o->margin, fh = 0;
-  cb_status fst = cb_part_footer_height(m, d, o, w, &fh, err);
-  if (fst != CB_OK) return fst;
-  double bottom = o->page_h - o->margin - fh;
-  cb_symbols st = {
+  double x = o->margin, w = o->page_w - 2 * o->margin, fh = 0;
+  cb_status st = cb_part_footer_height(m, d, o, w, &fh, err);
+  if (st != CB_OK) return st;
+  cb_symbols marks = {
       m,         10.5,   1.0, 7.5, INK, PAPER, o->colour ? cb_palette_colour : NULL, cb_palette_room,
       o->graphs, clashes};
-  cb_symbols key_marks = st;
+  cb_symbols key_marks = marks;
   key_marks.badge = CB_BODY_SIZE * 1.1;
   key_marks.line = 0.8;
-  /* the hook, the roster and the wandering table are always on the sheet (stocking.md) */
-  cb_key_style ks = {m, CB_BODY_SIZE, CB_BODY_SIZE * 1.32, CB_BODY_SIZE * 0.45, INK, &key_marks, NULL, memo};
-  ks.extras = o->player ? 0 : cb_key_extras(d);
-  int total = d->nrooms + ks.extras;
-  int first = doc->npages;
-
-  cb_page *p = cb_page_new(o->page_w, o->page_h);
-  if (!p || cb_document_add(doc, p)) {
-    cb_page_free(p);
-    return cb_error_oom(err);
-  }
-  p->label = cb_arena_strdup(p->arena, d->title ? d->title : "Dungeon");
-  if (!p->label) p->oom = true;
-  double y = top + TITLE_SIZE;
-  const char *title = d->title ? d->title : "Dungeon";
-  cb_page_text(p, CB_FONT_BOLD, cb_part_fit_size(m, CB_FONT_BOLD, TITLE_SIZE, title, w), x, y, INK, title);
-  char sub[256];
-  y += CB_SUB_SIZE * 1.6;
-  cb_part_describe(d, o, sub, sizeof sub);
-  if (o->player) snprintf(sub, sizeof sub, "The players' map: what the party knows");
-  cb_page_text(p, CB_FONT_ITALIC, CB_SUB_SIZE, x, y, GREY, sub);
-  y += CB_SUB_SIZE * 0.9;
-
   const cb_layout_hooks *hooks = cb_part_hooks(o);
-  const cb_map_drawing *dr = sheet_drawing(hooks, o);
-  ks.note = hooks->key_note;
-  cb_symbol_set used = o->count_only ? assume : 0;
-  cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
-  int word = 0, cols = 2; /* the key's word to go on from, its columns */
-  /* the legend (two rows or as many as the map's symbols take, or the sheet
-   * map's own with every symbol) and the key's heading */
-  double below = o->page_w > o->page_h * 1.05 || o->player ? 0 : key_below(&st, d, dr, o, used, w);
-  if (below < 0) return cb_error_oom(err);
-  cb_status fits = sheet_room(&st, d, dr, o, used, bottom - y - below, err);
-  if (fits != CB_OK) return fits;
-  int next = sheet_beside(p, &st, d, dr, o, &ks, x, y, w, bottom, top, &used, &word, &cols);
-  side_fit side;
-  if (next != NOT_BESIDE) {
-    /* the key began beside a small map (fit_beside) */
-  } else if (o->page_w > o->page_h * 1.05) {
-    /* a wide page: the map on the left with its legend below, the key beside it */
-    wide_fit wf = o->player ? (wide_fit){0.6, 0} : fit_wide(&ks, d, w, bottom - y - HEAD_H);
-    ks = key_style_at(&ks, KEY_STEP[wf.step].size, KEY_STEP[wf.step].compact);
-    cols = wide_cols(w); /* a page the key runs onto takes the whole width */
-    double avail = bottom - y, map_w = w * wf.share, map_h = avail - st.badge * 3.2 - 14;
-    cb_page_rect(p, x, y, map_w, map_h);
-    cb_page_ink(p, &frame_ink);
-    cb_levels_draw(p, &st, d, dr, o, x, y, map_w, map_h, &used);
-    sheet_legend(p, &st, d, dr, used, map_w, map_h, x, y + map_h + 6, map_w);
-    double kx = x + map_w + 16, kw = w - map_w - 16, ky = y;
-    cb_page_text(p, CB_FONT_BOLD, 11, kx, ky + 11, INK, o->player ? "Notes" : "Room key");
-    ky += 11 * 1.5;
-    next = o->player ? notes_fill(p, m, d, 0, kx, ky, kw, bottom - ky)
-                     : cb_key_fill_balanced(p, &ks, d, 0, &word, kx, ky, kw, bottom - ky, wide_cols(kw), 12);
-  } else if ((side = try_side(&ks, d, &st, dr, o, used, w, bottom - y, bottom - top, below)).map_h != 0) {
-    if (side.oom) return cb_error_oom(err);
-    ks = key_style_at(&ks, side.size, side.compact);
-    cols = 3;
-    next = draw_side(p, &st, d, dr, o, &ks, side.map_h, x, y, w, bottom, &word, &used);
-  } else {
-    sheet_fit fit = o->player ? (sheet_fit){map_want(d, &st, dr, w, bottom - y), 2, CB_BODY_SIZE, false}
-                              : fit_sheet(&ks, d, &st, dr, w, bottom - y - below, bottom - top);
-    if (fit.oom) return cb_error_oom(err);
-    double map_h = fmax(fit.map_h, 0);
-    ks = key_style_at(&ks, fit.size, fit.compact);
-    cols = fit.cols;
-    double map_w = map_frame_w(d, &st, dr, w, &map_h), map_x = x + (w - map_w) / 2;
-    cb_page_rect(p, map_x, y, map_w, map_h);
-    cb_page_ink(p, &frame_ink);
-    cb_levels_draw(p, &st, d, dr, o, map_x, y, map_w, map_h, &used);
-    y += map_h + 6;
-    y += sheet_legend(p, &st, d, dr, used, map_w, map_h, x, y, w) + 8;
-    cb_page_text(p, CB_FONT_BOLD, 11, x, y + 11, INK, o->player ? "Notes" : "Room key");
-    y += 11 * 1.5;
-    next = o->player ? notes_fill(p, m, d, 0, x, y, w, bottom - y)
-                     : cb_key_fill_balanced(p, &ks, d, 0, &word, x, y, w, bottom - y, cols, GUTTER);
-  }
-  if (o->player) total = d->nrooms;
-  /* a key that runs on: crawlbook says so on standard error */
-  doc->spilled = !o->in_booklet && next >= 0 && next < total;
-  if (run_on(doc, m, d, o, &ks, &next, &word, cols, total, bottom) < 0) return cb_error_oom(err);
+  /* the hook, the roster and the wandering table are always on the sheet (stocking.md) */
+  cb_key_style ks = {m,   CB_BODY_SIZE, CB_BODY_SIZE * 1.32, CB_BODY_SIZE * 0.45,
+                     INK, &key_marks,   hooks->key_note,     memo};
+  ks.extras = o->player ? 0 : cb_key_extras(d);
+  int first = doc->npages;
+  cb_page *p = cb_part_new_page(doc, o, d->title ? d->title : "Dungeon");
+  if (!p) return cb_error_oom(err);
+  sheet_space s = {d,
+                   m,
+                   o,
+                   &marks,
+                   sheet_drawing(hooks, o),
+                   &ks,
+                   x,
+                   sheet_title(p, m, d, o, x, w),
+                   w,
+                   o->margin,
+                   o->page_h - o->margin - fh,
+                   0,
+                   o->count_only ? assume : 0};
+  st = sheet_key(doc, p, &s, &ks, err);
+  if (st != CB_OK) return st;
   doc->key_pages = doc->npages - first;
-  cb_frame frame = {x, top, w, bottom - top};
-  if (hooks->extra_pages && o->appendix) {
-    cb_status st2 = hooks->extra_pages(d, &st, &frame, doc, err);
-    if (st2 != CB_OK) return st2;
-  }
-  if (o->appendix) {
-    cb_status s2 = cb_part_appendix(d, m, o, &frame, doc, err);
-    if (s2 != CB_OK) return s2;
-  }
-  int pages = o->in_booklet ? 0 : doc->npages - first;
-  for (int i = 0; i < pages; i++)
-    cb_part_footer(doc->pages[first + i], m, d, o, i + 1, pages, false);
-  for (int i = first; i < doc->npages; i++)
-    if (doc->pages[i]->oom) return cb_error_oom(err);
-  return CB_OK;
+  return sheet_end(doc, first, &s, err);
 }
 
 /* Drops the pages from `from` on. */
