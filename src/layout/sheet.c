@@ -73,9 +73,7 @@ typedef struct sheet_fit {
   double size;  /* its type size */
   bool spills;  /* it runs onto more pages */
   bool compact; /* its compact form */
-  bool oom;     /* out of memory: nothing else holds */
 } sheet_fit;
-static const sheet_fit OOM_FIT = {.oom = true};
 
 static cb_key_style key_style_at(const cb_key_style *ks, double size, bool compact) {
   cb_key_style k = *ks;
@@ -136,16 +134,25 @@ static int by_left(const void *a, const void *b) {
   return (xa > xb) - (xa < xb);
 }
 
+/* What the fits measure with; err gets what failed (only memory can). */
+typedef struct fitter {
+  const cb_dungeon *d;
+  const cb_symbols *st;
+  const cb_map_drawing *dr;
+  const cb_key_style *ks; /* the key at its first step */
+  cb_error *err;
+} fitter;
+
 /* How many pairs of the words a reader finds rooms by (their numbers and
- * their marks' letters) overlap, and how often the map says it is cramped, when it is drawn in a frame h high
- * (w wide at most); -1 on OOM. */
-static long count_clashes(const cb_dungeon *d, const cb_symbols *st, const cb_map_drawing *dr, double w,
-                          double h) {
-  double fw = map_frame_w(d, st, dr, w, &h);
+ * their marks' letters) overlap, and how often the map says it is cramped,
+ * when it is drawn in a frame h high (w wide at most), into *out. */
+static cb_status count_clashes(const fitter *f, double w, double h, long *out) {
+  const cb_symbols *st = f->st;
+  double fw = map_frame_w(f->d, st, f->dr, w, &h);
   cb_page *s = cb_page_new(fw + 1, h + 1);
   cb_sheet_options drawn = {.page_w = fw + 1, .page_h = h + 1};
   cb_symbol_set used = 0;
-  if (s) cb_levels_draw(s, st, d, dr, &drawn, 0, 0, fw, h, &used);
+  if (s) cb_levels_draw(s, st, f->d, f->dr, &drawn, 0, 0, fw, h, &used);
   text_box *b = s && !s->oom ? cb_calloc((size_t)s->nitems + 1, sizeof *b) : NULL;
   long n = 0, clashes = 0;
   for (int i = 0; b && i < s->nitems; i++) {
@@ -161,10 +168,10 @@ static long count_clashes(const cb_dungeon *d, const cb_symbols *st, const cb_ma
   for (long i = 0; b && i < n; i++)
     for (long j = i + 1; j < n && b[j].x0 < b[i].x1 - 1; j++)
       clashes += fmin(b[i].y1, b[j].y1) - fmax(b[i].y0, b[j].y0) > 1;
-  long r = b ? clashes + s->cramped : -1;
+  if (b) *out = clashes + s->cramped;
   free(b);
   cb_page_free(s);
-  return r;
+  return b ? CB_OK : cb_error_oom(f->err);
 }
 
 /* The clash counts found while laying out one dungeon's sheets: the fits of
@@ -189,136 +196,162 @@ void cb_sheet_memo_free(cb_sheet_memo *m) {
   free(m);
 }
 
-/* Room for one more count; 0, or -1 when out of memory (the count is then not kept). */
-static int grow_memo(cb_sheet_memo *m) {
+/* Room for one more count: false when there is none to be had (out of
+ * memory), and the count is then only not kept. */
+static bool memo_room(cb_sheet_memo *m) {
+  if (m->n < m->cap) return true;
   int cap = m->cap ? 2 * m->cap : 32;
   void *at = cb_realloc(m->at, (size_t)cap * sizeof *m->at);
-  if (!at) return -1;
+  if (!at) return false;
   m->at = at, m->cap = cap;
-  return 0;
+  return true;
 }
 
 /* count_clashes, each frame counted once (st->clashes NULL: every time). */
-static long map_clashes(const cb_dungeon *d, const cb_symbols *st, const cb_map_drawing *dr, double w,
-                        double h) {
-  cb_sheet_memo *cm = st->clashes && st->clashes->d == d ? st->clashes : NULL;
+static cb_status map_clashes(const fitter *f, double w, double h, long *out) {
+  const cb_symbols *st = f->st;
+  const cb_map_drawing *dr = f->dr;
+  cb_sheet_memo *cm = st->clashes && st->clashes->d == f->d ? st->clashes : NULL;
   struct clash_at key = {*dr, st->badge, st->line, st->label, w, h, 0};
   for (int i = 0; cm && i < cm->n; i++) {
     const struct clash_at *a = &cm->at[i];
     if (a->dr.draw == dr->draw && a->dr.height == dr->height && a->badge == key.badge &&
-        a->line == key.line && a->label == key.label && a->w == w && a->h == h)
-      return a->clashes;
+        a->line == key.line && a->label == key.label && a->w == w && a->h == h) {
+      *out = a->clashes;
+      return CB_OK;
+    }
   }
-  key.clashes = count_clashes(d, st, dr, w, h);
-  if (cm && key.clashes >= 0 && (cm->n < cm->cap || !grow_memo(cm))) cm->at[cm->n++] = key;
-  return key.clashes;
+  cb_status s = count_clashes(f, w, h, &key.clashes);
+  if (s != CB_OK) return s;
+  /* a count the memo has no room for is only not kept */
+  if (cm && memo_room(cm)) cm->at[cm->n++] = key;
+  *out = key.clashes;
+  return CB_OK;
 }
 
 /* The least height the map, in a frame w wide, may shrink to (from the size
- * it wants): a little under a third of the room, but never so small that
- * its words run into each other more than they do on the biggest map the
- * sheet draws (full_w wide, at the size it wants there: *base_out gets
- * how many they do there); -1 on OOM. */
-static double map_least(const cb_dungeon *d, const cb_symbols *st, const cb_map_drawing *dr, double w,
-                        double full_w, double want, double room, long *base_out) {
+ * it wants), into *least: a little under a third of the room, but never so
+ * small that its words run into each other more than they do on the biggest
+ * map the sheet draws (full_w wide, at the size it wants there: *base gets
+ * how many they do there). */
+static cb_status map_least(const fitter *f, double w, double full_w, double want, double room, double *least,
+                           long *base) {
   double lo = fmin(want, room * 0.30), hi = want;
-  long base = map_clashes(d, st, dr, full_w, map_want(d, st, dr, full_w, room));
-  *base_out = base;
-  if (base < 0) return -1;
-  if (hi - lo < 1) return lo;
-  long at = map_clashes(d, st, dr, w, lo);
-  if (at < 0) return -1;
-  if (at <= base) return lo;
+  long at = 0;
+  cb_status s = map_clashes(f, full_w, map_want(f->d, f->st, f->dr, full_w, room), base);
+  *least = lo;
+  if (s != CB_OK || hi - lo < 1) return s;
+  if ((s = map_clashes(f, w, lo, &at)) != CB_OK || at <= *base) return s;
   for (int it = 0; it < 7; it++) {
     double mid = (lo + hi) / 2;
-    long c = map_clashes(d, st, dr, w, mid);
-    if (c < 0) return -1;
-    if (c <= base)
+    if ((s = map_clashes(f, w, mid, &at)) != CB_OK) return s;
+    if (at <= *base)
       hi = mid;
     else
       lo = mid;
   }
-  return hi;
+  *least = hi;
+  return CB_OK;
 }
 
 /* The biggest height, from h down to least, at which the map's words run
  * into each other no more than `base` times (the count is not monotonic in
- * the size: a mark can meet another at one size and miss it at the next);
- * 0 when none, -1 on OOM. */
-static double map_clean(const cb_dungeon *d, const cb_symbols *st, const cb_map_drawing *dr, double w,
-                        double h, double least, long base) {
+ * the size: a mark can meet another at one size and miss it at the next),
+ * into *out; 0 when none. */
+static cb_status map_clean(const fitter *f, double w, double h, double least, long base, double *out) {
+  *out = 0;
   for (double at = h; at >= least - 0.5; at -= fmax(1, h * 0.03)) {
-    long c = map_clashes(d, st, dr, w, at);
-    if (c < 0) return -1;
-    if (c <= base) return at;
+    long c = 0;
+    cb_status s = map_clashes(f, w, at, &c);
+    if (s != CB_OK) return s;
+    if (c <= base) {
+      *out = at;
+      return CB_OK;
+    }
   }
-  return 0;
+  return CB_OK;
+}
+
+/* cb_key_height with the fitter's error. */
+static cb_status key_height(const fitter *f, const cb_key_style *k, int from, double w, double h, int cols,
+                            double gutter, double *out) {
+  return cb_key_height(k, f->d, from, w, h, cols, gutter, out, f->err);
+}
+
+/* cb_key_fill measuring only (no page), into *next; word as there. */
+static cb_status key_count(const fitter *f, const cb_key_style *k, int from, int *word, double w, double h,
+                           int cols, int *next) {
+  *next = cb_key_fill(NULL, k, f->d, from, word, 0, 0, w, h, cols, GUTTER);
+  return *next < 0 ? cb_error_oom(f->err) : CB_OK;
 }
 
 /* The key's part on the page after the sheet (under its heading) at step
- * i with a map map_h high: its height, INFINITY when it needs more than
- * that page, -1 on OOM. */
-static double spill_rest(const cb_key_style *ks, const cb_dungeon *d, double w, double room, double page,
-                         int i, double map_h) {
-  cb_key_style k = key_style_at(ks, KEY_STEP[i].size, KEY_STEP[i].compact);
-  int next = cb_key_fill(NULL, &k, d, 0, NULL, 0, 0, w, room - map_h, KEY_STEP[i].cols, GUTTER);
-  return next < 0 ? -1 : cb_key_height(&k, d, next, w, page - 11 * 1.5, KEY_STEP[i].cols, GUTTER);
+ * i with a map map_h high: its height into *rest, INFINITY when it needs
+ * more than that page. */
+static cb_status spill_rest(const fitter *f, double w, double room, double page, int i, double map_h,
+                            double *rest) {
+  cb_key_style k = key_style_at(f->ks, KEY_STEP[i].size, KEY_STEP[i].compact);
+  int next = 0;
+  cb_status s = key_count(f, &k, 0, NULL, w, room - map_h, KEY_STEP[i].cols, &next);
+  return s != CB_OK ? s : key_height(f, &k, next, w, page - 11 * 1.5, KEY_STEP[i].cols, GUTTER, rest);
 }
 
 /* A key that runs on takes the first step that keeps it to one more page
  * (the first step when none does), the map grown (to `cap`) until that
  * page is at least a third full. */
-static sheet_fit fit_spill(const cb_key_style *ks, const cb_dungeon *d, double w, double room, double page,
-                           double want, double cap) {
+static cb_status fit_spill(const fitter *f, double w, double room, double page, double want, double cap,
+                           sheet_fit *fit) {
   int step = 0;
   double rest = INFINITY; /* the next page's part at the map's height */
   for (int i = 0; i < KEY_STEPS && !isfinite(rest); i++) {
-    rest = spill_rest(ks, d, w, room, page, i, want);
-    if (rest < 0) return OOM_FIT;
+    cb_status s = spill_rest(f, w, room, page, i, want, &rest);
+    if (s != CB_OK) return s;
     if (i == 0 || isfinite(rest)) step = i;
   }
-  sheet_fit fit = {want, KEY_STEP[step].cols, KEY_STEP[step].size, true, KEY_STEP[step].compact};
-  while (rest >= 0 && isfinite(rest) && rest < page / 3 && fit.map_h < cap) {
-    double grown_h = fmin(cap, fit.map_h + room * 0.04);
-    double grown = spill_rest(ks, d, w, room, page, step, grown_h);
-    if (!(grown >= 0 && isfinite(grown))) { /* OOM, or a bigger map pushes the key onto a third page */
-      rest = grown;
-      break;
-    }
-    fit.map_h = grown_h, rest = grown;
+  *fit = (sheet_fit){want, KEY_STEP[step].cols, KEY_STEP[step].size, true, KEY_STEP[step].compact};
+  while (isfinite(rest) && rest < page / 3 && fit->map_h < cap) {
+    double grown_h = fmin(cap, fit->map_h + room * 0.04), grown = 0;
+    cb_status s = spill_rest(f, w, room, page, step, grown_h, &grown);
+    if (s != CB_OK) return s;
+    if (!isfinite(grown)) break; /* a bigger map pushes the key onto a third page */
+    fit->map_h = grown_h, rest = grown;
   }
-  if (rest < 0) return OOM_FIT;
-  return fit;
+  return CB_OK;
 }
 
 /* How the sheet fits: the map at its wanted height while one of the key's
  * steps keeps the whole key on the sheet, else the biggest map, down to 45% of
  * the height left, that a step leaves. A key that still does not fit runs on at the first step; the
  * map then grows (to 72%) until the page it runs onto is at least a third full. */
-static sheet_fit fit_sheet(const cb_key_style *ks, const cb_dungeon *d, const cb_symbols *st,
-                           const cb_map_drawing *dr, double w, double room, double page) {
+static cb_status fit_sheet(const fitter *f, double w, double room, double page, sheet_fit *out) {
   /* the map's legible floor (map_least) costs drawings: found only when the map must shrink */
-  double want = map_want(d, st, dr, w, room), least = fmin(want, room * 0.30), cap = room * 0.72;
+  double want = map_want(f->d, f->st, f->dr, w, room), least = fmin(want, room * 0.30), cap = room * 0.72;
   /* the map keeps its size while a step of the key makes room (the first that
    * does); else it gives up what the step that leaves it most needs */
   sheet_fit best = {-INFINITY, 0, 0, false};
   for (int i = 0; i < KEY_STEPS; i++) {
-    cb_key_style k = key_style_at(ks, KEY_STEP[i].size, KEY_STEP[i].compact);
-    double kh = cb_key_height(&k, d, 0, w, room - least, KEY_STEP[i].cols, GUTTER);
-    if (kh < 0) return OOM_FIT;
+    cb_key_style k = key_style_at(f->ks, KEY_STEP[i].size, KEY_STEP[i].compact);
+    double kh = 0;
+    cb_status s = key_height(f, &k, 0, w, room - least, KEY_STEP[i].cols, GUTTER, &kh);
+    if (s != CB_OK) return s;
     if (!isfinite(kh)) continue;
     sheet_fit fit = {fmin(want, room - kh), KEY_STEP[i].cols, KEY_STEP[i].size, false, KEY_STEP[i].compact};
-    if (fit.map_h >= want) return fit;
+    if (fit.map_h >= want) {
+      *out = fit;
+      return CB_OK;
+    }
     if (fit.map_h > best.map_h + 0.5) best = fit;
   }
   if (best.cols) {
     long base = 0;
-    double floor = map_least(d, st, dr, w, w, want, room, &base);
-    best.map_h = floor < 0 ? -1 : map_clean(d, st, dr, w, best.map_h, floor, base);
-    if (best.map_h < 0) return OOM_FIT;
+    double floor = 0;
+    cb_status s = map_least(f, w, w, want, room, &floor, &base);
+    if (s == CB_OK) s = map_clean(f, w, best.map_h, floor, base, &best.map_h);
+    if (s != CB_OK) return s;
   }
-  if (best.cols && best.map_h != 0) return best;
-  return fit_spill(ks, d, w, room, page, want, cap);
+  if (!best.cols || best.map_h == 0) return fit_spill(f, w, room, page, want, cap, out);
+  *out = best;
+  return CB_OK;
 }
 
 static const double HEAD_H = 11 * 1.5; /* "Room key" and the space below it */
@@ -328,62 +361,75 @@ typedef struct beside_fit {
   double side_h;       /* the band of the map and its legend, the key's first columns beside it */
   int side_cols;       /* the key's columns beside the map */
   sheet_fit key;       /* the key's step, and its columns below the band */
-  bool oom;            /* out of memory: nothing else holds */
 } beside_fit;
+
+/* The first step of the key that fits the sheet with its first columns
+ * (side_cols of them, side_w wide) beside the map's band side_h high and the
+ * rest below it; *step -1 when none does. */
+static cb_status beside_step(const fitter *f, double w, double room, double side_w, double side_h,
+                             int side_cols, int *step) {
+  *step = -1;
+  for (int i = 0; i < KEY_STEPS; i++) {
+    cb_key_style k = key_style_at(f->ks, KEY_STEP[i].size, KEY_STEP[i].compact);
+    int total = f->d->nrooms + k.extras, next = 0, all = 0;
+    cb_status s = key_count(f, &k, 0, NULL, side_w, side_h - HEAD_H, side_cols, &next);
+    if (s == CB_OK && next < total)
+      s = key_count(f, &k, next, NULL, w, room - side_h - 8, KEY_STEP[i].cols, &all);
+    if (s != CB_OK) return s;
+    if (next >= total || all >= total) {
+      *step = i;
+      return CB_OK;
+    }
+  }
+  return CB_OK;
+}
 
 /* The biggest map (from the size it wants down to `least`), with the first
  * step of the key that then fits the sheet, the key's first columns beside
  * the map and its legend, the rest below them; map_h 0 when none does. */
-static beside_fit fit_beside(const cb_key_style *ks, const cb_dungeon *d, const cb_symbols *st,
-                             const cb_map_drawing *dr, double w, double room, double want, double least,
-                             long base) {
+static cb_status fit_beside(const fitter *f, double w, double room, double want, double least, long base,
+                            beside_fit *out) {
+  *out = (beside_fit){.map_h = 0};
   for (double mh = want; mh >= least - 0.5; mh = mh > least + 0.5 ? fmax(least, mh - room * 0.02) : 0) {
-    double frame_h = mh, mw = map_frame_w(d, st, dr, w, &frame_h), side_w = w - mw - GUTTER;
+    double frame_h = mh, mw = map_frame_w(f->d, f->st, f->dr, w, &frame_h), side_w = w - mw - GUTTER;
     if (side_w < 150) continue; /* a column narrower than that reads as a list of words */
-    long clashes = map_clashes(d, st, dr, w, mh);
-    if (clashes < 0) return (beside_fit){.oom = true};
+    long clashes = 0;
+    cb_status s = map_clashes(f, w, mh, &clashes);
+    if (s != CB_OK) return s;
     if (clashes > base) continue;
-    double side_h = mh + 6 + dr->legend(NULL, st, d, ~(cb_symbol_set)0, mw, mh, 0, 0, mw);
-    int side_cols = side_w > 330 ? 2 : 1;
-    for (int i = 0; i < KEY_STEPS; i++) {
-      cb_key_style k = key_style_at(ks, KEY_STEP[i].size, KEY_STEP[i].compact);
-      int next = cb_key_fill(NULL, &k, d, 0, NULL, 0, 0, side_w, side_h - HEAD_H, side_cols, GUTTER);
-      int total = d->nrooms + k.extras, all = next < 0 || next >= total
-                                                  ? next
-                                                  : cb_key_fill(NULL, &k, d, next, NULL, 0, 0, w,
-                                                                room - side_h - 8, KEY_STEP[i].cols, GUTTER);
-      if (all < 0) return (beside_fit){.oom = true};
-      if (all >= total)
-        return (beside_fit){
-            mh, mw, side_h, side_cols, {mh, KEY_STEP[i].cols, KEY_STEP[i].size, false, KEY_STEP[i].compact}};
-    }
+    double side_h = mh + 6 + f->dr->legend(NULL, f->st, f->d, ~(cb_symbol_set)0, mw, mh, 0, 0, mw);
+    int side_cols = side_w > 330 ? 2 : 1, i = 0;
+    if ((s = beside_step(f, w, room, side_w, side_h, side_cols, &i)) != CB_OK) return s;
+    if (i < 0) continue;
+    *out = (beside_fit){
+        mh, mw, side_h, side_cols, {mh, KEY_STEP[i].cols, KEY_STEP[i].size, false, KEY_STEP[i].compact}};
+    return CB_OK;
   }
-  return (beside_fit){.map_h = 0};
+  return CB_OK;
 }
 
 /* The key beside the map, for a key too long to go under it: three columns,
  * the first running down the page's left, the map and its legend over the
  * other two, which take the rest of the key below them. map_h 0: it does not
- * fit either; -1 on OOM. */
+ * fit either. */
 typedef struct side_fit {
   double map_h;
   double size;  /* the key's type size */
   bool compact; /* its compact form */
-  bool oom;     /* out of memory: nothing else holds */
 } side_fit;
 
 /* The legend's height under a map mw wide, for the symbols the map uses
- * (drawn on a scratch page: the legend wraps them); -1 on OOM. */
-static double side_legend_h(const cb_symbols *st, const cb_dungeon *d, const cb_map_drawing *dr,
-                            const cb_sheet_options *o, cb_symbol_set assume, double mw) {
+ * (drawn on a scratch page: the legend wraps them), into *h. */
+static cb_status side_legend_h(const fitter *f, const cb_sheet_options *o, cb_symbol_set assume, double mw,
+                               double *h) {
   cb_page *s = cb_page_new(o->page_w, o->page_h);
-  if (!s) return -1;
+  if (!s) return cb_error_oom(f->err);
   cb_symbol_set used = assume;
-  cb_levels_draw(s, st, d, dr, o, 0, 0, mw, mw, &used);
-  double h = sheet_legend(s, st, d, dr, used, mw, mw, 0, 0, mw);
-  h = s->oom ? -1 : h;
+  cb_levels_draw(s, f->st, f->d, f->dr, o, 0, 0, mw, mw, &used);
+  *h = sheet_legend(s, f->st, f->d, f->dr, used, mw, mw, 0, 0, mw);
+  bool oom = s->oom;
   cb_page_free(s);
-  return h;
+  return oom ? cb_error_oom(f->err) : CB_OK;
 }
 
 /* The symbols a map of the dungeon may use: its rooms' marks, its passages'
@@ -407,50 +453,68 @@ static cb_symbol_set dungeon_symbols(const cb_dungeon *d) {
   return u;
 }
 
-/* What the portrait sheet keeps under its map: the legend (two rows, more
- * when the map's symbols take more; or the sheet map's own with every
- * symbol) and the key's heading; -1 on OOM. */
-static double key_below(const cb_symbols *st, const cb_dungeon *d, const cb_map_drawing *dr,
-                        const cb_sheet_options *o, cb_symbol_set assume, double w) {
-  if (dr->legend) return dr->legend(NULL, st, d, ~(cb_symbol_set)0, w, w, 0, 0, w) + 6 + 8 + HEAD_H;
+/* What the portrait sheet keeps under its map, into *below: the legend (two
+ * rows, more when the map's symbols take more; or the drawing's own with
+ * every symbol) and the key's heading. */
+static cb_status key_below(const fitter *f, const cb_sheet_options *o, cb_symbol_set assume, double w,
+                           double *below) {
+  const cb_symbols *st = f->st;
+  if (f->dr->legend) {
+    *below = f->dr->legend(NULL, st, f->d, ~(cb_symbol_set)0, w, w, 0, 0, w) + 6 + 8 + HEAD_H;
+    return CB_OK;
+  }
   /* the map is drawn aside only when the dungeon's symbols may take more than two rows */
   cb_page *s = cb_page_new(o->page_w, o->page_h);
-  double most = s ? cb_part_legend(s, st, assume | dungeon_symbols(d), 0, 0, w) : -1;
+  if (!s) return cb_error_oom(f->err);
+  double most = cb_part_legend(s, st, assume | dungeon_symbols(f->d), 0, 0, w), lh = 0;
   cb_page_free(s);
-  if (!(most > st->badge * 3 + 1e-6)) return most < 0 ? -1 : st->badge * 3 + 14 + HEAD_H;
-  double lh = side_legend_h(st, d, dr, o, assume, w);
-  return lh < 0 ? -1 : fmax(st->badge * 3, lh) + 14 + HEAD_H;
+  if (!(most > st->badge * 3 + 1e-6)) {
+    *below = st->badge * 3 + 14 + HEAD_H;
+    return CB_OK;
+  }
+  cb_status r = side_legend_h(f, o, assume, w, &lh);
+  *below = fmax(st->badge * 3, lh) + 14 + HEAD_H;
+  return r;
+}
+
+/* The map's height beside the key at step i (its first column down the
+ * left, cw wide, the rest mw wide below the map and its legend), into *map_h;
+ * *fits false when an entry would split across the gap or the key is too long still. */
+static cb_status side_step(const fitter *f, int i, double cw, double mw, double h, double below, double least,
+                           double want, double *map_h, bool *fits) {
+  cb_key_style k = key_style_at(f->ks, KEY_STEP[i].size, KEY_STEP[i].compact);
+  int word = 0, next = 0;
+  double rest = 0;
+  *fits = false;
+  cb_status s = key_count(f, &k, 0, &word, cw, h - HEAD_H, 1, &next);
+  if (s == CB_OK && next < f->d->nrooms + k.extras)
+    s = key_height(f, &k, next, mw, h - below - least, 2, GUTTER, &rest);
+  if (s == CB_OK && !word && isfinite(rest)) *map_h = fmin(want, h - below - rest), *fits = true;
+  return s;
 }
 
 /* The biggest map, down to the floor the sheet's own fit keeps, that leaves
  * the whole key room beside and below it, at the first of the key's steps
  * that keeps the map at its wanted height. */
-static side_fit fit_side(const cb_key_style *ks, const cb_dungeon *d, const cb_symbols *st,
-                         const cb_map_drawing *dr, double legend_h, double w, double h, double room) {
+static cb_status fit_side(const fitter *f, double legend_h, double w, double h, double room, side_fit *best) {
   double cw = (w - 2 * GUTTER) / 3, mw = 2 * cw + GUTTER, below = legend_h + 14;
   long base = 0;
-  double want = map_want(d, st, dr, mw, room), least = map_least(d, st, dr, mw, w, want, room, &base);
-  side_fit best = {0, 0, false};
-  if (least < 0) return (side_fit){.oom = true};
-  for (int i = 1; i < KEY_STEPS; i++) {
-    cb_key_style k = key_style_at(ks, KEY_STEP[i].size, KEY_STEP[i].compact);
-    int word = 0, next = cb_key_fill(NULL, &k, d, 0, &word, 0, 0, cw, h - HEAD_H, 1, GUTTER);
-    double rest = next < 0 ? -1
-                  : next >= d->nrooms + k.extras
-                      ? 0
-                      : cb_key_height(&k, d, next, mw, h - below - least, 2, GUTTER);
-    if (rest < 0) return (side_fit){.oom = true};
-    if (word || !isfinite(rest)) continue; /* an entry split across the gap, or too long still */
-    side_fit f = {fmin(want, h - below - rest), k.size, k.compact};
-    if (f.map_h >= want) {
-      best = f;
+  double want = map_want(f->d, f->st, f->dr, mw, room), least = 0;
+  *best = (side_fit){0, 0, false};
+  cb_status s = map_least(f, mw, w, want, room, &least, &base);
+  for (int i = 1; s == CB_OK && i < KEY_STEPS; i++) {
+    double map_h = 0;
+    bool fits = false;
+    if ((s = side_step(f, i, cw, mw, h, below, least, want, &map_h, &fits)) != CB_OK || !fits) continue;
+    side_fit fit = {map_h, KEY_STEP[i].size, KEY_STEP[i].compact};
+    if (fit.map_h >= want) {
+      *best = fit;
       break;
     }
-    if (f.map_h > best.map_h + 0.5) best = f;
+    if (fit.map_h > best->map_h + 0.5) *best = fit;
   }
-  if (best.map_h > 0) best.map_h = map_clean(d, st, dr, mw, best.map_h, least, base);
-  if (best.map_h < 0) return (side_fit){.oom = true};
-  return best;
+  if (s == CB_OK && best->map_h > 0) s = map_clean(f, mw, best->map_h, least, base, &best->map_h);
+  return s;
 }
 
 /* A wide page's key columns, each at least 150 points wide. */
@@ -464,29 +528,37 @@ typedef struct wide_fit {
   int step;
 } wide_fit;
 
-static wide_fit fit_wide(const cb_key_style *ks, const cb_dungeon *d, double w, double h) {
+static cb_status fit_wide(const fitter *f, double w, double h, wide_fit *out) {
   for (double share = 0.6; share > 0.34; share -= 0.05) {
     double kw = w - w * share - 16;
     for (int i = 0; i < KEY_STEPS; i++) {
-      cb_key_style k = key_style_at(ks, KEY_STEP[i].size, KEY_STEP[i].compact);
-      if (isfinite(cb_key_height(&k, d, 0, kw, h, wide_cols(kw), 12))) return (wide_fit){share, i};
+      cb_key_style k = key_style_at(f->ks, KEY_STEP[i].size, KEY_STEP[i].compact);
+      double kh = 0;
+      cb_status s = key_height(f, &k, 0, kw, h, wide_cols(kw), 12, &kh);
+      if (s != CB_OK) return s;
+      if (isfinite(kh)) {
+        *out = (wide_fit){share, i};
+        return CB_OK;
+      }
     }
   }
-  return (wide_fit){0.6, KEY_STEPS - 1}; /* the densest, to run on as little as it can */
+  *out = (wide_fit){0.6, KEY_STEPS - 1}; /* the densest, to run on as little as it can */
+  return CB_OK;
 }
 
 /* Whether the portrait sheet takes the side layout: only when its key, under
- * a map of the least height its fit keeps, would run onto another page. */
-static side_fit try_side(const cb_key_style *ks, const cb_dungeon *d, const cb_symbols *st,
-                         const cb_map_drawing *dr, const cb_sheet_options *o, cb_symbol_set assume, double w,
-                         double h, double page, double below) {
-  if (o->player || o->page_w > o->page_h * 1.05 || dr->legend || below < 0) return (side_fit){0, 0, false};
-  sheet_fit fit = fit_sheet(ks, d, st, dr, w, h - below, page);
-  if (fit.oom) return (side_fit){.oom = true};
-  if (!fit.spills) return (side_fit){0, 0, false};
-  double lh = side_legend_h(st, d, dr, o, assume, 2 * (w - 2 * GUTTER) / 3 + GUTTER);
-  if (lh < 0) return (side_fit){.oom = true};
-  return fit_side(ks, d, st, dr, lh, w, h, h - below);
+ * a map of the least height its fit keeps, would run onto another page; the
+ * side layout's fit into *out (map_h 0: not taken). */
+static cb_status try_side(const fitter *f, const cb_sheet_options *o, cb_symbol_set assume, double w,
+                          double h, double page, double below, side_fit *out) {
+  *out = (side_fit){0, 0, false};
+  if (o->player || o->page_w > o->page_h * 1.05 || f->dr->legend) return CB_OK;
+  sheet_fit fit;
+  double lh = 0;
+  cb_status s = fit_sheet(f, w, h - below, page, &fit);
+  if (s != CB_OK || !fit.spills) return s;
+  if ((s = side_legend_h(f, o, assume, 2 * (w - 2 * GUTTER) / 3 + GUTTER, &lh)) != CB_OK) return s;
+  return fit_side(f, lh, w, h, h - below, out);
 }
 
 /* The least height the sheet leaves its map and key (under the title, over
@@ -497,8 +569,9 @@ static const double SHEET_ROOM_FLOOR = 100, WIDE_MAP_FLOOR = 36;
 /* CB_OK when the page leaves the map and the key enough height (`left`,
  * under the title and the legend, over the footer), else CB_EINPUT saying
  * what does not fit; CB_EINTERNAL on OOM. */
-static cb_status sheet_room(const cb_symbols *st, const cb_dungeon *d, const cb_map_drawing *dr,
-                            const cb_sheet_options *o, cb_symbol_set used, double left, cb_error *err) {
+static cb_status sheet_room(const fitter *f, const cb_sheet_options *o, cb_symbol_set used, double left,
+                            cb_error *err) {
+  const cb_symbols *st = f->st;
   bool wide = o->page_w > o->page_h * 1.05;
   /* the booklet's handout runs its notes onto pages of their own: only its map needs room */
   bool handout = o->player && o->in_booklet && !wide;
@@ -506,8 +579,9 @@ static cb_status sheet_room(const cb_symbols *st, const cb_dungeon *d, const cb_
   if (wide)
     left -= st->badge * 3.2 + 14; /* the legend under the map */
   else if (o->player && !handout) {
-    double below = key_below(st, d, dr, o, used, o->page_w - 2 * o->margin);
-    if (below < 0) return cb_error_oom(err);
+    double below = 0;
+    cb_status s = key_below(f, o, used, o->page_w - 2 * o->margin, &below);
+    if (s != CB_OK) return s;
     left -= below;
   }
   if (left >= need) return CB_OK;
@@ -547,12 +621,9 @@ typedef struct sheet_plan {
 
 /* What the planners plan for: the page under the title. */
 typedef struct sheet_space {
-  const cb_dungeon *d;
+  fitter f; /* the dungeon, its marks, its drawing, the key at its first step; the error */
   const cb_measure *m;
   const cb_sheet_options *o;
-  const cb_symbols *st;
-  const cb_map_drawing *dr;
-  const cb_key_style *ks;
   double x, y, w;     /* the area's left, its top (under the title), its width */
   double top, bottom; /* the page's top margin; the footer's top */
   double below;       /* what the portrait sheet keeps under its map (key_below) */
@@ -567,35 +638,37 @@ static bool is_wide(const cb_sheet_options *o) { return o->page_w > o->page_h * 
  * key takes the width a small map leaves empty. Declined when the map gets
  * its size the usual way, or would be no bigger. */
 static cb_status plan_beside(const sheet_space *s, sheet_plan *pl, cb_error *err) {
-  const cb_map_drawing *dr = s->dr;
-  if (!dr->legend || s->o->player || is_wide(s->o)) return CB_OK;
-  double x = s->x, y = s->y, w = s->w;
-  double below = dr->legend(NULL, s->st, s->d, ~(cb_symbol_set)0, w, w, 0, 0, w) + 6 + 8 + HEAD_H;
-  double room = s->bottom - y - below, want = map_want(s->d, s->st, dr, w, room);
-  sheet_fit usual = fit_sheet(s->ks, s->d, s->st, dr, w, room, s->bottom - s->top);
-  if (usual.oom) return cb_error_oom(err);
-  if (!usual.spills && usual.map_h >= want - 0.5) return CB_OK;
+  const fitter *f = &s->f;
+  if (!f->dr->legend || s->o->player || is_wide(s->o)) return CB_OK;
+  double x = s->x, y = s->y, w = s->w, least = 0;
+  double below = f->dr->legend(NULL, f->st, f->d, ~(cb_symbol_set)0, w, w, 0, 0, w) + 6 + 8 + HEAD_H;
+  double room = s->bottom - y - below, want = map_want(f->d, f->st, f->dr, w, room);
+  sheet_fit usual;
+  beside_fit bf;
   long base = 0;
-  double least = map_least(s->d, s->st, dr, w, w, want, room, &base);
-  if (least < 0) return cb_error_oom(err);
-  beside_fit bf = fit_beside(s->ks, s->d, s->st, dr, w, s->bottom - y, want, least, base);
-  if (bf.oom) return cb_error_oom(err);
-  if (bf.map_h <= 0 || (!usual.spills && bf.map_h <= usual.map_h + 0.5)) return CB_OK;
+  cb_status st = fit_sheet(f, w, room, s->bottom - s->top, &usual);
+  if (st != CB_OK || (!usual.spills && usual.map_h >= want - 0.5)) return st;
+  if ((st = map_least(f, w, w, want, room, &least, &base)) == CB_OK)
+    st = fit_beside(f, w, s->bottom - y, want, least, base, &bf);
+  if (st != CB_OK || bf.map_h <= 0 || (!usual.spills && bf.map_h <= usual.map_h + 0.5)) return st;
   double sx = x + bf.map_w + GUTTER, sw = w - bf.map_w - GUTTER, ky = y + (bf.side_h + 8);
   *pl = (sheet_plan){true, x, y, bf.map_w, bf.map_h, x, y + bf.map_h + 6, bf.map_w, sx, y, false};
   pl->key[0] = (key_box){sx, y + HEAD_H, sw, bf.side_h - HEAD_H, bf.side_cols, GUTTER, false, false};
   pl->key[1] = (key_box){x, ky, w, s->bottom - ky, bf.key.cols, GUTTER, true, false};
   pl->nkey = 2, pl->size = bf.key.size, pl->compact = bf.key.compact, pl->cols = bf.key.cols;
+  (void)err; /* the fitter's */
   return CB_OK;
 }
 
 /* A wide page: the map on the left with its legend below, the key beside it. */
 static cb_status plan_wide(const sheet_space *s, sheet_plan *pl, cb_error *err) {
-  (void)err;
   if (!is_wide(s->o)) return CB_OK;
   double x = s->x, y = s->y, w = s->w, bottom = s->bottom;
-  wide_fit wf = s->o->player ? (wide_fit){0.6, 0} : fit_wide(s->ks, s->d, w, bottom - y - HEAD_H);
-  double avail = bottom - y, map_w = w * wf.share, map_h = avail - s->st->badge * 3.2 - 14;
+  wide_fit wf = {0.6, 0};
+  cb_status st = s->o->player ? CB_OK : fit_wide(&s->f, w, bottom - y - HEAD_H, &wf);
+  if (st != CB_OK) return st;
+  (void)err; /* the fitter's */
+  double avail = bottom - y, map_w = w * wf.share, map_h = avail - s->f.st->badge * 3.2 - 14;
   double kx = x + map_w + 16, kw = w - map_w - 16, ky = y + 11 * 1.5;
   *pl = (sheet_plan){true, x, y, map_w, map_h, x, y + map_h + 6, map_w, kx, y, false};
   pl->key[0] = (key_box){kx, ky, kw, bottom - ky, wide_cols(kw), 12, true, false};
@@ -609,12 +682,12 @@ static cb_status plan_wide(const sheet_space *s, sheet_plan *pl, cb_error *err) 
  * rest of the key below them. */
 static cb_status plan_side(const sheet_space *s, sheet_plan *pl, cb_error *err) {
   double x = s->x, y = s->y, w = s->w, bottom = s->bottom;
-  side_fit side =
-      try_side(s->ks, s->d, s->st, s->dr, s->o, s->used, w, bottom - y, bottom - s->top, s->below);
-  if (side.oom) return cb_error_oom(err);
-  if (side.map_h == 0) return CB_OK;
+  side_fit side;
+  cb_status st = try_side(&s->f, s->o, s->used, w, bottom - y, bottom - s->top, s->below, &side);
+  (void)err; /* the fitter's */
+  if (st != CB_OK || side.map_h == 0) return st;
   double cw = (w - 2 * GUTTER) / 3, mw = 2 * cw + GUTTER, rx = x + cw + GUTTER, map_h = side.map_h;
-  double map_w = map_frame_w(s->d, s->st, s->dr, mw, &map_h), map_x = rx + (mw - map_w) / 2;
+  double map_w = map_frame_w(s->f.d, s->f.st, s->f.dr, mw, &map_h), map_x = rx + (mw - map_w) / 2;
   *pl = (sheet_plan){true, map_x, y, map_w, map_h, rx, y + map_h + 6, mw, x, y, false};
   pl->key[0] = (key_box){x, y + HEAD_H, cw, bottom - y - HEAD_H, 1, GUTTER, false, false};
   pl->key[1] = (key_box){rx, 0, mw, 0, 2, GUTTER, true, true};
@@ -626,12 +699,13 @@ static cb_status plan_side(const sheet_space *s, sheet_plan *pl, cb_error *err) 
  * across the page below them. */
 static cb_status plan_under(const sheet_space *s, sheet_plan *pl, cb_error *err) {
   double x = s->x, y = s->y, w = s->w, bottom = s->bottom;
-  sheet_fit fit = s->o->player
-                      ? (sheet_fit){map_want(s->d, s->st, s->dr, w, bottom - y), 2, CB_BODY_SIZE, false}
-                      : fit_sheet(s->ks, s->d, s->st, s->dr, w, bottom - y - s->below, bottom - s->top);
-  if (fit.oom) return cb_error_oom(err);
+  const fitter *f = &s->f;
+  sheet_fit fit = {map_want(f->d, f->st, f->dr, w, bottom - y), 2, CB_BODY_SIZE, false};
+  cb_status st = s->o->player ? CB_OK : fit_sheet(f, w, bottom - y - s->below, bottom - s->top, &fit);
+  (void)err; /* the fitter's */
+  if (st != CB_OK) return st;
   double map_h = fmax(fit.map_h, 0);
-  double map_w = map_frame_w(s->d, s->st, s->dr, w, &map_h), map_x = x + (w - map_w) / 2;
+  double map_w = map_frame_w(f->d, f->st, f->dr, w, &map_h), map_x = x + (w - map_w) / 2;
   *pl = (sheet_plan){true, map_x, y, map_w, map_h, x, y + (map_h + 6), w, x, 0, true};
   pl->key[0] = (key_box){x, HEAD_H, w, 0, fit.cols, GUTTER, true, true};
   pl->nkey = 1, pl->size = fit.size, pl->compact = fit.compact, pl->cols = fit.cols;
@@ -655,14 +729,14 @@ static cb_status plan_sheet(const sheet_space *s, sheet_plan *pl, cb_error *err)
  * on from, as cb_key_fill does. */
 static int draw_plan(cb_page *p, const sheet_space *s, const sheet_plan *pl, const cb_key_style *ks,
                      cb_symbol_set *used, int *word) {
-  const cb_dungeon *d = s->d;
+  const cb_dungeon *d = s->f.d;
   const cb_sheet_options *o = s->o;
   cb_page_rect(p, pl->map_x, pl->map_y, pl->map_w, pl->map_h);
   cb_ink frame_ink = cb_ink_stroke(GREY, 0.5);
   cb_page_ink(p, &frame_ink);
-  cb_levels_draw(p, s->st, d, s->dr, o, pl->map_x, pl->map_y, pl->map_w, pl->map_h, used);
-  double foot = pl->legend_y + (sheet_legend(p, s->st, d, s->dr, *used, pl->map_w, pl->map_h, pl->legend_x,
-                                             pl->legend_y, pl->legend_w) +
+  cb_levels_draw(p, s->f.st, d, s->f.dr, o, pl->map_x, pl->map_y, pl->map_w, pl->map_h, used);
+  double foot = pl->legend_y + (sheet_legend(p, s->f.st, d, s->f.dr, *used, pl->map_w, pl->map_h,
+                                             pl->legend_x, pl->legend_y, pl->legend_w) +
                                 8);
   cb_page_text(p, CB_FONT_BOLD, 11, pl->head_x, (pl->head_under_legend ? foot : pl->head_y) + 11, INK,
                o->player ? "Notes" : "Room key");
@@ -693,8 +767,8 @@ static cb_status run_on(cb_document *doc, const sheet_space *s, const cb_key_sty
     cb_page_text(p, CB_FONT_BOLD, 11, x, ky + 11, INK,
                  o->player ? "Notes (continued)" : "Room key (continued)");
     ky += 11 * 1.5;
-    *next = o->player ? notes_fill(p, s->m, s->d, *next, x, ky, w, bottom - ky)
-                      : cb_key_fill_balanced(p, ks, s->d, *next, word, x, ky, w, bottom - ky, cols, GUTTER);
+    *next = o->player ? notes_fill(p, s->m, s->f.d, *next, x, ky, w, bottom - ky)
+                      : cb_key_fill_balanced(p, ks, s->f.d, *next, word, x, ky, w, bottom - ky, cols, GUTTER);
   }
   return *next < 0 ? cb_error_oom(err) : CB_OK;
 }
@@ -719,16 +793,16 @@ static cb_status sheet_key(cb_document *doc, cb_page *p, sheet_space *s, cb_key_
   const cb_sheet_options *o = s->o;
   /* the legend (two rows or as many as the map's symbols take, or the
    * drawing's own with every symbol) and the key's heading */
-  s->below = is_wide(o) || o->player ? 0 : key_below(s->st, s->d, s->dr, o, s->used, s->w);
-  if (s->below < 0) return cb_error_oom(err);
-  cb_status st = sheet_room(s->st, s->d, s->dr, o, s->used, s->bottom - s->y - s->below, err);
+  s->below = 0;
+  cb_status st = is_wide(o) || o->player ? CB_OK : key_below(&s->f, o, s->used, s->w, &s->below);
+  if (st == CB_OK) st = sheet_room(&s->f, o, s->used, s->bottom - s->y - s->below, err);
   sheet_plan pl;
   if (st == CB_OK) st = plan_sheet(s, &pl, err);
   if (st != CB_OK) return st;
   *ks = key_style_at(ks, pl.size, pl.compact);
   cb_symbol_set used = s->used;
   int word = 0, next = draw_plan(p, s, &pl, ks, &used, &word);
-  int total = o->player ? s->d->nrooms : s->d->nrooms + ks->extras;
+  int total = o->player ? s->f.d->nrooms : s->f.d->nrooms + ks->extras;
   /* a key that runs on: crawlbook says so on standard error */
   doc->spilled = !o->in_booklet && next >= 0 && next < total;
   return run_on(doc, s, ks, &next, &word, pl.cols, total, err);
@@ -741,12 +815,12 @@ static cb_status sheet_end(cb_document *doc, int first, const sheet_space *s, cb
   const cb_layout_hooks *hooks = cb_part_hooks(o);
   cb_frame frame = {s->x, s->top, s->w, s->bottom - s->top};
   cb_status st = CB_OK;
-  if (hooks->extra_pages && o->appendix) st = hooks->extra_pages(s->d, s->st, &frame, doc, err);
-  if (st == CB_OK && o->appendix) st = cb_part_appendix(s->d, s->m, o, &frame, doc, err);
+  if (hooks->extra_pages && o->appendix) st = hooks->extra_pages(s->f.d, s->f.st, &frame, doc, err);
+  if (st == CB_OK && o->appendix) st = cb_part_appendix(s->f.d, s->m, o, &frame, doc, err);
   if (st != CB_OK) return st;
   int pages = o->in_booklet ? 0 : doc->npages - first;
   for (int i = 0; i < pages; i++)
-    cb_part_footer(doc->pages[first + i], s->m, s->d, o, i + 1, pages, false);
+    cb_part_footer(doc->pages[first + i], s->m, s->f.d, o, i + 1, pages, false);
   for (int i = first; i < doc->npages; i++)
     if (doc->pages[i]->oom) return cb_error_oom(err);
   return CB_OK;
@@ -775,14 +849,12 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
   int first = doc->npages;
   cb_page *p = cb_part_new_page(doc, o, d->title ? d->title : "Dungeon");
   if (!p) return cb_error_oom(err);
-  sheet_space s = {d,
+  double y = sheet_title(p, m, d, o, x, w);
+  sheet_space s = {{d, &marks, sheet_drawing(hooks, o), &ks, err},
                    m,
                    o,
-                   &marks,
-                   sheet_drawing(hooks, o),
-                   &ks,
                    x,
-                   sheet_title(p, m, d, o, x, w),
+                   y,
                    w,
                    o->margin,
                    o->page_h - o->margin - fh,
