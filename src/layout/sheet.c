@@ -9,6 +9,7 @@
 #include "key.h"
 #include "levels.h"
 #include "map.h"
+#include "mapfit.h"
 #include "parts.h"
 
 static const cb_rgb INK = CB_INK_BLACK, PAPER = CB_PAPER_WHITE, GREY = CB_QUIET_GREY;
@@ -83,203 +84,14 @@ static cb_key_style key_style_at(const cb_key_style *ks, double size, bool compa
   return k;
 }
 
-/* The height of the frame around the map's drawing w wide, at its own shape;
- * 0 when it fills any box (several levels, a graph laid out to the box). */
-static double map_natural(const cb_dungeon *d, const cb_symbols *st, const cb_map_drawing *dr, double w) {
-  if (d->nlevels > 1) return 0;
-  double h = dr->draw ? (dr->height ? dr->height(d, st, 0, w - 8) : 0) : cb_map_height(d, st, 0, w - 8);
-  return h > 0 ? h + 8 : 0;
-}
-
-/* The map frame the sheet would like: the drawing's own shape (no empty
- * bands), at most 72% of the height left; a drawing that fills any box gets
- * what a map of its width usually takes. */
-static double map_want(const cb_dungeon *d, const cb_symbols *st, const cb_map_drawing *dr, double w,
-                       double avail) {
-  double cap = avail * 0.72, natural = map_natural(d, st, dr, w);
-  if (d->nlevels > 1) natural = cb_levels_fit(d, st, dr, w, cap).h; /* the panels at their biggest */
-  if (natural > 0) return fmin(cap, natural);
-  return fmin(cap, fmax(avail * 0.56, fmin(avail - 120, w * 0.78)));
-}
-
-/* The frame's width for a map at most *h high: narrower than w when the
- * drawing, held to that height, no longer fills the width (no empty bands);
- * levels' panels also give back the height they do not need. */
-static double map_frame_w(const cb_dungeon *d, const cb_symbols *st, const cb_map_drawing *dr, double w,
-                          double *h0) {
-  cb_levels_plan pl = d->nlevels > 1 ? cb_levels_fit(d, st, dr, w, *h0) : (cb_levels_plan){0, 0, 0, 0};
-  if (pl.cols) {
-    *h0 = fmin(*h0, pl.h);
-    return fmin(w, pl.w);
-  }
-  double h = *h0;
-  if (!(map_natural(d, st, dr, w) > h + 0.5)) return w;
-  double lo = fmin(w, 60), hi = w;
-  for (int it = 0; it < 24 && hi - lo > 0.5; it++) {
-    double mid = (lo + hi) / 2;
-    if (map_natural(d, st, dr, mid) > h)
-      hi = mid;
-    else
-      lo = mid;
-  }
-  return lo;
-}
-
-typedef struct text_box {
-  double x0, y0, x1, y1;
-} text_box;
-
-static int by_left(const void *a, const void *b) {
-  double xa = ((const text_box *)a)->x0, xb = ((const text_box *)b)->x0;
-  return (xa > xb) - (xa < xb);
-}
-
-/* What the fits measure with; err gets what failed (only memory can). */
-typedef struct fitter {
-  const cb_dungeon *d;
-  const cb_symbols *st;
-  const cb_map_drawing *dr;
-  const cb_key_style *ks; /* the key at its first step */
-  cb_error *err;
-} fitter;
-
-/* How many pairs of the words a reader finds rooms by (their numbers and
- * their marks' letters) overlap, and how often the map says it is cramped,
- * when it is drawn in a frame h high (w wide at most), into *out. */
-static cb_status count_clashes(const fitter *f, double w, double h, long *out) {
-  const cb_symbols *st = f->st;
-  double fw = map_frame_w(f->d, st, f->dr, w, &h);
-  cb_page *s = cb_page_new(fw + 1, h + 1);
-  cb_sheet_options drawn = {.page_w = fw + 1, .page_h = h + 1};
-  cb_symbol_set used = 0;
-  if (s) cb_levels_draw(s, st, f->d, f->dr, &drawn, 0, 0, fw, h, &used);
-  text_box *b = s && !s->oom ? cb_calloc((size_t)s->nitems + 1, sizeof *b) : NULL;
-  long n = 0, clashes = 0;
-  for (int i = 0; b && i < s->nitems; i++) {
-    const cb_item *it = &s->items[i];
-    bool read = it->role.kind == CB_ROLE_NUMBER || it->role.kind == CB_ROLE_ROOM_MARK ||
-                it->role.kind == CB_ROLE_PASSAGE_MARK;
-    if (it->kind != CB_ITEM_TEXT || !it->text[0] || !read) continue;
-    double tw = cb_text_width(st->m, it->font, it->size, it->text);
-    /* numbers and marks' letters: capitals and figures, on the baseline */
-    b[n++] = (text_box){it->x, it->y - it->size * 0.7, it->x + tw, it->y};
-  }
-  if (b) qsort(b, (size_t)n, sizeof *b, by_left);
-  for (long i = 0; b && i < n; i++)
-    for (long j = i + 1; j < n && b[j].x0 < b[i].x1 - 1; j++)
-      clashes += fmin(b[i].y1, b[j].y1) - fmax(b[i].y0, b[j].y0) > 1;
-  if (b) *out = clashes + s->cramped;
-  free(b);
-  cb_page_free(s);
-  return b ? CB_OK : cb_error_oom(f->err);
-}
-
-/* The clash counts found while laying out one dungeon's sheets: the fits of
- * a sheet (and the sheets a batch's count tries, and its drawing after) ask
- * for the same frames again, and each count costs a drawing of the map. One
- * dungeon's: a layout takes it over from an earlier one of the same dungeon
- * made again (cb_sheet_options.again). */
-struct cb_sheet_memo {
-  const cb_dungeon *d; /* the dungeon the counts are of */
-  int n, cap;
-  struct clash_at {
-    cb_map_drawing dr; /* the counts are of its drawing (its draw and height) */
-    double badge, line, label, w, h;
-    long clashes;
-  } * at;
-};
-
-cb_sheet_memo *cb_sheet_memo_new(void) { return cb_calloc(1, sizeof(cb_sheet_memo)); }
-
-void cb_sheet_memo_free(cb_sheet_memo *m) {
-  if (m) free(m->at);
-  free(m);
-}
-
-/* Room for one more count: false when there is none to be had (out of
- * memory), and the count is then only not kept. */
-static bool memo_room(cb_sheet_memo *m) {
-  if (m->n < m->cap) return true;
-  int cap = m->cap ? 2 * m->cap : 32;
-  void *at = cb_realloc(m->at, (size_t)cap * sizeof *m->at);
-  if (!at) return false;
-  m->at = at, m->cap = cap;
-  return true;
-}
-
-/* count_clashes, each frame counted once (st->clashes NULL: every time). */
-static cb_status map_clashes(const fitter *f, double w, double h, long *out) {
-  const cb_symbols *st = f->st;
-  const cb_map_drawing *dr = f->dr;
-  cb_sheet_memo *cm = st->clashes && st->clashes->d == f->d ? st->clashes : NULL;
-  struct clash_at key = {*dr, st->badge, st->line, st->label, w, h, 0};
-  for (int i = 0; cm && i < cm->n; i++) {
-    const struct clash_at *a = &cm->at[i];
-    if (a->dr.draw == dr->draw && a->dr.height == dr->height && a->badge == key.badge &&
-        a->line == key.line && a->label == key.label && a->w == w && a->h == h) {
-      *out = a->clashes;
-      return CB_OK;
-    }
-  }
-  cb_status s = count_clashes(f, w, h, &key.clashes);
-  if (s != CB_OK) return s;
-  /* a count the memo has no room for is only not kept */
-  if (cm && memo_room(cm)) cm->at[cm->n++] = key;
-  *out = key.clashes;
-  return CB_OK;
-}
-
-/* The least height the map, in a frame w wide, may shrink to (from the size
- * it wants), into *least: a little under a third of the room, but never so
- * small that its words run into each other more than they do on the biggest
- * map the sheet draws (full_w wide, at the size it wants there: *base gets
- * how many they do there). */
-static cb_status map_least(const fitter *f, double w, double full_w, double want, double room, double *least,
-                           long *base) {
-  double lo = fmin(want, room * 0.30), hi = want;
-  long at = 0;
-  cb_status s = map_clashes(f, full_w, map_want(f->d, f->st, f->dr, full_w, room), base);
-  *least = lo;
-  if (s != CB_OK || hi - lo < 1) return s;
-  if ((s = map_clashes(f, w, lo, &at)) != CB_OK || at <= *base) return s;
-  for (int it = 0; it < 7; it++) {
-    double mid = (lo + hi) / 2;
-    if ((s = map_clashes(f, w, mid, &at)) != CB_OK) return s;
-    if (at <= *base)
-      hi = mid;
-    else
-      lo = mid;
-  }
-  *least = hi;
-  return CB_OK;
-}
-
-/* The biggest height, from h down to least, at which the map's words run
- * into each other no more than `base` times (the count is not monotonic in
- * the size: a mark can meet another at one size and miss it at the next),
- * into *out; 0 when none. */
-static cb_status map_clean(const fitter *f, double w, double h, double least, long base, double *out) {
-  *out = 0;
-  for (double at = h; at >= least - 0.5; at -= fmax(1, h * 0.03)) {
-    long c = 0;
-    cb_status s = map_clashes(f, w, at, &c);
-    if (s != CB_OK) return s;
-    if (c <= base) {
-      *out = at;
-      return CB_OK;
-    }
-  }
-  return CB_OK;
-}
-
-/* cb_key_height with the fitter's error. */
-static cb_status key_height(const fitter *f, const cb_key_style *k, int from, double w, double h, int cols,
+/* cb_key_height with the cb_fitter's error. */
+static cb_status key_height(const cb_fitter *f, const cb_key_style *k, int from, double w, double h, int cols,
                             double gutter, double *out) {
   return cb_key_height(k, f->d, from, w, h, cols, gutter, out, f->err);
 }
 
 /* cb_key_fill measuring only (no page), into *next; word as there. */
-static cb_status key_count(const fitter *f, const cb_key_style *k, int from, int *word, double w, double h,
+static cb_status key_count(const cb_fitter *f, const cb_key_style *k, int from, int *word, double w, double h,
                            int cols, int *next) {
   *next = cb_key_fill(NULL, k, f->d, from, word, 0, 0, w, h, cols, GUTTER);
   return *next < 0 ? cb_error_oom(f->err) : CB_OK;
@@ -288,7 +100,7 @@ static cb_status key_count(const fitter *f, const cb_key_style *k, int from, int
 /* The key's part on the page after the sheet (under its heading) at step
  * i with a map map_h high: its height into *rest, INFINITY when it needs
  * more than that page. */
-static cb_status spill_rest(const fitter *f, double w, double room, double page, int i, double map_h,
+static cb_status spill_rest(const cb_fitter *f, double w, double room, double page, int i, double map_h,
                             double *rest) {
   cb_key_style k = key_style_at(f->ks, KEY_STEP[i].size, KEY_STEP[i].compact);
   int next = 0;
@@ -299,7 +111,7 @@ static cb_status spill_rest(const fitter *f, double w, double room, double page,
 /* A key that runs on takes the first step that keeps it to one more page
  * (the first step when none does), the map grown (to `cap`) until that
  * page is at least a third full. */
-static cb_status fit_spill(const fitter *f, double w, double room, double page, double want, double cap,
+static cb_status fit_spill(const cb_fitter *f, double w, double room, double page, double want, double cap,
                            sheet_fit *fit) {
   int step = 0;
   double rest = INFINITY; /* the next page's part at the map's height */
@@ -323,9 +135,10 @@ static cb_status fit_spill(const fitter *f, double w, double room, double page, 
  * steps keeps the whole key on the sheet, else the biggest map, down to 45% of
  * the height left, that a step leaves. A key that still does not fit runs on at the first step; the
  * map then grows (to 72%) until the page it runs onto is at least a third full. */
-static cb_status fit_sheet(const fitter *f, double w, double room, double page, sheet_fit *out) {
-  /* the map's legible floor (map_least) costs drawings: found only when the map must shrink */
-  double want = map_want(f->d, f->st, f->dr, w, room), least = fmin(want, room * 0.30), cap = room * 0.72;
+static cb_status fit_sheet(const cb_fitter *f, double w, double room, double page, sheet_fit *out) {
+  /* the map's legible floor (cb_mapfit_least) costs drawings: found only when the map must shrink */
+  double want = cb_mapfit_want(f->d, f->st, f->dr, w, room), least = fmin(want, room * 0.30),
+         cap = room * 0.72;
   /* the map keeps its size while a step of the key makes room (the first that
    * does); else it gives up what the step that leaves it most needs */
   sheet_fit best = {-INFINITY, 0, 0, false};
@@ -345,8 +158,8 @@ static cb_status fit_sheet(const fitter *f, double w, double room, double page, 
   if (best.cols) {
     long base = 0;
     double floor = 0;
-    cb_status s = map_least(f, w, w, want, room, &floor, &base);
-    if (s == CB_OK) s = map_clean(f, w, best.map_h, floor, base, &best.map_h);
+    cb_status s = cb_mapfit_least(f, w, w, want, room, &floor, &base);
+    if (s == CB_OK) s = cb_mapfit_clean(f, w, best.map_h, floor, base, &best.map_h);
     if (s != CB_OK) return s;
   }
   if (!best.cols || best.map_h == 0) return fit_spill(f, w, room, page, want, cap, out);
@@ -366,7 +179,7 @@ typedef struct beside_fit {
 /* The first step of the key that fits the sheet with its first columns
  * (side_cols of them, side_w wide) beside the map's band side_h high and the
  * rest below it; *step -1 when none does. */
-static cb_status beside_step(const fitter *f, double w, double room, double side_w, double side_h,
+static cb_status beside_step(const cb_fitter *f, double w, double room, double side_w, double side_h,
                              int side_cols, int *step) {
   *step = -1;
   for (int i = 0; i < KEY_STEPS; i++) {
@@ -387,14 +200,14 @@ static cb_status beside_step(const fitter *f, double w, double room, double side
 /* The biggest map (from the size it wants down to `least`), with the first
  * step of the key that then fits the sheet, the key's first columns beside
  * the map and its legend, the rest below them; map_h 0 when none does. */
-static cb_status fit_beside(const fitter *f, double w, double room, double want, double least, long base,
+static cb_status fit_beside(const cb_fitter *f, double w, double room, double want, double least, long base,
                             beside_fit *out) {
   *out = (beside_fit){.map_h = 0};
   for (double mh = want; mh >= least - 0.5; mh = mh > least + 0.5 ? fmax(least, mh - room * 0.02) : 0) {
-    double frame_h = mh, mw = map_frame_w(f->d, f->st, f->dr, w, &frame_h), side_w = w - mw - GUTTER;
+    double frame_h = mh, mw = cb_mapfit_frame_w(f->d, f->st, f->dr, w, &frame_h), side_w = w - mw - GUTTER;
     if (side_w < 150) continue; /* a column narrower than that reads as a list of words */
     long clashes = 0;
-    cb_status s = map_clashes(f, w, mh, &clashes);
+    cb_status s = cb_mapfit_clashes(f, w, mh, &clashes);
     if (s != CB_OK) return s;
     if (clashes > base) continue;
     double side_h = mh + 6 + f->dr->legend(NULL, f->st, f->d, ~(cb_symbol_set)0, mw, mh, 0, 0, mw);
@@ -420,7 +233,7 @@ typedef struct side_fit {
 
 /* The legend's height under a map mw wide, for the symbols the map uses
  * (drawn on a scratch page: the legend wraps them), into *h. */
-static cb_status side_legend_h(const fitter *f, const cb_sheet_options *o, cb_symbol_set assume, double mw,
+static cb_status side_legend_h(const cb_fitter *f, const cb_sheet_options *o, cb_symbol_set assume, double mw,
                                double *h) {
   cb_page *s = cb_page_new(o->page_w, o->page_h);
   if (!s) return cb_error_oom(f->err);
@@ -456,7 +269,7 @@ static cb_symbol_set dungeon_symbols(const cb_dungeon *d) {
 /* What the portrait sheet keeps under its map, into *below: the legend (two
  * rows, more when the map's symbols take more; or the drawing's own with
  * every symbol) and the key's heading. */
-static cb_status key_below(const fitter *f, const cb_sheet_options *o, cb_symbol_set assume, double w,
+static cb_status key_below(const cb_fitter *f, const cb_sheet_options *o, cb_symbol_set assume, double w,
                            double *below) {
   const cb_symbols *st = f->st;
   if (f->dr->legend) {
@@ -480,8 +293,8 @@ static cb_status key_below(const fitter *f, const cb_sheet_options *o, cb_symbol
 /* The map's height beside the key at step i (its first column down the
  * left, cw wide, the rest mw wide below the map and its legend), into *map_h;
  * *fits false when an entry would split across the gap or the key is too long still. */
-static cb_status side_step(const fitter *f, int i, double cw, double mw, double h, double below, double least,
-                           double want, double *map_h, bool *fits) {
+static cb_status side_step(const cb_fitter *f, int i, double cw, double mw, double h, double below,
+                           double least, double want, double *map_h, bool *fits) {
   cb_key_style k = key_style_at(f->ks, KEY_STEP[i].size, KEY_STEP[i].compact);
   int word = 0, next = 0;
   double rest = 0;
@@ -496,12 +309,13 @@ static cb_status side_step(const fitter *f, int i, double cw, double mw, double 
 /* The biggest map, down to the floor the sheet's own fit keeps, that leaves
  * the whole key room beside and below it, at the first of the key's steps
  * that keeps the map at its wanted height. */
-static cb_status fit_side(const fitter *f, double legend_h, double w, double h, double room, side_fit *best) {
+static cb_status fit_side(const cb_fitter *f, double legend_h, double w, double h, double room,
+                          side_fit *best) {
   double cw = (w - 2 * GUTTER) / 3, mw = 2 * cw + GUTTER, below = legend_h + 14;
   long base = 0;
-  double want = map_want(f->d, f->st, f->dr, mw, room), least = 0;
+  double want = cb_mapfit_want(f->d, f->st, f->dr, mw, room), least = 0;
   *best = (side_fit){0, 0, false};
-  cb_status s = map_least(f, mw, w, want, room, &least, &base);
+  cb_status s = cb_mapfit_least(f, mw, w, want, room, &least, &base);
   for (int i = 1; s == CB_OK && i < KEY_STEPS; i++) {
     double map_h = 0;
     bool fits = false;
@@ -513,7 +327,7 @@ static cb_status fit_side(const fitter *f, double legend_h, double w, double h, 
     }
     if (fit.map_h > best->map_h + 0.5) *best = fit;
   }
-  if (s == CB_OK && best->map_h > 0) s = map_clean(f, mw, best->map_h, least, base, &best->map_h);
+  if (s == CB_OK && best->map_h > 0) s = cb_mapfit_clean(f, mw, best->map_h, least, base, &best->map_h);
   return s;
 }
 
@@ -528,7 +342,7 @@ typedef struct wide_fit {
   int step;
 } wide_fit;
 
-static cb_status fit_wide(const fitter *f, double w, double h, wide_fit *out) {
+static cb_status fit_wide(const cb_fitter *f, double w, double h, wide_fit *out) {
   for (double share = 0.6; share > 0.34; share -= 0.05) {
     double kw = w - w * share - 16;
     for (int i = 0; i < KEY_STEPS; i++) {
@@ -549,7 +363,7 @@ static cb_status fit_wide(const fitter *f, double w, double h, wide_fit *out) {
 /* Whether the portrait sheet takes the side layout: only when its key, under
  * a map of the least height its fit keeps, would run onto another page; the
  * side layout's fit into *out (map_h 0: not taken). */
-static cb_status try_side(const fitter *f, const cb_sheet_options *o, cb_symbol_set assume, double w,
+static cb_status try_side(const cb_fitter *f, const cb_sheet_options *o, cb_symbol_set assume, double w,
                           double h, double page, double below, side_fit *out) {
   *out = (side_fit){0, 0, false};
   if (o->player || o->page_w > o->page_h * 1.05 || f->dr->legend) return CB_OK;
@@ -569,7 +383,7 @@ static const double SHEET_ROOM_FLOOR = 100, WIDE_MAP_FLOOR = 36;
 /* CB_OK when the page leaves the map and the key enough height (`left`,
  * under the title and the legend, over the footer), else CB_EINPUT saying
  * what does not fit; CB_EINTERNAL on OOM. */
-static cb_status sheet_room(const fitter *f, const cb_sheet_options *o, cb_symbol_set used, double left,
+static cb_status sheet_room(const cb_fitter *f, const cb_sheet_options *o, cb_symbol_set used, double left,
                             cb_error *err) {
   const cb_symbols *st = f->st;
   bool wide = o->page_w > o->page_h * 1.05;
@@ -621,7 +435,7 @@ typedef struct sheet_plan {
 
 /* What the planners plan for: the page under the title. */
 typedef struct sheet_space {
-  fitter f; /* the dungeon, its marks, its drawing, the key at its first step; the error */
+  cb_fitter f; /* the dungeon, its marks, its drawing, the key at its first step; the error */
   const cb_measure *m;
   const cb_sheet_options *o;
   double x, y, w;     /* the area's left, its top (under the title), its width */
@@ -638,17 +452,17 @@ static bool is_wide(const cb_sheet_options *o) { return o->page_w > o->page_h * 
  * key takes the width a small map leaves empty. Declined when the map gets
  * its size the usual way, or would be no bigger. */
 static cb_status plan_beside(const sheet_space *s, sheet_plan *pl, cb_error *err) {
-  const fitter *f = &s->f;
+  const cb_fitter *f = &s->f;
   if (!f->dr->legend || s->o->player || is_wide(s->o)) return CB_OK;
   double x = s->x, y = s->y, w = s->w, least = 0;
   double below = f->dr->legend(NULL, f->st, f->d, ~(cb_symbol_set)0, w, w, 0, 0, w) + 6 + 8 + HEAD_H;
-  double room = s->bottom - y - below, want = map_want(f->d, f->st, f->dr, w, room);
+  double room = s->bottom - y - below, want = cb_mapfit_want(f->d, f->st, f->dr, w, room);
   sheet_fit usual;
   beside_fit bf;
   long base = 0;
   cb_status st = fit_sheet(f, w, room, s->bottom - s->top, &usual);
   if (st != CB_OK || (!usual.spills && usual.map_h >= want - 0.5)) return st;
-  if ((st = map_least(f, w, w, want, room, &least, &base)) == CB_OK)
+  if ((st = cb_mapfit_least(f, w, w, want, room, &least, &base)) == CB_OK)
     st = fit_beside(f, w, s->bottom - y, want, least, base, &bf);
   if (st != CB_OK || bf.map_h <= 0 || (!usual.spills && bf.map_h <= usual.map_h + 0.5)) return st;
   double sx = x + bf.map_w + GUTTER, sw = w - bf.map_w - GUTTER, ky = y + (bf.side_h + 8);
@@ -656,7 +470,7 @@ static cb_status plan_beside(const sheet_space *s, sheet_plan *pl, cb_error *err
   pl->key[0] = (key_box){sx, y + HEAD_H, sw, bf.side_h - HEAD_H, bf.side_cols, GUTTER, false, false};
   pl->key[1] = (key_box){x, ky, w, s->bottom - ky, bf.key.cols, GUTTER, true, false};
   pl->nkey = 2, pl->size = bf.key.size, pl->compact = bf.key.compact, pl->cols = bf.key.cols;
-  (void)err; /* the fitter's */
+  (void)err; /* the cb_fitter's */
   return CB_OK;
 }
 
@@ -667,7 +481,7 @@ static cb_status plan_wide(const sheet_space *s, sheet_plan *pl, cb_error *err) 
   wide_fit wf = {0.6, 0};
   cb_status st = s->o->player ? CB_OK : fit_wide(&s->f, w, bottom - y - HEAD_H, &wf);
   if (st != CB_OK) return st;
-  (void)err; /* the fitter's */
+  (void)err; /* the cb_fitter's */
   double avail = bottom - y, map_w = w * wf.share, map_h = avail - s->f.st->badge * 3.2 - 14;
   double kx = x + map_w + 16, kw = w - map_w - 16, ky = y + 11 * 1.5;
   *pl = (sheet_plan){true, x, y, map_w, map_h, x, y + map_h + 6, map_w, kx, y, false};
@@ -684,10 +498,10 @@ static cb_status plan_side(const sheet_space *s, sheet_plan *pl, cb_error *err) 
   double x = s->x, y = s->y, w = s->w, bottom = s->bottom;
   side_fit side;
   cb_status st = try_side(&s->f, s->o, s->used, w, bottom - y, bottom - s->top, s->below, &side);
-  (void)err; /* the fitter's */
+  (void)err; /* the cb_fitter's */
   if (st != CB_OK || side.map_h == 0) return st;
   double cw = (w - 2 * GUTTER) / 3, mw = 2 * cw + GUTTER, rx = x + cw + GUTTER, map_h = side.map_h;
-  double map_w = map_frame_w(s->f.d, s->f.st, s->f.dr, mw, &map_h), map_x = rx + (mw - map_w) / 2;
+  double map_w = cb_mapfit_frame_w(s->f.d, s->f.st, s->f.dr, mw, &map_h), map_x = rx + (mw - map_w) / 2;
   *pl = (sheet_plan){true, map_x, y, map_w, map_h, rx, y + map_h + 6, mw, x, y, false};
   pl->key[0] = (key_box){x, y + HEAD_H, cw, bottom - y - HEAD_H, 1, GUTTER, false, false};
   pl->key[1] = (key_box){rx, 0, mw, 0, 2, GUTTER, true, true};
@@ -699,13 +513,13 @@ static cb_status plan_side(const sheet_space *s, sheet_plan *pl, cb_error *err) 
  * across the page below them. */
 static cb_status plan_under(const sheet_space *s, sheet_plan *pl, cb_error *err) {
   double x = s->x, y = s->y, w = s->w, bottom = s->bottom;
-  const fitter *f = &s->f;
-  sheet_fit fit = {map_want(f->d, f->st, f->dr, w, bottom - y), 2, CB_BODY_SIZE, false};
+  const cb_fitter *f = &s->f;
+  sheet_fit fit = {cb_mapfit_want(f->d, f->st, f->dr, w, bottom - y), 2, CB_BODY_SIZE, false};
   cb_status st = s->o->player ? CB_OK : fit_sheet(f, w, bottom - y - s->below, bottom - s->top, &fit);
-  (void)err; /* the fitter's */
+  (void)err; /* the cb_fitter's */
   if (st != CB_OK) return st;
   double map_h = fmax(fit.map_h, 0);
-  double map_w = map_frame_w(f->d, f->st, f->dr, w, &map_h), map_x = x + (w - map_w) / 2;
+  double map_w = cb_mapfit_frame_w(f->d, f->st, f->dr, w, &map_h), map_x = x + (w - map_w) / 2;
   *pl = (sheet_plan){true, map_x, y, map_w, map_h, x, y + (map_h + 6), w, x, 0, true};
   pl->key[0] = (key_box){x, HEAD_H, w, 0, fit.cols, GUTTER, true, true};
   pl->nkey = 1, pl->size = fit.size, pl->compact = fit.compact, pl->cols = fit.cols;
@@ -897,7 +711,8 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
    * map's clashes counted once for each frame (NULL: at each) */
   cb_key_memo *memo = cb_calloc((size_t)d->nrooms + 1, sizeof *memo);
   cb_sheet_memo *clashes = o->again ? o->again : cb_sheet_memo_new();
-  if (clashes) clashes->d = d; /* an earlier layout's counts are of this dungeon, made again */
+  if (clashes)
+    cb_sheet_memo_take(clashes, d); /* an earlier layout's counts are of this dungeon, made again */
   /* the trial drawings lay the same levels out again and again: a caller
    * without a graph cache gets one for this call (NULL on OOM: none) */
   cb_sheet_options with = *o;
