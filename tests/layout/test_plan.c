@@ -27,7 +27,6 @@ static cb_dungeon *dropdice(int rooms, uint64_t seed) {
   cb_gen_options o = {0};
   o.seed = seed;
   o.rooms = rooms;
-  o.extra_by = CB_EXTRA_BY_TREE;
   cb_dungeon *d = NULL;
   cb_error err = {0};
   assert_int_equal(cb_gen_dropdice.generate(&o, &d, &err), CB_OK);
