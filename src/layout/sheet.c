@@ -1,3 +1,7 @@
+/* The one-page sheet (sheet.h). The fits weigh the key's steps against the
+ * map's size (its part in mapfit.c); small planners each make one
+ * arrangement as a plan of boxes, or decline it; draw_plan draws the plan
+ * the first one made; the key then runs on onto pages of their own. */
 #include "sheet.h"
 
 #include <math.h>
@@ -50,6 +54,7 @@ static const cb_map_drawing *sheet_drawing(const cb_layout_hooks *h, const cb_sh
   return h->sheet.draw && !o->player ? &h->sheet : &h->map;
 }
 
+/* The legend under the map: the drawing's own where it offers one, else the generic one. */
 static double sheet_legend(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_map_drawing *dr,
                            cb_symbol_set used, double map_w, double map_h, double x, double y, double w) {
   if (dr->legend) return dr->legend(p, st, d, used, map_w, map_h, x, y, w);
@@ -433,7 +438,8 @@ typedef struct sheet_plan {
   int cols;     /* its columns on the pages it runs onto */
 } sheet_plan;
 
-/* What the planners plan for: the page under the title. */
+/* What the planners plan for: the page under the title. A planner reports
+ * what failed through s->f.err. */
 typedef struct sheet_space {
   cb_fitter f; /* the dungeon, its marks, its drawing, the key at its first step; the error */
   const cb_measure *m;
@@ -451,7 +457,7 @@ static bool is_wide(const cb_sheet_options *o) { return o->page_w > o->page_h * 
  * its legend below it, and the key begins in the columns beside them: the
  * key takes the width a small map leaves empty. Declined when the map gets
  * its size the usual way, or would be no bigger. */
-static cb_status plan_beside(const sheet_space *s, sheet_plan *pl, cb_error *err) {
+static cb_status plan_beside(const sheet_space *s, sheet_plan *pl) {
   const cb_fitter *f = &s->f;
   if (!f->dr->legend || s->o->player || is_wide(s->o)) return CB_OK;
   double x = s->x, y = s->y, w = s->w, least = 0;
@@ -470,18 +476,16 @@ static cb_status plan_beside(const sheet_space *s, sheet_plan *pl, cb_error *err
   pl->key[0] = (key_box){sx, y + HEAD_H, sw, bf.side_h - HEAD_H, bf.side_cols, GUTTER, false, false};
   pl->key[1] = (key_box){x, ky, w, s->bottom - ky, bf.key.cols, GUTTER, true, false};
   pl->nkey = 2, pl->size = bf.key.size, pl->compact = bf.key.compact, pl->cols = bf.key.cols;
-  (void)err; /* the cb_fitter's */
   return CB_OK;
 }
 
 /* A wide page: the map on the left with its legend below, the key beside it. */
-static cb_status plan_wide(const sheet_space *s, sheet_plan *pl, cb_error *err) {
+static cb_status plan_wide(const sheet_space *s, sheet_plan *pl) {
   if (!is_wide(s->o)) return CB_OK;
   double x = s->x, y = s->y, w = s->w, bottom = s->bottom;
   wide_fit wf = {0.6, 0};
   cb_status st = s->o->player ? CB_OK : fit_wide(&s->f, w, bottom - y - HEAD_H, &wf);
   if (st != CB_OK) return st;
-  (void)err; /* the cb_fitter's */
   double avail = bottom - y, map_w = w * wf.share, map_h = avail - s->f.st->badge * 3.2 - 14;
   double kx = x + map_w + 16, kw = w - map_w - 16, ky = y + 11 * 1.5;
   *pl = (sheet_plan){true, x, y, map_w, map_h, x, y + map_h + 6, map_w, kx, y, false};
@@ -494,11 +498,10 @@ static cb_status plan_wide(const sheet_space *s, sheet_plan *pl, cb_error *err) 
 /* The key beside the map (fit_side): three columns, the first running down
  * the page's left, the map and its legend over the other two, which take the
  * rest of the key below them. */
-static cb_status plan_side(const sheet_space *s, sheet_plan *pl, cb_error *err) {
+static cb_status plan_side(const sheet_space *s, sheet_plan *pl) {
   double x = s->x, y = s->y, w = s->w, bottom = s->bottom;
   side_fit side;
   cb_status st = try_side(&s->f, s->o, s->used, w, bottom - y, bottom - s->top, s->below, &side);
-  (void)err; /* the cb_fitter's */
   if (st != CB_OK || side.map_h == 0) return st;
   double cw = (w - 2 * GUTTER) / 3, mw = 2 * cw + GUTTER, rx = x + cw + GUTTER, map_h = side.map_h;
   double map_w = cb_mapfit_frame_w(s->f.d, s->f.st, s->f.dr, mw, &map_h), map_x = rx + (mw - map_w) / 2;
@@ -511,13 +514,15 @@ static cb_status plan_side(const sheet_space *s, sheet_plan *pl, cb_error *err) 
 
 /* The usual sheet: the map over the legend, the key's heading and the key
  * across the page below them. */
-static cb_status plan_under(const sheet_space *s, sheet_plan *pl, cb_error *err) {
+static cb_status plan_under(const sheet_space *s, sheet_plan *pl) {
   double x = s->x, y = s->y, w = s->w, bottom = s->bottom;
   const cb_fitter *f = &s->f;
-  sheet_fit fit = {cb_mapfit_want(f->d, f->st, f->dr, w, bottom - y), 2, CB_BODY_SIZE, false};
-  cb_status st = s->o->player ? CB_OK : fit_sheet(f, w, bottom - y - s->below, bottom - s->top, &fit);
-  (void)err; /* the cb_fitter's */
-  if (st != CB_OK) return st;
+  sheet_fit fit;
+  cb_status st = CB_OK;
+  if (s->o->player) /* the handout's notes run on as they must: the map takes the size it wants */
+    fit = (sheet_fit){cb_mapfit_want(f->d, f->st, f->dr, w, bottom - y), 2, CB_BODY_SIZE, false};
+  else if ((st = fit_sheet(f, w, bottom - y - s->below, bottom - s->top, &fit)) != CB_OK)
+    return st;
   double map_h = fmax(fit.map_h, 0);
   double map_w = cb_mapfit_frame_w(f->d, f->st, f->dr, w, &map_h), map_x = x + (w - map_w) / 2;
   *pl = (sheet_plan){true, map_x, y, map_w, map_h, x, y + (map_h + 6), w, x, 0, true};
@@ -527,15 +532,15 @@ static cb_status plan_under(const sheet_space *s, sheet_plan *pl, cb_error *err)
 }
 
 /* The first planner, in turn, whose arrangement suits the sheet makes the plan. */
-static cb_status plan_sheet(const sheet_space *s, sheet_plan *pl, cb_error *err) {
-  static cb_status (*const planners[])(const sheet_space *, sheet_plan *,
-                                       cb_error *) = {plan_beside, plan_wide, plan_side, plan_under};
+static cb_status plan_sheet(const sheet_space *s, sheet_plan *pl) {
+  static cb_status (*const planners[])(const sheet_space *, sheet_plan *) = {plan_beside, plan_wide,
+                                                                             plan_side, plan_under};
   for (size_t i = 0; i < sizeof planners / sizeof *planners; i++) {
     *pl = (sheet_plan){.made = false};
-    cb_status st = planners[i](s, pl, err);
+    cb_status st = planners[i](s, pl);
     if (st != CB_OK || pl->made) return st;
   }
-  return cb_error_set(err, CB_EINTERNAL, "no arrangement of the sheet was made");
+  return cb_error_set(s->f.err, CB_EINTERNAL, "no arrangement of the sheet was made");
 }
 
 /* Draws the plan: the map's frame and levels, the legend, the key's heading
@@ -611,7 +616,7 @@ static cb_status sheet_key(cb_document *doc, cb_page *p, sheet_space *s, cb_key_
   cb_status st = is_wide(o) || o->player ? CB_OK : key_below(&s->f, o, s->used, s->w, &s->below);
   if (st == CB_OK) st = sheet_room(&s->f, o, s->used, s->bottom - s->y - s->below, err);
   sheet_plan pl;
-  if (st == CB_OK) st = plan_sheet(s, &pl, err);
+  if (st == CB_OK) st = plan_sheet(s, &pl);
   if (st != CB_OK) return st;
   *ks = key_style_at(ks, pl.size, pl.compact);
   cb_symbol_set used = s->used;
