@@ -711,10 +711,10 @@ int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int fro
   return next;
 }
 
-double cb_key_height(const cb_key_style *ks, const cb_dungeon *d, int from, double w, double h, int cols,
-                     double gutter) {
+cb_status cb_key_height(const cb_key_style *ks, const cb_dungeon *d, int from, double w, double h, int cols,
+                        double gutter, double *out, cb_error *err) {
   cb_key_style k = *ks;
-  if (!k.memo && !(k.memo = calloc((size_t)d->nrooms + 1, sizeof *k.memo))) return -1;
+  if (!k.memo && !(k.memo = calloc((size_t)d->nrooms + 1, sizeof *k.memo))) return cb_error_oom(err);
   double lo = 0, hi = h;
   int total = d->nrooms + ks->extras, all = cb_key_fill(NULL, &k, d, from, NULL, 0, 0, w, h, cols, gutter);
   if (all >= 0 && all < total) hi = INFINITY;
@@ -739,13 +739,16 @@ double cb_key_height(const cb_key_style *ks, const cb_dungeon *d, int from, doub
     }
   }
   if (!ks->memo) free(k.memo);
-  return all < 0 ? -1 : hi;
+  if (all < 0) return cb_error_oom(err);
+  *out = hi;
+  return CB_OK;
 }
 
 int cb_key_fill_balanced(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *word,
                          double x, double y, double w, double h, int cols, double gutter) {
   if (cols < 2 || (word && *word)) return cb_key_fill(p, ks, d, from, word, x, y, w, h, cols, gutter);
-  double bh = cb_key_height(ks, d, from, w, h, cols, gutter);
-  if (bh < 0) return -1;
+  cb_error err;
+  double bh = h;
+  if (cb_key_height(ks, d, from, w, h, cols, gutter, &bh, &err) != CB_OK) return -1; /* out of memory */
   return cb_key_fill(p, ks, d, from, word, x, y, w, isfinite(bh) ? bh : h, cols, gutter);
 }

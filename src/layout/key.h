@@ -58,11 +58,11 @@ typedef struct cb_key_memo {
  * returned room resumes at. */
 int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *word, double x,
                 double y, double w, double h, int cols, double gutter);
-/* The shortest box, at most h high, that takes the entries of rooms from
- * index `from` on without splitting one; INFINITY when they do not fit in h,
- * -1 on OOM. */
-double cb_key_height(const cb_key_style *ks, const cb_dungeon *d, int from, double w, double h, int cols,
-                     double gutter);
+/* The height of the shortest box, at most h high, that takes the entries of
+ * rooms from index `from` on without splitting one, into *out; INFINITY when
+ * they do not fit in h. CB_EINTERNAL when out of memory. */
+cb_status cb_key_height(const cb_key_style *ks, const cb_dungeon *d, int from, double w, double h, int cols,
+                        double gutter, double *out, cb_error *err);
 /* The same as cb_key_fill, but when every entry left fits the box, the columns are balanced:
  * the box is cut to the shortest height that still takes them all without
  * splitting an entry. */

@@ -429,67 +429,58 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
   cb_map_draw_scaled(p, st, d, level, x, y, w, h, INFINITY, used);
 }
 
-void cb_map_draw_scaled(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
-                        double w, double h, double max_scale, cb_symbol_set *used) {
-  double minx, miny, maxx, maxy;
-  if (!extent(d, level, &minx, &miny, &maxx, &maxy)) return;
-  double rx = maxx - minx, ry = maxy - miny;
-  view v = {fmin(cb_map_fit_scale(d, st, level, w, h), max_scale), 0, 0, minx, miny};
-  if (!isfinite(v.scale) || v.scale <= 0) v.scale = 1;
-  v.ox = x + (w - rx * v.scale) / 2;
-  v.oy = y + (h - ry * v.scale) / 2;
-  double rr = room_radius(d, &v, level);
+/* One map being drawn: the room positions on the page (nudged apart), the
+ * passages as drawn between the rooms' rims, and what is placed so far. */
+typedef struct map_drawing {
+  cb_page *p;
+  const cb_symbols *st;
+  const cb_dungeon *d;
+  int level;
+  double x, y, w, h; /* the box */
+  double rr;         /* the rooms' radius */
+  double *px, *py;   /* each room's centre */
+  drawn_passage *dp;
+  int ndp;
+  cb_place *pl;
+} map_drawing;
 
-  cb_place *pl = cb_place_new((cb_box){x, y, x + w, y + h});
-  drawn_passage *dp = cb_malloc(((size_t)d->npassages + 1) * sizeof *dp);
-  double *px = cb_malloc(((size_t)d->nrooms + 1) * sizeof *px),
-         *py = cb_malloc(((size_t)d->nrooms + 1) * sizeof *py);
-  if (!pl || !dp || !px || !py) {
-    p->oom = true;
-    cb_place_free(pl);
-    free(dp);
-    free(px);
-    free(py);
-    return;
-  }
-  for (int i = 0; i < d->nrooms; i++)
-    px[i] = vx(&v, d->rooms[i].x), py[i] = vy(&v, d->rooms[i].y);
-  double *need = marks_lengths(p, st, d);
-  nudge_rooms(d, level, px, py, rr, x, y, x + w, y + h, need);
-  free(need);
-  int ndp = 0;
+/* The passages of the level between the rooms' rims, each placed (its line
+ * and its kinds' marks) for the labels to keep clear of. */
+static void map_passages(map_drawing *md) {
+  const cb_dungeon *d = md->d;
+  const cb_symbols *st = md->st;
   for (int i = 0; i < d->npassages; i++) {
     const cb_passage *ps = &d->passages[i];
     const cb_room *a = cb_dungeon_room(d, ps->from), *b = cb_dungeon_room(d, ps->to);
-    if (!a || !b || (level && (a->level != level || b->level != level))) continue;
-    double ax = px[a - d->rooms], ay = py[a - d->rooms], bx = px[b - d->rooms], by = py[b - d->rooms];
+    if (!a || !b || (md->level && (a->level != md->level || b->level != md->level))) continue;
+    double ax = md->px[a - d->rooms], ay = md->py[a - d->rooms], bx = md->px[b - d->rooms],
+           by = md->py[b - d->rooms], rr = md->rr;
     double len = hypot(bx - ax, by - ay);
     if (len <= 2 * rr) continue;
     double ux = (bx - ax) / len, uy = (by - ay) / len;
-    drawn_passage *e = &dp[ndp++];
+    drawn_passage *e = &md->dp[md->ndp++];
     *e = (drawn_passage){
         .ps = ps, .x0 = ax + ux * rr, .y0 = ay + uy * rr, .x1 = bx - ux * rr, .y1 = by - uy * rr};
     e->nkinds = cb_map_passage_symbols(ps, e->kinds);
-    if (cb_place_segment(pl, e->x0, e->y0, e->x1, e->y1, st->line)) p->oom = true;
+    if (cb_place_segment(md->pl, e->x0, e->y0, e->x1, e->y1, st->line)) md->p->oom = true;
     /* each kind's mark where cb_symbol_passage_kinds puts it */
     for (int k = 0, nk = e->nkinds; k < nk; k++) {
       double mw, mh, t = nk > 1 ? CB_PASSAGE_KIND_AT[k] : 0.5;
       cb_symbol_passage_mark(st, e->kinds[k], &mw, &mh);
-      if (mw > 0 && cb_place_box(pl, cb_box_centered(e->x0 + (e->x1 - e->x0) * t, e->y0 + (e->y1 - e->y0) * t,
-                                                     fmax(mw, mh), fmax(mw, mh))))
-        p->oom = true;
+      if (mw > 0 &&
+          cb_place_box(md->pl, cb_box_centered(e->x0 + (e->x1 - e->x0) * t, e->y0 + (e->y1 - e->y0) * t,
+                                               fmax(mw, mh), fmax(mw, mh))))
+        md->p->oom = true;
     }
   }
-  for (int i = 0; i < d->nrooms; i++) {
-    const cb_room *r = &d->rooms[i];
-    if ((!level || r->level == level) && cb_place_circle(pl, px[i], py[i], rr + 0.5)) p->oom = true;
-  }
-  for (int i = 0; i < ndp; i++) {
-    cb_page_role(p, CB_ROLE_PASSAGE, dp[i].ps->from, dp[i].ps->to);
-    cb_symbol_passage_kinds(p, st, dp[i].kinds, dp[i].nkinds, dp[i].x0, dp[i].y0, dp[i].x1, dp[i].y1);
-    for (int k = 0; k < dp[i].nkinds; k++)
-      *used |= CB_SYMBOL_BIT(dp[i].kinds[k]);
-  }
+}
+
+/* The rooms: circles (the start ringed), their numbers in them. */
+static void map_rooms(const map_drawing *md) {
+  cb_page *p = md->p;
+  const cb_symbols *st = md->st;
+  const cb_dungeon *d = md->d;
+  double rr = md->rr;
   cb_ink room_ink = {.fill = true,
                      .stroke = true,
                      .fill_color = cb_symbol_room_fill(st),
@@ -497,8 +488,8 @@ void cb_map_draw_scaled(cb_page *p, const cb_symbols *st, const cb_dungeon *d, i
                      .width = st->line * 1.2};
   for (int i = 0; i < d->nrooms; i++) {
     const cb_room *r = &d->rooms[i];
-    if (level && r->level != level) continue;
-    double cx = px[i], cy = py[i];
+    if (md->level && r->level != md->level) continue;
+    double cx = md->px[i], cy = md->py[i];
     cb_page_role(p, CB_ROLE_ROOM, r->id, 0);
     cb_page_circle(p, cx, cy, rr);
     cb_page_ink(p, &room_ink);
@@ -513,15 +504,13 @@ void cb_map_draw_scaled(cb_page *p, const cb_symbols *st, const cb_dungeon *d, i
     cb_page_role(p, CB_ROLE_NUMBER, r->id, 0);
     cb_page_text(p, CB_FONT_BOLD, size, cx - tw / 2, cy + size * 0.34, st->ink, num);
   }
-  /* labels last, where they cover least; a lock's key id first, as it must sit by its lock */
-  for (int i = 0; i < ndp; i++) {
-    if (!dp[i].ps->lock) continue;
-    double len = hypot(dp[i].x1 - dp[i].x0, dp[i].y1 - dp[i].y0);
-    cb_page_role(p, CB_ROLE_PASSAGE_MARK, dp[i].ps->from, dp[i].ps->to);
-    place_label(p, st, pl, dp[i].ps->lock, (dp[i].x0 + dp[i].x1) / 2, (dp[i].y0 + dp[i].y1) / 2,
-                (dp[i].x1 - dp[i].x0) / len, (dp[i].y1 - dp[i].y0) / len);
-  }
-  /* rooms with the most marks choose first (each room's count found once) */
+}
+
+/* The rooms' marks; rooms with the most marks choose first (each room's count found once). */
+static void map_room_marks(const map_drawing *md, cb_symbol_set *used) {
+  cb_page *p = md->p;
+  const cb_dungeon *d = md->d;
+  int level = md->level;
   int *marks = cb_malloc(((size_t)d->nrooms + 1) * sizeof *marks);
   if (!marks) p->oom = true;
   for (int i = 0; marks && i < d->nrooms; i++) {
@@ -532,19 +521,78 @@ void cb_map_draw_scaled(cb_page *p, const cb_symbols *st, const cb_dungeon *d, i
     for (int i = 0; i < d->nrooms; i++) {
       const cb_room *r = &d->rooms[i];
       if (marks[i] != want) continue;
-      cluster c = {.d = d, .level = level, .self = i, .px = px, .py = py, .frame = {x, y, x + w, y + h}};
+      cluster c = {.d = d,
+                   .level = level,
+                   .self = i,
+                   .px = md->px,
+                   .py = md->py,
+                   .frame = {md->x, md->y, md->x + md->w, md->y + md->h}};
       c.n = cb_map_room_marks(p, d, r, c.marks);
       if (c.n != want) continue;
       for (int k = 0; k < c.n; k++)
-        c.widths[k] = cb_symbol_badge_width(st, c.marks[k].sym, c.marks[k].text);
+        c.widths[k] = cb_symbol_badge_width(md->st, c.marks[k].sym, c.marks[k].text);
       double gapw;
       cb_page_role(p, CB_ROLE_ROOM_MARK, r->id, 0);
-      place_marks(p, st, pl, &c, px[i], py[i], rr, free_direction(d, r, &gapw), used);
+      place_marks(p, md->st, md->pl, &c, md->px[i], md->py[i], md->rr, free_direction(d, r, &gapw), used);
     }
-  cb_page_role(p, CB_ROLE_NONE, 0, 0);
-  cb_place_free(pl);
   free(marks);
-  free(dp);
-  free(px);
-  free(py);
+}
+
+/* Passages, then rooms, then the labels, where they cover least: a lock's
+ * key id first, as it must sit by its lock, then the rooms' marks. */
+static void map_paint(map_drawing *md, cb_symbol_set *used) {
+  cb_page *p = md->p;
+  const cb_dungeon *d = md->d;
+  map_passages(md);
+  for (int i = 0; i < d->nrooms; i++) {
+    const cb_room *r = &d->rooms[i];
+    if ((!md->level || r->level == md->level) && cb_place_circle(md->pl, md->px[i], md->py[i], md->rr + 0.5))
+      p->oom = true;
+  }
+  const drawn_passage *dp = md->dp;
+  for (int i = 0; i < md->ndp; i++) {
+    cb_page_role(p, CB_ROLE_PASSAGE, dp[i].ps->from, dp[i].ps->to);
+    cb_symbol_passage_kinds(p, md->st, dp[i].kinds, dp[i].nkinds, dp[i].x0, dp[i].y0, dp[i].x1, dp[i].y1);
+    for (int k = 0; k < dp[i].nkinds; k++)
+      *used |= CB_SYMBOL_BIT(dp[i].kinds[k]);
+  }
+  map_rooms(md);
+  for (int i = 0; i < md->ndp; i++) {
+    if (!dp[i].ps->lock) continue;
+    double len = hypot(dp[i].x1 - dp[i].x0, dp[i].y1 - dp[i].y0);
+    cb_page_role(p, CB_ROLE_PASSAGE_MARK, dp[i].ps->from, dp[i].ps->to);
+    place_label(p, md->st, md->pl, dp[i].ps->lock, (dp[i].x0 + dp[i].x1) / 2, (dp[i].y0 + dp[i].y1) / 2,
+                (dp[i].x1 - dp[i].x0) / len, (dp[i].y1 - dp[i].y0) / len);
+  }
+  map_room_marks(md, used);
+  cb_page_role(p, CB_ROLE_NONE, 0, 0);
+}
+
+void cb_map_draw_scaled(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
+                        double w, double h, double max_scale, cb_symbol_set *used) {
+  double minx, miny, maxx, maxy;
+  if (!extent(d, level, &minx, &miny, &maxx, &maxy)) return;
+  double rx = maxx - minx, ry = maxy - miny;
+  view v = {fmin(cb_map_fit_scale(d, st, level, w, h), max_scale), 0, 0, minx, miny};
+  if (!isfinite(v.scale) || v.scale <= 0) v.scale = 1;
+  v.ox = x + (w - rx * v.scale) / 2;
+  v.oy = y + (h - ry * v.scale) / 2;
+  map_drawing md = {p, st, d, level, x, y, w, h, room_radius(d, &v, level)};
+  md.pl = cb_place_new((cb_box){x, y, x + w, y + h});
+  md.dp = cb_malloc(((size_t)d->npassages + 1) * sizeof *md.dp);
+  md.px = cb_malloc(((size_t)d->nrooms + 1) * sizeof *md.px);
+  md.py = cb_malloc(((size_t)d->nrooms + 1) * sizeof *md.py);
+  if (md.pl && md.dp && md.px && md.py) {
+    for (int i = 0; i < d->nrooms; i++)
+      md.px[i] = vx(&v, d->rooms[i].x), md.py[i] = vy(&v, d->rooms[i].y);
+    double *need = marks_lengths(p, st, d);
+    nudge_rooms(d, level, md.px, md.py, md.rr, x, y, x + w, y + h, need);
+    free(need);
+    map_paint(&md, used);
+  } else
+    p->oom = true;
+  cb_place_free(md.pl);
+  free(md.dp);
+  free(md.px);
+  free(md.py);
 }

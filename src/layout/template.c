@@ -20,7 +20,7 @@ void cb_template_default(cb_template *t) {
   memset(t, 0, sizeof *t);
   snprintf(t->name, sizeof t->name, "one-page");
   t->layout = CB_LAYOUT_SHEET;
-  t->margin_mm = 10; /* booklet.md: at least 10 mm; the sheet needs all the room it can get */
+  t->margin_mm = CB_MARGIN_MM;
   t->sections =
       CB_SECTION_COVER | CB_SECTION_MAPS | CB_SECTION_KEY | CB_SECTION_EXTRAS | CB_SECTION_PLAYER_MAP;
   t->pad_to = 1;

@@ -41,6 +41,10 @@ typedef struct cb_template {
   int ntables;
 } cb_template;
 
+/* The margin (mm) when no template gives one, the one default: booklet.md asks
+ * at least 10 mm, and the sheet needs all the room it can get. */
+enum { CB_MARGIN_MM = 10 };
+
 /* The space inside the margins must be at least this each way (a 90 mm page
  * with 15 mm margins): less gives hundreds of pages of overlapping text. */
 enum { CB_MIN_ROOM_MM = 60 };

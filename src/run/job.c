@@ -27,7 +27,7 @@
 #define CB_VERSION "0.0.0"
 #endif
 
-static const double MARGIN_MM = 12;
+static const double MARGIN_MM = CB_MARGIN_MM; /* layout/template.h: the one default margin */
 
 static void play_note(void *ctx, const char *msg) {
   const cb_job *job = ctx;

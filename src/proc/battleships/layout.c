@@ -297,5 +297,5 @@ cb_status cb_battleships_pages(const cb_dungeon *d, const cb_symbols *st, const 
 }
 
 /* What battleships draws beyond the generic sheet (its row in the registry). */
-const cb_layout_hooks cb_battleships_layout = {
-    .map = cb_battleships_map, .height = map_height, .extra_pages = cb_battleships_pages};
+const cb_layout_hooks cb_battleships_layout = {.map = {cb_battleships_map, map_height},
+                                               .extra_pages = cb_battleships_pages};

@@ -754,4 +754,4 @@ void cb_cards_map(cb_page *p, const cb_symbols *st0, const cb_dungeon *d, int le
 }
 
 /* What cards draws beyond the generic sheet (its row in the registry). */
-const cb_layout_hooks cb_cards_layout = {.map = cb_cards_map, .height = cb_cards_map_height};
+const cb_layout_hooks cb_cards_layout = {.map = {cb_cards_map, cb_cards_map_height}};

@@ -1151,7 +1151,5 @@ cb_status cb_sketch_pages(const cb_dungeon *d, const cb_symbols *st, const cb_fr
 }
 
 /* What leximorph draws beyond the generic sheet (its row in the registry). */
-const cb_layout_hooks cb_leximorph_layout = {.sheet_map = cb_sketch_map,
-                                             .sheet_height = cb_sketch_height,
-                                             .sheet_legend = cb_sketch_legend,
+const cb_layout_hooks cb_leximorph_layout = {.sheet = {cb_sketch_map, cb_sketch_height, cb_sketch_legend},
                                              .extra_pages = cb_sketch_pages};

@@ -751,5 +751,5 @@ void cb_corridors_key_note(const cb_dungeon *d, const cb_room *r, char *buf, siz
 }
 
 /* What preconnect draws beyond the generic sheet (its row in the registry). */
-const cb_layout_hooks cb_preconnect_layout = {
-    .map = cb_corridors_draw, .height = cb_corridors_height, .key_note = cb_corridors_key_note};
+const cb_layout_hooks cb_preconnect_layout = {.map = {cb_corridors_draw, cb_corridors_height},
+                                              .key_note = cb_corridors_key_note};
