@@ -2,6 +2,7 @@
  * appendix, the players' map and notes pages. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "key.h"
 #include "levels.h"
@@ -9,6 +10,7 @@
 #include "template.h"
 
 static const cb_rgb INK = CB_INK_BLACK, PAPER = CB_PAPER_WHITE, GREY = CB_QUIET_GREY;
+static const double KEY_GUTTER = 12;
 
 /* What every section of the booklet draws with. */
 typedef struct booklet {
@@ -82,19 +84,57 @@ static cb_status maps(const booklet *b, cb_error *err) {
   return CB_OK;
 }
 
-/* The room key in its long form, over as many pages as it takes. */
-static cb_status key(const booklet *b, cb_error *err) {
-  double x = b->f.x, w = b->f.w, top = b->f.y;
-  int next = 0, word = 0;
-  for (int k = 0; next >= 0 && next < b->d->nrooms + b->ks->extras; k++) {
-    cb_page *p = cb_part_new_page(b->doc, b->o, k == 0 ? "Room key" : NULL);
-    if (!p) return cb_error_oom(err);
-    cb_page_text(p, CB_FONT_BOLD, 13, x, top + 13, INK, k == 0 ? "Room key" : "Room key (continued)");
-    double ky = top + 13 * 1.6;
-    next =
-        cb_key_fill_balanced(p, b->ks, b->d, next, &word, x, ky, w, b->f.h - (ky - top), w > 330 ? 2 : 1, 12);
+/* The key's pages when each holds at most h: how many (-1 when out of
+ * memory), the room the last begins at and the word it resumes at. */
+static int key_pages(const cb_key_style *ks, const cb_dungeon *d, double w, double h, int cols, int *last,
+                     int *last_word) {
+  int next = 0, word = 0, pages = 0;
+  while (next >= 0 && next < d->nrooms + ks->extras) {
+    *last = next, *last_word = word;
+    next = cb_key_fill(NULL, ks, d, next, &word, 0, 0, w, h, cols, KEY_GUTTER);
+    pages++;
   }
-  return next < 0 ? cb_error_oom(err) : CB_OK;
+  return next < 0 ? -1 : pages;
+}
+
+/* How high a key page may run so that the last page is not under a third
+ * full (booklet.md): the pages before it give way, a step at a time, never
+ * to under half, and never so far that the key takes another page. */
+static cb_status key_limit(const cb_key_style *ks, const cb_dungeon *d, double w, double full, int cols,
+                           double *limit, cb_error *err) {
+  int last = 0, word = 0, pages = key_pages(ks, d, w, full, cols, &last, &word);
+  *limit = full;
+  for (double h = full; pages > 1; h -= full * 0.02) {
+    int l = 0, lw = 0, n = h > full / 2 ? key_pages(ks, d, w, h, cols, &l, &lw) : pages + 1;
+    if (n < 0) return cb_error_oom(err);
+    if (n != pages) break;
+    double used = full;
+    if (!lw && cb_key_height(ks, d, l, w, h, cols, KEY_GUTTER, &used, err) != CB_OK) return CB_EINTERNAL;
+    *limit = h;
+    if (used >= full / 3) break;
+  }
+  return pages < 0 ? cb_error_oom(err) : CB_OK;
+}
+
+/* The room key in its long form, over as many pages as it takes, the last
+ * at least a third full. */
+static cb_status key(const booklet *b, cb_error *err) {
+  double x = b->f.x, w = b->f.w, top = b->f.y, ky = top + 13 * 1.6, full = b->f.h - (ky - top);
+  int cols = w > 330 ? 2 : 1, next = 0, word = 0;
+  cb_key_style ks = *b->ks; /* each entry measured once, for every trial */
+  if (!(ks.memo = calloc((size_t)b->d->nrooms + 1, sizeof *ks.memo))) return cb_error_oom(err);
+  double limit = full;
+  cb_status st = key_limit(&ks, b->d, w, full, cols, &limit, err);
+  for (int k = 0; st == CB_OK && next < b->d->nrooms + ks.extras; k++) {
+    cb_page *p = cb_part_new_page(b->doc, b->o, k == 0 ? "Room key" : NULL);
+    if (!p) st = cb_error_oom(err);
+    if (st != CB_OK) break;
+    cb_page_text(p, CB_FONT_BOLD, 13, x, top + 13, INK, k == 0 ? "Room key" : "Room key (continued)");
+    next = cb_key_fill_balanced(p, &ks, b->d, next, &word, x, ky, w, limit, cols, KEY_GUTTER);
+    if (next < 0) st = cb_error_oom(err);
+  }
+  free(ks.memo);
+  return st;
 }
 
 /* The procedure's own pages, the first labelled "More" unless it names itself. */

@@ -169,42 +169,80 @@ cb_page *cb_part_new_page(cb_document *doc, const cb_sheet_options *o, const cha
   return p;
 }
 
-/* One page of the log from entry *i on, in two columns. */
-static cb_status appendix_page(cb_page *p, const cb_dungeon *d, const cb_flow *fl, const cb_frame *f, int *i,
-                               bool first, cb_error *err) {
+/* One page of the log from entry *i on, in two columns at most `column`
+ * high; hs[] the entries' heights. */
+static void appendix_page(cb_page *p, const cb_dungeon *d, const cb_flow *fl, const cb_frame *f,
+                          const double *hs, double column, int *i, bool first) {
   const double gutter = 14;
   cb_page_text(p, CB_FONT_BOLD, 11, f->x, f->y + 11, INK,
                first ? "The procedure, step by step" : "The procedure (continued)");
   double y0 = f->y + 11 * 1.5 + fl->size, cy = 0;
-  int col = 0, placed = 0;
-  while (*i < d->nlog && col < 2) {
-    cb_span line[] = {{CB_FONT_REGULAR, d->log[*i], NULL, 0}};
-    int n = cb_text_flow(NULL, fl, line, 1, 0, 0);
-    if (n < 0) return cb_error_oom(err);
-    double h = n * fl->leading + 2;
-    if (placed && y0 + cy + h > f->y + f->h) {
+  for (int col = 0, placed = 0; *i < d->nlog && col < 2;) {
+    if (placed && cy + hs[*i] > column) {
       col++, cy = 0, placed = 0;
       continue;
     }
+    cb_span line[] = {{CB_FONT_REGULAR, d->log[*i], NULL, 0}};
     cb_text_flow(p, fl, line, 1, f->x + col * (fl->width + gutter), y0 + cy);
-    cy += h;
+    cy += hs[*i];
     placed = 1;
     (*i)++;
   }
-  return CB_OK;
+}
+
+/* The log's pages at columns at most h high: how many, and in *last how far
+ * the last page's first column runs. */
+static int log_pages(const double *hs, int n, double h, double *last) {
+  int pages = 0;
+  for (int i = 0; i < n; pages++) {
+    *last = 0;
+    for (int col = 0; i < n && col < 2; col++)
+      for (double cy = 0; i < n && (cy == 0 || cy + hs[i] <= h); i++) {
+        cy += hs[i];
+        if (col == 0) *last = cy;
+      }
+  }
+  return pages;
+}
+
+/* The column height that leaves the log's last page at least a third full
+ * (booklet.md): the pages before it give way a step at a time, never to
+ * under half and never so far that the log takes another page. */
+static double log_column(const double *hs, int n, double full) {
+  double last = 0, limit = full;
+  int pages = log_pages(hs, n, full, &last);
+  for (double h = full; pages > 1 && last < full / 3 && h > full / 2; h -= full * 0.02) {
+    double l = 0;
+    if (log_pages(hs, n, h, &l) != pages) break;
+    limit = h, last = l;
+  }
+  return limit;
 }
 
 cb_status cb_part_appendix(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
                            const cb_frame *f, cb_document *doc, cb_error *err) {
   const double size = 8, gutter = 14;
   cb_flow fl = {m, size, size * 1.22, (f->w - gutter) / 2, INK, NULL, NULL};
-  for (int i = 0, pages = 0; i < d->nlog; pages++) {
-    cb_page *p = cb_part_new_page(doc, o, pages == 0 ? "Procedure" : NULL);
-    if (!p) return cb_error_oom(err);
-    cb_status st = appendix_page(p, d, &fl, f, &i, pages == 0, err);
-    if (st != CB_OK) return st;
+  double *hs = d->nlog > 0 ? malloc((size_t)d->nlog * sizeof *hs) : NULL;
+  if (d->nlog > 0 && !hs) return cb_error_oom(err);
+  for (int i = 0; i < d->nlog; i++) {
+    cb_span line[] = {{CB_FONT_REGULAR, d->log[i], NULL, 0}};
+    int n = cb_text_flow(NULL, &fl, line, 1, 0, 0);
+    if (n < 0) {
+      free(hs);
+      return cb_error_oom(err);
+    }
+    hs[i] = n * fl.leading + 2;
   }
-  return CB_OK;
+  double column = log_column(hs, d->nlog, f->h - (11 * 1.5 + size));
+  cb_status st = CB_OK;
+  for (int i = 0, pages = 0; st == CB_OK && i < d->nlog; pages++) {
+    cb_page *p = cb_part_new_page(doc, o, pages == 0 ? "Procedure" : NULL);
+    if (!p) st = cb_error_oom(err);
+    if (p) appendix_page(p, d, &fl, f, hs, column, &i, pages == 0);
+  }
+  free(hs);
+  return st;
 }
 
 /* The procedure's hooks, a row of none when it draws only the generic sheet. */

@@ -61,4 +61,28 @@ comm -13 "$WORK/expect.txt" "$WORK/got.txt" | grep -q . && fail "batch: numbers 
 "$CRAWLBOOK" -g leximorph --seed 7 --template booklet -o "$WORK/long.pdf" 2>"$WORK/long.err" || die "crawlbook failed"
 [ "$(pdfinfo "$WORK/long.pdf" | sed -n 's/^Pages: *//p')" -gt 4 ] || fail "leximorph 7's booklet is no longer long: pick a longer one"
 grep -q 'does not fit one page' "$WORK/long.err" && fail "booklet: the one-page note: $(cat "$WORK/long.err")"
+# no page under a third full (booklet.md), but the cover and the Notes pages at the end: the
+# key's and the procedure's last pages take their share. Fill is how far down the frame
+# (10 mm margins, the footer's 30 pt above the bottom one) the lowest word of the page lies.
+for g in dropdice cards leximorph preconnect battleships; do
+  for s in 1 2 3; do
+    for size in a4 letter; do
+      pdf="$WORK/fill-$g-$s-$size.pdf"
+      "$CRAWLBOOK" -g $g --seed $s --template booklet --appendix --page-size $size -o "$pdf" || die "crawlbook failed"
+      pdftotext -bbox "$pdf" - | python3 -c "
+import re, sys
+pages = sys.stdin.read().split('<page ')[1:]
+m = 28.35
+for n, pg in enumerate(pages[1:], 2):
+    h = float(re.search(r'height=\"([0-9.]+)\"', pg).group(1))
+    words = re.findall(r'yMax=\"([0-9.]+)\">(.*?)</word>', pg)
+    body = [(float(y), t) for y, t in words if float(y) < h - m - 30]
+    if not body or body[0][1] == 'Notes': continue
+    fill = (max(y for y, t in body) - m) / (h - 2 * m - 30)
+    if fill < 1 / 3: print('page %d (%s...) is %.0f%% full' % (n, body[0][1], fill * 100))
+" >"$WORK/fill.txt"
+      [ -s "$WORK/fill.txt" ] && fail "$g seed $s $size booklet: $(cat "$WORK/fill.txt")"
+    done
+  done
+done
 finish
