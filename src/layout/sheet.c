@@ -236,15 +236,15 @@ typedef struct side_fit {
   bool compact; /* its compact form */
 } side_fit;
 
-/* The legend's height under a map mw wide, for the symbols the map uses
- * (drawn on a scratch page: the legend wraps them), into *h. */
-static cb_status side_legend_h(const cb_fitter *f, const cb_sheet_options *o, cb_symbol_set assume, double mw,
-                               double *h) {
+/* The legend's height under a map mw wide and mh high, for the symbols the
+ * map uses (drawn on a scratch page: the legend wraps them), into *h. */
+static cb_status legend_under(const cb_fitter *f, const cb_sheet_options *o, cb_symbol_set assume, double mw,
+                              double mh, double *h) {
   cb_page *s = cb_page_new(o->page_w, o->page_h);
   if (!s) return cb_error_oom(f->err);
   cb_symbol_set used = assume;
-  cb_levels_draw(s, f->st, f->d, f->dr, o, 0, 0, mw, mw, &used);
-  *h = sheet_legend(s, f->st, f->d, f->dr, used, mw, mw, 0, 0, mw);
+  cb_levels_draw(s, f->st, f->d, f->dr, o, 0, 0, mw, mh, &used);
+  *h = sheet_legend(s, f->st, f->d, f->dr, used, mw, mh, 0, 0, mw);
   bool oom = s->oom;
   cb_page_free(s);
   return oom ? cb_error_oom(f->err) : CB_OK;
@@ -290,7 +290,7 @@ static cb_status key_below(const cb_fitter *f, const cb_sheet_options *o, cb_sym
     *below = st->badge * 3 + 14 + HEAD_H;
     return CB_OK;
   }
-  cb_status r = side_legend_h(f, o, assume, w, &lh);
+  cb_status r = legend_under(f, o, assume, w, w, &lh);
   *below = fmax(st->badge * 3, lh) + 14 + HEAD_H;
   return r;
 }
@@ -376,7 +376,9 @@ static cb_status try_side(const cb_fitter *f, const cb_sheet_options *o, cb_symb
   double lh = 0;
   cb_status s = fit_sheet(f, w, h - below, page, &fit);
   if (s != CB_OK || !fit.spills) return s;
-  if ((s = side_legend_h(f, o, assume, 2 * (w - 2 * GUTTER) / 3 + GUTTER, &lh)) != CB_OK) return s;
+  if ((s = legend_under(f, o, assume, 2 * (w - 2 * GUTTER) / 3 + GUTTER, 2 * (w - 2 * GUTTER) / 3 + GUTTER,
+                        &lh)) != CB_OK)
+    return s;
   return fit_side(f, lh, w, h, h - below, out);
 }
 
@@ -486,7 +488,16 @@ static cb_status plan_wide(const sheet_space *s, sheet_plan *pl) {
   wide_fit wf = {0.6, 0};
   cb_status st = s->o->player ? CB_OK : fit_wide(&s->f, w, bottom - y - HEAD_H, &wf);
   if (st != CB_OK) return st;
-  double avail = bottom - y, map_w = w * wf.share, map_h = avail - s->f.st->badge * 3.2 - 14;
+  double avail = bottom - y, map_w = w * wf.share, usual = s->f.st->badge * 3.2 + 14, map_h = avail - usual;
+  /* the legend as it wraps under the map drawn that size: it may take more than the usual two rows
+   * (and a drawing's own legend changes with its scale), so it is measured under the map it ends
+   * under, twice at most */
+  for (int i = 0; i < 2; i++) {
+    double legend_h = 0;
+    if ((st = legend_under(&s->f, s->o, s->used, map_w, map_h, &legend_h)) != CB_OK) return st;
+    if (legend_h + 6 + 8 <= avail - map_h + 0.01) break;
+    map_h = avail - (legend_h + 6 + 8);
+  }
   double kx = x + map_w + 16, kw = w - map_w - 16, ky = y + 11 * 1.5;
   *pl = (sheet_plan){true, x, y, map_w, map_h, x, y + map_h + 6, map_w, kx, y, false};
   pl->key[0] = (key_box){kx, ky, kw, bottom - ky, wide_cols(kw), 12, true, false};

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "layout/parts.h"
 #include "layout/sheet.h"
+#include "layout/symbols.h"
 #include "layout/template.h"
 #include "proc/registry.h"
 #include "render/backend.h"
@@ -78,6 +80,25 @@ static int teardown(void **state) {
   return 0;
 }
 
+/* Every word of the sheet but the footer's (grey) stands above the footer:
+ * a legend sized for fewer rows than it takes ran into it on wide pages. */
+static void clear_of_footer(const cb_document *doc, const cb_measure *m, const cb_dungeon *d,
+                            const cb_sheet_options *so, const char *name, int seed) {
+  double fh = 0;
+  cb_error err = {0};
+  if (cb_part_footer_height(m, d, so, so->page_w - 2 * so->margin, &fh, &err) != CB_OK) fail_msg("%s", err.msg);
+  const cb_rgb grey = CB_QUIET_GREY;
+  double top = so->page_h - so->margin - fh;
+  for (int i = 0; i < doc->npages; i++)
+    for (int k = 0; k < doc->pages[i]->nitems; k++) {
+      const cb_item *it = &doc->pages[i]->items[k];
+      if (it->kind != CB_ITEM_TEXT || memcmp(&it->color, &grey, sizeof grey) == 0) continue;
+      if (it->y + it->size * 0.25 > top + 0.5)
+        fail_msg("%s seed %d page %d: \"%.30s\" runs into the footer (%.1f pt below its top)", name, seed, i + 1,
+                 it->text, it->y + it->size * 0.25 - top);
+    }
+}
+
 static void a_sheet_is_one_page(void **state) {
   const one_case *c = *state;
   const cb_measure *m = cb_backend_find("cairo")->measure(backend);
@@ -100,6 +121,7 @@ static void a_sheet_is_one_page(void **state) {
     cb_proc_sheet(d, &so);
     cb_document doc = {0};
     if (cb_sheet_layout(d, m, &so, &doc, &err) != CB_OK) fail_msg("%s seed %d: %s", c->name, seed, err.msg);
+    clear_of_footer(&doc, m, d, &so, c->name, seed);
     if (doc.npages > 1 && (!doc.spilled || doc.npages > 2))
       fail_msg("%s seed %d: %d pages, %s", c->name, seed, doc.npages,
                doc.spilled ? "more than two" : "no note");
