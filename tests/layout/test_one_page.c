@@ -86,7 +86,8 @@ static void clear_of_footer(const cb_document *doc, const cb_measure *m, const c
                             const cb_sheet_options *so, const char *name, int seed) {
   double fh = 0;
   cb_error err = {0};
-  if (cb_part_footer_height(m, d, so, so->page_w - 2 * so->margin, &fh, &err) != CB_OK) fail_msg("%s", err.msg);
+  if (cb_part_footer_height(m, d, so, so->page_w - 2 * so->margin, &fh, &err) != CB_OK)
+    fail_msg("%s", err.msg);
   const cb_rgb grey = CB_QUIET_GREY;
   double top = so->page_h - so->margin - fh;
   for (int i = 0; i < doc->npages; i++)
@@ -94,8 +95,8 @@ static void clear_of_footer(const cb_document *doc, const cb_measure *m, const c
       const cb_item *it = &doc->pages[i]->items[k];
       if (it->kind != CB_ITEM_TEXT || memcmp(&it->color, &grey, sizeof grey) == 0) continue;
       if (it->y + it->size * 0.25 > top + 0.5)
-        fail_msg("%s seed %d page %d: \"%.30s\" runs into the footer (%.1f pt below its top)", name, seed, i + 1,
-                 it->text, it->y + it->size * 0.25 - top);
+        fail_msg("%s seed %d page %d: \"%.30s\" runs into the footer (%.1f pt below its top)", name, seed,
+                 i + 1, it->text, it->y + it->size * 0.25 - top);
     }
 }
 
