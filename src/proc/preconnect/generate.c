@@ -39,8 +39,9 @@ static const double NEW_DOOR_FT = 600; /* a corridor takes a new door into a roo
 /* a corridor closer than this beside another, parallel, is crowded: parallel corridors keep a grid
  * square apart (booklet.md "The map") */
 static const double NEAR_FT = 10;
-/* a routed corridor keeps this far off every room's walls (10 ft where it can) */
-static const double WALL_FT = 5;
+/* a routed corridor keeps this far off every room's walls, so that a door's corridor crossing it has
+ * its stairs clear of the door (10 ft where it can) */
+static const double WALL_FT = 7.5;
 /* what a corridor's shape costs, in feet: each room it crosses, each corridor, each turn, each foot
  * crowded (a corridor crosses another by the d10 rather than run 7.5 ft beside it; refused outright,
  * corridors crossed more than issue 12's 8 a map) */
