@@ -475,12 +475,14 @@ static void nothing_draws_through_anything(void **state) {
    * - preconnect's goal and key badges (drawn since issue 13) have nowhere clear to go beside a room
    *   boxed in by corridors (seed 40's K1 first): 14 with every third seed at --locks 3 while the
    *   key left the map its full size; 69 since the sheet carries the whole key (issue 21) and the
-   *   map is drawn smaller (seed 2's first), and one badge set nearer another room than its own;
+   *   map is drawn smaller (seed 2's first), and one badge set nearer another room than its own; 45
+   *   since corridors keep a square apart and from rooms, and badges try the middle of a side first
+   *   (issue 22; seed 16's first);
    * - battleships' stairs marks carry their lock's padlock and key id (issue 22), and its level
    *   panels share one scale: the placer sets some wide marks far from their rooms (58, seed 28's
    *   first), a line through a room (4) and a mark over a line (1). */
   bool bs = strcmp(gen, "battleships") == 0, pc = strcmp(gen, "preconnect") == 0;
-  int over_allowed = (pc   ? 69
+  int over_allowed = (pc   ? 45
                       : bs ? 1
                            : 0) *
                      seeds / 500,
