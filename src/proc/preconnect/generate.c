@@ -41,7 +41,7 @@ static const double NEW_DOOR_FT = 600; /* a corridor takes a new door into a roo
 static const double NEAR_FT = 10;
 /* a routed corridor keeps this far off every room's walls, so that a door's corridor crossing it has
  * its stairs clear of the door (10 ft where it can) */
-static const double WALL_FT = 7.5;
+static const double WALL_FT = 7.5, TIGHT_FT = 5; /* ... 5 ft where nothing 7.5 ft off goes */
 /* what a corridor's shape costs, in feet: each room it crosses, each corridor, each turn, each foot
  * crowded (a corridor crosses another by the d10 rather than run 7.5 ft beside it; refused outright,
  * corridors crossed more than issue 12's 8 a map) */
@@ -407,16 +407,17 @@ static int inside_grown(const cb_pc_room *r, double grow, pt q) {
          q.y < r->y + r->h + grow - EPS;
 }
 
-/* Would a door at q in a wall facing f open into a room (a room touching
- * that wall there), leaving its corridor no way out? */
-static int door_covered(pc *s, pt q, cb_facing f) {
-  pt out = {q.x + DX[f] * WALL_FT, q.y + DY[f] * WALL_FT};
-  int nr = nearby(s, s->rooms_at, out.x - WALL_FT, out.y - WALL_FT, out.x + WALL_FT, out.y + WALL_FT,
-                  s->p->nrooms);
+/* Would a door at q in a wall facing f open into a room (a room within
+ * `keep` of that wall there), leaving its corridor no way out? */
+static int covered_by(pc *s, pt q, cb_facing f, double keep) {
+  pt out = {q.x + DX[f] * keep, q.y + DY[f] * keep};
+  int nr = nearby(s, s->rooms_at, out.x - keep, out.y - keep, out.x + keep, out.y + keep, s->p->nrooms);
   for (int i = 0; i < nr; i++)
-    if (inside_grown(&s->p->rooms[s->near[i]], WALL_FT, out)) return 1;
+    if (inside_grown(&s->p->rooms[s->near[i]], keep, out)) return 1;
   return 0;
 }
+
+static int door_covered(pc *s, pt q, cb_facing f) { return covered_by(s, q, f, WALL_FT); }
 
 /* May a new room stand at r? Not on a room (but touching its parent), not
  * on a corridor, not in front of a door whose corridor is still to come. */
@@ -798,10 +799,10 @@ typedef struct way_in {
 } way_in;
 
 /* The router's view of the map (geom/ortho.h): every room, and `also` (a
- * room about to be placed) when given, a block grown by WALL_FT; every
+ * room about to be placed) when given, a block grown by `keep`; every
  * corridor and side passage drawn so far a segment to cross at a price.
  * 0, or -1 on OOM. */
-static int router_map(pc *s, const cb_pc_room *also, cb_ortho_problem *pr) {
+static int router_map(pc *s, const cb_pc_room *also, double keep, cb_ortho_problem *pr) {
   size_t nseg = 0;
   for (int j = 0; j < s->p->ndoors; j++)
     nseg += (size_t)(s->p->doors[j].npoints + s->p->doors[j].nside);
@@ -812,8 +813,7 @@ static int router_map(pc *s, const cb_pc_room *also, cb_ortho_problem *pr) {
   for (int i = 0; i <= s->p->nrooms; i++) {
     const cb_pc_room *r = i < s->p->nrooms ? &s->p->rooms[i] : also;
     if (r)
-      s->blocks[nb++] =
-          (cb_ortho_block){r->x - WALL_FT, r->y - WALL_FT, r->x + r->w + WALL_FT, r->y + r->h + WALL_FT};
+      s->blocks[nb++] = (cb_ortho_block){r->x - keep, r->y - keep, r->x + r->w + keep, r->y + r->h + keep};
   }
   int n = 0;
   for (int j = 0; j < s->p->ndoors; j++)
@@ -836,7 +836,7 @@ static int router_map(pc *s, const cb_pc_room *also, cb_ortho_problem *pr) {
                            .along = RUN_ALONG, /* a corridor run along another: only to get out */
                            .near = NEAR_FT,
                            .crowd = CROWDED,
-                           .pad = WALL_FT,
+                           .pad = keep,
                            .hug = 1,          /* a foot along a wall at WALL_FT costs a foot more */
                            .max_lines = 400}; /* a window of some 100 rooms a way */
   return 0;
@@ -847,29 +847,44 @@ static int router_map(pc *s, const cb_pc_room *also, cb_ortho_problem *pr) {
  * the fewest corridors crossed, then the shortest with the fewest turns.
  * Fills v (door to spot, at most MAX_CORNERS) and *goal; returns the point
  * count, 0 when there is no such corridor, -1 on OOM. */
-static int route_door(pc *s, const cb_pc_door *dr, const cb_pc_room *also, const way_in *in, int nin, pt *v,
-                      int *goal) {
+/* The router's corridor keeping `keep` off the walls, its corners in c (at
+ * most MAX_CORNERS - 2): the count, 0 when there is none, -1 on OOM. */
+static int route_keeping(pc *s, const cb_pc_door *dr, const cb_pc_room *also, const way_in *in, int nin,
+                         double keep, cb_point *c, int *goal) {
   cb_ortho_problem pr;
   cb_ortho_goal goals[4 * (MAX_DOORS * 4 + 1)];
-  if (door_covered(s, dr->at, dr->facing)) return 0;
-  if (router_map(s, also, &pr)) return -1;
+  if (covered_by(s, dr->at, dr->facing, keep)) return 0;
+  if (router_map(s, also, keep, &pr)) return -1;
   for (int i = 0; i < nin; i++)
-    goals[i] = (cb_ortho_goal){{in[i].at.x + DX[in[i].wall] * WALL_FT, in[i].at.y + DY[in[i].wall] * WALL_FT},
+    goals[i] = (cb_ortho_goal){{in[i].at.x + DX[in[i].wall] * keep, in[i].at.y + DY[in[i].wall] * keep},
                                (int)(in[i].wall + 2) % 4,
                                in[i].extra};
-  pr.from = (cb_point){dr->at.x + DX[dr->facing] * WALL_FT, dr->at.y + DY[dr->facing] * WALL_FT};
+  pr.from = (cb_point){dr->at.x + DX[dr->facing] * keep, dr->at.y + DY[dr->facing] * keep};
   pr.dir = (int)dr->facing;
   pr.goals = goals;
   pr.ngoals = nin;
-  cb_point c[MAX_CORNERS - 2];
   int n = 0;
   double cost;
   /* near first; far round only when nothing near will do */
   for (int k = 0; k < 2 && n == 0; k++) {
     pr.margin = k ? 240 : 60;
     n = cb_ortho_route_in(s->router, &pr, c, MAX_CORNERS - 2, goal, &cost);
-    if (n < 0) return -1;
   }
+  return n;
+}
+
+/* The router's corridor from door dr to one of the ways in: out WALL_FT
+ * from its wall (TIGHT_FT where nothing that far off goes), round every
+ * room (and `also`), in as far to the spot; the fewest corridors crossed,
+ * then the shortest with the fewest turns. Fills v (door to spot, at most
+ * MAX_CORNERS) and *goal; returns the point count, 0 when there is no such
+ * corridor, -1 on OOM. */
+static int route_door(pc *s, const cb_pc_door *dr, const cb_pc_room *also, const way_in *in, int nin, pt *v,
+                      int *goal) {
+  cb_point c[MAX_CORNERS - 2];
+  int n = 0;
+  for (int t = 0; t < 2 && n == 0; t++)
+    if ((n = route_keeping(s, dr, also, in, nin, t ? TIGHT_FT : WALL_FT, c, goal)) < 0) return -1;
   if (n == 0) return 0;
   int m = 0;
   v[m++] = dr->at;
