@@ -95,7 +95,7 @@ static int make_lines(const cb_ortho_problem *pr, cb_ortho_work *w, grid *g) {
   }
   x0 -= pr->margin, y0 -= pr->margin, x1 += pr->margin, y1 += pr->margin;
   g->x0 = x0, g->y0 = y0, g->x1 = x1, g->y1 = y1;
-  size_t cap = 3 + (size_t)pr->ngoals + 4 * (size_t)pr->nblocks;
+  size_t cap = 3 + (size_t)pr->ngoals + 4 * (size_t)pr->nblocks + 2 * (size_t)pr->nsegs;
   if (cb_grow(&w->xs, &w->cap_xs, cap, sizeof *w->xs) || cb_grow(&w->ys, &w->cap_ys, cap, sizeof *w->ys))
     return -1;
   g->xs = w->xs, g->ys = w->ys;
@@ -113,6 +113,17 @@ static int make_lines(const cb_ortho_problem *pr, cb_ortho_work *w, grid *g) {
     for (int k = 0; k < 4; k++) {
       if (xv[k] > x0 - EPS && xv[k] < x1 + EPS) g->xs[nx++] = xv[k];
       if (yv[k] > y0 - EPS && yv[k] < y1 + EPS) g->ys[ny++] = yv[k];
+    }
+  }
+  /* a route may run beside a segment `near` off it, where it is no longer crowded */
+  for (int i = 0; i < pr->nsegs && pr->near > 0; i++) {
+    cb_point a = pr->segs[2 * i], b = pr->segs[2 * i + 1];
+    bool upright = fabs(a.x - b.x) < EPS;
+    if (upright == (fabs(a.y - b.y) < EPS)) continue; /* a point, or not axis-aligned */
+    for (int side = -1; side <= 1; side += 2) {
+      double c = (upright ? a.x : a.y) + side * pr->near;
+      if (upright && c > x0 - EPS && c < x1 + EPS) g->xs[nx++] = c;
+      if (!upright && c > y0 - EPS && c < y1 + EPS) g->ys[ny++] = c;
     }
   }
   g->nx = tidy_lines(g->xs, nx, x0, x1);

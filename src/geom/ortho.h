@@ -3,8 +3,9 @@
  * rectangle, paying for its length, its bends, every segment it crosses and
  * every unit it runs close beside one. The search runs on the grid of lines
  * through the inputs' coordinates (a Hanan grid), so a route's points are
- * sums of the inputs and the pads given: inputs on a 2.5-ft grid give
- * points on it. */
+ * sums of the inputs and the pads given (and lines `near` either side of
+ * each segment, where a route runs beside it uncrowded): inputs on a
+ * 2.5-ft grid give points on it. */
 #ifndef CB_ORTHO_H
 #define CB_ORTHO_H
 
@@ -39,7 +40,7 @@ typedef struct cb_ortho_problem {
   double cross;  /* cost of crossing a segment */
   double along;  /* cost a unit of running along one (INFINITY: refused) */
   double near;   /* a parallel segment closer than this is crowding ... */
-  double crowd;  /* ... at this cost per unit run beside it */
+  double crowd;  /* ... at this cost per unit run beside it (INFINITY: refused) */
   double pad;    /* grid lines also run this far outside each block ... */
   double hug;    /* ... and running along a block's edge costs this per unit */
   double margin; /* how far beyond the start's and goals' bounding box the route may stray */

@@ -139,6 +139,25 @@ static void crossings(void **state) {
   assert_float_equal(cost, 100 + 60 * 0.5, 1e-9);
 }
 
+/* A route kept `near` off a segment runs beside it that far off, on a line
+ * through no input and no block (issue 22: parallel corridors a grid
+ * square apart), not out at the window's edge. */
+static void beside(void **state) {
+  (void)state;
+  cb_ortho_goal g = {{100, 0}, CB_ORTHO_E, 0};
+  cb_point on[2] = {{20, 0}, {80, 0}};
+  cb_ortho_problem pr = problem((cb_point){0, 0}, CB_ORTHO_E, &g, 1);
+  pr.segs = on, pr.nsegs = 1, pr.near = 10, pr.crowd = INFINITY;
+  cb_point v[16];
+  int goal = -1;
+  double cost = 0;
+  int n = cb_ortho_route(&pr, v, 16, &goal, &cost);
+  assert_int_equal(n, 4);
+  assert_float_equal(cost, 100 + 2 * 10 + 4 * BEND, 1e-9);
+  assert_float_equal(fabs(v[1].y), 10, 1e-9);
+  assert_float_equal(fabs(v[2].y), 10, 1e-9);
+}
+
 static void boxed_in(void **state) {
   (void)state;
   cb_ortho_goal g = {{100, 0}, CB_ORTHO_E, 0};
@@ -311,6 +330,7 @@ int main(void) {
       cmocka_unit_test(straight),  cmocka_unit_test(round_a_block), cmocka_unit_test(cheapest_goal_and_bends),
       cmocka_unit_test(crossings), cmocka_unit_test(boxed_in),      cmocka_unit_test(random_blocks),
       cmocka_unit_test(min_bends), cmocka_unit_test(kept_room),     cmocka_unit_test(out_of_memory),
+      cmocka_unit_test(beside),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

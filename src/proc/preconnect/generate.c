@@ -30,19 +30,22 @@ enum {
 static const double SQUARE_FT = 10; /* the map's squares */
 static const double STUB_FT = 10;   /* a corridor leaves a wall straight for this long before turning */
 static const double GAP_FT = 7.5;   /* rooms keep at least this far apart (a new room may touch its parent) */
-static const double CLEAR_FT = 5;   /* rooms keep this far from corridors */
+static const double CLEAR_FT = 10;  /* rooms keep a square from corridors */
 static const double EDGE_FT = 5;    /* doors keep this far from a wall's corners and from each other */
+static const double APART_FT = 10;  /* ... and a square from each other where the wall has room */
 static const double SNAP_FT = 2.5;  /* every door lies on this grid */
-static const double STAIRS_FT = 5;
+static const double STAIRS_FT = 5;  /* stairs this far before and after a crossed corridor */
 static const double NEW_DOOR_FT = 600; /* a corridor takes a new door into a room only to cross less */
+/* a corridor closer than this beside another, parallel, is crowded: parallel corridors keep a grid
+ * square apart (booklet.md "The map") */
 static const double NEAR_FT = 10;
-/* a routed corridor keeps this far off every room's walls (10 ft where it can) */
-static const double WALL_FT = 5;
-/* what a corridor's shape costs, in feet: each room it crosses, each corridor, each turn, each foot crowded
- */
-static const double ROOM_CROSSING = 100000, CORRIDOR_CROSSING = 150, RUN_ALONG = 500, TURN = 15, CROWDED = 2;
-/* a corridor closer than this beside another is crowded */ /* stairs this far before and after a crossed
-                                                               corridor */
+/* a routed corridor keeps this far off every room's walls, so that a door's corridor crossing it has
+ * its stairs clear of the door (10 ft where it can) */
+static const double WALL_FT = 7.5, TIGHT_FT = 5; /* ... 5 ft where nothing 7.5 ft off goes */
+/* what a corridor's shape costs, in feet: each room it crosses, each corridor, each turn, each foot
+ * crowded (a corridor crosses another by the d10 rather than run 7.5 ft beside it; refused outright,
+ * corridors crossed more than issue 12's 8 a map) */
+static const double ROOM_CROSSING = 100000, CORRIDOR_CROSSING = 150, RUN_ALONG = 500, TURN = 15, CROWDED = 20;
 static const double EPS = 1e-6;
 
 static const int DX[CB_FACING_COUNT] = {0, 1, 0, -1}, DY[CB_FACING_COUNT] = {-1, 0, 1, 0};
@@ -404,16 +407,17 @@ static int inside_grown(const cb_pc_room *r, double grow, pt q) {
          q.y < r->y + r->h + grow - EPS;
 }
 
-/* Would a door at q in a wall facing f open into a room (a room touching
- * that wall there), leaving its corridor no way out? */
-static int door_covered(pc *s, pt q, cb_facing f) {
-  pt out = {q.x + DX[f] * WALL_FT, q.y + DY[f] * WALL_FT};
-  int nr = nearby(s, s->rooms_at, out.x - WALL_FT, out.y - WALL_FT, out.x + WALL_FT, out.y + WALL_FT,
-                  s->p->nrooms);
+/* Would a door at q in a wall facing f open into a room (a room within
+ * `keep` of that wall there), leaving its corridor no way out? */
+static int covered_by(pc *s, pt q, cb_facing f, double keep) {
+  pt out = {q.x + DX[f] * keep, q.y + DY[f] * keep};
+  int nr = nearby(s, s->rooms_at, out.x - keep, out.y - keep, out.x + keep, out.y + keep, s->p->nrooms);
   for (int i = 0; i < nr; i++)
-    if (inside_grown(&s->p->rooms[s->near[i]], WALL_FT, out)) return 1;
+    if (inside_grown(&s->p->rooms[s->near[i]], keep, out)) return 1;
   return 0;
 }
+
+static int door_covered(pc *s, pt q, cb_facing f) { return covered_by(s, q, f, WALL_FT); }
 
 /* May a new room stand at r? Not on a room (but touching its parent), not
  * on a corridor, not in front of a door whose corridor is still to come. */
@@ -472,23 +476,28 @@ static double wall_gap(pc *s, int room, cb_facing f, double off) {
   return gap;
 }
 
-/* The spot on wall f nearest to `want` feet along it that keeps EDGE_FT from
- * every other door; on a crowded wall, the spot farthest from them. */
+/* The spot on wall f nearest to `want` feet along it that keeps APART_FT
+ * from every other door, else EDGE_FT; on a crowded wall, the spot farthest
+ * from them. */
 static double free_spot(pc *s, int room, cb_facing f, double want) {
   const cb_pc_room *r = rect_of(s, room);
   double len = wall_len(r, f), best = snap(fmin(len - EDGE_FT, fmax(EDGE_FT, want)));
-  double roomiest = best, most = wall_gap(s, room, f, best);
-  if (most >= EDGE_FT - EPS && !door_covered(s, wall_point(r, f, best), f)) return best;
-  for (double step = SNAP_FT; step < len; step += SNAP_FT)
-    for (int sign = -1; sign <= 1; sign += 2) {
-      double off = best + sign * step;
-      if (off < SNAP_FT - EPS || off > len - SNAP_FT + EPS) continue;
-      double gap = wall_gap(s, room, f, off);
-      if (gap >= EDGE_FT - EPS && off >= EDGE_FT - EPS && off <= len - EDGE_FT + EPS &&
-          !door_covered(s, wall_point(r, f, off), f))
-        return off;
-      if (gap > most + EPS) most = gap, roomiest = off;
-    }
+  double roomiest = best, here = wall_gap(s, room, f, best), most = here;
+  bool open = !door_covered(s, wall_point(r, f, best), f);
+  for (int pass = 0; pass < 2; pass++) {
+    double apart = pass ? EDGE_FT : APART_FT;
+    if (here >= apart - EPS && open) return best;
+    for (double step = SNAP_FT; step < len; step += SNAP_FT)
+      for (int sign = -1; sign <= 1; sign += 2) {
+        double off = best + sign * step;
+        if (off < SNAP_FT - EPS || off > len - SNAP_FT + EPS) continue;
+        double gap = wall_gap(s, room, f, off);
+        if (gap >= apart - EPS && off >= EDGE_FT - EPS && off <= len - EDGE_FT + EPS &&
+            !door_covered(s, wall_point(r, f, off), f))
+          return off;
+        if (gap > most + EPS) most = gap, roomiest = off;
+      }
+  }
   return roomiest;
 }
 
@@ -587,50 +596,65 @@ static void roll_room(pc *s, rolled_room *rr, bool entered) {
     rr->facing[i] = (cb_facing)(cb_d4(&s->rng) - 1);
 }
 
+/* Where door `slot` of t goes on a wall `len` long: spread evenly, or a
+ * square apart about the wall's middle where spreading them evenly would
+ * set them closer and the wall has room for that. */
+static double slot_offset(double len, int slot, int t) {
+  if (len / (t + 1) >= APART_FT - EPS || (t - 1) * APART_FT > len - 2 * EDGE_FT + EPS)
+    return snap(len * (slot + 1) / (t + 1));
+  return snap(len / 2 + APART_FT * (slot - (t - 1) / 2.0));
+}
+
 /* How far along wall `entry` the door it is entered by lies: its doors on
- * that wall are spread evenly with the entry in the middle slot. */
+ * that wall are spread (slot_offset) with the entry in the middle slot. */
 static double entry_offset(const rolled_room *rr, cb_facing entry) {
   int t = 1;
   for (int i = 0; i < rr->ndoors; i++)
     t += rr->facing[i] == entry;
   double len = entry == CB_FACING_N || entry == CB_FACING_S ? rr->w : rr->h;
-  return snap(len * (t / 2 + 1) / (t + 1));
+  return slot_offset(len, t / 2, t);
 }
 
-/* The spot nearest `want` on a wall `len` long at least EDGE_FT from the
- * corners and from the spots taken. */
-static double spot_clear_of(double want, double len, const double *taken, int nt) {
+/* The spot nearest `want` on wall f of r at least EDGE_FT from the corners
+ * and `apart` from the spots taken, and with `s`, where the door does not
+ * open into a room touching that wall; -1 when there is none. */
+static double spot_apart(pc *s, const cb_pc_room *r, cb_facing f, double want, const double *taken, int nt,
+                         double apart) {
+  double len = wall_len(r, f);
   for (double step = 0; step <= len; step += SNAP_FT)
     for (int sign = 1; sign >= -1; sign -= 2) {
       double off = want + sign * step;
       int ok = off >= EDGE_FT - EPS && off <= len - EDGE_FT + EPS;
       for (int i = 0; ok && i < nt; i++)
-        ok = fabs(taken[i] - off) >= EDGE_FT - EPS;
-      if (ok) return off;
-    }
-  return want;
-}
-
-/* As spot_clear_of on wall f of r, but only where the door does not open
- * into a room touching that wall; -1 when no such spot is left. */
-static double spot_open(pc *s, const cb_pc_room *r, cb_facing f, double want, const double *taken, int nt) {
-  double len = wall_len(r, f);
-  for (double step = 0; step <= len; step += SNAP_FT)
-    for (int sign = 1; sign >= -1; sign -= 2) {
-      double off = want + sign * step;
-      int ok =
-          off >= EDGE_FT - EPS && off <= len - EDGE_FT + EPS && !door_covered(s, wall_point(r, f, off), f);
-      for (int i = 0; ok && i < nt; i++)
-        ok = fabs(taken[i] - off) >= EDGE_FT - EPS;
-      if (ok) return off;
+        ok = fabs(taken[i] - off) >= apart - EPS;
+      if (ok && (!s || !door_covered(s, wall_point(r, f, off), f))) return off;
     }
   return -1;
 }
 
-/* The rolled room's doors, spread evenly on their walls (the entry's slot
- * left free). A door that would open into the room it touches (its parent,
- * when no corridor joins them) goes to the first wall round from it with
- * room for it, logged. */
+/* A wall for a door that has no spot a square from the others on wall f,
+ * or opens into a room there: the first wall round from f with a spot a
+ * square from its doors, else f or the first wall round with a spot
+ * EDGE_FT from them, else f wherever (*g and *off filled). */
+static void other_wall(pc *s, const cb_pc_room *r, cb_facing f, double (*taken)[MAX_DOORS + 1], const int *nt,
+                       cb_facing *g, double *off) {
+  *off = -1;
+  for (int pass = 0; pass < 2 && *off < 0; pass++)
+    for (int k = 1 - pass; k < CB_FACING_COUNT && *off < 0; k++) {
+      *g = (cb_facing)((f + k) % CB_FACING_COUNT);
+      *off = spot_apart(s, r, *g, wall_len(r, *g) / 2, taken[*g], nt[*g], pass ? EDGE_FT : APART_FT);
+    }
+  if (*off >= 0) return;
+  *g = f;
+  *off = spot_apart(NULL, r, f, wall_len(r, f) / 2, taken[f], nt[f], EDGE_FT);
+  if (*off < 0) *off = snap(wall_len(r, f) / 2);
+}
+
+/* The rolled room's doors, spread on their walls (slot_offset, the entry's
+ * slot left free), a square apart. A door with no spot a square from the
+ * others on its wall, or that would open into the room it touches (its
+ * parent, when no corridor joins them), goes to the first wall round from
+ * it with room for it, logged. */
 static cb_status place_doors(pc *s, const rolled_room *rr, int id, int entry, double entry_off,
                              cb_error *err) {
   const cb_pc_room *r = rect_of(s, id);
@@ -645,11 +669,9 @@ static cb_status place_doors(pc *s, const rolled_room *rr, int id, int entry, do
     for (int i = 0; i < rr->ndoors; i++) {
       if (rr->facing[i] != (cb_facing)f) continue;
       if (slot == entry_slot) slot++;
-      double len = wall_len(r, (cb_facing)f);
-      double off = spot_clear_of(snap(len * (slot + 1) / (t + 1)), len, taken[f], nt[f]);
-      slot++;
-      if (door_covered(s, wall_point(r, (cb_facing)f, off), (cb_facing)f) &&
-          (off = spot_open(s, r, (cb_facing)f, off, taken[f], nt[f])) < 0) {
+      double want = slot_offset(wall_len(r, (cb_facing)f), slot++, t);
+      double off = spot_apart(s, r, (cb_facing)f, want, taken[f], nt[f], APART_FT);
+      if (off < 0) {
         moved[nmoved++] = f;
         continue;
       }
@@ -659,18 +681,16 @@ static cb_status place_doors(pc *s, const rolled_room *rr, int id, int entry, do
   }
   for (int i = 0; i < nmoved; i++) {
     cb_facing f = (cb_facing)moved[i], g = f;
-    double off = -1;
-    for (int k = 1; k < CB_FACING_COUNT && off < 0; k++) {
-      g = (cb_facing)((f + k) % CB_FACING_COUNT);
-      off = spot_open(s, r, g, wall_len(r, g) / 2, taken[g], nt[g]);
-    }
-    if (off < 0) g = f, off = spot_clear_of(wall_len(r, f) / 2, wall_len(r, f), taken[f], nt[f]);
+    bool crowded = spot_apart(NULL, r, f, wall_len(r, f) / 2, taken[f], nt[f], APART_FT) < 0;
+    double off;
+    other_wall(s, r, f, taken, nt, &g, &off);
     taken[g][nt[g]++] = off;
     if (!new_door(s, id, g, wall_point(r, g, off), err)) return err->status;
-    if (!s->big)
-      cb_dungeon_log(s->d,
-                     "Room %d: its %s door would open into the room it touches, so it faces %s instead.", id,
-                     FACING_WORD[f], FACING_WORD[g]);
+    if (!s->big && g != f)
+      cb_dungeon_log(s->d, "Room %d: its %s door %s, so it faces %s instead.", id, FACING_WORD[f],
+                     crowded ? "has no room on its wall a square from the other doors"
+                             : "would open into the room it touches",
+                     FACING_WORD[g]);
   }
   return CB_OK;
 }
@@ -779,10 +799,10 @@ typedef struct way_in {
 } way_in;
 
 /* The router's view of the map (geom/ortho.h): every room, and `also` (a
- * room about to be placed) when given, a block grown by WALL_FT; every
+ * room about to be placed) when given, a block grown by `keep`; every
  * corridor and side passage drawn so far a segment to cross at a price.
  * 0, or -1 on OOM. */
-static int router_map(pc *s, const cb_pc_room *also, cb_ortho_problem *pr) {
+static int router_map(pc *s, const cb_pc_room *also, double keep, cb_ortho_problem *pr) {
   size_t nseg = 0;
   for (int j = 0; j < s->p->ndoors; j++)
     nseg += (size_t)(s->p->doors[j].npoints + s->p->doors[j].nside);
@@ -793,8 +813,7 @@ static int router_map(pc *s, const cb_pc_room *also, cb_ortho_problem *pr) {
   for (int i = 0; i <= s->p->nrooms; i++) {
     const cb_pc_room *r = i < s->p->nrooms ? &s->p->rooms[i] : also;
     if (r)
-      s->blocks[nb++] =
-          (cb_ortho_block){r->x - WALL_FT, r->y - WALL_FT, r->x + r->w + WALL_FT, r->y + r->h + WALL_FT};
+      s->blocks[nb++] = (cb_ortho_block){r->x - keep, r->y - keep, r->x + r->w + keep, r->y + r->h + keep};
   }
   int n = 0;
   for (int j = 0; j < s->p->ndoors; j++)
@@ -817,7 +836,7 @@ static int router_map(pc *s, const cb_pc_room *also, cb_ortho_problem *pr) {
                            .along = RUN_ALONG, /* a corridor run along another: only to get out */
                            .near = NEAR_FT,
                            .crowd = CROWDED,
-                           .pad = WALL_FT,
+                           .pad = keep,
                            .hug = 1,          /* a foot along a wall at WALL_FT costs a foot more */
                            .max_lines = 400}; /* a window of some 100 rooms a way */
   return 0;
@@ -828,29 +847,44 @@ static int router_map(pc *s, const cb_pc_room *also, cb_ortho_problem *pr) {
  * the fewest corridors crossed, then the shortest with the fewest turns.
  * Fills v (door to spot, at most MAX_CORNERS) and *goal; returns the point
  * count, 0 when there is no such corridor, -1 on OOM. */
-static int route_door(pc *s, const cb_pc_door *dr, const cb_pc_room *also, const way_in *in, int nin, pt *v,
-                      int *goal) {
+/* The router's corridor keeping `keep` off the walls, its corners in c (at
+ * most MAX_CORNERS - 2): the count, 0 when there is none, -1 on OOM. */
+static int route_keeping(pc *s, const cb_pc_door *dr, const cb_pc_room *also, const way_in *in, int nin,
+                         double keep, cb_point *c, int *goal) {
   cb_ortho_problem pr;
   cb_ortho_goal goals[4 * (MAX_DOORS * 4 + 1)];
-  if (door_covered(s, dr->at, dr->facing)) return 0;
-  if (router_map(s, also, &pr)) return -1;
+  if (covered_by(s, dr->at, dr->facing, keep)) return 0;
+  if (router_map(s, also, keep, &pr)) return -1;
   for (int i = 0; i < nin; i++)
-    goals[i] = (cb_ortho_goal){{in[i].at.x + DX[in[i].wall] * WALL_FT, in[i].at.y + DY[in[i].wall] * WALL_FT},
+    goals[i] = (cb_ortho_goal){{in[i].at.x + DX[in[i].wall] * keep, in[i].at.y + DY[in[i].wall] * keep},
                                (int)(in[i].wall + 2) % 4,
                                in[i].extra};
-  pr.from = (cb_point){dr->at.x + DX[dr->facing] * WALL_FT, dr->at.y + DY[dr->facing] * WALL_FT};
+  pr.from = (cb_point){dr->at.x + DX[dr->facing] * keep, dr->at.y + DY[dr->facing] * keep};
   pr.dir = (int)dr->facing;
   pr.goals = goals;
   pr.ngoals = nin;
-  cb_point c[MAX_CORNERS - 2];
   int n = 0;
   double cost;
   /* near first; far round only when nothing near will do */
   for (int k = 0; k < 2 && n == 0; k++) {
     pr.margin = k ? 240 : 60;
     n = cb_ortho_route_in(s->router, &pr, c, MAX_CORNERS - 2, goal, &cost);
-    if (n < 0) return -1;
   }
+  return n;
+}
+
+/* The router's corridor from door dr to one of the ways in: out WALL_FT
+ * from its wall (TIGHT_FT where nothing that far off goes), round every
+ * room (and `also`), in as far to the spot; the fewest corridors crossed,
+ * then the shortest with the fewest turns. Fills v (door to spot, at most
+ * MAX_CORNERS) and *goal; returns the point count, 0 when there is no such
+ * corridor, -1 on OOM. */
+static int route_door(pc *s, const cb_pc_door *dr, const cb_pc_room *also, const way_in *in, int nin, pt *v,
+                      int *goal) {
+  cb_point c[MAX_CORNERS - 2];
+  int n = 0;
+  for (int t = 0; t < 2 && n == 0; t++)
+    if ((n = route_keeping(s, dr, also, in, nin, t ? TIGHT_FT : WALL_FT, c, goal)) < 0) return -1;
   if (n == 0) return 0;
   int m = 0;
   v[m++] = dr->at;
@@ -1238,6 +1272,7 @@ typedef struct shape {
   double slid; /* the door moved this far along its wall (feet, right or down positive) */
   /* routed round the rooms to the room placed `ahead` ft on and `aside` ft right of the rolled end */
   int routed, ahead, aside;
+  double crowd; /* feet run within a square beside another corridor */
   double lx, ly, off;
   cb_facing dir;
   cb_pc_room at;
@@ -1305,6 +1340,7 @@ static bool better_shape(const shape *a, const shape *b) {
   if (b->n == 0 || ra != rb) return b->n == 0 || ra < rb;
   if (a->fits != b->fits) return a->fits > b->fits;
   if (change_of(a) != change_of(b)) return change_of(a) < change_of(b);
+  if (fabs(a->crowd - b->crowd) > EPS) return a->crowd < b->crowd;
   return a->cost < b->cost;
 }
 
@@ -1370,6 +1406,7 @@ static int try_shapes(pc *s, int di, const pt *v0, int n0, cb_facing dir, const 
     if (!nth_shape(v0, n0, facing, k, &sh)) continue;
     sh.slid = slid, sh.lx += t.x, sh.ly += t.y;
     if ((sh.cost = hit_cost(s, sh.v, sh.n, di, hs)) < 0) return -1;
+    sh.crowd = crowding(s, sh.v, sh.n, di);
     sh.dir = last_leg(sh.v, sh.n, dir);
     fit_shape(s, di, rr, &sh);
     if (better_shape(&sh, best)) *best = sh;
@@ -1403,8 +1440,9 @@ static int choose_shape(pc *s, int di, const pt *v0, int n0, cb_facing dir, cons
         v[i] = (pt){v0[i].x + t.x, v0[i].y + t.y};
       if (try_shapes(s, di, v, n0, dir, rr, step == 0 ? SHAPE_WAYS : SHAPE_KEPT, off - at, best, hs))
         return -1;
-      /* the first spot where a corridor of the rolled length reaches a room that fits */
-      if (best->fits && best->cost < 100 && best->longer == 0) return 0;
+      /* the first spot where a corridor of the rolled length reaches a room that fits, clear of
+       * every corridor by a square (else the first spot where it fits) */
+      if (best->fits && best->cost < 100 && best->longer == 0 && best->crowd < EPS) return 0;
     }
   }
   return 0;

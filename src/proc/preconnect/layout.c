@@ -327,7 +327,7 @@ static double marks_clearance(const double (*taken)[4], int ntaken, double x, do
 static void mark_spot(const cb_symbols *st, const view *v, const cb_preconnect_proc *pp, const cb_pc_room *r,
                       double bw, double bh, bool inside, const double num[4], const double (*taken)[4],
                       int ntaken, double *ex, double *ey) {
-  static const double ALONG[9] = {0, 1, 0.25, 0.75, 0.5, 0.125, 0.875, 0.375, 0.625};
+  static const double ALONG[9] = {0.5, 0.25, 0.75, 0, 1, 0.375, 0.625, 0.125, 0.875};
   static const double OUT[5] = {0, 0.5, 1, 1.5, 2}; /* badges further out */
   double ax, ay, bx, by, hw = bw / 2, hh = bh / 2;
   to_page(v, r->x, r->y, &ax, &ay);
@@ -497,6 +497,41 @@ typedef struct lock_ids {
   int n, cap;
 } lock_ids;
 
+static double dist(cb_pc_point a, cb_pc_point b) { return hypot(a.x - b.x, a.y - b.y); }
+
+/* How far q keeps from the nearest door, corridor end and crossing mark
+ * (stairs or ladders before and after, the crossing between them, a secret
+ * door or dead end where a corridor stops) of the plan, in feet. */
+static double marks_gap(const cb_preconnect_proc *pp, cb_pc_point q) {
+  double gap = INFINITY;
+  for (int i = 0; i < pp->ndoors; i++) {
+    const cb_pc_door *o = &pp->doors[i];
+    gap = fmin(gap, dist(q, o->at));
+    if (o->npoints >= 2) gap = fmin(gap, dist(q, o->points[o->npoints - 1]));
+    for (int k = 0; k < o->ncrossings; k++) {
+      const cb_pc_crossing *c = &o->crossings[k];
+      cb_pc_point mid = {(c->enter.x + c->leave.x) / 2, (c->enter.y + c->leave.y) / 2};
+      gap = fmin(gap, fmin(dist(q, mid), fmin(dist(q, c->enter), dist(q, c->leave))));
+    }
+  }
+  return gap;
+}
+
+/* Where along door dr's corridor a bar's mark goes: the first spot from s0
+ * (half the corridor at most), a step at a time up to 90% of its length,
+ * that keeps `need` feet from every other mark (marks_gap), else the spot
+ * farthest from them. */
+static double clear_along(const cb_preconnect_proc *pp, const cb_pc_door *dr, double s0, double total,
+                          double need, double step) {
+  double first = fmin(s0, total * 0.5), best = first, most = -1;
+  for (double s = first; s <= fmax(first, total * 0.9) + EPS; s += step) {
+    double gap = marks_gap(pp, point_at(dr->points, dr->npoints, s));
+    if (gap >= need - EPS) return s;
+    if (gap > most + EPS) most = gap, best = s;
+  }
+  return best;
+}
+
 static void draw_bars(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
                       const cb_passage *ps, const cb_pc_door *dr, const view *v, double total, lock_ids *ids,
                       cb_symbol_set *used) {
@@ -506,12 +541,13 @@ static void draw_bars(cb_page *p, const cb_symbols *st, const cb_dungeon *d, con
   double step = st->badge * 1.7 / v->scale, at = st->badge * 1.3 / v->scale;
   for (int k = 0; k < 4; k++) {
     if (!(ps->flags & FLAG[k])) continue;
-    double s = fmin(at, total * 0.5), ux, uy;
+    /* clear of the stairs, doors and other marks on and across the corridor */
+    double s = clear_along(pp, dr, at, total, st->badge * 1.2 / v->scale, step / 4), ux, uy;
     cb_pc_point q = point_at(dr->points, dr->npoints, s);
     direction_at(dr->points, dr->npoints, s, &ux, &uy);
     if (total <= EPS) ux = DX[dr->facing % 4], uy = DY[dr->facing % 4]; /* rooms touching at the door */
     mark(p, st, v, SYM[k], q, ux, uy, used);
-    at += step;
+    at = s + step;
     if (SYM[k] != CB_SYM_LOCKED || !ps->lock) continue;
     double lw, lh, px, py, tx, ty;
     cb_symbol_label_size(st, ps->lock, &lw, &lh);
