@@ -4,7 +4,7 @@
 #include "common.h"
 #include "page/page.h"
 #include "page/sizes.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "run/batch.h"
 #include "run/formats.h"
 

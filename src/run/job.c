@@ -20,7 +20,7 @@
 #include "model/check.h"
 #include "model/view.h"
 #include "page/sizes.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "render/coverage.h"
 
 #ifndef CB_VERSION

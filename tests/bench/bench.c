@@ -33,7 +33,7 @@
 #include "layout/sheet.h"
 #include "layout/template.h"
 #include "proc/dropdice/proc.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "render/backend.h"
 #include "run/job.h"
 #include "stock/stock.h"

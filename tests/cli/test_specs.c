@@ -15,7 +15,7 @@
 
 #include "cli/common.h"
 #include "cli/options.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 
 static const cb_option_spec *common_row(const char *name) {
   for (int k = 0; k < cb_cli_ncommon; k++)

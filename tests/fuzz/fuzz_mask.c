@@ -2,7 +2,7 @@
 #include "../tests/fuzz/fuzz_file.h"
 #include "model/dungeon.h"
 #include "proc/cards/proc.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *path = cb_fuzz_file(data, size, ".txt");

@@ -4,7 +4,7 @@
 #include <stdint.h>
 
 #include "proc/dropdice/proc.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "stock/stock.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -12,7 +12,7 @@ import os, re, sys
 procs = sorted(d for d in os.listdir("proc") if os.path.isdir(os.path.join("proc", d)))
 if len(procs) < 5:
     sys.exit(f"FAIL: only {len(procs)} procedures under src/proc")
-home = {"proc/registry.c", "proc/registry.h", "proc/proc.h"}
+home = {"registry/registry.c", "registry/registry.h", "proc/proc.h"}
 fails = 0
 for root, _, files in os.walk("."):
     for f in sorted(files):

@@ -18,7 +18,7 @@
 #include "io/json_util.h"
 #include "model/check.h"
 #include "proc/dropdice/proc.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "testlib.h"
 
 static char *to_json(const cb_dungeon *d, size_t *len) {

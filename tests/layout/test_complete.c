@@ -22,7 +22,7 @@
 
 #include "layout/sheet.h"
 #include "layout/template.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "render/backend.h"
 #include "stock/stock.h"
 #include "testlib.h"

@@ -13,7 +13,7 @@
 
 #include "layout/graph.h"
 #include "proc/battleships/proc.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "testlib.h"
 
 static cb_dungeon *make(uint64_t seed, int levels, int grid) {

@@ -28,7 +28,7 @@
 #include "layout/sheet.h"
 #include "layout/template.h"
 #include "model/view.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "stock/stock.h"
 #include "testlib.h"
 

@@ -20,7 +20,7 @@
 #include "layout/template.h"
 #include "model/view.h"
 #include "proc/dropdice/proc.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "testlib.h"
 
 static const double A4_W = 595.2756, A4_H = 841.8898, MARGIN = 12 * CB_PT_PER_MM, EPS = 1e-6;

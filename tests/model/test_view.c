@@ -14,7 +14,7 @@
 
 #include "model/check.h"
 #include "model/view.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "testlib.h"
 
 static const unsigned UNSEEN = CB_FLAG_SECRET | CB_FLAG_CONCEALED;

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proc/registry.h"
+#include "registry/registry.h"
 
 static void every_generator_by_name(void **state) {
   (void)state;

@@ -14,7 +14,7 @@
 #include <cmocka.h> // after the headers it needs
 
 #include "model/check.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "stock/stock.h"
 #include "testlib.h"
 

@@ -16,7 +16,7 @@
 #include "io/json.h"
 #include "model/check.h"
 #include "proc/battleships/proc.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "testlib.h"
 
 /* The options seed s is tried with: levels 1..4, grids 4..15, every flag. */

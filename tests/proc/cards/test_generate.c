@@ -15,7 +15,7 @@
 #include "model/check.h"
 #include "proc/cards/generate.h"
 #include "proc/cards/proc.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "testlib.h"
 
 static int opposite(int p) { return (p + 2) % 6 + 1; }

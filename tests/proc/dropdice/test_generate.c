@@ -19,7 +19,7 @@
 #include "io/json.h"
 #include "model/check.h"
 #include "proc/dropdice/proc.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "testlib.h"
 
 #define CHECK(cond, ...)                                                                                     \

@@ -16,7 +16,7 @@
 #include "io/json.h"
 #include "model/check.h"
 #include "proc/leximorph/proc.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "run/job.h"
 #include "testlib.h"
 

@@ -17,7 +17,7 @@
 
 #include "io/json.h"
 #include "proc/preconnect/proc.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "testlib.h"
 
 static const double EPS = 1e-6;
