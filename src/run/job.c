@@ -649,7 +649,7 @@ cb_status cb_job_run(const cb_job *job, cb_dungeon **keep, cb_error *err) {
   if (keep) *keep = NULL;
   if (!job->input) {
     const cb_generator *g = cb_generator_find(job->generator);
-    if (g && g->validate(&job->gen, err) != CB_OK) return err->status;
+    if (g && cb_generator_check(g, &job->gen, err) != CB_OK) return err->status;
   }
   const cb_format_row *fmt = cb_format_row_of(job->format);
   if (fmt->writer == CB_WRITER_PAGES && job->output && job->gen.rooms > CB_MAX_PAGE_ROOMS)

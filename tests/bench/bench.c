@@ -122,7 +122,6 @@ static cb_document layout_pages(int count, int rooms, const char *fonts) {
     cb_gen_options o = {0};
     o.seed = (uint64_t)i + 1;
     o.rooms = rooms;
-    o.extra_by = CB_EXTRA_BY_TREE; /* as the command line sets it */
     cb_dungeon *d = NULL;
     cb_stock_options stock = {0};
     if (cb_gen_dropdice.generate(&o, &d, &err) == CB_OK && cb_stock_run(d, &stock, &err) == CB_OK)

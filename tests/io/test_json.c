@@ -51,10 +51,10 @@ static void round_trip_bytes(const cb_dungeon *d) {
 static void generated_dungeons_round_trip(void **state) {
   (void)state;
   for (int i = 0; i < 60; i++) {
-    cb_gen_options o = {0};
+    cb_dropdice_options own = {.extra_by = i % 2 ? CB_EXTRA_BY_LENGTH : CB_EXTRA_BY_TREE};
+    cb_gen_options o = {.own = &own};
     o.seed = (uint64_t)i * 7919;
     o.rooms = 1 + i * 3;
-    o.extra_by = i % 2 ? CB_EXTRA_BY_LENGTH : CB_EXTRA_BY_TREE;
     o.faithful = i % 3 == 0;
     o.title = i % 5 == 0 ? "Caf\xc3\xa9 \"des\" D\xc3\xa9s \\ \n\t<&>" : NULL;
     cb_dungeon *d = NULL;

@@ -28,6 +28,8 @@
 #include "layout/sheet.h"
 #include "layout/template.h"
 #include "model/view.h"
+#include "proc/cards/proc.h"
+#include "proc/leximorph/proc.h"
 #include "registry/registry.h"
 #include "stock/stock.h"
 #include "testlib.h"
@@ -613,9 +615,10 @@ static void cards_marks_are_legible(void **state) {
   int seeds = env ? atoi(env) : 200;
   card_marks c = {0};
   for (int seed = 1; seed <= seeds; seed++) {
+    cb_cards_options seven = {.grid = {7, 7}};
     cb_gen_options o = {.seed = (uint64_t)seed};
     if (seed % 2)
-      o.cards.grid_w = o.cards.grid_h = 7;
+      o.own = &seven;
     else
       o.levels = 2;
     cb_dungeon *d = NULL;
@@ -943,7 +946,8 @@ static int captions_under_tunnels(const cb_page *p, const char *what, char *firs
 /* Leximorph's sheet of `seed` with a sketch of sectors x sectors (0: the default 2 x 2). */
 static cb_dungeon *leximorph_of(int seed, int sectors) {
   if (!sectors) return stocked("leximorph", seed);
-  cb_gen_options o = {.seed = (uint64_t)seed, .sector_cols = sectors, .sector_rows = sectors};
+  cb_leximorph_options own = {.sector_cols = sectors, .sector_rows = sectors};
+  cb_gen_options o = {.seed = (uint64_t)seed, .own = &own};
   cb_stock_options sto = {0};
   cb_dungeon *d = NULL;
   cb_error err = {0};

@@ -15,6 +15,7 @@
 
 #include "layout/sheet.h"
 #include "layout/template.h"
+#include "proc/cards/proc.h"
 #include "registry/registry.h"
 #include "render/backend.h"
 #include "stock/stock.h"
@@ -34,7 +35,10 @@ typedef struct one_case {
 
 static void rooms30(cb_gen_options *o) { o->rooms = 30; }
 static void rooms15(cb_gen_options *o) { o->rooms = 15; }
-static void grid7(cb_gen_options *o) { o->cards.grid_w = o->cards.grid_h = 7; }
+static void grid7(cb_gen_options *o) {
+  static const cb_cards_options seven = {.grid = {7, 7}};
+  o->own = &seven;
+}
 static void levels2(cb_gen_options *o) { o->levels = 2; }
 
 static const one_case CASES[] = {

@@ -85,10 +85,10 @@ static void rooms_1_to_200_stay_inside(void **state) {
   (void)state;
   /* every size to 60 (the legible range), then every third (the suite's time) */
   for (int n = 1; n <= 200; n += n < 60 ? 1 : 3) {
-    cb_gen_options o = {0};
+    cb_dropdice_options own = {.extra_by = n % 2 ? CB_EXTRA_BY_TREE : CB_EXTRA_BY_LENGTH};
+    cb_gen_options o = {.own = &own};
     o.seed = 1000 + (uint64_t)n;
     o.rooms = n;
-    o.extra_by = n % 2 ? CB_EXTRA_BY_TREE : CB_EXTRA_BY_LENGTH;
     cb_dungeon *d = NULL;
     cb_error err = {0};
     assert_int_equal(cb_gen_dropdice.generate(&o, &d, &err), CB_OK);

@@ -386,7 +386,7 @@ static cb_status extra_paths(dd *s, cb_error *err) {
   if (!c) return cb_error_oom(err);
   for (int e = 0; e < s->ndel; e++)
     if (!s->in_tree[e]) c[nc++] = (cand){e, 0, 0};
-  int by_tree = s->o->extra_by == CB_EXTRA_BY_TREE;
+  int by_tree = cb_dropdice_options_of(s->o)->extra_by == CB_EXTRA_BY_TREE;
   if (by_tree) {
     cb_status st = tree_distances(s, c, nc, err);
     if (st != CB_OK) {
@@ -660,7 +660,8 @@ static cb_status check_keys(dd *s, cb_error *err) {
  * --content FILE) whose tags the room has. */
 static cb_status describe_rooms(dd *s, cb_error *err) {
   char buf[4096];
-  const char *name = s->o->cards.content ? s->o->cards.content : "dropdice-contents";
+  const char *content = cb_dropdice_options_of(s->o)->content;
+  const char *name = content ? content : "dropdice-contents";
   cb_table t;
   cb_status st = cb_table_read(cb_table_path(name, buf, sizeof buf), 2, 2, &t, err);
   if (st != CB_OK) return st;
@@ -702,8 +703,6 @@ static cb_status describe_rooms(dd *s, cb_error *err) {
 }
 
 static cb_status validate(const cb_gen_options *o, cb_error *err) {
-  if (o->rooms != 0 && (o->rooms < 1 || o->rooms > MAX_ROOMS))
-    return cb_error_set(err, CB_EINPUT, "--rooms %d: dropdice needs 1 to %d rooms", o->rooms, MAX_ROOMS);
   if (o->levels > 1) return cb_error_set(err, CB_EINPUT, "--levels %d: dropdice makes one level", o->levels);
   return CB_OK;
 }
@@ -711,13 +710,13 @@ static cb_status validate(const cb_gen_options *o, cb_error *err) {
 static cb_status record_options(cb_dungeon *d, const cb_gen_options *o, int n) {
   cb_gen_options used = *o;
   used.rooms = n;
-  cb_option_record_all(d, &cb_dropdice_option_specs, &used);
+  cb_option_record_all(d, &cb_dropdice_option_specs, &used, cb_dropdice_options_of(o));
   return CB_OK;
 }
 
 static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *err) {
   *out = NULL;
-  cb_status st = validate(o, err);
+  cb_status st = cb_generator_check(&cb_gen_dropdice, o, err);
   if (st != CB_OK) return st;
   dd s = {0};
   s.o = o;
@@ -765,8 +764,6 @@ done:
 
 const cb_generator cb_gen_dropdice = {
     .name = "dropdice",
-    .summary = "Jaquaysed drop-dice point-crawl: dice on a tray become rooms, their values the plot",
-    .default_rooms = DEFAULT_ROOMS,
     .max_rooms = MAX_ROOMS,
     .validate = validate,
     .generate = generate,

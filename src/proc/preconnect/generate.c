@@ -1000,14 +1000,14 @@ static cb_status roll_crossings(pc *s, int di, pt *v, int *n, const hits *hs, in
     int roll = cb_d10(&s->rng);
     cb_crossing_result res = cb_crossing_result_of(roll);
     double margin = h->room ? SNAP_FT : STAIRS_FT;
-    c[nc] =
-        (cb_pc_crossing){roll,
-                         res,
-                         h->room,
-                         h->room ? 0 : h->door + 1,
-                         point_at(v, *n, fmax(0, h->s0 - margin)),
-                         point_at(v, *n, fmin(total, h->s1 + margin)),
-                         s->o->ladders && roll % 2 == 1 && (res == CB_CROSS_UNDER || res == CB_CROSS_OVER)};
+    c[nc] = (cb_pc_crossing){roll,
+                             res,
+                             h->room,
+                             h->room ? 0 : h->door + 1,
+                             point_at(v, *n, fmax(0, h->s0 - margin)),
+                             point_at(v, *n, fmin(total, h->s1 + margin)),
+                             cb_preconnect_options_of(s->o)->ladders && roll % 2 == 1 &&
+                                 (res == CB_CROSS_UNDER || res == CB_CROSS_OVER)};
     char what[96];
     room_or_corridor(s, h, what, sizeof what);
     const cb_pc_door *me = &s->p->doors[di];
@@ -1954,8 +1954,6 @@ static cb_status summarise(pc *s) {
 }
 
 static cb_status validate(const cb_gen_options *o, cb_error *err) {
-  if (o->rooms != 0 && (o->rooms < 1 || o->rooms > MAX_ROOMS))
-    return cb_error_set(err, CB_EINPUT, "--rooms %d: preconnect draws 1 to %d rooms", o->rooms, MAX_ROOMS);
   if (o->levels > 1)
     return cb_error_set(err, CB_EINPUT, "--levels %d: preconnect draws one level", o->levels);
   return CB_OK;
@@ -1963,7 +1961,7 @@ static cb_status validate(const cb_gen_options *o, cb_error *err) {
 
 static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *err) {
   *out = NULL;
-  cb_status st = validate(o, err);
+  cb_status st = cb_generator_check(&cb_gen_preconnect, o, err);
   if (st != CB_OK) return st;
   pc s = {0};
   s.o = o;
@@ -1982,7 +1980,7 @@ static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *e
   s.d->procedure = s.p;
   cb_gen_options used = *o;
   used.rooms = s.n;
-  cb_option_record_all(s.d, &cb_preconnect_option_specs, &used);
+  cb_option_record_all(s.d, &cb_preconnect_option_specs, &used, cb_preconnect_options_of(o));
   if (cb_dungeon_set_title(s.d, o->title ? o->title : cb_gen_title(s.d, "Halls"))) goto fail_oom;
   cb_dungeon_log(
       s.d,
@@ -2015,9 +2013,6 @@ done:
 
 const cb_generator cb_gen_preconnect = {
     .name = "preconnect",
-    .summary =
-        "pre-connecting (SubMethod I): each door rolls where it leads, then the corridor is drawn to fit",
-    .default_rooms = DEFAULT_ROOMS,
     .max_rooms = MAX_ROOMS,
     .validate = validate,
     .generate = generate,

@@ -24,7 +24,8 @@ static const double EPS = 1e-6;
 static unsigned long long ctx_seed; /* the seed being checked, for messages */
 
 static cb_dungeon *make(uint64_t seed, int rooms, bool ladders, bool faithful) {
-  cb_gen_options o = {.seed = seed, .rooms = rooms, .ladders = ladders, .faithful = faithful};
+  cb_preconnect_options own = {.ladders = ladders};
+  cb_gen_options o = {.seed = seed, .rooms = rooms, .faithful = faithful, .own = &own};
   cb_dungeon *d = NULL;
   cb_error err = {0};
   ctx_seed = (unsigned long long)seed;
@@ -500,8 +501,8 @@ static void bad_options(void **state) {
   (void)state;
   cb_error err = {0};
   cb_gen_options o = {.rooms = 501};
-  assert_int_equal(cb_gen_preconnect.validate(&o, &err), CB_EINPUT);
-  assert_non_null(strstr(err.msg, "--rooms"));
+  assert_int_equal(cb_generator_check(&cb_gen_preconnect, &o, &err), CB_EINPUT);
+  assert_non_null(strstr(err.msg, "--rooms 501: preconnect makes 1 to 500 rooms"));
   cb_error err2 = {0};
   cb_gen_options o2 = {.levels = 2};
   assert_int_equal(cb_gen_preconnect.validate(&o2, &err2), CB_EINPUT);
