@@ -26,15 +26,23 @@ typedef struct cb_gen_options {
   const void *own;
 } cb_gen_options;
 
+/* A procedure's steps on d, a new dungeon of its name and the seed, titled
+ * (cb_generator_frame makes it, and frees it when a step fails); ctx is
+ * what the caller of the frame passed (NULL from cb_generator_run).
+ * CB_EINPUT with a message, or d->oom set. */
+typedef cb_status (*cb_generator_steps)(const cb_gen_options *opts, const void *ctx, cb_dungeon *d,
+                                        cb_error *err);
+
 typedef struct cb_generator {
   const char *name;
+  const char *title_noun; /* the title drawn from the seed names it: "The Ashen <noun> of ..." */
   /* --rooms from 1 to max_rooms, checked for every procedure alike
    * (cb_generator_check); 0 when it takes no --rooms, rooms_note saying why */
   int max_rooms;
   const char *rooms_note;
   /* Checks its own options before anything is rolled; CB_EINPUT with a message. */
   cb_status (*validate)(const cb_gen_options *opts, cb_error *err);
-  cb_status (*generate)(const cb_gen_options *opts, cb_dungeon **out, cb_error *err);
+  cb_generator_steps steps;
   const char *what;                     /* the sheet's subtitle: "A Cardtography dungeon" */
   const struct cb_proc_io *io;          /* its artefacts in JSON (io/json_util.h) */
   const struct cb_layout_hooks *layout; /* what it draws beyond the generic sheet, or NULL */
@@ -48,5 +56,16 @@ cb_status cb_generator_check_rooms(const cb_generator *g, const cb_gen_options *
  * rooms range its row states, then its own validate; CB_EINPUT with a
  * message. */
 cb_status cb_generator_check(const cb_generator *g, const cb_gen_options *opts, cb_error *err);
+
+/* The frame every procedure runs in: the options checked
+ * (cb_generator_check), a new dungeon of g's name and the seed, titled with
+ * opts->title or one drawn from the seed, steps(opts, ctx, d) run on it.
+ * On success *out is the dungeon (the caller frees it with
+ * cb_dungeon_free); on failure *out is NULL and the status is returned. */
+cb_status cb_generator_frame(const cb_generator *g, const cb_gen_options *opts, cb_generator_steps steps,
+                             const void *ctx, cb_dungeon **out, cb_error *err);
+/* g's own steps in the frame: a new dungeon made from opts. */
+cb_status cb_generator_run(const cb_generator *g, const cb_gen_options *opts, cb_dungeon **out,
+                           cb_error *err);
 
 #endif

@@ -68,7 +68,7 @@ static cb_status make_dungeon(const cb_job *job, cb_dungeon **out, cb_error *err
     return cb_error_set(err, CB_EINPUT, "--generator %s: no such generator (%s)", job->generator,
                         cb_generator_names(names, sizeof names, " or "));
   }
-  cb_status st = g->generate(&job->gen, out, err);
+  cb_status st = cb_generator_run(g, &job->gen, out, err);
   if (st != CB_OK) return st;
   if (job->gen.title && cb_dungeon_set_option(*out, "title", job->gen.title, false)) {
     cb_dungeon_free(*out);

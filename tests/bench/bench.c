@@ -124,7 +124,7 @@ static cb_document layout_pages(int count, int rooms, const char *fonts) {
     o.rooms = rooms;
     cb_dungeon *d = NULL;
     cb_stock_options stock = {0};
-    if (cb_gen_dropdice.generate(&o, &d, &err) == CB_OK && cb_stock_run(d, &stock, &err) == CB_OK)
+    if (cb_generator_run(&cb_gen_dropdice, &o, &d, &err) == CB_OK && cb_stock_run(d, &stock, &err) == CB_OK)
       cb_proc_sheet(d, &so);
     else
       cb_dungeon_free(d), d = NULL;

@@ -11,6 +11,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   cb_gen_options o = {.seed = 7, .own = &own};
   cb_dungeon *d = NULL;
   cb_error err = {0};
-  if (cb_gen_cards.generate(&o, &d, &err) == CB_OK) cb_dungeon_free(d);
+  if (cb_generator_run(&cb_gen_cards, &o, &d, &err) == CB_OK) cb_dungeon_free(d);
   return 0;
 }

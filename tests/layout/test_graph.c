@@ -23,7 +23,7 @@ static cb_dungeon *make(uint64_t seed, int levels, int grid) {
   o.levels = levels;
   cb_dungeon *d = NULL;
   cb_error err = {0};
-  assert_int_equal(cb_gen_battleships.generate(&o, &d, &err), CB_OK);
+  assert_int_equal(cb_generator_run(&cb_gen_battleships, &o, &d, &err), CB_OK);
   return d;
 }
 

@@ -408,7 +408,8 @@ static cb_dungeon *stocked_rooms(const char *gen, int seed, int rooms) {
   if (seed % 5 == 0 && strcmp(gen, "battleships") == 0) o.levels = 3;
   cb_dungeon *d = NULL;
   cb_error err = {0};
-  if (cb_generator_find(gen)->generate(&o, &d, &err) != CB_OK) fail_msg("%s seed %d: %s", gen, seed, err.msg);
+  if (cb_generator_run(cb_generator_find(gen), &o, &d, &err) != CB_OK)
+    fail_msg("%s seed %d: %s", gen, seed, err.msg);
   if (cb_stock_run(d, &sto, &err) != CB_OK) fail_msg("%s seed %d: %s", gen, seed, err.msg);
   return d;
 }
@@ -624,7 +625,8 @@ static void cards_marks_are_legible(void **state) {
     cb_dungeon *d = NULL;
     cb_error err = {0};
     cb_stock_options sto = {0};
-    if (cb_generator_find("cards")->generate(&o, &d, &err) != CB_OK || cb_stock_run(d, &sto, &err) != CB_OK)
+    if (cb_generator_run(cb_generator_find("cards"), &o, &d, &err) != CB_OK ||
+        cb_stock_run(d, &sto, &err) != CB_OK)
       fail_msg("cards seed %d: %s", seed, err.msg);
     cb_document doc = {0};
     lay_out_sheet(d, d, false, &doc);
@@ -951,7 +953,8 @@ static cb_dungeon *leximorph_of(int seed, int sectors) {
   cb_stock_options sto = {0};
   cb_dungeon *d = NULL;
   cb_error err = {0};
-  if (cb_generator_find("leximorph")->generate(&o, &d, &err) != CB_OK) fail_msg("seed %d: %s", seed, err.msg);
+  if (cb_generator_run(cb_generator_find("leximorph"), &o, &d, &err) != CB_OK)
+    fail_msg("seed %d: %s", seed, err.msg);
   if (cb_stock_run(d, &sto, &err) != CB_OK) fail_msg("seed %d: %s", seed, err.msg);
   return d;
 }

@@ -91,7 +91,7 @@ static void a_sheet_is_one_page(void **state) {
     if (c->options) c->options(&o);
     cb_dungeon *d = NULL;
     cb_error err = {0};
-    if (cb_generator_find(c->generator)->generate(&o, &d, &err) != CB_OK)
+    if (cb_generator_run(cb_generator_find(c->generator), &o, &d, &err) != CB_OK)
       fail_msg("%s: %s", c->name, err.msg);
     /* stocked as crawlbook stocks it: the key's length is what a game master prints */
     cb_stock_options sto = {0};

@@ -48,7 +48,7 @@ static cb_dungeon *make(const cb_generator *g, uint64_t seed, int rooms) {
   o.rooms = rooms;
   cb_dungeon *d = NULL;
   cb_error err = {0};
-  if (g->generate(&o, &d, &err) != CB_OK)
+  if (cb_generator_run(g, &o, &d, &err) != CB_OK)
     fail_msg("%s seed %llu: %s", g->name, (unsigned long long)seed, err.msg);
   return d;
 }

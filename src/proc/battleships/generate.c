@@ -592,10 +592,9 @@ static void record_options(bs *s) {
   cb_option_record_all(s->d, &cb_battleships_option_specs, &used, &own);
 }
 
-static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *err) {
-  *out = NULL;
-  cb_status st = cb_generator_check(&cb_gen_battleships, o, err);
-  if (st != CB_OK) return st;
+static cb_status steps(const cb_gen_options *o, const void *ctx, cb_dungeon *d, cb_error *err) {
+  (void)ctx;
+  cb_status st;
   bs s = {0};
   const cb_battleships_options *own = cb_battleships_options_of(o);
   s.o = o, s.own = own;
@@ -606,42 +605,36 @@ static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *e
   for (int i = 0; i < s.nfleet; i++)
     s.fleet_cells += s.fleet[i];
   cb_rng_seed(&s.rng, o->seed, 0);
-  s.d = cb_dungeon_new("battleships", o->seed);
+  s.d = d;
   s.cells = cb_malloc((size_t)s.nlevels * s.n * s.n);
   s.pick = cb_malloc((size_t)s.n * s.n * sizeof *s.pick);
-  if (!s.d || !s.cells || !s.pick) goto fail_oom;
+  if (!s.cells || !s.pick) goto fail_oom;
   s.proc = cb_arena_alloc(s.d->arena, 1, sizeof *s.proc);
   if (!s.proc) goto fail_oom;
   s.proc->n = s.n;
   s.d->procedure = s.proc;
   record_options(&s);
-  if (cb_dungeon_set_title(s.d, o->title ? o->title : cb_gen_title(s.d, "Battle Halls"))) goto fail_oom;
-  if ((st = add_rooms(&s, err)) != CB_OK) goto fail;
+  if ((st = add_rooms(&s, err)) != CB_OK) goto done;
   cb_dungeon_log(
       s.d,
       "%d level%s, each a %d x %d grid: rooms 1 to %d, a peg at r;c (row r, column c) joining rooms r and c. "
       "The fleet: %d ship%s, %d cells.",
       s.nlevels, s.nlevels == 1 ? "" : "s", s.n, s.n, s.n, s.nfleet, s.nfleet == 1 ? "" : "s", s.fleet_cells);
   for (int l = 0; l < s.nlevels; l++) {
-    if ((st = place_ships(&s, l, err)) != CB_OK) goto fail;
+    if ((st = place_ships(&s, l, err)) != CB_OK) goto done;
     place_red_pegs(&s, l);
     place_column_pegs(&s, l);
     place_row_pegs(&s, l);
-    if ((st = place_extra_pegs(&s, l, err)) != CB_OK) goto fail;
+    if ((st = place_extra_pegs(&s, l, err)) != CB_OK) goto done;
   }
-  if ((st = place_stairs(&s, err)) != CB_OK) goto fail;
-  if ((st = connect_rooms(&s, err)) != CB_OK) goto fail;
-  if ((st = read_passages(&s, err)) != CB_OK) goto fail;
-  if ((st = mark_start_and_boss(&s, err)) != CB_OK) goto fail;
-  if ((st = record_grids(&s, err)) != CB_OK) goto fail;
-  if (s.d->oom) goto fail_oom;
-  *out = s.d;
-  s.d = NULL;
+  if ((st = place_stairs(&s, err)) != CB_OK) goto done;
+  if ((st = connect_rooms(&s, err)) != CB_OK) goto done;
+  if ((st = read_passages(&s, err)) != CB_OK) goto done;
+  if ((st = mark_start_and_boss(&s, err)) != CB_OK) goto done;
+  st = record_grids(&s, err);
   goto done;
 fail_oom:
   st = cb_error_oom(err);
-fail:
-  cb_dungeon_free(s.d);
 done:
   free(s.cells);
   free(s.pick);
@@ -650,10 +643,11 @@ done:
 
 const cb_generator cb_gen_battleships = {
     .name = "battleships",
+    .title_noun = "Battle Halls",
     .max_rooms = 0,
     .rooms_note = "battleships has one room per grid row; use --grid N",
     .validate = validate,
-    .generate = generate,
+    .steps = steps,
     .what = "A BattleDungeon grid-crawl",
     .io = &cb_proc_io_battleships,
     .layout = &cb_battleships_layout,

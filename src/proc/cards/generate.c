@@ -1215,18 +1215,21 @@ static cb_status validate(const cb_gen_options *o, cb_error *err) {
   return st;
 }
 
-cb_status cb_cards_generate_scripted(const cb_gen_options *o, const cb_cards_script *script, int nscript,
-                                     cb_dungeon **out, cb_error *err) {
-  *out = NULL;
+/* The turns a test scripts (cb_cards_generate_scripted), the frame's ctx. */
+typedef struct script {
+  const cb_cards_script *turns;
+  int n;
+} script;
+
+static cb_status steps(const cb_gen_options *o, const void *ctx, cb_dungeon *d, cb_error *err) {
+  const script *sc = ctx;
   layout L;
   content ct = {0};
   cs s = {0};
-  cb_dungeon *d = NULL;
-  cb_status st = cb_generator_check_rooms(&cb_gen_cards, o, err);
-  if (st != CB_OK) return st;
-  if ((st = resolve_layout(o, &L, err)) != CB_OK) goto done;
-  if ((st = content_load(o, &ct, err)) != CB_OK) goto done;
-  s.o = o, s.own = cb_cards_options_of(o), s.L = &L, s.content = &ct, s.script = script, s.nscript = nscript;
+  cb_status st = resolve_layout(o, &L, err);
+  if (st != CB_OK || (st = content_load(o, &ct, err)) != CB_OK) goto done;
+  s.o = o, s.own = cb_cards_options_of(o), s.L = &L, s.content = &ct;
+  if (sc) s.script = sc->turns, s.nscript = sc->n;
   cb_rng_seed(&s.rng, o->seed, 0);
   s.ndeck = L.deck_size;
   s.deck = cb_malloc((size_t)s.ndeck * sizeof *s.deck);
@@ -1235,8 +1238,7 @@ cb_status cb_cards_generate_scripted(const cb_gen_options *o, const cb_cards_scr
     s.hash_cap *= 2;
   s.hash = cb_calloc(s.hash_cap, sizeof *s.hash);
   s.stairs_cell = cb_malloc(((size_t)(o->levels ? o->levels : 1) + 1) * sizeof *s.stairs_cell);
-  d = cb_dungeon_new("cards", o->seed);
-  if (!s.deck || !s.hash || !s.stairs_cell || !d) goto fail_oom;
+  if (!s.deck || !s.hash || !s.stairs_cell) goto fail_oom;
   for (int i = 0; i < s.ndeck; i++) {
     int per = s.own->jokers ? 54 : 52;
     s.deck[i] = i % per;
@@ -1245,7 +1247,6 @@ cb_status cb_cards_generate_scripted(const cb_gen_options *o, const cb_cards_scr
   d->marks_rooms = true; /* the cards say what is in each room */
   if (!cb_cards_of(d)) goto fail_oom;
   record_options(d, o, &L);
-  if (cb_dungeon_set_title(d, o->title ? o->title : cb_gen_title(d, "Card Vaults"))) goto fail_oom;
   int deals = 0;
   for (;;) {
     for (int i = 0; i < s.nlines; i++)
@@ -1268,14 +1269,11 @@ cb_status cb_cards_generate_scripted(const cb_gen_options *o, const cb_cards_scr
     free(why);
   }
   cb_cards_of(d)->deals = deals;
-  if ((st = build_model(&s, d, err)) != CB_OK) goto done;
-  *out = d;
-  d = NULL;
+  st = build_model(&s, d, err);
   goto done;
 fail_oom:
   st = cb_error_oom(err);
 done:
-  cb_dungeon_free(d);
   free(L.mask);
   content_free(&ct);
   free(s.deck);
@@ -1294,15 +1292,18 @@ done:
   return st;
 }
 
-static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *err) {
-  return cb_cards_generate_scripted(o, NULL, 0, out, err);
+cb_status cb_cards_generate_scripted(const cb_gen_options *o, const cb_cards_script *turns, int nturns,
+                                     cb_dungeon **out, cb_error *err) {
+  script sc = {turns, nturns};
+  return cb_generator_frame(&cb_gen_cards, o, steps, &sc, out, err);
 }
 
 const cb_generator cb_gen_cards = {
     .name = "cards",
+    .title_noun = "Card Vaults",
     .max_rooms = MAX_SPRAWL_ROOMS,
     .validate = validate,
-    .generate = generate,
+    .steps = steps,
     .what = "A Cardtography dungeon",
     .io = &cb_proc_io_cards,
     .layout = &cb_cards_layout,

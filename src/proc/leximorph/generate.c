@@ -1711,10 +1711,9 @@ static void record_options(lx *s) {
   cb_option_record_all(s->d, &cb_leximorph_option_specs, s->o, &used);
 }
 
-static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *err) {
-  *out = NULL;
-  cb_status st = cb_generator_check(&cb_gen_leximorph, o, err);
-  if (st != CB_OK) return st;
+static cb_status steps(const cb_gen_options *o, const void *ctx, cb_dungeon *d, cb_error *err) {
+  (void)ctx;
+  cb_status st;
   lx s = {0};
   pending *pend = NULL;
   int np = 0, nstations = 0;
@@ -1728,9 +1727,7 @@ static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *e
                          cb_door_effect_parse, "parallel, ahead, diagonal, room, chamber", err)) != CB_OK)
     goto done;
   cb_rng_seed(&s.rng, o->seed, 0);
-  s.d = cb_dungeon_new("leximorph", o->seed);
-  if (!s.d) goto fail_oom;
-  cb_dungeon *d = s.d;
+  s.d = d;
   s.sk = cb_arena_alloc(d->arena, 1, sizeof *s.sk);
   cb_leximorph_proc *proc = cb_arena_alloc(d->arena, 1, sizeof *proc);
   if (!s.sk || !proc || !cb_dungeon_add_level(d, 1, "Level 1")) goto fail_oom;
@@ -1741,30 +1738,24 @@ static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *e
   s.sk->sectors = cb_arena_alloc(d->arena, (size_t)s.sk->nsectors, sizeof *s.sk->sectors);
   if (!s.sk->sectors) goto fail_oom;
   record_options(&s);
-  if (cb_dungeon_set_title(d, o->title ? o->title : cb_gen_title(d, "Tunnels"))) goto fail_oom;
-  if ((st = roll_letters(&s, err)) != CB_OK) goto fail;
-  if ((st = join_letters(&s, err)) != CB_OK) goto fail;
-  if ((st = connect_pieces(&s, err)) != CB_OK) goto fail;
-  if ((st = trace_tunnels(&s, err)) != CB_OK) goto fail;
-  if ((st = place_stations(&s, err)) != CB_OK) goto fail;
-  if ((st = roll_features(&s, &pend, &np, &nstations, err)) != CB_OK) goto fail;
-  if ((st = ensure_a_room(&s, &pend, &np, err)) != CB_OK) goto fail;
-  if ((st = place_rooms(&s, pend, np, err)) != CB_OK) goto fail;
+  if ((st = roll_letters(&s, err)) != CB_OK) goto done;
+  if ((st = join_letters(&s, err)) != CB_OK) goto done;
+  if ((st = connect_pieces(&s, err)) != CB_OK) goto done;
+  if ((st = trace_tunnels(&s, err)) != CB_OK) goto done;
+  if ((st = place_stations(&s, err)) != CB_OK) goto done;
+  if ((st = roll_features(&s, &pend, &np, &nstations, err)) != CB_OK) goto done;
+  if ((st = ensure_a_room(&s, &pend, &np, err)) != CB_OK) goto done;
+  if ((st = place_rooms(&s, pend, np, err)) != CB_OK) goto done;
   log_rolls(&s);
-  if ((st = choose_entrance(&s, pend, np, err)) != CB_OK) goto fail;
-  if ((st = follow_tunnels(&s, pend, np, nstations, err)) != CB_OK) goto fail;
+  if ((st = choose_entrance(&s, pend, np, err)) != CB_OK) goto done;
+  if ((st = follow_tunnels(&s, pend, np, nstations, err)) != CB_OK) goto done;
   proc->nsectors = s.sk->nsectors, proc->sectors = s.sk->sectors;
   proc->njunctions = s.sk->njunctions, proc->junctions = s.sk->junctions;
   proc->nwalls = s.sk->nwalls, proc->walls = s.sk->walls;
   proc->ndoors = s.sk->ndoors, proc->doors = s.sk->doors;
-  if (d->oom) goto fail_oom;
-  *out = d;
-  s.d = NULL;
   goto done;
 fail_oom:
   st = cb_error_oom(err);
-fail:
-  cb_dungeon_free(s.d);
 done:
   tables_free(&s.tb);
   free(pend);
@@ -1781,11 +1772,12 @@ done:
 
 const cb_generator cb_gen_leximorph = {
     .name = "leximorph",
+    .title_noun = "Tunnels",
     .max_rooms = 0,
     .rooms_note = "leximorph's rooms come from the dice (junctions and doors); use --sectors to make the map "
                   "bigger",
     .validate = validate,
-    .generate = generate,
+    .steps = steps,
     .what = "A leximorph tunnel dungeon",
     .io = &cb_proc_io_leximorph,
     .layout = &cb_leximorph_layout,

@@ -49,7 +49,7 @@ static cb_gen_options split(const opts *o, cb_battleships_options *own) {
 static cb_status generate(const opts *o, cb_dungeon **d, cb_error *err) {
   cb_battleships_options own;
   cb_gen_options g = split(o, &own);
-  return cb_gen_battleships.generate(&g, d, err);
+  return cb_generator_run(&cb_gen_battleships, &g, d, err);
 }
 
 static cb_status validate(const opts *o, cb_error *err) {

@@ -112,7 +112,7 @@ static void expect_error(cb_gen_options *o, const char *needle) {
   if (!strstr(err.msg, needle)) fail_msg("'%s' does not mention '%s'", err.msg, needle);
   cb_dungeon *d = NULL;
   cb_error err2 = {0};
-  assert_int_equal(cb_gen_cards.generate(o, &d, &err2), CB_EINPUT);
+  assert_int_equal(cb_generator_run(&cb_gen_cards, o, &d, &err2), CB_EINPUT);
   assert_null(d);
 }
 
@@ -188,7 +188,7 @@ static void bad_files(void **state) {
   write_file(table, "* | * | treasure | gold everywhere\n");
   assert_int_equal(cb_gen_cards.validate(&o, &err), CB_OK);
   cb_dungeon *d = NULL;
-  assert_int_equal(cb_gen_cards.generate(&o, &d, &err), CB_OK);
+  assert_int_equal(cb_generator_run(&cb_gen_cards, &o, &d, &err), CB_OK);
   for (int i = 0; i < d->nrooms; i++) {
     assert_string_equal(d->rooms[i].text, "gold everywhere");
     assert_true(d->rooms[i].tags & CB_TAG_TREASURE);
@@ -416,7 +416,7 @@ static void properties(void **state) {
     mix_options((uint64_t)s * 2654435761u + 1, &o);
     cb_error err = {0};
     cb_dungeon *d = NULL;
-    if (cb_gen_cards.generate(&o, &d, &err) != CB_OK)
+    if (cb_generator_run(&cb_gen_cards, &o, &d, &err) != CB_OK)
       fail_msg("seed %llu: %s", (unsigned long long)o.seed, err.msg);
     check_dungeon(&o, d);
     cb_dungeon_free(d);
@@ -449,8 +449,8 @@ static void json_round_trip(void **state) {
     mix_options((uint64_t)s * 7919 + 3, &o);
     cb_error err = {0};
     cb_dungeon *d = NULL, *d2 = NULL, *d3 = NULL;
-    assert_int_equal(cb_gen_cards.generate(&o, &d, &err), CB_OK);
-    assert_int_equal(cb_gen_cards.generate(&o, &d3, &err), CB_OK);
+    assert_int_equal(cb_generator_run(&cb_gen_cards, &o, &d, &err), CB_OK);
+    assert_int_equal(cb_generator_run(&cb_gen_cards, &o, &d3, &err), CB_OK);
     buf a = {0}, b = {0}, c = {0};
     assert_int_equal(cb_json_write(d, cb_proc_json(), (cb_sink){&a, buf_write}, &err), CB_OK);
     assert_int_equal(cb_json_write(d3, cb_proc_json(), (cb_sink){&c, buf_write}, &err), CB_OK);
@@ -472,7 +472,7 @@ static void json_rejects_bad_procedure(void **state) {
   cb_gen_options o = {.seed = 5, .own = &(cb_cards_options){.shape = NULL}};
   cb_error err = {0};
   cb_dungeon *d = NULL, *d2 = NULL;
-  assert_int_equal(cb_gen_cards.generate(&o, &d, &err), CB_OK);
+  assert_int_equal(cb_generator_run(&cb_gen_cards, &o, &d, &err), CB_OK);
   buf a = {0};
   assert_int_equal(cb_json_write(d, cb_proc_json(), (cb_sink){&a, buf_write}, &err), CB_OK);
   static const struct {
@@ -513,7 +513,7 @@ static void out_of_memory(void **state) {
     cb_alloc_fail_after(n);
     cb_dungeon *d = NULL;
     cb_error err = {0};
-    cb_status st = cb_gen_cards.generate(&o, &d, &err);
+    cb_status st = cb_generator_run(&cb_gen_cards, &o, &d, &err);
     cb_alloc_fail_after(-1);
     if (st == CB_OK) {
       cb_dungeon_free(d);
@@ -587,7 +587,7 @@ static void issue12_one_boss(void **state) {
     if (s % 7 == 3) OWN(o).decks = 2;
     cb_error err = {0};
     cb_dungeon *d = NULL;
-    if (cb_gen_cards.generate(&o, &d, &err) != CB_OK)
+    if (cb_generator_run(&cb_gen_cards, &o, &d, &err) != CB_OK)
       fail_msg("seed %llu: %s", (unsigned long long)o.seed, err.msg);
     count_boss(d, &c);
     cb_dungeon_free(d);
@@ -615,7 +615,7 @@ static void issue12_sprawl_cap(void **state) {
     if (s % 10 == 9) o.levels = 2;
     cb_error err = {0};
     cb_dungeon *d = NULL;
-    if (cb_gen_cards.generate(&o, &d, &err) != CB_OK)
+    if (cb_generator_run(&cb_gen_cards, &o, &d, &err) != CB_OK)
       fail_msg("seed %llu: %s", (unsigned long long)o.seed, err.msg);
     const cb_cards_proc *p = cb_cards_of(d);
     for (int i = 0; i < p->nturns; i++) {
@@ -652,7 +652,7 @@ static void issue12_fresh_decks(void **state) {
     if (s % 5 == 4) OWN(o).sprawl = true, o.rooms = 30;
     cb_error err = {0};
     cb_dungeon *d = NULL;
-    if (cb_gen_cards.generate(&o, &d, &err) != CB_OK) {
+    if (cb_generator_run(&cb_gen_cards, &o, &d, &err) != CB_OK) {
       refused++;
       continue;
     }

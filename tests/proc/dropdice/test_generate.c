@@ -557,7 +557,7 @@ static cb_dungeon *make(uint64_t seed, int rooms, int by_length) {
   o.rooms = rooms;
   cb_dungeon *d = NULL;
   cb_error err = {0};
-  cb_status st = cb_gen_dropdice.generate(&o, &d, &err);
+  cb_status st = cb_generator_run(&cb_gen_dropdice, &o, &d, &err);
   if (st != CB_OK) fail_msg("seed %llu rooms %d: %s", (unsigned long long)seed, rooms, err.msg);
   cb_error e2 = {0};
   if (cb_check_structure(d, &e2) != CB_OK)
@@ -648,7 +648,7 @@ static void default_rooms_and_options_recorded(void **state) {
   o.seed = 42;
   cb_dungeon *d = NULL;
   cb_error err = {0};
-  assert_int_equal(cb_gen_dropdice.generate(&o, &d, &err), CB_OK);
+  assert_int_equal(cb_generator_run(&cb_gen_dropdice, &o, &d, &err), CB_OK);
   assert_int_equal(d->nrooms, 10 /* the seed's ten dice */);
   int rooms = 0, by = 0;
   for (int i = 0; i < d->noptions; i++) {
@@ -671,7 +671,7 @@ static void bad_options_are_input_errors(void **state) {
     assert_non_null(strstr(err.msg, "--rooms"));
     cb_dungeon *d = (cb_dungeon *)&o; /* any non-NULL value: generate must clear it */
     cb_error e2 = {0};
-    assert_int_equal(cb_gen_dropdice.generate(&o, &d, &e2), CB_EINPUT);
+    assert_int_equal(cb_generator_run(&cb_gen_dropdice, &o, &d, &e2), CB_EINPUT);
     assert_null(d);
   }
   cb_gen_options o = {0};

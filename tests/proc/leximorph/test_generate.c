@@ -42,7 +42,7 @@ static cb_gen_options split(const opts *o, cb_leximorph_options *own) {
 static cb_status generate(const opts *o, cb_dungeon **d, cb_error *err) {
   cb_leximorph_options own;
   cb_gen_options g = split(o, &own);
-  return cb_gen_leximorph.generate(&g, d, err);
+  return cb_generator_run(&cb_gen_leximorph, &g, d, err);
 }
 
 static cb_status validate(const opts *o, cb_error *err) {

@@ -29,7 +29,7 @@ static cb_dungeon *make(uint64_t seed, int rooms, bool ladders, bool faithful) {
   cb_dungeon *d = NULL;
   cb_error err = {0};
   ctx_seed = (unsigned long long)seed;
-  cb_status st = cb_gen_preconnect.generate(&o, &d, &err);
+  cb_status st = cb_generator_run(&cb_gen_preconnect, &o, &d, &err);
   if (st != CB_OK) fail_msg("seed %llu: %s", (unsigned long long)seed, err.msg);
   return d;
 }
@@ -509,7 +509,7 @@ static void bad_options(void **state) {
   assert_non_null(strstr(err2.msg, "--levels"));
   cb_dungeon *d = NULL;
   cb_error err3 = {0};
-  assert_int_equal(cb_gen_preconnect.generate(&o, &d, &err3), CB_EINPUT);
+  assert_int_equal(cb_generator_run(&cb_gen_preconnect, &o, &d, &err3), CB_EINPUT);
   assert_null(d);
 }
 
