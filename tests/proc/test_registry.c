@@ -77,9 +77,11 @@ static void the_frame(void **state) {
   cb_error err = {0};
   assert_int_equal(cb_generator_frame(&g, &o, refusing_steps, NULL, &d, &err), CB_EINPUT);
   assert_null(d);
+  err = (cb_error){0};
   assert_int_equal(cb_generator_frame(&g, &o, starved_steps, NULL, &d, &err), CB_EINTERNAL);
   assert_null(d);
   o.rooms = 6; /* refused before any step */
+  err = (cb_error){0};
   assert_int_equal(cb_generator_frame(&g, &o, kept_steps, NULL, &d, &err), CB_EINPUT);
   o.rooms = 0;
   const cb_dungeon *seen = NULL;
