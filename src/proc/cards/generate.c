@@ -1245,6 +1245,7 @@ static cb_status steps(const cb_gen_options *o, const void *ctx, cb_dungeon *d, 
   }
   d->procedure = cb_arena_alloc(d->arena, 1, sizeof(cb_cards_proc));
   d->marks_rooms = true; /* the cards say what is in each room */
+  d->room_rules = cb_cards_room_rules;
   if (!cb_cards_of(d)) goto fail_oom;
   record_options(d, o, &L);
   int deals = 0;

@@ -62,6 +62,12 @@ typedef struct cb_cards_proc {
   cb_card_stairs *stairs;
 } cb_cards_proc;
 
+/* Its room rules for stocking (cb_dungeon.room_rules), the card's word:
+ * diamonds easy or moderate, hearts tough (more of them), a high value a
+ * tougher kind; black cards no monster; face cards a trap (red) or a wonder
+ * (black). */
+void cb_cards_room_rules(const cb_room *r, cb_room_word *w);
+
 const char *cb_die_result_name(cb_die_result r);
 int cb_die_result_parse(const char *name);
 const char *cb_obstacle_name(cb_obstacle o); /* NULL for none */

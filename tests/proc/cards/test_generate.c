@@ -56,6 +56,34 @@ static int dial(const cb_dungeon *d, const cb_room *a, const cb_room *b) {
  * and its 3 is the door already there, so it gets doors at 2 and 6. The card
  * above the entrance is scripted to a dead end (4 4 4) so that nothing
  * reaches the 2 of diamonds' neighbours first. */
+/* The card's word to stocking (its room rules): suit and value. */
+static void room_rules(void **state) {
+  (void)state;
+  struct {
+    const char *card;
+    int value;
+    cb_room_word want;
+  } cases[] = {
+      {"9S", 9, {.no_monster = true, .tough = true, .wonder = true}},
+      {"5C", 5, {.no_monster = true}},
+      {"JH", 11, {.more = 1, .tough = true, .trap = true}},
+      {"2D", 2, {0}},
+      {NULL, 0, {0}},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    cb_room r = {.card = cases[i].card, .value = cases[i].value};
+    cb_room_word w = {0};
+    cb_cards_room_rules(&r, &w);
+    assert_memory_equal(&w, &cases[i].want, sizeof w);
+  }
+  cb_dungeon *d = NULL;
+  cb_error err = {0};
+  cb_gen_options o = {.seed = 1};
+  assert_int_equal(cb_generator_run(&cb_gen_cards, &o, &d, &err), CB_OK);
+  assert_true(d->room_rules == cb_cards_room_rules);
+  cb_dungeon_free(d);
+}
+
 static void worked_example(void **state) {
   (void)state;
   cb_gen_options o = {.seed = 7, .faithful = true, .own = &(cb_cards_options){.shape = NULL}};
@@ -673,11 +701,17 @@ static void issue12_fresh_decks(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(worked_example),     cmocka_unit_test(option_errors),
-      cmocka_unit_test(bad_files),          cmocka_unit_test(properties),
-      cmocka_unit_test(json_round_trip),    cmocka_unit_test(json_rejects_bad_procedure),
-      cmocka_unit_test(out_of_memory),      cmocka_unit_test(issue12_one_boss),
-      cmocka_unit_test(issue12_sprawl_cap), cmocka_unit_test(issue12_fresh_decks),
+      cmocka_unit_test(room_rules),
+      cmocka_unit_test(worked_example),
+      cmocka_unit_test(option_errors),
+      cmocka_unit_test(bad_files),
+      cmocka_unit_test(properties),
+      cmocka_unit_test(json_round_trip),
+      cmocka_unit_test(json_rejects_bad_procedure),
+      cmocka_unit_test(out_of_memory),
+      cmocka_unit_test(issue12_one_boss),
+      cmocka_unit_test(issue12_sprawl_cap),
+      cmocka_unit_test(issue12_fresh_decks),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
