@@ -170,7 +170,7 @@ bool cb_cli_page_size(const char *s, double *w, double *h) {
 }
 
 /* The procedures that take a procedure's option, those that describe it
- * first ("cards dice"). */
+ * first, their names one space apart. */
 static void scope_of(const char *name, char *buf, size_t cap) {
   int n;
   size_t len = 0;

@@ -35,7 +35,7 @@ typedef enum {
   CB_SYM_OVER,
   CB_SYM_DEAD_END,
   CB_SYM_PORTAL,
-  /* marks on the leximorph tunnel sketch (doors, secret doors and stairs
+  /* marks on a tunnel sketch (seed 001's) (doors, secret doors and stairs
    * use the passage symbols above) */
   CB_SYM_SK_JUNCTION,
   CB_SYM_SK_TRAP,
