@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "options.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "run/batch.h"
 
 #define CLI(member) offsetof(cb_cli, member)

@@ -4,7 +4,7 @@
 #include "common.h"
 #include "page/page.h"
 #include "page/sizes.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "run/batch.h"
 #include "run/formats.h"
 
@@ -170,7 +170,7 @@ bool cb_cli_page_size(const char *s, double *w, double *h) {
 }
 
 /* The procedures that take a procedure's option, those that describe it
- * first ("cards dice"). */
+ * first, their names one space apart. */
 static void scope_of(const char *name, char *buf, size_t cap) {
   int n;
   size_t len = 0;
@@ -198,7 +198,7 @@ static cb_status check_scope(const cb_cli *cli, const cli_read *rd, cb_error *er
                         arg ? " " : "", arg ? arg : "", name, scope);
   }
   for (int k = 0; g && g->options && k < g->options->n; k++)
-    if (g->options->specs[k].check && g->options->specs[k].check(&cli->job.gen, err)) return err->status;
+    if (g->options->specs[k].check && g->options->specs[k].check(cli->own, err)) return err->status;
   return CB_OK;
 }
 
@@ -209,7 +209,7 @@ static cb_status read_option(cb_cli *cli, const cli_table *t, int k, const char 
   bool common = t->common[k];
   if ((!common || (s->flags & CB_OPTF_SCOPED)) && rd->ngiven < MAX_GIVEN)
     rd->given_arg[rd->ngiven] = arg, rd->given[rd->ngiven++] = s;
-  if (cb_option_parse(s, arg, common ? (void *)cli : (void *)&cli->job.gen, err)) return err->status;
+  if (cb_option_parse(s, arg, common ? (void *)cli : (void *)cli->scratch, err)) return err->status;
   if ((!common || (s->flags & CB_OPTF_GENERATOR)) && !rd->first_gen) rd->first_gen = s;
   return CB_OK;
 }
@@ -252,6 +252,24 @@ static cb_status read_operands(int argc, char **argv, cb_cli *cli, const cli_rea
   return CB_OK;
 }
 
+/* The chosen procedure's own options: argv read again, each of its options
+ * by its own row into its own record (all zero: its defaults). */
+static cb_status settle_own(int argc, char **argv, cb_cli *cli, const cli_table *t, cb_error *err) {
+  const cb_generator *g = cb_generator_find(cli->job.generator);
+  memset(cli->own, 0, sizeof cli->own);
+  cli->job.gen.own = cli->own;
+  if (!g || !g->options) return CB_OK;
+  int c, optind_was = optind;
+  optind = 0;
+  while ((c = getopt_long(argc, argv, t->shorts, t->longs, NULL)) != -1) {
+    int k = table_row(t, c);
+    const cb_option_spec *s = k >= 0 && !t->common[k] ? cb_option_find(g->options, t->row[k]->name) : NULL;
+    if (s && !(s->flags & CB_OPTF_COMMON) && cb_option_parse(s, optarg, cli->own, err)) return err->status;
+  }
+  optind = optind_was;
+  return CB_OK;
+}
+
 /* The seed when none is given, and a batch that would run past the largest. */
 static cb_status settle_seed(cb_cli *cli, uint64_t random_seed, cb_error *err) {
   cb_job *job = &cli->job;
@@ -277,12 +295,13 @@ void cb_cli_table_keys(const char **keys, int cap) {
 }
 
 /* A template's tables stand in for the procedure's table options not given. */
-static void use_template_tables(cb_job *job) {
+static void use_template_tables(cb_cli *cli) {
+  cb_job *job = &cli->job;
   const cb_generator *g = cb_generator_find(job->generator);
   for (int t = 0; g && g->options && t < job->tpl.ntables; t++)
     for (int i = 0; i < g->options->n; i++) {
       const cb_option_spec *s = &g->options->specs[i];
-      const char **field = (const char **)((char *)&job->gen + s->field);
+      const char **field = (const char **)(void *)(cli->own + s->field);
       if (s->table && strcmp(s->table, job->tpl.tables[t].key) == 0 && !*field)
         *field = job->tpl.tables[t].value;
     }
@@ -294,7 +313,7 @@ static cb_status settle_page(cb_cli *cli, cb_error *err) {
              *template_name = cli->given.template_name;
   bool landscape = cli->given.landscape;
   if (!page_size) job->page_w = job->tpl.page_w, job->page_h = job->tpl.page_h;
-  use_template_tables(job);
+  use_template_tables(cli);
   if (!style) job->colour = job->tpl.colour;
   if (page_size || landscape || style || template_name || job->appendix || job->impose_saddle) {
     size_t n = 0, cap = sizeof cli->page_args;
@@ -393,7 +412,6 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
   job->date = CB_DEFAULT_DATE;
   job->jobs = cb_batch_cores();
   cb_template_default(&job->tpl);
-  job->gen.extra_by = CB_EXTRA_BY_TREE;
   cli_table t;
   table_build(&t);
   cli_read rd = {0};
@@ -407,9 +425,9 @@ cb_status cb_cli_parse(int argc, char **argv, const char *date_env, uint64_t ran
     if (read_option(cli, &t, k, optarg, &rd, err)) return err->status;
     if (cli->help || cli->version) return CB_OK;
   }
-  if (read_operands(argc, argv, cli, &rd, err) || settle_seed(cli, random_seed, err) ||
-      settle_page(cli, err) || check_scope(cli, &rd, err) || settle_format(cli, err) ||
-      settle_date(job, date_env, err))
+  if (read_operands(argc, argv, cli, &rd, err) || settle_own(argc, argv, cli, &t, err) ||
+      settle_seed(cli, random_seed, err) || settle_page(cli, err) || check_scope(cli, &rd, err) ||
+      settle_format(cli, err) || settle_date(job, date_env, err))
     return err->status;
   return CB_OK;
 }

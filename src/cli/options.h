@@ -5,6 +5,7 @@
 #define CB_OPTIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "run/job.h"
@@ -14,6 +15,12 @@ typedef struct cb_cli {
   bool help, version, explain;
   bool seed_given;
   char page_args[1300]; /* the page options as given, for the footer */
+  /* the chosen procedure's own options record, which job.gen.own points to
+   * (filled by its rows once the procedure is known); and where each of a
+   * procedure's options is read first, as it comes, to refuse a bad value at
+   * once (read by the first procedure that takes it) */
+  _Alignas(max_align_t) unsigned char own[CB_PROC_OPTIONS_MAX];
+  _Alignas(max_align_t) unsigned char scratch[CB_PROC_OPTIONS_MAX];
   /* what the command line said, read once every option is */
   struct {
     const char *output, *format, *page_size, *style, *template_name;

@@ -19,7 +19,7 @@ typedef struct cb_toc_entry {
 int cb_cover_pages(int n, const cb_sheet_options *o);
 
 /* Appends the cover pages to doc: `title` above, `about` below it (e.g. "20
- * dropdice dungeons, seeds 1 to 20"), the entries, and `command` (how to make
+ * NAME dungeons, seeds 1 to 20"), the entries, and `command` (how to make
  * the batch again) in every footer. CB_EINTERNAL on OOM. */
 cb_status cb_cover_layout(const cb_toc_entry *e, int n, const char *title, const char *about,
                           const char *command, const cb_measure *m, const cb_sheet_options *o,

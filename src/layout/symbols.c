@@ -5,8 +5,7 @@
 
 #include "page/flow.h"
 
-static const double MIN_TEXT = 7.0;   /* points: the smallest text on any page */
-static const double MIN_NUMBER = 8.0; /* and the smallest room number */
+static const double MIN_TEXT = CB_SYMBOL_MIN_TEXT;
 
 static const char *const names[CB_SYM_COUNT] = {"main start",
                                                 "start",
@@ -34,16 +33,7 @@ static const char *const names[CB_SYM_COUNT] = {"main start",
                                                 "passes under",
                                                 "passes over",
                                                 "dead end",
-                                                "portal",
-                                                "ordinary junction",
-                                                "trapped",
-                                                "trap (disabled)",
-                                                "minor obstacle",
-                                                "room",
-                                                "blank wall",
-                                                "side passage",
-                                                "two diagonal passages",
-                                                "blocked passage"};
+                                                "portal"};
 
 #define GREEN                                                                                                \
   { 0.10, 0.45, 0.20 }
@@ -111,8 +101,6 @@ static cb_symbols tinted(const cb_symbols *st, cb_symbol s) {
 const char *cb_symbol_name(cb_symbol s) { return (unsigned)s < CB_SYM_COUNT ? names[s] : "?"; }
 
 int cb_symbol_is_badge(cb_symbol s) { return s < CB_SYM_PATH; }
-
-int cb_symbol_is_sketch_mark(cb_symbol s) { return s >= CB_SYM_SK_JUNCTION && s < CB_SYM_COUNT; }
 
 static const char *badge_text(cb_symbol s, const char *text) {
   switch (s) {
@@ -271,7 +259,7 @@ static void badge_inside(cb_page *p, const cb_symbols *st, cb_symbol s, const ch
                t);
 }
 
-static void stroke(cb_page *p, cb_rgb color, double width, cb_cap cap) {
+void cb_symbol_stroke(cb_page *p, cb_rgb color, double width, cb_cap cap) {
   cb_ink ink = cb_ink_stroke(color, width);
   ink.cap = cap;
   cb_page_ink(p, &ink);
@@ -284,14 +272,14 @@ static void obstructed(cb_page *p, const cb_symbols *st, double x, double y, dou
   cb_page_line(p, x + a, y + a);
   cb_page_move(p, x - a, y + a);
   cb_page_line(p, x + a, y - a);
-  stroke(p, st->ink, st->line * 1.6, CB_CAP_BUTT);
+  cb_symbol_stroke(p, st->ink, st->line * 1.6, CB_CAP_BUTT);
 }
 
 static void cross_bar(cb_page *p, double mx, double my, double ux, double uy, double half, cb_rgb c,
                       double w) {
   cb_page_move(p, mx - uy * half, my + ux * half);
   cb_page_line(p, mx + uy * half, my - ux * half);
-  stroke(p, c, w, CB_CAP_BUTT);
+  cb_symbol_stroke(p, c, w, CB_CAP_BUTT);
 }
 
 static void padlock(cb_page *p, const cb_symbols *st, double cx, double cy) {
@@ -301,7 +289,7 @@ static void padlock(cb_page *p, const cb_symbols *st, double cx, double cy) {
   cb_page_line(p, cx - r, top - r * 0.6);
   cb_page_curve(p, cx - r, top - r * 1.9, cx + r, top - r * 1.9, cx + r, top - r * 0.6);
   cb_page_line(p, cx + r, top + 0.5);
-  stroke(p, st->ink, st->line * 1.3, CB_CAP_ROUND);
+  cb_symbol_stroke(p, st->ink, st->line * 1.3, CB_CAP_ROUND);
   cb_page_rect(p, cx - bw / 2, top, bw, bh);
   cb_ink body = cb_ink_fill(st->ink);
   cb_page_ink(p, &body);
@@ -413,7 +401,7 @@ static void passage_mark(cb_page *p, const cb_symbols *st, cb_symbol s, const pa
       for (int side = -1; side <= 1; side += 2) {
         cb_page_move(p, gx0 + nx * b * 0.32 * side, gy0 + ny * b * 0.32 * side);
         cb_page_line(p, gx1 + nx * b * 0.32 * side, gy1 + ny * b * 0.32 * side);
-        stroke(p, st->ink, st->line * 0.9, CB_CAP_BUTT);
+        cb_symbol_stroke(p, st->ink, st->line * 0.9, CB_CAP_BUTT);
       }
     break;
   }
@@ -425,11 +413,11 @@ static void passage_mark(cb_page *p, const cb_symbols *st, cb_symbol s, const pa
       cb_page_line(p, gx0 + nx * o, gy0 + ny * o);
       cb_page_line(p, gx1 + nx * o, gy1 + ny * o);
       cb_page_line(p, gx1 + ux * b * 0.25 + nx * o * 1.5, gy1 + uy * b * 0.25 + ny * o * 1.5);
-      stroke(p, st->ink, st->line * 0.9, CB_CAP_ROUND);
+      cb_symbol_stroke(p, st->ink, st->line * 0.9, CB_CAP_ROUND);
     }
     cb_page_move(p, gx0, gy0);
     cb_page_line(p, gx1, gy1);
-    stroke(p, st->ink, st->line, CB_CAP_BUTT);
+    cb_symbol_stroke(p, st->ink, st->line, CB_CAP_BUTT);
     break;
   case CB_SYM_PORTAL:
     cb_page_circle(p, mx, my, gap / 2);
@@ -550,7 +538,7 @@ void cb_symbol_passage_kinds(cb_page *p, const cb_symbols *st, const cb_symbol *
       /* its stretch cleared of the line first */
       cb_page_move(p, mx - ux * half, my - uy * half);
       cb_page_line(p, mx + ux * half, my + uy * half);
-      stroke(p, st->paper, st->line * 3, CB_CAP_BUTT);
+      cb_symbol_stroke(p, st->paper, st->line * 3, CB_CAP_BUTT);
       cb_symbol_passage_at(p, st, s[k], mx - ux * half, my - uy * half, mx + ux * half, my + uy * half, 0.5);
       continue;
     }
@@ -576,101 +564,6 @@ void cb_symbol_tunnel(cb_page *p, const cb_symbols *st, const double *xy, int n,
   cb_page_ink(p, &ink);
 }
 
-/* A short side passage from the wall at (x, y) + n * tw/2, heading (dx, dy). */
-static void stub(cb_page *p, const cb_symbols *st, double x, double y, double dx, double dy, double nx,
-                 double ny, double tw, double len, int open_end) {
-  double c = dx * nx + dy * ny, start = c > 0.2 ? tw / 2 / c : tw / 2;
-  double sw = tw * 0.8, xy[4] = {x + dx * (start - sw * 0.3), y + dy * (start - sw * 0.3),
-                                 x + dx * (start + len), y + dy * (start + len)};
-  cb_symbol_tunnel(p, st, xy, 2, sw, 0, open_end);
-  /* the floor opens through the main tunnel's wall */
-  double fl[4] = {x + dx * (start - tw * 0.45), y + dy * (start - tw * 0.45), xy[2], xy[3]};
-  cb_symbol_tunnel(p, st, fl, 2, sw, 1, open_end);
-}
-
-void cb_symbol_sketch_mark(cb_page *p, const cb_symbols *st, cb_symbol s, const char *text, double x,
-                           double y, double ux, double uy, double nx, double ny, double tw) {
-  double r = tw * 0.22, w = st->line;
-  switch (s) {
-  case CB_SYM_SK_JUNCTION: {
-    cb_page_circle(p, x, y, r * 0.75);
-    cb_ink dot = cb_ink_fill(st->ink);
-    cb_page_ink(p, &dot);
-    break;
-  }
-  case CB_SYM_SK_TRAP:
-  case CB_SYM_SK_TRAP_OFF: {
-    double size = fmax(MIN_TEXT, tw * 0.62), t = cb_text_width(st->m, CB_FONT_BOLD, size, "T");
-    cb_page_text(p, CB_FONT_BOLD, size, x - t / 2, y + size * 0.34, st->ink, "T");
-    if (s == CB_SYM_SK_TRAP_OFF) {
-      cb_page_move(p, x - tw * 0.34, y + tw * 0.3);
-      cb_page_line(p, x + tw * 0.34, y - tw * 0.3);
-      stroke(p, st->ink, w * 0.9, CB_CAP_ROUND);
-    }
-    break;
-  }
-  case CB_SYM_SK_OBSTACLE: {
-    /* debris: a few stones across the floor */
-    static const double stones[][3] = {{-0.22, -0.12, 0.09},
-                                       {0.05, 0.14, 0.1},
-                                       {0.2, -0.15, 0.07},
-                                       {-0.05, -0.02, 0.06},
-                                       {-0.2, 0.16, 0.06}};
-    for (size_t i = 0; i < sizeof stones / sizeof *stones; i++) {
-      double sx = x + (ux * stones[i][0] - uy * stones[i][1]) * tw * 1.4;
-      double sy = y + (uy * stones[i][0] + ux * stones[i][1]) * tw * 1.4;
-      cb_page_circle(p, sx, sy, stones[i][2] * tw);
-    }
-    cb_ink f = cb_ink_fill(st->ink);
-    cb_page_ink(p, &f);
-    break;
-  }
-  case CB_SYM_SK_ROOM: {
-    /* the box widens for a number that would not fit it at 8 pt, a room number's least */
-    double size = fmin(tw * 0.62, st->badge), t = text ? cb_text_width(st->m, CB_FONT_BOLD, size, text) : 0;
-    if (t > tw * 0.9) size *= tw * 0.9 / t, t = tw * 0.9;
-    if (text && size < MIN_NUMBER) t *= MIN_NUMBER / size, size = MIN_NUMBER;
-    double bw = fmax(tw, t / 0.9);
-    cb_page_rect(p, x - bw / 2, y - tw / 2, bw, tw);
-    cb_ink box = {
-        .fill = true, .stroke = true, .fill_color = st->paper, .stroke_color = st->ink, .width = w * 1.3};
-    cb_page_ink(p, &box);
-    if (text) cb_page_text(p, CB_FONT_BOLD, size, x - t / 2, y + size * 0.34, st->ink, text);
-    break;
-  }
-  case CB_SYM_SK_BLANK: {
-    /* a short hatch on the wall, as on a survey */
-    double bx = x + nx * tw / 2, by = y + ny * tw / 2;
-    for (int k = -1; k <= 1; k += 2) {
-      double ox = bx + ux * tw * 0.12 * k, oy = by + uy * tw * 0.12 * k;
-      cb_page_move(p, ox, oy);
-      cb_page_line(p, ox + nx * tw * 0.22 + ux * tw * 0.1, oy + ny * tw * 0.22 + uy * tw * 0.1);
-    }
-    stroke(p, st->ink, w * 0.6, CB_CAP_BUTT);
-    break;
-  }
-  case CB_SYM_SK_BRANCH: stub(p, st, x, y, nx, ny, nx, ny, tw, tw * 1.4, 1); break;
-  case CB_SYM_SK_DIAGONALS:
-    for (int k = -1; k <= 1; k += 2) {
-      double dx = (nx + ux * k) / sqrt(2), dy = (ny + uy * k) / sqrt(2);
-      stub(p, st, x + ux * tw * 0.45 * k, y + uy * tw * 0.45 * k, dx, dy, nx, ny, tw, tw * 1.2, 1);
-    }
-    break;
-  case CB_SYM_SK_BLOCKED: {
-    stub(p, st, x, y, nx, ny, nx, ny, tw, tw * 0.9, 0);
-    /* rubble filling its end */
-    double ex = x + nx * tw * 1.3, ey = y + ny * tw * 1.3, a = tw * 0.28;
-    cb_page_move(p, ex - ux * a - nx * a, ey - uy * a - ny * a);
-    cb_page_line(p, ex + ux * a + nx * a, ey + uy * a + ny * a);
-    cb_page_move(p, ex - ux * a + nx * a, ey - uy * a + ny * a);
-    cb_page_line(p, ex + ux * a - nx * a, ey + uy * a - ny * a);
-    stroke(p, st->ink, w * 1.1, CB_CAP_BUTT);
-    break;
-  }
-  default: break;
-  }
-}
-
 void cb_symbol_mark(cb_page *p, const cb_symbols *st0, cb_symbol s, double x, double y, double ux, double uy,
                     double width) {
   cb_symbols tint = tinted(st0, s);
@@ -693,7 +586,7 @@ void cb_symbol_mark(cb_page *p, const cb_symbols *st0, cb_symbol s, double x, do
       cb_page_line(p, x + ux * t + nx * amp * side, y + uy * t + ny * amp * side);
     }
     cb_page_line(p, x + ux * len / 2, y + uy * len / 2);
-    stroke(p, st->ink, st->line, CB_CAP_ROUND);
+    cb_symbol_stroke(p, st->ink, st->line, CB_CAP_ROUND);
     break;
   }
   case CB_SYM_STAIRS:
@@ -710,7 +603,7 @@ void cb_symbol_mark(cb_page *p, const cb_symbols *st0, cb_symbol s, double x, do
       for (int side = -1; side <= 1; side += 2) {
         cb_page_move(p, x - ux * len / 2 + nx * half * 0.8 * side, y - uy * len / 2 + ny * half * 0.8 * side);
         cb_page_line(p, x + ux * len / 2 + nx * half * 0.8 * side, y + uy * len / 2 + ny * half * 0.8 * side);
-        stroke(p, st->ink, st->line * 0.8, CB_CAP_BUTT);
+        cb_symbol_stroke(p, st->ink, st->line * 0.8, CB_CAP_BUTT);
       }
     break;
   }

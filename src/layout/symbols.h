@@ -35,19 +35,14 @@ typedef enum {
   CB_SYM_OVER,
   CB_SYM_DEAD_END,
   CB_SYM_PORTAL,
-  /* marks on the leximorph tunnel sketch (doors, secret doors and stairs
-   * use the passage symbols above) */
-  CB_SYM_SK_JUNCTION,
-  CB_SYM_SK_TRAP,
-  CB_SYM_SK_TRAP_OFF,
-  CB_SYM_SK_OBSTACLE,
-  CB_SYM_SK_ROOM,
-  CB_SYM_SK_BLANK,
-  CB_SYM_SK_BRANCH,
-  CB_SYM_SK_DIAGONALS,
-  CB_SYM_SK_BLOCKED,
+  /* the shared symbols end here: a procedure numbers marks of its own from
+   * CB_SYM_COUNT on (in its folder; a cb_symbol_set holds 64), and names and
+   * draws them itself */
   CB_SYM_COUNT
 } cb_symbol;
+
+#define CB_SYMBOL_MIN_TEXT 7.0   /* points: the smallest text on any page */
+#define CB_SYMBOL_MIN_NUMBER 8.0 /* and the smallest room number */
 
 typedef struct cb_symbols {
   const cb_measure *m;
@@ -123,9 +118,6 @@ void cb_symbol_passage_mark(const cb_symbols *st, cb_symbol s, double *w, double
 void cb_symbol_label(cb_page *p, const cb_symbols *st, const char *text, double cx, double cy);
 void cb_symbol_label_size(const cb_symbols *st, const char *text, double *w, double *h);
 
-/* True for the tunnel-sketch marks (CB_SYM_SK_*). */
-int cb_symbol_is_sketch_mark(cb_symbol s);
-
 /* A tunnel as a graph-paper sketch draws it: two walls tw apart along the
  * polyline xy[0..2n). Draw every tunnel with pass 0 (the walls), then every
  * tunnel with pass 1 (the floor), so that crossings open into each other.
@@ -133,12 +125,8 @@ int cb_symbol_is_sketch_mark(cb_symbol s);
 void cb_symbol_tunnel(cb_page *p, const cb_symbols *st, const double *xy, int n, double tw, int pass,
                       int open_end);
 
-/* Draws sketch mark s at (x, y) on a tunnel's centre line; (ux, uy) is the
- * tunnel's direction there, (nx, ny) the unit normal towards the wall a wall
- * mark is on, tw the tunnel's width. For CB_SYM_SK_ROOM, text is the room's
- * number and tw the room's side. */
-void cb_symbol_sketch_mark(cb_page *p, const cb_symbols *st, cb_symbol s, const char *text, double x,
-                           double y, double ux, double uy, double nx, double ny, double tw);
+/* Strokes the current path with color, width points wide, ends as cap. */
+void cb_symbol_stroke(cb_page *p, cb_rgb color, double width, cb_cap cap);
 
 /* Draws the mark of `s` alone, centred at (x, y) on a passage `width`
  * points wide that runs along the unit vector (ux, uy): a door leaf across

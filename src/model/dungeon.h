@@ -142,6 +142,16 @@ typedef struct cb_pair {
   int a, b;
 } cb_pair;
 
+/* What a procedure's mark on a room (a card, say) tells stocking beyond the
+ * room's tags (cb_dungeon.room_rules). */
+typedef struct cb_room_word {
+  int more;        /* more monsters in its encounter's group */
+  bool tough;      /* a tougher kind of monster */
+  bool no_monster; /* its encounter holds no monster */
+  bool trap;       /* a trap */
+  bool wonder;     /* a special */
+} cb_room_word;
+
 typedef struct cb_dungeon {
   cb_arena *arena;
   const char *generator;
@@ -159,7 +169,10 @@ typedef struct cb_dungeon {
   void *procedure;
   double room_ft;   /* a room's size on the map in feet (a dropped die), 0: none */
   bool marks_rooms; /* the procedure marks what is in rooms (stocking: its word stands) */
-  bool players;     /* the players' view (model/view.c): drawings that show secrets stay out */
+  /* the procedure's room rules: what its mark on room r says to stocking
+   * beyond r's tags, into *w (zeroed first); NULL: nothing more */
+  void (*room_rules)(const cb_room *r, cb_room_word *w);
+  bool players; /* the players' view (model/view.c): drawings that show secrets stay out */
   /* Stocking (spec/stocking.md); theme NULL: not stocked (crawlbook/1). */
   const char *theme; /* the theme's display name */
   int depth;         /* 1..10 */

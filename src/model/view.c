@@ -53,7 +53,7 @@ static bool open_way_up(const cb_dungeon *d, const cb_room *r) {
 
 static void copy_header(cb_dungeon *v, const cb_dungeon *d) {
   v->procedure = d->procedure; /* read-only artefacts, owned by d: v must not outlive it */
-  v->room_ft = d->room_ft, v->marks_rooms = d->marks_rooms;
+  v->room_ft = d->room_ft, v->marks_rooms = d->marks_rooms, v->room_rules = d->room_rules;
   v->players = true; /* drawings that mark secret doors and traps stay out */
   if (d->title) cb_dungeon_set_title(v, d->title);
   for (int i = 0; i < d->noptions; i++) {

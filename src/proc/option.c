@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "base/text.h"
-#include "proc.h"
 
 #define FIELD(opts, s, type) ((type *)(void *)((char *)(opts) + (s)->field))
 #define CFIELD(opts, s, type) ((const type *)(const void *)((const char *)(opts) + (s)->field))
@@ -120,10 +119,11 @@ static int record_value(const cb_option_spec *s, const void *opts, char *buf, si
   return 0;
 }
 
-int cb_option_record_all(cb_dungeon *d, const cb_option_set *set, const void *opts) {
+int cb_option_record_all(cb_dungeon *d, const cb_option_set *set, const void *common, const void *own) {
   char buf[512];
   for (int i = 0; i < set->n; i++) {
     const cb_option_spec *s = &set->specs[i];
+    const void *opts = s->flags & CB_OPTF_COMMON ? common : own;
     const char *text;
     int how = s->record == CB_REC_NONE ? 0 : record_value(s, opts, buf, sizeof buf, &text);
     if (how == 3 ? cb_dungeon_set_flag(d, s->name)
@@ -154,17 +154,14 @@ static bool digits(const char *s, size_t n, unsigned long long lo, unsigned long
   return v >= lo;
 }
 
-cb_status cb_option_parse_grid(const cb_option_spec *s, const char *arg, void *opts, cb_error *err) {
-  (void)s;
-  cb_gen_options *o = opts;
+cb_status cb_option_parse_size(const cb_option_spec *s, const char *arg, void *opts, cb_error *err) {
   const char *x = strchr(arg, 'x');
   unsigned long long w = 0, h = 0;
   bool ok = x ? digits(arg, (size_t)(x - arg), 1, 100, &w) && cb_option_whole_number(x + 1, 1, 100, &h)
               : cb_option_whole_number(arg, 1, 100, &w);
   if (!ok)
-    return cb_error_set(err, CB_EINPUT, "--grid '%s': expected N or WxH, 1 to 100 a side, e.g. 10 or 5x5",
-                        arg);
-  o->grid = (int)w;
-  o->cards.grid_w = (int)w, o->cards.grid_h = x ? (int)h : (int)w;
+    return cb_error_set(err, CB_EINPUT, "--%s '%s': expected N or WxH, 1 to 100 a side, e.g. 10 or 5x5",
+                        s->name, arg);
+  *FIELD(opts, s, cb_option_size) = (cb_option_size){(int)w, x ? (int)h : (int)w};
   return CB_OK;
 }

@@ -7,7 +7,9 @@
  * Each procedure publishes its rows (src/proc/<name>/options.c) through its
  * registry row; the options every procedure shares (seed, rooms, output...)
  * are one table in src/cli/. A row's `field` is an offsetof into the struct
- * its table fills: cb_gen_options for a procedure's rows. */
+ * its table fills: a procedure's rows fill its own options record (declared
+ * in its folder), except the CB_OPTF_COMMON rows, which name a field of
+ * cb_gen_options (proc/proc.h). */
 #ifndef CB_OPTION_H
 #define CB_OPTION_H
 
@@ -93,8 +95,13 @@ struct cb_option_spec {
     .field = offsetof(cb_gen_options, member), .record = record_                                             \
   }
 
+/* The largest a procedure's own options record may be (each checks its own
+ * at compile time): the command line keeps one in a buffer of this size. */
+enum { CB_PROC_OPTIONS_MAX = 512 };
+
 /* A procedure's options. */
 typedef struct cb_option_set {
+  size_t size; /* its own options record (at most CB_PROC_OPTIONS_MAX bytes): all zero is its defaults */
   const char *about;   /* its line in --help's list of procedures */
   int seed;            /* the seed it follows (seed 000...); the list runs by it, the default first */
   const char *heading; /* --help lists its rows under this heading, or NULL: with the common options */
@@ -119,16 +126,21 @@ cb_status cb_option_number(const cb_option_spec *s, const char *arg, unsigned lo
 cb_status cb_option_text(const char *name, const char *arg, size_t max, cb_error *err);
 
 /* Records in d, in the order of the rows, the options the rows say, read
- * from opts (the options as the procedure used them: defaults filled in).
- * 0, or -1 when out of memory (d->oom is set). */
-int cb_option_record_all(cb_dungeon *d, const cb_option_set *set, const void *opts);
+ * from the options as the procedure used them (defaults filled in): the
+ * CB_OPTF_COMMON rows from common (a cb_gen_options), the others from own
+ * (its own record). 0, or -1 when out of memory (d->oom is set). */
+int cb_option_record_all(cb_dungeon *d, const cb_option_set *set, const void *common, const void *own);
 
 /* The row of set named name, or NULL. */
 const cb_option_spec *cb_option_find(const cb_option_set *set, const char *name);
 
-/* --grid N or WxH, 1 to 100 a side, shared by the procedures that deal on a
- * grid: into cb_gen_options' grid (N, or W) and cards.grid_w x grid_h (N x N
- * or W x H). */
-cb_status cb_option_parse_grid(const cb_option_spec *s, const char *arg, void *opts, cb_error *err);
+/* A size read as "N" (N x N) or "WxH", 1 to 100 a side (as --grid is given). */
+typedef struct cb_option_size {
+  int w, h;
+} cb_option_size;
+
+/* A row's parser for a cb_option_size at the row's field: N or WxH, 1 to 100
+ * a side; CB_EINPUT naming the option. */
+cb_status cb_option_parse_size(const cb_option_spec *s, const char *arg, void *opts, cb_error *err);
 
 #endif

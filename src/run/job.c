@@ -20,7 +20,7 @@
 #include "model/check.h"
 #include "model/view.h"
 #include "page/sizes.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "render/coverage.h"
 
 #ifndef CB_VERSION
@@ -68,7 +68,7 @@ static cb_status make_dungeon(const cb_job *job, cb_dungeon **out, cb_error *err
     return cb_error_set(err, CB_EINPUT, "--generator %s: no such generator (%s)", job->generator,
                         cb_generator_names(names, sizeof names, " or "));
   }
-  cb_status st = g->generate(&job->gen, out, err);
+  cb_status st = cb_generator_run(g, &job->gen, out, err);
   if (st != CB_OK) return st;
   if (job->gen.title && cb_dungeon_set_option(*out, "title", job->gen.title, false)) {
     cb_dungeon_free(*out);
@@ -649,7 +649,7 @@ cb_status cb_job_run(const cb_job *job, cb_dungeon **keep, cb_error *err) {
   if (keep) *keep = NULL;
   if (!job->input) {
     const cb_generator *g = cb_generator_find(job->generator);
-    if (g && g->validate(&job->gen, err) != CB_OK) return err->status;
+    if (g && cb_generator_check(g, &job->gen, err) != CB_OK) return err->status;
   }
   const cb_format_row *fmt = cb_format_row_of(job->format);
   if (fmt->writer == CB_WRITER_PAGES && job->output && job->gen.rooms > CB_MAX_PAGE_ROOMS)

@@ -1,5 +1,5 @@
 /* Nested locks and keys on the way from the main entrance to the goal
- * (spec/stocking.md "Locks and keys"): the structure the dropdice seed says
+ * (spec/stocking.md "Locks and keys"): the structure one seed (004) says
  * it cannot make. Lock i shuts a passage of the route that the goal cannot
  * be reached without; its key lies where the party gets with lock i still
  * shut but lock i-1 open, off the route where such a room exists. Where the

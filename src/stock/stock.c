@@ -162,19 +162,17 @@ static int classic(stocker *s, cb_contents *c, const cb_theme_room *kind, int k)
   return cb_d6(&s->words) <= odds ? cb_stocker_treasure(s, c, kind, false) : 0;
 }
 
-/* A card's word: diamonds easy or moderate, hearts tough (more of them), a
- * high value a tougher kind; black cards no monster; face cards a trap
- * (red) or a wonder (black). */
+/* The procedure's word on a room: its tags, and what its room rules add
+ * (a card's suit and value, say). */
 static int marked(stocker *s, cb_room *r, cb_contents *c, int k) {
   const cb_theme_room *kind = &s->t->rooms[k];
-  size_t n = r->card ? strlen(r->card) : 0;
-  char suit = n ? r->card[n - 1] : 'D';
-  bool cards = n > 0, black = suit == 'S' || suit == 'C';
-  if ((r->tags & CB_TAG_ENCOUNTER) && !(r->tags & CB_TAG_BOSS) && !black &&
-      group(s, c, kind, (suit == 'H') + ((r->tags & CB_TAG_GOAL) != 0), cards && r->value >= 7))
+  cb_room_word w = {0};
+  if (s->d->room_rules) s->d->room_rules(r, &w);
+  if ((r->tags & CB_TAG_ENCOUNTER) && !(r->tags & CB_TAG_BOSS) && !w.no_monster &&
+      group(s, c, kind, w.more + ((r->tags & CB_TAG_GOAL) != 0), w.tough))
     return -1;
-  if (cards && !black && r->value >= 11 && trap(s, c, kind, k)) return -1;
-  if (cards && black && r->value >= 8) special(s, c, kind, k);
+  if (w.trap && trap(s, c, kind, k)) return -1;
+  if (w.wonder) special(s, c, kind, k);
   if ((r->tags & CB_TAG_TREASURE) && !(r->tags & CB_TAG_GOAL)) return cb_stocker_treasure(s, c, kind, false);
   return 0;
 }

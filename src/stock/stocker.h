@@ -10,7 +10,7 @@
 #include "model/rng.h"
 #include "theme.h"
 
-/* A list's rows dealt like cards: no row comes twice before all have come. */
+/* A list's rows dealt like a deck: no row comes twice before all have come. */
 typedef struct cb_deck {
   int *order;
   int n, next;
@@ -23,7 +23,7 @@ typedef struct cb_stocker {
    * how many, how strong, how much (drawn again for each depth) */
   cb_rng words, numbers;
   int depth;
-  bool marks; /* the procedure marks rooms (cards, dropdice): its word stands */
+  bool marks; /* the procedure marks rooms (a card, a die): its word stands */
   const cb_theme_situation *sit;
   const cb_theme_goal *goal;
   cb_deck lists[CB_LIST_COUNT], door_traps;

@@ -33,7 +33,7 @@
 #include "layout/sheet.h"
 #include "layout/template.h"
 #include "proc/dropdice/proc.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "render/backend.h"
 #include "run/job.h"
 #include "stock/stock.h"
@@ -122,10 +122,9 @@ static cb_document layout_pages(int count, int rooms, const char *fonts) {
     cb_gen_options o = {0};
     o.seed = (uint64_t)i + 1;
     o.rooms = rooms;
-    o.extra_by = CB_EXTRA_BY_TREE; /* as the command line sets it */
     cb_dungeon *d = NULL;
     cb_stock_options stock = {0};
-    if (cb_gen_dropdice.generate(&o, &d, &err) == CB_OK && cb_stock_run(d, &stock, &err) == CB_OK)
+    if (cb_generator_run(&cb_gen_dropdice, &o, &d, &err) == CB_OK && cb_stock_run(d, &stock, &err) == CB_OK)
       cb_proc_sheet(d, &so);
     else
       cb_dungeon_free(d), d = NULL;

@@ -13,6 +13,9 @@
 #include <sys/stat.h>
 
 #include "cli/options.h"
+#include "proc/battleships/proc.h"
+#include "proc/cards/proc.h"
+#include "proc/dropdice/proc.h"
 #include "testlib.h"
 
 /* Parses a NULL-terminated list of arguments (after the program name). */
@@ -44,8 +47,35 @@ static void defaults(void **state) {
   assert_string_equal(cli.job.output, "dungeon.pdf");
   assert_true(cli.job.dpi == 150);
   assert_true(cli.job.date == 946684800LL);
-  assert_int_equal(cli.job.gen.extra_by, CB_EXTRA_BY_TREE);
+  assert_int_equal(cb_dropdice_options_of(&cli.job.gen)->extra_by, CB_EXTRA_BY_TREE);
   assert_null(cli.job.input);
+}
+
+/* A procedure's own options land in its own record, read by its own rows,
+ * whichever procedure shares the option's name and wherever --generator
+ * comes; the common record holds only what every procedure has. */
+static void own_options_in_the_procedures_record(void **state) {
+  (void)state;
+  cb_cli cli;
+  cb_error err;
+  assert_int_equal(parse(NULL, &cli, &err, ARGS("--content", "mine.txt", "-g", "dropdice")), CB_OK);
+  assert_ptr_equal(cli.job.gen.own, cli.own);
+  assert_string_equal(cb_dropdice_options_of(&cli.job.gen)->content, "mine.txt");
+  assert_int_equal(parse(NULL, &cli, &err, ARGS("--grid", "7", "-g", "battleships", "--fleet", "4,3")),
+                   CB_OK);
+  const cb_battleships_options *b = cb_battleships_options_of(&cli.job.gen);
+  assert_true(b->grid.w == 7 && b->grid.h == 7 && b->nfleet == 2 && b->fleet[0] == 4 && b->fleet[1] == 3);
+  assert_int_equal(parse(NULL, &cli, &err, ARGS("-g", "cards", "--grid", "6x4", "--content", "c.txt")),
+                   CB_OK);
+  const cb_cards_options *c = cb_cards_options_of(&cli.job.gen);
+  assert_true(c->grid.w == 6 && c->grid.h == 4);
+  assert_string_equal(c->content, "c.txt");
+  /* battleships' own check reads its own record */
+  assert_int_equal(parse(NULL, &cli, &err, ARGS("-g", "battleships", "--grid", "6x4")), CB_EINPUT);
+  assert_non_null(strstr(err.msg, "--grid 6x4: battleships grids are square"));
+  /* each parse starts from the procedure's defaults */
+  assert_int_equal(parse(NULL, &cli, &err, ARGS("-g", "dropdice")), CB_OK);
+  assert_null(cb_dropdice_options_of(&cli.job.gen)->content);
 }
 
 static void good_values(void **state) {
@@ -62,7 +92,7 @@ static void good_values(void **state) {
   assert_string_equal(cli.job.output, "out/x.JSON.json");
   assert_true(cli.job.dpi == 600);
   assert_true(cli.job.date == 1700000000LL);
-  assert_int_equal(cli.job.gen.extra_by, CB_EXTRA_BY_LENGTH);
+  assert_int_equal(cb_dropdice_options_of(&cli.job.gen)->extra_by, CB_EXTRA_BY_LENGTH);
   assert_true(cli.job.gen.faithful);
   assert_string_equal(cli.job.gen.title, "T");
   assert_int_equal(parse("0", &cli, &err, ARGS("-s", "0", "-n", "1", "--dpi", "36", "-f", "svg", "-o", "-")),
@@ -215,6 +245,7 @@ static void too_many_rooms_for_a_page(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(defaults),
+      cmocka_unit_test(own_options_in_the_procedures_record),
       cmocka_unit_test(good_values),
       cmocka_unit_test(bad_values),
       cmocka_unit_test(render_refuses_generator_options),

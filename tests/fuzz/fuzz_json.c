@@ -6,7 +6,7 @@
 
 #include "io/json.h"
 #include "layout/sheet.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 
 static double width(void *ctx, cb_font font, double size, const char *utf8) {
   (void)ctx;

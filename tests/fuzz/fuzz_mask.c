@@ -2,16 +2,15 @@
 #include "../tests/fuzz/fuzz_file.h"
 #include "model/dungeon.h"
 #include "proc/cards/proc.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *path = cb_fuzz_file(data, size, ".txt");
   if (!path) return 0;
-  cb_gen_options o = {0};
-  o.seed = 7;
-  o.cards.shape = path;
+  cb_cards_options own = {.shape = path};
+  cb_gen_options o = {.seed = 7, .own = &own};
   cb_dungeon *d = NULL;
   cb_error err = {0};
-  if (cb_gen_cards.generate(&o, &d, &err) == CB_OK) cb_dungeon_free(d);
+  if (cb_generator_run(&cb_gen_cards, &o, &d, &err) == CB_OK) cb_dungeon_free(d);
   return 0;
 }

@@ -4,7 +4,7 @@
 #include <stdint.h>
 
 #include "proc/dropdice/proc.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "stock/stock.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     cb_gen_options o = {0};
     o.seed = size;
     cb_dungeon *d = NULL;
-    if (cb_gen_dropdice.generate(&o, &d, &err) == CB_OK) {
+    if (cb_generator_run(&cb_gen_dropdice, &o, &d, &err) == CB_OK) {
       cb_stock_options so = {NULL, (int)(size % 10) + 1, (int)(size % 4), true, false};
       cb_stock(d, &t, &so, &err);
     }

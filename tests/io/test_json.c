@@ -18,7 +18,7 @@
 #include "io/json_util.h"
 #include "model/check.h"
 #include "proc/dropdice/proc.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "testlib.h"
 
 static char *to_json(const cb_dungeon *d, size_t *len) {
@@ -51,15 +51,15 @@ static void round_trip_bytes(const cb_dungeon *d) {
 static void generated_dungeons_round_trip(void **state) {
   (void)state;
   for (int i = 0; i < 60; i++) {
-    cb_gen_options o = {0};
+    cb_dropdice_options own = {.extra_by = i % 2 ? CB_EXTRA_BY_LENGTH : CB_EXTRA_BY_TREE};
+    cb_gen_options o = {.own = &own};
     o.seed = (uint64_t)i * 7919;
     o.rooms = 1 + i * 3;
-    o.extra_by = i % 2 ? CB_EXTRA_BY_LENGTH : CB_EXTRA_BY_TREE;
     o.faithful = i % 3 == 0;
     o.title = i % 5 == 0 ? "Caf\xc3\xa9 \"des\" D\xc3\xa9s \\ \n\t<&>" : NULL;
     cb_dungeon *d = NULL;
     cb_error err = {0};
-    assert_int_equal(cb_gen_dropdice.generate(&o, &d, &err), CB_OK);
+    assert_int_equal(cb_generator_run(&cb_gen_dropdice, &o, &d, &err), CB_OK);
     round_trip_bytes(d);
     cb_dungeon_free(d);
   }
@@ -165,7 +165,7 @@ static void seeds_above_2_pow_53_are_strings(void **state) {
     o.rooms = 3;
     cb_dungeon *d = NULL;
     cb_error err = {0};
-    assert_int_equal(cb_gen_dropdice.generate(&o, &d, &err), CB_OK);
+    assert_int_equal(cb_generator_run(&cb_gen_dropdice, &o, &d, &err), CB_OK);
     size_t len;
     char *text = to_json(d, &len);
     if (!strstr(text, cases[i].text)) fail_msg("seed %s not written as %s", cases[i].text, cases[i].text);
@@ -222,7 +222,7 @@ static void truncated_text(void **state) {
   o.rooms = 4;
   cb_dungeon *d = NULL;
   cb_error err = {0};
-  assert_int_equal(cb_gen_dropdice.generate(&o, &d, &err), CB_OK);
+  assert_int_equal(cb_generator_run(&cb_gen_dropdice, &o, &d, &err), CB_OK);
   size_t len;
   char *text = to_json(d, &len);
   for (size_t cut = 0; cut + 1 < len; cut += 7)
@@ -492,7 +492,7 @@ static void a_failing_sink_is_reported(void **state) {
   o.rooms = 5;
   cb_dungeon *d = NULL;
   cb_error err = {0};
-  assert_int_equal(cb_gen_dropdice.generate(&o, &d, &err), CB_OK);
+  assert_int_equal(cb_generator_run(&cb_gen_dropdice, &o, &d, &err), CB_OK);
   for (size_t n = 0; n < 2000; n += 37) {
     failing f = {n};
     cb_error e = {0};

@@ -14,7 +14,7 @@
 
 #include "base/alloc.h"
 #include "io/json.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "run/job.h"
 #include "testlib.h"
 

@@ -22,7 +22,7 @@
 
 #include "layout/sheet.h"
 #include "layout/template.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "render/backend.h"
 #include "stock/stock.h"
 #include "testlib.h"
@@ -255,7 +255,7 @@ static void the_sheet_carries_it_all(void **state) {
     cb_gen_options o = {.seed = (uint64_t)seed};
     cb_dungeon *d = NULL;
     cb_error err = {0};
-    if (cb_generator_find(c->generator)->generate(&o, &d, &err) != CB_OK)
+    if (cb_generator_run(cb_generator_find(c->generator), &o, &d, &err) != CB_OK)
       fail_msg("%s: %s", c->generator, err.msg);
     cb_stock_options sto = {0};
     if (cb_stock_run(d, &sto, &err) != CB_OK) fail_msg("%s seed %d: %s", c->generator, seed, err.msg);

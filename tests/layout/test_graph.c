@@ -13,18 +13,17 @@
 
 #include "layout/graph.h"
 #include "proc/battleships/proc.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "testlib.h"
 
 static cb_dungeon *make(uint64_t seed, int levels, int grid) {
-  cb_gen_options o = {0};
-  o.extra_set = grid < 4;
+  cb_battleships_options own = {.extra_set = grid < 4, .grid = {grid, grid}};
+  cb_gen_options o = {.own = &own};
   o.seed = seed;
   o.levels = levels;
-  o.grid = grid;
   cb_dungeon *d = NULL;
   cb_error err = {0};
-  assert_int_equal(cb_gen_battleships.generate(&o, &d, &err), CB_OK);
+  assert_int_equal(cb_generator_run(&cb_gen_battleships, &o, &d, &err), CB_OK);
   return d;
 }
 

@@ -28,7 +28,9 @@
 #include "layout/sheet.h"
 #include "layout/template.h"
 #include "model/view.h"
-#include "proc/registry.h"
+#include "proc/cards/proc.h"
+#include "proc/leximorph/proc.h"
+#include "registry/registry.h"
 #include "stock/stock.h"
 #include "testlib.h"
 
@@ -430,7 +432,8 @@ static cb_dungeon *stocked_rooms(const char *gen, int seed, int rooms) {
   if (seed % 5 == 0 && strcmp(gen, "battleships") == 0) o.levels = 3;
   cb_dungeon *d = NULL;
   cb_error err = {0};
-  if (cb_generator_find(gen)->generate(&o, &d, &err) != CB_OK) fail_msg("%s seed %d: %s", gen, seed, err.msg);
+  if (cb_generator_run(cb_generator_find(gen), &o, &d, &err) != CB_OK)
+    fail_msg("%s seed %d: %s", gen, seed, err.msg);
   if (cb_stock_run(d, &sto, &err) != CB_OK) fail_msg("%s seed %d: %s", gen, seed, err.msg);
   return d;
 }
@@ -645,15 +648,17 @@ static void cards_marks_are_legible(void **state) {
   int seeds = env ? atoi(env) : 200;
   card_marks c = {0};
   for (int seed = 1; seed <= seeds; seed++) {
+    cb_cards_options seven = {.grid = {7, 7}};
     cb_gen_options o = {.seed = (uint64_t)seed};
     if (seed % 2)
-      o.cards.grid_w = o.cards.grid_h = 7;
+      o.own = &seven;
     else
       o.levels = 2;
     cb_dungeon *d = NULL;
     cb_error err = {0};
     cb_stock_options sto = {0};
-    if (cb_generator_find("cards")->generate(&o, &d, &err) != CB_OK || cb_stock_run(d, &sto, &err) != CB_OK)
+    if (cb_generator_run(cb_generator_find("cards"), &o, &d, &err) != CB_OK ||
+        cb_stock_run(d, &sto, &err) != CB_OK)
       fail_msg("cards seed %d: %s", seed, err.msg);
     cb_document doc = {0};
     lay_out_sheet(d, d, false, &doc);
@@ -975,11 +980,13 @@ static int captions_under_tunnels(const cb_page *p, const char *what, char *firs
 /* Leximorph's sheet of `seed` with a sketch of sectors x sectors (0: the default 2 x 2). */
 static cb_dungeon *leximorph_of(int seed, int sectors) {
   if (!sectors) return stocked("leximorph", seed);
-  cb_gen_options o = {.seed = (uint64_t)seed, .sector_cols = sectors, .sector_rows = sectors};
+  cb_leximorph_options own = {.sector_cols = sectors, .sector_rows = sectors};
+  cb_gen_options o = {.seed = (uint64_t)seed, .own = &own};
   cb_stock_options sto = {0};
   cb_dungeon *d = NULL;
   cb_error err = {0};
-  if (cb_generator_find("leximorph")->generate(&o, &d, &err) != CB_OK) fail_msg("seed %d: %s", seed, err.msg);
+  if (cb_generator_run(cb_generator_find("leximorph"), &o, &d, &err) != CB_OK)
+    fail_msg("seed %d: %s", seed, err.msg);
   if (cb_stock_run(d, &sto, &err) != CB_OK) fail_msg("seed %d: %s", seed, err.msg);
   return d;
 }

@@ -17,7 +17,8 @@
 #include "layout/sheet.h"
 #include "layout/symbols.h"
 #include "layout/template.h"
-#include "proc/registry.h"
+#include "proc/cards/proc.h"
+#include "registry/registry.h"
 #include "render/backend.h"
 #include "stock/stock.h"
 #include "testlib.h"
@@ -36,7 +37,10 @@ typedef struct one_case {
 
 static void rooms30(cb_gen_options *o) { o->rooms = 30; }
 static void rooms15(cb_gen_options *o) { o->rooms = 15; }
-static void grid7(cb_gen_options *o) { o->cards.grid_w = o->cards.grid_h = 7; }
+static void grid7(cb_gen_options *o) {
+  static const cb_cards_options seven = {.grid = {7, 7}};
+  o->own = &seven;
+}
 static void levels2(cb_gen_options *o) { o->levels = 2; }
 
 static const one_case CASES[] = {
@@ -109,7 +113,7 @@ static void a_sheet_is_one_page(void **state) {
     if (c->options) c->options(&o);
     cb_dungeon *d = NULL;
     cb_error err = {0};
-    if (cb_generator_find(c->generator)->generate(&o, &d, &err) != CB_OK)
+    if (cb_generator_run(cb_generator_find(c->generator), &o, &d, &err) != CB_OK)
       fail_msg("%s: %s", c->name, err.msg);
     /* stocked as crawlbook stocks it: the key's length is what a game master prints */
     cb_stock_options sto = {0};

@@ -20,7 +20,7 @@
 #include "layout/template.h"
 #include "model/view.h"
 #include "proc/dropdice/proc.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "testlib.h"
 
 static const double A4_W = 595.2756, A4_H = 841.8898, MARGIN = 12 * CB_PT_PER_MM, EPS = 1e-6;
@@ -85,13 +85,13 @@ static void rooms_1_to_200_stay_inside(void **state) {
   (void)state;
   /* every size to 60 (the legible range), then every third (the suite's time) */
   for (int n = 1; n <= 200; n += n < 60 ? 1 : 3) {
-    cb_gen_options o = {0};
+    cb_dropdice_options own = {.extra_by = n % 2 ? CB_EXTRA_BY_TREE : CB_EXTRA_BY_LENGTH};
+    cb_gen_options o = {.own = &own};
     o.seed = 1000 + (uint64_t)n;
     o.rooms = n;
-    o.extra_by = n % 2 ? CB_EXTRA_BY_TREE : CB_EXTRA_BY_LENGTH;
     cb_dungeon *d = NULL;
     cb_error err = {0};
-    assert_int_equal(cb_gen_dropdice.generate(&o, &d, &err), CB_OK);
+    assert_int_equal(cb_generator_run(&cb_gen_dropdice, &o, &d, &err), CB_OK);
     cb_document doc = {0};
     lay_out(d, &doc);
     char what[32];
@@ -176,7 +176,7 @@ static void long_titles_stay_inside(void **state) {
     o.title = titles[t];
     cb_dungeon *d = NULL;
     cb_error err = {0};
-    assert_int_equal(cb_gen_dropdice.generate(&o, &d, &err), CB_OK);
+    assert_int_equal(cb_generator_run(&cb_gen_dropdice, &o, &d, &err), CB_OK);
     cb_dungeon_set_option(d, "title", titles[t], false);
     cb_document doc = {0};
     lay_out(d, &doc);
@@ -200,7 +200,7 @@ static void a_long_accented_title_stays_whole(void **state) {
   o.rooms = 12;
   cb_dungeon *d = NULL;
   cb_error err = {0};
-  assert_int_equal(cb_gen_dropdice.generate(&o, &d, &err), CB_OK);
+  assert_int_equal(cb_generator_run(&cb_gen_dropdice, &o, &d, &err), CB_OK);
   assert_int_equal(cb_dungeon_set_title(d, title), 0);
   cb_document doc = {0};
   lay_out(d, &doc);
@@ -272,7 +272,8 @@ static void counting_pages_skips_nothing_that_counts(void **state) {
       if (strcmp(gens[g], "battleships") == 0) o.levels = 1 + seed % 4;
       cb_dungeon *d = NULL;
       cb_error err = {0};
-      if (cb_generator_find(gens[g])->generate(&o, &d, &err) != CB_OK) fail_msg("%s: %s", gens[g], err.msg);
+      if (cb_generator_run(cb_generator_find(gens[g]), &o, &d, &err) != CB_OK)
+        fail_msg("%s: %s", gens[g], err.msg);
       cb_dungeon *view = cb_player_view(d);
       assert_non_null(view);
       /* two of the four layouts a seed, in turn: each layout gets 10 seeds of every generator */
@@ -317,7 +318,7 @@ static cb_dungeon *made(const char *gen, uint64_t seed) {
   if (strcmp(gen, "battleships") == 0) o.levels = 1 + (int)seed % 3;
   cb_dungeon *d = NULL;
   cb_error err = {0};
-  if (cb_generator_find(gen)->generate(&o, &d, &err) != CB_OK) fail_msg("%s: %s", gen, err.msg);
+  if (cb_generator_run(cb_generator_find(gen), &o, &d, &err) != CB_OK) fail_msg("%s: %s", gen, err.msg);
   return d;
 }
 

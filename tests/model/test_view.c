@@ -14,7 +14,10 @@
 
 #include "model/check.h"
 #include "model/view.h"
-#include "proc/registry.h"
+#include <string.h>
+
+#include "proc/battleships/proc.h"
+#include "registry/registry.h"
 #include "testlib.h"
 
 static const unsigned UNSEEN = CB_FLAG_SECRET | CB_FLAG_CONCEALED;
@@ -72,10 +75,12 @@ static void the_players_see_only_what_they_can_find(void **state) {
   const cb_generator *const *gens = cb_generator_list(&n);
   for (int g = 0; g < n; g++)
     for (int seed = 1; seed <= 1000; seed++) {
-      cb_gen_options o = {.seed = (uint64_t)seed, .secret_rows = seed % 2 == 0};
+      cb_battleships_options bs = {.secret_rows = seed % 2 == 0};
+      cb_gen_options o = {.seed = (uint64_t)seed, .own = strcmp(gens[g]->name, "battleships") ? NULL : &bs};
       cb_dungeon *d = NULL;
       cb_error err = {0};
-      if (gens[g]->generate(&o, &d, &err) != CB_OK) fail_msg("%s seed %d: %s", gens[g]->name, seed, err.msg);
+      if (cb_generator_run(gens[g], &o, &d, &err) != CB_OK)
+        fail_msg("%s seed %d: %s", gens[g]->name, seed, err.msg);
       cb_dungeon *v = cb_player_view(d);
       assert_non_null(v);
       char what[64];

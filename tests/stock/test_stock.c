@@ -14,7 +14,7 @@
 #include <cmocka.h> // after the headers it needs
 
 #include "model/check.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "stock/stock.h"
 #include "testlib.h"
 
@@ -48,7 +48,7 @@ static cb_dungeon *make(const cb_generator *g, uint64_t seed, int rooms) {
   o.rooms = rooms;
   cb_dungeon *d = NULL;
   cb_error err = {0};
-  if (g->generate(&o, &d, &err) != CB_OK)
+  if (cb_generator_run(g, &o, &d, &err) != CB_OK)
     fail_msg("%s seed %llu: %s", g->name, (unsigned long long)seed, err.msg);
   return d;
 }
@@ -298,6 +298,35 @@ static void marks_followed(void **state) {
       }
       cb_dungeon_free(d);
     }
+}
+
+static void every_trap(const cb_room *r, cb_room_word *w) {
+  (void)r;
+  w->trap = true, w->no_monster = true;
+}
+
+/* Stocking hears a procedure's room rules through the hook the procedure
+ * fills (cb_dungeon.room_rules), naming no procedure: here every room's mark
+ * says a trap and no monster; without the hook the same rooms hold none. */
+static void room_rules_heard(void **state) {
+  (void)state;
+  for (uint64_t seed = 1; seed <= 30; seed++) {
+    cb_dungeon *d = make(cb_generator_find("dropdice"), seed, 0), *plain = copy(d);
+    assert_null(d->room_rules);
+    plain->marks_rooms = true;
+    d->room_rules = every_trap;
+    stock(d, &theme, 0, true);
+    stock(plain, &theme, 0, true);
+    for (int i = 0; i < d->nrooms; i++) {
+      const cb_room *r = &d->rooms[i];
+      bool gate = (r->tags & CB_TAG_GOAL) && (r->tags & (CB_TAG_ENTRANCE | CB_TAG_START | CB_TAG_MAIN_START));
+      if (!gate) assert_non_null(r->contents->trap);
+      if (r->id != d->boss_room) assert_int_equal(r->contents->nmonsters, 0);
+      assert_null(plain->rooms[i].contents->trap);
+    }
+    cb_dungeon_free(d);
+    cb_dungeon_free(plain);
+  }
 }
 
 /* ---- the shipped themes, one per seed ---- */
@@ -641,13 +670,10 @@ static void depth_tables_measured(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(over_many_seeds),
-      cmocka_unit_test(classic_shares),
-      cmocka_unit_test(marks_followed),
-      cmocka_unit_test(no_name_twice),
-      cmocka_unit_test(references_resolve),
-      cmocka_unit_test(depth_keeps_the_dungeon),
-      cmocka_unit_test(map_ignores_theme_and_depth),
+      cmocka_unit_test(over_many_seeds),         cmocka_unit_test(classic_shares),
+      cmocka_unit_test(marks_followed),          cmocka_unit_test(room_rules_heard),
+      cmocka_unit_test(no_name_twice),           cmocka_unit_test(references_resolve),
+      cmocka_unit_test(depth_keeps_the_dungeon), cmocka_unit_test(map_ignores_theme_and_depth),
       cmocka_unit_test(depth_tables_measured),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -45,6 +45,7 @@ typedef struct bs {
   cb_dungeon *d;
   cb_rng rng;
   const cb_gen_options *o;
+  const cb_battleships_options *own;
   int n, nlevels, extra;
   int fleet[CB_MAX_FLEET * 4], nfleet, fleet_cells;
   char *cells;
@@ -59,7 +60,7 @@ static int room_id(const bs *s, int l, int k) { return l * s->n + k + 1; }
 /* The fleet for an n x n grid: the given lengths, or the classic lengths
  * scaled by n/10 (rounded, at least 1) repeated ship by ship while the ships
  * cover at most 17% of the grid, as the classic 17 of 100 do (at least one ship). */
-static int make_fleet(const cb_gen_options *o, int n, int *fleet) {
+static int make_fleet(const cb_battleships_options *o, int n, int *fleet) {
   if (o->nfleet > 0) {
     memcpy(fleet, o->fleet, (size_t)o->nfleet * sizeof *fleet);
     return o->nfleet;
@@ -76,13 +77,14 @@ static int make_fleet(const cb_gen_options *o, int n, int *fleet) {
 }
 
 /* How many stairs (removed red pegs) grid l needs. */
-static int stairs_needed(const cb_gen_options *o, int nlevels, int l) {
+static int stairs_needed(const cb_battleships_options *o, int nlevels, int l) {
   int per_link = 1 + o->extra_stairs;
   return (l > 0 ? per_link : 0) + (l < nlevels - 1 ? per_link : 0);
 }
 
-static cb_status validate(const cb_gen_options *o, cb_error *err) {
-  int n = o->grid ? o->grid : DEFAULT_GRID, L = o->levels ? o->levels : DEFAULT_LEVELS;
+static cb_status validate(const cb_gen_options *opts, cb_error *err) {
+  const cb_battleships_options *o = cb_battleships_options_of(opts);
+  int n = o->grid.w ? o->grid.w : DEFAULT_GRID, L = opts->levels ? opts->levels : DEFAULT_LEVELS;
   if (n < MIN_GRID || n > MAX_GRID)
     return cb_error_set(err, CB_EINPUT, "--grid %d: battleships needs a grid of %d to %d rooms a side", n,
                         MIN_GRID, MAX_GRID);
@@ -91,8 +93,6 @@ static cb_status validate(const cb_gen_options *o, cb_error *err) {
   if ((long)L * n > MAX_ROOMS)
     return cb_error_set(err, CB_EINPUT, "--levels %d --grid %d: %ld rooms, more than %d", L, n, (long)L * n,
                         MAX_ROOMS);
-  if (o->rooms)
-    return cb_error_set(err, CB_EINPUT, "--rooms: battleships has one room per grid row; use --grid N");
   if (o->extra_stairs > 0 && L < 2)
     return cb_error_set(err, CB_EINPUT,
                         "--extra-stairs %d: a single level has no stairs (give --levels 2 or more)",
@@ -179,7 +179,7 @@ static int deal_problem(const bs *s, int l, char *why, size_t cap) {
     if (!col_free) return snprintf(why, cap, "column %d has no free cell", k + 1), 1;
     if (!row_free) return snprintf(why, cap, "row %d has no free cell", k + 1), 1;
   }
-  int red = 0, need = stairs_needed(s->o, s->nlevels, l);
+  int red = 0, need = stairs_needed(s->own, s->nlevels, l);
   for (int k = 1; k < s->n; k++)
     red += *cell(s, l, k, k) == CB_BS_FREE;
   if (red < need)
@@ -305,8 +305,8 @@ static void place_row_pegs(bs *s, int l) {
     added++;
     if (s->n <= 30)
       cb_dungeon_log(s->d, "Level %d, row %d has no white peg: %s from room %d to room %d (peg at %d;%d).",
-                     l + 1, r + 1, s->o->secret_rows ? "a secret passage" : "a passage", r + 1, c + 1, r + 1,
-                     c + 1);
+                     l + 1, r + 1, s->own->secret_rows ? "a secret passage" : "a passage", r + 1, c + 1,
+                     r + 1, c + 1);
   }
   if (added == 0 && s->n <= 30)
     cb_dungeon_log(s->d, "Level %d: every row already has a white peg.", l + 1);
@@ -350,9 +350,9 @@ static int pick_red(bs *s, int l, int avoid_level, int *common) {
 static cb_status place_stairs(bs *s, cb_error *err) {
   cb_battleships_proc *p = s->proc;
   for (int l = 0; l + 1 < s->nlevels; l++)
-    for (int e = 0; e <= s->o->extra_stairs; e++) {
+    for (int e = 0; e <= s->own->extra_stairs; e++) {
       int k = -1, k2 = -1, common = 0;
-      if (s->o->matching_stairs) {
+      if (s->own->matching_stairs) {
         k = k2 = pick_red(s, l, l + 1, &common);
         if (k < 0)
           cb_dungeon_log(s->d,
@@ -485,7 +485,8 @@ static cb_status read_passages(bs *s, cb_error *err) {
         cb_passage *ps =
             cb_dungeon_add_passage(s->d, room_id(s, l, r), room_id(s, l, c), CB_PASSAGE_CORRIDOR);
         if (!ps) return cb_error_oom(err);
-        if (s->o->secret_rows && (!cb_bs_is_peg(a) || a == CB_BS_ROW) && (!cb_bs_is_peg(b) || b == CB_BS_ROW))
+        if (s->own->secret_rows && (!cb_bs_is_peg(a) || a == CB_BS_ROW) &&
+            (!cb_bs_is_peg(b) || b == CB_BS_ROW))
           ps->flags |= CB_FLAG_SECRET;
       }
   for (int i = 0; i < s->proc->nstairs; i++) {
@@ -584,61 +585,56 @@ static cb_status add_rooms(bs *s, cb_error *err) {
 
 static void record_options(bs *s) {
   cb_gen_options used = *s->o;
+  cb_battleships_options own = *s->own;
   used.levels = s->nlevels;
-  used.grid = s->n;
-  used.extra = s->extra;
-  cb_option_record_all(s->d, &cb_battleships_option_specs, &used);
+  own.grid = (cb_option_size){s->n, s->n};
+  own.extra = s->extra;
+  cb_option_record_all(s->d, &cb_battleships_option_specs, &used, &own);
 }
 
-static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *err) {
-  *out = NULL;
-  cb_status st = validate(o, err);
-  if (st != CB_OK) return st;
+static cb_status steps(const cb_gen_options *o, const void *ctx, cb_dungeon *d, cb_error *err) {
+  (void)ctx;
+  cb_status st;
   bs s = {0};
-  s.o = o;
-  s.n = o->grid ? o->grid : DEFAULT_GRID;
+  const cb_battleships_options *own = cb_battleships_options_of(o);
+  s.o = o, s.own = own;
+  s.n = own->grid.w ? own->grid.w : DEFAULT_GRID;
   s.nlevels = o->levels ? o->levels : DEFAULT_LEVELS;
-  s.extra = o->extra_set ? o->extra : DEFAULT_EXTRA;
-  s.nfleet = make_fleet(o, s.n, s.fleet);
+  s.extra = own->extra_set ? own->extra : DEFAULT_EXTRA;
+  s.nfleet = make_fleet(own, s.n, s.fleet);
   for (int i = 0; i < s.nfleet; i++)
     s.fleet_cells += s.fleet[i];
   cb_rng_seed(&s.rng, o->seed, 0);
-  s.d = cb_dungeon_new("battleships", o->seed);
+  s.d = d;
   s.cells = cb_malloc((size_t)s.nlevels * s.n * s.n);
   s.pick = cb_malloc((size_t)s.n * s.n * sizeof *s.pick);
-  if (!s.d || !s.cells || !s.pick) goto fail_oom;
+  if (!s.cells || !s.pick) goto fail_oom;
   s.proc = cb_arena_alloc(s.d->arena, 1, sizeof *s.proc);
   if (!s.proc) goto fail_oom;
   s.proc->n = s.n;
   s.d->procedure = s.proc;
   record_options(&s);
-  if (cb_dungeon_set_title(s.d, o->title ? o->title : cb_gen_title(s.d, "Battle Halls"))) goto fail_oom;
-  if ((st = add_rooms(&s, err)) != CB_OK) goto fail;
+  if ((st = add_rooms(&s, err)) != CB_OK) goto done;
   cb_dungeon_log(
       s.d,
       "%d level%s, each a %d x %d grid: rooms 1 to %d, a peg at r;c (row r, column c) joining rooms r and c. "
       "The fleet: %d ship%s, %d cells.",
       s.nlevels, s.nlevels == 1 ? "" : "s", s.n, s.n, s.n, s.nfleet, s.nfleet == 1 ? "" : "s", s.fleet_cells);
   for (int l = 0; l < s.nlevels; l++) {
-    if ((st = place_ships(&s, l, err)) != CB_OK) goto fail;
+    if ((st = place_ships(&s, l, err)) != CB_OK) goto done;
     place_red_pegs(&s, l);
     place_column_pegs(&s, l);
     place_row_pegs(&s, l);
-    if ((st = place_extra_pegs(&s, l, err)) != CB_OK) goto fail;
+    if ((st = place_extra_pegs(&s, l, err)) != CB_OK) goto done;
   }
-  if ((st = place_stairs(&s, err)) != CB_OK) goto fail;
-  if ((st = connect_rooms(&s, err)) != CB_OK) goto fail;
-  if ((st = read_passages(&s, err)) != CB_OK) goto fail;
-  if ((st = mark_start_and_boss(&s, err)) != CB_OK) goto fail;
-  if ((st = record_grids(&s, err)) != CB_OK) goto fail;
-  if (s.d->oom) goto fail_oom;
-  *out = s.d;
-  s.d = NULL;
+  if ((st = place_stairs(&s, err)) != CB_OK) goto done;
+  if ((st = connect_rooms(&s, err)) != CB_OK) goto done;
+  if ((st = read_passages(&s, err)) != CB_OK) goto done;
+  if ((st = mark_start_and_boss(&s, err)) != CB_OK) goto done;
+  st = record_grids(&s, err);
   goto done;
 fail_oom:
   st = cb_error_oom(err);
-fail:
-  cb_dungeon_free(s.d);
 done:
   free(s.cells);
   free(s.pick);
@@ -647,11 +643,11 @@ done:
 
 const cb_generator cb_gen_battleships = {
     .name = "battleships",
-    .summary = "BattleDungeon grid-crawl: Battleships grids read as which room joins which",
-    .default_rooms = DEFAULT_GRID,
-    .max_rooms = MAX_GRID,
+    .title_noun = "Battle Halls",
+    .max_rooms = 0,
+    .rooms_note = "battleships has one room per grid row; use --grid N",
     .validate = validate,
-    .generate = generate,
+    .steps = steps,
     .what = "A BattleDungeon grid-crawl",
     .io = &cb_proc_io_battleships,
     .layout = &cb_battleships_layout,

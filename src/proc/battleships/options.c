@@ -3,13 +3,16 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "proc/proc.h"
+#include "proc.h"
 
-#define GEN(member) offsetof(cb_gen_options, member)
+#define OWN(member) offsetof(cb_battleships_options, member)
+
+_Static_assert(sizeof(cb_battleships_options) <= CB_PROC_OPTIONS_MAX,
+               "battleships's options fit the command line's buffer");
 
 /* A comma-separated list of ship lengths, 1 to 100 each. */
 static cb_status parse_fleet(const cb_option_spec *s, const char *v, void *opts, cb_error *err) {
-  cb_gen_options *g = opts;
+  cb_battleships_options *g = opts;
   char buf[16];
   unsigned long long n;
   (void)s;
@@ -33,7 +36,7 @@ static cb_status parse_fleet(const cb_option_spec *s, const char *v, void *opts,
 
 /* The fleet as given (none when the classic one is scaled). */
 static int format_fleet(const cb_option_spec *s, const void *opts, char *buf, size_t cap) {
-  const cb_gen_options *g = opts;
+  const cb_battleships_options *g = opts;
   size_t len = 0;
   (void)s;
   for (int i = 0; i < g->nfleet && len < cap; i++)
@@ -42,10 +45,10 @@ static int format_fleet(const cb_option_spec *s, const void *opts, char *buf, si
 }
 
 static cb_status square_grid(const void *opts, cb_error *err) {
-  const cb_gen_options *g = opts;
-  if (g->cards.grid_w != g->cards.grid_h)
+  const cb_battleships_options *g = opts;
+  if (g->grid.w != g->grid.h)
     return cb_error_set(err, CB_EINPUT, "--grid %dx%d: battleships grids are square: give one number",
-                        g->cards.grid_w, g->cards.grid_h);
+                        g->grid.w, g->grid.h);
   return CB_OK;
 }
 
@@ -54,8 +57,8 @@ static const cb_option_spec specs[] = {
     {.name = "grid",
      .arg = "N",
      .kind = CB_OPT_NUMBER,
-     .field = GEN(grid),
-     .parse = cb_option_parse_grid,
+     .field = OWN(grid),
+     .parse = cb_option_parse_size,
      .check = square_grid,
      .help = "battleships: rooms per level, an N x N grid, 2 to 100\n"
              "(default 10)",
@@ -73,8 +76,8 @@ static const cb_option_spec specs[] = {
      .kind = CB_OPT_NUMBER,
      .lo = 0,
      .hi = 10000,
-     .field = GEN(extra),
-     .seen = GEN(extra_set),
+     .field = OWN(extra),
+     .seen = OWN(extra_set),
      .help = "battleships: extra white pegs per grid (default 3)",
      .record = CB_REC_ALWAYS},
     {.name = "extra-stairs",
@@ -82,25 +85,26 @@ static const cb_option_spec specs[] = {
      .kind = CB_OPT_NUMBER,
      .lo = 0,
      .hi = 100,
-     .field = GEN(extra_stairs),
+     .field = OWN(extra_stairs),
      .help = "battleships: K more stairs between each pair of levels",
      .record = CB_REC_ALWAYS},
     {.name = "secret-rows",
      .kind = CB_OPT_FLAG,
      .set = true,
-     .field = GEN(secret_rows),
+     .field = OWN(secret_rows),
      .help = "battleships: the pegs added for rows are secret passages",
      .record = CB_REC_IF_SET},
     {.name = "matching-stairs",
      .kind = CB_OPT_FLAG,
      .set = true,
-     .field = GEN(matching_stairs),
+     .field = OWN(matching_stairs),
      .help = "battleships: stairs join room k to room k of the next level",
      .record = CB_REC_IF_SET},
     CB_OPTION_COMMON_FLAG("faithful", faithful),
 };
 
 const cb_option_set cb_battleships_option_specs = {
+    .size = sizeof(cb_battleships_options),
     .about = "BattleDungeon grid-crawl, 2 levels",
     .seed = 3,
     .specs = specs,

@@ -46,6 +46,23 @@ typedef struct cb_battleships_proc {
 /* The artefacts of a dungeon battleships made or read, or NULL (d->procedure). */
 static inline cb_battleships_proc *cb_battleships_of(const cb_dungeon *d) { return d->procedure; }
 
+/* battleships's own options, from its rows (options.c); zero is the default. */
+enum { CB_MAX_FLEET = 64 };
+typedef struct cb_battleships_options {
+  cb_option_size grid; /* rooms per level, the grid is w x w (h must match); 0: default 10 */
+  int extra;           /* extra white pegs per grid, with extra_set; else 3 */
+  bool extra_set;
+  int extra_stairs; /* more level links per pair of levels */
+  bool secret_rows, matching_stairs;
+  int nfleet;              /* 0: the classic fleet, scaled */
+  int fleet[CB_MAX_FLEET]; /* ship lengths */
+} cb_battleships_options;
+/* o's own options for battleships: the record o points to, or the defaults. */
+static inline const cb_battleships_options *cb_battleships_options_of(const cb_gen_options *o) {
+  static const cb_battleships_options defaults;
+  return o->own ? (const cb_battleships_options *)o->own : &defaults;
+}
+
 /* Its row in the registry (generate.c) and its artefacts in JSON (json.c). */
 extern const cb_generator cb_gen_battleships;
 /* Its options (options.c). */

@@ -179,7 +179,7 @@ static void place_entrance(layout *L) {
 }
 
 static cb_status resolve_layout(const cb_gen_options *o, layout *L, cb_error *err) {
-  const cb_cards_options *c = &o->cards;
+  const cb_cards_options *c = cb_cards_options_of(o);
   memset(L, 0, sizeof *L);
   L->decks = c->decks ? c->decks : 1;
   if (L->decks < 1 || L->decks > MAX_DECKS)
@@ -207,7 +207,7 @@ static cb_status resolve_layout(const cb_gen_options *o, layout *L, cb_error *er
     }
   }
   if (c->sprawl) {
-    if (c->grid_w || c->grid_h || c->shape)
+    if (c->grid.w || c->grid.h || c->shape)
       return cb_error_set(err, CB_EINPUT,
                           "--sprawl deals on an unbounded grid: --grid and --shape do not apply");
     if (L->entrance == ENTRANCE_CELL)
@@ -215,9 +215,6 @@ static cb_status resolve_layout(const cb_gen_options *o, layout *L, cb_error *er
                           "--entrance %s: a sprawling grid has no fixed cells; use bottom, top or centre",
                           c->entrance);
     L->sprawl_rooms = o->rooms ? o->rooms : DEFAULT_SPRAWL_ROOMS;
-    if (L->sprawl_rooms < 1 || L->sprawl_rooms > MAX_SPRAWL_ROOMS)
-      return cb_error_set(err, CB_EINPUT, "--rooms %d: a sprawling dungeon deals 1 to %d cards per level",
-                          o->rooms, MAX_SPRAWL_ROOMS);
     if (L->sprawl_rooms > L->deck_size)
       return cb_error_set(err, CB_EINPUT, "--rooms %d: a level of up to %d cards, but %s %d (add --decks)",
                           L->sprawl_rooms, L->sprawl_rooms, deck_words, L->deck_size);
@@ -230,8 +227,8 @@ static cb_status resolve_layout(const cb_gen_options *o, layout *L, cb_error *er
     const char *shape = c->shape ? c->shape : "rect";
     L->shape_name = shape;
     if (strcmp(shape, "rect") == 0 || strcmp(shape, "oval") == 0) {
-      L->w = c->grid_w ? c->grid_w : DEFAULT_SIDE;
-      L->h = c->grid_h ? c->grid_h : DEFAULT_SIDE;
+      L->w = c->grid.w ? c->grid.w : DEFAULT_SIDE;
+      L->h = c->grid.h ? c->grid.h : DEFAULT_SIDE;
       if (L->w < 1 || L->h < 1 || L->w > MAX_SIDE || L->h > MAX_SIDE)
         return cb_error_set(err, CB_EINPUT, "--grid %dx%d: expected 1x1 to %dx%d", L->w, L->h, MAX_SIDE,
                             MAX_SIDE);
@@ -246,7 +243,7 @@ static cb_status resolve_layout(const cb_gen_options *o, layout *L, cb_error *er
           L->ncells += on;
         }
     } else {
-      if (c->grid_w || c->grid_h)
+      if (c->grid.w || c->grid.h)
         return cb_error_set(err, CB_EINPUT, "--grid and --shape %s: the mask file sets the grid's size",
                             shape);
       char buf[4096];
@@ -327,7 +324,8 @@ static void content_free(content *c) {
 static cb_status content_load(const cb_gen_options *o, content *c, cb_error *err) {
   memset(c, 0, sizeof *c);
   char buf[4096];
-  const char *path = cb_table_path(o->cards.content ? o->cards.content : "cards-contents", buf, sizeof buf);
+  const char *table = cb_cards_options_of(o)->content;
+  const char *path = cb_table_path(table ? table : "cards-contents", buf, sizeof buf);
   cb_status st = cb_table_read(path, 4, 4, &c->t, err);
   if (st != CB_OK) return st;
   c->rows = cb_calloc((size_t)c->t.nrows + 1, sizeof *c->rows);
@@ -436,6 +434,7 @@ typedef struct pending {
 
 typedef struct cs {
   const cb_gen_options *o;
+  const cb_cards_options *own;
   const layout *L;
   const content *content;
   const cb_cards_script *script;
@@ -518,7 +517,7 @@ static int parse_card(const char *code);
 /* The cards have run out: a fresh pack (as many decks as --decks) is
  * shuffled in, as a player would. -1 on OOM. */
 static int fresh_deck(cs *s) {
-  int per = s->o->cards.jokers ? 54 : 52, more = s->L->deck_size;
+  int per = s->own->jokers ? 54 : 52, more = s->L->deck_size;
   size_t cap = (size_t)s->ndeck;
   if (cb_grow(&s->deck, &cap, (size_t)s->ndeck + (size_t)more, sizeof *s->deck)) return -1;
   for (int i = 0; i < more; i++)
@@ -536,7 +535,7 @@ static int deal_card(cs *s, int level, int col, int row) {
     s->oom = true;
     return -1;
   }
-  const cb_cards_script *sc = s->o->cards.sprawl ? scripted(s, level, col, row) : NULL;
+  const cb_cards_script *sc = s->own->sprawl ? scripted(s, level, col, row) : NULL;
   int want = sc && sc->card ? parse_card(sc->card) : -1;
   for (int j = s->next_card; want >= 0 && j < s->ndeck; j++)
     if (s->deck[j] == want) {
@@ -603,7 +602,7 @@ static int target(cs *s, const cell *c, int pos, bool deal) {
   int col, row;
   cb_cards_neighbour(c->col, c->row, pos, &col, &row);
   int k = cell_at(s, c->level, col, row);
-  if (!s->o->cards.sprawl) return k;
+  if (!s->own->sprawl) return k;
   if (k >= 0) return k;
   if (c->level == 1 &&
       ((s->L->entrance == ENTRANCE_BOTTOM && row > 0) || (s->L->entrance == ENTRANCE_TOP && row < 0)))
@@ -631,7 +630,7 @@ static void room_words(const cs *s, int k, char *buf, size_t cap) {
 static cb_status deal_level(cs *s, int level) {
   s->dealt_level = 0;
   int first = s->ncells;
-  if (s->o->cards.sprawl) return CB_OK;
+  if (s->own->sprawl) return CB_OK;
   for (int r = 1; r <= s->L->h; r++)
     for (int c = 1; c <= s->L->w; c++)
       if (in_mask(s->L, c, r) && deal_card(s, level, c, r) < 0) return CB_EINTERNAL;
@@ -678,7 +677,7 @@ static void read_dice(cs *s, int k, int entry, const int dice[3], cb_die_result 
     else if ((tgt[i] = target(s, c, v, false)) == -1 || tgt[i] == -3)
       res[i] = count >= 2 && tgt[i] == -1 ? CB_DIE_SURFACE : CB_DIE_OUT;
     else if (tgt[i] >= 0 && s->cells[tgt[i]].room)
-      res[i] = s->o->cards.rediscovered == CB_REDISCOVERED_IGNORE ? CB_DIE_IGNORED : CB_DIE_REDISCOVERED;
+      res[i] = s->own->rediscovered == CB_REDISCOVERED_IGNORE ? CB_DIE_IGNORED : CB_DIE_REDISCOVERED;
     else
       res[i] = CB_DIE_DOOR;
   }
@@ -834,9 +833,9 @@ static cb_status take_turn(cs *s, int k, int entry, int from) {
     } else {
       if (tgt[i] < 0) return CB_EINTERNAL;
       unsigned flags = 0;
-      if (res[i] == CB_DIE_REDISCOVERED && s->o->cards.rediscovered == CB_REDISCOVERED_ONE_WAY)
+      if (res[i] == CB_DIE_REDISCOVERED && s->own->rediscovered == CB_REDISCOVERED_ONE_WAY)
         flags = CB_FLAG_ONE_WAY;
-      if (res[i] == CB_DIE_REDISCOVERED && s->o->cards.rediscovered == CB_REDISCOVERED_CONCEALED)
+      if (res[i] == CB_DIE_REDISCOVERED && s->own->rediscovered == CB_REDISCOVERED_CONCEALED)
         flags = CB_FLAG_CONCEALED;
       l = add_link(s, k, tgt[i], v, CB_PASSAGE_DOOR, flags);
       c->doors |= (unsigned char)(1u << v);
@@ -844,7 +843,7 @@ static cb_status take_turn(cs *s, int k, int entry, int from) {
     }
     if (l < 0) return CB_EINTERNAL;
     char extra[160] = "";
-    if (count >= 2 && !s->o->cards.plain_doubles && res[i] != CB_DIE_SURFACE) {
+    if (count >= 2 && !s->own->plain_doubles && res[i] != CB_DIE_SURFACE) {
       t->obstacles[i] = roll_obstacle(s, &s->links[l]);
       if (s->oom) return CB_EINTERNAL;
       if (t->obstacles[i] == CB_OBSTACLE_LOCKED) {
@@ -855,7 +854,7 @@ static cb_status take_turn(cs *s, int k, int entry, int from) {
         snprintf(extra, sizeof extra, ", %s (doubles)", cb_obstacle_name(t->obstacles[i]));
       }
     }
-    if (s->o->cards.lengths) {
+    if (s->own->lengths) {
       t->lengths[i] = s->links[l].length = cb_d6(&s->rng);
       size_t n = strlen(extra);
       snprintf(extra + n, sizeof extra - n, ", %d ft long", t->lengths[i] * s->L->length_unit);
@@ -868,7 +867,7 @@ static cb_status take_turn(cs *s, int k, int entry, int from) {
       static const char *const how[] = {"a door", "", "a one-way door, opening only from this side",
                                         "a door, obvious here and concealed on the other side"};
       append_phrase(phr, sizeof phr, "%d (%s) opens into %s, explored and not connected: %s%s", v, pos, them,
-                    how[s->o->cards.rediscovered], extra);
+                    how[s->own->rediscovered], extra);
     } else {
       append_phrase(phr, sizeof phr, "door at %d (%s)%s", v, pos, extra);
       if (cb_grow(&s->todo, &s->cap_todo, (size_t)s->ntodo + 1, sizeof *s->todo)) return CB_EINTERNAL;
@@ -953,31 +952,31 @@ static cb_status play_deal(cs *s, int deal_no, bool *dull) {
   s->next_card = 0;
   if (s->ndeck != L->deck_size) /* fresh decks came in last deal: back to one pack */
     for (int i = s->ndeck = L->deck_size; i-- > 0;)
-      s->deck[i] = i % (s->o->cards.jokers ? 54 : 52);
+      s->deck[i] = i % (s->own->jokers ? 54 : 52);
   memset(s->hash, 0, s->hash_cap * sizeof *s->hash);
   for (int i = 0; i <= levels; i++)
     s->stairs_cell[i] = -1;
   cb_rng_shuffle(&s->rng, s->deck, s->ndeck);
   say(s, "Deal %d: shuffled %d cards and dealt %s face down.", deal_no, s->ndeck,
-      s->o->cards.sprawl ? "them one at a time as the dice call for them" : "the grid");
+      s->own->sprawl ? "them one at a time as the dice call for them" : "the grid");
   s->levels_reached = 0;
   int start = -1, entry = L->entrance == ENTRANCE_BOTTOM ? 4 : L->entrance == ENTRANCE_TOP ? 1 : 0, from = -1;
   for (int level = 1; level <= levels; level++) {
     if (deal_level(s, level) != CB_OK) return CB_EINTERNAL;
     if (level == 1) {
-      start = s->o->cards.sprawl ? deal_card(s, 1, 0, 0) : cell_at(s, 1, L->ecol, L->erow);
+      start = s->own->sprawl ? deal_card(s, 1, 0, 0) : cell_at(s, 1, L->ecol, L->erow);
       if (start < 0) return CB_EINTERNAL;
       if (!s->o->faithful) no_joker_at_entrance(s, start);
     } else {
       int up = s->stairs_cell[level - 1];
       if (up < 0) break;
-      start = s->o->cards.sprawl ? deal_card(s, level, s->cells[up].col, s->cells[up].row)
-                                 : cell_at(s, level, s->cells[up].col, s->cells[up].row);
+      start = s->own->sprawl ? deal_card(s, level, s->cells[up].col, s->cells[up].row)
+                             : cell_at(s, level, s->cells[up].col, s->cells[up].row);
       if (start < 0) return CB_EINTERNAL;
       if (add_link(s, up, start, 0, CB_PASSAGE_STAIRS, 0) < 0) return CB_EINTERNAL;
       say(s, "Level %d: dealt %s; the stairs from room %d come down at column %d, row %d.", level,
-          s->o->cards.sprawl ? "as needed" : "a fresh grid from the deck", s->cells[up].room,
-          s->cells[up].col, s->cells[up].row);
+          s->own->sprawl ? "as needed" : "a fresh grid from the deck", s->cells[up].room, s->cells[up].col,
+          s->cells[up].row);
       entry = 0;
       from = -1;
     }
@@ -1099,7 +1098,7 @@ static int crown_boss(cs *s, cb_dungeon *d) {
 static cb_status build_model(cs *s, cb_dungeon *d, cb_error *err) {
   cb_arena *A = d->arena;
   cb_cards_proc *p = cb_cards_of(d);
-  if (s->o->cards.sprawl)
+  if (s->own->sprawl)
     shift_sprawl(s, p);
   else
     p->w = s->L->w, p->h = s->L->h;
@@ -1110,10 +1109,10 @@ static cb_status build_model(cs *s, cb_dungeon *d, cb_error *err) {
     char *row = cb_arena_alloc(A, (size_t)p->w + 1, 1);
     if (!row) return cb_error_oom(err);
     for (int c = 0; c < p->w; c++)
-      row[c] = s->o->cards.sprawl ? (cell_at(s, 1, c + 1, r + 1) >= 0 ? '#' : '.') : s->L->mask[r * p->w + c];
+      row[c] = s->own->sprawl ? (cell_at(s, 1, c + 1, r + 1) >= 0 ? '#' : '.') : s->L->mask[r * p->w + c];
     p->mask[r] = row;
   }
-  if (s->o->cards.sprawl) /* the union of every level's cells */
+  if (s->own->sprawl) /* the union of every level's cells */
     for (int i = 0; i < s->ncells; i++)
       ((char *)p->mask[s->cells[i].row - 1])[s->cells[i].col - 1] = '#';
   const cell *e = &s->cells[s->flipped[0]];
@@ -1182,27 +1181,27 @@ static cb_status build_model(cs *s, cb_dungeon *d, cb_error *err) {
   }
   for (int i = 0; i < s->nlines; i++)
     cb_dungeon_log(d, "%s", s->lines[i]);
-  if (s->o->cards.jokers && !s->o->faithful && crown_boss(s, d)) return cb_error_oom(err);
+  if (s->own->jokers && !s->o->faithful && crown_boss(s, d)) return cb_error_oom(err);
   return d->oom ? cb_error_oom(err) : CB_OK;
 }
 
 static void record_options(cb_dungeon *d, const cb_gen_options *o, const layout *L) {
   static const char *const ent[] = {"bottom", "top", "centre", NULL};
   cb_gen_options used = *o;
-  cb_cards_options *c = &used.cards;
+  cb_cards_options mine = *cb_cards_options_of(o), *c = &mine;
   /* a sprawl records its rooms, a grid its size unless a mask shapes it */
   bool grid = !c->sprawl && (!c->shape || strcmp(c->shape, "rect") == 0 || strcmp(c->shape, "oval") == 0);
   char at[32];
   snprintf(at, sizeof at, "%d,%d", L->ecol, L->erow);
   used.rooms = c->sprawl ? L->sprawl_rooms : 0;
-  c->grid_w = grid ? L->w : 0, c->grid_h = grid ? L->h : 0;
+  c->grid = grid ? (cb_option_size){L->w, L->h} : (cb_option_size){0, 0};
   c->shape = c->sprawl ? NULL : c->shape ? c->shape : "rect";
   c->entrance = L->entrance == ENTRANCE_CELL ? at : ent[L->entrance];
   c->decks = L->decks;
   used.levels = o->levels ? o->levels : 1;
   c->min_rooms = o->faithful ? 0 : L->min_rooms;
   c->length_unit = c->lengths ? L->length_unit : 0;
-  cb_option_record_all(d, &cb_cards_option_specs, &used);
+  cb_option_record_all(d, &cb_cards_option_specs, &used, c);
 }
 
 static cb_status validate(const cb_gen_options *o, cb_error *err) {
@@ -1216,17 +1215,21 @@ static cb_status validate(const cb_gen_options *o, cb_error *err) {
   return st;
 }
 
-cb_status cb_cards_generate_scripted(const cb_gen_options *o, const cb_cards_script *script, int nscript,
-                                     cb_dungeon **out, cb_error *err) {
-  *out = NULL;
+/* The turns a test scripts (cb_cards_generate_scripted), the frame's ctx. */
+typedef struct script {
+  const cb_cards_script *turns;
+  int n;
+} script;
+
+static cb_status steps(const cb_gen_options *o, const void *ctx, cb_dungeon *d, cb_error *err) {
+  const script *sc = ctx;
   layout L;
   content ct = {0};
   cs s = {0};
-  cb_dungeon *d = NULL;
   cb_status st = resolve_layout(o, &L, err);
-  if (st != CB_OK) goto done;
-  if ((st = content_load(o, &ct, err)) != CB_OK) goto done;
-  s.o = o, s.L = &L, s.content = &ct, s.script = script, s.nscript = nscript;
+  if (st != CB_OK || (st = content_load(o, &ct, err)) != CB_OK) goto done;
+  s.o = o, s.own = cb_cards_options_of(o), s.L = &L, s.content = &ct;
+  if (sc) s.script = sc->turns, s.nscript = sc->n;
   cb_rng_seed(&s.rng, o->seed, 0);
   s.ndeck = L.deck_size;
   s.deck = cb_malloc((size_t)s.ndeck * sizeof *s.deck);
@@ -1235,17 +1238,16 @@ cb_status cb_cards_generate_scripted(const cb_gen_options *o, const cb_cards_scr
     s.hash_cap *= 2;
   s.hash = cb_calloc(s.hash_cap, sizeof *s.hash);
   s.stairs_cell = cb_malloc(((size_t)(o->levels ? o->levels : 1) + 1) * sizeof *s.stairs_cell);
-  d = cb_dungeon_new("cards", o->seed);
-  if (!s.deck || !s.hash || !s.stairs_cell || !d) goto fail_oom;
+  if (!s.deck || !s.hash || !s.stairs_cell) goto fail_oom;
   for (int i = 0; i < s.ndeck; i++) {
-    int per = o->cards.jokers ? 54 : 52;
+    int per = s.own->jokers ? 54 : 52;
     s.deck[i] = i % per;
   }
   d->procedure = cb_arena_alloc(d->arena, 1, sizeof(cb_cards_proc));
   d->marks_rooms = true; /* the cards say what is in each room */
+  d->room_rules = cb_cards_room_rules;
   if (!cb_cards_of(d)) goto fail_oom;
   record_options(d, o, &L);
-  if (cb_dungeon_set_title(d, o->title ? o->title : cb_gen_title(d, "Card Vaults"))) goto fail_oom;
   int deals = 0;
   for (;;) {
     for (int i = 0; i < s.nlines; i++)
@@ -1268,14 +1270,11 @@ cb_status cb_cards_generate_scripted(const cb_gen_options *o, const cb_cards_scr
     free(why);
   }
   cb_cards_of(d)->deals = deals;
-  if ((st = build_model(&s, d, err)) != CB_OK) goto done;
-  *out = d;
-  d = NULL;
+  st = build_model(&s, d, err);
   goto done;
 fail_oom:
   st = cb_error_oom(err);
 done:
-  cb_dungeon_free(d);
   free(L.mask);
   content_free(&ct);
   free(s.deck);
@@ -1294,17 +1293,18 @@ done:
   return st;
 }
 
-static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *err) {
-  return cb_cards_generate_scripted(o, NULL, 0, out, err);
+cb_status cb_cards_generate_scripted(const cb_gen_options *o, const cb_cards_script *turns, int nturns,
+                                     cb_dungeon **out, cb_error *err) {
+  script sc = {turns, nturns};
+  return cb_generator_frame(&cb_gen_cards, o, steps, &sc, out, err);
 }
 
 const cb_generator cb_gen_cards = {
     .name = "cards",
-    .summary = "Cardtography: a deck dealt on a grid, 3d6 for each card's doors",
-    .default_rooms = DEFAULT_SPRAWL_ROOMS,
+    .title_noun = "Card Vaults",
     .max_rooms = MAX_SPRAWL_ROOMS,
     .validate = validate,
-    .generate = generate,
+    .steps = steps,
     .what = "A Cardtography dungeon",
     .io = &cb_proc_io_cards,
     .layout = &cb_cards_layout,

@@ -15,7 +15,7 @@ typedef struct cb_cards_script {
   int dice[3];
 } cb_cards_script;
 
-/* Like cb_gen_cards.generate with n scripted turns (borrowed). */
+/* Like cb_generator_run(&cb_gen_cards, ...) with n scripted turns (borrowed). */
 cb_status cb_cards_generate_scripted(const cb_gen_options *o, const cb_cards_script *script, int n,
                                      cb_dungeon **out, cb_error *err);
 

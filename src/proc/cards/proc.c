@@ -16,6 +16,18 @@ int cb_die_result_parse(const char *name) {
   return -1;
 }
 
+void cb_cards_room_rules(const cb_room *r, cb_room_word *w) {
+  size_t n = r->card ? strlen(r->card) : 0;
+  if (!n) return;
+  char suit = r->card[n - 1];
+  bool black = suit == 'S' || suit == 'C';
+  w->no_monster = black;
+  w->more = suit == 'H';
+  w->tough = r->value >= 7;
+  w->trap = !black && r->value >= 11;
+  w->wonder = black && r->value >= 8;
+}
+
 const char *cb_obstacle_name(cb_obstacle o) { return (unsigned)o < CB_OBSTACLE_COUNT ? obstacles[o] : NULL; }
 
 int cb_obstacle_parse(const char *name) {

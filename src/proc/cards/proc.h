@@ -62,6 +62,12 @@ typedef struct cb_cards_proc {
   cb_card_stairs *stairs;
 } cb_cards_proc;
 
+/* Its room rules for stocking (cb_dungeon.room_rules), the card's word:
+ * diamonds easy or moderate, hearts tough (more of them), a high value a
+ * tougher kind; black cards no monster; face cards a trap (red) or a wonder
+ * (black). */
+void cb_cards_room_rules(const cb_room *r, cb_room_word *w);
+
 const char *cb_die_result_name(cb_die_result r);
 int cb_die_result_parse(const char *name);
 const char *cb_obstacle_name(cb_obstacle o); /* NULL for none */
@@ -69,6 +75,37 @@ int cb_obstacle_parse(const char *name);
 
 /* The artefacts of a dungeon cards made or read, or NULL (d->procedure). */
 static inline cb_cards_proc *cb_cards_of(const cb_dungeon *d) { return d->procedure; }
+
+/* cards's own options, from its rows (options.c); zero is the default. */
+/* decks shuffled together (2,000 decks deal a 100,000-card sprawl) */
+enum { CB_CARDS_MAX_DECKS = 2000 };
+/* How a die into an explored, unconnected card is read. */
+typedef enum {
+  CB_REDISCOVERED_DOOR,
+  CB_REDISCOVERED_IGNORE,
+  CB_REDISCOVERED_ONE_WAY,
+  CB_REDISCOVERED_CONCEALED
+} cb_rediscovered;
+/* Strings are borrowed. */
+typedef struct cb_cards_options {
+  cb_option_size grid;  /* 0: 5x5 */
+  const char *shape;    /* "rect" (NULL), "oval" or a mask file */
+  const char *entrance; /* "bottom" (NULL), "top", "centre" or "C,R" */
+  int decks;            /* 0: 1 */
+  bool jokers;
+  bool sprawl; /* deal as needed on an unbounded grid, up to --rooms */
+  cb_rediscovered rediscovered;
+  bool plain_doubles;  /* --no-doubles-obstructed: variation 4 off */
+  int min_rooms;       /* 0: 5 (1 keeps every deal) */
+  const char *content; /* content table (NULL: templates/cards-contents.txt) */
+  bool lengths;        /* roll a connection length per door */
+  int length_unit;     /* feet per pip, 0: 10 */
+} cb_cards_options;
+/* o's own options for cards: the record o points to, or the defaults. */
+static inline const cb_cards_options *cb_cards_options_of(const cb_gen_options *o) {
+  static const cb_cards_options defaults;
+  return o->own ? (const cb_cards_options *)o->own : &defaults;
+}
 
 /* Its row in the registry (generate.c) and its artefacts in JSON (json.c). */
 extern const cb_generator cb_gen_cards;

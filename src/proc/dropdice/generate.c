@@ -386,7 +386,7 @@ static cb_status extra_paths(dd *s, cb_error *err) {
   if (!c) return cb_error_oom(err);
   for (int e = 0; e < s->ndel; e++)
     if (!s->in_tree[e]) c[nc++] = (cand){e, 0, 0};
-  int by_tree = s->o->extra_by == CB_EXTRA_BY_TREE;
+  int by_tree = cb_dropdice_options_of(s->o)->extra_by == CB_EXTRA_BY_TREE;
   if (by_tree) {
     cb_status st = tree_distances(s, c, nc, err);
     if (st != CB_OK) {
@@ -660,7 +660,8 @@ static cb_status check_keys(dd *s, cb_error *err) {
  * --content FILE) whose tags the room has. */
 static cb_status describe_rooms(dd *s, cb_error *err) {
   char buf[4096];
-  const char *name = s->o->cards.content ? s->o->cards.content : "dropdice-contents";
+  const char *content = cb_dropdice_options_of(s->o)->content;
+  const char *name = content ? content : "dropdice-contents";
   cb_table t;
   cb_status st = cb_table_read(cb_table_path(name, buf, sizeof buf), 2, 2, &t, err);
   if (st != CB_OK) return st;
@@ -702,8 +703,6 @@ static cb_status describe_rooms(dd *s, cb_error *err) {
 }
 
 static cb_status validate(const cb_gen_options *o, cb_error *err) {
-  if (o->rooms != 0 && (o->rooms < 1 || o->rooms > MAX_ROOMS))
-    return cb_error_set(err, CB_EINPUT, "--rooms %d: dropdice needs 1 to %d rooms", o->rooms, MAX_ROOMS);
   if (o->levels > 1) return cb_error_set(err, CB_EINPUT, "--levels %d: dropdice makes one level", o->levels);
   return CB_OK;
 }
@@ -711,47 +710,40 @@ static cb_status validate(const cb_gen_options *o, cb_error *err) {
 static cb_status record_options(cb_dungeon *d, const cb_gen_options *o, int n) {
   cb_gen_options used = *o;
   used.rooms = n;
-  cb_option_record_all(d, &cb_dropdice_option_specs, &used);
+  cb_option_record_all(d, &cb_dropdice_option_specs, &used, cb_dropdice_options_of(o));
   return CB_OK;
 }
 
-static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *err) {
-  *out = NULL;
-  cb_status st = validate(o, err);
-  if (st != CB_OK) return st;
+static cb_status steps(const cb_gen_options *o, const void *ctx, cb_dungeon *d, cb_error *err) {
+  (void)ctx;
+  cb_status st;
   dd s = {0};
   s.o = o;
   s.n = o->rooms ? o->rooms : DEFAULT_ROOMS;
   cb_rng_seed(&s.rng, o->seed, 0);
-  s.d = cb_dungeon_new("dropdice", o->seed);
+  s.d = d;
   s.pt = cb_malloc((size_t)s.n * sizeof *s.pt);
   s.value = cb_malloc((size_t)s.n * sizeof *s.value);
   s.deg = cb_calloc((size_t)s.n, sizeof *s.deg);
-  if (!s.d || !s.pt || !s.value || !s.deg) goto fail_oom;
+  if (!s.pt || !s.value || !s.deg) goto fail_oom;
   s.d->procedure = cb_arena_alloc(s.d->arena, 1, sizeof(cb_dropdice_proc));
   s.d->marks_rooms = true; /* the dice say what is in each room */
   if (!cb_dropdice_of(s.d) || !cb_dungeon_add_level(s.d, 1, "Level 1")) goto fail_oom;
   record_options(s.d, o, s.n);
-  if (cb_dungeon_set_title(s.d, o->title ? o->title : cb_gen_title(s.d, "Dice Pits"))) goto fail_oom;
-  if ((st = drop_dice(&s, err)) != CB_OK) goto fail;
-  if ((st = triangulate(&s, err)) != CB_OK) goto fail;
+  if ((st = drop_dice(&s, err)) != CB_OK) goto done;
+  if ((st = triangulate(&s, err)) != CB_OK) goto done;
   s.grid = cb_seggrid_new(s.pt, s.n, DIE_FT * 1.5);
   if (!s.grid) goto fail_oom;
-  if ((st = initial_paths(&s, err)) != CB_OK) goto fail;
+  if ((st = initial_paths(&s, err)) != CB_OK) goto done;
   initial_rooms_pass(&s);
-  if ((st = extra_paths(&s, err)) != CB_OK) goto fail;
-  if ((st = final_rooms_pass(&s, err)) != CB_OK) goto fail;
-  if ((st = rewrite_paths(&s, err)) != CB_OK) goto fail;
-  if ((st = check_keys(&s, err)) != CB_OK) goto fail;
-  if ((st = describe_rooms(&s, err)) != CB_OK) goto fail;
-  if (s.d->oom) goto fail_oom;
-  *out = s.d;
-  s.d = NULL;
+  if ((st = extra_paths(&s, err)) != CB_OK) goto done;
+  if ((st = final_rooms_pass(&s, err)) != CB_OK) goto done;
+  if ((st = rewrite_paths(&s, err)) != CB_OK) goto done;
+  if ((st = check_keys(&s, err)) != CB_OK) goto done;
+  st = describe_rooms(&s, err);
   goto done;
 fail_oom:
   st = cb_error_oom(err);
-fail:
-  cb_dungeon_free(s.d);
 done:
   free(s.pt);
   free(s.value);
@@ -765,11 +757,10 @@ done:
 
 const cb_generator cb_gen_dropdice = {
     .name = "dropdice",
-    .summary = "Jaquaysed drop-dice point-crawl: dice on a tray become rooms, their values the plot",
-    .default_rooms = DEFAULT_ROOMS,
+    .title_noun = "Dice Pits",
     .max_rooms = MAX_ROOMS,
     .validate = validate,
-    .generate = generate,
+    .steps = steps,
     .what = "A Jaquaysed drop-dice point-crawl",
     .io = &cb_proc_io_dropdice,
     .layout = NULL,

@@ -1,9 +1,12 @@
 /* dropdice's options, in the order it records them. */
 #include <stddef.h>
 
-#include "proc/proc.h"
+#include "proc.h"
 
-#define GEN(member) offsetof(cb_gen_options, member)
+#define OWN(member) offsetof(cb_dropdice_options, member)
+
+_Static_assert(sizeof(cb_dropdice_options) <= CB_PROC_OPTIONS_MAX,
+               "dropdice's options fit the command line's buffer");
 
 static const char *const extra_by[] = {"tree", "length", NULL};
 
@@ -13,7 +16,7 @@ static const cb_option_spec specs[] = {
      .arg = "HOW",
      .kind = CB_OPT_WORD,
      .words = extra_by,
-     .field = GEN(extra_by),
+     .field = OWN(extra_by),
      .expect = "expected 'tree' or 'length'",
      .help = "dropdice: rank extra paths by 'tree' distance (default)\n"
              "or straight 'length'",
@@ -23,7 +26,7 @@ static const cb_option_spec specs[] = {
      .arg = "FILE",
      .kind = CB_OPT_FILE,
      .hi = 1000,
-     .field = GEN(cards.content),
+     .field = OWN(content),
      .expect = "expected a table file",
      .help = "dropdice: what each room holds by its tags (default\n"
              "templates/dropdice-contents.txt)",
@@ -31,6 +34,7 @@ static const cb_option_spec specs[] = {
 };
 
 const cb_option_set cb_dropdice_option_specs = {
+    .size = sizeof(cb_dropdice_options),
     .about = "Jaquaysed drop-dice point-crawl, 10 rooms",
     .seed = 4,
     .specs = specs,

@@ -41,6 +41,18 @@ int cb_rewrite_rule_parse(const char *name);
 /* The artefacts of a dungeon dropdice made or read, or NULL (d->procedure). */
 static inline cb_dropdice_proc *cb_dropdice_of(const cb_dungeon *d) { return d->procedure; }
 
+/* dropdice's own options, from its rows (options.c); zero is the default. */
+typedef enum { CB_EXTRA_BY_TREE, CB_EXTRA_BY_LENGTH } cb_extra_by;
+typedef struct cb_dropdice_options {
+  cb_extra_by extra_by; /* how extra paths are ranked */
+  const char *content;  /* its content table (NULL: templates/dropdice-contents.txt) */
+} cb_dropdice_options;
+/* o's own options for dropdice: the record o points to, or the defaults. */
+static inline const cb_dropdice_options *cb_dropdice_options_of(const cb_gen_options *o) {
+  static const cb_dropdice_options defaults;
+  return o->own ? (const cb_dropdice_options *)o->own : &defaults;
+}
+
 /* Its row in the registry (generate.c) and its artefacts in JSON (json.c). */
 extern const cb_generator cb_gen_dropdice;
 /* Its options (options.c). */

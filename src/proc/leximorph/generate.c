@@ -320,7 +320,7 @@ static cb_status read_results(const char *name, int rows, result_row *out, int (
   return st;
 }
 
-static cb_status read_tables(const cb_gen_options *o, tables *tb, cb_error *err) {
+static cb_status read_tables(const cb_leximorph_options *o, tables *tb, cb_error *err) {
   cb_table t;
   int order[LETTER_ROWS];
   cb_status st =
@@ -367,6 +367,7 @@ typedef struct lx {
   cb_dungeon *d;
   cb_rng rng;
   const cb_gen_options *o;
+  const cb_leximorph_options *own;
   tables tb;
   cb_sketch *sk;
   int cols, rows;
@@ -440,11 +441,11 @@ static cb_status roll_letters(lx *s, cb_error *err) {
     sec->col = k % s->cols + 1;
     sec->row = k / s->cols + 1;
     sec->roll = cb_d10(&s->rng);
-    sec->rotation = s->o->no_rotate ? 1 : cb_d4(&s->rng);
+    sec->rotation = s->own->no_rotate ? 1 : cb_d4(&s->rng);
     const letter *l = &s->tb.letters[sec->roll - 1];
     sec->letter = cb_arena_strdup(d->arena, l->name);
     if (!sec->letter) return cb_error_oom(err);
-    if (s->o->no_rotate)
+    if (s->own->no_rotate)
       cb_dungeon_log(d, "Sector %d,%d: rolled %d -> %s.", sec->col, sec->row, sec->roll, l->name);
     else
       cb_dungeon_log(d, "Sector %d,%d: rolled %d -> %s, %s (d4: %d).", sec->col, sec->row, sec->roll, l->name,
@@ -1687,15 +1688,11 @@ done:
 
 /* ---- the generator ---- */
 
-static cb_status validate(const cb_gen_options *o, cb_error *err) {
-  if (o->rooms != 0)
-    return cb_error_set(err, CB_EINPUT,
-                        "--rooms %d: leximorph's rooms come from the dice (junctions and doors); "
-                        "use --sectors to make the map bigger",
-                        o->rooms);
-  if (o->levels > 1)
+static cb_status validate(const cb_gen_options *opts, cb_error *err) {
+  const cb_leximorph_options *o = cb_leximorph_options_of(opts);
+  if (opts->levels > 1)
     return cb_error_set(err, CB_EINPUT, "--levels %d: leximorph makes one level (its stairs lead down)",
-                        o->levels);
+                        opts->levels);
   if (o->sector_cols < 0 || o->sector_cols > MAX_SECTORS || o->sector_rows < 0 ||
       o->sector_rows > MAX_SECTORS || (o->sector_cols == 0) != (o->sector_rows == 0))
     return cb_error_set(err, CB_EINPUT, "--sectors %dx%d: expected 1x1 to %dx%d sectors", o->sector_cols,
@@ -1707,32 +1704,30 @@ static cb_status validate(const cb_gen_options *o, cb_error *err) {
 }
 
 static void record_options(lx *s) {
-  cb_gen_options used = *s->o;
+  cb_leximorph_options used = *s->own;
   used.sector_cols = s->cols;
   used.sector_rows = s->rows;
   used.sector_ft = (int)s->S;
-  cb_option_record_all(s->d, &cb_leximorph_option_specs, &used);
+  cb_option_record_all(s->d, &cb_leximorph_option_specs, s->o, &used);
 }
 
-static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *err) {
-  *out = NULL;
-  cb_status st = validate(o, err);
-  if (st != CB_OK) return st;
+static cb_status steps(const cb_gen_options *o, const void *ctx, cb_dungeon *d, cb_error *err) {
+  (void)ctx;
+  cb_status st;
   lx s = {0};
   pending *pend = NULL;
   int np = 0, nstations = 0;
-  s.o = o;
-  s.cols = o->sector_cols ? o->sector_cols : DEFAULT_SECTORS;
-  s.rows = o->sector_rows ? o->sector_rows : DEFAULT_SECTORS;
-  s.S = o->sector_ft ? o->sector_ft : DEFAULT_SECTOR_FT;
-  if ((st = read_tables(o, &s.tb, err)) != CB_OK) goto done;
-  if ((st = read_results(o->doors ? o->doors : "leximorph-doors", DOOR_ROWS, s.doors, cb_door_effect_parse,
-                         "parallel, ahead, diagonal, room, chamber", err)) != CB_OK)
+  const cb_leximorph_options *own = cb_leximorph_options_of(o);
+  s.o = o, s.own = own;
+  s.cols = own->sector_cols ? own->sector_cols : DEFAULT_SECTORS;
+  s.rows = own->sector_rows ? own->sector_rows : DEFAULT_SECTORS;
+  s.S = own->sector_ft ? own->sector_ft : DEFAULT_SECTOR_FT;
+  if ((st = read_tables(own, &s.tb, err)) != CB_OK) goto done;
+  if ((st = read_results(own->doors ? own->doors : "leximorph-doors", DOOR_ROWS, s.doors,
+                         cb_door_effect_parse, "parallel, ahead, diagonal, room, chamber", err)) != CB_OK)
     goto done;
   cb_rng_seed(&s.rng, o->seed, 0);
-  s.d = cb_dungeon_new("leximorph", o->seed);
-  if (!s.d) goto fail_oom;
-  cb_dungeon *d = s.d;
+  s.d = d;
   s.sk = cb_arena_alloc(d->arena, 1, sizeof *s.sk);
   cb_leximorph_proc *proc = cb_arena_alloc(d->arena, 1, sizeof *proc);
   if (!s.sk || !proc || !cb_dungeon_add_level(d, 1, "Level 1")) goto fail_oom;
@@ -1743,30 +1738,24 @@ static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *e
   s.sk->sectors = cb_arena_alloc(d->arena, (size_t)s.sk->nsectors, sizeof *s.sk->sectors);
   if (!s.sk->sectors) goto fail_oom;
   record_options(&s);
-  if (cb_dungeon_set_title(d, o->title ? o->title : cb_gen_title(d, "Tunnels"))) goto fail_oom;
-  if ((st = roll_letters(&s, err)) != CB_OK) goto fail;
-  if ((st = join_letters(&s, err)) != CB_OK) goto fail;
-  if ((st = connect_pieces(&s, err)) != CB_OK) goto fail;
-  if ((st = trace_tunnels(&s, err)) != CB_OK) goto fail;
-  if ((st = place_stations(&s, err)) != CB_OK) goto fail;
-  if ((st = roll_features(&s, &pend, &np, &nstations, err)) != CB_OK) goto fail;
-  if ((st = ensure_a_room(&s, &pend, &np, err)) != CB_OK) goto fail;
-  if ((st = place_rooms(&s, pend, np, err)) != CB_OK) goto fail;
+  if ((st = roll_letters(&s, err)) != CB_OK) goto done;
+  if ((st = join_letters(&s, err)) != CB_OK) goto done;
+  if ((st = connect_pieces(&s, err)) != CB_OK) goto done;
+  if ((st = trace_tunnels(&s, err)) != CB_OK) goto done;
+  if ((st = place_stations(&s, err)) != CB_OK) goto done;
+  if ((st = roll_features(&s, &pend, &np, &nstations, err)) != CB_OK) goto done;
+  if ((st = ensure_a_room(&s, &pend, &np, err)) != CB_OK) goto done;
+  if ((st = place_rooms(&s, pend, np, err)) != CB_OK) goto done;
   log_rolls(&s);
-  if ((st = choose_entrance(&s, pend, np, err)) != CB_OK) goto fail;
-  if ((st = follow_tunnels(&s, pend, np, nstations, err)) != CB_OK) goto fail;
+  if ((st = choose_entrance(&s, pend, np, err)) != CB_OK) goto done;
+  if ((st = follow_tunnels(&s, pend, np, nstations, err)) != CB_OK) goto done;
   proc->nsectors = s.sk->nsectors, proc->sectors = s.sk->sectors;
   proc->njunctions = s.sk->njunctions, proc->junctions = s.sk->junctions;
   proc->nwalls = s.sk->nwalls, proc->walls = s.sk->walls;
   proc->ndoors = s.sk->ndoors, proc->doors = s.sk->doors;
-  if (d->oom) goto fail_oom;
-  *out = d;
-  s.d = NULL;
   goto done;
 fail_oom:
   st = cb_error_oom(err);
-fail:
-  cb_dungeon_free(s.d);
 done:
   tables_free(&s.tb);
   free(pend);
@@ -1783,12 +1772,12 @@ done:
 
 const cb_generator cb_gen_leximorph = {
     .name = "leximorph",
-    .summary =
-        "pre-loading tunnel templates: a rolled letter per sector becomes tunnels, rooms come from the dice",
-    .default_rooms = 0,
-    .max_rooms = 1000000,
+    .title_noun = "Tunnels",
+    .max_rooms = 0,
+    .rooms_note = "leximorph's rooms come from the dice (junctions and doors); use --sectors to make the map "
+                  "bigger",
     .validate = validate,
-    .generate = generate,
+    .steps = steps,
     .what = "A leximorph tunnel dungeon",
     .io = &cb_proc_io_leximorph,
     .layout = &cb_leximorph_layout,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "layout/map.h"
+#include "marks.h"
 #include "page/flow.h"
 #include "proc.h"
 #include "sketch.h"
@@ -562,7 +563,7 @@ static void consider(choice *ch, placed *pl, spot c, double aux) {
 /* A sketch mark's box at (x, y). */
 static spot mark_spot(const cb_symbols *st, const view *v, cb_symbol s, double x, double y) {
   double tw = v->tw;
-  switch (s) {
+  switch ((int)s) {
   case CB_SYM_SK_TRAP:
   case CB_SYM_SK_TRAP_OFF: {
     double size = fmax(MARK_TEXT, tw * 0.62), t = cb_text_width(st->m, CB_FONT_BOLD, size, "T");
@@ -773,7 +774,7 @@ static void room_box(cb_page *p, const cb_symbols *st, const view *v, const cb_d
   double x = rx_of(v, d, r), y = ry_of(v, d, r), bx, by;
   snprintf(num, sizeof num, "%d", r->number);
   cb_page_role(p, CB_ROLE_NUMBER, r->id, 0);
-  cb_symbol_sketch_mark(p, st, CB_SYM_SK_ROOM, num, x, y, 1, 0, 0, -1, v->room);
+  cb_sketch_mark(p, st, CB_SYM_SK_ROOM, num, x, y, 1, 0, 0, -1, v->room);
   room_marks rm = marks_of(st, d, r);
   badge_at(st, v, x, y, v->pl.corner ? v->pl.corner[r - d->rooms] : 0, rm.w, &bx, &by);
   double at = bx - rm.w / 2;
@@ -827,8 +828,8 @@ static void wall_marks(cb_page *p, const cb_symbols *st, const cb_dungeon *d, co
       if (is_stub != (pass == 0)) continue;
       wall_frame f = frame_of(sk, v, w);
       *used |= CB_SYMBOL_BIT(s);
-      if (cb_symbol_is_sketch_mark(s)) {
-        cb_symbol_sketch_mark(p, st, s, NULL, f.x, f.y, f.ux, f.uy, f.nx, f.ny, v->tw);
+      if (cb_sketch_is_mark(s)) {
+        cb_sketch_mark(p, st, s, NULL, f.x, f.y, f.ux, f.uy, f.nx, f.ny, v->tw);
         continue;
       }
       double wx = f.x + f.nx * v->tw / 2, wy = f.y + f.ny * v->tw / 2, xy[4];
@@ -861,7 +862,7 @@ static void marks(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const c
         door_on(p, st, v, CB_SYM_DOOR, xy, v->pl.jdoor ? &v->pl.jdoor[j] : NULL);
       *used |= CB_SYMBOL_BIT(CB_SYM_DOOR);
     }
-    if (s != CB_SYM_SK_ROOM) cb_symbol_sketch_mark(p, st, s, NULL, x, y, 1, 0, 0, -1, v->tw);
+    if (s != CB_SYM_SK_ROOM) cb_sketch_mark(p, st, s, NULL, x, y, 1, 0, 0, -1, v->tw);
   }
   for (int i = 0; i < d->nrooms; i++) {
     room_box(p, st, v, d, &d->rooms[i], used);
@@ -915,7 +916,7 @@ static double legend(cb_page *p, const cb_symbols *st, cb_symbol_set used, const
     if (!(used & CB_SYMBOL_BIT(s))) continue;
     const char *name = s == CB_SYM_SECRET   ? "secret door"
                        : s == CB_SYM_STAIRS ? "stairs down"
-                                            : cb_symbol_name(s);
+                                            : cb_sketch_mark_name(s);
     double item = sample + v->tw / 2 + 5 + cb_text_width(st->m, CB_FONT_REGULAR, LEGEND_SIZE, name) + 12;
     if (cx + item > x + w && cx > x + head) row++, cx = x + head;
     double cy = y + row * rowh + rowh * 0.62;
@@ -924,7 +925,7 @@ static double legend(cb_page *p, const cb_symbols *st, cb_symbol_set used, const
       int wall_mark = s == CB_SYM_SK_BLANK || s == CB_SYM_SK_BRANCH || s == CB_SYM_SK_DIAGONALS ||
                       s == CB_SYM_SK_BLOCKED || s == CB_SYM_DOOR || s == CB_SYM_SECRET || s == CB_SYM_STAIRS;
       if (s == CB_SYM_SK_ROOM) {
-        cb_symbol_sketch_mark(p, st, s, "7", cx + sample / 2, cy, 1, 0, 0, -1, v->room);
+        cb_sketch_mark(p, st, s, "7", cx + sample / 2, cy, 1, 0, 0, -1, v->room);
       } else if (cb_symbol_is_badge(s) || s == CB_SYM_LOCKED) {
         /* a room's marks, and a locked way's padlock as the rooms beside it show it */
         cb_symbol_badge(p, st, s, s == CB_SYM_KEY || s == CB_SYM_LOCKED ? "K1" : NULL, cx + sample / 2, cy);
@@ -934,8 +935,8 @@ static double legend(cb_page *p, const cb_symbols *st, cb_symbol_set used, const
         if (wall_mark) t[1] = t[3] = cy + v->tw * 0.6;
         cb_symbol_tunnel(p, st, t, 2, v->tw, 0, 0);
         cb_symbol_tunnel(p, st, t, 2, v->tw, 1, 0);
-        if (cb_symbol_is_sketch_mark(s))
-          cb_symbol_sketch_mark(p, st, s, NULL, mid, t[1], 1, 0, 0, -1, v->tw);
+        if (cb_sketch_is_mark(s))
+          cb_sketch_mark(p, st, s, NULL, mid, t[1], 1, 0, 0, -1, v->tw);
         else
           cb_symbol_passage(p, st, s, mid, t[1] - v->tw / 2, mid, t[1] - v->tw / 2 - v->tw * 1.6);
       }

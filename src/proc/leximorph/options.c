@@ -3,13 +3,16 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "proc/proc.h"
+#include "proc.h"
 
-#define GEN(member) offsetof(cb_gen_options, member)
+#define OWN(member) offsetof(cb_leximorph_options, member)
+
+_Static_assert(sizeof(cb_leximorph_options) <= CB_PROC_OPTIONS_MAX,
+               "leximorph's options fit the command line's buffer");
 
 /* CxR, 1 to 12 each. */
 static cb_status parse_sectors(const cb_option_spec *s, const char *arg, void *opts, cb_error *err) {
-  cb_gen_options *o = opts;
+  cb_leximorph_options *o = opts;
   unsigned long long c, r;
   const char *x = strchr(arg, 'x');
   char cols[16] = "";
@@ -24,7 +27,7 @@ static cb_status parse_sectors(const cb_option_spec *s, const char *arg, void *o
 }
 
 static int format_sectors(const cb_option_spec *s, const void *opts, char *buf, size_t cap) {
-  const cb_gen_options *o = opts;
+  const cb_leximorph_options *o = opts;
   (void)s;
   snprintf(buf, cap, "%dx%d", o->sector_cols, o->sector_rows);
   return 1;
@@ -33,7 +36,7 @@ static int format_sectors(const cb_option_spec *s, const void *opts, char *buf, 
 /* A table: a name in templates/ or a path. */
 #define TABLE(opt, member, dflt_, text)                                                                      \
   {                                                                                                          \
-    .name = opt, .arg = "FILE", .kind = CB_OPT_FILE, .hi = 900, .field = GEN(member),                        \
+    .name = opt, .arg = "FILE", .kind = CB_OPT_FILE, .hi = 900, .field = OWN(member),                        \
     .expect = "give a table file", .help = text, .record = CB_REC_ALWAYS, .dflt = dflt_, .table = opt        \
   }
 
@@ -51,7 +54,7 @@ static const cb_option_spec specs[] = {
      .kind = CB_OPT_NUMBER,
      .lo = 120,
      .hi = 1200,
-     .field = GEN(sector_ft),
+     .field = OWN(sector_ft),
      .expect = "expected a whole number of feet from %llu to %llu",
      .help = "leximorph: a sector's side in feet, 120 to 1200\n"
              "(default 240)",
@@ -59,13 +62,13 @@ static const cb_option_spec specs[] = {
     {.name = "rotate",
      .kind = CB_OPT_FLAG,
      .set = false,
-     .field = GEN(no_rotate),
+     .field = OWN(no_rotate),
      .help = "leximorph: roll a d4 to turn each letter (default)",
      .record = CB_REC_IF_SET},
     {.name = "no-rotate",
      .kind = CB_OPT_FLAG,
      .set = true,
-     .field = GEN(no_rotate),
+     .field = OWN(no_rotate),
      .help = "leximorph: keep every letter upright",
      .record = CB_REC_IF_SET},
     TABLE("letters", letters, "leximorph-letters",
@@ -81,6 +84,7 @@ static const cb_option_spec specs[] = {
 };
 
 const cb_option_set cb_leximorph_option_specs = {
+    .size = sizeof(cb_leximorph_options),
     .about = "pre-loading tunnel templates",
     .seed = 1,
     .specs = specs,

@@ -27,6 +27,19 @@ static inline const cb_sketch *cb_leximorph_sketch(const cb_dungeon *d) {
   return p && !d->players ? p->sketch : NULL;
 }
 
+/* leximorph's own options, from its rows (options.c); zero is the default. */
+typedef struct cb_leximorph_options {
+  int sector_cols, sector_rows;                    /* 0: 2x2 */
+  int sector_ft;                                   /* 0: 240 */
+  bool no_rotate;                                  /* the letters stay upright (no d4) */
+  const char *letters, *junctions, *walls, *doors; /* tables (name in templates/ or a path); NULL: ours */
+} cb_leximorph_options;
+/* o's own options for leximorph: the record o points to, or the defaults. */
+static inline const cb_leximorph_options *cb_leximorph_options_of(const cb_gen_options *o) {
+  static const cb_leximorph_options defaults;
+  return o->own ? (const cb_leximorph_options *)o->own : &defaults;
+}
+
 /* Its row in the registry (generate.c) and its artefacts in JSON (json.c). */
 extern const cb_generator cb_gen_leximorph;
 /* Its options (options.c). */

@@ -1034,14 +1034,14 @@ static cb_status roll_crossings(pc *s, int di, pt *v, int *n, const hits *hs, in
     int roll = cb_d10(&s->rng);
     cb_crossing_result res = cb_crossing_result_of(roll);
     double margin = h->room ? SNAP_FT : STAIRS_FT;
-    c[nc] =
-        (cb_pc_crossing){roll,
-                         res,
-                         h->room,
-                         h->room ? 0 : h->door + 1,
-                         point_at(v, *n, fmax(0, h->s0 - margin)),
-                         point_at(v, *n, fmin(total, h->s1 + margin)),
-                         s->o->ladders && roll % 2 == 1 && (res == CB_CROSS_UNDER || res == CB_CROSS_OVER)};
+    c[nc] = (cb_pc_crossing){roll,
+                             res,
+                             h->room,
+                             h->room ? 0 : h->door + 1,
+                             point_at(v, *n, fmax(0, h->s0 - margin)),
+                             point_at(v, *n, fmin(total, h->s1 + margin)),
+                             cb_preconnect_options_of(s->o)->ladders && roll % 2 == 1 &&
+                                 (res == CB_CROSS_UNDER || res == CB_CROSS_OVER)};
     char what[96];
     room_or_corridor(s, h, what, sizeof what);
     const cb_pc_door *me = &s->p->doors[di];
@@ -1992,24 +1992,20 @@ static cb_status summarise(pc *s) {
 }
 
 static cb_status validate(const cb_gen_options *o, cb_error *err) {
-  if (o->rooms != 0 && (o->rooms < 1 || o->rooms > MAX_ROOMS))
-    return cb_error_set(err, CB_EINPUT, "--rooms %d: preconnect draws 1 to %d rooms", o->rooms, MAX_ROOMS);
   if (o->levels > 1)
     return cb_error_set(err, CB_EINPUT, "--levels %d: preconnect draws one level", o->levels);
   return CB_OK;
 }
 
-static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *err) {
-  *out = NULL;
-  cb_status st = validate(o, err);
-  if (st != CB_OK) return st;
+static cb_status steps(const cb_gen_options *o, const void *ctx, cb_dungeon *d, cb_error *err) {
+  (void)ctx;
+  cb_status st;
   pc s = {0};
   s.o = o;
   s.n = o->rooms ? o->rooms : DEFAULT_ROOMS;
   s.big = s.n > CB_LOG_DETAIL_ROOMS;
   cb_rng_seed(&s.rng, o->seed, 0);
-  s.d = cb_dungeon_new("preconnect", o->seed);
-  if (!s.d) return cb_error_oom(err);
+  s.d = d;
   s.p = cb_arena_alloc(s.d->arena, 1, sizeof *s.p);
   s.router = cb_ortho_work_new();
   s.rooms_at = cb_boxgrid_new(CELL_FT), s.corridors_at = cb_boxgrid_new(CELL_FT),
@@ -2020,23 +2016,16 @@ static cb_status generate(const cb_gen_options *o, cb_dungeon **out, cb_error *e
   s.d->procedure = s.p;
   cb_gen_options used = *o;
   used.rooms = s.n;
-  cb_option_record_all(s.d, &cb_preconnect_option_specs, &used);
-  if (cb_dungeon_set_title(s.d, o->title ? o->title : cb_gen_title(s.d, "Halls"))) goto fail_oom;
+  cb_option_record_all(s.d, &cb_preconnect_option_specs, &used, cb_preconnect_options_of(o));
   cb_dungeon_log(
       s.d,
       "Pre-connecting %d rooms: each room is d4+1 by d4+1 squares of 10 ft with d4 doors; each door "
       "rolls d10 for where it leads before its corridor is drawn.",
       s.n);
-  if ((st = draw_map(&s, err)) != CB_OK) goto fail;
-  summarise(&s);
-  if (s.d->oom) goto fail_oom;
-  *out = s.d;
-  s.d = NULL;
+  if ((st = draw_map(&s, err)) == CB_OK) summarise(&s);
   goto done;
 fail_oom:
   st = cb_error_oom(err);
-fail:
-  cb_dungeon_free(s.d);
 done:
   free(s.pending);
   free(s.box);
@@ -2053,12 +2042,10 @@ done:
 
 const cb_generator cb_gen_preconnect = {
     .name = "preconnect",
-    .summary =
-        "pre-connecting (SubMethod I): each door rolls where it leads, then the corridor is drawn to fit",
-    .default_rooms = DEFAULT_ROOMS,
+    .title_noun = "Halls",
     .max_rooms = MAX_ROOMS,
     .validate = validate,
-    .generate = generate,
+    .steps = steps,
     .what = "A pre-connected dungeon",
     .io = &cb_proc_io_preconnect,
     .layout = &cb_preconnect_layout,

@@ -79,6 +79,16 @@ cb_crossing_result cb_crossing_result_of(int roll);
 /* The artefacts of a dungeon preconnect made or read, or NULL (d->procedure). */
 static inline cb_preconnect_proc *cb_preconnect_of(const cb_dungeon *d) { return d->procedure; }
 
+/* preconnect's own options, from its rows (options.c); zero is the default. */
+typedef struct cb_preconnect_options {
+  bool ladders; /* odd crossing rolls put ladders, not stairs */
+} cb_preconnect_options;
+/* o's own options for preconnect: the record o points to, or the defaults. */
+static inline const cb_preconnect_options *cb_preconnect_options_of(const cb_gen_options *o) {
+  static const cb_preconnect_options defaults;
+  return o->own ? (const cb_preconnect_options *)o->own : &defaults;
+}
+
 /* Its row in the registry (generate.c) and its artefacts in JSON (json.c). */
 extern const cb_generator cb_gen_preconnect;
 /* Its options (options.c). */

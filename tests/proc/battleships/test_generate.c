@@ -16,12 +16,51 @@
 #include "io/json.h"
 #include "model/check.h"
 #include "proc/battleships/proc.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "testlib.h"
 
+/* The options as these tests give them: the common ones and battleships'
+ * own in one value. */
+typedef struct opts {
+  uint64_t seed;
+  int rooms, levels;
+  bool faithful;
+  int grid, extra;
+  bool extra_set;
+  int extra_stairs;
+  bool secret_rows, matching_stairs;
+  int nfleet, fleet[CB_MAX_FLEET];
+} opts;
+
+/* o as the procedure reads it: the common record pointing to its own. */
+static cb_gen_options split(const opts *o, cb_battleships_options *own) {
+  *own = (cb_battleships_options){.grid = {o->grid, o->grid},
+                                  .extra = o->extra,
+                                  .extra_set = o->extra_set,
+                                  .extra_stairs = o->extra_stairs,
+                                  .secret_rows = o->secret_rows,
+                                  .matching_stairs = o->matching_stairs,
+                                  .nfleet = o->nfleet};
+  memcpy(own->fleet, o->fleet, sizeof own->fleet);
+  return (cb_gen_options){
+      .seed = o->seed, .rooms = o->rooms, .levels = o->levels, .faithful = o->faithful, .own = own};
+}
+
+static cb_status generate(const opts *o, cb_dungeon **d, cb_error *err) {
+  cb_battleships_options own;
+  cb_gen_options g = split(o, &own);
+  return cb_generator_run(&cb_gen_battleships, &g, d, err);
+}
+
+static cb_status validate(const opts *o, cb_error *err) {
+  cb_battleships_options own;
+  cb_gen_options g = split(o, &own);
+  return cb_generator_check(&cb_gen_battleships, &g, err);
+}
+
 /* The options seed s is tried with: levels 1..4, grids 4..15, every flag. */
-static cb_gen_options options_for(uint64_t s) {
-  cb_gen_options o = {0};
+static opts options_for(uint64_t s) {
+  opts o = {0};
   o.seed = s;
   o.levels = 1 + (int)(s % 4);
   o.grid = s % 3 == 0 ? 10 : 4 + (int)(s / 3 % 12);
@@ -50,7 +89,7 @@ static int expected_fleet(int n, int *fleet) {
 
 static char mark(const cb_battleships_proc *p, int g, int r, int c) { return p->grids[g].rows[r - 1][c - 1]; }
 
-static void check_dungeon(const cb_gen_options *o, const cb_dungeon *d) {
+static void check_dungeon(const opts *o, const cb_dungeon *d) {
   const cb_battleships_proc *p = cb_battleships_of(d);
   int n = o->grid, L = o->levels, E = o->extra_stairs;
   assert_non_null(p);
@@ -183,10 +222,10 @@ static void every_rule_over_seeds(void **state) {
   (void)state;
   int seeds = cb_test_seeds(10000);
   for (int s = 0; s < seeds; s++) {
-    cb_gen_options o = options_for((uint64_t)s);
+    opts o = options_for((uint64_t)s);
     cb_dungeon *d = NULL;
     cb_error err = {0};
-    cb_status st = cb_gen_battleships.generate(&o, &d, &err);
+    cb_status st = generate(&o, &d, &err);
     if (st != CB_OK) fail_msg("seed %d: %s", s, err.msg);
     check_dungeon(&o, d);
     cb_dungeon_free(d);
@@ -196,11 +235,11 @@ static void every_rule_over_seeds(void **state) {
 /* The seed's example: two 10 x 10 grids, the classic fleet. */
 static void defaults(void **state) {
   (void)state;
-  cb_gen_options o = {0};
+  opts o = {0};
   o.seed = 3;
   cb_dungeon *d = NULL;
   cb_error err = {0};
-  assert_int_equal(cb_gen_battleships.generate(&o, &d, &err), CB_OK);
+  assert_int_equal(generate(&o, &d, &err), CB_OK);
   const cb_battleships_proc *p = cb_battleships_of(d);
   assert_int_equal(p->n, 10);
   assert_int_equal(p->ngrids, 2);
@@ -240,10 +279,10 @@ static buf json_of(const cb_dungeon *d) {
 static void json_round_trip(void **state) {
   (void)state;
   for (uint64_t s = 0; s < 300; s++) {
-    cb_gen_options o = options_for(s);
+    opts o = options_for(s);
     cb_dungeon *d = NULL, *back = NULL;
     cb_error err = {0};
-    assert_int_equal(cb_gen_battleships.generate(&o, &d, &err), CB_OK);
+    assert_int_equal(generate(&o, &d, &err), CB_OK);
     buf a = json_of(d);
     if (cb_json_parse(a.data, a.len, "t.json", cb_proc_json(), &back, &err) != CB_OK)
       fail_msg("seed %d: %s", (int)s, err.msg);
@@ -261,11 +300,11 @@ static void json_round_trip(void **state) {
 /* Edits to one seed's JSON the reader must refuse, with what it says. */
 static void json_rejects(void **state) {
   (void)state;
-  cb_gen_options o = {0};
+  opts o = {0};
   o.seed = 1;
   cb_dungeon *d = NULL, *back = NULL;
   cb_error err = {0};
-  assert_int_equal(cb_gen_battleships.generate(&o, &d, &err), CB_OK);
+  assert_int_equal(generate(&o, &d, &err), CB_OK);
   buf a = json_of(d);
   static const struct {
     char at, with;
@@ -289,48 +328,48 @@ static void json_rejects(void **state) {
   cb_dungeon_free(d);
 }
 
-static void refuses(cb_gen_options o, const char *says) {
+static void refuses(opts o, const char *says) {
   cb_error err = {0};
   cb_dungeon *d = NULL;
-  assert_int_equal(cb_gen_battleships.validate(&o, &err), CB_EINPUT);
+  assert_int_equal(validate(&o, &err), CB_EINPUT);
   if (!strstr(err.msg, says)) fail_msg("'%s' lacks '%s'", err.msg, says);
   err = (cb_error){0};
-  assert_int_equal(cb_gen_battleships.generate(&o, &d, &err), CB_EINPUT);
+  assert_int_equal(generate(&o, &d, &err), CB_EINPUT);
   assert_null(d);
 }
 
 static void bad_options(void **state) {
   (void)state;
-  cb_gen_options o = {0};
+  opts o = {0};
   o.grid = 1;
   refuses(o, "--grid 1");
   o.grid = 101;
   refuses(o, "--grid 101");
-  o = (cb_gen_options){0};
+  o = (opts){0};
   o.levels = 1001;
   refuses(o, "--levels");
-  o = (cb_gen_options){0};
+  o = (opts){0};
   o.grid = 100;
   o.levels = 1001;
   refuses(o, "--levels");
-  o = (cb_gen_options){0};
+  o = (opts){0};
   o.extra = 80, o.extra_set = true;
   refuses(o, "--extra 80");
-  o = (cb_gen_options){0};
+  o = (opts){0};
   o.nfleet = 1, o.fleet[0] = 11;
   refuses(o, "a ship of 11");
-  o = (cb_gen_options){0};
+  o = (opts){0};
   o.grid = 4, o.nfleet = 13, o.extra_set = true;
   for (int i = 0; i < 13; i++)
     o.fleet[i] = 1;
   refuses(o, "ship cells");
-  o = (cb_gen_options){0};
+  o = (opts){0};
   o.levels = 1, o.extra_stairs = 1;
   refuses(o, "--extra-stairs");
-  o = (cb_gen_options){0};
+  o = (opts){0};
   o.levels = 3, o.grid = 4, o.extra_stairs = 1, o.extra_set = true;
   refuses(o, "red pegs");
-  o = (cb_gen_options){0};
+  o = (opts){0};
   o.rooms = 12;
   refuses(o, "--grid");
 }
@@ -339,13 +378,13 @@ static void bad_options(void **state) {
  * the ships go down again, then a clear error. */
 static void fleet_that_never_fits(void **state) {
   (void)state;
-  cb_gen_options o = {0};
+  opts o = {0};
   o.grid = 3, o.levels = 1, o.extra_set = true;
   o.nfleet = 2, o.fleet[0] = 3, o.fleet[1] = 3; /* two full lines: a row or column is always full */
   cb_error err = {0};
   cb_dungeon *d = NULL;
-  assert_int_equal(cb_gen_battleships.validate(&o, &err), CB_OK);
-  assert_int_equal(cb_gen_battleships.generate(&o, &d, &err), CB_EINPUT);
+  assert_int_equal(validate(&o, &err), CB_OK);
+  assert_int_equal(generate(&o, &d, &err), CB_EINPUT);
   assert_non_null(strstr(err.msg, "does not fit"));
   assert_null(d);
 }
@@ -355,12 +394,12 @@ static void narrates(void **state) {
   (void)state;
   int rows = 0, stairs = 0, repairs = 0;
   for (uint64_t s = 0; s < 200; s++) {
-    cb_gen_options o = {0};
+    opts o = {0};
     o.seed = s;
     o.secret_rows = true;
     cb_dungeon *d = NULL;
     cb_error err = {0};
-    assert_int_equal(cb_gen_battleships.generate(&o, &d, &err), CB_OK);
+    assert_int_equal(generate(&o, &d, &err), CB_OK);
     for (int i = 0; i < d->nlog; i++) {
       rows += strstr(d->log[i], "has no white peg: a secret passage from room") != NULL;
       stairs += strstr(d->log[i], "stairs from room") != NULL;
@@ -377,12 +416,12 @@ static void narrates(void **state) {
 static void single_level_boss(void **state) {
   (void)state;
   for (uint64_t s = 0; s < 200; s++) {
-    cb_gen_options o = {0};
+    opts o = {0};
     o.seed = s;
     o.levels = 1;
     cb_dungeon *d = NULL;
     cb_error err = {0};
-    assert_int_equal(cb_gen_battleships.generate(&o, &d, &err), CB_OK);
+    assert_int_equal(generate(&o, &d, &err), CB_OK);
     int n = d->nrooms, dist[16], queue[16], head = 0, tail = 0, boss = -1;
     for (int i = 0; i < n; i++)
       dist[i] = -1;
@@ -406,12 +445,12 @@ static void single_level_boss(void **state) {
 /* 1,000 levels of 10 rooms generate quickly (no layout in generation). */
 static void many_levels(void **state) {
   (void)state;
-  cb_gen_options o = {0};
+  opts o = {0};
   o.seed = 9;
   o.levels = 1000;
   cb_dungeon *d = NULL;
   cb_error err = {0};
-  assert_int_equal(cb_gen_battleships.generate(&o, &d, &err), CB_OK);
+  assert_int_equal(generate(&o, &d, &err), CB_OK);
   assert_int_equal(d->nrooms, 10000);
   assert_int_equal(cb_battleships_of(d)->nstairs, 999);
   cb_dungeon_free(d);

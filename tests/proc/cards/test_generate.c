@@ -15,8 +15,10 @@
 #include "model/check.h"
 #include "proc/cards/generate.h"
 #include "proc/cards/proc.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "testlib.h"
+/* cards' own options, which o.own points to (a writable record here) */
+#define OWN(o) (*(cb_cards_options *)(o).own)
 
 static int opposite(int p) { return (p + 2) % 6 + 1; }
 
@@ -54,9 +56,37 @@ static int dial(const cb_dungeon *d, const cb_room *a, const cb_room *b) {
  * and its 3 is the door already there, so it gets doors at 2 and 6. The card
  * above the entrance is scripted to a dead end (4 4 4) so that nothing
  * reaches the 2 of diamonds' neighbours first. */
+/* The card's word to stocking (its room rules): suit and value. */
+static void room_rules(void **state) {
+  (void)state;
+  struct {
+    const char *card;
+    int value;
+    cb_room_word want;
+  } cases[] = {
+      {"9S", 9, {.no_monster = true, .tough = true, .wonder = true}},
+      {"5C", 5, {.no_monster = true}},
+      {"JH", 11, {.more = 1, .tough = true, .trap = true}},
+      {"2D", 2, {0}},
+      {NULL, 0, {0}},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    cb_room r = {.card = cases[i].card, .value = cases[i].value};
+    cb_room_word w = {0};
+    cb_cards_room_rules(&r, &w);
+    assert_memory_equal(&w, &cases[i].want, sizeof w);
+  }
+  cb_dungeon *d = NULL;
+  cb_error err = {0};
+  cb_gen_options o = {.seed = 1};
+  assert_int_equal(cb_generator_run(&cb_gen_cards, &o, &d, &err), CB_OK);
+  assert_true(d->room_rules == cb_cards_room_rules);
+  cb_dungeon_free(d);
+}
+
 static void worked_example(void **state) {
   (void)state;
-  cb_gen_options o = {.seed = 7, .faithful = true};
+  cb_gen_options o = {.seed = 7, .faithful = true, .own = &(cb_cards_options){.shape = NULL}};
   const cb_cards_script script[] = {
       {1, 3, 5, "9S", {4, 1, 6}},
       {1, 2, 4, "2D", {2, 3, 6}},
@@ -110,39 +140,39 @@ static void expect_error(cb_gen_options *o, const char *needle) {
   if (!strstr(err.msg, needle)) fail_msg("'%s' does not mention '%s'", err.msg, needle);
   cb_dungeon *d = NULL;
   cb_error err2 = {0};
-  assert_int_equal(cb_gen_cards.generate(o, &d, &err2), CB_EINPUT);
+  assert_int_equal(cb_generator_run(&cb_gen_cards, o, &d, &err2), CB_EINPUT);
   assert_null(d);
 }
 
 static void option_errors(void **state) {
   (void)state;
-  cb_gen_options o = {.seed = 1};
-  o.cards.grid_w = 8, o.cards.grid_h = 8;
+  cb_gen_options o = {.seed = 1, .own = &(cb_cards_options){.shape = NULL}};
+  OWN(o).grid.w = 8, OWN(o).grid.h = 8;
   expect_error(&o, "--grid 8x8");
-  o.cards.decks = 2;
+  OWN(o).decks = 2;
   cb_error err = {0};
   assert_int_equal(cb_gen_cards.validate(&o, &err), CB_OK);
-  memset(&o, 0, sizeof o);
+  o = (cb_gen_options){.own = &(cb_cards_options){.shape = NULL}};
   o.levels = 3; /* more cards than a deck: fresh decks come in */
   assert_int_equal(cb_gen_cards.validate(&o, &err), CB_OK);
   o.levels = 1000000;
   expect_error(&o, "--levels 1000000");
-  memset(&o, 0, sizeof o);
-  o.cards.entrance = "9,9";
+  o = (cb_gen_options){.own = &(cb_cards_options){.shape = NULL}};
+  OWN(o).entrance = "9,9";
   expect_error(&o, "--entrance 9,9");
-  o.cards.entrance = "left";
+  OWN(o).entrance = "left";
   expect_error(&o, "--entrance 'left'");
-  memset(&o, 0, sizeof o);
+  o = (cb_gen_options){.own = &(cb_cards_options){.shape = NULL}};
   o.rooms = 10;
   expect_error(&o, "--rooms");
-  memset(&o, 0, sizeof o);
-  o.cards.min_rooms = 26;
+  o = (cb_gen_options){.own = &(cb_cards_options){.shape = NULL}};
+  OWN(o).min_rooms = 26;
   expect_error(&o, "--min-rooms 26");
-  memset(&o, 0, sizeof o);
-  o.cards.shape = "no/such/mask.txt";
+  o = (cb_gen_options){.own = &(cb_cards_options){.shape = NULL}};
+  OWN(o).shape = "no/such/mask.txt";
   expect_error(&o, "no/such/mask.txt");
-  memset(&o, 0, sizeof o);
-  o.cards.content = "no/such/table.txt";
+  o = (cb_gen_options){.own = &(cb_cards_options){.shape = NULL}};
+  OWN(o).content = "no/such/table.txt";
   expect_error(&o, "no/such/table.txt");
 }
 
@@ -160,8 +190,8 @@ static void bad_files(void **state) {
   char mask[512], table[512], want[600];
   snprintf(mask, sizeof mask, "%s/mask.txt", dir);
   snprintf(table, sizeof table, "%s/table.txt", dir);
-  cb_gen_options o = {.seed = 1};
-  o.cards.shape = mask;
+  cb_gen_options o = {.seed = 1, .own = &(cb_cards_options){.shape = NULL}};
+  OWN(o).shape = mask;
   write_file(mask, "; a comment\n###\n#x#\n###\n");
   snprintf(want, sizeof want, "%s:3:", mask);
   expect_error(&o, want);
@@ -173,8 +203,8 @@ static void bad_files(void **state) {
   write_file(mask, "#.#\n###\n.#.\n");
   cb_error err = {0};
   assert_int_equal(cb_gen_cards.validate(&o, &err), CB_OK);
-  memset(&o, 0, sizeof o);
-  o.cards.content = table;
+  o = (cb_gen_options){.own = &(cb_cards_options){.shape = NULL}};
+  OWN(o).content = table;
   write_file(table, "# header\n* | * | - | anything\nSX | 1 | - | bad suit\n");
   snprintf(want, sizeof want, "%s:3:", table);
   expect_error(&o, want);
@@ -186,7 +216,7 @@ static void bad_files(void **state) {
   write_file(table, "* | * | treasure | gold everywhere\n");
   assert_int_equal(cb_gen_cards.validate(&o, &err), CB_OK);
   cb_dungeon *d = NULL;
-  assert_int_equal(cb_gen_cards.generate(&o, &d, &err), CB_OK);
+  assert_int_equal(cb_generator_run(&cb_gen_cards, &o, &d, &err), CB_OK);
   for (int i = 0; i < d->nrooms; i++) {
     assert_string_equal(d->rooms[i].text, "gold everywhere");
     assert_true(d->rooms[i].tags & CB_TAG_TREASURE);
@@ -200,34 +230,35 @@ static void bad_files(void **state) {
 static void mix_options(uint64_t seed, cb_gen_options *o) {
   static const char *const entrances[] = {NULL, "top", "centre", "2,2"};
   static const char *const shapes[] = {NULL, "oval", "mask-cross", "rect"};
-  memset(o, 0, sizeof *o);
+  *(cb_cards_options *)o->own = (cb_cards_options){.shape = NULL};
+  *o = (cb_gen_options){.own = o->own};
   o->seed = seed;
   int k = (int)(seed % 40);
-  o->cards.rediscovered = (cb_rediscovered)(seed % 4);
-  o->cards.jokers = seed % 3 == 0;
-  o->cards.plain_doubles = seed % 11 == 5;
-  o->cards.lengths = seed % 5 == 1;
+  OWN(*o).rediscovered = (cb_rediscovered)(seed % 4);
+  OWN(*o).jokers = seed % 3 == 0;
+  OWN(*o).plain_doubles = seed % 11 == 5;
+  OWN(*o).lengths = seed % 5 == 1;
   o->faithful = seed % 9 == 4;
   if (k < 24) return; /* the defaults, mostly */
   if (k < 28) {
-    o->cards.entrance = entrances[k - 24];
+    OWN(*o).entrance = entrances[k - 24];
     return;
   }
   if (k < 32) {
-    o->cards.shape = shapes[k - 28];
-    if (k == 31) o->cards.grid_w = 7, o->cards.grid_h = 4;
+    OWN(*o).shape = shapes[k - 28];
+    if (k == 31) OWN(*o).grid.w = 7, OWN(*o).grid.h = 4;
     return;
   }
   if (k < 36) {
     o->levels = 2 + (k - 32) % 2;
-    o->cards.decks = 2;
-    o->cards.grid_w = o->cards.grid_h = 4 + (k % 2);
+    OWN(*o).decks = 2;
+    OWN(*o).grid.w = OWN(*o).grid.h = 4 + (k % 2);
     return;
   }
-  o->cards.sprawl = true;
+  OWN(*o).sprawl = true;
   o->rooms = 10 + k;
-  o->cards.entrance = k == 38 ? "centre" : k == 39 ? "top" : NULL;
-  if (k == 37) o->levels = 2, o->cards.decks = 2;
+  OWN(*o).entrance = k == 38 ? "centre" : k == 39 ? "top" : NULL;
+  if (k == 37) o->levels = 2, OWN(*o).decks = 2;
 }
 
 static int red(const char *card) {
@@ -266,8 +297,8 @@ static void check_dungeon(const cb_gen_options *o, const cb_dungeon *d) {
   /* the entrance */
   const cb_room *e = &d->rooms[0];
   assert_true(e->tags & CB_TAG_ENTRANCE);
-  if (!o->cards.sprawl && !o->cards.entrance && !o->cards.shape) {
-    int w = o->cards.grid_w ? o->cards.grid_w : 5, h = o->cards.grid_h ? o->cards.grid_h : 5;
+  if (!OWN(*o).sprawl && !OWN(*o).entrance && !OWN(*o).shape) {
+    int w = OWN(*o).grid.w ? OWN(*o).grid.w : 5, h = OWN(*o).grid.h ? OWN(*o).grid.h : 5;
     assert_int_equal(p->entrance_col, (w + 1) / 2);
     assert_int_equal(p->entrance_row, h);
   }
@@ -316,10 +347,10 @@ static void check_dungeon(const cb_gen_options *o, const cb_dungeon *d) {
     used[a->id] |= (unsigned char)(1u << pos);
     used[b->id] |= (unsigned char)(1u << opposite(pos));
     made[a->id]++;
-    if (ps->flags & CB_FLAG_ONE_WAY) assert_int_equal(o->cards.rediscovered, CB_REDISCOVERED_ONE_WAY);
-    if (ps->flags & CB_FLAG_CONCEALED) assert_int_equal(o->cards.rediscovered, CB_REDISCOVERED_CONCEALED);
+    if (ps->flags & CB_FLAG_ONE_WAY) assert_int_equal(OWN(*o).rediscovered, CB_REDISCOVERED_ONE_WAY);
+    if (ps->flags & CB_FLAG_CONCEALED) assert_int_equal(OWN(*o).rediscovered, CB_REDISCOVERED_CONCEALED);
     if (ps->flags & (CB_FLAG_TRAPPED | CB_FLAG_LOCKED | CB_FLAG_SOFT_LOCKED | CB_FLAG_OBSTRUCTED))
-      assert_false(o->cards.plain_doubles);
+      assert_false(OWN(*o).plain_doubles);
   }
   /* turns: the dice, one result each, and at most three doors rolled per card */
   for (int i = 0; i < p->nturns; i++) {
@@ -346,7 +377,7 @@ static void check_dungeon(const cb_gen_options *o, const cb_dungeon *d) {
       }
       if (t->results[k] == CB_DIE_EXISTING) assert_true(used[r->id] & (1u << v));
       if (t->results[k] == CB_DIE_REDISCOVERED)
-        assert_int_not_equal(o->cards.rediscovered, CB_REDISCOVERED_IGNORE);
+        assert_int_not_equal(OWN(*o).rediscovered, CB_REDISCOVERED_IGNORE);
     }
     assert_true(doors <= 3);
     assert_int_equal(doors, made[r->id]);
@@ -379,7 +410,7 @@ static void check_dungeon(const cb_gen_options *o, const cb_dungeon *d) {
   free(reached);
   /* dull dungeons are dealt again unless faithful */
   if (!o->faithful && p->deals < 1000) {
-    int min = o->cards.min_rooms ? o->cards.min_rooms : 5;
+    int min = OWN(*o).min_rooms ? OWN(*o).min_rooms : 5;
     for (int l = 1; l <= d->nlevels; l++) {
       int n = 0;
       for (int i = 0; i < d->nrooms; i++)
@@ -391,13 +422,13 @@ static void check_dungeon(const cb_gen_options *o, const cb_dungeon *d) {
   /* with --faithful the jokers are as they fall: each is a boss; else one boss, never at the entrance */
   int bosses = 0;
   for (int i = 0; i < d->nrooms; i++) {
-    if (o->faithful || !o->cards.jokers)
+    if (o->faithful || !OWN(*o).jokers)
       assert_int_equal(strcmp(d->rooms[i].card, "JK") == 0, (d->rooms[i].tags & CB_TAG_BOSS) != 0);
     bosses += (d->rooms[i].tags & CB_TAG_BOSS) != 0;
     assert_int_equal(strcmp(d->rooms[i].card, "JK") == 0, d->rooms[i].value == 0);
     assert_non_null(d->rooms[i].text);
   }
-  if (o->cards.jokers && !o->faithful && d->nrooms > 1) {
+  if (OWN(*o).jokers && !o->faithful && d->nrooms > 1) {
     assert_int_equal(bosses, 1);
     assert_false(d->rooms[0].tags & CB_TAG_BOSS);
   }
@@ -409,11 +440,11 @@ static void properties(void **state) {
   (void)state;
   int n = cb_test_seeds(10000);
   for (int s = 0; s < n; s++) {
-    cb_gen_options o;
+    cb_gen_options o = {.own = &(cb_cards_options){.shape = NULL}};
     mix_options((uint64_t)s * 2654435761u + 1, &o);
     cb_error err = {0};
     cb_dungeon *d = NULL;
-    if (cb_gen_cards.generate(&o, &d, &err) != CB_OK)
+    if (cb_generator_run(&cb_gen_cards, &o, &d, &err) != CB_OK)
       fail_msg("seed %llu: %s", (unsigned long long)o.seed, err.msg);
     check_dungeon(&o, d);
     cb_dungeon_free(d);
@@ -442,12 +473,12 @@ static cb_status buf_write(void *closure, const unsigned char *data, size_t len)
 static void json_round_trip(void **state) {
   (void)state;
   for (int s = 0; s < 200; s++) {
-    cb_gen_options o;
+    cb_gen_options o = {.own = &(cb_cards_options){.shape = NULL}};
     mix_options((uint64_t)s * 7919 + 3, &o);
     cb_error err = {0};
     cb_dungeon *d = NULL, *d2 = NULL, *d3 = NULL;
-    assert_int_equal(cb_gen_cards.generate(&o, &d, &err), CB_OK);
-    assert_int_equal(cb_gen_cards.generate(&o, &d3, &err), CB_OK);
+    assert_int_equal(cb_generator_run(&cb_gen_cards, &o, &d, &err), CB_OK);
+    assert_int_equal(cb_generator_run(&cb_gen_cards, &o, &d3, &err), CB_OK);
     buf a = {0}, b = {0}, c = {0};
     assert_int_equal(cb_json_write(d, cb_proc_json(), (cb_sink){&a, buf_write}, &err), CB_OK);
     assert_int_equal(cb_json_write(d3, cb_proc_json(), (cb_sink){&c, buf_write}, &err), CB_OK);
@@ -466,10 +497,10 @@ static void json_round_trip(void **state) {
 
 static void json_rejects_bad_procedure(void **state) {
   (void)state;
-  cb_gen_options o = {.seed = 5};
+  cb_gen_options o = {.seed = 5, .own = &(cb_cards_options){.shape = NULL}};
   cb_error err = {0};
   cb_dungeon *d = NULL, *d2 = NULL;
-  assert_int_equal(cb_gen_cards.generate(&o, &d, &err), CB_OK);
+  assert_int_equal(cb_generator_run(&cb_gen_cards, &o, &d, &err), CB_OK);
   buf a = {0};
   assert_int_equal(cb_json_write(d, cb_proc_json(), (cb_sink){&a, buf_write}, &err), CB_OK);
   static const struct {
@@ -501,16 +532,16 @@ static void json_rejects_bad_procedure(void **state) {
 /* Out of memory anywhere: a clean CB_EINTERNAL, nothing leaked (ASan). */
 static void out_of_memory(void **state) {
   (void)state;
-  cb_gen_options o = {.seed = 3, .levels = 2};
-  o.cards.grid_w = o.cards.grid_h = 4;
-  o.cards.jokers = true;
-  o.cards.lengths = true;
+  cb_gen_options o = {.seed = 3, .levels = 2, .own = &(cb_cards_options){.shape = NULL}};
+  OWN(o).grid.w = OWN(o).grid.h = 4;
+  OWN(o).jokers = true;
+  OWN(o).lengths = true;
   int failed = 0, n;
   for (n = 0; n < 100000; n++) {
     cb_alloc_fail_after(n);
     cb_dungeon *d = NULL;
     cb_error err = {0};
-    cb_status st = cb_gen_cards.generate(&o, &d, &err);
+    cb_status st = cb_generator_run(&cb_gen_cards, &o, &d, &err);
     cb_alloc_fail_after(-1);
     if (st == CB_OK) {
       cb_dungeon_free(d);
@@ -577,14 +608,14 @@ static void issue12_one_boss(void **state) {
   int n = cb_test_seeds(10000);
   boss_counts c = {0};
   for (int s = 0; s < n; s++) {
-    cb_gen_options o;
+    cb_gen_options o = {.own = &(cb_cards_options){.shape = NULL}};
     mix_options((uint64_t)s * 2654435761u + 7, &o);
-    o.cards.jokers = true;
+    OWN(o).jokers = true;
     o.faithful = false;
-    if (s % 7 == 3) o.cards.decks = 2;
+    if (s % 7 == 3) OWN(o).decks = 2;
     cb_error err = {0};
     cb_dungeon *d = NULL;
-    if (cb_gen_cards.generate(&o, &d, &err) != CB_OK)
+    if (cb_generator_run(&cb_gen_cards, &o, &d, &err) != CB_OK)
       fail_msg("seed %llu: %s", (unsigned long long)o.seed, err.msg);
     count_boss(d, &c);
     cb_dungeon_free(d);
@@ -605,14 +636,14 @@ static void issue12_sprawl_cap(void **state) {
   static const char *const entrances[] = {NULL, "top", "centre"};
   int n = cb_test_seeds(10000), surface = 0, wrong = 0, capped = 0;
   for (int s = 0; s < n; s++) {
-    cb_gen_options o = {.seed = (uint64_t)s + 90000};
-    o.cards.sprawl = true;
+    cb_gen_options o = {.seed = (uint64_t)s + 90000, .own = &(cb_cards_options){.shape = NULL}};
+    OWN(o).sprawl = true;
     o.rooms = 3 + s % 30;
-    o.cards.entrance = entrances[s % 3];
+    OWN(o).entrance = entrances[s % 3];
     if (s % 10 == 9) o.levels = 2;
     cb_error err = {0};
     cb_dungeon *d = NULL;
-    if (cb_gen_cards.generate(&o, &d, &err) != CB_OK)
+    if (cb_generator_run(&cb_gen_cards, &o, &d, &err) != CB_OK)
       fail_msg("seed %llu: %s", (unsigned long long)o.seed, err.msg);
     const cb_cards_proc *p = cb_cards_of(d);
     for (int i = 0; i < p->nturns; i++) {
@@ -644,11 +675,12 @@ static void issue12_fresh_decks(void **state) {
   (void)state;
   int n = cb_test_seeds(10000), refused = 0, unlogged = 0, fresh = 0;
   for (int s = 0; s < n; s++) {
-    cb_gen_options o = {.seed = (uint64_t)s + 7000, .levels = 3 + s % 2};
-    if (s % 5 == 4) o.cards.sprawl = true, o.rooms = 30;
+    cb_gen_options o = {
+        .seed = (uint64_t)s + 7000, .levels = 3 + s % 2, .own = &(cb_cards_options){.shape = NULL}};
+    if (s % 5 == 4) OWN(o).sprawl = true, o.rooms = 30;
     cb_error err = {0};
     cb_dungeon *d = NULL;
-    if (cb_gen_cards.generate(&o, &d, &err) != CB_OK) {
+    if (cb_generator_run(&cb_gen_cards, &o, &d, &err) != CB_OK) {
       refused++;
       continue;
     }
@@ -669,11 +701,17 @@ static void issue12_fresh_decks(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(worked_example),     cmocka_unit_test(option_errors),
-      cmocka_unit_test(bad_files),          cmocka_unit_test(properties),
-      cmocka_unit_test(json_round_trip),    cmocka_unit_test(json_rejects_bad_procedure),
-      cmocka_unit_test(out_of_memory),      cmocka_unit_test(issue12_one_boss),
-      cmocka_unit_test(issue12_sprawl_cap), cmocka_unit_test(issue12_fresh_decks),
+      cmocka_unit_test(room_rules),
+      cmocka_unit_test(worked_example),
+      cmocka_unit_test(option_errors),
+      cmocka_unit_test(bad_files),
+      cmocka_unit_test(properties),
+      cmocka_unit_test(json_round_trip),
+      cmocka_unit_test(json_rejects_bad_procedure),
+      cmocka_unit_test(out_of_memory),
+      cmocka_unit_test(issue12_one_boss),
+      cmocka_unit_test(issue12_sprawl_cap),
+      cmocka_unit_test(issue12_fresh_decks),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,7 +19,7 @@
 #include "io/json.h"
 #include "model/check.h"
 #include "proc/dropdice/proc.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "testlib.h"
 
 #define CHECK(cond, ...)                                                                                     \
@@ -550,14 +550,14 @@ static void check_rules(const cb_dungeon *d, int n, int by_length, int faithful)
 }
 
 static cb_dungeon *make(uint64_t seed, int rooms, int by_length) {
-  cb_gen_options o = {0};
+  cb_dropdice_options own = {.extra_by = by_length ? CB_EXTRA_BY_LENGTH : CB_EXTRA_BY_TREE};
+  cb_gen_options o = {.own = &own};
   o.faithful = ctx_faithful;
   o.seed = seed;
   o.rooms = rooms;
-  o.extra_by = by_length ? CB_EXTRA_BY_LENGTH : CB_EXTRA_BY_TREE;
   cb_dungeon *d = NULL;
   cb_error err = {0};
-  cb_status st = cb_gen_dropdice.generate(&o, &d, &err);
+  cb_status st = cb_generator_run(&cb_gen_dropdice, &o, &d, &err);
   if (st != CB_OK) fail_msg("seed %llu rooms %d: %s", (unsigned long long)seed, rooms, err.msg);
   cb_error e2 = {0};
   if (cb_check_structure(d, &e2) != CB_OK)
@@ -648,8 +648,8 @@ static void default_rooms_and_options_recorded(void **state) {
   o.seed = 42;
   cb_dungeon *d = NULL;
   cb_error err = {0};
-  assert_int_equal(cb_gen_dropdice.generate(&o, &d, &err), CB_OK);
-  assert_int_equal(d->nrooms, cb_gen_dropdice.default_rooms);
+  assert_int_equal(cb_generator_run(&cb_gen_dropdice, &o, &d, &err), CB_OK);
+  assert_int_equal(d->nrooms, 10 /* the seed's ten dice */);
   int rooms = 0, by = 0;
   for (int i = 0; i < d->noptions; i++) {
     if (!strcmp(d->options[i].name, "rooms")) rooms = atoi(d->options[i].value) == d->nrooms;
@@ -667,11 +667,11 @@ static void bad_options_are_input_errors(void **state) {
     cb_gen_options o = {0};
     o.rooms = bad_rooms[i];
     cb_error err = {0};
-    assert_int_equal(cb_gen_dropdice.validate(&o, &err), CB_EINPUT);
+    assert_int_equal(cb_generator_check(&cb_gen_dropdice, &o, &err), CB_EINPUT);
     assert_non_null(strstr(err.msg, "--rooms"));
     cb_dungeon *d = (cb_dungeon *)&o; /* any non-NULL value: generate must clear it */
     cb_error e2 = {0};
-    assert_int_equal(cb_gen_dropdice.generate(&o, &d, &e2), CB_EINPUT);
+    assert_int_equal(cb_generator_run(&cb_gen_dropdice, &o, &d, &e2), CB_EINPUT);
     assert_null(d);
   }
   cb_gen_options o = {0};

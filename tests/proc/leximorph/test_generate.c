@@ -16,14 +16,45 @@
 #include "io/json.h"
 #include "model/check.h"
 #include "proc/leximorph/proc.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "run/job.h"
 #include "testlib.h"
 
-static cb_dungeon *make(const cb_gen_options *o) {
+/* The options as these tests give them: the common ones and leximorph's own
+ * in one value. */
+typedef struct opts {
+  uint64_t seed;
+  int rooms, levels;
+  bool faithful;
+  const char *title;
+  int sector_cols, sector_rows, sector_ft;
+  bool no_rotate;
+  const char *letters, *junctions, *walls, *doors;
+} opts;
+
+/* o as the procedure reads it: the common record pointing to its own. */
+static cb_gen_options split(const opts *o, cb_leximorph_options *own) {
+  *own = (cb_leximorph_options){o->sector_cols, o->sector_rows, o->sector_ft, o->no_rotate,
+                                o->letters,     o->junctions,   o->walls,     o->doors};
+  return (cb_gen_options){o->seed, o->rooms, o->levels, o->faithful, o->title, own};
+}
+
+static cb_status generate(const opts *o, cb_dungeon **d, cb_error *err) {
+  cb_leximorph_options own;
+  cb_gen_options g = split(o, &own);
+  return cb_generator_run(&cb_gen_leximorph, &g, d, err);
+}
+
+static cb_status validate(const opts *o, cb_error *err) {
+  cb_leximorph_options own;
+  cb_gen_options g = split(o, &own);
+  return cb_generator_check(&cb_gen_leximorph, &g, err);
+}
+
+static cb_dungeon *make(const opts *o) {
   cb_dungeon *d = NULL;
   cb_error err = {0};
-  cb_status st = cb_gen_leximorph.generate(o, &d, &err);
+  cb_status st = generate(o, &d, &err);
   if (st != CB_OK) fail_msg("seed %llu: %s", (unsigned long long)o->seed, err.msg);
   return d;
 }
@@ -100,7 +131,7 @@ static int door_room(const cb_sketch *sk, int id) {
   return 0;
 }
 
-static void check_dungeon(const cb_dungeon *d, const cb_gen_options *o) {
+static void check_dungeon(const cb_dungeon *d, const opts *o) {
   const cb_sketch *sk = cb_leximorph_sketch(d);
   const cb_leximorph_proc *p = cb_leximorph_of(d);
   assert_non_null(sk);
@@ -351,7 +382,7 @@ static void property_default(void **state) {
   rule_counts c = {0};
   int n = cb_test_seeds(10000);
   for (int i = 0; i < n; i++) {
-    cb_gen_options o = {0};
+    opts o = {0};
     o.seed = (uint64_t)i * 2654435761u + 1;
     cb_dungeon *d = make(&o);
     check_dungeon(d, &o);
@@ -383,7 +414,7 @@ static void three_by_three_fits_paper(void **state) {
   int n = cb_test_seeds(10000) / 10, most = 0;
   long sum = 0;
   for (int i = 0; i < n; i++) {
-    cb_gen_options o = {0};
+    opts o = {0};
     o.seed = (uint64_t)i + 1;
     o.sector_cols = o.sector_rows = 3;
     cb_dungeon *d = make(&o);
@@ -399,7 +430,7 @@ static void three_by_three_fits_paper(void **state) {
 static int most_exits(int c, int n) {
   int most = 0;
   for (int i = 1; i <= n; i++) {
-    cb_gen_options o = {0};
+    opts o = {0};
     o.seed = (uint64_t)i;
     o.sector_cols = o.sector_rows = c;
     cb_dungeon *d = make(&o);
@@ -434,7 +465,7 @@ static void property_options(void **state) {
   (void)state;
   int n = cb_test_seeds(10000) / 10;
   for (int i = 0; i < n; i++) {
-    cb_gen_options o = {0};
+    opts o = {0};
     o.seed = (uint64_t)i + 777;
     o.sector_cols = 1 + i % 3;
     o.sector_rows = 1 + (i / 3) % 3;
@@ -452,7 +483,7 @@ static void crossings_are_junctions(void **state) {
   (void)state;
   int n = cb_test_seeds(10000) / 20;
   for (int i = 0; i < n; i++) {
-    cb_gen_options o = {0};
+    opts o = {0};
     o.seed = (uint64_t)i * 7919 + 3;
     cb_dungeon *d = make(&o);
     const cb_sketch *sk = cb_leximorph_sketch(d);
@@ -484,7 +515,7 @@ static void crossings_are_junctions(void **state) {
 
 static void no_rotate_keeps_letters_upright(void **state) {
   (void)state;
-  cb_gen_options o = {0};
+  opts o = {0};
   o.no_rotate = true;
   o.sector_cols = 3, o.sector_rows = 3;
   for (int s = 0; s < 50; s++) {
@@ -498,7 +529,7 @@ static void no_rotate_keeps_letters_upright(void **state) {
 
 static void same_seed_same_dungeon(void **state) {
   (void)state;
-  cb_gen_options o = {0};
+  opts o = {0};
   o.seed = 42;
   cb_dungeon *a = make(&o), *b = make(&o);
   assert_int_equal(a->nrooms, b->nrooms);
@@ -539,7 +570,7 @@ static char *to_json(const cb_dungeon *d, size_t *len) {
 static void json_round_trip(void **state) {
   (void)state;
   for (int s = 0; s < 200; s++) {
-    cb_gen_options o = {0};
+    opts o = {0};
     o.seed = (uint64_t)s * 31 + 5;
     o.sector_cols = 1 + s % 3, o.sector_rows = 1 + s % 2;
     cb_dungeon *d = make(&o);
@@ -564,7 +595,7 @@ static void json_round_trip(void **state) {
 /* Hand-edited JSON is untrusted: a bad sketch or procedure is refused. */
 static void json_refuses_bad_sketch(void **state) {
   (void)state;
-  cb_gen_options o = {0};
+  opts o = {0};
   o.seed = 9;
   cb_dungeon *d = make(&o);
   size_t n;
@@ -619,11 +650,11 @@ static const char *const good_rows =
 
 static void expect_table_error(const char *letters, const char *needle) {
   const char *dir = cb_test_tmpdir();
-  cb_gen_options o = {0};
+  opts o = {0};
   o.letters = write_table(dir, "letters.txt", letters);
   cb_dungeon *d = NULL;
   cb_error err = {0};
-  assert_int_equal(cb_gen_leximorph.generate(&o, &d, &err), CB_EINPUT);
+  assert_int_equal(generate(&o, &d, &err), CB_EINPUT);
   assert_null(d);
   if (!strstr(err.msg, needle)) fail_msg("message '%s' lacks '%s'", err.msg, needle);
   assert_non_null(strstr(err.msg, "letters.txt"));
@@ -655,7 +686,7 @@ static void user_letters_with_lost_strokes(void **state) {
   char ten[1024];
   snprintf(ten, sizeof ten, "%s10 | i | L 0.5,0 0.5,0.1 ; L 0.5,0.3 0.5,1\n", good_rows);
   const char *dir = cb_test_tmpdir();
-  cb_gen_options o = {0};
+  opts o = {0};
   o.letters = write_table(dir, "letters.txt", ten);
   o.sector_cols = 3, o.sector_rows = 3;
   for (int s = 0; s < 100; s++) {
@@ -683,17 +714,17 @@ static void user_letters_with_lost_strokes(void **state) {
 static void result_table_errors(void **state) {
   (void)state;
   const char *dir = cb_test_tmpdir();
-  cb_gen_options o = {0};
+  opts o = {0};
   o.junctions = write_table(
       dir, "j.txt", "1|a|ordinary\n2|b|trapped\n3|c|disabled-trap\n4|d|obstacle\n5|e|door\n6|f|lair\n");
   cb_dungeon *d = NULL;
   cb_error err = {0};
-  assert_int_equal(cb_gen_leximorph.generate(&o, &d, &err), CB_EINPUT);
+  assert_int_equal(generate(&o, &d, &err), CB_EINPUT);
   assert_non_null(strstr(err.msg, "j.txt:6: unknown effect 'lair'"));
   o.junctions = NULL;
   o.walls = write_table(dir, "w.txt", "1|a|blank\n");
   err = (cb_error){0};
-  assert_int_equal(cb_gen_leximorph.generate(&o, &d, &err), CB_EINPUT);
+  assert_int_equal(generate(&o, &d, &err), CB_EINPUT);
   assert_non_null(strstr(err.msg, "expected 8 rows"));
   /* the d20 beyond a door: twenty rows, known effects */
   o.walls = NULL;
@@ -703,11 +734,11 @@ static void result_table_errors(void **state) {
              r == 20 ? "cellar" : "room");
   o.doors = write_table(dir, "d.txt", doors);
   err = (cb_error){0};
-  assert_int_equal(cb_gen_leximorph.generate(&o, &d, &err), CB_EINPUT);
+  assert_int_equal(generate(&o, &d, &err), CB_EINPUT);
   if (!strstr(err.msg, "d.txt:20: unknown effect 'cellar'")) fail_msg("%s", err.msg);
   o.doors = write_table(dir, "d.txt", "1 | x | room\n");
   err = (cb_error){0};
-  assert_int_equal(cb_gen_leximorph.generate(&o, &d, &err), CB_EINPUT);
+  assert_int_equal(generate(&o, &d, &err), CB_EINPUT);
   assert_non_null(strstr(err.msg, "expected 20 rows, one for each roll of a d20"));
   cb_test_rmdir(dir);
 }
@@ -715,24 +746,24 @@ static void result_table_errors(void **state) {
 static void bad_options(void **state) {
   (void)state;
   cb_error err = {0};
-  cb_gen_options o = {0};
+  opts o = {0};
   o.sector_cols = 0, o.sector_rows = 3;
-  assert_int_equal(cb_gen_leximorph.validate(&o, &err), CB_EINPUT);
+  assert_int_equal(validate(&o, &err), CB_EINPUT);
   assert_non_null(strstr(err.msg, "--sectors 0x3"));
-  o = (cb_gen_options){0};
+  o = (opts){0};
   o.rooms = 5;
   err = (cb_error){0};
-  assert_int_equal(cb_gen_leximorph.validate(&o, &err), CB_EINPUT);
-  o = (cb_gen_options){0};
+  assert_int_equal(validate(&o, &err), CB_EINPUT);
+  o = (opts){0};
   o.sector_ft = 30;
   err = (cb_error){0};
-  assert_int_equal(cb_gen_leximorph.validate(&o, &err), CB_EINPUT);
+  assert_int_equal(validate(&o, &err), CB_EINPUT);
   assert_non_null(strstr(err.msg, "--sector-ft 30"));
 }
 
 static void explain_in_game_master_words(void **state) {
   (void)state;
-  cb_gen_options o = {0};
+  opts o = {0};
   o.seed = 1;
   cb_dungeon *d = make(&o);
   int sector = 0, junction = 0, wall = 0;
@@ -751,13 +782,13 @@ static void explain_in_game_master_words(void **state) {
 /* Every allocation may fail: the generator reports it and leaks nothing. */
 static void out_of_memory_anywhere(void **state) {
   (void)state;
-  cb_gen_options o = {0};
+  opts o = {0};
   o.seed = 5;
   for (long n = 0;; n++) {
     cb_dungeon *d = NULL;
     cb_error err = {0};
     cb_alloc_fail_after(n);
-    cb_status st = cb_gen_leximorph.generate(&o, &d, &err);
+    cb_status st = generate(&o, &d, &err);
     cb_alloc_fail_after(-1);
     if (st == CB_OK) {
       assert_non_null(d);

@@ -17,18 +17,19 @@
 
 #include "io/json.h"
 #include "proc/preconnect/proc.h"
-#include "proc/registry.h"
+#include "registry/registry.h"
 #include "testlib.h"
 
 static const double EPS = 1e-6;
 static unsigned long long ctx_seed; /* the seed being checked, for messages */
 
 static cb_dungeon *make(uint64_t seed, int rooms, bool ladders, bool faithful) {
-  cb_gen_options o = {.seed = seed, .rooms = rooms, .ladders = ladders, .faithful = faithful};
+  cb_preconnect_options own = {.ladders = ladders};
+  cb_gen_options o = {.seed = seed, .rooms = rooms, .faithful = faithful, .own = &own};
   cb_dungeon *d = NULL;
   cb_error err = {0};
   ctx_seed = (unsigned long long)seed;
-  cb_status st = cb_gen_preconnect.generate(&o, &d, &err);
+  cb_status st = cb_generator_run(&cb_gen_preconnect, &o, &d, &err);
   if (st != CB_OK) fail_msg("seed %llu: %s", (unsigned long long)seed, err.msg);
   return d;
 }
@@ -503,15 +504,15 @@ static void bad_options(void **state) {
   (void)state;
   cb_error err = {0};
   cb_gen_options o = {.rooms = 501};
-  assert_int_equal(cb_gen_preconnect.validate(&o, &err), CB_EINPUT);
-  assert_non_null(strstr(err.msg, "--rooms"));
+  assert_int_equal(cb_generator_check(&cb_gen_preconnect, &o, &err), CB_EINPUT);
+  assert_non_null(strstr(err.msg, "--rooms 501: preconnect makes 1 to 500 rooms"));
   cb_error err2 = {0};
   cb_gen_options o2 = {.levels = 2};
   assert_int_equal(cb_gen_preconnect.validate(&o2, &err2), CB_EINPUT);
   assert_non_null(strstr(err2.msg, "--levels"));
   cb_dungeon *d = NULL;
   cb_error err3 = {0};
-  assert_int_equal(cb_gen_preconnect.generate(&o, &d, &err3), CB_EINPUT);
+  assert_int_equal(cb_generator_run(&cb_gen_preconnect, &o, &d, &err3), CB_EINPUT);
   assert_null(d);
 }
 

@@ -8,7 +8,7 @@
 
 #include "io/json.h"
 #include "layout/sheet.h"
-#include "proc.h"
+#include "proc/proc.h"
 
 /* The procedure run when none is named. */
 #define CB_DEFAULT_GENERATOR "dropdice"
