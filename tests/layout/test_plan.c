@@ -29,7 +29,7 @@ static cb_dungeon *dropdice(int rooms, uint64_t seed) {
   o.rooms = rooms;
   cb_dungeon *d = NULL;
   cb_error err = {0};
-  assert_int_equal(cb_gen_dropdice.generate(&o, &d, &err), CB_OK);
+  assert_int_equal(cb_generator_run(&cb_gen_dropdice, &o, &d, &err), CB_OK);
   return d;
 }
 
