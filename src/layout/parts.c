@@ -11,11 +11,14 @@
 
 static const cb_rgb INK = CB_INK_BLACK, GREY = CB_QUIET_GREY;
 
-void cb_sheet_command(const cb_dungeon *d, char *buf, size_t cap) {
+void cb_sheet_command(const cb_dungeon *d, uint64_t last, char *buf, size_t cap) {
   /* every word quoted where it needs it: names and values may come from a JSON file */
   size_t n = (size_t)snprintf(buf, cap, "crawlbook --generator ");
   n = cb_shell_word(buf, cap, n, d->generator);
-  n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, " --seed %" PRIu64, d->seed);
+  if (last > d->seed)
+    n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, " --seeds %" PRIu64 "..%" PRIu64, d->seed, last);
+  else
+    n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, " --seed %" PRIu64, d->seed);
   for (int i = 0; i < d->noptions && n < cap; i++) {
     char name[80];
     snprintf(name, sizeof name, "--%s", d->options[i].name);
@@ -56,12 +59,12 @@ cb_flow cb_part_footer_flow(const cb_measure *m, const char *cmd, double w) {
   return (cb_flow){m, size, size * 1.25, w, GREY, NULL, NULL};
 }
 
-char *cb_sheet_command_new(const cb_dungeon *d, const char *page_args) {
+char *cb_sheet_command_new(const cb_dungeon *d, uint64_t last, const char *page_args) {
   /* never cut: a buffer that may have been filled is tried again twice the size */
   for (size_t cap = 1024;; cap *= 2) {
     char *cmd = cb_malloc(cap);
     if (!cmd) return NULL;
-    cb_sheet_command(d, cmd, cap);
+    cb_sheet_command(d, last, cmd, cap);
     size_t n = strlen(cmd);
     if (page_args && *page_args && n + 1 < cap) n += (size_t)snprintf(cmd + n, cap - n, " %s", page_args);
     if (n + 1 < cap) return cmd;
@@ -71,7 +74,7 @@ char *cb_sheet_command_new(const cb_dungeon *d, const char *page_args) {
 
 /* The footer's command: the dungeon's and the page's options; NULL when out of memory. */
 char *cb_part_command(const cb_dungeon *d, const cb_sheet_options *o) {
-  return cb_sheet_command_new(d, o->page_args);
+  return cb_sheet_command_new(d, d->seed, o->page_args);
 }
 
 /* The footer of the dungeon's page-th of pages. Numbers count within the

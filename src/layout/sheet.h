@@ -65,11 +65,13 @@ cb_status cb_booklet_layout(const cb_dungeon *d, const cb_dungeon *players, cons
 cb_status cb_zine_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
                          cb_document *doc, cb_error *err);
 
-/* The command line that regenerates the dungeon, e.g. "crawlbook --generator
- * dropdice --seed 42 --rooms 10"; written into buf. */
-void cb_sheet_command(const cb_dungeon *d, char *buf, size_t cap);
+/* The command line that regenerates the dungeon from its options, e.g.
+ * "crawlbook --generator dropdice --seed 42 --rooms 10", or with a `last`
+ * seed past d->seed the batch of seeds d->seed to last ("--seeds 1..20");
+ * written into buf. The one place the command is built. */
+void cb_sheet_command(const cb_dungeon *d, uint64_t last, char *buf, size_t cap);
 /* The same, whole, with page_args (or NULL) appended: malloc-owned, NULL
  * when out of memory. Footers wrap it; nothing ever cuts it. */
-char *cb_sheet_command_new(const cb_dungeon *d, const char *page_args);
+char *cb_sheet_command_new(const cb_dungeon *d, uint64_t last, const char *page_args);
 
 #endif

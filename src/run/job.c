@@ -350,17 +350,7 @@ static cb_status keep_options(cb_arena *a, const cb_dungeon *d, cb_dungeon *out,
  * first's, less the others'), with the range of seeds; malloc-owned, NULL
  * when out of memory. */
 static char *batch_command(const cb_job *job, const cb_dungeon *d, int n) {
-  char *one = cb_sheet_command_new(d, job->page_args);
-  if (!one) return NULL;
-  const char *rest = strstr(one, " --seed ");
-  rest = rest ? strchr(rest + 8, ' ') : NULL;
-  size_t cap = strlen(one) + strlen(d->generator) + 96;
-  char *cmd = cb_malloc(cap);
-  if (cmd)
-    snprintf(cmd, cap, "crawlbook --generator %s --seeds %" PRIu64 "..%" PRIu64 "%s", d->generator,
-             job->gen.seed, job->gen.seed + (uint64_t)n - 1, rest ? rest : "");
-  free(one);
-  return cmd;
+  return cb_sheet_command_new(d, d->seed + (uint64_t)n - 1, job->page_args);
 }
 
 /* The workers of a batch: one renderer each (measuring with fonts of its

@@ -223,11 +223,11 @@ static void the_command_line(void **state) {
   cb_dungeon_set_option(d, "title", "It's a \"trap\"", false);
   cb_dungeon_set_flag(d, "faithful");
   char buf[512];
-  cb_sheet_command(d, buf, sizeof buf);
+  cb_sheet_command(d, d->seed, buf, sizeof buf);
   assert_string_equal(buf, "crawlbook --generator dropdice --seed 18446744073709551615 --rooms 12 --title "
                            "'It'\\''s a \"trap\"' --faithful");
   char tiny[20];
-  cb_sheet_command(d, tiny, sizeof tiny); /* cut short, still a string */
+  cb_sheet_command(d, d->seed, tiny, sizeof tiny); /* cut short, still a string */
   assert_int_equal(strlen(tiny), sizeof tiny - 1);
   cb_dungeon_free(d);
 }
