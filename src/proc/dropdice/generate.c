@@ -11,6 +11,7 @@
 #include "base/table.h"
 #include "geom/delaunay.h"
 #include "geom/segment.h"
+#include "model/bfs.h"
 #include "model/check.h"
 #include "model/rng.h"
 #include "proc.h"
@@ -313,12 +314,13 @@ static cb_status tree_distances(dd *s, cand *c, int nc, cb_error *err) {
     levels++;
   int *start = cb_calloc((size_t)n + 1, sizeof *start),
       *adj = cb_malloc(((size_t)s->ntree * 2 + 1) * sizeof *adj);
-  int *depth = cb_malloc((size_t)n * sizeof *depth), *queue = cb_malloc((size_t)n * sizeof *queue);
+  cb_bfs walk;
+  int bad = cb_bfs_init(&walk, n), *depth = walk.hops;
   int *fill = cb_calloc((size_t)n, sizeof *fill);
   double *feet = cb_malloc((size_t)n * sizeof *feet);
   int *up = cb_malloc((size_t)n * (levels + 1) * sizeof *up);
   cb_status st = CB_OK;
-  if (!start || !adj || !depth || !queue || !fill || !feet || !up) {
+  if (!start || !adj || bad || !fill || !feet || !up) {
     st = cb_error_oom(err);
     goto done;
   }
@@ -331,24 +333,12 @@ static cb_status tree_distances(dd *s, cand *c, int nc, cb_error *err) {
     adj[start[a] + fill[a]++] = b;
     adj[start[b] + fill[b]++] = a;
   }
-  for (int i = 0; i < n; i++)
-    depth[i] = -1;
-  int head = 0, tail = 0;
-  queue[tail++] = 0;
-  depth[0] = 0;
+  cb_bfs_reach(&walk, -1, 0);
   feet[0] = 0;
   up[0] = 0;
-  while (head < tail) {
-    int u = queue[head++];
-    for (int k = start[u]; k < start[u + 1]; k++) {
-      int v = adj[k];
-      if (depth[v] >= 0) continue;
-      depth[v] = depth[u] + 1;
-      feet[v] = feet[u] + dist(s, u, v);
-      up[v] = u;
-      queue[tail++] = v;
-    }
-  }
+  for (int u; (u = cb_bfs_next(&walk)) >= 0;)
+    for (int k = start[u]; k < start[u + 1]; k++)
+      if (cb_bfs_reach(&walk, u, adj[k])) feet[adj[k]] = feet[u] + dist(s, u, adj[k]), up[adj[k]] = u;
   for (int j = 1; j <= levels; j++)
     for (int v = 0; v < n; v++)
       up[j * n + v] = up[(j - 1) * n + up[(j - 1) * n + v]];
@@ -368,8 +358,7 @@ static cb_status tree_distances(dd *s, cand *c, int nc, cb_error *err) {
 done:
   free(start);
   free(adj);
-  free(depth);
-  free(queue);
+  cb_bfs_free(&walk);
   free(fill);
   free(feet);
   free(up);
