@@ -9,6 +9,7 @@
 #include "base/alloc.h"
 #include "base/heap.h"
 #include "base/table.h"
+#include "geom/boxgrid.h"
 #include "geom/delaunay.h"
 #include "geom/segment.h"
 #include "model/bfs.h"
@@ -67,45 +68,29 @@ static cb_status drop_dice(dd *s, cb_error *err) {
   double h = sqrt(area / TRAY_ASPECT), w = h * TRAY_ASPECT;
   w = round(w * 100) / 100;
   h = round(h * 100) / 100;
-  /* a hash grid with die-sized cells finds the neighbours of a throw */
-  int cols = (int)(w / DIE_FT) + 1, rows = (int)(h / DIE_FT) + 1;
-  int *head = cb_malloc((size_t)cols * rows * sizeof *head), *next = cb_malloc((size_t)s->n * sizeof *next);
-  if (!head || !next) {
-    free(head);
-    free(next);
-    return cb_error_oom(err);
-  }
-  for (int i = 0; i < cols * rows; i++)
-    head[i] = -1;
-  int rethrows = 0;
-  for (int i = 0; i < s->n; i++) {
-    double x, y;
-    int cx, cy;
-    for (;;) {
+  /* the spatial grid with die-sized cells finds the neighbours of a throw */
+  cb_boxgrid *grid = cb_boxgrid_new(DIE_FT);
+  int *near = NULL, rethrows = 0, ok = grid != NULL;
+  size_t cap = 0;
+  for (int i = 0; ok && i < s->n; i++) {
+    double x = 0, y = 0;
+    for (int n = 1, k = 0; ok && k < n; rethrows++) {
       x = round(cb_rng_unit(&s->rng) * w * 100) / 100;
       y = round(cb_rng_unit(&s->rng) * h * 100) / 100;
-      cx = (int)(x / DIE_FT);
-      cy = (int)(y / DIE_FT);
-      int ok = 1;
-      for (int gy = cy - 1; ok && gy <= cy + 1; gy++)
-        for (int gx = cx - 1; ok && gx <= cx + 1; gx++) {
-          if (gx < 0 || gy < 0 || gx >= cols || gy >= rows) continue;
-          for (int k = head[gy * cols + gx]; k >= 0; k = next[k])
-            if (hypot(s->pt[k].x - x, s->pt[k].y - y) < DIE_FT) {
-              ok = 0;
-              break;
-            }
-        }
-      if (ok) break;
-      rethrows++;
+      n = cb_boxgrid_find(grid, x - DIE_FT, y - DIE_FT, x + DIE_FT, y + DIE_FT, &near, &cap);
+      k = 0;
+      while (k < n && hypot(s->pt[near[k]].x - x, s->pt[near[k]].y - y) >= DIE_FT)
+        k++;
+      ok = n >= 0;
     }
+    rethrows--; /* the throw that landed */
     s->pt[i] = (cb_point){x, y};
     s->value[i] = cb_d6(&s->rng);
-    next[i] = head[cy * cols + cx];
-    head[cy * cols + cx] = i;
+    ok = ok && cb_boxgrid_add(grid, i, x, y, x, y) == 0;
   }
-  free(head);
-  free(next);
+  cb_boxgrid_free(grid);
+  free(near);
+  if (!ok) return cb_error_oom(err);
 
   cb_dungeon *d = s->d;
   cb_dropdice_proc *p = cb_dropdice_of(d);
