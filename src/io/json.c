@@ -165,11 +165,13 @@ static cb_status write_json(const cb_dungeon *d, const cb_json_procs *procs, cb_
   put_list(w, d, "rooms", d->nrooms, room_item, ",\n");
   put_list(w, d, "passages", d->npassages, passage_item, ",\n ");
   const cb_proc_io *io = procs->find(d->generator);
-  if (io && io->write_sketch && io->has_sketch(d)) {
-    cb_jw_put(w, "\"sketch\": ");
-    io->write_sketch(w, d);
-    cb_jw_put(w, ",\n ");
-  }
+  for (int i = 0; io && i < io->nparts; i++)
+    if (io->parts[i].has(d)) {
+      cb_jw_str(w, io->parts[i].key);
+      cb_jw_put(w, ": ");
+      io->parts[i].write(w, d);
+      cb_jw_put(w, ",\n ");
+    }
   cb_jw_put(w, "\"procedure\": ");
   if (io && io->write)
     io->write(w, d);
@@ -348,6 +350,18 @@ static cb_status read_options(cb_json_reader *r, json_t *root) {
   return r->st;
 }
 
+static cb_status read_procedure(cb_json_reader *r, json_t *root, const cb_proc_io *io) {
+  json_t *proc = cb_jr_field(r, root, "", "procedure", JSON_OBJECT, 0), *parts[CB_PROC_MAX_PARTS] = {0};
+  for (int i = 0; io && i < io->nparts && i < CB_PROC_MAX_PARTS; i++)
+    parts[i] = cb_jr_field(r, root, "", io->parts[i].key, JSON_OBJECT, 0);
+  if (r->st) return r->st;
+  /* an empty procedure is allowed: a hand-made dungeon has none */
+  if (io && proc && json_object_size(proc) > 0 && io->read) io->read(r, proc);
+  for (int i = 0; io && i < io->nparts && i < CB_PROC_MAX_PARTS && !r->st; i++)
+    if (parts[i]) io->parts[i].read(r, parts[i]);
+  return r->st;
+}
+
 static cb_status read_root(cb_json_reader *r, json_t *root) {
   if (!json_is_object(root)) return cb_jr_fail(r, "", "the top level must be an object");
   const char *format = json_string_value(json_object_get(root, "format"));
@@ -405,14 +419,7 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
   cb_error check = {0};
   if (cb_check_structure(d, &check) != CB_OK)
     return r->st = cb_error_set(r->err, CB_EINPUT, "%s: %s", r->name, check.msg);
-  const cb_proc_io *io = r->procs->find(gen);
-  json_t *proc = cb_jr_field(r, root, "", "procedure", JSON_OBJECT, 0);
-  json_t *sketch = cb_jr_field(r, root, "", "sketch", JSON_OBJECT, 0);
-  if (r->st) return r->st;
-  /* an empty procedure is allowed: a hand-made dungeon has none */
-  if (io && proc && json_object_size(proc) > 0 && io->read) io->read(r, proc);
-  if (io && sketch && io->read_sketch && !r->st) io->read_sketch(r, sketch);
-  return r->st;
+  return read_procedure(r, root, r->procs->find(gen));
 }
 
 /* jansson allocates through cb_malloc, and a failure is remembered: its
