@@ -87,7 +87,8 @@ void *cb_jr_list(cb_json_reader *r, json_t *obj, const char *where, const cb_jso
       return NULL;
     }
     void *item = items + i * l->size;
-    if (cb_jr_fields(r, v, at, l->fields, l->nfields, vars, item) || (l->check && l->check(r, at, item, ctx)))
+    if (cb_jr_fields(r, v, at, l->fields, l->nfields, vars, item) ||
+        (l->check && l->check(r, v, at, item, ctx)))
       return NULL;
   }
   *n = (int)count;

@@ -57,7 +57,8 @@ typedef struct cb_json_list {
   const cb_json_field *fields;
   int nfields;
   size_t size;
-  cb_status (*check)(cb_json_reader *r, const char *where, const void *item, void *ctx);
+  /* entry: the JSON object; may fill more of item */
+  cb_status (*check)(cb_json_reader *r, json_t *entry, const char *where, void *item, void *ctx);
 } cb_json_list;
 
 /* Writes rec's fields as "key":value pairs, a comma before each unless

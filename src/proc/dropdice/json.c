@@ -4,7 +4,8 @@
 
 static const char *rule_name(int rule) { return cb_rewrite_rule_name((cb_rewrite_rule)rule); }
 
-static cb_status check_die(cb_json_reader *r, const char *where, const void *item, void *ctx) {
+static cb_status check_die(cb_json_reader *r, json_t *entry, const char *where, void *item, void *ctx) {
+  (void)entry;
   (void)ctx;
   const cb_die *die = item;
   return cb_dungeon_room(r->d, die->room) ? CB_OK : cb_jr_fail(r, where, "'room' names no room");
