@@ -8,11 +8,24 @@
 static const void *member(const void *rec, const cb_json_field *f) { return (const char *)rec + f->offset; }
 static void *member_w(void *rec, const cb_json_field *f) { return (char *)rec + f->offset; }
 
+/* ["name", ...] of the bits set, lowest first. */
+static void put_bits(cb_jw *w, const cb_json_field *f, unsigned bits) {
+  cb_jw_raw(w, "[", 1);
+  for (int i = 0, first = 1; i < (int)f->hi; i++) {
+    if (!(bits & (1u << i))) continue;
+    if (!first) cb_jw_raw(w, ",", 1);
+    cb_jw_str(w, f->name((int)(1u << i)));
+    first = 0;
+  }
+  cb_jw_raw(w, "]", 1);
+}
+
 void cb_jw_fields(cb_jw *w, const cb_json_field *f, int nf, const void *rec, int first) {
   for (int i = 0; i < nf; i++) {
     const void *m = member(rec, &f[i]);
     const char *s = f[i].kind == CB_JF_STR ? *(const char *const *)m : NULL;
     if (f[i].kind == CB_JF_STR && !s && (f[i].flags & CB_JF_OMIT_NULL)) continue;
+    if (f[i].omit && f[i].omit(rec)) continue;
     cb_jw_key(w, f[i].key, first);
     first = 0;
     switch (f[i].kind) {
@@ -21,6 +34,7 @@ void cb_jw_fields(cb_jw *w, const cb_json_field *f, int nf, const void *rec, int
     case CB_JF_COORD: cb_jw_coord(w, *(const double *)m); break;
     case CB_JF_STR: cb_jw_str(w, s ? s : ""); break;
     case CB_JF_NAME: cb_jw_str(w, f[i].name(*(const int *)m)); break;
+    case CB_JF_BITS: put_bits(w, &f[i], *(const unsigned *)m); break;
     }
   }
 }
@@ -50,6 +64,7 @@ cb_status cb_jr_fields(cb_json_reader *r, json_t *obj, const char *where, const 
                        const long *vars, void *rec) {
   for (int i = 0; i < nf && !r->st; i++) {
     void *m = member_w(rec, &f[i]);
+    if (r->version < f[i].since) continue;
     int req = (f[i].flags & CB_JF_REQUIRED) != 0;
     long hi = f[i].hi_var > 0 ? vars[f[i].hi_var - 1] : (long)f[i].hi;
     switch (f[i].kind) {
@@ -62,6 +77,7 @@ cb_status cb_jr_fields(cb_json_reader *r, json_t *obj, const char *where, const 
       break;
     case CB_JF_STR: *(const char **)m = cb_jr_str(r, obj, where, f[i].key, (size_t)f[i].hi, req); break;
     case CB_JF_NAME: read_name(r, obj, where, &f[i], (int *)m); break;
+    case CB_JF_BITS: *(unsigned *)m = cb_jr_bits(r, obj, where, f[i].key, f[i].parse); break;
     }
   }
   return r->st;

@@ -5,6 +5,7 @@
 #ifndef CB_JSON_FIELDS_H
 #define CB_JSON_FIELDS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "json_util.h"
@@ -14,7 +15,8 @@ typedef enum cb_jf_kind {
   CB_JF_REAL,  /* double, written as jansson writes a real */
   CB_JF_COORD, /* double, written rounded to 1/100 ft */
   CB_JF_STR,   /* const char *, copied into the dungeon's arena when read; hi: the longest */
-  CB_JF_NAME   /* an enum (int) written by its name, read back by parse; hi: the longest name */
+  CB_JF_NAME,  /* an enum (int) written by its name, read back by parse; hi: the longest name */
+  CB_JF_BITS   /* unsigned bits written as a list of the names of those set (name(1 << i), i < hi) */
 } cb_jf_kind;
 
 enum {
@@ -27,11 +29,14 @@ typedef struct cb_json_field {
   cb_jf_kind kind;
   size_t offset; /* of the member in the record */
   unsigned flags;
-  double lo, hi;              /* reading: the bounds of a number */
-  int hi_var;                 /* > 0: the upper bound is vars[hi_var - 1], which the reader is given */
-  double dflt;                /* reading: the value when absent */
-  const char *(*name)(int);   /* CB_JF_NAME: the value's name */
-  int (*parse)(const char *); /* CB_JF_NAME: the name's value, -1 unknown ("unknown KEY 'name'") */
+  double lo, hi;                 /* reading: the bounds of a number */
+  int hi_var;                    /* > 0: the upper bound is vars[hi_var - 1], which the reader is given */
+  double dflt;                   /* reading: the value when absent */
+  const char *(*name)(int);      /* CB_JF_NAME: the value's name */
+  int (*parse)(const char *);    /* CB_JF_NAME: the name's value, -1 unknown ("unknown KEY 'name'");
+                                    CB_JF_BITS: a name's bit */
+  bool (*omit)(const void *rec); /* writing: true when the field is left out (NULL: never) */
+  int since;                     /* reading: read only from this version of the format on (0: always) */
 } cb_json_field;
 
 #define CB_JF_INT_OF(T, m, key, lo, hi, flags, dflt)                                                         \

@@ -2,6 +2,7 @@
 #include "io/json_fields.h"
 #include "proc.h"
 
+_Static_assert(sizeof(cb_rewrite_rule) == sizeof(int), "a name field is read and written as an int");
 static const char *rule_name(int rule) { return cb_rewrite_rule_name((cb_rewrite_rule)rule); }
 
 static cb_status check_die(cb_json_reader *r, json_t *entry, const char *where, void *item, void *ctx) {
