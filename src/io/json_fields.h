@@ -36,7 +36,7 @@ typedef struct cb_json_field {
   int (*parse)(const char *);    /* CB_JF_NAME: the name's value, -1 unknown ("unknown KEY 'name'");
                                     CB_JF_BITS: a name's bit */
   bool (*omit)(const void *rec); /* writing: true when the field is left out (NULL: never) */
-  int since;                     /* reading: read only from this version of the format on (0: always) */
+  int since; /* reading: read only from this version of the format on (0: always); before it, left zero */
 } cb_json_field;
 
 #define CB_JF_INT_OF(T, m, key, lo, hi, flags, dflt)                                                         \
