@@ -1,6 +1,8 @@
 #include "boxgrid.h"
 
+#include <limits.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +24,14 @@ struct cb_boxgrid {
   unsigned *seen;     /* per id: the search that last listed it */
   size_t cap_seen;
   unsigned search;
+  int *everywhere; /* ids of boxes too wide (or not finite) to file by cell: every search lists them */
+  size_t neverywhere, cap_everywhere;
 };
+
+/* A box over more cells than this is listed by every search instead. */
+static const double MAX_CELLS_A_BOX = 65536;
+/* Cells are counted within +-2^40 a side: farther places share the border cells. */
+static const double FAR = 1099511627776.0;
 
 cb_boxgrid *cb_boxgrid_new(double side) {
   cb_boxgrid *g = cb_calloc(1, sizeof *g);
@@ -36,6 +45,7 @@ void cb_boxgrid_free(cb_boxgrid *g) {
     free(g->cells[i].ids);
   free(g->cells);
   free(g->seen);
+  free(g->everywhere);
   free(g);
 }
 
@@ -59,12 +69,31 @@ static int make_room(cb_boxgrid *g) {
   return 0;
 }
 
-static long at(const cb_boxgrid *g, double v) { return (long)floor(v / g->size); }
+static long at(const cb_boxgrid *g, double v) {
+  double c = floor(v / g->size);
+  return (long)(c < -FAR ? -FAR : c > FAR ? FAR : c);
+}
+
+static bool finite_box(double x0, double y0, double x1, double y1) {
+  return isfinite(x0) && isfinite(y0) && isfinite(x1) && isfinite(y1);
+}
+
+/* The cells box [x0, x1] x [y0, y1] touches (negative when it touches none). */
+static double cells_of(const cb_boxgrid *g, double x0, double y0, double x1, double y1) {
+  long cx0 = at(g, x0), cx1 = at(g, x1), cy0 = at(g, y0), cy1 = at(g, y1);
+  if (cx1 < cx0 || cy1 < cy0) return -1;
+  return ((double)cx1 - (double)cx0 + 1) * ((double)cy1 - (double)cy0 + 1);
+}
 
 int cb_boxgrid_add(cb_boxgrid *g, int id, double x0, double y0, double x1, double y1) {
   size_t had = g->cap_seen;
   if (cb_grow(&g->seen, &g->cap_seen, (size_t)id + 1, sizeof *g->seen)) return -1;
   memset(g->seen + had, 0, (g->cap_seen - had) * sizeof *g->seen);
+  if (!finite_box(x0, y0, x1, y1) || cells_of(g, x0, y0, x1, y1) > MAX_CELLS_A_BOX) {
+    if (cb_grow(&g->everywhere, &g->cap_everywhere, g->neverywhere + 1, sizeof *g->everywhere)) return -1;
+    g->everywhere[g->neverywhere++] = id;
+    return 0;
+  }
   for (long cy = at(g, y0); cy <= at(g, y1); cy++)
     for (long cx = at(g, x0); cx <= at(g, x1); cx++) {
       if (make_room(g)) return -1;
@@ -95,15 +124,36 @@ static void sort_ids(int *a, int n) {
   }
 }
 
-/* Appends the ids of cell c not listed yet in this search. -1 on OOM. */
-static int list_cell(cb_boxgrid *g, const cell *c, int **ids, size_t *cap, int *n) {
-  for (size_t k = 0; k < c->n; k++) {
-    int id = c->ids[k];
+/* Appends ids[0..count) not listed yet in this search. -1 on OOM. */
+static int list_ids(cb_boxgrid *g, const int *from, size_t count, int **ids, size_t *cap, int *n) {
+  for (size_t k = 0; k < count; k++) {
+    int id = from[k];
     if (g->seen[id] == g->search) continue;
     g->seen[id] = g->search;
     if (cb_grow(ids, cap, (size_t)*n + 1, sizeof **ids)) return -1;
     (*ids)[(*n)++] = id;
   }
+  return 0;
+}
+
+/* Lists the ids in the cells [cx0, cx1] x [cy0, cy1]: cell by cell, or, when
+ * there are more of those than the grid has cells, by reading the cells
+ * there are. -1 on OOM. */
+static int list_cells(cb_boxgrid *g, long cx0, long cy0, long cx1, long cy1, int **ids, size_t *cap, int *n) {
+  if (((double)cx1 - (double)cx0 + 1) * ((double)cy1 - (double)cy0 + 1) > (double)g->ncells) {
+    for (size_t i = 0; i < g->cap; i++) {
+      const cell *c = &g->cells[i];
+      if (c->used && c->cx >= cx0 && c->cx <= cx1 && c->cy >= cy0 && c->cy <= cy1 &&
+          list_ids(g, c->ids, c->n, ids, cap, n))
+        return -1;
+    }
+    return 0;
+  }
+  for (long cy = cy0; cy <= cy1; cy++)
+    for (long cx = cx0; cx <= cx1; cx++) {
+      const cell *c = probe(g->cells, g->cap, cx, cy);
+      if (c->used && list_ids(g, c->ids, c->n, ids, cap, n)) return -1;
+    }
   return 0;
 }
 
@@ -113,23 +163,12 @@ int cb_boxgrid_find(cb_boxgrid *g, double x0, double y0, double x1, double y1, i
     memset(g->seen, 0, g->cap_seen * sizeof *g->seen);
     g->search = 1;
   }
-  long cx0 = at(g, x0), cx1 = at(g, x1), cy0 = at(g, y0), cy1 = at(g, y1);
-  if (g->ncells == 0 || cx1 < cx0 || cy1 < cy0) return 0;
-  /* a box wider than the grid has cells: read the cells there are instead */
-  if ((double)(cx1 - cx0 + 1) * (double)(cy1 - cy0 + 1) > (double)g->ncells) {
-    for (size_t i = 0; i < g->cap; i++) {
-      const cell *c = &g->cells[i];
-      if (c->used && c->cx >= cx0 && c->cx <= cx1 && c->cy >= cy0 && c->cy <= cy1 &&
-          list_cell(g, c, ids, cap, &n))
-        return -1;
-    }
-  } else {
-    for (long cy = cy0; cy <= cy1; cy++)
-      for (long cx = cx0; cx <= cx1; cx++) {
-        const cell *c = probe(g->cells, g->cap, cx, cy);
-        if (c->used && list_cell(g, c, ids, cap, &n)) return -1;
-      }
-  }
+  if (list_ids(g, g->everywhere, g->neverywhere, ids, cap, &n)) return -1;
+  /* a box with a NaN edge may meet anything: every cell is read */
+  bool any = isnan(x0) || isnan(y0) || isnan(x1) || isnan(y1);
+  long cx0 = any ? LONG_MIN : at(g, x0), cx1 = any ? LONG_MAX : at(g, x1), cy0 = any ? LONG_MIN : at(g, y0),
+       cy1 = any ? LONG_MAX : at(g, y1);
+  if (g->ncells && cx0 <= cx1 && cy0 <= cy1 && list_cells(g, cx0, cy0, cx1, cy1, ids, cap, &n)) return -1;
   sort_ids(*ids, n);
   return n;
 }

@@ -1,5 +1,6 @@
-/* Segment tests and a uniform grid that finds the segments and points near a
- * segment, so that "crosses no path, passes through no room" stays fast. */
+/* Segment tests, and the segments and points near a segment found through
+ * the spatial grid (boxgrid.h), so that "crosses no path, passes through no
+ * room" stays fast. */
 #ifndef CB_SEGMENT_H
 #define CB_SEGMENT_H
 
@@ -25,6 +26,6 @@ int cb_seggrid_add(cb_seggrid *g, int a, int b);
 /* True when segment a-b would cross an added segment. */
 bool cb_seggrid_crosses(cb_seggrid *g, int a, int b);
 /* True when a point other than a and b lies closer than r to segment a-b. */
-bool cb_seggrid_near_point(const cb_seggrid *g, int a, int b, double r);
+bool cb_seggrid_near_point(cb_seggrid *g, int a, int b, double r);
 
 #endif

@@ -10,25 +10,96 @@
 
 #include "base/alloc.h"
 #include "base/bom.h"
+#include "json_fields.h"
 #include "json_stock.h"
-#include "json_util.h"
 #include "model/check.h"
+
+/* ---- the fields of levels, rooms and passages ---- */
+
+static const char *tag_name(int bit) { return cb_tag_name((cb_tag)bit); }
+static const char *flag_name(int bit) { return cb_flag_name((cb_passage_flag)bit); }
+static const char *kind_name(int kind) { return cb_passage_kind_name((cb_passage_kind)kind); }
+static bool number_is_id(const void *rec) {
+  return ((const cb_room *)rec)->number == ((const cb_room *)rec)->id;
+}
+static bool no_value(const void *rec) { return ((const cb_room *)rec)->value == CB_NO_VALUE; }
+static bool no_length(const void *rec) { return !(((const cb_passage *)rec)->length_ft >= 0); }
+static bool short_is_note(const void *rec) {
+  const cb_passage *p = rec;
+  return !(p->note && p->note_short && strcmp(p->note, p->note_short) != 0);
+}
+
+static const cb_json_field level_fields[] = {
+    CB_JF_INT_OF(cb_level, id, "id", 1, 1000000, CB_JF_REQUIRED, 1),
+    CB_JF_STR_OF(cb_level, name, "name", CB_TEXT_NAME, 0),
+};
+/* a room's fields before its keys (number: 0 read when absent, then its id) */
+static const cb_json_field room_head[] = {
+    CB_JF_INT_OF(cb_room, id, "id", 1, 1000000000, CB_JF_REQUIRED, 1),
+    CB_JF_INT_OF(cb_room, level, "level", 1, 1000000, CB_JF_REQUIRED, 1),
+    {.key = "number",
+     .kind = CB_JF_INT,
+     .offset = offsetof(cb_room, number),
+     .lo = 1,
+     .hi = 1000000000,
+     .omit = number_is_id},
+    CB_JF_COORD_OF(cb_room, x, "x", -CB_JSON_MAX_COORD, CB_JSON_MAX_COORD, CB_JF_REQUIRED),
+    CB_JF_COORD_OF(cb_room, y, "y", -CB_JSON_MAX_COORD, CB_JSON_MAX_COORD, CB_JF_REQUIRED),
+    {.key = "tags",
+     .kind = CB_JF_BITS,
+     .offset = offsetof(cb_room, tags),
+     .hi = CB_TAG_COUNT,
+     .name = tag_name,
+     .parse = cb_tag_parse},
+};
+/* and after its keys, before its contents */
+static const cb_json_field room_tail[] = {
+    {.key = "value",
+     .kind = CB_JF_INT,
+     .offset = offsetof(cb_room, value),
+     .hi = 1000000,
+     .dflt = CB_NO_VALUE,
+     .omit = no_value},
+    CB_JF_STR_OF(cb_room, card, "card", 8, CB_JF_OMIT_NULL),
+    CB_JF_STR_OF(cb_room, text, "text", CB_JSON_MAX_TEXT, CB_JF_OMIT_NULL),
+};
+static const cb_json_field passage_fields[] = {
+    CB_JF_INT_OF(cb_passage, id, "id", 1, CB_JSON_MAX_ITEMS, CB_JF_REQUIRED, 1),
+    CB_JF_INT_OF(cb_passage, from, "from", 1, 1000000000, CB_JF_REQUIRED, 1),
+    CB_JF_INT_OF(cb_passage, to, "to", 0, 1000000000, CB_JF_REQUIRED, 1),
+    CB_JF_NAME_OF(cb_passage, kind, "kind", 16, kind_name, cb_passage_kind_parse),
+    {.key = "flags",
+     .kind = CB_JF_BITS,
+     .offset = offsetof(cb_passage, flags),
+     .hi = CB_FLAG_COUNT,
+     .name = flag_name,
+     .parse = cb_flag_parse},
+    CB_JF_STR_OF(cb_passage, lock, "lock", 32, CB_JF_OMIT_NULL),
+    {.key = "length_ft",
+     .kind = CB_JF_COORD,
+     .offset = offsetof(cb_passage, length_ft),
+     .hi = CB_JSON_MAX_COORD,
+     .dflt = CB_NO_VALUE,
+     .omit = no_length},
+    {.key = "note",
+     .kind = CB_JF_STR,
+     .offset = offsetof(cb_passage, note),
+     .flags = CB_JF_OMIT_NULL,
+     .hi = CB_JSON_MAX_TEXT,
+     .since = 2},
+    {.key = "note_short",
+     .kind = CB_JF_STR,
+     .offset = offsetof(cb_passage, note_short),
+     .hi = CB_JSON_MAX_TEXT,
+     .omit = short_is_note,
+     .since = 3},
+};
+enum { NROOM_HEAD = 6, NROOM_TAIL = 3, NPASSAGE = 9 };
+_Static_assert(sizeof(cb_passage_kind) == sizeof(int), "a name field is read and written as an int");
 
 /* ---- writing ----
  * Everything is streamed through cb_jw (json_util.c): a 100,000-room dungeon
  * through jansson's tree cost seconds and hundreds of megabytes. */
-
-static void put_names(cb_jw *w, unsigned bits, int count, int is_tag) {
-  cb_jw_raw(w, "[", 1);
-  int first = 1;
-  for (int i = 0; i < count; i++) {
-    if (!(bits & (1u << i))) continue;
-    if (!first) cb_jw_raw(w, ",", 1);
-    cb_jw_str(w, is_tag ? cb_tag_name((cb_tag)(1u << i)) : cb_flag_name((cb_passage_flag)(1u << i)));
-    first = 0;
-  }
-  cb_jw_raw(w, "]", 1);
-}
 
 static void put_seed(cb_jw *w, uint64_t seed) {
   char buf[32];
@@ -62,12 +133,7 @@ static void put_option(cb_jw *w, const cb_option *o) {
 }
 
 static void put_room(cb_jw *w, const cb_dungeon *d, const cb_room *r) {
-  cb_jw_key(w, "id", 1), cb_jw_int(w, r->id);
-  cb_jw_key(w, "level", 0), cb_jw_int(w, r->level);
-  if (r->number != r->id) cb_jw_key(w, "number", 0), cb_jw_int(w, r->number);
-  cb_jw_key(w, "x", 0), cb_jw_coord(w, r->x);
-  cb_jw_key(w, "y", 0), cb_jw_coord(w, r->y);
-  cb_jw_key(w, "tags", 0), put_names(w, r->tags, CB_TAG_COUNT, 1);
+  cb_jw_fields(w, room_head, NROOM_HEAD, r, 1);
   cb_jw_key(w, "keys", 0);
   cb_jw_raw(w, "[", 1);
   for (int k = 0; k < r->nkeys; k++) {
@@ -75,23 +141,8 @@ static void put_room(cb_jw *w, const cb_dungeon *d, const cb_room *r) {
     cb_jw_str(w, r->keys[k]);
   }
   cb_jw_raw(w, "]", 1);
-  if (r->value != CB_NO_VALUE) cb_jw_key(w, "value", 0), cb_jw_int(w, r->value);
-  if (r->card) cb_jw_key(w, "card", 0), cb_jw_str(w, r->card);
-  if (r->text) cb_jw_key(w, "text", 0), cb_jw_str(w, r->text);
+  cb_jw_fields(w, room_tail, NROOM_TAIL, r, 0);
   cb_json_write_contents(w, d, r);
-}
-
-static void put_passage(cb_jw *w, const cb_passage *p) {
-  cb_jw_key(w, "id", 1), cb_jw_int(w, p->id);
-  cb_jw_key(w, "from", 0), cb_jw_int(w, p->from);
-  cb_jw_key(w, "to", 0), cb_jw_int(w, p->to);
-  cb_jw_key(w, "kind", 0), cb_jw_str(w, cb_passage_kind_name(p->kind));
-  cb_jw_key(w, "flags", 0), put_names(w, p->flags, CB_FLAG_COUNT, 0);
-  if (p->lock) cb_jw_key(w, "lock", 0), cb_jw_str(w, p->lock);
-  if (p->length_ft >= 0) cb_jw_key(w, "length_ft", 0), cb_jw_coord(w, p->length_ft);
-  if (p->note) cb_jw_key(w, "note", 0), cb_jw_str(w, p->note);
-  if (p->note && p->note_short && strcmp(p->note, p->note_short) != 0)
-    cb_jw_key(w, "note_short", 0), cb_jw_str(w, p->note_short);
 }
 
 /* "key": [ then one item per line, then ]. */
@@ -103,13 +154,12 @@ static void room_item(cb_jw *w, const cb_dungeon *d, int i) {
 }
 static void passage_item(cb_jw *w, const cb_dungeon *d, int i) {
   cb_jw_raw(w, "{", 1);
-  put_passage(w, &d->passages[i]);
+  cb_jw_fields(w, passage_fields, NPASSAGE, &d->passages[i], 1);
   cb_jw_raw(w, "}", 1);
 }
 static void level_item(cb_jw *w, const cb_dungeon *d, int i) {
   cb_jw_raw(w, "{", 1);
-  cb_jw_key(w, "id", 1), cb_jw_int(w, d->levels[i].id);
-  cb_jw_key(w, "name", 0), cb_jw_str(w, d->levels[i].name);
+  cb_jw_fields(w, level_fields, 2, &d->levels[i], 1);
   cb_jw_raw(w, "}", 1);
 }
 static void log_item(cb_jw *w, const cb_dungeon *d, int i) { cb_jw_str(w, d->log[i]); }
@@ -165,11 +215,13 @@ static cb_status write_json(const cb_dungeon *d, const cb_json_procs *procs, cb_
   put_list(w, d, "rooms", d->nrooms, room_item, ",\n");
   put_list(w, d, "passages", d->npassages, passage_item, ",\n ");
   const cb_proc_io *io = procs->find(d->generator);
-  if (io && io->write_sketch && io->has_sketch(d)) {
-    cb_jw_put(w, "\"sketch\": ");
-    io->write_sketch(w, d);
-    cb_jw_put(w, ",\n ");
-  }
+  for (int i = 0; io && i < io->nparts; i++)
+    if (io->parts[i].has(d)) {
+      cb_jw_str(w, io->parts[i].key);
+      cb_jw_put(w, ": ");
+      io->parts[i].write(w, d);
+      cb_jw_put(w, ",\n ");
+    }
   cb_jw_put(w, "\"procedure\": ");
   if (io && io->write)
     io->write(w, d);
@@ -217,18 +269,14 @@ static cb_status read_rooms(cb_json_reader *r, json_t *root) {
     char where[32];
     snprintf(where, sizeof where, "rooms[%zu]", i);
     if (!json_is_object(v)) return cb_jr_fail(r, where, "must be an object");
-    int id = cb_jr_int(r, v, where, "id", 1, 1000000000, 1, 1);
-    int level = cb_jr_int(r, v, where, "level", 1, 1000000, 1, 1);
-    double x = cb_jr_num(r, v, where, "x", -CB_JSON_MAX_COORD, CB_JSON_MAX_COORD, 1, 0);
-    double y = cb_jr_num(r, v, where, "y", -CB_JSON_MAX_COORD, CB_JSON_MAX_COORD, 1, 0);
-    if (r->st) return r->st;
-    cb_room *room = cb_dungeon_add_room_id(r->d, id, level, x, y);
+    cb_room t = {0};
+    if (cb_jr_fields(r, v, where, room_head, NROOM_HEAD, NULL, &t) ||
+        cb_jr_fields(r, v, where, room_tail, NROOM_TAIL, NULL, &t))
+      return r->st;
+    cb_room *room = cb_dungeon_add_room_id(r->d, t.id, t.level, t.x, t.y);
     if (!room) return cb_jr_oom(r);
-    room->number = cb_jr_int(r, v, where, "number", 1, 1000000000, 0, id);
-    room->tags = cb_jr_bits(r, v, where, "tags", cb_tag_parse);
-    room->value = cb_jr_int(r, v, where, "value", 0, 1000000, 0, CB_NO_VALUE);
-    room->card = cb_jr_str(r, v, where, "card", 8, 0);
-    room->text = cb_jr_str(r, v, where, "text", CB_JSON_MAX_TEXT, 0);
+    room->number = t.number ? t.number : t.id;
+    room->tags = t.tags, room->value = t.value, room->card = t.card, room->text = t.text;
     if (r->stocked && cb_json_read_contents(r, v, where, room)) return r->st;
     json_t *keys = cb_jr_array(r, v, where, "keys", 64, 0);
     size_t k;
@@ -261,22 +309,12 @@ static cb_status read_passage(cb_json_reader *r, json_t *v, size_t i, int *ways)
   char where[32];
   snprintf(where, sizeof where, "passages[%zu]", i);
   if (!json_is_object(v)) return cb_jr_fail(r, where, "must be an object");
-  int pid = cb_jr_int(r, v, where, "id", 1, CB_JSON_MAX_ITEMS, 1, 1);
-  int from = cb_jr_int(r, v, where, "from", 1, 1000000000, 1, 1);
-  int to = cb_jr_int(r, v, where, "to", 0, 1000000000, 1, 1);
-  const char *kind = cb_jr_str(r, v, where, "kind", 16, 1);
-  if (r->st) return r->st;
-  int k = cb_passage_kind_parse(kind);
-  if (k < 0) return cb_jr_fail(r, where, "unknown kind '%s'", kind);
-  cb_passage *p = cb_dungeon_add_passage(r->d, from, to, (cb_passage_kind)k);
+  cb_passage t = {0};
+  if (cb_jr_fields(r, v, where, passage_fields, NPASSAGE, NULL, &t)) return r->st;
+  cb_passage *p = cb_dungeon_add_passage(r->d, t.from, t.to, t.kind);
   if (!p) return cb_jr_oom(r);
-  p->id = pid;
-  p->flags = cb_jr_bits(r, v, where, "flags", cb_flag_parse);
-  p->lock = cb_jr_str(r, v, where, "lock", 32, 0);
-  p->length_ft = cb_jr_num(r, v, where, "length_ft", 0, CB_JSON_MAX_COORD, 0, CB_NO_VALUE);
-  if (r->stocked) p->note = cb_jr_str(r, v, where, "note", CB_JSON_MAX_TEXT, 0);
-  if (r->version >= 3) p->note_short = cb_jr_str(r, v, where, "note_short", CB_JSON_MAX_TEXT, 0);
-  return r->st ? r->st : count_ways(r, ways, where, p);
+  *p = t;
+  return count_ways(r, ways, where, p);
 }
 
 static cb_status read_passages(cb_json_reader *r, json_t *root) {
@@ -348,6 +386,18 @@ static cb_status read_options(cb_json_reader *r, json_t *root) {
   return r->st;
 }
 
+static cb_status read_procedure(cb_json_reader *r, json_t *root, const cb_proc_io *io) {
+  json_t *proc = cb_jr_field(r, root, "", "procedure", JSON_OBJECT, 0), *parts[CB_PROC_MAX_PARTS] = {0};
+  for (int i = 0; io && i < io->nparts && i < CB_PROC_MAX_PARTS; i++)
+    parts[i] = cb_jr_field(r, root, "", io->parts[i].key, JSON_OBJECT, 0);
+  if (r->st) return r->st;
+  /* an empty procedure is allowed: a hand-made dungeon has none */
+  if (io && proc && json_object_size(proc) > 0 && io->read) io->read(r, proc);
+  for (int i = 0; io && i < io->nparts && i < CB_PROC_MAX_PARTS && !r->st; i++)
+    if (parts[i]) io->parts[i].read(r, parts[i]);
+  return r->st;
+}
+
 static cb_status read_root(cb_json_reader *r, json_t *root) {
   if (!json_is_object(root)) return cb_jr_fail(r, "", "the top level must be an object");
   const char *format = json_string_value(json_object_get(root, "format"));
@@ -384,10 +434,9 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
     char where[32];
     snprintf(where, sizeof where, "levels[%zu]", i);
     if (!json_is_object(v)) return cb_jr_fail(r, where, "must be an object");
-    int lid = cb_jr_int(r, v, where, "id", 1, 1000000, 1, 1);
-    const char *name = cb_jr_str(r, v, where, "name", CB_TEXT_NAME, 0);
-    if (r->st) return r->st;
-    if (!cb_dungeon_add_level(d, lid, name ? name : "")) return cb_jr_oom(r);
+    cb_level t = {0};
+    if (cb_jr_fields(r, v, where, level_fields, 2, NULL, &t)) return r->st;
+    if (!cb_dungeon_add_level(d, t.id, t.name ? t.name : "")) return cb_jr_oom(r);
   }
   if (r->st || read_rooms(r, root) || read_passages(r, root)) return r->st;
   _Static_assert((int)CB_TEXT_MAX <= (int)CB_JSON_MAX_TEXT, "what the dungeon keeps is read back");
@@ -405,14 +454,7 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
   cb_error check = {0};
   if (cb_check_structure(d, &check) != CB_OK)
     return r->st = cb_error_set(r->err, CB_EINPUT, "%s: %s", r->name, check.msg);
-  const cb_proc_io *io = r->procs->find(gen);
-  json_t *proc = cb_jr_field(r, root, "", "procedure", JSON_OBJECT, 0);
-  json_t *sketch = cb_jr_field(r, root, "", "sketch", JSON_OBJECT, 0);
-  if (r->st) return r->st;
-  /* an empty procedure is allowed: a hand-made dungeon has none */
-  if (io && proc && json_object_size(proc) > 0 && io->read) io->read(r, proc);
-  if (io && sketch && io->read_sketch && !r->st) io->read_sketch(r, sketch);
-  return r->st;
+  return read_procedure(r, root, r->procs->find(gen));
 }
 
 /* jansson allocates through cb_malloc, and a failure is remembered: its

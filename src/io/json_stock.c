@@ -3,7 +3,40 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "json_fields.h"
+
 enum { MAX_MONSTERS = 64, MAX_TREASURE = 64, MAX_LINE = CB_TEXT_LINE };
+
+/* A short form is written where it differs from the long one. */
+static bool same(const char *text, const char *brief) { return !(text && brief && strcmp(text, brief) != 0); }
+static bool trigger_same(const void *t) {
+  return same(((const cb_trap *)t)->trigger, ((const cb_trap *)t)->trigger_short);
+}
+static bool effect_same(const void *t) {
+  return same(((const cb_trap *)t)->effect, ((const cb_trap *)t)->effect_short);
+}
+
+static const cb_json_field trap_fields[] = {
+    CB_JF_STR_OF(cb_trap, trigger, "trigger", MAX_LINE, CB_JF_REQUIRED),
+    {.key = "trigger_short",
+     .kind = CB_JF_STR,
+     .offset = offsetof(cb_trap, trigger_short),
+     .hi = MAX_LINE,
+     .omit = trigger_same},
+    CB_JF_STR_OF(cb_trap, effect, "effect", MAX_LINE, CB_JF_REQUIRED),
+    {.key = "effect_short",
+     .kind = CB_JF_STR,
+     .offset = offsetof(cb_trap, effect_short),
+     .hi = MAX_LINE,
+     .omit = effect_same},
+    CB_JF_STR_OF(cb_trap, tell, "tell", MAX_LINE, CB_JF_REQUIRED),
+};
+static const cb_json_field treasure_fields[] = {
+    CB_JF_STR_OF(cb_treasure, what, "what", MAX_LINE, CB_JF_REQUIRED),
+    CB_JF_INT_OF(cb_treasure, value, "value", 0, 100000000, 0, 0),
+};
+static const cb_json_list treasure = {"treasure", MAX_TREASURE,        0,   treasure_fields,
+                                      2,          sizeof(cb_treasure), NULL};
 
 /* "key_short": the sheet's form, written where it differs from the long one. */
 static void put_short(cb_jw *w, const char *key, const char *text, const char *brief) {
@@ -94,24 +127,13 @@ void cb_json_write_contents(cb_jw *w, const cb_dungeon *d, const cb_room *room) 
   cb_jw_key(w, "monsters", 0), put_monsters(w, d, c->monsters, c->nmonsters);
   if (c->trap) {
     cb_jw_key(w, "trap", 0), cb_jw_raw(w, "{", 1);
-    cb_jw_key(w, "trigger", 1), cb_jw_str(w, c->trap->trigger);
-    put_short(w, "trigger_short", c->trap->trigger, c->trap->trigger_short);
-    cb_jw_key(w, "effect", 0), cb_jw_str(w, c->trap->effect);
-    put_short(w, "effect_short", c->trap->effect, c->trap->effect_short);
-    cb_jw_key(w, "tell", 0), cb_jw_str(w, c->trap->tell);
+    cb_jw_fields(w, trap_fields, 5, c->trap, 1);
     cb_jw_raw(w, "}", 1);
   }
   if (c->special) cb_jw_key(w, "special", 0), cb_jw_str(w, c->special);
   put_short(w, "special_short", c->special, c->special_short);
-  cb_jw_key(w, "treasure", 0), cb_jw_raw(w, "[", 1);
-  for (int i = 0; i < c->ntreasure; i++) {
-    cb_jw_next(w, i);
-    cb_jw_raw(w, "{", 1);
-    cb_jw_key(w, "what", 1), cb_jw_str(w, c->treasure[i].what);
-    cb_jw_key(w, "value", 0), cb_jw_int(w, c->treasure[i].value);
-    cb_jw_raw(w, "}", 1);
-  }
-  cb_jw_raw(w, "]}", 2);
+  cb_jw_key(w, "treasure", 0), cb_jw_list(w, &treasure, c->treasure, c->ntreasure);
+  cb_jw_raw(w, "}", 1);
 }
 
 /* The roster entry a monster names ("kind"), -1 for none. */
@@ -223,25 +245,6 @@ cb_status cb_json_read_stock(cb_json_reader *r, json_t *root) {
   return r->st;
 }
 
-static cb_status read_treasure(cb_json_reader *r, json_t *c, const char *where, cb_contents *out) {
-  json_t *a = cb_jr_array(r, c, where, "treasure", MAX_TREASURE, 0);
-  if (!a || !json_array_size(a)) return r->st;
-  out->treasure = cb_arena_alloc(r->d->arena, json_array_size(a), sizeof *out->treasure);
-  if (!out->treasure) return cb_jr_oom(r);
-  size_t i;
-  json_t *v;
-  json_array_foreach(a, i, v) {
-    char at[96];
-    snprintf(at, sizeof at, "%s.treasure[%zu]", where, i);
-    if (!json_is_object(v)) return cb_jr_fail(r, at, "must be an object");
-    out->treasure[i].what = cb_jr_str(r, v, at, "what", MAX_LINE, 1);
-    out->treasure[i].value = cb_jr_int(r, v, at, "value", 0, 100000000, 0, 0);
-    if (r->st) return r->st;
-  }
-  out->ntreasure = (int)json_array_size(a);
-  return r->st;
-}
-
 cb_status cb_json_read_contents(cb_json_reader *r, json_t *v, const char *room_where, cb_room *room) {
   json_t *c = cb_jr_field(r, v, room_where, "contents", JSON_OBJECT, 0);
   if (!c) return r->st;
@@ -260,13 +263,11 @@ cb_status cb_json_read_contents(cb_json_reader *r, json_t *v, const char *room_w
     char at[80];
     snprintf(at, sizeof at, "%s.trap", where);
     if (!(out->trap = cb_arena_alloc(r->d->arena, 1, sizeof *out->trap))) return cb_jr_oom(r);
-    out->trap->trigger = cb_jr_str(r, trap, at, "trigger", MAX_LINE, 1);
-    out->trap->effect = cb_jr_str(r, trap, at, "effect", MAX_LINE, 1);
-    out->trap->tell = cb_jr_str(r, trap, at, "tell", MAX_LINE, 1);
-    out->trap->trigger_short = cb_jr_str(r, trap, at, "trigger_short", MAX_LINE, 0);
-    out->trap->effect_short = cb_jr_str(r, trap, at, "effect_short", MAX_LINE, 0);
+    cb_jr_fields(r, trap, at, trap_fields, 5, NULL, out->trap);
   }
-  if (r->st || read_treasure(r, c, where, out)) return r->st;
+  if (r->st) return r->st;
+  out->treasure = cb_jr_list(r, c, where, &treasure, NULL, NULL, &out->ntreasure);
+  if (r->st) return r->st;
   if (out->name && !out->name[0]) out->name = NULL;
   if (out->dressing && !out->dressing[0]) out->dressing = NULL;
   room->contents = out;

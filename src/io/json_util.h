@@ -95,15 +95,25 @@ void cb_jw_value(cb_jw *w, json_t *v);               /* a jansson value, consume
 /* A coordinate as a jansson value, for procedures built as jansson trees. */
 json_t *cb_jv_coord(double v);
 
+/* A top-level object of a procedure's own beside "procedure" (leximorph's
+ * "sketch"): written before "procedure" when `has` says the dungeon holds
+ * one, read (when the file has it) after the procedure. */
+enum { CB_PROC_MAX_PARTS = 4 };
+typedef struct cb_proc_part {
+  const char *key;
+  bool (*has)(const cb_dungeon *d);
+  void (*write)(cb_jw *w, const cb_dungeon *d);
+  cb_status (*read)(cb_json_reader *r, json_t *part);
+} cb_proc_part;
+
 /* A generator's procedure artefacts, written as the "procedure" object (and
- * optionally the top-level "sketch") and read back with validation. */
+ * its parts, if any) and read back with validation. */
 typedef struct cb_proc_io {
   const char *generator;
   void (*write)(cb_jw *w, const cb_dungeon *d);            /* the "procedure" object */
   cb_status (*read)(cb_json_reader *r, json_t *procedure); /* fills d->procedure */
-  void (*write_sketch)(cb_jw *w, const cb_dungeon *d);     /* optional, with has_sketch */
-  bool (*has_sketch)(const cb_dungeon *d);
-  cb_status (*read_sketch)(cb_json_reader *r, json_t *sketch); /* optional */
+  const cb_proc_part *parts; /* nparts (at most CB_PROC_MAX_PARTS) of them, or none */
+  int nparts;
 } cb_proc_io;
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "base/alloc.h"
+#include "geom/boxgrid.h"
 
 typedef struct seg {
   double x0, y0, x1, y1, hw;
@@ -12,16 +13,11 @@ typedef struct circ {
   double cx, cy, r;
 } circ;
 
-/* Obstacles are also listed in a bucket grid over the bounds, in every cell
- * their bounding box covers, so that a query looks only at what is near it
- * (placement asks thousands of times a map). Ids: index * 3 + kind. */
+/* Obstacles are also filed in the spatial grid (geom/boxgrid.h) by their
+ * bounding boxes, so that a query looks only at what is near it (placement
+ * asks thousands of times a map). Ids: index * 3 + kind. */
 enum { KIND_CIRC, KIND_BOX, KIND_SEG, KINDS };
 static const double CELL = 16; /* points */
-enum { MAX_CELLS_SIDE = 256 };
-
-typedef struct node {
-  int next, id;
-} node;
 
 struct cb_place {
   cb_box bounds;
@@ -29,37 +25,24 @@ struct cb_place {
   circ *circs;
   cb_box *boxes;
   size_t nsegs, ncircs, nboxes, cap_segs, cap_circs, cap_boxes;
-  int cols, rows;
-  int *head; /* per cell, its first node, -1 when none */
-  node *nodes;
-  size_t nnodes, cap_nodes;
-  unsigned *seen; /* per id, the query that last counted it */
-  size_t cap_seen;
-  unsigned query;
+  cb_boxgrid *grid;
+  int *near; /* the ids a query lists */
+  size_t cap_near;
 };
 
 /* Costs of one overlap: leaving the map is worst, covering a room or another
  * label next, crossing a line least (a label may sit on a line if it must). */
 static const double COST_OUTSIDE = 1000, COST_ROOM = 120, COST_BOX = 100, COST_LINE = 30;
 
-static int cells_along(double len) {
-  double n = ceil(len / CELL);
-  return n >= 1 && n <= MAX_CELLS_SIDE ? (int)n : n > MAX_CELLS_SIDE ? MAX_CELLS_SIDE : 1;
-}
-
 cb_place *cb_place_new(cb_box bounds) {
   cb_place *pl = cb_calloc(1, sizeof *pl);
   if (!pl) return NULL;
   pl->bounds = bounds;
-  pl->cols = cells_along(bounds.x1 - bounds.x0);
-  pl->rows = cells_along(bounds.y1 - bounds.y0);
-  pl->head = cb_malloc((size_t)pl->cols * (size_t)pl->rows * sizeof *pl->head);
-  if (!pl->head) {
+  pl->grid = cb_boxgrid_new(CELL);
+  if (!pl->grid) {
     free(pl);
     return NULL;
   }
-  for (int i = 0; i < pl->cols * pl->rows; i++)
-    pl->head[i] = -1;
   return pl;
 }
 
@@ -68,44 +51,16 @@ void cb_place_free(cb_place *pl) {
   free(pl->segs);
   free(pl->circs);
   free(pl->boxes);
-  free(pl->head);
-  free(pl->nodes);
-  free(pl->seen);
+  cb_boxgrid_free(pl->grid);
+  free(pl->near);
   free(pl);
 }
 
-/* The cell column (or row) of coordinate v, clamped: what lies outside the
- * bounds is kept in the border cells. */
-static int cell_of(double v, double origin, int n) {
-  double c = floor((v - origin) / CELL);
-  return c >= 0 ? (c < n ? (int)c : n - 1) : 0; /* NaN goes to 0 */
-}
-
-/* The cells b covers: columns [c0, c1], rows [r0, r1]. A NaN edge makes the
- * overlap tests pass along its axis, so that axis is covered whole. */
-static void cells(const cb_place *pl, cb_box b, int *c0, int *r0, int *c1, int *r1) {
-  *c0 = cell_of(b.x0, pl->bounds.x0, pl->cols), *c1 = cell_of(b.x1, pl->bounds.x0, pl->cols);
-  *r0 = cell_of(b.y0, pl->bounds.y0, pl->rows), *r1 = cell_of(b.y1, pl->bounds.y0, pl->rows);
-  if (isnan(b.x0) || isnan(b.x1)) *c0 = 0, *c1 = pl->cols - 1;
-  if (isnan(b.y0) || isnan(b.y1)) *r0 = 0, *r1 = pl->rows - 1;
-  if (*c1 < *c0) *c1 = *c0;
-  if (*r1 < *r0) *r1 = *r0;
-}
-
+/* A NaN edge makes the overlap tests pass along its axis: the grid lists
+ * such an obstacle to every query, and such a query meets every obstacle. */
 static int index_obstacle(cb_place *pl, cb_box extent, int id) {
-  if (cb_grow(&pl->seen, &pl->cap_seen, (size_t)id + 1, sizeof *pl->seen)) return -1;
-  pl->seen[id] = 0;
-  int c0, r0, c1, r1;
-  cells(pl, extent, &c0, &r0, &c1, &r1);
-  size_t need = pl->nnodes + (size_t)(c1 - c0 + 1) * (size_t)(r1 - r0 + 1);
-  if (cb_grow(&pl->nodes, &pl->cap_nodes, need, sizeof *pl->nodes)) return -1;
-  for (int r = r0; r <= r1; r++)
-    for (int c = c0; c <= c1; c++) {
-      int cell = r * pl->cols + c;
-      pl->nodes[pl->nnodes] = (node){pl->head[cell], id};
-      pl->head[cell] = (int)pl->nnodes++;
-    }
-  return 0;
+  if (cb_grow(&pl->near, &pl->cap_near, (size_t)id + 1, sizeof *pl->near)) return -1;
+  return cb_boxgrid_add(pl->grid, id, extent.x0, extent.y0, extent.x1, extent.y1);
 }
 
 int cb_place_segment(cb_place *pl, double x0, double y0, double x1, double y1, double half_width) {
@@ -174,25 +129,19 @@ double cb_place_cost(cb_place *pl, cb_box b) {
   double cost = 0;
   if (b.x0 < pl->bounds.x0 || b.y0 < pl->bounds.y0 || b.x1 > pl->bounds.x1 || b.y1 > pl->bounds.y1)
     cost += COST_OUTSIDE;
-  if (++pl->query == 0) { /* wrapped: forget every stamp */
-    for (size_t i = 0; i < pl->cap_seen; i++)
-      pl->seen[i] = 0;
-    pl->query = 1;
+  int n = cb_boxgrid_find(pl->grid, b.x0, b.y0, b.x1, b.y1, &pl->near, &pl->cap_near);
+  size_t all = pl->nsegs > pl->ncircs ? pl->nsegs : pl->ncircs;
+  all = KINDS * (all > pl->nboxes ? all : pl->nboxes);
+  if (n < 0) /* the grid ran out of memory: every obstacle, slower, the same sum */
+    for (n = 0; (size_t)n < all && (size_t)n < pl->cap_near; n++)
+      pl->near[n] = n;
+  for (int k = 0; k < n; k++) {
+    int id = pl->near[k], i = id / KINDS;
+    switch (id % KINDS) {
+    case KIND_CIRC: cost += (size_t)i < pl->ncircs && circle_meets(pl->circs[i], b) ? COST_ROOM : 0; break;
+    case KIND_BOX: cost += (size_t)i < pl->nboxes && boxes_meet(pl->boxes[i], b) ? COST_BOX : 0; break;
+    default: cost += (size_t)i < pl->nsegs && segment_meets(pl->segs[i], b) ? COST_LINE : 0; break;
+    }
   }
-  int c0, r0, c1, r1;
-  cells(pl, b, &c0, &r0, &c1, &r1);
-  for (int r = r0; r <= r1; r++)
-    for (int c = c0; c <= c1; c++)
-      for (int k = pl->head[r * pl->cols + c]; k >= 0; k = pl->nodes[k].next) {
-        int id = pl->nodes[k].id;
-        if (pl->seen[id] == pl->query) continue;
-        pl->seen[id] = pl->query;
-        int i = id / KINDS;
-        switch (id % KINDS) {
-        case KIND_CIRC: cost += circle_meets(pl->circs[i], b) ? COST_ROOM : 0; break;
-        case KIND_BOX: cost += boxes_meet(pl->boxes[i], b) ? COST_BOX : 0; break;
-        default: cost += segment_meets(pl->segs[i], b) ? COST_LINE : 0; break;
-        }
-      }
   return cost;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "bfs.h"
 
 int cb_graph_build(const cb_dungeon *d, cb_graph *g) {
   memset(g, 0, sizeof *g);
@@ -148,11 +149,12 @@ int cb_check_walk_blocked(const cb_dungeon *d, const cb_graph *g, int start, con
   int n = d->nrooms;
   memset(reached, 0, (size_t)n * sizeof *reached);
   if (start < 0 || start >= n) return 0;
-  int *stack = cb_malloc(((size_t)n + 1) * sizeof *stack);
+  cb_bfs walk;
+  int bad = cb_bfs_init(&walk, n);
   /* key_room[i]: room index holding the key of passage i's lock, or -1 */
   int *key_room = cb_dungeon_lock_key_rooms(d, NULL, NULL);
-  if (!stack || !key_room) {
-    free(stack);
+  if (bad || !key_room) {
+    cb_bfs_free(&walk);
     free(key_room);
     return -1;
   }
@@ -161,29 +163,22 @@ int cb_check_walk_blocked(const cb_dungeon *d, const cb_graph *g, int start, con
   bool grew = true;
   while (grew) {
     grew = false;
-    int top = 0;
+    cb_bfs_clear(&walk);
     for (int i = 0; i < n; i++)
-      if (reached[i] || i == start) {
-        reached[i] = true;
-        stack[top++] = i;
-      }
-    while (top > 0) {
-      int u = stack[--top];
+      if (reached[i] || i == start) reached[i] = true, cb_bfs_reach(&walk, -1, i);
+    for (int u; (u = cb_bfs_next(&walk)) >= 0;)
       for (int k = g->start[u]; k < g->start[u + 1]; k++) {
         int v = g->room[k], pi = g->passage[k];
-        if (reached[v] || (blocked && blocked[pi])) continue;
+        if (blocked && blocked[pi]) continue;
         if ((d->passages[pi].flags & CB_FLAG_LOCKED) && (key_room[pi] < 0 || !reached[key_room[pi]]))
           continue;
-        reached[v] = true;
-        grew = true;
-        stack[top++] = v;
+        if (cb_bfs_reach(&walk, u, v)) reached[v] = grew = true;
       }
-    }
   }
   int shut = 0;
   for (int i = 0; i < d->npassages; i++)
     if ((d->passages[i].flags & CB_FLAG_LOCKED) && (key_room[i] < 0 || !reached[key_room[i]])) shut++;
-  free(stack);
+  cb_bfs_free(&walk);
   free(key_room);
   return shut;
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bfs.h"
 #include "check.h"
 
 static const unsigned VISIBLE_TAGS = CB_TAG_ENTRANCE | CB_TAG_START | CB_TAG_MAIN_START;
@@ -15,26 +16,22 @@ static const unsigned UNSEEN_FLAGS = CB_FLAG_SECRET | CB_FLAG_CONCEALED;
 static int mark_known(const cb_dungeon *d, bool *known) {
   cb_graph g;
   if (cb_graph_build(d, &g) != 0) return -1;
-  int *queue = malloc(sizeof *queue * (size_t)(d->nrooms ? d->nrooms : 1)), head = 0, tail = 0;
-  if (!queue) {
+  cb_bfs b;
+  if (cb_bfs_init(&b, d->nrooms)) {
+    cb_bfs_free(&b);
     cb_graph_free(&g);
     return -1;
   }
   for (int i = 0; i < d->nrooms; i++)
-    if (d->rooms[i].tags & (CB_TAG_ENTRANCE | CB_TAG_START | CB_TAG_MAIN_START))
-      known[i] = true, queue[tail++] = i;
+    if (d->rooms[i].tags & (CB_TAG_ENTRANCE | CB_TAG_START | CB_TAG_MAIN_START)) cb_bfs_reach(&b, -1, i);
   int first = cb_check_start_room(d);
-  if (tail == 0 && first >= 0) known[first] = true, queue[tail++] = first;
-  while (head < tail) {
-    int r = queue[head++];
-    for (int k = g.start[r]; k < g.start[r + 1]; k++) {
-      int next = g.room[k];
-      if ((d->passages[g.passage[k]].flags & UNSEEN_FLAGS) || known[next]) continue;
-      known[next] = true;
-      queue[tail++] = next;
-    }
-  }
-  free(queue);
+  if (b.tail == 0 && first >= 0) cb_bfs_reach(&b, -1, first);
+  for (int r; (r = cb_bfs_next(&b)) >= 0;)
+    for (int k = g.start[r]; k < g.start[r + 1]; k++)
+      if (!(d->passages[g.passage[k]].flags & UNSEEN_FLAGS)) cb_bfs_reach(&b, r, g.room[k]);
+  for (int i = 0; i < d->nrooms; i++)
+    known[i] = b.hops[i] >= 0;
+  cb_bfs_free(&b);
   cb_graph_free(&g);
   return 0;
 }

@@ -16,9 +16,9 @@ int cb_cutter_init(cb_cutter *c, const cb_dungeon *d) {
   c->cap = cb_malloc(((size_t)np + 1) * sizeof *c->cap);
   c->flow = cb_calloc((size_t)np + 1, sizeof *c->flow);
   c->via = cb_malloc(((size_t)n + 1) * sizeof *c->via);
-  c->queue = cb_malloc(((size_t)n + 1) * sizeof *c->queue);
+  int bad = cb_bfs_init(&c->walk, n);
   c->side = cb_malloc((size_t)n + 1);
-  if (!c->start || !c->adj || !c->from || !c->to || !c->cap || !c->flow || !c->via || !c->queue || !c->side)
+  if (!c->start || !c->adj || !c->from || !c->to || !c->cap || !c->flow || !c->via || bad || !c->side)
     return cb_cutter_free(c), -1;
   for (int i = 0; i < np; i++) {
     const cb_passage *p = &d->passages[i];
@@ -37,7 +37,7 @@ int cb_cutter_init(cb_cutter *c, const cb_dungeon *d) {
 
 void cb_cutter_free(cb_cutter *c) {
   free(c->start), free(c->adj), free(c->from), free(c->to), free(c->cap), free(c->flow);
-  free(c->via), free(c->queue), free(c->side);
+  free(c->via), free(c->side), cb_bfs_free(&c->walk);
   memset(c, 0, sizeof *c);
 }
 
@@ -53,18 +53,16 @@ static int residual(const cb_cutter *c, int pi, int u) {
  * ways (backwards: the rooms that reach them); with t >= 0, stops at t and
  * keeps the way there in via. Returns whether t was reached. */
 static bool search(cb_cutter *c, const int *roots, int nroots, int t, unsigned char mark, bool backwards) {
-  int head = 0, tail = 0;
+  cb_bfs_clear(&c->walk);
   for (int i = 0; i < nroots; i++)
-    c->side[roots[i]] |= mark, c->via[roots[i]] = -1, c->queue[tail++] = roots[i];
-  while (head < tail) {
-    int u = c->queue[head++];
+    c->side[roots[i]] |= mark, c->via[roots[i]] = -1, cb_bfs_reach(&c->walk, -1, roots[i]);
+  for (int u; (u = cb_bfs_next(&c->walk)) >= 0;)
     for (int k = c->start[u]; k < c->start[u + 1]; k++) {
       int pi = c->adj[k], v = other_end(c, pi, u);
-      if ((c->side[v] & mark) || residual(c, pi, backwards ? v : u) <= 0) continue;
-      c->side[v] |= mark, c->via[v] = pi, c->queue[tail++] = v;
+      if (residual(c, pi, backwards ? v : u) <= 0 || !cb_bfs_reach(&c->walk, u, v)) continue;
+      c->side[v] |= mark, c->via[v] = pi;
       if (v == t) return true;
     }
-  }
   return false;
 }
 
@@ -111,17 +109,13 @@ int cb_cutter_cut(cb_cutter *c, const int *src, int nsrc, int t, const int *reac
 }
 
 int cb_cutter_order(cb_cutter *c, int s, int *order, int *dist) {
-  for (int i = 0; i < c->n; i++)
-    dist[i] = -1;
-  int head = 0, tail = 0;
-  dist[s] = 0, order[tail++] = s;
   memset(c->flow, 0, (size_t)c->np * sizeof *c->flow);
-  while (head < tail) {
-    int u = order[head++];
-    for (int k = c->start[u]; k < c->start[u + 1]; k++) {
-      int pi = c->adj[k], v = other_end(c, pi, u);
-      if (dist[v] < 0 && residual(c, pi, u) > 0) dist[v] = dist[u] + 1, order[tail++] = v;
-    }
-  }
-  return tail;
+  cb_bfs_clear(&c->walk);
+  cb_bfs_reach(&c->walk, -1, s);
+  for (int u; (u = cb_bfs_next(&c->walk)) >= 0;)
+    for (int k = c->start[u]; k < c->start[u + 1]; k++)
+      if (residual(c, c->adj[k], u) > 0) cb_bfs_reach(&c->walk, u, other_end(c, c->adj[k], u));
+  memcpy(order, c->walk.queue, (size_t)c->walk.tail * sizeof *order);
+  memcpy(dist, c->walk.hops, (size_t)c->n * sizeof *dist);
+  return c->walk.tail;
 }

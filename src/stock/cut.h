@@ -5,6 +5,7 @@
 #ifndef CB_STOCK_CUT_H
 #define CB_STOCK_CUT_H
 
+#include "model/bfs.h"
 #include "model/dungeon.h"
 
 enum { CB_CUT_UNCUTTABLE = 1 << 20 };
@@ -15,7 +16,8 @@ typedef struct cb_cutter {
   int *start, *adj; /* every passage at both its ends (CSR of passage indices) */
   int *from, *to;   /* room indices per passage, -1 when not a room-to-room way */
   int *cap, *flow;  /* per passage; flow is from -> to */
-  int *via, *queue;
+  int *via;
+  cb_bfs walk;
   unsigned char *side; /* 1: reached from s in the residual, 2: reaches t */
 } cb_cutter;
 

@@ -12,6 +12,7 @@
 
 #include "base/alloc.h"
 #include "cut.h"
+#include "model/bfs.h"
 #include "model/check.h"
 #include "stock.h"
 
@@ -29,23 +30,17 @@ typedef struct lockwork {
 /* The shortest way from the entrance to the goal through open passages. */
 static int find_route(lockwork *w) {
   int n = w->d->nrooms;
-  int *via = cb_malloc((size_t)n * sizeof *via), *queue = cb_malloc((size_t)n * sizeof *queue);
-  int *prev = cb_malloc((size_t)n * sizeof *prev);
-  if (!via || !queue || !prev) return free(via), free(queue), free(prev), -1;
-  for (int i = 0; i < n; i++)
-    via[i] = -2;
-  int head = 0, tail = 0;
-  via[w->start] = -1, queue[tail++] = w->start;
-  while (head < tail) {
-    int u = queue[head++];
+  int *via = cb_malloc((size_t)n * sizeof *via), *prev = cb_malloc((size_t)n * sizeof *prev);
+  cb_bfs b;
+  if (cb_bfs_init(&b, n) || !via || !prev) return free(via), free(prev), cb_bfs_free(&b), -1;
+  cb_bfs_reach(&b, -1, w->start);
+  for (int u; (u = cb_bfs_next(&b)) >= 0;)
     for (int k = w->g.start[u]; k < w->g.start[u + 1]; k++) {
       int v = w->g.room[k], pi = w->g.passage[k];
-      if (via[v] != -2 || (w->d->passages[pi].flags & CB_FLAG_LOCKED)) continue;
-      via[v] = pi, prev[v] = u, queue[tail++] = v;
+      if (!(w->d->passages[pi].flags & CB_FLAG_LOCKED) && cb_bfs_reach(&b, u, v)) via[v] = pi, prev[v] = u;
     }
-  }
   w->nroute = 0;
-  if (via[w->goal] != -2) {
+  if (b.hops[w->goal] >= 0) {
     for (int v = w->goal; v != w->start;) {
       w->route[w->nroute++] = via[v];
       w->on_route[v] = true;
@@ -58,8 +53,8 @@ static int find_route(lockwork *w) {
     }
   }
   free(via);
-  free(queue);
   free(prev);
+  cb_bfs_free(&b);
   return 0;
 }
 

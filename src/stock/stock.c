@@ -7,6 +7,7 @@
 #include "base/alloc.h"
 #include "base/hash.h"
 #include "base/text.h"
+#include "model/bfs.h"
 #include "model/check.h"
 #include "stocker.h"
 
@@ -226,22 +227,17 @@ static int place_goal(cb_dungeon *d) {
   int start = cb_check_start_room(d), far = -1;
   if (start < 0) return 0;
   cb_graph g;
-  int *dist = cb_malloc((size_t)d->nrooms * sizeof *dist),
-      *queue = cb_malloc((size_t)d->nrooms * sizeof *queue);
-  if (!dist || !queue || cb_graph_build(d, &g)) {
-    free(dist);
-    free(queue);
+  cb_bfs b;
+  if (cb_bfs_init(&b, d->nrooms) || cb_graph_build(d, &g)) {
+    cb_bfs_free(&b);
     return -1;
   }
-  for (int i = 0; i < d->nrooms; i++)
-    dist[i] = -1;
-  int head = 0, tail = 0;
-  dist[start] = 0, queue[tail++] = start;
-  while (head < tail) {
-    int u = queue[head++];
+  int *dist = b.hops;
+  cb_bfs_reach(&b, -1, start);
+  for (int u; (u = cb_bfs_next(&b)) >= 0;) {
     if (dist[u] > 0 && (far < 0 || dist[u] > dist[far])) far = u;
     for (int k = g.start[u]; k < g.start[u + 1]; k++)
-      if (dist[g.room[k]] < 0) dist[g.room[k]] = dist[u] + 1, queue[tail++] = g.room[k];
+      cb_bfs_reach(&b, u, g.room[k]);
   }
   int st = 0;
   if (far >= 0) {
@@ -250,8 +246,7 @@ static int place_goal(cb_dungeon *d) {
                         d->rooms[far].number, dist[far]);
   }
   cb_graph_free(&g);
-  free(dist);
-  free(queue);
+  cb_bfs_free(&b);
   return st;
 }
 

@@ -8,6 +8,7 @@
 
 #include <cmocka.h> // after the headers it needs
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
@@ -89,10 +90,36 @@ static void empty_and_out_of_memory(void **state) {
   free(ids);
 }
 
+/* A box that is not finite or too wide to file cell by cell is listed by
+ * every search; a search with a NaN edge lists every box; far places do not
+ * overflow the cell numbers. */
+static void far_wide_and_not_finite(void **state) {
+  (void)state;
+  int *ids = NULL;
+  size_t cap = 0;
+  cb_boxgrid *g = cb_boxgrid_new(1);
+  assert_int_equal(cb_boxgrid_add(g, 0, 0, 0, 1, 1), 0);
+  assert_int_equal(cb_boxgrid_add(g, 1, NAN, 5, NAN, 6), 0);
+  assert_int_equal(cb_boxgrid_add(g, 2, -1e6, -1e6, 1e6, 1e6), 0); /* 4e12 cells */
+  assert_int_equal(cb_boxgrid_add(g, 3, 1e300, 1e300, 1e300, 1e300), 0);
+  assert_int_equal(cb_boxgrid_add(g, 4, -INFINITY, 0, 0, 0), 0);
+  assert_int_equal(cb_boxgrid_add(g, 5, 500, 500, 501, 501), 0);
+  assert_int_equal(cb_boxgrid_find(g, 100, 100, 101, 101, &ids, &cap), 3);
+  assert_int_equal(ids[0], 1), assert_int_equal(ids[1], 2), assert_int_equal(ids[2], 4);
+  assert_int_equal(cb_boxgrid_find(g, 9e299, 9e299, 2e300, 2e300, &ids, &cap), 4);
+  assert_int_equal(ids[2], 3);
+  assert_int_equal(cb_boxgrid_find(g, NAN, 0, 1, 1, &ids, &cap), 6);
+  for (int i = 0; i < 6; i++)
+    assert_int_equal(ids[i], i);
+  cb_boxgrid_free(g);
+  free(ids);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(finds_every_overlap),
       cmocka_unit_test(empty_and_out_of_memory),
+      cmocka_unit_test(far_wide_and_not_finite),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,7 @@
 #include "base/alloc.h"
 #include "base/units.h"
 #include "layout.h"
+#include "model/bfs.h"
 #include "model/rng.h"
 #include "proc.h"
 #include "proc/proc.h"
@@ -380,28 +381,18 @@ static cb_status place_stairs(bs *s, cb_error *err) {
 }
 
 /* Rooms joined to room index `start` (level l = index / n, number
- * index % n + 1) by pegs or stairs are flooded into `reached`. A room has at
- * most one stairs (each X is its own diagonal cell): stairs_to[index] is the
- * room index at the other end, or -1. queue is scratch of L * n. */
-static void flood(bs *s, int start, const int *stairs_to, unsigned char *reached, int *queue) {
-  int head = 0, tail = 0, n = s->n;
-  if (reached[start]) return;
-  reached[start] = 1;
-  queue[tail++] = start;
-  while (head < tail) {
-    int u = queue[head++], l = u / n, k = u % n;
-    for (int j = 0; j < n; j++) {
-      int v = l * n + j;
-      if (j != k && !reached[v] && (cb_bs_is_peg(*cell(s, l, k, j)) || cb_bs_is_peg(*cell(s, l, j, k)))) {
-        reached[v] = 1;
-        queue[tail++] = v;
-      }
-    }
-    int v = stairs_to[u];
-    if (v >= 0 && !reached[v]) {
-      reached[v] = 1;
-      queue[tail++] = v;
-    }
+ * index % n + 1) by pegs or stairs are flooded into the walk `reached`. A
+ * room has at most one stairs (each X is its own diagonal cell):
+ * stairs_to[index] is the room index at the other end, or -1. */
+static void flood(bs *s, int start, const int *stairs_to, cb_bfs *reached) {
+  int n = s->n;
+  cb_bfs_reach(reached, -1, start);
+  for (int u; (u = cb_bfs_next(reached)) >= 0;) {
+    int l = u / n, k = u % n;
+    for (int j = 0; j < n; j++)
+      if (j != k && (cb_bs_is_peg(*cell(s, l, k, j)) || cb_bs_is_peg(*cell(s, l, j, k))))
+        cb_bfs_reach(reached, u, l * n + j);
+    if (stairs_to[u] >= 0) cb_bfs_reach(reached, u, stairs_to[u]);
   }
 }
 
@@ -409,15 +400,14 @@ static void flood(bs *s, int start, const int *stairs_to, unsigned char *reached
  * ('+') joining it to a reached room of its level; --faithful leaves it be. */
 static cb_status connect_rooms(bs *s, cb_error *err) {
   int n = s->n, total = s->nlevels * n, added = 0, lost = 0;
-  unsigned char *reached = cb_calloc((size_t)total, 1);
-  int *queue = cb_malloc((size_t)total * sizeof *queue),
-      *stairs_to = cb_malloc((size_t)total * sizeof *stairs_to);
-  if (!reached || !queue || !stairs_to) {
-    free(reached);
-    free(queue);
+  cb_bfs walk;
+  int *stairs_to = cb_malloc((size_t)total * sizeof *stairs_to), *reached = NULL;
+  if (cb_bfs_init(&walk, total) || !stairs_to) {
+    cb_bfs_free(&walk);
     free(stairs_to);
     return cb_error_oom(err);
   }
+  reached = walk.hops; /* >= 0: reached */
   for (int i = 0; i < total; i++)
     stairs_to[i] = -1;
   for (int i = 0; i < s->proc->nstairs; i++) {
@@ -426,15 +416,15 @@ static cb_status connect_rooms(bs *s, cb_error *err) {
     stairs_to[a] = b;
     stairs_to[b] = a;
   }
-  flood(s, 0, stairs_to, reached, queue);
+  flood(s, 0, stairs_to, &walk);
   for (int l = 0; l < s->nlevels; l++) {
     for (int progress = 1; progress && !s->o->faithful;) {
       progress = 0;
       for (int k = 0; k < n && !progress; k++) {
-        if (reached[l * n + k]) continue;
+        if (reached[l * n + k] >= 0) continue;
         int count = 0;
         for (int j = 0; j < n; j++) {
-          if (j == k || !reached[l * n + j]) continue;
+          if (j == k || reached[l * n + j] < 0) continue;
           if (*cell(s, l, k, j) == CB_BS_FREE) s->pick[count++] = k * n + j;
           if (*cell(s, l, j, k) == CB_BS_FREE) s->pick[count++] = j * n + k;
         }
@@ -446,13 +436,13 @@ static cb_status connect_rooms(bs *s, cb_error *err) {
             "Room %d of level %d cannot be reached from the start: a peg at %d;%d (marked +) joins "
             "it to room %d.",
             k + 1, l + 1, r + 1, c + 1, other + 1);
-        flood(s, l * n + k, stairs_to, reached, queue);
+        flood(s, l * n + k, stairs_to, &walk);
         added++;
         progress = 1;
       }
     }
     for (int k = 0; k < n; k++) {
-      if (reached[l * n + k]) continue;
+      if (reached[l * n + k] >= 0) continue;
       lost++;
       s->d->rooms[l * n + k].tags |= CB_TAG_UNREACHABLE;
       if (n <= 30 || lost <= 10)
@@ -466,8 +456,7 @@ static cb_status connect_rooms(bs *s, cb_error *err) {
   else if (lost)
     cb_dungeon_log(s->d, "%d room%s cannot be reached from the start; the key marks %s unreachable.", lost,
                    lost == 1 ? "" : "s", lost == 1 ? "it" : "them");
-  free(reached);
-  free(queue);
+  cb_bfs_free(&walk);
   free(stairs_to);
   return CB_OK;
 }
@@ -507,32 +496,25 @@ static cb_status mark_start_and_boss(bs *s, cb_error *err) {
   d->rooms[0].text = "The way in: the party starts here.";
   int boss = (s->nlevels - 1) * s->n;
   if (s->nlevels == 1) {
-    int n = s->n, *dist = cb_malloc((size_t)n * sizeof *dist), *queue = cb_malloc((size_t)n * sizeof *queue);
-    if (!dist || !queue) {
-      free(dist);
-      free(queue);
+    int n = s->n;
+    cb_bfs walk;
+    if (cb_bfs_init(&walk, n)) {
+      cb_bfs_free(&walk);
       return cb_error_oom(err);
     }
-    for (int i = 0; i < n; i++)
-      dist[i] = -1;
-    int head = 0, tail = 0;
-    dist[0] = 0;
-    queue[tail++] = 0;
+    int *dist = walk.hops;
+    cb_bfs_reach(&walk, -1, 0);
     boss = -1;
-    while (head < tail) {
-      int u = queue[head++];
+    for (int u; (u = cb_bfs_next(&walk)) >= 0;) {
       if (u != 0 && (boss < 0 || dist[u] > dist[boss] || (dist[u] == dist[boss] && u < boss))) boss = u;
       for (int v = 0; v < n; v++)
-        if (v != u && dist[v] < 0 && (cb_bs_is_peg(*cell(s, 0, u, v)) || cb_bs_is_peg(*cell(s, 0, v, u)))) {
-          dist[v] = dist[u] + 1;
-          queue[tail++] = v;
-        }
+        if (v != u && (cb_bs_is_peg(*cell(s, 0, u, v)) || cb_bs_is_peg(*cell(s, 0, v, u))))
+          cb_bfs_reach(&walk, u, v);
     }
     if (boss < 0) boss = n - 1; /* nothing reachable (--faithful): the last room */
     cb_dungeon_log(d, "One level: the boss waits in room %d, %d passage%s from the start.", boss + 1,
                    dist[boss], dist[boss] == 1 ? "" : "s");
-    free(dist);
-    free(queue);
+    cb_bfs_free(&walk);
   } else {
     cb_dungeon_log(d, "The party starts in room 1 of level 1 (S); the boss waits in room 1 of level %d (B).",
                    s->nlevels);

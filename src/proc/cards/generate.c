@@ -18,6 +18,7 @@
 #include "base/alloc.h"
 #include "base/table.h"
 #include "layout.h"
+#include "model/bfs.h"
 #include "model/check.h"
 #include "model/rng.h"
 #include "proc.h"
@@ -1038,24 +1039,22 @@ static void shift_sprawl(cs *s, cb_cards_proc *p) {
  * only from its side); -1 unreached. malloc-owned; NULL on OOM. */
 static int *hops_from_entrance(const cb_dungeon *d) {
   cb_graph g;
-  int n = d->nrooms, *hops = cb_malloc(((size_t)n + 1) * sizeof *hops),
-      *queue = cb_malloc(((size_t)n + 1) * sizeof *queue);
-  if (!hops || !queue || cb_graph_build(d, &g)) {
+  cb_bfs b;
+  int n = d->nrooms, *hops = cb_malloc(((size_t)n + 1) * sizeof *hops), bad = cb_bfs_init(&b, n);
+  if (bad || !hops || cb_graph_build(d, &g)) {
     free(hops);
-    free(queue);
+    cb_bfs_free(&b);
     return NULL;
   }
-  for (int i = 0; i <= n; i++)
-    hops[i] = -1;
-  int head = 0, tail = 0;
-  hops[1] = 0, queue[tail++] = 0;
-  while (head < tail) {
-    int r = queue[head++];
+  cb_bfs_reach(&b, -1, 0);
+  for (int r; (r = cb_bfs_next(&b)) >= 0;)
     for (int k = g.start[r]; k < g.start[r + 1]; k++)
-      if (hops[g.room[k] + 1] < 0) hops[g.room[k] + 1] = hops[r + 1] + 1, queue[tail++] = g.room[k];
-  }
+      cb_bfs_reach(&b, r, g.room[k]);
+  hops[0] = -1;
+  for (int i = 0; i < n; i++)
+    hops[i + 1] = b.hops[i];
   cb_graph_free(&g);
-  free(queue);
+  cb_bfs_free(&b);
   return hops;
 }
 

@@ -4,10 +4,47 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "io/json_util.h"
+#include "io/json_fields.h"
 #include "proc.h"
 
 enum { MAX_SIDE = 4096 };
+enum { W = 1, H }; /* the bounds cells and the entrance take from the grid: vars[W - 1], vars[H - 1] */
+
+static const cb_json_field grid_fields[] = {
+    CB_JF_INT_OF(cb_cards_proc, w, "w", 1, MAX_SIDE, CB_JF_REQUIRED, 1),
+    CB_JF_INT_OF(cb_cards_proc, h, "h", 1, MAX_SIDE, CB_JF_REQUIRED, 1),
+};
+static const cb_json_field entrance_fields[] = {
+    CB_JF_VAR_OF(cb_cards_proc, entrance_col, "col", 1, W, CB_JF_REQUIRED, 1),
+    CB_JF_VAR_OF(cb_cards_proc, entrance_row, "row", 1, H, CB_JF_REQUIRED, 1),
+};
+static const cb_json_field cell_fields[] = {
+    CB_JF_VAR_OF(cb_card_cell, col, "col", 1, W, CB_JF_REQUIRED, 1),
+    CB_JF_VAR_OF(cb_card_cell, row, "row", 1, H, CB_JF_REQUIRED, 1),
+    CB_JF_STR_OF(cb_card_cell, card, "card", 8, CB_JF_REQUIRED),
+    CB_JF_INT_OF(cb_card_cell, level, "level", 1, 1000000, 0, 1),
+    CB_JF_INT_OF(cb_card_cell, room, "room", 0, 1000000000, 0, 0),
+};
+/* a turn's first fields; its dice and what they made follow */
+static const cb_json_field turn_fields[] = {
+    CB_JF_INT_OF(cb_card_turn, room, "room", 1, 1000000000, CB_JF_REQUIRED, 1),
+    CB_JF_INT_OF(cb_card_turn, level, "level", 1, 1000000, 0, 1),
+    CB_JF_INT_OF(cb_card_turn, col, "col", 1, MAX_SIDE, CB_JF_REQUIRED, 1),
+    CB_JF_INT_OF(cb_card_turn, row, "row", 1, MAX_SIDE, CB_JF_REQUIRED, 1),
+};
+static const cb_json_field stairs_fields[] = {
+    CB_JF_INT_OF(cb_card_stairs, from, "from", 1, 1000000000, CB_JF_REQUIRED, 1),
+    CB_JF_INT_OF(cb_card_stairs, to, "to", 1, 1000000000, CB_JF_REQUIRED, 1),
+};
+static cb_status check_cell(cb_json_reader *r, json_t *entry, const char *where, void *item, void *ctx);
+static cb_status read_turn(cb_json_reader *r, json_t *entry, const char *where, void *item, void *ctx);
+static cb_status check_stairs(cb_json_reader *r, json_t *entry, const char *where, void *item, void *ctx);
+static const cb_json_list cells = {"cells", CB_JSON_MAX_ITEMS,    1,         cell_fields,
+                                   5,       sizeof(cb_card_cell), check_cell};
+static const cb_json_list turns = {"turns", CB_JSON_MAX_ITEMS,    1,        turn_fields,
+                                   4,       sizeof(cb_card_turn), read_turn};
+static const cb_json_list stairs = {"stairs", CB_JSON_MAX_ITEMS,      0,           stairs_fields,
+                                    2,        sizeof(cb_card_stairs), check_stairs};
 
 static void int3(cb_jw *w, const int v[3]) {
   cb_jw_raw(w, "[", 1);
@@ -26,36 +63,21 @@ static void write_proc(cb_jw *w, const cb_dungeon *d) {
     return;
   }
   cb_jw_key(w, "grid", 1), cb_jw_raw(w, "{", 1);
-  cb_jw_key(w, "w", 1), cb_jw_int(w, p->w);
-  cb_jw_key(w, "h", 0), cb_jw_int(w, p->h);
+  cb_jw_fields(w, grid_fields, 2, p, 1);
   cb_jw_key(w, "mask", 0), cb_jw_raw(w, "[", 1);
   for (int r = 0; r < p->h; r++)
     cb_jw_next(w, r), cb_jw_str(w, p->mask[r]);
   cb_jw_put(w, "]}");
   cb_jw_key(w, "cell_ft", 0), cb_jw_real(w, p->cell_ft);
-  cb_jw_key(w, "cells", 0), cb_jw_raw(w, "[", 1);
-  for (int i = 0; i < p->ncells; i++) {
-    cb_jw_next(w, i), cb_jw_raw(w, "{", 1);
-    cb_jw_key(w, "col", 1), cb_jw_int(w, p->cells[i].col);
-    cb_jw_key(w, "row", 0), cb_jw_int(w, p->cells[i].row);
-    cb_jw_key(w, "card", 0), cb_jw_str(w, p->cells[i].card);
-    cb_jw_key(w, "level", 0), cb_jw_int(w, p->cells[i].level);
-    cb_jw_key(w, "room", 0), cb_jw_int(w, p->cells[i].room);
-    cb_jw_raw(w, "}", 1);
-  }
-  cb_jw_raw(w, "]", 1);
+  cb_jw_key(w, "cells", 0), cb_jw_list(w, &cells, p->cells, p->ncells);
   cb_jw_key(w, "entrance", 0), cb_jw_raw(w, "{", 1);
-  cb_jw_key(w, "col", 1), cb_jw_int(w, p->entrance_col);
-  cb_jw_key(w, "row", 0), cb_jw_int(w, p->entrance_row);
+  cb_jw_fields(w, entrance_fields, 2, p, 1);
   cb_jw_raw(w, "}", 1);
   cb_jw_key(w, "turns", 0), cb_jw_raw(w, "[", 1);
   for (int i = 0; i < p->nturns; i++) {
     const cb_card_turn *t = &p->turns[i];
     cb_jw_next(w, i), cb_jw_raw(w, "{", 1);
-    cb_jw_key(w, "room", 1), cb_jw_int(w, t->room);
-    cb_jw_key(w, "level", 0), cb_jw_int(w, t->level);
-    cb_jw_key(w, "col", 0), cb_jw_int(w, t->col);
-    cb_jw_key(w, "row", 0), cb_jw_int(w, t->row);
+    cb_jw_fields(w, turn_fields, 4, t, 1);
     cb_jw_key(w, "dice", 0), int3(w, t->dice);
     cb_jw_key(w, "results", 0), cb_jw_raw(w, "[", 1);
     int any_ob = 0, any_len = 0;
@@ -97,14 +119,7 @@ static void write_proc(cb_jw *w, const cb_dungeon *d) {
     cb_jw_raw(w, "}", 1);
   }
   cb_jw_raw(w, "]", 1);
-  cb_jw_key(w, "stairs", 0), cb_jw_raw(w, "[", 1);
-  for (int i = 0; i < p->nstairs; i++) {
-    cb_jw_next(w, i), cb_jw_raw(w, "{", 1);
-    cb_jw_key(w, "from", 1), cb_jw_int(w, p->stairs[i].from);
-    cb_jw_key(w, "to", 0), cb_jw_int(w, p->stairs[i].to);
-    cb_jw_raw(w, "}", 1);
-  }
-  cb_jw_raw(w, "]", 1);
+  cb_jw_key(w, "stairs", 0), cb_jw_list(w, &stairs, p->stairs, p->nstairs);
   cb_jw_key(w, "deals", 0), cb_jw_int(w, p->deals);
   cb_jw_raw(w, "}", 1);
 }
@@ -146,13 +161,27 @@ static int read_int3(cb_json_reader *r, json_t *a, const char *where, const char
 
 static int room_ok(cb_json_reader *r, int id) { return id == 0 || cb_dungeon_room(r->d, id) != NULL; }
 
-static cb_status read_turn(cb_json_reader *r, json_t *v, const char *where, cb_card_turn *t) {
-  if (!json_is_object(v)) return cb_jr_fail(r, where, "must be an object");
-  t->room = cb_jr_int(r, v, where, "room", 1, 1000000000, 1, 1);
-  t->level = cb_jr_int(r, v, where, "level", 1, 1000000, 0, 1);
-  t->col = cb_jr_int(r, v, where, "col", 1, MAX_SIDE, 1, 1);
-  t->row = cb_jr_int(r, v, where, "row", 1, MAX_SIDE, 1, 1);
-  if (r->st) return r->st;
+static cb_status check_cell(cb_json_reader *r, json_t *entry, const char *where, void *item, void *ctx) {
+  (void)entry, (void)ctx;
+  const cb_card_cell *c = item;
+  if (!valid_card(c->card))
+    return cb_jr_fail(r, where, "card '%s': expected a rank (A 2..10 J Q K) and a suit (S H D C), or JK",
+                      c->card);
+  return room_ok(r, c->room) ? CB_OK : cb_jr_fail(r, where, "'room' names no room");
+}
+
+static cb_status check_stairs(cb_json_reader *r, json_t *entry, const char *where, void *item, void *ctx) {
+  (void)entry, (void)ctx;
+  const cb_card_stairs *st = item;
+  if (!cb_dungeon_room(r->d, st->from) || !cb_dungeon_room(r->d, st->to))
+    return cb_jr_fail(r, where, "names no room");
+  return CB_OK;
+}
+
+/* The rest of a turn, once turn_fields are read: its dice and what they made. */
+static cb_status read_turn(cb_json_reader *r, json_t *v, const char *where, void *item, void *ctx) {
+  (void)ctx;
+  cb_card_turn *t = item;
   if (!cb_dungeon_room(r->d, t->room)) return cb_jr_fail(r, where, "'room' names no room");
   json_t *dice = cb_jr_field(r, v, where, "dice", JSON_ARRAY, 1),
          *res = cb_jr_field(r, v, where, "results", JSON_ARRAY, 1);
@@ -217,9 +246,9 @@ static cb_status read_proc(cb_json_reader *r, json_t *o) {
   }
   json_t *grid = cb_jr_field(r, o, w, "grid", JSON_OBJECT, 1);
   if (!grid) return r->st;
-  p->w = cb_jr_int(r, grid, "procedure.grid", "w", 1, MAX_SIDE, 1, 1);
-  p->h = cb_jr_int(r, grid, "procedure.grid", "h", 1, MAX_SIDE, 1, 1);
-  json_t *mask = cb_jr_array(r, grid, "procedure.grid", "mask", MAX_SIDE, 1);
+  json_t *mask = NULL;
+  if (!cb_jr_fields(r, grid, "procedure.grid", grid_fields, 2, NULL, p))
+    mask = cb_jr_array(r, grid, "procedure.grid", "mask", MAX_SIDE, 1);
   if (r->st) return r->st;
   if ((int)json_array_size(mask) != p->h) return cb_jr_fail(r, "procedure.grid", "'mask' must hold h rows");
   p->mask = cb_arena_alloc(A, (size_t)p->h, sizeof *p->mask);
@@ -233,59 +262,11 @@ static cb_status read_proc(cb_json_reader *r, json_t *o) {
   p->cell_ft = cb_jr_num(r, o, w, "cell_ft", 1, 10000, 0, 30);
   p->deals = cb_jr_int(r, o, w, "deals", 1, 1000000, 0, 1);
   json_t *ent = cb_jr_field(r, o, w, "entrance", JSON_OBJECT, 1);
-  if (r->st) return r->st;
-  p->entrance_col = cb_jr_int(r, ent, "procedure.entrance", "col", 1, p->w, 1, 1);
-  p->entrance_row = cb_jr_int(r, ent, "procedure.entrance", "row", 1, p->h, 1, 1);
-  json_t *cells = cb_jr_array(r, o, w, "cells", CB_JSON_MAX_ITEMS, 1);
-  if (!cells) return r->st;
-  size_t n = json_array_size(cells), i;
-  json_t *v;
-  p->cells = cb_arena_alloc(A, n + 1, sizeof *p->cells);
-  if (!p->cells) return cb_jr_oom(r);
-  json_array_foreach(cells, i, v) {
-    char where[64];
-    snprintf(where, sizeof where, "procedure.cells[%zu]", i);
-    if (!json_is_object(v)) return cb_jr_fail(r, where, "must be an object");
-    cb_card_cell *c = &p->cells[i];
-    c->col = cb_jr_int(r, v, where, "col", 1, p->w, 1, 1);
-    c->row = cb_jr_int(r, v, where, "row", 1, p->h, 1, 1);
-    c->level = cb_jr_int(r, v, where, "level", 1, 1000000, 0, 1);
-    c->room = cb_jr_int(r, v, where, "room", 0, 1000000000, 0, 0);
-    c->card = cb_jr_str(r, v, where, "card", 8, 1);
-    if (r->st) return r->st;
-    if (!valid_card(c->card))
-      return cb_jr_fail(r, where, "card '%s': expected a rank (A 2..10 J Q K) and a suit (S H D C), or JK",
-                        c->card);
-    if (!room_ok(r, c->room)) return cb_jr_fail(r, where, "'room' names no room");
-  }
-  p->ncells = (int)n;
-  json_t *turns = cb_jr_array(r, o, w, "turns", CB_JSON_MAX_ITEMS, 1);
-  if (!turns) return r->st;
-  n = json_array_size(turns);
-  p->turns = cb_arena_alloc(A, n + 1, sizeof *p->turns);
-  if (!p->turns) return cb_jr_oom(r);
-  json_array_foreach(turns, i, v) {
-    char where[64];
-    snprintf(where, sizeof where, "procedure.turns[%zu]", i);
-    if (read_turn(r, v, where, &p->turns[i])) return r->st;
-  }
-  p->nturns = (int)n;
-  json_t *stairs = cb_jr_array(r, o, w, "stairs", CB_JSON_MAX_ITEMS, 0);
-  if (r->st) return r->st;
-  n = json_array_size(stairs);
-  p->stairs = cb_arena_alloc(A, n + 1, sizeof *p->stairs);
-  if (!p->stairs) return cb_jr_oom(r);
-  json_array_foreach(stairs, i, v) {
-    char where[64];
-    snprintf(where, sizeof where, "procedure.stairs[%zu]", i);
-    if (!json_is_object(v)) return cb_jr_fail(r, where, "must be an object");
-    p->stairs[i].from = cb_jr_int(r, v, where, "from", 1, 1000000000, 1, 1);
-    p->stairs[i].to = cb_jr_int(r, v, where, "to", 1, 1000000000, 1, 1);
-    if (r->st) return r->st;
-    if (!cb_dungeon_room(r->d, p->stairs[i].from) || !cb_dungeon_room(r->d, p->stairs[i].to))
-      return cb_jr_fail(r, where, "names no room");
-  }
-  p->nstairs = (int)n;
+  const long vars[] = {[W - 1] = p->w, [H - 1] = p->h};
+  if (r->st || cb_jr_fields(r, ent, "procedure.entrance", entrance_fields, 2, vars, p)) return r->st;
+  if (!(p->cells = cb_jr_list(r, o, w, &cells, vars, NULL, &p->ncells))) return r->st;
+  if (!(p->turns = cb_jr_list(r, o, w, &turns, NULL, NULL, &p->nturns))) return r->st;
+  p->stairs = cb_jr_list(r, o, w, &stairs, NULL, NULL, &p->nstairs);
   return r->st;
 }
 

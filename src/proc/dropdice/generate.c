@@ -9,8 +9,10 @@
 #include "base/alloc.h"
 #include "base/heap.h"
 #include "base/table.h"
+#include "geom/boxgrid.h"
 #include "geom/delaunay.h"
 #include "geom/segment.h"
+#include "model/bfs.h"
 #include "model/check.h"
 #include "model/rng.h"
 #include "proc.h"
@@ -66,45 +68,29 @@ static cb_status drop_dice(dd *s, cb_error *err) {
   double h = sqrt(area / TRAY_ASPECT), w = h * TRAY_ASPECT;
   w = round(w * 100) / 100;
   h = round(h * 100) / 100;
-  /* a hash grid with die-sized cells finds the neighbours of a throw */
-  int cols = (int)(w / DIE_FT) + 1, rows = (int)(h / DIE_FT) + 1;
-  int *head = cb_malloc((size_t)cols * rows * sizeof *head), *next = cb_malloc((size_t)s->n * sizeof *next);
-  if (!head || !next) {
-    free(head);
-    free(next);
-    return cb_error_oom(err);
-  }
-  for (int i = 0; i < cols * rows; i++)
-    head[i] = -1;
-  int rethrows = 0;
-  for (int i = 0; i < s->n; i++) {
-    double x, y;
-    int cx, cy;
-    for (;;) {
+  /* the spatial grid with die-sized cells finds the neighbours of a throw */
+  cb_boxgrid *grid = cb_boxgrid_new(DIE_FT);
+  int *near = NULL, rethrows = 0, ok = grid != NULL;
+  size_t cap = 0;
+  for (int i = 0; ok && i < s->n; i++) {
+    double x = 0, y = 0;
+    for (int n = 1, k = 0; ok && k < n; rethrows++) {
       x = round(cb_rng_unit(&s->rng) * w * 100) / 100;
       y = round(cb_rng_unit(&s->rng) * h * 100) / 100;
-      cx = (int)(x / DIE_FT);
-      cy = (int)(y / DIE_FT);
-      int ok = 1;
-      for (int gy = cy - 1; ok && gy <= cy + 1; gy++)
-        for (int gx = cx - 1; ok && gx <= cx + 1; gx++) {
-          if (gx < 0 || gy < 0 || gx >= cols || gy >= rows) continue;
-          for (int k = head[gy * cols + gx]; k >= 0; k = next[k])
-            if (hypot(s->pt[k].x - x, s->pt[k].y - y) < DIE_FT) {
-              ok = 0;
-              break;
-            }
-        }
-      if (ok) break;
-      rethrows++;
+      n = cb_boxgrid_find(grid, x - DIE_FT, y - DIE_FT, x + DIE_FT, y + DIE_FT, &near, &cap);
+      k = 0;
+      while (k < n && hypot(s->pt[near[k]].x - x, s->pt[near[k]].y - y) >= DIE_FT)
+        k++;
+      ok = n >= 0;
     }
+    rethrows--; /* the throw that landed */
     s->pt[i] = (cb_point){x, y};
     s->value[i] = cb_d6(&s->rng);
-    next[i] = head[cy * cols + cx];
-    head[cy * cols + cx] = i;
+    ok = ok && cb_boxgrid_add(grid, i, x, y, x, y) == 0;
   }
-  free(head);
-  free(next);
+  cb_boxgrid_free(grid);
+  free(near);
+  if (!ok) return cb_error_oom(err);
 
   cb_dungeon *d = s->d;
   cb_dropdice_proc *p = cb_dropdice_of(d);
@@ -313,12 +299,13 @@ static cb_status tree_distances(dd *s, cand *c, int nc, cb_error *err) {
     levels++;
   int *start = cb_calloc((size_t)n + 1, sizeof *start),
       *adj = cb_malloc(((size_t)s->ntree * 2 + 1) * sizeof *adj);
-  int *depth = cb_malloc((size_t)n * sizeof *depth), *queue = cb_malloc((size_t)n * sizeof *queue);
+  cb_bfs walk;
+  int bad = cb_bfs_init(&walk, n), *depth = walk.hops;
   int *fill = cb_calloc((size_t)n, sizeof *fill);
   double *feet = cb_malloc((size_t)n * sizeof *feet);
   int *up = cb_malloc((size_t)n * (levels + 1) * sizeof *up);
   cb_status st = CB_OK;
-  if (!start || !adj || !depth || !queue || !fill || !feet || !up) {
+  if (!start || !adj || bad || !fill || !feet || !up) {
     st = cb_error_oom(err);
     goto done;
   }
@@ -331,24 +318,12 @@ static cb_status tree_distances(dd *s, cand *c, int nc, cb_error *err) {
     adj[start[a] + fill[a]++] = b;
     adj[start[b] + fill[b]++] = a;
   }
-  for (int i = 0; i < n; i++)
-    depth[i] = -1;
-  int head = 0, tail = 0;
-  queue[tail++] = 0;
-  depth[0] = 0;
+  cb_bfs_reach(&walk, -1, 0);
   feet[0] = 0;
   up[0] = 0;
-  while (head < tail) {
-    int u = queue[head++];
-    for (int k = start[u]; k < start[u + 1]; k++) {
-      int v = adj[k];
-      if (depth[v] >= 0) continue;
-      depth[v] = depth[u] + 1;
-      feet[v] = feet[u] + dist(s, u, v);
-      up[v] = u;
-      queue[tail++] = v;
-    }
-  }
+  for (int u; (u = cb_bfs_next(&walk)) >= 0;)
+    for (int k = start[u]; k < start[u + 1]; k++)
+      if (cb_bfs_reach(&walk, u, adj[k])) feet[adj[k]] = feet[u] + dist(s, u, adj[k]), up[adj[k]] = u;
   for (int j = 1; j <= levels; j++)
     for (int v = 0; v < n; v++)
       up[j * n + v] = up[(j - 1) * n + up[(j - 1) * n + v]];
@@ -368,8 +343,7 @@ static cb_status tree_distances(dd *s, cand *c, int nc, cb_error *err) {
 done:
   free(start);
   free(adj);
-  free(depth);
-  free(queue);
+  cb_bfs_free(&walk);
   free(fill);
   free(feet);
   free(up);

@@ -373,9 +373,7 @@ static void write_sketch(cb_jw *w, const cb_dungeon *d) { cb_jw_value(w, build_s
 
 static bool has_sketch(const cb_dungeon *d) { return cb_leximorph_sketch(d) != NULL; }
 
-const cb_proc_io cb_proc_io_leximorph = {.generator = "leximorph",
-                                         .write = write_proc,
-                                         .read = read_proc,
-                                         .write_sketch = write_sketch,
-                                         .has_sketch = has_sketch,
-                                         .read_sketch = read_sketch};
+static const cb_proc_part parts[] = {{"sketch", has_sketch, write_sketch, read_sketch}};
+
+const cb_proc_io cb_proc_io_leximorph = {
+    .generator = "leximorph", .write = write_proc, .read = read_proc, .parts = parts, .nparts = 1};

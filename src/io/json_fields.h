@@ -1,0 +1,86 @@
+/* Internal to src/io and the procedures' json.c: an artefact's JSON form
+ * stated once, as a table of its fields, that one writer and one reader
+ * walk. The table's order is the order written (and read: when an entry
+ * has two bad fields, the first in the table is named). */
+#ifndef CB_JSON_FIELDS_H
+#define CB_JSON_FIELDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "json_util.h"
+
+typedef enum cb_jf_kind {
+  CB_JF_INT,   /* int */
+  CB_JF_REAL,  /* double, written as jansson writes a real */
+  CB_JF_COORD, /* double, written rounded to 1/100 ft */
+  CB_JF_STR,   /* const char *, copied into the dungeon's arena when read; hi: the longest */
+  CB_JF_NAME,  /* an enum (int) written by its name, read back by parse; hi: the longest name */
+  CB_JF_BITS   /* unsigned bits written as a list of the names of those set (name(1 << i), i < hi) */
+} cb_jf_kind;
+
+enum {
+  CB_JF_REQUIRED = 1, /* reading: a missing field is an error */
+  CB_JF_OMIT_NULL = 2 /* writing: a NULL string is left out */
+};
+
+typedef struct cb_json_field {
+  const char *key;
+  cb_jf_kind kind;
+  size_t offset; /* of the member in the record */
+  unsigned flags;
+  double lo, hi;                 /* reading: the bounds of a number */
+  int hi_var;                    /* > 0: the upper bound is vars[hi_var - 1], which the reader is given */
+  double dflt;                   /* reading: the value when absent */
+  const char *(*name)(int);      /* CB_JF_NAME: the value's name */
+  int (*parse)(const char *);    /* CB_JF_NAME: the name's value, -1 unknown ("unknown KEY 'name'");
+                                    CB_JF_BITS: a name's bit */
+  bool (*omit)(const void *rec); /* writing: true when the field is left out (NULL: never) */
+  int since; /* reading: read only from this version of the format on (0: always); before it, left zero */
+} cb_json_field;
+
+#define CB_JF_INT_OF(T, m, key, lo, hi, flags, dflt)                                                         \
+  { key, CB_JF_INT, offsetof(T, m), flags, lo, hi, 0, dflt, 0, 0 }
+#define CB_JF_VAR_OF(T, m, key, lo, var, flags, dflt)                                                        \
+  { key, CB_JF_INT, offsetof(T, m), flags, lo, 0, var, dflt, 0, 0 }
+#define CB_JF_REAL_OF(T, m, key, lo, hi, flags, dflt)                                                        \
+  { key, CB_JF_REAL, offsetof(T, m), flags, lo, hi, 0, dflt, 0, 0 }
+#define CB_JF_COORD_OF(T, m, key, lo, hi, flags)                                                             \
+  { key, CB_JF_COORD, offsetof(T, m), flags, lo, hi, 0, 0, 0, 0 }
+#define CB_JF_STR_OF(T, m, key, longest, flags)                                                              \
+  { key, CB_JF_STR, offsetof(T, m), flags, 0, longest, 0, 0, 0, 0 }
+#define CB_JF_NAME_OF(T, m, key, longest, name, parse)                                                       \
+  { key, CB_JF_NAME, offsetof(T, m), CB_JF_REQUIRED, 0, longest, 0, 0, name, parse }
+
+/* A list of records: the array under `key` of at most `max` objects of
+ * `size` bytes, each with the fields given, and a check of each entry
+ * once its fields are read (may be NULL; ctx is what the reader is given). */
+typedef struct cb_json_list {
+  const char *key;
+  size_t max;
+  int required;
+  const cb_json_field *fields;
+  int nfields;
+  size_t size;
+  /* entry: the JSON object; may fill more of item */
+  cb_status (*check)(cb_json_reader *r, json_t *entry, const char *where, void *item, void *ctx);
+} cb_json_list;
+
+/* Writes rec's fields as "key":value pairs, a comma before each unless
+ * first (and before none when every earlier one was left out). */
+void cb_jw_fields(cb_jw *w, const cb_json_field *f, int nf, const void *rec, int first);
+/* Writes [{...},...]: n records of the list's size from items. */
+void cb_jw_list(cb_jw *w, const cb_json_list *l, const void *items, int n);
+
+/* Reads obj's fields into rec ("where: ..." in messages); the bounds
+ * numbered in the table come from vars (may be NULL when none is). r's
+ * error is sticky: after the first, nothing more is read. Returns r->st. */
+cb_status cb_jr_fields(cb_json_reader *r, json_t *obj, const char *where, const cb_json_field *f, int nf,
+                       const long *vars, void *rec);
+/* Reads the list obj[l->key] into arena memory (count + 1 records, zeroed),
+ * entry i named "WHERE.KEY[i]" ("KEY[i]" with an empty where). Returns the
+ * records (*n their count), or NULL with *n 0 when absent or on an error. */
+void *cb_jr_list(cb_json_reader *r, json_t *obj, const char *where, const cb_json_list *l, const long *vars,
+                 void *ctx, int *n);
+
+#endif

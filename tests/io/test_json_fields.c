@@ -1,0 +1,206 @@
+/* io/json_fields.h: a record written from its field table gives the bytes
+ * the table says (names, bits, left-out fields), reads back to the same
+ * record, and bad input is named by the field and its place; a procedure's
+ * own top-level part (cb_proc_part) is written before "procedure" and read
+ * back after it, by its key, with nothing of it known to io. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h> // after the headers it needs
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/json.h"
+#include "io/json_fields.h"
+#include "testlib.h"
+
+typedef struct rec {
+  int n;
+  double ft, at;
+  const char *word;
+  int colour; /* 0 red, 1 blue */
+  unsigned marks;
+  int hidden; /* left out when 0 */
+  int late;   /* read from version 3 on */
+} rec;
+
+static const char *const COLOURS[] = {"red", "blue"};
+static const char *colour_name(int c) { return COLOURS[c]; }
+static int colour_parse(const char *s) { return strcmp(s, "red") == 0 ? 0 : strcmp(s, "blue") == 0 ? 1 : -1; }
+static const char *mark_name(int bit) { return bit == 1 ? "a" : bit == 2 ? "b" : "c"; }
+static int mark_parse(const char *s) { return s[0] >= 'a' && s[0] <= 'c' && !s[1] ? 1 << (s[0] - 'a') : -1; }
+static bool hidden_zero(const void *r) { return ((const rec *)r)->hidden == 0; }
+
+enum { MAXN = 1 };
+static const cb_json_field fields[] = {
+    CB_JF_VAR_OF(rec, n, "n", 1, MAXN, CB_JF_REQUIRED, 1),
+    CB_JF_REAL_OF(rec, ft, "ft", 0, 100, 0, 10),
+    CB_JF_COORD_OF(rec, at, "at", -1000, 1000, CB_JF_REQUIRED),
+    CB_JF_STR_OF(rec, word, "word", 5, CB_JF_OMIT_NULL),
+    CB_JF_NAME_OF(rec, colour, "colour", 8, colour_name, colour_parse),
+    {.key = "marks",
+     .kind = CB_JF_BITS,
+     .offset = offsetof(rec, marks),
+     .hi = 3,
+     .name = mark_name,
+     .parse = mark_parse},
+    {.key = "hidden", .kind = CB_JF_INT, .offset = offsetof(rec, hidden), .hi = 9, .omit = hidden_zero},
+    {.key = "late", .kind = CB_JF_INT, .offset = offsetof(rec, late), .hi = 9, .dflt = 7, .since = 3},
+};
+enum { NF = sizeof fields / sizeof *fields };
+
+static cb_status odd_n(cb_json_reader *r, json_t *entry, const char *where, void *item, void *ctx) {
+  (void)entry;
+  ++*(int *)ctx;
+  return ((rec *)item)->n % 2 ? CB_OK : cb_jr_fail(r, where, "'n' must be odd");
+}
+static const cb_json_list list = {"items", 3, 1, fields, NF, sizeof(rec), odd_n};
+
+static char *write_list(const rec *items, int n) {
+  cb_test_buf b = {0};
+  cb_jw *w = cb_jw_new((cb_sink){&b, cb_test_buf_write});
+  cb_jw_list(w, &list, items, n);
+  assert_int_equal(cb_jw_finish(w, NULL), CB_OK);
+  cb_test_buf_write(&b, (const unsigned char *)"", 1);
+  return b.data;
+}
+
+/* The dungeon whose arena holds the strings last read (freed by the next read, or at the end). */
+static cb_dungeon *last;
+
+/* Reads text as {"items": ...} at version 3 (or the one given); returns the
+ * message, "" when it read, and the records into *out. */
+static const char *read_list(const char *text, int version, rec **out, int *n, int *checked) {
+  static cb_error err;
+  err = (cb_error){0};
+  json_error_t jerr;
+  json_t *root = json_loads(text, 0, &jerr);
+  assert_non_null(root);
+  cb_json_reader r = {"f.json", &err, cb_dungeon_new("test", 1), CB_OK, true, version, NULL};
+  const long vars[] = {[MAXN - 1] = 50};
+  rec *items = cb_jr_list(&r, root, "proc", &list, vars, checked, n);
+  json_decref(root);
+  if (items) {
+    *out = malloc(sizeof **out * (size_t)*n + 1);
+    memcpy(*out, items, sizeof **out * (size_t)*n);
+  }
+  cb_dungeon_free(last);
+  last = r.d;
+  return r.st == CB_OK ? "" : err.msg;
+}
+
+static void writes_and_reads_back(void **state) {
+  (void)state;
+  const rec in[2] = {{3, 2.5, 1.005, "ab\"c", 1, 5, 0, 2}, {5, 4, -7.25, NULL, 0, 0, 4, 0}};
+  char *text = write_list(in, 2);
+  assert_string_equal(text, "[{\"n\":3,\"ft\":2.5,\"at\":1.0,\"word\":\"ab\\\"c\",\"colour\":\"blue\","
+                            "\"marks\":[\"a\",\"c\"],\"late\":2},{\"n\":5,\"ft\":4.0,\"at\":-7.25,\"colour\":"
+                            "\"red\",\"marks\":[],\"hidden\":4,\"late\":0}]");
+  char doc[512];
+  snprintf(doc, sizeof doc, "{\"items\": %s}", text);
+  rec *out = NULL;
+  int n = 0, checked = 0;
+  assert_string_equal(read_list(doc, 3, &out, &n, &checked), "");
+  assert_int_equal(n, 2);
+  assert_int_equal(checked, 2);
+  assert_int_equal(out[0].marks, 5), assert_int_equal(out[0].colour, 1), assert_int_equal(out[0].late, 2);
+  assert_string_equal(out[0].word, "ab\"c");
+  assert_null(out[1].word);
+  assert_int_equal(out[1].hidden, 4);
+  free(out);
+  /* before version 3 "late" is not read: left zero */
+  assert_string_equal(read_list(doc, 2, &out, &n, &checked), "");
+  assert_int_equal(out[0].late, 0);
+  free(out);
+  free(text);
+  cb_dungeon_free(last);
+  last = NULL;
+}
+
+static void names_what_is_wrong(void **state) {
+  (void)state;
+  static const struct {
+    const char *doc, *msg;
+  } bad[] = {
+      {"{}", "f.json: proc: missing field 'items'"},
+      {"{\"items\": [1]}", "f.json: proc.items[0]: must be an object"},
+      {"{\"items\": [{\"n\":1,\"at\":0,\"colour\":\"red\"}, {\"at\":0}]}",
+       "f.json: proc.items[1]: missing field 'n'"},
+      {"{\"items\": [{\"n\":51,\"at\":0}]}", "f.json: proc.items[0]: 'n' is 51; it must be 1 to 50"},
+      {"{\"items\": [{\"n\":1,\"at\":0,\"colour\":\"green\"}]}",
+       "f.json: proc.items[0]: unknown colour 'green'"},
+      {"{\"items\": [{\"n\":1,\"at\":0,\"colour\":\"red\",\"marks\":[\"d\"]}]}",
+       "f.json: proc.items[0]: 'marks'[0] is not one of the names model.md lists"},
+      {"{\"items\": [{\"n\":1,\"at\":0,\"colour\":\"red\",\"word\":\"toolong\"}]}",
+       "f.json: proc.items[0]: 'word' is longer than 5 bytes or holds a NUL"},
+      {"{\"items\": [{\"n\":2,\"at\":0,\"colour\":\"red\"}]}", "f.json: proc.items[0]: 'n' must be odd"},
+      {"{\"items\": [{},{},{},{}]}", "f.json: proc: 'items' has more than 3 entries"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    rec *out = NULL;
+    int n = -1, checked = 0;
+    assert_string_equal(read_list(bad[i].doc, 3, &out, &n, &checked), bad[i].msg);
+    assert_int_equal(n, 0);
+    assert_null(out);
+  }
+  cb_dungeon_free(last);
+  last = NULL;
+}
+
+/* ---- a procedure with a part of its own ---- */
+
+static int parts_read;
+static bool has_extra(const cb_dungeon *d) { return d->seed != 0; }
+static void write_extra(cb_jw *w, const cb_dungeon *d) {
+  (void)d;
+  cb_jw_put(w, "{\"x\":1}");
+}
+static cb_status read_extra(cb_json_reader *r, json_t *part) {
+  parts_read++;
+  return cb_jr_int(r, part, "extra", "x", 1, 1, 1, 0) == 1 ? CB_OK : r->st;
+}
+static const cb_proc_part parts[] = {{"extra", has_extra, write_extra, read_extra}};
+static const cb_proc_io fake_io = {.generator = "fake", .parts = parts, .nparts = 1};
+static const cb_proc_io *find(const char *g) { return strcmp(g, "fake") == 0 ? &fake_io : NULL; }
+static const char *names(char *buf, size_t cap) { return snprintf(buf, cap, "fake"), buf; }
+static bool records(const char *g, const char *key) { return (void)g, (void)key, false; }
+static const cb_json_procs procs = {find, names, records};
+
+static void parts_are_the_procedures(void **state) {
+  (void)state;
+  cb_dungeon *d = cb_dungeon_new("fake", 5);
+  cb_dungeon_add_level(d, 1, "L");
+  cb_dungeon_add_room(d, 1, 0, 0);
+  cb_test_buf b = {0};
+  cb_error err = {0};
+  assert_int_equal(cb_json_write(d, &procs, (cb_sink){&b, cb_test_buf_write}, &err), CB_OK);
+  cb_test_buf_write(&b, (const unsigned char *)"", 1);
+  const char *at = strstr(b.data, "\"extra\": {\"x\":1},\n \"procedure\": {}");
+  assert_non_null(at);
+  cb_dungeon *back = NULL;
+  parts_read = 0;
+  assert_int_equal(cb_json_parse(b.data, strlen(b.data), "p.json", &procs, &back, &err), CB_OK);
+  assert_int_equal(parts_read, 1);
+  cb_dungeon_free(back);
+  memcpy(strstr(b.data, "\"x\":1") + 4, "2", 1);
+  assert_int_equal(cb_json_parse(b.data, strlen(b.data), "p.json", &procs, &back, &err), CB_EINPUT);
+  assert_string_equal(err.msg, "p.json: extra: 'x' is 2; it must be 1 to 1");
+  memcpy(strstr(b.data, "{\"x\":2}"), "[3,4,5]", 7);
+  err = (cb_error){0};
+  assert_int_equal(cb_json_parse(b.data, strlen(b.data), "p.json", &procs, &back, &err), CB_EINPUT);
+  assert_string_equal(err.msg, "p.json: 'extra' must be an object");
+  free(b.data);
+  cb_dungeon_free(d);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(writes_and_reads_back),
+      cmocka_unit_test(names_what_is_wrong),
+      cmocka_unit_test(parts_are_the_procedures),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
