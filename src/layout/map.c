@@ -173,9 +173,8 @@ static const double ANGLES = 24; /* candidate directions around a room */
  * between its passages. Draws them and adds them to the obstacles. */
 /* Whether a badge centred at (mx, my) lies nearer another room of the level
  * than its own (all rooms have radius rr, so centre distances compare). */
-static bool strays(const cluster *c, double mx, double my) {
-  /* a point and a half to spare: a shield's body sits off its centre */
-  double own = hypot(mx - c->px[c->self], my - c->py[c->self]), near = own + 1.5;
+static bool strays_by(const cluster *c, double mx, double my, double spare) {
+  double own = hypot(mx - c->px[c->self], my - c->py[c->self]), near = own + spare;
   for (int i = 0; i < c->d->nrooms; i++)
     if (i != c->self && (!c->level || c->d->rooms[i].level == c->level) &&
         !surely_apart(mx - c->px[i], my - c->py[i], near) && hypot(mx - c->px[i], my - c->py[i]) < near)
@@ -183,19 +182,40 @@ static bool strays(const cluster *c, double mx, double my) {
   return false;
 }
 
-/* The badges of a row or column of marks centred at (bx, by): how many stray. */
+/* The badges of a row or column of marks centred at (bx, by): how many
+ * stray, or sit within `spare` of it. */
 static int strays_in(const cluster *c, double bx, double by, double bw, double bh, int column, double h,
-                     double gap) {
+                     double gap, double spare) {
   int n = 0;
   double x = bx - bw / 2, y = by - bh / 2;
   for (int k = 0; k < c->n; k++) {
-    n += strays(c, column ? bx : x + c->widths[k] / 2, column ? y + h / 2 : by);
+    n += strays_by(c, column ? bx : x + c->widths[k] / 2, column ? y + h / 2 : by, spare);
     if (column)
       y += h + gap;
     else
       x += c->widths[k] + gap;
   }
   return n;
+}
+
+/* A hairline from the room's circle (centre cx, cy, radius rr) to its marks'
+ * box (bw x bh at bx, by), for marks that found no spot nearer their own room
+ * than another's: the line says whose they are, as a map's leader does. */
+static void lead(cb_page *p, const cb_symbols *st, cb_place *pl, double cx, double cy, double rr, double bx,
+                 double by, double bw, double bh) {
+  double dx = bx - cx, dy = by - cy, len = hypot(dx, dy);
+  if (!(len > 0)) return;
+  double ux = dx / len, uy = dy / len;
+  /* where the line from the box's centre toward the room leaves the box */
+  double out =
+      fmin(fabs(ux) > 1e-9 ? bw / 2 / fabs(ux) : INFINITY, fabs(uy) > 1e-9 ? bh / 2 / fabs(uy) : INFINITY);
+  double from = rr + st->line, to = len - out - 1;
+  if (to - from < 2) return; /* touching already */
+  cb_page_move(p, cx + ux * from, cy + uy * from);
+  cb_page_line(p, cx + ux * to, cy + uy * to);
+  cb_ink ink = cb_ink_stroke(st->ink, 0.4);
+  cb_page_ink(p, &ink);
+  if (cb_place_segment(pl, cx + ux * from, cy + uy * from, cx + ux * to, cy + uy * to, 0.5)) p->oom = true;
 }
 
 static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cluster *c, double cx,
@@ -225,8 +245,8 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
         double cost = cb_place_cost(pl, cb_box_grow(cb_box_centered(px, py, bw, bh), 0.8));
         cost += shape;
         if (cost >= best - 1e-9) continue;
-        int n = strays_in(c, px, py, bw, bh, layout, h, gap);
-        cost += stray_cost * n; /* worse than touching a room */
+        int n = strays_in(c, px, py, bw, bh, layout, h, gap, 1.5); /* a shield's body sits off its centre */
+        cost += stray_cost * n;                                    /* worse than touching a room */
         if (c->d->room_ft > 0 && (px - bw / 2 < c->frame.x0 || px + bw / 2 > c->frame.x1 ||
                                   py - bh / 2 < c->frame.y0 || py + bh / 2 > c->frame.y1))
           cost += 1e5;
@@ -244,6 +264,10 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
   }
   double bw = best_col ? col_w : row_w, bh = best_col ? col_h : h;
   if (cb_place_box(pl, cb_box_centered(bx, by, bw, bh))) p->oom = true;
+  /* a leader where the marks are not plainly their room's: stray, or on a drawn graph (where rooms
+   * are not dice) all but (within a few points) */
+  bool unsure = best_strays || (c->d->room_ft <= 0 && strays_in(c, bx, by, bw, bh, best_col, h, gap, 6));
+  if (unsure) lead(p, st, pl, cx, cy, rr, bx, by, bw, bh);
   double x = bx - bw / 2, y = by - bh / 2;
   for (int k = 0; k < c->n; k++) {
     double mx = best_col ? bx : x + c->widths[k] / 2, my = best_col ? y + h / 2 : by;
