@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The fuzzers' short run: each libFuzzer harness for $CB_FUZZ_SECONDS (default
-# 12) seconds from its seed corpus, built with clang, ASan and UBSan beside this
+# 8) seconds from its seed corpus, built with clang, ASan and UBSan beside this
 # build (tests/fuzz/run.sh). Any crash fails the suite; its input is kept in
 # the fuzz build directory, to become a regression file in tests/fuzz/regress/.
 # Every harness tests/fuzz/CMakeLists.txt builds must have run to its end.
@@ -11,7 +11,7 @@ export CB_FUZZ_SEED=${CB_FUZZ_SEED:-1} # the same exploration every run: CI stay
 unset CB_FUZZERS
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-bash "$CB_SOURCE_DIR/tests/fuzz/run.sh" "${CB_FUZZ_SECONDS:-12}" | tee "$log"
+bash "$CB_SOURCE_DIR/tests/fuzz/run.sh" "${CB_FUZZ_SECONDS:-8}" | tee "$log"
 fails=0
 for name in $(sed -n 's/^foreach(name \(.*\))$/\1/p' "$CB_SOURCE_DIR/tests/fuzz/CMakeLists.txt"); do
   # the harness's heading, then its DONE line before the next heading

@@ -265,7 +265,7 @@ static void counting_pages_skips_nothing_that_counts(void **state) {
   const char *gens[] = {"dropdice", "cards", "leximorph", "preconnect", "battleships"};
   int fitted = 0;
   for (size_t g = 0; g < sizeof gens / sizeof *gens; g++)
-    for (int seed = 1; seed <= 20; seed++) { /* 200 layouts: the suite's time (12 min) holds it to 20 seeds */
+    for (int seed = 1; seed <= 20; seed++) { /* 100 layouts: the suite's time (12 min) holds it to 20 seeds */
       cb_gen_options o = {0};
       o.seed = (uint64_t)seed;
       if (strcmp(gens[g], "dropdice") == 0 || strcmp(gens[g], "preconnect") == 0) o.rooms = 5 + seed * 2;
@@ -276,18 +276,16 @@ static void counting_pages_skips_nothing_that_counts(void **state) {
         fail_msg("%s: %s", gens[g], err.msg);
       cb_dungeon *view = cb_player_view(d);
       assert_non_null(view);
-      /* two of the four layouts a seed, in turn: each layout gets 10 seeds of every generator */
-      for (int k = 0; k < 2; k++) {
-        int layout = (seed + 2 * k) % 4;
-        int full = pages_of(d, view, layout, false), counted = pages_of(d, view, layout, true);
-        fitted += full > 0;
-        if (full != counted)
-          fail_msg("%s seed %d layout %d: %d pages drawn, %d counted", gens[g], seed, layout, full, counted);
-      }
+      /* one of the four layouts a seed, in turn: each layout gets 5 seeds of every generator */
+      int layout = seed % 4;
+      int full = pages_of(d, view, layout, false), counted = pages_of(d, view, layout, true);
+      fitted += full > 0;
+      if (full != counted)
+        fail_msg("%s seed %d layout %d: %d pages drawn, %d counted", gens[g], seed, layout, full, counted);
       cb_dungeon_free(view);
       cb_dungeon_free(d);
     }
-  assert_true(fitted > 175); /* most of the 200 layouts are laid out, not refused */
+  assert_true(fitted > 87); /* most of the 100 layouts are laid out, not refused */
 }
 
 /* Two documents with the same pages: every item where the other has it. */

@@ -572,7 +572,7 @@ static void same_words(const cb_dungeon *a, const cb_dungeon *b) {
 static void depth_keeps_the_dungeon(void **state) {
   (void)state;
   read_shipped();
-  int ng, n = cb_test_seeds(10000) / 10;
+  int ng, n = cb_test_seeds(10000) / 20; /* 500 seeds in the suite (its time) */
   const cb_generator *const *gens = cb_generator_list(&ng);
   for (int gi = 0; gi < ng; gi++) {
     long gp[2] = {0, 0};
@@ -604,7 +604,7 @@ static void depth_keeps_the_dungeon(void **state) {
 static void map_ignores_theme_and_depth(void **state) {
   (void)state;
   read_shipped();
-  int ng, n = cb_test_seeds(10000) / 50;
+  int ng, n = cb_test_seeds(10000) / 100; /* 100 seeds in the suite (its time) */
   const cb_generator *const *gens = cb_generator_list(&ng);
   for (int gi = 0; gi < ng; gi++)
     for (int s = 1; s <= n; s++) {
