@@ -97,23 +97,20 @@ static int key_pages(const cb_key_style *ks, const cb_dungeon *d, double w, doub
   return next < 0 ? -1 : pages;
 }
 
-/* How high a key page may run so that the last page is not under a third
- * full (booklet.md): the pages before it give way, a step at a time, never
- * to under half, and never so far that the key takes another page. */
-static cb_status key_limit(const cb_key_style *ks, const cb_dungeon *d, double w, double full, int cols,
-                           double *limit, cb_error *err) {
-  int last = 0, word = 0, pages = key_pages(ks, d, w, full, cols, &last, &word);
-  *limit = full;
-  for (double h = full; pages > 1; h -= full * 0.02) {
-    int l = 0, lw = 0, n = h > full / 2 ? key_pages(ks, d, w, h, cols, &l, &lw) : pages + 1;
-    if (n < 0) return cb_error_oom(err);
-    if (n != pages) break;
-    double used = full;
-    if (!lw && cb_key_height(ks, d, l, w, h, cols, KEY_GUTTER, &used, err) != CB_OK) return CB_EINTERNAL;
-    *limit = h;
-    if (used >= full / 3) break;
-  }
-  return pages < 0 ? cb_error_oom(err) : CB_OK;
+/* The key's run for cb_part_third_full. */
+typedef struct key_run_of {
+  const cb_key_style *ks;
+  const cb_dungeon *d;
+  double w;
+  int cols;
+} key_run_of;
+
+static cb_status key_run(void *ctx, double h, int *pages, double *last, cb_error *err) {
+  const key_run_of *k = ctx;
+  int from = 0, word = 0;
+  if ((*pages = key_pages(k->ks, k->d, k->w, h, k->cols, &from, &word)) < 0) return cb_error_oom(err);
+  *last = h; /* a last page that resumes inside an entry counts as full */
+  return word ? CB_OK : cb_key_height(k->ks, k->d, from, k->w, h, k->cols, KEY_GUTTER, last, err);
 }
 
 /* The room key in its long form, over as many pages as it takes, the last
@@ -124,7 +121,7 @@ static cb_status key(const booklet *b, cb_error *err) {
   cb_key_style ks = *b->ks; /* each entry measured once, for every trial */
   if (!(ks.memo = calloc((size_t)b->d->nrooms + 1, sizeof *ks.memo))) return cb_error_oom(err);
   double limit = full;
-  cb_status st = key_limit(&ks, b->d, w, full, cols, &limit, err);
+  cb_status st = cb_part_third_full(key_run, &(key_run_of){&ks, b->d, w, cols}, full, &limit, err);
   for (int k = 0; st == CB_OK && next < b->d->nrooms + ks.extras; k++) {
     cb_page *p = cb_part_new_page(b->doc, b->o, k == 0 ? "Room key" : NULL);
     if (!p) st = cb_error_oom(err);

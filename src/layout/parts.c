@@ -208,18 +208,32 @@ static int log_pages(const double *hs, int n, double h, double *last) {
   return pages;
 }
 
-/* The column height that leaves the log's last page at least a third full
- * (booklet.md): the pages before it give way a step at a time, never to
- * under half and never so far that the log takes another page. */
-static double log_column(const double *hs, int n, double full) {
-  double last = 0, limit = full;
-  int pages = log_pages(hs, n, full, &last);
-  for (double h = full; pages > 1 && last < full / 3 && h > full / 2; h -= full * 0.02) {
+cb_status cb_part_third_full(cb_part_run run, void *ctx, double full, double *limit, cb_error *err) {
+  int pages = 0;
+  double last = 0;
+  *limit = full;
+  cb_status st = run(ctx, full, &pages, &last, err);
+  for (double h = full - full * 0.02; st == CB_OK && pages > 1 && last < full / 3 && h > full / 2;
+       h -= full * 0.02) {
+    int n = 0;
     double l = 0;
-    if (log_pages(hs, n, h, &l) != pages) break;
-    limit = h, last = l;
+    if ((st = run(ctx, h, &n, &l, err)) != CB_OK || n != pages) break;
+    *limit = h, last = l;
   }
-  return limit;
+  return st;
+}
+
+/* The log's entries' heights, for log_run. */
+typedef struct log_heights {
+  const double *hs;
+  int n;
+} log_heights;
+
+static cb_status log_run(void *ctx, double h, int *pages, double *last, cb_error *err) {
+  (void)err;
+  const log_heights *lh = ctx;
+  *pages = log_pages(lh->hs, lh->n, h, last);
+  return CB_OK;
 }
 
 cb_status cb_part_appendix(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
@@ -237,8 +251,9 @@ cb_status cb_part_appendix(const cb_dungeon *d, const cb_measure *m, const cb_sh
     }
     hs[i] = n * fl.leading + 2;
   }
-  double column = log_column(hs, d->nlog, f->h - (11 * 1.5 + size));
-  cb_status st = CB_OK;
+  double column = 0;
+  cb_status st =
+      cb_part_third_full(log_run, &(log_heights){hs, d->nlog}, f->h - (11 * 1.5 + size), &column, err);
   for (int i = 0, pages = 0; st == CB_OK && i < d->nlog; pages++) {
     cb_page *p = cb_part_new_page(doc, o, pages == 0 ? "Procedure" : NULL);
     if (!p) st = cb_error_oom(err);

@@ -33,6 +33,13 @@ double cb_part_legend(cb_page *p, const cb_symbols *st, cb_symbol_set used, doub
 /* A new page added to doc (which owns it), labelled for the bookmarks when
  * label is given; NULL when out of memory. */
 cb_page *cb_part_new_page(cb_document *doc, const cb_sheet_options *o, const char *label);
+/* A run of pages (the key's, the procedure's) laid out with each page at
+ * most h high: how many pages it takes, and how high the last one runs. */
+typedef cb_status (*cb_part_run)(void *ctx, double h, int *pages, double *last, cb_error *err);
+/* How high a page of the run may go so that its last page is at least a
+ * third full (booklet.md): the pages before it give way a step at a time,
+ * never to under half and never so far that the run takes another page. */
+cb_status cb_part_third_full(cb_part_run run, void *ctx, double full, double *limit, cb_error *err);
 /* The procedure, step by step: the log flowed in two columns over as many
  * pages as it takes, inside frame f. */
 cb_status cb_part_appendix(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
