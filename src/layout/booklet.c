@@ -119,7 +119,7 @@ static cb_status key(const booklet *b, cb_error *err) {
   double x = b->f.x, w = b->f.w, top = b->f.y, ky = top + 13 * 1.6, full = b->f.h - (ky - top);
   int cols = w > 330 ? 2 : 1, next = 0, word = 0;
   cb_key_style ks = *b->ks; /* each entry measured once, for every trial */
-  if (!(ks.memo = calloc((size_t)b->d->nrooms + 1, sizeof *ks.memo))) return cb_error_oom(err);
+  if (!(ks.memo = cb_key_memo_new(b->d))) return cb_error_oom(err);
   double limit = full;
   cb_status st = cb_part_third_full(key_run, &(key_run_of){&ks, b->d, w, cols}, full, &limit, err);
   for (int k = 0; st == CB_OK && next < b->d->nrooms + ks.extras; k++) {
@@ -130,7 +130,7 @@ static cb_status key(const booklet *b, cb_error *err) {
     next = cb_key_fill_balanced(p, &ks, b->d, next, &word, x, ky, w, limit, cols, KEY_GUTTER);
     if (next < 0) st = cb_error_oom(err);
   }
-  free(ks.memo);
+  cb_key_memo_free(ks.memo);
   return st;
 }
 

@@ -19,9 +19,26 @@ typedef struct entry {
   size_t *at, cap_spans, cap_at, used, cap;
   char *buf;
   int n;
-  bool oom;
+  bool oom, ready; /* ready: its spans point into buf (entry_spans ran) */
   cb_map_mark marks[CB_MAP_MAX_MARKS];
 } entry;
+
+/* What a sheet learns of its key while it tries boxes: each entry's line
+ * count at the last few column widths, and, for a key of a size worth
+ * keeping, the entry's spans in both forms, built once. Every value is a
+ * function of the dungeon and the style, so keeping it changes no output. */
+enum { MEMO_SLOTS = 4, MEMO_BUILT_MAX = 4096 };
+typedef struct memo_slot {
+  double width, size;
+  bool compact;
+  int lines; /* 0: not measured yet */
+} memo_slot;
+struct cb_key_memo {
+  int n;               /* entries: the rooms, then the extras */
+  memo_slot *slots;    /* MEMO_SLOTS an entry */
+  unsigned char *turn; /* the slot an entry's next count replaces */
+  entry *built;        /* two an entry (terse, compact); NULL past MEMO_BUILT_MAX */
+};
 
 enum { NO_TEXT = -1 }; /* at[i] of an inline object */
 
@@ -98,6 +115,44 @@ static void entry_free(entry *e) {
   free(e->spans);
   free(e->at);
   free(e->buf);
+}
+
+cb_key_memo *cb_key_memo_new(const cb_dungeon *d) {
+  cb_key_memo *m = calloc(1, sizeof *m);
+  if (!m) return NULL;
+  m->n = d->nrooms + cb_key_extras(d);
+  size_t n = (size_t)m->n + 1;
+  m->slots = calloc(n * MEMO_SLOTS, sizeof *m->slots);
+  m->turn = calloc(n, 1);
+  if (m->n <= MEMO_BUILT_MAX) m->built = calloc(n * 2, sizeof *m->built);
+  if (m->slots && m->turn && (m->built || m->n > MEMO_BUILT_MAX)) return m;
+  cb_key_memo_free(m);
+  return NULL;
+}
+
+void cb_key_memo_free(cb_key_memo *m) {
+  if (!m) return;
+  for (int i = 0; m->built && i < 2 * (m->n + 1); i++)
+    entry_free(&m->built[i]);
+  free(m->built);
+  free(m->turn);
+  free(m->slots);
+  free(m);
+}
+
+/* Entry `at`'s line count at column width w in ks's size and form; 0 when not kept. */
+static int memo_lines(const cb_key_memo *m, int at, const cb_key_style *ks, double w) {
+  for (int k = 0; m && at < m->n && k < MEMO_SLOTS; k++) {
+    const memo_slot *s = &m->slots[at * MEMO_SLOTS + k];
+    if (s->lines > 0 && s->width == w && s->size == ks->size && s->compact == ks->compact) return s->lines;
+  }
+  return 0;
+}
+
+static void memo_keep(cb_key_memo *m, int at, const cb_key_style *ks, double w, int lines) {
+  if (!m || at >= m->n) return;
+  m->slots[at * MEMO_SLOTS + m->turn[at]] = (memo_slot){w, ks->size, ks->compact, lines};
+  m->turn[at] = (unsigned char)((m->turn[at] + 1) % MEMO_SLOTS);
 }
 
 static const struct {
@@ -646,15 +701,27 @@ static void build(entry *e, const cb_key_style *ks, const cb_dungeon *d, int i) 
     build_extra(e, ks, d, extra);
 }
 
-/* The entry's lines from f->first_word on (drawn at x, y when p is given); -1 when out of memory. */
-static int flow_entry(cb_page *p, const cb_flow *f, entry *e, double x, double y) {
-  const cb_span *spans = entry_spans(e);
-  return spans ? cb_text_flow(p, f, spans, e->n, x, y) : -1;
+/* Entry i's spans, `at` its place in the memo: built once where the memo
+ * keeps them, else into scratch; NULL when out of memory. */
+static entry *entry_of(entry *scratch, const cb_key_style *ks, const cb_dungeon *d, int i, int at) {
+  cb_key_memo *m = ks->memo;
+  entry *e = m && m->built && at < m->n ? &m->built[2 * at + ks->compact] : scratch;
+  if (e->ready && e != scratch) return e;
+  build(e, ks, d, i);
+  e->ready = entry_spans(e) != NULL;
+  return e->ready ? e : NULL;
 }
+
+/* The entry's lines from f->first_word on (drawn at x, y when p is given); -1 when out of memory. */
+static int flow_entry(cb_page *p, const cb_flow *f, const entry *e, double x, double y) {
+  return e ? cb_text_flow(p, f, e->spans, e->n, x, y) : -1;
+}
+
+static double column_width(double w, int cols, double gutter) { return (w - gutter * (cols - 1)) / cols; }
 
 static int fill(entry *e, cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *word,
                 double x, double y, double w, double h, int cols, double gutter) {
-  double cw = (w - gutter * (cols - 1)) / cols;
+  double cw = column_width(w, cols, gutter);
   cb_flow f = {ks->m, ks->size, ks->leading, cw, ks->ink, draw_mark, (void *)ks->symbols};
   int col = 0, i = from, skip = word ? *word : 0; /* skip: the entry's first word still to draw */
   int per_column = (int)(h / ks->leading) > 0 ? (int)(h / ks->leading) : 1;
@@ -662,20 +729,15 @@ static int fill(entry *e, cb_page *p, const cb_key_style *ks, const cb_dungeon *
   int total = d->nrooms + ks->extras;
   while (i < total && col < cols) {
     /* the lines left of the entry; a whole one's count is kept across fills */
-    int extra = 0, room = entry_index(ks, d, i, &extra);
-    cb_key_memo *mem = ks->memo && skip == 0 && room >= 0 ? &ks->memo[room] : NULL;
-    int rest =
-            mem && mem->lines > 0 && mem->width == cw && mem->size == ks->size && mem->compact == ks->compact
-                ? mem->lines
-                : 0,
-        built = 0;
+    int extra = 0, room = entry_index(ks, d, i, &extra), at = room >= 0 ? room : d->nrooms + extra;
+    int rest = skip == 0 ? memo_lines(ks->memo, at, ks, cw) : 0;
+    const entry *en = NULL;
     if (!rest) {
-      build(e, ks, d, i);
-      built = 1;
+      en = entry_of(e, ks, d, i, at);
       f.first_word = skip, f.limit = 0, f.stop_word = NULL;
-      rest = flow_entry(NULL, &f, e, 0, 0);
+      rest = flow_entry(NULL, &f, en, 0, 0);
       if (rest < 0) return -1;
-      if (mem) *mem = (cb_key_memo){cw, ks->size, ks->compact, rest};
+      if (skip == 0) memo_keep(ks->memo, at, ks, cw, rest);
     }
     if (cy > 0 && cy + rest * ks->leading > h) {
       col++;
@@ -685,9 +747,9 @@ static int fill(entry *e, cb_page *p, const cb_key_style *ks, const cb_dungeon *
     /* taller than a whole column: as many lines as fit, the rest runs on */
     int now = cy == 0 && rest > per_column ? per_column : rest, stop = 0;
     if (p || now < rest) {
-      if (!built) build(e, ks, d, i);
+      if (!en) en = entry_of(e, ks, d, i, at);
       f.first_word = skip, f.limit = now, f.stop_word = &stop;
-      if (flow_entry(p, &f, e, x + col * (cw + gutter), y + cy + ks->size) < 0) return -1;
+      if (flow_entry(p, &f, en, x + col * (cw + gutter), y + cy + ks->size) < 0) return -1;
     }
     if (now < rest) {
       skip = stop;
@@ -703,6 +765,15 @@ static int fill(entry *e, cb_page *p, const cb_key_style *ks, const cb_dungeon *
   return i;
 }
 
+int cb_key_lines(const cb_key_style *ks, const cb_dungeon *d, int i, double w) {
+  entry e = {0};
+  int extra = 0, room = entry_index(ks, d, i, &extra);
+  cb_flow f = {ks->m, ks->size, ks->leading, w, ks->ink, draw_mark, (void *)ks->symbols};
+  int lines = flow_entry(NULL, &f, entry_of(&e, ks, d, i, room >= 0 ? room : d->nrooms + extra), 0, 0);
+  entry_free(&e);
+  return lines;
+}
+
 int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *word, double x,
                 double y, double w, double h, int cols, double gutter) {
   entry e = {0};
@@ -714,7 +785,7 @@ int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int fro
 cb_status cb_key_height(const cb_key_style *ks, const cb_dungeon *d, int from, double w, double h, int cols,
                         double gutter, double *out, cb_error *err) {
   cb_key_style k = *ks;
-  if (!k.memo && !(k.memo = calloc((size_t)d->nrooms + 1, sizeof *k.memo))) return cb_error_oom(err);
+  if (!k.memo && !(k.memo = cb_key_memo_new(d))) return cb_error_oom(err);
   double lo = 0, hi = h;
   int total = d->nrooms + ks->extras, all = cb_key_fill(NULL, &k, d, from, NULL, 0, 0, w, h, cols, gutter);
   if (all >= 0 && all < total) hi = INFINITY;
@@ -722,7 +793,7 @@ cb_status cb_key_height(const cb_key_style *ks, const cb_dungeon *d, int from, d
     /* never so short that an entry splits: the tallest entry is the floor */
     for (int i = from; i < total; i++) {
       int extra = 0, room = entry_index(&k, d, i, &extra);
-      if (room >= 0) lo = fmax(lo, k.memo[room].lines * k.leading);
+      if (room >= 0) lo = fmax(lo, memo_lines(k.memo, room, &k, column_width(w, cols, gutter)) * k.leading);
     }
     int at_lo = lo < hi ? cb_key_fill(NULL, &k, d, from, NULL, 0, 0, w, lo, cols, gutter) : 0;
     if (at_lo < 0) all = -1;
@@ -738,7 +809,7 @@ cb_status cb_key_height(const cb_key_style *ks, const cb_dungeon *d, int from, d
         lo = mid;
     }
   }
-  if (!ks->memo) free(k.memo);
+  if (!ks->memo) cb_key_memo_free(k.memo);
   if (all < 0) return cb_error_oom(err);
   *out = hi;
   return CB_OK;

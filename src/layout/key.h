@@ -17,9 +17,9 @@ typedef struct cb_key_style {
   const struct cb_symbols *symbols;
   /* Optional: a generator's sentence added to each room's entry (layout/hooks.h). */
   void (*note)(const cb_dungeon *d, const cb_room *r, char *buf, size_t cap);
-  /* Optional: each room's line count at a column width, kept between fills
-   * (a sheet tries several boxes before it draws); d->nrooms zeroed entries,
-   * owned by the caller. */
+  /* Optional: each entry's spans and line counts, kept between fills (a
+   * sheet tries several boxes before it draws); owned by the caller, made
+   * by cb_key_memo_new for the dungeon the fills are of. */
   struct cb_key_memo *memo;
   /* A stocked room's long form (the booklet): traps' tells, passage notes,
    * the room's whole dressing; false: the one-page sheet's terse form. */
@@ -43,12 +43,15 @@ int cb_key_extras(const cb_dungeon *d);
 /* The booklet's extras: the same entries, in their long form. */
 int cb_key_extras_full(const cb_dungeon *d);
 
-typedef struct cb_key_memo {
-  double width, size;
-  bool compact;
-  int lines; /* 0: not measured yet */
-} cb_key_memo;
+/* What the key learns of d's entries between fills; see key.c. */
+typedef struct cb_key_memo cb_key_memo;
+/* NULL when out of memory. */
+cb_key_memo *cb_key_memo_new(const cb_dungeon *d);
+void cb_key_memo_free(cb_key_memo *m);
 
+/* The lines entry i (rooms first, then the extras) takes in a column w
+ * wide; -1 when out of memory. */
+int cb_key_lines(const cb_key_style *ks, const cb_dungeon *d, int i, double w);
 /* Flows the entries of rooms from index `from` on into `cols` columns of the
  * box x, y, w, h; returns the index of the first room that did not fit
  * (d->nrooms when all did), -1 on OOM. An entry that fits a column is never

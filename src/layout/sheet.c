@@ -725,7 +725,7 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
                           cb_document *doc, cb_error *err) {
   /* the key's entries are measured once for all the boxes tried, and the
    * map's clashes counted once for each frame (NULL: at each) */
-  cb_key_memo *memo = cb_calloc((size_t)d->nrooms + 1, sizeof *memo);
+  cb_key_memo *memo = cb_key_memo_new(d); /* NULL (out of memory): measured at each fill */
   cb_sheet_memo *clashes = o->again ? o->again : cb_sheet_memo_new();
   if (clashes)
     cb_sheet_memo_take(clashes, d); /* an earlier layout's counts are of this dungeon, made again */
@@ -737,7 +737,7 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
                                : sheet(d, m, &with, 0, memo, clashes, doc, err);
   cb_graph_cache_free(own);
   if (clashes != o->again) cb_sheet_memo_free(clashes);
-  free(memo);
+  cb_key_memo_free(memo);
   return st;
 }
 

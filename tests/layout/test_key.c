@@ -49,15 +49,15 @@ static cb_dungeon *five_ways(void) {
 /* A page holding room 1's entry alone, in one column w wide: the column is
  * cut to the entry's own lines (measured first), so room 2's does not fit. */
 static cb_page *first_entry(const cb_dungeon *d, bool compact, double w) {
-  cb_key_memo *memo = calloc((size_t)d->nrooms + 1, sizeof *memo);
+  cb_key_memo *memo = cb_key_memo_new(d);
   assert_non_null(memo);
   cb_key_style ks = {&fake_measure, 8, 10, 3, {0, 0, 0}, NULL, NULL, memo, false, 0, compact};
-  assert_true(cb_key_fill(NULL, &ks, d, 0, NULL, 0, 0, w, 1e6, 1, 0) >= 1);
-  assert_true(memo[0].lines > 0);
-  cb_page *p = cb_page_new(w + 100, memo[0].lines * 10 + 100);
+  int lines = cb_key_lines(&ks, d, 0, w);
+  assert_true(lines > 0);
+  cb_page *p = cb_page_new(w + 100, lines * 10 + 100);
   assert_non_null(p);
-  assert_int_equal(cb_key_fill(p, &ks, d, 0, NULL, 0, 0, w, memo[0].lines * 10 + 0.5, 1, 0), 1);
-  free(memo);
+  assert_int_equal(cb_key_fill(p, &ks, d, 0, NULL, 0, 0, w, lines * 10 + 0.5, 1, 0), 1);
+  cb_key_memo_free(memo);
   return p;
 }
 
@@ -203,6 +203,39 @@ static void an_over_wide_word_is_broken(void **state) {
   cb_dungeon_free(d);
 }
 
+/* Issue 24: the memo a sheet keeps across its trial boxes (line counts at
+ * several widths, each entry's spans built once) changes no fill: the same
+ * rooms fit, and the same items are drawn, as with no memo at all. */
+static void a_kept_memo_changes_no_fill(void **state) {
+  (void)state;
+  cb_dungeon *d = five_ways();
+  cb_key_memo *memo = cb_key_memo_new(d);
+  assert_non_null(memo);
+  const double widths[] = {60, 200, 90, 60, 140, 200, 75, 90, 60};
+  for (size_t i = 0; i < 2 * sizeof widths / sizeof *widths; i++) {
+    bool compact = i % 3 == 0;
+    double w = widths[i % (sizeof widths / sizeof *widths)], h = 20 + 15 * (double)(i % 5);
+    cb_key_style bare = {&fake_measure, 8, 10, 3, {0, 0, 0}, NULL, NULL, NULL, false, 0, compact},
+                 kept = bare;
+    kept.memo = memo;
+    cb_page *a = cb_page_new(400, 400), *b = cb_page_new(400, 400);
+    assert_true(a && b);
+    int wa = 0, wb = 0;
+    assert_int_equal(cb_key_fill(NULL, &kept, d, 0, NULL, 0, 0, w, h, 2, 4),
+                     cb_key_fill(NULL, &bare, d, 0, NULL, 0, 0, w, h, 2, 4));
+    assert_int_equal(cb_key_fill(a, &kept, d, 0, &wa, 0, 0, w, h, 2, 4),
+                     cb_key_fill(b, &bare, d, 0, &wb, 0, 0, w, h, 2, 4));
+    assert_int_equal(wa, wb);
+    assert_int_equal(a->nitems, b->nitems);
+    for (int k = 0; k < a->nitems; k++)
+      if (a->items[k].kind == CB_ITEM_TEXT) assert_string_equal(a->items[k].text, b->items[k].text);
+    cb_page_free(a);
+    cb_page_free(b);
+  }
+  cb_key_memo_free(memo);
+  cb_dungeon_free(d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(the_long_form_names_each_way_with_its_kind),
@@ -211,6 +244,7 @@ int main(void) {
       cmocka_unit_test(a_room_of_many_ways_names_each_once),
       cmocka_unit_test(many_ways_of_a_kind_share_one_label),
       cmocka_unit_test(an_over_wide_word_is_broken),
+      cmocka_unit_test(a_kept_memo_changes_no_fill),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
