@@ -19,6 +19,8 @@ typedef struct cb_render_options {
   double dpi;            /* PNG only */
   const char *fonts_dir; /* the fonts we ship */
   bool own_fonts;        /* fonts of its own, not the run's shared ones: for a backend another thread uses */
+  bool layout_only;      /* cairo: every text through pango's layout, none by the quicker plain path
+                          * (tests hold the two paths to the same bytes) */
 } cb_render_options;
 
 typedef struct cb_backend cb_backend;

@@ -17,6 +17,7 @@
 #include "backend.h"
 #include "base/alloc.h"
 #include "base/hash.h"
+#include "base/text.h"
 #include "base/units.h"
 #include "png.h"
 
@@ -34,8 +35,16 @@ typedef struct plain_face {
   hb_segment_properties_t props[2];
   hb_feature_t features[2][32];
   unsigned nfeatures[2];
-  int baseline; /* the layout's, in pango units: the face's ascent, whatever the text */
+  int baseline;    /* the layout's, in pango units: the face's ascent, whatever the text */
+  unsigned extras; /* a bit for each of PLAIN_EXTRA the font draws */
 } plain_face;
+
+/* Punctuation outside ASCII that a key is full of (the no-break space of
+ * "HD 1", the footer's middle dots, dashes and quotes): script Common, so
+ * that pango keeps it in the one run of the words round it, and plain where
+ * the face's one font draws it. */
+static const unsigned PLAIN_EXTRA[] = {0xA0,   0xB7,   0xD7,   0x2013, 0x2014,
+                                       0x2018, 0x2019, 0x201C, 0x201D, 0x2026};
 
 typedef struct cairo_backend {
   cb_backend base;
@@ -153,20 +162,31 @@ static void find_plain(cairo_backend *b, cb_font font) {
             letter_baseline == pf->baseline;
   if (all) pango_item_free(all);
   pf->font = ok ? pango_font_get_hb_font(pf->item[0]->analysis.font) : NULL;
-  for (int c = ' '; pf->font && c <= '~'; c++) {
-    hb_codepoint_t glyph;
+  hb_codepoint_t glyph;
+  for (int c = ' '; pf->font && c <= '~'; c++)
     if (!hb_font_get_nominal_glyph(pf->font, (hb_codepoint_t)c, &glyph)) pf->font = NULL;
-  }
+  for (size_t i = 0; pf->font && i < sizeof PLAIN_EXTRA / sizeof *PLAIN_EXTRA; i++)
+    if (hb_font_get_nominal_glyph(pf->font, PLAIN_EXTRA[i], &glyph)) pf->extras |= 1u << i;
   if (!pf->font || !plain_shaping(pf, 0) || !plain_shaping(pf, 1)) pf->font = NULL;
 }
 
-/* 1 for a text of printable ASCII (and spaces, if `spaces`) with a letter,
- * 2 without, 0 otherwise. */
-static int plain_kind(const char *s, bool spaces) {
-  int letter = 0;
+/* Whether the character at s (its length into *len) is one of pf's plain extras. */
+static bool plain_extra(const plain_face *pf, const char *s, int *len) {
+  unsigned cp = 0;
+  *len = cb_utf8_char(s, strlen(s), &cp);
+  for (size_t i = 0; *len > 1 && i < sizeof PLAIN_EXTRA / sizeof *PLAIN_EXTRA; i++)
+    if (PLAIN_EXTRA[i] == cp) return (pf->extras >> i) & 1u;
+  return false;
+}
+
+/* 1 for a text of printable ASCII and pf's extras (and spaces, if `spaces`)
+ * with a letter, 2 without, 0 otherwise. */
+static int plain_kind(const plain_face *pf, const char *s, bool spaces) {
+  int letter = 0, len = 1;
   if (!*s) return 0;
-  for (; *s; s++) {
-    if (*s < (spaces ? ' ' : '!') || *s > '~') return 0;
+  for (; *s; s += len) {
+    len = 1;
+    if ((*s < (spaces ? ' ' : '!') || *s > '~') && !plain_extra(pf, s, &len)) return 0;
     letter |= (*s | 32) >= 'a' && (*s | 32) <= 'z';
   }
   return letter ? 1 : 2;
@@ -175,11 +195,12 @@ static int plain_kind(const char *s, bool spaces) {
 /* The face of a plain text in font (its kind in *kind), ready to shape
  * with; NULL when the text or the face is not plain. */
 static plain_face *plain_of(cairo_backend *b, cb_font font, const char *utf8, bool spaces, int *kind) {
-  *kind = b->hb && b->glyphs && (unsigned)font < CB_FONT_COUNT ? plain_kind(utf8, spaces) : 0;
-  if (!*kind) return NULL;
+  *kind = 0;
+  if (!b->hb || !b->glyphs || (unsigned)font >= CB_FONT_COUNT || !*utf8) return NULL;
   plain_face *pf = &b->plain[font];
   if (!pf->tried) find_plain(b, font);
-  return pf->font ? pf : NULL;
+  *kind = pf->font ? plain_kind(pf, utf8, spaces) : 0;
+  return *kind ? pf : NULL;
 }
 
 /* A plain word's width in pango units, as pango_hb_shape shapes it; -1 when
@@ -386,8 +407,8 @@ static cb_status create(const cb_render_options *o, cb_backend **out, cb_error *
     pango_font_description_set_style(b->fd[i], i % 2 ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL);
     pango_font_description_set_absolute_size(b->fd[i], REF_SIZE * PANGO_SCALE);
   }
-  b->hb = hb_buffer_create();
-  if (!hb_buffer_allocation_successful(b->hb)) hb_buffer_destroy(b->hb), b->hb = NULL;
+  b->hb = o->layout_only ? NULL : hb_buffer_create();
+  if (b->hb && !hb_buffer_allocation_successful(b->hb)) hb_buffer_destroy(b->hb), b->hb = NULL;
   b->glyphs = pango_glyph_string_new();
   b->measure = (cb_measure){b, measure_width};
   b->memo = cb_malloc(sizeof *b->memo); /* without it every width is shaped afresh */

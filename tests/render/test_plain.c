@@ -1,0 +1,100 @@
+/* The cairo backend shapes a plain text (printable ASCII and a few
+ * punctuation marks outside it, in a face whose one font draws them all)
+ * straight through HarfBuzz and draws it without a layout: it must measure
+ * and draw the very same as pango's layout does, byte for byte. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "render/backend.h"
+#include "testlib.h"
+
+/* Texts of every kind: plain, plain with the punctuation outside ASCII the
+ * key is full of, figures alone, and texts the plain path must leave to
+ * pango (accented letters, a lone space). */
+static const char *const texts[] = {"Goblins",
+                                    "3 goblins (HD 1)",
+                                    "HD\xc2\xa0"
+                                    "1",
+                                    "AC\xc2\xa0"
+                                    "7\xc2\xa0[12], HD\xc2\xa0"
+                                    "1, 1 weapon 1d6",
+                                    "12",
+                                    "12\xc2\xa0"
+                                    "ft",
+                                    "\xe2\x80\x94 ",
+                                    "Crypt \xc2\xb7 seed 1 \xc2\xb7 10 rooms \xc2\xb7 page 2",
+                                    "1\xe2\x80\x93"
+                                    "3",
+                                    "the sexton\xe2\x80\x99s key",
+                                    "\xe2\x80\x9cHalt!\xe2\x80\x9d",
+                                    "Wait\xe2\x80\xa6",
+                                    "2\xc3\x97"
+                                    "3",
+                                    "caf\xc3\xa9",
+                                    "\xce\xb1\xce\xb2",
+                                    "\xe2\x86\x92 4",
+                                    " ",
+                                    "x",
+                                    "Roster. Ghoul.",
+                                    "L2 K1",
+                                    "?",
+                                    "Trap, threshold: pit, 1d6.",
+                                    "\xc2\xb7",
+                                    "(card\xc2\xa0"
+                                    "7)"};
+
+static cb_backend *cairo_of(bool layout_only) {
+  cb_render_options ro = {CB_FORMAT_PDF, 150, cb_test_source_path("fonts"), false, layout_only};
+  cb_error err = {0};
+  cb_backend *b = NULL;
+  assert_int_equal(cb_backend_create(cb_backend_find("cairo"), &ro, &b, &err), CB_OK);
+  return b;
+}
+
+static void render(cb_backend *b, const cb_document *doc, cb_test_buf *out) {
+  cb_error err = {0};
+  if (cb_backend_render(b, doc, (cb_sink){out, cb_test_buf_write}, &err) != CB_OK) fail_msg("%s", err.msg);
+}
+
+static void plain_texts_measure_and_draw_as_the_layout_does(void **state) {
+  (void)state;
+  cb_backend *quick = cairo_of(false), *slow = cairo_of(true);
+  const cb_measure *mq = quick->cls->measure(quick), *ms = slow->cls->measure(slow);
+  cb_document doc = {.title = "plain", .date = 1700000000};
+  cb_page *p = cb_page_new(595, 842);
+  assert_non_null(p);
+  double y = 20;
+  for (int f = 0; f < CB_FONT_COUNT; f++)
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++, y += 7) {
+      double size = 6 + (double)((i + (size_t)f) % 4) * 1.5;
+      double wq = mq->width(mq->ctx, (cb_font)f, size, texts[i]),
+             ws = ms->width(ms->ctx, (cb_font)f, size, texts[i]);
+      if (wq != ws) fail_msg("'%s' in font %d: %.9f pt plain, %.9f by the layout", texts[i], f, wq, ws);
+      cb_page_text(p, (cb_font)f, size, 20 + (double)(i % 3) * 150, y < 820 ? y : y - 800, (cb_rgb){0, 0, 0},
+                   texts[i]);
+    }
+  assert_int_equal(cb_document_add(&doc, p), 0);
+  cb_test_buf a = {0}, b = {0};
+  render(quick, &doc, &a);
+  render(slow, &doc, &b);
+  assert_true(a.len > 1000);
+  assert_int_equal(a.len, b.len);
+  assert_memory_equal(a.data, b.data, a.len);
+  free(a.data);
+  free(b.data);
+  cb_document_free(&doc);
+  cb_backend_destroy(quick);
+  cb_backend_destroy(slow);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {cmocka_unit_test(plain_texts_measure_and_draw_as_the_layout_does)};
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
