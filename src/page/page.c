@@ -21,6 +21,7 @@ cb_page *cb_page_new(double w, double h) {
 
 void cb_page_free(cb_page *p) {
   if (!p) return;
+  if (p->free_prepared) p->free_prepared(p->prepared);
   cb_arena_free(p->arena);
   free(p->items);
   free(p->ops);

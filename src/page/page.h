@@ -88,6 +88,11 @@ typedef struct cb_page {
    * the sheet does not shrink a map to where this grows. */
   int cramped;
   cb_item_role role; /* given to every item added, until changed */
+  /* What a backend did for the page ahead of drawing it, on the thread that
+   * laid it out (cb_backend_prepare): the backend's own, freed with the page. */
+  const void *prepared_by;
+  void *prepared;
+  void (*free_prepared)(void *prepared);
 } cb_page;
 
 typedef struct cb_document {

@@ -63,6 +63,10 @@ void cb_backend_page(cb_backend *b, const cb_page *p) {
 
 void *cb_backend_take_marks(cb_backend *b) { return b->cls->take_marks ? b->cls->take_marks(b) : NULL; }
 
+void cb_backend_prepare(cb_backend *b, cb_page *p) {
+  if (b->cls->prepare && b->err.status == CB_OK && !p->prepared) b->cls->prepare(b, p);
+}
+
 void cb_backend_add_marks(cb_backend *b, const void *marks) {
   if (marks && b->cls->add_marks) b->cls->add_marks(b, marks);
 }

@@ -40,6 +40,11 @@ typedef struct cb_backend_class {
    * of the class make the same bytes. */
   void *(*take_marks)(cb_backend *b);
   void (*add_marks)(cb_backend *b, const void *marks);
+  /* Optional (NULL): what drawing p will need that can be done ahead, on
+   * the thread that laid p out, hung on p for a backend of the class to
+   * draw it with (the cairo backend shapes its lines); nothing when out of
+   * memory (the drawing then does it itself). */
+  void (*prepare)(cb_backend *b, cb_page *p);
   void (*begin_document)(cb_backend *b, const cb_document *doc, cb_sink sink);
   void (*begin_page)(cb_backend *b, const cb_page *p, int index);
   void (*path)(cb_backend *b, const cb_page *p, const cb_item *item);
@@ -61,6 +66,10 @@ struct cb_backend {
  * none: a batch's worker takes them after laying out a dungeon, and the
  * backend that draws the dungeon's pages adds them. Free them with free(). */
 void *cb_backend_take_marks(cb_backend *b);
+/* The class's prepare, or nothing when it has none: a batch's worker
+ * prepares the pages it laid out, so that the thread that draws them has
+ * less to do; the bytes drawn are the same either way. */
+void cb_backend_prepare(cb_backend *b, cb_page *p);
 void cb_backend_add_marks(cb_backend *b, const void *marks);
 
 /* The backends' names for a message: "'cairo' or 'haru'", into buf. */

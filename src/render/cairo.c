@@ -62,6 +62,7 @@ typedef struct cairo_backend {
   cb_sink sink;
   cairo_surface_t *surface;
   cairo_t *cr;
+  const cb_page *page; /* the page being drawn */
   double yoff, cur_h, scale, total_w, total_h;
 } cairo_backend;
 
@@ -514,6 +515,7 @@ static void begin_page(cb_backend *base, const cb_page *p, int index) {
   if (b->base.err.status) return;
   cairo_t *cr = b->cr;
   cairo_save(cr);
+  b->page = p;
   b->cur_h = p->h;
   if (b->o.format == CB_FORMAT_PDF) {
     cairo_pdf_surface_set_size(b->surface, p->w, p->h);
@@ -612,15 +614,22 @@ done:
     cairo_new_sub_path(cr);
 }
 
+/* A plain line's face and font (their kind in *kind), the font's scaled
+ * font usable; NULL when the line is not plain. */
+static plain_face *plain_font(cairo_backend *b, const cb_item *it, PangoFont **font, int *kind) {
+  plain_face *pf = plain_of(b, it->font, it->text, true, kind);
+  if (!pf) return NULL;
+  *font = pf->item[*kind - 1]->analysis.font;
+  cairo_scaled_font_t *scaled = pango_cairo_font_get_scaled_font(PANGO_CAIRO_FONT(*font));
+  return scaled && cairo_scaled_font_status(scaled) == CAIRO_STATUS_SUCCESS ? pf : NULL;
+}
+
 /* A plain line's face, its glyphs shaped into b->glyphs; NULL when the line
  * is not plain or a glyph would need pango's own drawing (unknown, empty). */
 static plain_face *plain_line(cairo_backend *b, const cb_item *it, PangoFont **font) {
   int kind;
-  plain_face *pf = plain_of(b, it->font, it->text, true, &kind);
+  plain_face *pf = plain_font(b, it, font, &kind);
   if (!pf) return NULL;
-  *font = pf->item[kind - 1]->analysis.font;
-  cairo_scaled_font_t *scaled = pango_cairo_font_get_scaled_font(PANGO_CAIRO_FONT(*font));
-  if (!scaled || cairo_scaled_font_status(scaled) != CAIRO_STATUS_SUCCESS) return NULL;
   int len = (int)strlen(it->text);
   pango_shape_full(it->text, len, it->text, len, &pf->item[kind - 1]->analysis, b->glyphs);
   for (int i = 0; i < b->glyphs->num_glyphs; i++) {
@@ -632,13 +641,85 @@ static plain_face *plain_line(cairo_backend *b, const cb_item *it, PangoFont **f
   return b->glyphs->num_glyphs > 0 ? pf : NULL;
 }
 
+/* A page's plain lines shaped ahead of drawing (prepare): the glyphs of
+ * item k from line[k].first, line[k].n of them; n 0 for a line to lay out.
+ * Glyph ids and positions come from the font files and the shaping alone,
+ * so a backend with fonts of its own shapes them as the drawing one would. */
+typedef struct prepared {
+  struct prepared_line {
+    int first, n;
+  } * line;
+  PangoGlyphInfo *glyphs;
+  int *clusters;
+  size_t used, cap_glyphs, cap_clusters;
+} prepared;
+
+static void prepared_free(void *v) {
+  prepared *pr = v;
+  if (!pr) return;
+  free(pr->line);
+  free(pr->glyphs);
+  free(pr->clusters);
+  free(pr);
+}
+
+/* b->glyphs kept for item k; false when out of memory. */
+static bool keep_glyphs(prepared *pr, int k, const PangoGlyphString *g) {
+  size_t need = pr->used + (size_t)g->num_glyphs;
+  if (cb_grow(&pr->glyphs, &pr->cap_glyphs, need, sizeof *pr->glyphs) ||
+      cb_grow(&pr->clusters, &pr->cap_clusters, need, sizeof *pr->clusters))
+    return false;
+  memcpy(pr->glyphs + pr->used, g->glyphs, sizeof *g->glyphs * (size_t)g->num_glyphs);
+  memcpy(pr->clusters + pr->used, g->log_clusters, sizeof *g->log_clusters * (size_t)g->num_glyphs);
+  pr->line[k] = (struct prepared_line){(int)pr->used, g->num_glyphs};
+  pr->used = need;
+  return true;
+}
+
+static void prepare(cb_backend *base, cb_page *p) {
+  cairo_backend *b = (cairo_backend *)base;
+  prepared *pr = cb_calloc(1, sizeof *pr);
+  if (pr) pr->line = cb_calloc((size_t)p->nitems + 1, sizeof *pr->line);
+  bool ok = pr && pr->line;
+  for (int k = 0; ok && k < p->nitems; k++) {
+    PangoFont *font;
+    if (p->items[k].kind == CB_ITEM_TEXT && plain_line(b, &p->items[k], &font))
+      ok = keep_glyphs(pr, k, b->glyphs);
+  }
+  if (!ok) {
+    prepared_free(pr);
+    return;
+  }
+  p->prepared_by = &cb_backend_cairo, p->prepared = pr, p->free_prepared = prepared_free;
+}
+
+/* A line's face, its glyphs put in b->glyphs from the page's prepared ones:
+ * NULL with *done false when the page was not prepared (shape it now), with
+ * *done true when the line is to be laid out. */
+static plain_face *prepared_glyphs(cairo_backend *b, const cb_item *it, PangoFont **font, bool *done) {
+  const cb_page *p = b->page;
+  *done = p && p->prepared_by == &cb_backend_cairo && it >= p->items && it < p->items + p->nitems;
+  if (!*done) return NULL;
+  const prepared *pr = p->prepared;
+  const struct prepared_line *l = &pr->line[it - p->items];
+  int kind;
+  plain_face *pf = l->n > 0 ? plain_font(b, it, font, &kind) : NULL;
+  if (!pf) return NULL;
+  pango_glyph_string_set_size(b->glyphs, l->n);
+  memcpy(b->glyphs->glyphs, pr->glyphs + l->first, sizeof *pr->glyphs * (size_t)l->n);
+  memcpy(b->glyphs->log_clusters, pr->clusters + l->first, sizeof *pr->clusters * (size_t)l->n);
+  return pf;
+}
+
 /* A line of text: a plain one without a layout (its glyphs the same), any
  * other through pango's layout. */
 static void text(cb_backend *base, const cb_item *it) {
   cairo_backend *b = (cairo_backend *)base;
   if (!(it->size > 0 && it->size < 1e4)) return; /* a scale of 0 or NaN would break the whole document */
   PangoFont *font = NULL;
-  const plain_face *pf = plain_line(b, it, &font);
+  bool ahead = false;
+  const plain_face *pf = prepared_glyphs(b, it, &font, &ahead);
+  if (!ahead) pf = plain_line(b, it, &font);
   if (!pf) {
     set_font(b, it->font);
     pango_layout_set_text(b->layout, it->text, -1);
@@ -659,6 +740,7 @@ static void text(cb_backend *base, const cb_item *it) {
 
 static void end_page(cb_backend *base) {
   cairo_backend *b = (cairo_backend *)base;
+  b->page = NULL;
   if (b->base.err.status) return;
   cairo_restore(b->cr);
   if (b->o.format == CB_FORMAT_PDF)
@@ -704,6 +786,7 @@ const cb_backend_class cb_backend_cairo = {
     .destroy = destroy,
     .measure = measure,
     .begin_document = begin_document,
+    .prepare = prepare,
     .begin_page = begin_page,
     .path = path,
     .text = text,

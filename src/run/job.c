@@ -408,6 +408,14 @@ typedef struct book {
   cb_dungeon shared; /* the options every dungeon of the batch shares (names' arena) */
 } book;
 
+/* What drawing doc's pages with a backend of b's class can have done ahead,
+ * done on the worker that laid them out (the same bytes, less for the
+ * thread that draws to do). */
+static void prepare_pages(cb_backend *b, cb_document *doc) {
+  for (int k = 0; k < doc->npages; k++)
+    cb_backend_prepare(b, doc->pages[k]);
+}
+
 static void book_make(void *ctx, int w, int i, cb_made *out) {
   book *bk = ctx;
   renderer ri = bk->crew.r[w];
@@ -417,6 +425,7 @@ static void book_make(void *ctx, int w, int i, cb_made *out) {
   ri.so.again = bk->fits[i];
   out->st = make_and_lay_out(bk->job, &ri, i, &out->d, &out->doc, &out->err);
   if (!bk->counting) cb_sheet_memo_free(bk->fits[i]), bk->fits[i] = NULL;
+  if (!bk->counting && out->st == CB_OK) prepare_pages(ri.b, &out->doc);
   if (bk->crew.own) out->marks = cb_backend_take_marks(ri.b);
 }
 
@@ -569,6 +578,7 @@ static void files_make(void *ctx, int w, int i, cb_made *out) {
   out->st = make_dungeon(&sub, &out->d, &out->err);
   if (out->st == CB_OK && fs->crew.n) {
     out->st = pages_of(&sub, &fs->crew.r[w], out->d, &out->doc, &out->err);
+    if (out->st == CB_OK) prepare_pages(fs->crew.r[w].b, &out->doc);
     out->marks = cb_backend_take_marks(fs->crew.r[w].b);
   }
 }

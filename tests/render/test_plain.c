@@ -51,7 +51,7 @@ static const char *const texts[] = {"Goblins",
                                     "7)"};
 
 static cb_backend *cairo_of(bool layout_only) {
-  cb_render_options ro = {CB_FORMAT_PDF, 150, cb_test_source_path("fonts"), false, layout_only};
+  cb_render_options ro = {CB_FORMAT_PDF, 150, cb_test_source_path("fonts"), layout_only, layout_only};
   cb_error err = {0};
   cb_backend *b = NULL;
   assert_int_equal(cb_backend_create(cb_backend_find("cairo"), &ro, &b, &err), CB_OK);
@@ -63,11 +63,9 @@ static void render(cb_backend *b, const cb_document *doc, cb_test_buf *out) {
   if (cb_backend_render(b, doc, (cb_sink){out, cb_test_buf_write}, &err) != CB_OK) fail_msg("%s", err.msg);
 }
 
-static void plain_texts_measure_and_draw_as_the_layout_does(void **state) {
-  (void)state;
-  cb_backend *quick = cairo_of(false), *slow = cairo_of(true);
+/* A page of every text in every face, each measured alike by both backends. */
+static cb_page *page_of_texts(cb_backend *quick, cb_backend *slow) {
   const cb_measure *mq = quick->cls->measure(quick), *ms = slow->cls->measure(slow);
-  cb_document doc = {.title = "plain", .date = 1700000000};
   cb_page *p = cb_page_new(595, 842);
   assert_non_null(p);
   double y = 20;
@@ -80,7 +78,14 @@ static void plain_texts_measure_and_draw_as_the_layout_does(void **state) {
       cb_page_text(p, (cb_font)f, size, 20 + (double)(i % 3) * 150, y < 820 ? y : y - 800, (cb_rgb){0, 0, 0},
                    texts[i]);
     }
-  assert_int_equal(cb_document_add(&doc, p), 0);
+  return p;
+}
+
+static void plain_texts_measure_and_draw_as_the_layout_does(void **state) {
+  (void)state;
+  cb_backend *quick = cairo_of(false), *slow = cairo_of(true);
+  cb_document doc = {.title = "plain", .date = 1700000000};
+  assert_int_equal(cb_document_add(&doc, page_of_texts(quick, slow)), 0);
   cb_test_buf a = {0}, b = {0};
   render(quick, &doc, &a);
   render(slow, &doc, &b);
@@ -94,7 +99,38 @@ static void plain_texts_measure_and_draw_as_the_layout_does(void **state) {
   cb_backend_destroy(slow);
 }
 
+/* Issue 24: a batch's worker shapes its pages' lines ahead of drawing
+ * (cb_backend_prepare, with fonts of its own); the drawing backend draws
+ * them from those glyphs, to the same bytes as shaping them itself. */
+static void a_page_prepared_elsewhere_draws_the_same(void **state) {
+  (void)state;
+  cb_backend *drawer = cairo_of(false), *worker = cairo_of(true), *layout = cairo_of(true);
+  cb_render_options ro = {CB_FORMAT_PDF, 150, cb_test_source_path("fonts"), true, false};
+  cb_error err = {0};
+  cb_backend_destroy(worker);
+  assert_int_equal(cb_backend_create(cb_backend_find("cairo"), &ro, &worker, &err), CB_OK);
+  cb_document plain = {.title = "plain", .date = 1700000000}, ahead = plain;
+  assert_int_equal(cb_document_add(&plain, page_of_texts(drawer, layout)), 0);
+  assert_int_equal(cb_document_add(&ahead, page_of_texts(drawer, layout)), 0);
+  cb_backend_prepare(worker, ahead.pages[0]);
+  assert_true(ahead.pages[0]->prepared != NULL);
+  cb_test_buf a = {0}, b = {0};
+  render(drawer, &plain, &a);
+  render(drawer, &ahead, &b);
+  assert_true(a.len > 1000);
+  assert_int_equal(a.len, b.len);
+  assert_memory_equal(a.data, b.data, a.len);
+  free(a.data);
+  free(b.data);
+  cb_document_free(&plain);
+  cb_document_free(&ahead);
+  cb_backend_destroy(drawer);
+  cb_backend_destroy(worker);
+  cb_backend_destroy(layout);
+}
+
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(plain_texts_measure_and_draw_as_the_layout_does)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(plain_texts_measure_and_draw_as_the_layout_does),
+                                     cmocka_unit_test(a_page_prepared_elsewhere_draws_the_same)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
