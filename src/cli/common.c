@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/recorded.h"
 #include "options.h"
 #include "registry/registry.h"
 #include "run/batch.h"
@@ -94,6 +95,11 @@ static cb_status parse_seeds(const cb_option_spec *s, const char *arg, void *opt
   return CB_OK;
 }
 
+/* An option every dungeon records: its name, kind and recording from its
+ * row in model/recorded.h. */
+#define RECORDED_(id, name_, kind_, when) .name = name_, .kind = CB_OPT_##kind_, .record = CB_REC_##when
+#define RECORDED(id) CB_RECORDED_ROW_##id(RECORDED_)
+
 /* A flag of cb_cli or the job. */
 #define FLAG(opt, member, text)                                                                              \
   { .name = opt, .kind = CB_OPT_FLAG, .set = true, .field = CLI(member), .help = text }
@@ -136,40 +142,21 @@ const cb_option_spec cb_cli_common[] = {
      .field = CLI(job.gen.levels),
      .help = "levels, 1 to 1000, for the procedures that make several\n"
              "(default: the procedure's, as listed above)"},
-    /* the stocking records these three (spec/stocking.md) */
-    {.name = "theme",
-     .arg = "NAME|FILE",
-     .kind = CB_OPT_TEXT,
-     .flags = CB_OPTF_GENERATOR,
-     .hi = 4000,
+    {RECORDED(THEME), .arg = "NAME|FILE", .flags = CB_OPTF_GENERATOR, .hi = 4000,
      .field = CLI(job.stock.theme),
      .help = "the words the rooms are stocked with: crypt, caverns,\n"
              "ruined-temple, mine, wizards-tower, bandit-lair,\n"
              "drowned-shrine, or a theme file of your own\n"
-             "(default: the seed picks one)",
-     .record = CB_REC_ALWAYS},
-    {.name = "depth",
-     .arg = "D",
-     .kind = CB_OPT_NUMBER,
-     .flags = CB_OPTF_GENERATOR,
-     .lo = 1,
-     .hi = 10,
+             "(default: the seed picks one)"},
+    {RECORDED(DEPTH), .arg = "D", .flags = CB_OPTF_GENERATOR, .lo = 1, .hi = 10,
      .field = CLI(job.stock.depth),
      .help = "how deep the dungeon lies, 1..10: monsters and treasure\n"
-             "grow with it (default 1)",
-     .record = CB_REC_ALWAYS},
-    {.name = "locks",
-     .arg = "N",
-     .kind = CB_OPT_NUMBER,
-     .flags = CB_OPTF_GENERATOR,
-     .lo = 0,
-     .hi = 8,
-     .field = CLI(job.stock.locks),
+             "grow with it (default 1)"},
+    {RECORDED(LOCKS), .arg = "N", .flags = CB_OPTF_GENERATOR, .lo = 0, .hi = 8, .field = CLI(job.stock.locks),
      .seen = CLI(job.stock.locks_set),
      .help = "add N nested lock-and-key pairs on the way to the goal,\n"
              "0..8 (default 1 with 8 rooms or more and no lock; 0\n"
-             "with --faithful)",
-     .record = CB_REC_IF_SET},
+             "with --faithful)"},
     {.name = "faithful",
      .kind = CB_OPT_FLAG,
      .flags = CB_OPTF_GENERATOR | CB_OPTF_HELP_OWN_OPTIONS,
@@ -177,15 +164,8 @@ const cb_option_spec cb_cli_common[] = {
      .field = CLI(job.gen.faithful),
      .help = "follow the seed's procedure exactly, without the repairs\n"
              "we add (re-rolls of dull deals, connecting lost rooms)"},
-    /* crawlbook.c records the title, for every procedure */
-    {.name = "title",
-     .arg = "TEXT",
-     .kind = CB_OPT_TEXT,
-     .flags = CB_OPTF_GENERATOR,
-     .hi = CB_TEXT_NAME,
-     .field = CLI(job.gen.title),
-     .help = "the dungeon's title (default: one drawn from the seed)",
-     .record = CB_REC_IF_SET},
+    {RECORDED(TITLE), .arg = "TEXT", .flags = CB_OPTF_GENERATOR, .hi = CB_TEXT_NAME,
+     .field = CLI(job.gen.title), .help = "the dungeon's title (default: one drawn from the seed)"},
     {.name = "output",
      .letter = 'o',
      .arg = "FILE",

@@ -13,6 +13,7 @@
 #include "json_fields.h"
 #include "json_stock.h"
 #include "model/check.h"
+#include "model/recorded.h"
 
 /* ---- the fields of levels, rooms and passages ---- */
 
@@ -346,15 +347,12 @@ static cb_status read_seed(cb_json_reader *r, json_t *seed, uint64_t *out) {
 }
 
 /* The options a generator writes (and the footer's command repeats): its
- * own, as its option rows name them, and those every dungeon records (the
- * title, and stocking's). Any other key is refused, so a file cannot put
+ * own, as its option rows name them, and those every dungeon records
+ * (model/recorded.h). Any other key is refused, so a file cannot put
  * words of its own into that command. */
 static bool known_option(const cb_json_procs *procs, const char *generator, const char *key) {
-  static const char *const every[] = {"title", "theme", "depth", "locks"};
   if (!*key || strlen(key) > 64) return false;
-  for (size_t i = 0; i < sizeof every / sizeof *every; i++)
-    if (strcmp(every[i], key) == 0) return true;
-  return procs->records(generator, key);
+  return cb_recorded_is(key) || procs->records(generator, key);
 }
 
 static cb_status read_options(cb_json_reader *r, json_t *root) {

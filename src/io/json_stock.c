@@ -43,14 +43,60 @@ static void put_short(cb_jw *w, const char *key, const char *text, const char *b
   if (text && brief && strcmp(text, brief) != 0) cb_jw_key(w, key, 0), cb_jw_str(w, brief);
 }
 
+static bool doing_same(const void *m) {
+  return same(((const cb_monster *)m)->doing, ((const cb_monster *)m)->doing_short);
+}
+
+/* A monster's fields; its roster "kind" (by name) follows the first. */
+static const cb_json_field monster_fields[] = {
+    CB_JF_STR_OF(cb_monster, name, "name", CB_TEXT_NAME, CB_JF_REQUIRED),
+    CB_JF_INT_OF(cb_monster, count, "count", 1, 10000, CB_JF_REQUIRED, 1),
+    CB_JF_STR_OF(cb_monster, hd, "hd", CB_TEXT_HD, CB_JF_REQUIRED),
+    CB_JF_STR_OF(cb_monster, doing, "doing", MAX_LINE, CB_JF_OMIT_NULL),
+    {.key = "doing_short",
+     .kind = CB_JF_STR,
+     .offset = offsetof(cb_monster, doing_short),
+     .hi = MAX_LINE,
+     .omit = doing_same},
+};
+enum { NMONSTER = sizeof monster_fields / sizeof *monster_fields };
+static cb_status read_kind(cb_json_reader *r, json_t *entry, const char *where, void *item, void *ctx);
+static const cb_json_list wandering = {"wandering",        6,        0, monster_fields, NMONSTER,
+                                       sizeof(cb_monster), read_kind};
+static const cb_json_list monsters = {"monsters", MAX_MONSTERS,       0,        monster_fields,
+                                      NMONSTER,   sizeof(cb_monster), read_kind};
+
+/* A roster entry's fields; "ac_ascending" (19 - ac, not read back) follows "ac". */
+static const cb_json_field roster_fields[] = {
+    CB_JF_STR_OF(cb_roster_entry, name, "name", CB_TEXT_NAME, CB_JF_REQUIRED),
+    CB_JF_STR_OF(cb_roster_entry, plural, "plural", CB_TEXT_NAME, CB_JF_REQUIRED),
+    CB_JF_INT_OF(cb_roster_entry, ac, "ac", -20, 20, CB_JF_REQUIRED, 9),
+    CB_JF_STR_OF(cb_roster_entry, hd, "hd", CB_TEXT_HD, CB_JF_REQUIRED),
+    CB_JF_STR_OF(cb_roster_entry, attacks, "attacks", CB_TEXT_NAME, CB_JF_REQUIRED),
+    CB_JF_STR_OF(cb_roster_entry, damage, "damage", CB_TEXT_NAME, CB_JF_REQUIRED),
+    CB_JF_INT_OF(cb_roster_entry, morale, "morale", 2, 12, CB_JF_REQUIRED, 7),
+    CB_JF_STR_OF(cb_roster_entry, move, "move", CB_TEXT_NAME, CB_JF_REQUIRED),
+    CB_JF_STR_OF(cb_roster_entry, about, "about", MAX_LINE, CB_JF_REQUIRED),
+};
+enum { NROSTER = sizeof roster_fields / sizeof *roster_fields, ROSTER_TO_AC = 3 };
+static const cb_json_list roster = {"roster", MAX_MONSTERS * 4,        0,   roster_fields,
+                                    NROSTER,  sizeof(cb_roster_entry), NULL};
+
+/* "boss" and "goal": the room and the name. */
+typedef struct named {
+  int room;
+  const char *name;
+} named;
+static const cb_json_field named_fields[] = {
+    CB_JF_INT_OF(named, room, "room", 0, 1000000000, CB_JF_REQUIRED, 0),
+    CB_JF_STR_OF(named, name, "name", CB_TEXT_NAME, CB_JF_REQUIRED),
+};
+
 static void put_monster(cb_jw *w, const cb_dungeon *d, const cb_monster *m) {
   cb_jw_raw(w, "{", 1);
-  cb_jw_key(w, "name", 1), cb_jw_str(w, m->name);
+  cb_jw_fields(w, monster_fields, 1, m, 1);
   if (m->kind >= 0 && m->kind < d->nroster) cb_jw_key(w, "kind", 0), cb_jw_str(w, d->roster[m->kind].name);
-  cb_jw_key(w, "count", 0), cb_jw_int(w, m->count);
-  cb_jw_key(w, "hd", 0), cb_jw_str(w, m->hd);
-  if (m->doing) cb_jw_key(w, "doing", 0), cb_jw_str(w, m->doing);
-  put_short(w, "doing_short", m->doing, m->doing_short);
+  cb_jw_fields(w, monster_fields + 1, NMONSTER - 1, m, 0);
   cb_jw_raw(w, "}", 1);
 }
 
@@ -66,16 +112,9 @@ static void put_roster(cb_jw *w, const cb_dungeon *d) {
   for (int i = 0; i < d->nroster; i++) {
     const cb_roster_entry *e = &d->roster[i];
     cb_jw_put(w, i ? ",\n  {" : "\n  {");
-    cb_jw_key(w, "name", 1), cb_jw_str(w, e->name);
-    cb_jw_key(w, "plural", 0), cb_jw_str(w, e->plural);
-    cb_jw_key(w, "ac", 0), cb_jw_int(w, e->ac);
+    cb_jw_fields(w, roster_fields, ROSTER_TO_AC, e, 1);
     cb_jw_key(w, "ac_ascending", 0), cb_jw_int(w, 19 - e->ac);
-    cb_jw_key(w, "hd", 0), cb_jw_str(w, e->hd);
-    cb_jw_key(w, "attacks", 0), cb_jw_str(w, e->attacks);
-    cb_jw_key(w, "damage", 0), cb_jw_str(w, e->damage);
-    cb_jw_key(w, "morale", 0), cb_jw_int(w, e->morale);
-    cb_jw_key(w, "move", 0), cb_jw_str(w, e->move);
-    cb_jw_key(w, "about", 0), cb_jw_str(w, e->about);
+    cb_jw_fields(w, roster_fields + ROSTER_TO_AC, NROSTER - ROSTER_TO_AC, e, 0);
     cb_jw_raw(w, "}", 1);
   }
   cb_jw_put(w, d->nroster ? "\n ]" : "]");
@@ -86,9 +125,18 @@ static void put_named(cb_jw *w, const char *key, int room, const char *name) {
   cb_jw_put(w, ",\n \"");
   cb_jw_put(w, key);
   cb_jw_put(w, "\": {");
-  cb_jw_key(w, "room", 1), cb_jw_int(w, room);
-  cb_jw_key(w, "name", 0), cb_jw_str(w, name);
+  cb_jw_fields(w, named_fields, 2, &(named){room, name}, 1);
   cb_jw_raw(w, "}", 1);
+}
+
+/* ,\n "key": ["line", "line"] (the lines up to the first NULL). */
+static void put_lines(cb_jw *w, const char *key, const char *const lines[2]) {
+  cb_jw_put(w, ",\n \"");
+  cb_jw_put(w, key);
+  cb_jw_put(w, "\": [");
+  for (int i = 0; i < 2 && lines[i]; i++)
+    cb_jw_next(w, i), cb_jw_str(w, lines[i]);
+  cb_jw_put(w, "]");
 }
 
 void cb_json_write_stock(cb_jw *w, const cb_dungeon *d) {
@@ -97,18 +145,11 @@ void cb_json_write_stock(cb_jw *w, const cb_dungeon *d) {
   cb_jw_str(w, d->theme);
   cb_jw_put(w, ",\n \"depth\": ");
   cb_jw_int(w, d->depth);
-  cb_jw_put(w, ",\n \"hook\": [");
-  for (int i = 0; i < 2 && d->hook[i]; i++)
-    cb_jw_next(w, i), cb_jw_str(w, d->hook[i]);
-  cb_jw_put(w, "]");
+  put_lines(w, "hook", d->hook);
   if (d->hook_short[0] && d->hook_short[1] &&
       (strcmp(d->hook[0], d->hook_short[0]) != 0 ||
-       (d->hook[1] && strcmp(d->hook[1], d->hook_short[1]) != 0))) {
-    cb_jw_put(w, ",\n \"hook_short\": [");
-    for (int i = 0; i < 2; i++)
-      cb_jw_next(w, i), cb_jw_str(w, d->hook_short[i]);
-    cb_jw_put(w, "]");
-  }
+       (d->hook[1] && strcmp(d->hook[1], d->hook_short[1]) != 0)))
+    put_lines(w, "hook_short", d->hook_short);
   if (d->nroster) put_roster(w, d);
   put_named(w, "boss", d->boss_room, d->boss_name);
   put_named(w, "goal", d->goal_room, d->goal_name);
@@ -136,85 +177,44 @@ void cb_json_write_contents(cb_jw *w, const cb_dungeon *d, const cb_room *room) 
   cb_jw_raw(w, "}", 1);
 }
 
-/* The roster entry a monster names ("kind"), -1 for none. */
-static int roster_entry(cb_json_reader *r, json_t *v, const char *at) {
-  const char *kind = cb_jr_str(r, v, at, "kind", 200, 0);
-  if (!kind) return -1;
-  for (int i = 0; i < r->d->nroster; i++)
-    if (!strcmp(r->d->roster[i].name, kind)) return i;
-  cb_jr_fail(r, at, "'kind' \"%.60s\" is no roster entry", kind);
-  return -1;
-}
-
-/* A list of monsters at obj[key]; *n gets their count. */
-static cb_monster *read_monsters(cb_json_reader *r, json_t *obj, const char *where, const char *key,
-                                 size_t max, int *n) {
-  json_t *a = cb_jr_array(r, obj, where, key, max, 0);
-  *n = 0;
-  if (!a || !json_array_size(a)) return NULL;
-  cb_monster *m = cb_arena_alloc(r->d->arena, json_array_size(a), sizeof *m);
-  if (!m) return cb_jr_oom(r), NULL;
-  size_t i;
-  json_t *v;
-  json_array_foreach(a, i, v) {
-    char at[96];
-    snprintf(at, sizeof at, "%s.%s[%zu]", where, key, i);
-    if (!json_is_object(v)) return cb_jr_fail(r, at, "must be an object"), NULL;
-    m[i].name = cb_jr_str(r, v, at, "name", CB_TEXT_NAME, 1);
-    m[i].count = cb_jr_int(r, v, at, "count", 1, 10000, 1, 1);
-    m[i].hd = cb_jr_str(r, v, at, "hd", CB_TEXT_HD, 1);
-    m[i].doing = cb_jr_str(r, v, at, "doing", MAX_LINE, 0);
-    m[i].doing_short = cb_jr_str(r, v, at, "doing_short", MAX_LINE, 0);
-    m[i].kind = roster_entry(r, v, at);
-    if (r->st) return NULL;
-  }
-  *n = (int)json_array_size(a);
-  return m;
-}
-
-static cb_status read_roster(cb_json_reader *r, json_t *root) {
-  json_t *a = cb_jr_array(r, root, "", "roster", MAX_MONSTERS * 4, 0);
-  if (!a || !json_array_size(a)) return r->st;
-  cb_roster_entry *e = cb_arena_alloc(r->d->arena, json_array_size(a), sizeof *e);
-  if (!e) return cb_jr_oom(r);
-  size_t i;
-  json_t *v;
-  json_array_foreach(a, i, v) {
-    char at[32];
-    snprintf(at, sizeof at, "roster[%zu]", i);
-    if (!json_is_object(v)) return cb_jr_fail(r, at, "must be an object");
-    e[i].name = cb_jr_str(r, v, at, "name", CB_TEXT_NAME, 1);
-    e[i].plural = cb_jr_str(r, v, at, "plural", CB_TEXT_NAME, 1);
-    e[i].ac = cb_jr_int(r, v, at, "ac", -20, 20, 1, 9);
-    e[i].hd = cb_jr_str(r, v, at, "hd", CB_TEXT_HD, 1);
-    e[i].attacks = cb_jr_str(r, v, at, "attacks", CB_TEXT_NAME, 1);
-    e[i].damage = cb_jr_str(r, v, at, "damage", CB_TEXT_NAME, 1);
-    e[i].morale = cb_jr_int(r, v, at, "morale", 2, 12, 1, 7);
-    e[i].move = cb_jr_str(r, v, at, "move", CB_TEXT_NAME, 1);
-    e[i].about = cb_jr_str(r, v, at, "about", MAX_LINE, 1);
-    if (r->st) return r->st;
-  }
-  r->d->roster = e, r->d->nroster = (int)json_array_size(a);
+/* The roster entry a monster names ("kind"), -1 for none; read after its
+ * fields (a list's check). */
+static cb_status read_kind(cb_json_reader *r, json_t *entry, const char *where, void *item, void *ctx) {
+  (void)ctx;
+  cb_monster *m = item;
+  const char *kind = cb_jr_str(r, entry, where, "kind", 200, 0);
+  m->kind = -1;
+  for (int i = 0; kind && i < r->d->nroster && m->kind < 0; i++)
+    if (!strcmp(r->d->roster[i].name, kind)) m->kind = i;
+  if (kind && m->kind < 0) cb_jr_fail(r, where, "'kind' \"%.60s\" is no roster entry", kind);
   return r->st;
+}
+
+/* A list of records, NULL when it is absent or empty. */
+static void *read_list(cb_json_reader *r, json_t *obj, const char *where, const cb_json_list *l, int *n) {
+  void *items = cb_jr_list(r, obj, where, l, NULL, NULL, n);
+  return *n ? items : NULL;
 }
 
 /* "boss" and "goal": {"room": id, "name": ...}; the room is checked once rooms are read. */
 static const char *read_named(cb_json_reader *r, json_t *root, const char *key, int *room) {
   json_t *o = cb_jr_field(r, root, "", key, JSON_OBJECT, 0);
-  if (!o) return NULL;
-  *room = cb_jr_int(r, o, key, "room", 0, 1000000000, 1, 0);
-  return cb_jr_str(r, o, key, "name", CB_TEXT_NAME, 1);
+  named v = {0};
+  if (!o || cb_jr_fields(r, o, key, named_fields, 2, NULL, &v)) return NULL;
+  *room = v.room;
+  return v.name;
 }
 
-static cb_status read_hook_short(cb_json_reader *r, json_t *root) {
-  json_t *hook = cb_jr_array(r, root, "", "hook_short", 2, 0);
+/* "key": up to two lines of text, into lines. */
+static cb_status read_lines(cb_json_reader *r, json_t *root, const char *key, const char *lines[2]) {
+  json_t *a = cb_jr_array(r, root, "", key, 2, 0);
   size_t i;
   json_t *v;
-  json_array_foreach(hook, i, v) {
+  json_array_foreach(a, i, v) {
     if (!json_is_string(v) || json_string_length(v) > MAX_LINE ||
         strlen(json_string_value(v)) != json_string_length(v))
-      return cb_jr_fail(r, "hook_short", "line %zu must be a string of at most %d bytes", i, MAX_LINE);
-    if (!(r->d->hook_short[i] = cb_arena_strdup(r->d->arena, json_string_value(v)))) return cb_jr_oom(r);
+      return cb_jr_fail(r, key, "line %zu must be a string of at most %d bytes", i, MAX_LINE);
+    if (!(lines[i] = cb_arena_strdup(r->d->arena, json_string_value(v)))) return cb_jr_oom(r);
   }
   return r->st;
 }
@@ -222,23 +222,16 @@ static cb_status read_hook_short(cb_json_reader *r, json_t *root) {
 cb_status cb_json_read_stock(cb_json_reader *r, json_t *root) {
   cb_dungeon *d = r->d;
   if (r->version >= 3) {
-    if (read_roster(r, root) || read_hook_short(r, root)) return r->st;
+    d->roster = read_list(r, root, "", &roster, &d->nroster);
+    if (r->st || read_lines(r, root, "hook_short", d->hook_short)) return r->st;
     d->boss_name = read_named(r, root, "boss", &d->boss_room);
     d->goal_name = read_named(r, root, "goal", &d->goal_room);
     if (r->st) return r->st;
   }
   d->theme = cb_jr_str(r, root, "", "theme", CB_TEXT_NAME, 0);
   d->depth = cb_jr_int(r, root, "", "depth", 1, 10, 0, 1);
-  json_t *hook = cb_jr_array(r, root, "", "hook", 2, 0);
-  size_t i;
-  json_t *v;
-  json_array_foreach(hook, i, v) {
-    if (!json_is_string(v) || json_string_length(v) > MAX_LINE ||
-        strlen(json_string_value(v)) != json_string_length(v))
-      return cb_jr_fail(r, "hook", "line %zu must be a string of at most %d bytes", i, MAX_LINE);
-    if (!(d->hook[i] = cb_arena_strdup(d->arena, json_string_value(v)))) return cb_jr_oom(r);
-  }
-  d->wandering = read_monsters(r, root, "", "wandering", 6, &d->nwandering);
+  if (read_lines(r, root, "hook", d->hook)) return r->st;
+  d->wandering = read_list(r, root, "", &wandering, &d->nwandering);
   if (!r->st && d->nwandering && d->nwandering != 6)
     return cb_jr_fail(r, "wandering", "the d6 table holds six entries, not %d", d->nwandering);
   if (!r->st && (!d->theme) != (!d->hook[0])) return cb_jr_fail(r, "", "'theme' and 'hook' come together");
@@ -257,7 +250,7 @@ cb_status cb_json_read_contents(cb_json_reader *r, json_t *v, const char *room_w
   out->special = cb_jr_str(r, c, where, "special", MAX_LINE, 0);
   out->dressing_short = cb_jr_str(r, c, where, "dressing_short", MAX_LINE, 0);
   out->special_short = cb_jr_str(r, c, where, "special_short", MAX_LINE, 0);
-  out->monsters = read_monsters(r, c, where, "monsters", MAX_MONSTERS, &out->nmonsters);
+  out->monsters = read_list(r, c, where, &monsters, &out->nmonsters);
   json_t *trap = cb_jr_field(r, c, where, "trap", JSON_OBJECT, 0);
   if (trap && !r->st) {
     char at[80];

@@ -18,6 +18,7 @@
 #include "layout/impose.h"
 #include "layout/sheet.h"
 #include "model/check.h"
+#include "model/recorded.h"
 #include "model/view.h"
 #include "page/sizes.h"
 #include "registry/registry.h"
@@ -70,7 +71,7 @@ static cb_status make_dungeon(const cb_job *job, cb_dungeon **out, cb_error *err
   }
   cb_status st = cb_generator_run(g, &job->gen, out, err);
   if (st != CB_OK) return st;
-  if (job->gen.title && cb_dungeon_set_option(*out, "title", job->gen.title, false)) {
+  if (cb_dungeon_record(*out, CB_RECORDED_TITLE, job->gen.title)) {
     cb_dungeon_free(*out);
     *out = NULL;
     return cb_error_set(err, CB_EINTERNAL, "out of memory");

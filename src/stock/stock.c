@@ -9,6 +9,7 @@
 #include "base/text.h"
 #include "model/bfs.h"
 #include "model/check.h"
+#include "model/recorded.h"
 #include "stocker.h"
 
 /* Stocking's own streams of the seed: the dungeon uses 0, jitter others.
@@ -419,9 +420,7 @@ static int situation(stocker *s) {
   const cb_theme *t = s->t;
   s->sit = &t->situations[cb_rng_below(&s->words, (uint32_t)t->nsituations)];
   s->goal = &t->goals[cb_rng_below(&s->words, (uint32_t)t->ngoals)];
-  bool titled = false;
-  for (int i = 0; i < d->noptions; i++)
-    titled |= !strcmp(d->options[i].name, "title");
+  bool titled = cb_dungeon_recorded(d, CB_RECORDED_TITLE) != NULL;
   const char *a = t->list[CB_LIST_TITLE_A][cb_stocker_deal(s, &s->lists[CB_LIST_TITLE_A])][0].text;
   const char *b = t->list[CB_LIST_TITLE_B][cb_stocker_deal(s, &s->lists[CB_LIST_TITLE_B])][0].text;
   if (!titled) {
@@ -599,8 +598,8 @@ cb_status cb_stock_run(cb_dungeon *d, const cb_stock_options *o, cb_error *err) 
     char depth[8], locks[8];
     snprintf(depth, sizeof depth, "%d", o->depth ? o->depth : 1);
     snprintf(locks, sizeof locks, "%d", o->locks);
-    if (cb_dungeon_set_option(d, "theme", name, false) || cb_dungeon_set_option(d, "depth", depth, true) ||
-        (o->locks_set && cb_dungeon_set_option(d, "locks", locks, true)))
+    if (cb_dungeon_record(d, CB_RECORDED_THEME, name) || cb_dungeon_record(d, CB_RECORDED_DEPTH, depth) ||
+        cb_dungeon_record(d, CB_RECORDED_LOCKS, o->locks_set ? locks : NULL))
       st = cb_error_oom(err);
   }
   if (st == CB_OK) st = cb_stock(d, &t, o, err);

@@ -1,7 +1,8 @@
 /* The option specs the command line is built from: every row well formed,
  * rows that share a name read it alike, every option in --help, each
  * procedure's options taken by it and refused by the others, and every
- * option a procedure records named by one of its rows. */
+ * option a procedure records named by one of its rows, and every other one a
+ * dungeon records named by one table (model/recorded.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,7 +16,10 @@
 
 #include "cli/common.h"
 #include "cli/options.h"
+#include "io/json.h"
+#include "model/recorded.h"
 #include "registry/registry.h"
+#include "testlib.h"
 
 static const cb_option_spec *common_row(const char *name) {
   for (int k = 0; k < cb_cli_ncommon; k++)
@@ -199,11 +203,57 @@ static void records_named_by_rows(void **state) {
   }
 }
 
+/* The options every dungeon records, whichever procedure made it, are the
+ * rows of one table: each a common option of the command line of its kind;
+ * a dungeon made with all of them given records each under its row, nothing
+ * beyond them and its procedure's rows, and the JSON reads them back. */
+static void recorded_options_one_table(void **state) {
+  (void)state;
+  for (int r = 0; r < CB_RECORDED_COUNT; r++) {
+    const cb_recorded_option *row = &cb_recorded_options[r];
+    const cb_option_spec *c = common_row(row->name);
+    if (!c) fail_msg("--%s is recorded but no common option", row->name);
+    assert_int_equal(c->kind, row->number ? CB_OPT_NUMBER : CB_OPT_TEXT);
+    assert_int_not_equal(c->record, CB_REC_NONE);
+  }
+  int n;
+  const cb_generator *const *gens = cb_generator_list(&n);
+  for (int g = 0; g < n; g++) {
+    cb_cli cli;
+    cb_error err;
+    const char *args[] = {"-g", gens[g]->name, "--title", "The Vault", "--locks", "2", NULL};
+    assert_int_equal(parse(&cli, &err, args), CB_OK);
+    cli.job.output = NULL;
+    cb_dungeon *d = NULL, *back = NULL;
+    if (cb_job_run(&cli.job, &d, &err) != CB_OK) fail_msg("%s: %s", gens[g]->name, err.msg);
+    int recorded = 0;
+    for (int i = 0; i < d->noptions; i++) {
+      bool mine = cb_option_find(gens[g]->options, d->options[i].name) != NULL;
+      if (!mine && !cb_recorded_is(d->options[i].name))
+        fail_msg("%s records --%s, in no table", gens[g]->name, d->options[i].name);
+      recorded += !mine;
+    }
+    assert_int_equal(recorded, CB_RECORDED_COUNT);
+    for (int r = 0; r < CB_RECORDED_COUNT; r++)
+      assert_non_null(cb_dungeon_recorded(d, (cb_recorded)r));
+    cb_test_buf buf = {0};
+    assert_int_equal(cb_json_write(d, cb_proc_json(), (cb_sink){&buf, cb_test_buf_write}, &err), CB_OK);
+    if (cb_json_parse(buf.data, buf.len, "t.json", cb_proc_json(), &back, &err) != CB_OK)
+      fail_msg("%s: %s", gens[g]->name, err.msg);
+    assert_int_equal(back->noptions, d->noptions);
+    for (int r = 0; r < CB_RECORDED_COUNT; r++)
+      assert_string_equal(cb_dungeon_recorded(back, (cb_recorded)r), cb_dungeon_recorded(d, (cb_recorded)r));
+    free(buf.data);
+    cb_dungeon_free(back);
+    cb_dungeon_free(d);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(rows_well_formed),      cmocka_unit_test(shared_rows_agree),
       cmocka_unit_test(every_option_in_help),  cmocka_unit_test(options_scoped_to_procedures),
-      cmocka_unit_test(records_named_by_rows),
+      cmocka_unit_test(records_named_by_rows), cmocka_unit_test(recorded_options_one_table),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -624,6 +624,8 @@ static void bad_contents_are_refused(void **state) {
       {"\"hook\":[\"One.\",", "\"hook\":[\"One.\",\"x\",", "hook"},
       {"\"note\":\"A grate.\"", "\"note\":[]", "note"},
       {"\"wandering\":[" W1 ",", "\"wandering\":[", "wandering"},
+      /* a wandering monster is named as the list's entry (was ".wandering[0]") */
+      {"\"count\":3", "\"count\":0", "bad.json: wandering[0]: 'count' is 0"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     char doc[8192];

@@ -4,8 +4,19 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "io/json_util.h"
+#include "io/json_fields.h"
 #include "proc.h"
+
+static cb_status check_room(cb_json_reader *r, json_t *entry, const char *where, void *item, void *ctx);
+static const cb_json_field room_fields[] = {
+    CB_JF_INT_OF(cb_pc_room, room, "room", 1, 1000000000, CB_JF_REQUIRED, 1),
+    CB_JF_COORD_OF(cb_pc_room, x, "x", -CB_JSON_MAX_COORD, CB_JSON_MAX_COORD, CB_JF_REQUIRED),
+    CB_JF_COORD_OF(cb_pc_room, y, "y", -CB_JSON_MAX_COORD, CB_JSON_MAX_COORD, CB_JF_REQUIRED),
+    CB_JF_COORD_OF(cb_pc_room, w, "w", 1, 100000, CB_JF_REQUIRED),
+    CB_JF_COORD_OF(cb_pc_room, h, "h", 1, 100000, CB_JF_REQUIRED),
+};
+static const cb_json_list rooms = {"rooms", CB_JSON_MAX_ROOMS,  1,         room_fields,
+                                   5,       sizeof(cb_pc_room), check_room};
 
 static json_t *point(cb_pc_point p) { return json_pack("[oo]", cb_jv_coord(p.x), cb_jv_coord(p.y)); }
 
@@ -44,32 +55,23 @@ static json_t *door_json(const cb_pc_door *dr) {
   return o;
 }
 
-static json_t *build_proc(const cb_dungeon *d) {
-  const cb_preconnect_proc *p = cb_preconnect_of(d);
-  if (!p) return json_object(); /* a hand-made dungeon has no procedure */
-  json_t *o = json_object(), *rooms = json_array(), *doors = json_array(), *cor = json_array();
-  if (!o || !rooms || !doors || !cor) {
-    json_decref(o);
-    json_decref(rooms);
-    json_decref(doors);
-    json_decref(cor);
-    return NULL;
+/* The doors and their corridors, as jansson arrays. */
+static cb_status build_doors(const cb_preconnect_proc *p, json_t **doors, json_t **cor) {
+  *doors = json_array(), *cor = json_array();
+  if (!*doors || !*cor) {
+    json_decref(*doors);
+    json_decref(*cor);
+    *doors = *cor = NULL;
+    return CB_EINTERNAL;
   }
-  for (int i = 0; i < p->nrooms; i++)
-    json_array_append_new(rooms, json_pack("{s:i,s:o,s:o,s:o,s:o}", "room", p->rooms[i].room, "x",
-                                           cb_jv_coord(p->rooms[i].x), "y", cb_jv_coord(p->rooms[i].y), "w",
-                                           cb_jv_coord(p->rooms[i].w), "h", cb_jv_coord(p->rooms[i].h)));
   for (int i = 0; i < p->ndoors; i++) {
     const cb_pc_door *dr = &p->doors[i];
-    json_array_append_new(doors, door_json(dr));
+    json_array_append_new(*doors, door_json(dr));
     json_t *c = json_pack("{s:i,s:o}", "door", i + 1, "points", points(dr->points, dr->npoints));
     if (c && dr->nside) json_object_set_new(c, "side", points(dr->side, dr->nside));
-    json_array_append_new(cor, c);
+    json_array_append_new(*cor, c);
   }
-  json_object_set_new(o, "rooms", rooms);
-  json_object_set_new(o, "doors", doors);
-  json_object_set_new(o, "corridors", cor);
-  return o;
+  return CB_OK;
 }
 
 /* ---- reading ---- */
@@ -122,6 +124,18 @@ static int read_ints(cb_json_reader *r, json_t *o, const char *where, const char
 }
 
 static int room_known(cb_json_reader *r, int id) { return cb_dungeon_room(r->d, id) != NULL; }
+
+/* A rectangle names a room, and no other rectangle before it does (ctx:
+ * where the first one read lies, which the first call sets). */
+static cb_status check_room(cb_json_reader *r, json_t *entry, const char *where, void *item, void *ctx) {
+  (void)entry;
+  const cb_pc_room *pr = item, **first = ctx;
+  if (!*first) *first = pr;
+  if (!room_known(r, pr->room)) return cb_jr_fail(r, where, "'room' names no room");
+  for (const cb_pc_room *q = *first; q < pr; q++)
+    if (q->room == pr->room) return cb_jr_fail(r, where, "room %d is drawn twice", pr->room);
+  return CB_OK;
+}
 
 static cb_status read_crossings(cb_json_reader *r, json_t *o, const char *where, cb_pc_door *dr, int ndoors) {
   json_t *a = cb_jr_array(r, o, where, "crossings", 10000, 1);
@@ -220,30 +234,12 @@ static cb_status read_proc(cb_json_reader *r, json_t *o) {
   cb_preconnect_proc *p = cb_arena_alloc(r->d->arena, 1, sizeof *p);
   if (!p) return cb_jr_oom(r);
   r->d->procedure = p;
-  json_t *rooms = cb_jr_array(r, o, w, "rooms", CB_JSON_MAX_ROOMS, 1);
+  cb_jr_array(r, o, w, "rooms", CB_JSON_MAX_ROOMS, 1);
   json_t *doors = cb_jr_array(r, o, w, "doors", CB_JSON_MAX_ITEMS, 1);
   json_t *cor = cb_jr_array(r, o, w, "corridors", CB_JSON_MAX_ITEMS, 0);
   if (r->st) return r->st;
-  size_t n = json_array_size(rooms), i;
-  p->rooms = cb_arena_alloc(r->d->arena, n + 1, sizeof *p->rooms);
-  if (!p->rooms) return cb_jr_oom(r);
-  json_t *v;
-  json_array_foreach(rooms, i, v) {
-    char where[64];
-    snprintf(where, sizeof where, "procedure.rooms[%zu]", i);
-    if (!json_is_object(v)) return cb_jr_fail(r, where, "must be an object");
-    cb_pc_room *pr = &p->rooms[i];
-    pr->room = cb_jr_int(r, v, where, "room", 1, 1000000000, 1, 1);
-    pr->x = cb_jr_num(r, v, where, "x", -CB_JSON_MAX_COORD, CB_JSON_MAX_COORD, 1, 0);
-    pr->y = cb_jr_num(r, v, where, "y", -CB_JSON_MAX_COORD, CB_JSON_MAX_COORD, 1, 0);
-    pr->w = cb_jr_num(r, v, where, "w", 1, 100000, 1, 10);
-    pr->h = cb_jr_num(r, v, where, "h", 1, 100000, 1, 10);
-    if (r->st) return r->st;
-    if (!room_known(r, pr->room)) return cb_jr_fail(r, where, "'room' names no room");
-    for (size_t j = 0; j < i; j++)
-      if (p->rooms[j].room == pr->room) return cb_jr_fail(r, where, "room %d is drawn twice", pr->room);
-  }
-  p->nrooms = (int)n;
+  const cb_pc_room *first = NULL;
+  if (!(p->rooms = cb_jr_list(r, o, w, &rooms, NULL, &first, &p->nrooms))) return r->st;
   for (int k = 0; k < r->d->nrooms; k++) {
     int found = 0;
     for (int j = 0; j < p->nrooms && !found; j++)
@@ -253,7 +249,8 @@ static cb_status read_proc(cb_json_reader *r, json_t *o) {
                         "room %d has no rectangle (drop the procedure to draw a point-crawl)",
                         r->d->rooms[k].id);
   }
-  n = json_array_size(doors);
+  size_t n = json_array_size(doors), i;
+  json_t *v;
   p->doors = cb_arena_alloc(r->d->arena, n + 1, sizeof *p->doors);
   if (!p->doors) return cb_jr_oom(r);
   json_array_foreach(doors, i, v) {
@@ -281,7 +278,18 @@ static cb_status read_proc(cb_json_reader *r, json_t *o) {
   return r->st;
 }
 
-static void write_proc(cb_jw *w, const cb_dungeon *d) { cb_jw_value(w, build_proc(d)); }
+static void write_proc(cb_jw *w, const cb_dungeon *d) {
+  const cb_preconnect_proc *p = cb_preconnect_of(d);
+  json_t *doors = NULL, *cor = NULL;
+  cb_jw_raw(w, "{", 1);
+  if (p) { /* a hand-made dungeon has no procedure */
+    build_doors(p, &doors, &cor);
+    cb_jw_key(w, "rooms", 1), cb_jw_list(w, &rooms, p->rooms, p->nrooms);
+    cb_jw_key(w, "doors", 0), cb_jw_value(w, doors);
+    cb_jw_key(w, "corridors", 0), cb_jw_value(w, cor);
+  }
+  cb_jw_raw(w, "}", 1);
+}
 
 const cb_proc_io cb_proc_io_preconnect = {
     .generator = "preconnect",

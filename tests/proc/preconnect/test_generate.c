@@ -575,7 +575,11 @@ static void bad_json(void **state) {
                {"\"result\":\"under\"", "\"result\":\"over\"", "crossing table"},
                {"\"roll\":", "\"roll\":11,\"x\":", "roll"},
                {"\"points\":[[", "\"points\":[[1,1],[", "legs"},
-               {"\"to\":", "\"to\":999", "room"}};
+               {"\"to\":", "\"to\":999", "room"},
+               /* the rooms' rectangles (one field list, io/json_fields) */
+               {"{\"room\":2,\"x\":", "{\"room\":1,\"x\":", "procedure.rooms[1]: room 1 is drawn twice"},
+               {"{\"room\":2,\"x\":", "{\"room\":999,\"x\":", "procedure.rooms[1]: 'room' names no room"},
+               {"\"w\":", "\"w\":0,\"v\":", "procedure.rooms[0]: 'w' is 0; it must be 1 to 100000"}};
   int tried = 0;
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     char *at = strstr(j.data, cases[i].from);
@@ -594,7 +598,7 @@ static void bad_json(void **state) {
       fail_msg("case %zu: '%s' does not mention %s", i, err.msg, cases[i].msg);
     free(t);
   }
-  assert_int_equal(tried, 5);
+  assert_int_equal(tried, 8);
   free(j.data);
   cb_dungeon_free(a);
 }
