@@ -224,6 +224,16 @@ static double clearance(const cb_symbols *st, const view *v, const cb_dungeon *d
   return least;
 }
 
+/* The least of `least` and how far apart two boxes are that lie gx apart
+ * across and gy up and down (less than 0 by as much as they overlap): the
+ * distance is worked out only where it could be the less. */
+static inline double nearer(double least, double gx, double gy) {
+  double most = gx > gy ? gx : gy;
+  if (most <= 0 || most >= least) return most < least ? most : least;
+  double d = hypot(gx > 0 ? gx : 0, gy > 0 ? gy : 0);
+  return d < least ? d : least;
+}
+
 /* Does q lie on room r's wall? */
 static bool on_wall_of(const cb_pc_room *r, cb_pc_point q) {
   bool in_x = q.x > r->x - EPS && q.x<r->x + r->w + EPS, in_y = q.y> r->y - EPS && q.y < r->y + r->h + EPS;
@@ -232,13 +242,13 @@ static bool on_wall_of(const cb_pc_room *r, cb_pc_point q) {
 }
 
 /* How far a box 2hw by 2hh about (x, y) keeps from the nearest corridor's
- * drawn band (its ink outside included), in points; less than 0 by as much
- * as they overlap. A band is taken to reach half its width past its ends,
- * but for an end on room r's wall (it stops there: nothing of it enters
- * the room). */
+ * drawn band (its ink outside included), in points, cap at most; less than
+ * 0 by as much as they overlap. A band is taken to reach half its width
+ * past its ends, but for an end on room r's wall (it stops there: nothing
+ * of it enters the room). */
 static double corridor_clearance(const cb_symbols *st, const view *v, const cb_preconnect_proc *pp,
-                                 const cb_pc_room *r, double x, double y, double hw, double hh) {
-  double least = INFINITY, edge = v->cw / 2 + st->line;
+                                 const cb_pc_room *r, double x, double y, double hw, double hh, double cap) {
+  double least = cap, edge = v->cw / 2 + st->line;
   for (int i = 0; i < pp->ndoors; i++)
     for (int part = 0; part < 2; part++) {
       const cb_pc_door *dr = &pp->doors[i];
@@ -248,6 +258,10 @@ static double corridor_clearance(const cb_symbols *st, const view *v, const cb_p
         double ax, ay, bx, by;
         to_page(v, w[k - 1].x, w[k - 1].y, &ax, &ay);
         to_page(v, w[k].x, w[k].y, &bx, &by);
+        /* no nearer than its box grown by the band's whole edge: far enough, it cannot lower least */
+        double lo_x = fmax(fmin(ax, bx) - edge - (x + hw), (x - hw) - fmax(ax, bx) - edge),
+               lo_y = fmax(fmin(ay, by) - edge - (y + hh), (y - hh) - fmax(ay, by) - edge);
+        if (lo_x >= least || lo_y >= least) continue;
         bool across_x = fabs(ay - by) > fabs(ax - bx); /* an upright leg is as wide as the band in x */
         double lo = k > 1 || !on_wall_of(r, w[0]) ? edge : 0,
                hi = k + 1 < n || !on_wall_of(r, w[n - 1]) ? edge : 0;
@@ -255,20 +269,20 @@ static double corridor_clearance(const cb_symbols *st, const view *v, const cb_p
         double ey0 = across_x ? (ay < by ? lo : hi) : edge, ey1 = across_x ? (ay < by ? hi : lo) : edge;
         double gx = fmax(fmin(ax, bx) - ex0 - (x + hw), (x - hw) - fmax(ax, bx) - ex1);
         double gy = fmax(fmin(ay, by) - ey0 - (y + hh), (y - hh) - fmax(ay, by) - ey1);
-        least = fmin(least, gx > 0 || gy > 0 ? hypot(fmax(gx, 0), fmax(gy, 0)) : fmax(gx, gy));
+        least = nearer(least, gx, gy);
       }
     }
   return least;
 }
 
-/* How far (x, y) keeps from room r's box (0 inside it), in points. */
-static double room_distance(const view *v, const cb_pc_room *r, double x, double y) {
+/* The least of `least` and how far (x, y) keeps from room r's box (0 inside it), in points. */
+static inline double room_nearer(double least, const view *v, const cb_pc_room *r, double x, double y) {
   double ax, ay, bx, by;
   to_page(v, r->x, r->y, &ax, &ay);
   to_page(v, r->x + r->w, r->y + r->h, &bx, &by);
   double dx = fmax(0, fmax(fmin(ax, bx) - x, x - fmax(ax, bx)));
   double dy = fmax(0, fmax(fmin(ay, by) - y, y - fmax(ay, by)));
-  return hypot(dx, dy);
+  return nearer(least, dx, dy);
 }
 
 /* A room's number: its text, type size and width. */
@@ -293,7 +307,7 @@ static double rooms_clearance(const cb_symbols *st, const cb_dungeon *d, const c
     double tw, size = number_of(st, d, v, r, num, &tw), cx, cy;
     to_page(v, r->x + r->w / 2, r->y + r->h / 2, &cx, &cy);
     double rx = fmax(r->w * v->scale, tw + 2) / 2 + hw, ry = fmax(r->h * v->scale, size + 2) / 2 + hh;
-    least = fmin(least, hypot(fmax(0, fabs(x - cx) - rx), fmax(0, fabs(y - cy) - ry)));
+    least = nearer(least, fmax(0, fabs(x - cx) - rx), fmax(0, fabs(y - cy) - ry));
   }
   return least;
 }
@@ -324,7 +338,7 @@ static double marks_clearance(const double (*taken)[4], int ntaken, double x, do
   for (int i = 0; i < ntaken; i++) {
     double gx = fmax(taken[i][0] - (x + hw), (x - hw) - taken[i][2]);
     double gy = fmax(taken[i][1] - (y + hh), (y - hh) - taken[i][3]);
-    least = fmin(least, gx > 0 || gy > 0 ? hypot(fmax(gx, 0), fmax(gy, 0)) : fmax(gx, gy));
+    least = nearer(least, gx, gy);
   }
   return least;
 }
@@ -362,13 +376,13 @@ static void mark_spot(const cb_symbols *st, const view *v, const cb_preconnect_p
     case 2: x = x1 + hw + g, y = y0 + hh + (y1 - y0 - bh) * t; break;  /* right */
     default: x = x0 + hw + (x1 - x0 - bw) * t, y = y1 + hh + g; break; /* below */
     }
-    double own = room_distance(v, r, x, y), other = INFINITY;
+    double own = room_nearer(INFINITY, v, r, x, y), other = INFINITY;
     for (int i = 0; i < pp->nrooms; i++)
-      if (pp->rooms[i].room != r->room) other = fmin(other, room_distance(v, &pp->rooms[i], x, y));
+      if (pp->rooms[i].room != r->room) other = room_nearer(other, v, &pp->rooms[i], x, y);
     /* nearer its own room and off the others above all; then clear of the corridors */
     double near = fmin(other - own - 1, other - fmax(hw, hh) - 1);
     double score = near < 0 ? near - 1000
-                            : fmin(0, fmin(corridor_clearance(st, v, pp, r, x, y, hw, hh),
+                            : fmin(0, fmin(corridor_clearance(st, v, pp, r, x, y, hw, hh, 0),
                                            marks_clearance(taken, ntaken, x, y, hw, hh) - 1));
     if (score > best) best = score, *ex = x, *ey = y;
     if (score >= 0) return;
@@ -553,11 +567,15 @@ static void add_stretch(mark_boxes *b, const cb_symbols *st, const view *v, cons
  * its spot: two doors' leaves in one doorway), less than 0 when it overlaps
  * one. */
 static double boxes_clearance(const mark_boxes *b, int skip, const double e[4]) {
-  double x = (e[0] + e[2]) / 2, y = (e[1] + e[3]) / 2, hw = (e[2] - e[0]) / 2, hh = (e[3] - e[1]) / 2;
   double least = INFINITY;
-  for (int i = 0; i < b->n; i++)
-    if (skip < 0 || skip >= b->n || !same_spot(b->box[i], b->box[skip]))
-      least = fmin(least, marks_clearance((const double(*)[4])b->box + i, 1, x, y, hw, hh));
+  bool skipping = skip >= 0 && skip < b->n;
+  for (int i = 0; i < b->n; i++) {
+    const double *o = b->box[i];
+    double gx = o[0] - e[2] > e[0] - o[2] ? o[0] - e[2] : e[0] - o[2],
+           gy = o[1] - e[3] > e[1] - o[3] ? o[1] - e[3] : e[1] - o[3];
+    if ((gx > least || gy > least) || (skipping && same_spot(o, b->box[skip]))) continue;
+    least = nearer(least, gx, gy);
+  }
   return least;
 }
 
