@@ -323,33 +323,19 @@ static double marks_length(const cb_symbols *st, const cb_passage *ps) {
   return need;
 }
 
-/* How far a passage's marks reach out to either side of its line. */
-static double marks_reach(const cb_symbols *st, const cb_passage *ps) {
-  cb_symbol kinds[CB_PASSAGE_KINDS];
-  int n = cb_map_passage_symbols(ps, kinds);
-  double reach = 0;
-  for (int k = 0; k < n; k++) {
-    double w, h;
-    cb_symbol_passage_mark(st, kinds[k], &w, &h);
-    reach = fmax(reach, h / 2);
-  }
-  return reach;
-}
-
 /* Dice keep room on their passages for the passages' marks (issue 22): each
- * passage's marks_length and marks_reach (need[2 k], need[2 k + 1]), or
- * NULL where rooms are not dice (or on OOM). */
+ * passage's marks_length, or NULL where rooms are not dice (or on OOM). */
 static double *marks_lengths(cb_page *p, const cb_symbols *st, const cb_dungeon *d) {
   if (d->room_ft <= 0) return NULL;
-  double *need = cb_malloc((2 * (size_t)d->npassages + 1) * sizeof *need);
+  double *need = cb_malloc(((size_t)d->npassages + 1) * sizeof *need);
   if (!need) p->oom = true;
   for (int k = 0; need && k < d->npassages; k++)
-    need[2 * k] = marks_length(st, &d->passages[k]), need[2 * k + 1] = marks_reach(st, &d->passages[k]);
+    need[k] = marks_length(st, &d->passages[k]);
   return need;
 }
 
 /* Pushes apart the two dice of each passage too short for its marks
- * (need[2 k], edge to edge, from marks_length); returns whether any moved. */
+ * (need[k], edge to edge, from marks_length); returns whether any moved. */
 static int spread_marked(const cb_dungeon *d, int level, double *px, double *py, double rr,
                          const double *need) {
   int moved = 0;
@@ -357,8 +343,8 @@ static int spread_marked(const cb_dungeon *d, int level, double *px, double *py,
     const cb_room *a = cb_dungeon_room(d, d->passages[k].from), *b = cb_dungeon_room(d, d->passages[k].to);
     if (!a || !b || a == b || a->level != b->level || (level && a->level != level)) continue;
     int ia = (int)(a - d->rooms), ib = (int)(b - d->rooms);
-    double dx = px[ib] - px[ia], dy = py[ib] - py[ia], want = 2 * rr + need[2 * k], dist = hypot(dx, dy);
-    if (need[2 * k] <= 0 || dist >= want || dist < 1e-6) continue;
+    double dx = px[ib] - px[ia], dy = py[ib] - py[ia], want = 2 * rr + need[k], dist = hypot(dx, dy);
+    if (need[k] <= 0 || dist >= want || dist < 1e-6) continue;
     double push = (want - dist) / 2 + 0.05;
     px[ia] -= dx / dist * push, py[ia] -= dy / dist * push;
     px[ib] += dx / dist * push, py[ib] += dy / dist * push;
@@ -368,12 +354,11 @@ static int spread_marked(const cb_dungeon *d, int level, double *px, double *py,
 }
 
 /* Keeps the procedure's positions but nudges rooms apart until no two
- * circles touch and no passage runs through a room it does not join, nor
- * its marks (need[2 k + 1] to either side of passage k) over one (a few
- * relaxation rounds; positions move as little as they must). */
+ * circles touch and no passage runs through a room it does not join
+ * (a few relaxation rounds; positions move as little as they must). */
 static void nudge_rooms(const cb_dungeon *d, int level, double *px, double *py, double rr, double x0,
                         double y0, double x1, double y1, const double *need) {
-  const double want = 2 * rr + 7;
+  const double want = 2 * rr + 7, clear = rr + 3;
   for (int round = 0; round < 60; round++) {
     int moved = spread_marked(d, level, px, py, rr, need);
     for (int i = 0; i < d->nrooms; i++) {
@@ -401,8 +386,7 @@ static void nudge_rooms(const cb_dungeon *d, int level, double *px, double *py, 
       for (int i = 0; i < d->nrooms; i++) {
         if (i == ia || i == ib || (level && d->rooms[i].level != level) || d->rooms[i].level != a->level)
           continue;
-        double t = ((px[i] - ax) * (bx - ax) + (py[i] - ay) * (by - ay)) / len2,
-               clear = rr + 3 + (need ? need[2 * k + 1] : 0);
+        double t = ((px[i] - ax) * (bx - ax) + (py[i] - ay) * (by - ay)) / len2;
         if (t <= 0 || t >= 1) continue;
         double qx = ax + t * (bx - ax), qy = ay + t * (by - ay), dx = px[i] - qx, dy = py[i] - qy;
         if (surely_apart(dx, dy, clear)) continue;
