@@ -282,9 +282,16 @@ static void cross_bar(cb_page *p, double mx, double my, double ux, double uy, do
   cb_symbol_stroke(p, c, w, CB_CAP_BUTT);
 }
 
+/* A padlock's body, bw wide and bh high, and its shackle's radius r. */
+static void padlock_size(const cb_symbols *st, double *bw, double *bh, double *r) {
+  double s = st->badge * 0.9;
+  *bw = s * 0.8, *bh = s * 0.6, *r = *bw * 0.32;
+}
+
 static void padlock(cb_page *p, const cb_symbols *st, double cx, double cy) {
-  double s = st->badge * 0.9, bw = s * 0.8, bh = s * 0.6;
-  double r = bw * 0.32, top = cy - bh / 2;
+  double bw, bh, r;
+  padlock_size(st, &bw, &bh, &r);
+  double top = cy - bh / 2;
   cb_page_move(p, cx - r, top + 0.5);
   cb_page_line(p, cx - r, top - r * 0.6);
   cb_page_curve(p, cx - r, top - r * 1.9, cx + r, top - r * 1.9, cx + r, top - r * 0.6);
@@ -314,8 +321,11 @@ static void door_leaf(cb_page *p, const cb_symbols *st, double x, double y, doub
 }
 
 /* A small letter in a white disc at the middle of the passage. */
+static double disc_size(const cb_symbols *st) { return fmax(MIN_TEXT, st->badge * 0.7); }
+static double disc_radius(const cb_symbols *st) { return fmax(st->badge * 0.42, disc_size(st) * 0.6); }
+
 static void disc_letter(cb_page *p, const cb_symbols *st, double mx, double my, const char *letter) {
-  double size = fmax(MIN_TEXT, st->badge * 0.7), r = fmax(st->badge * 0.42, size * 0.6);
+  double size = disc_size(st), r = disc_radius(st);
   cb_page_circle(p, mx, my, r);
   cb_ink ink = {.fill = true,
                 .stroke = true,
@@ -564,13 +574,58 @@ void cb_symbol_tunnel(cb_page *p, const cb_symbols *st, const double *xy, int n,
   cb_page_ink(p, &ink);
 }
 
+/* A corridor door's leaf: half its thickness along the corridor, half its length across. */
+static void door_size(const cb_symbols *st, double width, double *hw, double *hl) {
+  *hw = fmax(st->line * 1.4, width * 0.22), *hl = (width / 2 + st->line) * 1.15;
+}
+
+/* The stretch of corridor stairs or a ladder take, and a trap's zigzag's length and height. */
+static double stairs_length(const cb_symbols *st, double width) { return fmax(width * 1.2, st->badge * 0.6); }
+static void zigzag_size(const cb_symbols *st, double width, double *len, double *amp) {
+  *len = st->badge * 1.4, *amp = fmax((width / 2 + st->line) * 0.7, st->badge * 0.25);
+}
+
+/* How far cb_symbol_mark's mark reaches from its centre, its ink included:
+ * along the passage and across it. */
+static void mark_reach(const cb_symbols *st, cb_symbol s, double width, double *along, double *across) {
+  double half = width / 2 + st->line, a = 0, b = 0;
+  switch (s) {
+  case CB_SYM_DOOR: door_size(st, width, &a, &b), a += st->line / 2, b += st->line / 2; break;
+  case CB_SYM_SECRET:
+  case CB_SYM_CONCEALED: a = b = disc_radius(st) + st->line; break;
+  case CB_SYM_DEAD_END: a = st->line, b = half * 1.2; break;
+  case CB_SYM_SOFT_LOCKED: a = st->line * 1.1, b = half * 1.2; break;
+  case CB_SYM_OBSTRUCTED: a = b = fmax(half * 0.8, st->badge * 0.3) + st->line; break;
+  case CB_SYM_TRAPPED: zigzag_size(st, width, &a, &b), a = a / 2 + st->line / 2, b += st->line / 2; break;
+  case CB_SYM_STAIRS:
+  case CB_SYM_LADDER: a = stairs_length(st, width) / 2 + st->line * 0.4, b = half + st->line * 0.4; break;
+  default: break;
+  }
+  *along = a, *across = b;
+}
+
+void cb_symbol_mark_box(const cb_symbols *st, cb_symbol s, double x, double y, double ux, double uy,
+                        double width, double box[4]) {
+  if (s == CB_SYM_LOCKED) { /* upright whatever the passage's way */
+    double bw, bh, r;
+    padlock_size(st, &bw, &bh, &r);
+    box[0] = x - bw / 2, box[2] = x + bw / 2;
+    box[1] = y - bh / 2 - r * 1.575 - st->line * 0.65, box[3] = y + bh / 2;
+    return;
+  }
+  double a, c;
+  mark_reach(st, s, width, &a, &c);
+  double hx = fabs(ux) * a + fabs(uy) * c, hy = fabs(uy) * a + fabs(ux) * c;
+  box[0] = x - hx, box[1] = y - hy, box[2] = x + hx, box[3] = y + hy;
+}
+
 void cb_symbol_mark(cb_page *p, const cb_symbols *st0, cb_symbol s, double x, double y, double ux, double uy,
                     double width) {
   cb_symbols tint = tinted(st0, s);
   const cb_symbols *st = &tint;
-  double nx = -uy, ny = ux, half = width / 2 + st->line;
+  double nx = -uy, ny = ux, half = width / 2 + st->line, hw, hl;
   switch (s) {
-  case CB_SYM_DOOR: door_leaf(p, st, x, y, ux, uy, fmax(st->line * 1.4, width * 0.22), half * 1.15); break;
+  case CB_SYM_DOOR: door_size(st, width, &hw, &hl), door_leaf(p, st, x, y, ux, uy, hw, hl); break;
   case CB_SYM_SECRET: disc_letter(p, st, x, y, "S"); break;
   case CB_SYM_CONCEALED: disc_letter(p, st, x, y, "C"); break;
   case CB_SYM_DEAD_END: cross_bar(p, x, y, ux, uy, half * 1.2, st->ink, st->line * 2); break;
@@ -579,7 +634,8 @@ void cb_symbol_mark(cb_page *p, const cb_symbols *st0, cb_symbol s, double x, do
   case CB_SYM_OBSTRUCTED: obstructed(p, st, x, y, fmax(half * 0.8, st->badge * 0.3)); break;
   case CB_SYM_TRAPPED: {
     /* the zigzag of a trapped passage, along the corridor's middle */
-    double len = st->badge * 1.4, amp = fmax(half * 0.7, st->badge * 0.25);
+    double len, amp;
+    zigzag_size(st, width, &len, &amp);
     cb_page_move(p, x - ux * len / 2, y - uy * len / 2);
     for (int i = 1; i <= 4; i++) {
       double t = -len / 2 + len * (i - 0.5) / 4, side = i % 2 ? 1 : -1;
@@ -593,7 +649,7 @@ void cb_symbol_mark(cb_page *p, const cb_symbols *st0, cb_symbol s, double x, do
   case CB_SYM_LADDER: {
     /* three treads over a stretch as long as the corridor is wide, narrowing
      * the way it goes down; a ladder: rails and even rungs */
-    double len = fmax(width * 1.2, st->badge * 0.6);
+    double len = stairs_length(st, width);
     for (int i = 0; i <= 3; i++) {
       double t = -len / 2 + len * i / 3;
       double h = s == CB_SYM_STAIRS ? half * (1.0 - 0.18 * i) : half * 0.8;

@@ -138,6 +138,12 @@ void cb_symbol_stroke(cb_page *p, cb_rgb color, double width, cb_cap cap);
 void cb_symbol_mark(cb_page *p, const cb_symbols *st, cb_symbol s, double x, double y, double ux, double uy,
                     double width);
 
+/* The box (x0, y0, x1, y1) cb_symbol_mark's mark of s at (x, y) inks, on a
+ * passage `width` points wide running along (ux, uy): what another mark keeps
+ * clear of. 0 x 0 at (x, y) for symbols without a mark of their own. */
+void cb_symbol_mark_box(const cb_symbols *st, cb_symbol s, double x, double y, double ux, double uy,
+                        double width, double box[4]);
+
 /* A north arrow centred at (cx, cy) pointing along the unit vector (ux, uy),
  * with an "N" at its tip; for maps that may be drawn turned. */
 void cb_symbol_north(cb_page *p, const cb_symbols *st, double cx, double cy, double ux, double uy);

@@ -530,13 +530,14 @@ static void nothing_draws_through_anything(void **state) {
    *   key left the map its full size; 69 since the sheet carries the whole key (issue 21) and the
    *   map is drawn smaller (seed 2's first), and one badge set nearer another room than its own; 50
    *   since corridors keep a square apart and from rooms, and badges try the middle of a side first
-   *   (issue 22; seed 16's first);
+   *   (issue 22; seed 16's first); 46 since a badge with no clear spot tries up to three badges out
+   *   (seed 42's first);
    * - battleships' stairs marks carry their lock's padlock and key id (issue 22), and its level
    *   panels share one scale: the placer sets some wide marks far from their rooms (58, seed 28's
    *   first; 10 since a mark not plainly its room's is led to it by a hairline, which this check
    *   reads as the mark's), a line through a room (4) and a mark over a line (1). */
   bool bs = strcmp(gen, "battleships") == 0, pc = strcmp(gen, "preconnect") == 0;
-  int over_allowed = (pc   ? 50
+  int over_allowed = (pc   ? 46
                       : bs ? 1
                            : 0) *
                      seeds / 500,
@@ -545,11 +546,14 @@ static void nothing_draws_through_anything(void **state) {
                             : 0) *
                       seeds / 500,
       crossed_allowed = (bs ? 4 : 0) * seeds / 500,
-      /* preconnect's padlocks (and trap and obstruction marks) on a door, stairs or bridge: 359
-       * a 500 sheets with each 1.3 badges from its door, 294 since it goes on along its corridor
-       * to a spot clear of them; most that are left are on corridors of 10 or 20 ft, with a door
-       * at either end (seed 1's first) */
-      bars_allowed = (pc ? 294 : 0) * seeds / 500;
+      /* preconnect's padlocks (and trap and obstruction marks) and key ids on a door, stairs or
+       * bridge: 359 a 500 sheets with each 1.3 badges from its door, 294 since it goes on along its
+       * corridor to a spot clear of them (most on corridors of 10 or 20 ft, a door at either end);
+       * 21 since a mark is placed by the boxes of the plan's marks, a padlock with no spot clear on
+       * its corridor takes a doorway's place, and a key id slides along the corridor: those left
+       * are padlocks on secret corridors of 10 ft, which the secret door's disc covers end to end
+       * (seed 49's 10-8 first) */
+      bars_allowed = (pc ? 21 : 0) * seeds / 500;
   if (f.crossed_number + f.small_number + f.small_text + f.numbers_touch + f.no_goal + f.no_boss + f.no_key +
           f.no_lock + f.number_twice ||
       f.crossed_room > crossed_allowed || f.stray_mark > stray_allowed || f.mark_on_passage > over_allowed ||

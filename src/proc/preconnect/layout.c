@@ -149,25 +149,30 @@ static void grid(cb_page *p, const view *v, double minx, double miny, double max
   cb_page_ink(p, &ink);
 }
 
+/* The piece of the corridor crossing c runs under that is drawn again
+ * across ours, into piece (MAX_PIECE points); how many points (0: none). */
+static int under_piece(const cb_preconnect_proc *pp, const cb_pc_crossing *c, cb_pc_point *piece) {
+  if (c->door < 1 || c->door > pp->ndoors) return 0;
+  const cb_pc_door *o = &pp->doors[c->door - 1];
+  cb_pc_point mid = {(c->enter.x + c->leave.x) / 2, (c->enter.y + c->leave.y) / 2};
+  for (int part = 0; part < 2; part++) {
+    const cb_pc_point *w = part ? o->side : o->points;
+    int k = part ? o->nside : o->npoints;
+    double s = along(w, k, mid);
+    if (s < 0 || k + 2 > MAX_PIECE) continue;
+    double reach = CORRIDOR_FT * 1.4;
+    return stretch(w, k, fmax(0, s - reach), s + reach, piece);
+  }
+  return 0;
+}
+
 /* Under: the crossed corridor drawn again across ours, ours dashed through. */
 static void draw_under(cb_page *p, const cb_symbols *st, const view *v, const cb_preconnect_proc *pp,
                        const cb_pc_crossing *c, const cb_pc_point *seg, int m) {
-  if (c->door >= 1 && c->door <= pp->ndoors) {
-    const cb_pc_door *o = &pp->doors[c->door - 1];
-    cb_pc_point mid = {(c->enter.x + c->leave.x) / 2, (c->enter.y + c->leave.y) / 2};
-    for (int part = 0; part < 2; part++) {
-      const cb_pc_point *w = part ? o->side : o->points;
-      int k = part ? o->nside : o->npoints;
-      double s = along(w, k, mid);
-      if (s < 0 || k + 2 > MAX_PIECE) continue;
-      cb_pc_point piece[MAX_PIECE];
-      double reach = CORRIDOR_FT * 1.4;
-      int pm = stretch(w, k, fmax(0, s - reach), s + reach, piece);
-      for (int pass = 0; pass < 2 && pm >= 2; pass++)
-        band(p, st, v, piece, pm, pass);
-      break;
-    }
-  }
+  cb_pc_point piece[MAX_PIECE];
+  int pm = under_piece(pp, c, piece);
+  for (int pass = 0; pass < 2 && pm >= 2; pass++)
+    band(p, st, v, piece, pm, pass);
   if (m < 2) return;
   polyline(p, v, seg, m);
   cb_ink dash = cb_ink_stroke(st->ink, st->line * 0.9);
@@ -219,6 +224,16 @@ static double clearance(const cb_symbols *st, const view *v, const cb_dungeon *d
   return least;
 }
 
+/* The least of `least` and how far apart two boxes are that lie gx apart
+ * across and gy up and down (less than 0 by as much as they overlap): the
+ * distance is worked out only where it could be the less. */
+static inline double nearer(double least, double gx, double gy) {
+  double most = gx > gy ? gx : gy;
+  if (most <= 0 || most >= least) return most < least ? most : least;
+  double d = hypot(gx > 0 ? gx : 0, gy > 0 ? gy : 0);
+  return d < least ? d : least;
+}
+
 /* Does q lie on room r's wall? */
 static bool on_wall_of(const cb_pc_room *r, cb_pc_point q) {
   bool in_x = q.x > r->x - EPS && q.x<r->x + r->w + EPS, in_y = q.y> r->y - EPS && q.y < r->y + r->h + EPS;
@@ -227,13 +242,13 @@ static bool on_wall_of(const cb_pc_room *r, cb_pc_point q) {
 }
 
 /* How far a box 2hw by 2hh about (x, y) keeps from the nearest corridor's
- * drawn band (its ink outside included), in points; less than 0 by as much
- * as they overlap. A band is taken to reach half its width past its ends,
- * but for an end on room r's wall (it stops there: nothing of it enters
- * the room). */
+ * drawn band (its ink outside included), in points, cap at most; less than
+ * 0 by as much as they overlap. A band is taken to reach half its width
+ * past its ends, but for an end on room r's wall (it stops there: nothing
+ * of it enters the room). */
 static double corridor_clearance(const cb_symbols *st, const view *v, const cb_preconnect_proc *pp,
-                                 const cb_pc_room *r, double x, double y, double hw, double hh) {
-  double least = INFINITY, edge = v->cw / 2 + st->line;
+                                 const cb_pc_room *r, double x, double y, double hw, double hh, double cap) {
+  double least = cap, edge = v->cw / 2 + st->line;
   for (int i = 0; i < pp->ndoors; i++)
     for (int part = 0; part < 2; part++) {
       const cb_pc_door *dr = &pp->doors[i];
@@ -243,6 +258,10 @@ static double corridor_clearance(const cb_symbols *st, const view *v, const cb_p
         double ax, ay, bx, by;
         to_page(v, w[k - 1].x, w[k - 1].y, &ax, &ay);
         to_page(v, w[k].x, w[k].y, &bx, &by);
+        /* no nearer than its box grown by the band's whole edge: far enough, it cannot lower least */
+        double lo_x = fmax(fmin(ax, bx) - edge - (x + hw), (x - hw) - fmax(ax, bx) - edge),
+               lo_y = fmax(fmin(ay, by) - edge - (y + hh), (y - hh) - fmax(ay, by) - edge);
+        if (lo_x >= least || lo_y >= least) continue;
         bool across_x = fabs(ay - by) > fabs(ax - bx); /* an upright leg is as wide as the band in x */
         double lo = k > 1 || !on_wall_of(r, w[0]) ? edge : 0,
                hi = k + 1 < n || !on_wall_of(r, w[n - 1]) ? edge : 0;
@@ -250,20 +269,20 @@ static double corridor_clearance(const cb_symbols *st, const view *v, const cb_p
         double ey0 = across_x ? (ay < by ? lo : hi) : edge, ey1 = across_x ? (ay < by ? hi : lo) : edge;
         double gx = fmax(fmin(ax, bx) - ex0 - (x + hw), (x - hw) - fmax(ax, bx) - ex1);
         double gy = fmax(fmin(ay, by) - ey0 - (y + hh), (y - hh) - fmax(ay, by) - ey1);
-        least = fmin(least, gx > 0 || gy > 0 ? hypot(fmax(gx, 0), fmax(gy, 0)) : fmax(gx, gy));
+        least = nearer(least, gx, gy);
       }
     }
   return least;
 }
 
-/* How far (x, y) keeps from room r's box (0 inside it), in points. */
-static double room_distance(const view *v, const cb_pc_room *r, double x, double y) {
+/* The least of `least` and how far (x, y) keeps from room r's box (0 inside it), in points. */
+static inline double room_nearer(double least, const view *v, const cb_pc_room *r, double x, double y) {
   double ax, ay, bx, by;
   to_page(v, r->x, r->y, &ax, &ay);
   to_page(v, r->x + r->w, r->y + r->h, &bx, &by);
   double dx = fmax(0, fmax(fmin(ax, bx) - x, x - fmax(ax, bx)));
   double dy = fmax(0, fmax(fmin(ay, by) - y, y - fmax(ay, by)));
-  return hypot(dx, dy);
+  return nearer(least, dx, dy);
 }
 
 /* A room's number: its text, type size and width. */
@@ -288,7 +307,7 @@ static double rooms_clearance(const cb_symbols *st, const cb_dungeon *d, const c
     double tw, size = number_of(st, d, v, r, num, &tw), cx, cy;
     to_page(v, r->x + r->w / 2, r->y + r->h / 2, &cx, &cy);
     double rx = fmax(r->w * v->scale, tw + 2) / 2 + hw, ry = fmax(r->h * v->scale, size + 2) / 2 + hh;
-    least = fmin(least, hypot(fmax(0, fabs(x - cx) - rx), fmax(0, fabs(y - cy) - ry)));
+    least = nearer(least, fmax(0, fabs(x - cx) - rx), fmax(0, fabs(y - cy) - ry));
   }
   return least;
 }
@@ -319,16 +338,21 @@ static double marks_clearance(const double (*taken)[4], int ntaken, double x, do
   for (int i = 0; i < ntaken; i++) {
     double gx = fmax(taken[i][0] - (x + hw), (x - hw) - taken[i][2]);
     double gy = fmax(taken[i][1] - (y + hh), (y - hh) - taken[i][3]);
-    least = fmin(least, gx > 0 || gy > 0 ? hypot(fmax(gx, 0), fmax(gy, 0)) : fmax(gx, gy));
+    least = nearer(least, gx, gy);
   }
   return least;
+}
+
+/* Do boxes a and b stand on one spot (their middles within a tenth of a point)? */
+static bool same_spot(const double a[4], const double b[4]) {
+  return fabs(a[0] + a[2] - b[0] - b[2]) < 0.2 && fabs(a[1] + a[3] - b[1] - b[3]) < 0.2;
 }
 
 static void mark_spot(const cb_symbols *st, const view *v, const cb_preconnect_proc *pp, const cb_pc_room *r,
                       double bw, double bh, bool inside, const double num[4], const double (*taken)[4],
                       int ntaken, double *ex, double *ey) {
   static const double ALONG[9] = {0.5, 0.25, 0.75, 0, 1, 0.375, 0.625, 0.125, 0.875};
-  static const double OUT[5] = {0, 0.5, 1, 1.5, 2}; /* badges further out */
+  static const double OUT[7] = {0, 0.5, 1, 1.5, 2, 2.5, 3}; /* badges further out */
   double ax, ay, bx, by, hw = bw / 2, hh = bh / 2;
   to_page(v, r->x, r->y, &ax, &ay);
   to_page(v, r->x + r->w, r->y + r->h, &bx, &by);
@@ -344,7 +368,7 @@ static void mark_spot(const cb_symbols *st, const view *v, const cb_preconnect_p
     }
   }
   double best = -INFINITY;
-  for (int k = 0; k < 9 * 4 * 5; k++) {
+  for (int k = 0; k < 9 * 4 * 7; k++) {
     double t = ALONG[k / 4 % 9], g = 1.5 + OUT[k / 36] * bh, x, y;
     switch (k % 4) {
     case 0: x = x0 + hw + (x1 - x0 - bw) * t, y = y0 - hh - g; break;  /* above */
@@ -352,13 +376,13 @@ static void mark_spot(const cb_symbols *st, const view *v, const cb_preconnect_p
     case 2: x = x1 + hw + g, y = y0 + hh + (y1 - y0 - bh) * t; break;  /* right */
     default: x = x0 + hw + (x1 - x0 - bw) * t, y = y1 + hh + g; break; /* below */
     }
-    double own = room_distance(v, r, x, y), other = INFINITY;
+    double own = room_nearer(INFINITY, v, r, x, y), other = INFINITY;
     for (int i = 0; i < pp->nrooms; i++)
-      if (pp->rooms[i].room != r->room) other = fmin(other, room_distance(v, &pp->rooms[i], x, y));
+      if (pp->rooms[i].room != r->room) other = room_nearer(other, v, &pp->rooms[i], x, y);
     /* nearer its own room and off the others above all; then clear of the corridors */
     double near = fmin(other - own - 1, other - fmax(hw, hh) - 1);
     double score = near < 0 ? near - 1000
-                            : fmin(0, fmin(corridor_clearance(st, v, pp, r, x, y, hw, hh),
+                            : fmin(0, fmin(corridor_clearance(st, v, pp, r, x, y, hw, hh, 0),
                                            marks_clearance(taken, ntaken, x, y, hw, hh) - 1));
     if (score > best) best = score, *ex = x, *ey = y;
     if (score >= 0) return;
@@ -454,20 +478,31 @@ static void draw_rooms(cb_page *p, const cb_symbols *st, const cb_dungeon *d, co
   cb_page_role(p, CB_ROLE_NONE, 0, 0);
 }
 
+/* The stretch of door dr's corridor between crossing c's stairs, into seg
+ * (MAX_PIECE points, *m of them), and where the stairs stand along it;
+ * false when the crossing is not drawn as stairs. */
+static bool crossing_span(const cb_dungeon *d, const cb_preconnect_proc *pp, const cb_pc_door *dr,
+                          const cb_pc_crossing *c, cb_pc_point *seg, int *m, double *s0, double *s1) {
+  if (c->result != CB_CROSS_UNDER && c->result != CB_CROSS_OVER) return false;
+  if (!door_shown(d, dr) || !crossed_shown(d, pp, c)) return false;
+  *s0 = along(dr->points, dr->npoints, c->enter), *s1 = along(dr->points, dr->npoints, c->leave);
+  if (*s0 < 0 || *s1 < *s0) return false;
+  *m = dr->npoints + 2 <= MAX_PIECE ? stretch(dr->points, dr->npoints, *s0, *s1, seg) : 0;
+  return true;
+}
+
 /* Crossings over the rooms and corridors. */
 static void draw_crossings(cb_page *p, const cb_symbols *st, const cb_dungeon *d,
                            const cb_preconnect_proc *pp, const view *v, cb_symbol_set *used) {
   /* crossings on top: over runs the corridor across, under dashes it through */
   for (int i = 0; i < pp->ndoors; i++) {
     const cb_pc_door *dr = &pp->doors[i];
-    for (int k = 0; k < dr->ncrossings && door_shown(d, dr); k++) {
+    for (int k = 0; k < dr->ncrossings; k++) {
       const cb_pc_crossing *c = &dr->crossings[k];
-      if (c->result != CB_CROSS_UNDER && c->result != CB_CROSS_OVER) continue;
-      if (!crossed_shown(d, pp, c)) continue;
-      double s0 = along(dr->points, dr->npoints, c->enter), s1 = along(dr->points, dr->npoints, c->leave);
-      if (s0 < 0 || s1 < s0) continue;
       cb_pc_point seg[MAX_PIECE];
-      int m = dr->npoints + 2 <= MAX_PIECE ? stretch(dr->points, dr->npoints, s0, s1, seg) : 0;
+      double s0, s1;
+      int m;
+      if (!crossing_span(d, pp, dr, c, seg, &m, &s0, &s1)) continue;
       if (c->result == CB_CROSS_OVER) {
         for (int pass = 0; pass < 2; pass++)
           band(p, st, v, seg, m, pass);
@@ -488,14 +523,129 @@ static void draw_crossings(cb_page *p, const cb_symbols *st, const cb_dungeon *d
 
 static const int DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0}; /* a facing's way out, N E S W */
 
-/* What bars a corridor (locked, soft-locked, trapped, obstructed): the
- * marks along it from its door, a badge and a bit apart, and the key id of
- * a lock beside its padlock (booklet.md: every mark on every map). */
-/* The key ids placed beside padlocks so far (x0, y0, x1, y1 each). */
-typedef struct lock_ids {
+/* Page boxes (x0, y0, x1, y1) of the marks on the plan that a bar's mark
+ * and a key id keep clear of: doors, corridor ends, stairs and crossings,
+ * then the bars and key ids as they are placed. */
+typedef struct mark_boxes {
   double (*box)[4];
   int n, cap;
-} lock_ids;
+} mark_boxes;
+
+static void add_box(mark_boxes *b, const double e[4]) {
+  if (b->n < b->cap) memcpy(b->box[b->n++], e, sizeof *b->box);
+}
+
+/* The box mark s at `at` inks, its corridor running (ux, uy) there. */
+static void mark_box(const cb_symbols *st, const view *v, cb_symbol s, cb_pc_point at, double ux, double uy,
+                     double e[4]) {
+  double px, py, tx, ty;
+  to_page(v, at.x, at.y, &px, &py);
+  turn(v, ux, uy, &tx, &ty);
+  cb_symbol_mark_box(st, s, px, py, tx, ty, v->cw, e);
+}
+
+static void add_mark(mark_boxes *b, const cb_symbols *st, const view *v, cb_symbol s, cb_pc_point at,
+                     double ux, double uy) {
+  double e[4];
+  mark_box(st, v, s, at, ux, uy, e);
+  add_box(b, e);
+}
+
+/* The box of a stretch of corridor drawn again (a crossing), its band's ink included. */
+static void add_stretch(mark_boxes *b, const cb_symbols *st, const view *v, const cb_pc_point *pts, int n) {
+  double e[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY}, g = v->cw / 2 + st->line;
+  for (int i = 0; i < n; i++) {
+    double px, py;
+    to_page(v, pts[i].x, pts[i].y, &px, &py);
+    e[0] = fmin(e[0], px - g), e[1] = fmin(e[1], py - g), e[2] = fmax(e[2], px + g),
+    e[3] = fmax(e[3], py + g);
+  }
+  if (n > 0) add_box(b, e);
+}
+
+/* How far a box keeps from every box of b but number `skip` (and those on
+ * its spot: two doors' leaves in one doorway), less than 0 when it overlaps
+ * one. */
+static double boxes_clearance(const mark_boxes *b, int skip, const double e[4]) {
+  double least = INFINITY;
+  bool skipping = skip >= 0 && skip < b->n;
+  for (int i = 0; i < b->n; i++) {
+    const double *o = b->box[i];
+    double gx = o[0] - e[2] > e[0] - o[2] ? o[0] - e[2] : e[0] - o[2],
+           gy = o[1] - e[3] > e[1] - o[3] ? o[1] - e[3] : e[1] - o[3];
+    if ((gx > least || gy > least) || (skipping && same_spot(o, b->box[skip]))) continue;
+    least = nearer(least, gx, gy);
+  }
+  return least;
+}
+
+static double corridor_length(const cb_pc_door *dr) {
+  double total = 0;
+  for (int k = 1; k < dr->npoints; k++)
+    total += seg_len(dr->points[k - 1], dr->points[k]);
+  return total;
+}
+
+/* How door dr's corridor ends (total feet long, passage ps): a door, a dead
+ * end, or a secret door's disc on the corridor just short of the wall, not
+ * over the room; where and which way. */
+static cb_symbol corridor_end(const cb_symbols *st, const view *v, const cb_passage *ps, const cb_pc_door *dr,
+                              double total, cb_pc_point *end, double *ux, double *uy) {
+  direction_at(dr->points, dr->npoints, total, ux, uy);
+  *end = dr->points[dr->npoints - 1];
+  if (ps && (ps->flags & CB_FLAG_SECRET) && !(ps->flags & CB_FLAG_DEAD_END)) {
+    double back = fmin(total, (st->badge * 0.45) / v->scale);
+    *end = (cb_pc_point){end->x - *ux * back, end->y - *uy * back};
+  }
+  return !ps                            ? CB_SYM_DOOR
+         : ps->flags & CB_FLAG_DEAD_END ? CB_SYM_DEAD_END
+         : ps->flags & CB_FLAG_SECRET   ? CB_SYM_SECRET
+                                        : CB_SYM_DOOR;
+}
+
+/* A crossing's stairs, the stretch between them and the crossed corridor drawn again. */
+static void add_crossing(mark_boxes *b, const cb_symbols *st, const view *v, const cb_dungeon *d,
+                         const cb_preconnect_proc *pp, const cb_pc_door *dr, const cb_pc_crossing *c) {
+  cb_pc_point seg[MAX_PIECE], piece[MAX_PIECE];
+  double s0, s1, ux, uy;
+  int m;
+  if (!crossing_span(d, pp, dr, c, seg, &m, &s0, &s1)) return;
+  cb_symbol stairs = c->ladder ? CB_SYM_LADDER : CB_SYM_STAIRS;
+  direction_at(dr->points, dr->npoints, s0, &ux, &uy);
+  add_mark(b, st, v, stairs, c->enter, ux, uy);
+  direction_at(dr->points, dr->npoints, s1, &ux, &uy);
+  add_mark(b, st, v, stairs, c->leave, ux, uy);
+  add_stretch(b, st, v, seg, m);
+  if (c->result == CB_CROSS_UNDER) add_stretch(b, st, v, piece, under_piece(pp, c, piece));
+}
+
+/* Every door, corridor end, blind side passage's end and crossing the plan
+ * shows, into b; leaf[2 i] and leaf[2 i + 1]: the numbers there of the
+ * leaves of door i's corridor, at its door and at its far end (-1: none). */
+static void plan_marks(const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp, const view *v,
+                       mark_boxes *b, int *leaf) {
+  for (int i = 0; i < pp->ndoors; i++) {
+    const cb_pc_door *dr = &pp->doors[i];
+    leaf[2 * i] = leaf[2 * i + 1] = -1;
+    if (dr->npoints < 1 || !door_shown(d, dr)) continue;
+    int f = (int)dr->facing % 4;
+    leaf[2 * i] = b->n;
+    add_mark(b, st, v, CB_SYM_DOOR, dr->points[0], DX[f], DY[f]);
+    double total = corridor_length(dr), ux = 0, uy = 0;
+    cb_pc_point end;
+    if (total > EPS) {
+      cb_symbol s = corridor_end(st, v, door_passage(d, dr), dr, total, &end, &ux, &uy);
+      if (s == CB_SYM_DOOR) leaf[2 * i + 1] = b->n;
+      add_mark(b, st, v, s, end, ux, uy);
+    }
+    double l = dr->nside == 2 ? seg_len(dr->side[0], dr->side[1]) : 0;
+    if (l > EPS)
+      add_mark(b, st, v, CB_SYM_DEAD_END, dr->side[1], (dr->side[1].x - dr->side[0].x) / l,
+               (dr->side[1].y - dr->side[0].y) / l);
+    for (int k = 0; k < dr->ncrossings; k++)
+      add_crossing(b, st, v, d, pp, dr, &dr->crossings[k]);
+  }
+}
 
 static double dist(cb_pc_point a, cb_pc_point b) { return hypot(a.x - b.x, a.y - b.y); }
 
@@ -532,81 +682,200 @@ static double clear_along(const cb_preconnect_proc *pp, const cb_pc_door *dr, do
   return best;
 }
 
-static void draw_bars(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
-                      const cb_passage *ps, const cb_pc_door *dr, const view *v, double total, lock_ids *ids,
-                      cb_symbol_set *used) {
+/* A bar's mark as placed on door dr's corridor: its symbol, the spot, the
+ * way the corridor runs there, and a lock's key id's centre (page). */
+typedef struct bar_spot {
+  cb_symbol sym;
+  cb_pc_point q;
+  double s, ux, uy, idx, idy; /* s: feet along */
+} bar_spot;
+
+/* How far mark s at t feet along door dr's corridor keeps from the marks of b. */
+static double clear_at(const cb_symbols *st, const view *v, const mark_boxes *b, const cb_pc_door *dr,
+                       cb_symbol s, double t, bar_spot *out) {
+  double e[4];
+  out->q = point_at(dr->points, dr->npoints, t);
+  direction_at(dr->points, dr->npoints, t, &out->ux, &out->uy);
+  mark_box(st, v, s, out->q, out->ux, out->uy, e);
+  return boxes_clearance(b, -1, e);
+}
+
+/* Where bar s goes on door dr's corridor (total feet long): the spot
+ * clear_along picks from `from` when its mark lies clear of every other
+ * (b), else the spot nearest it, a point at a time either way, that keeps
+ * a point clear; a padlock that has none goes in a doorway of its corridor
+ * instead of the door's leaf (leaf: their numbers in b, -1 for none), where
+ * that is clearer; else the least bad spot. Returns the doorway taken: 1 at
+ * the door, 2 at the far end, 0 none. */
+static int place_bar(const cb_symbols *st, const view *v, const cb_preconnect_proc *pp, const mark_boxes *b,
+                     const cb_pc_door *dr, const int leaf[2], cb_symbol s, double from, double total,
+                     double step, bar_spot *out) {
+  double want = clear_along(pp, dr, from, total, st->badge * 1.2 / v->scale, step / 4), pt = 1 / v->scale;
+  double most = clear_at(st, v, b, dr, s, want, out);
+  out->s = want;
+  for (double k = pt; most < 0 && k <= total + EPS; k += pt)
+    for (int side = -1; side <= 1; side += 2) {
+      double t = want + side * k, c;
+      bar_spot at;
+      if (t < -EPS || t > total + EPS) continue;
+      if ((c = clear_at(st, v, b, dr, s, fmin(total, fmax(0, t)), &at)) > most + 0.25 || c >= 1)
+        most = c, *out = at, out->s = fmin(total, fmax(0, t));
+      if (most >= 1) k = INFINITY;
+    }
+  int taken = 0;
+  for (int end = 0; end < 2 && most < 0 && s == CB_SYM_LOCKED; end++) {
+    cb_pc_point q = end ? dr->points[dr->npoints - 1] : dr->points[0];
+    double e[4], c;
+    mark_box(st, v, s, q, 1, 0, e);
+    if (leaf[end] < 0 || (c = boxes_clearance(b, leaf[end], e)) <= most + 0.25) continue;
+    most = c, taken = end + 1, out->q = q, out->s = end ? total : 0;
+    if (!end) out->ux = DX[dr->facing % 4], out->uy = DY[dr->facing % 4];
+  }
+  return taken;
+}
+
+/* A lock's key id beside its padlock (b's number `padlock`), on the side
+ * clear of the rooms and their numbers (a small room's number runs over its
+ * walls) and of the marks and key ids placed before, a little further out
+ * when neither side is, then slid along the corridor either way; its box
+ * added to b. */
+static void place_id(const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp, const view *v,
+                     mark_boxes *b, int padlock, const char *id, bar_spot *sp) {
+  double lw, lh, px, py, tx, ty;
+  cb_symbol_label_size(st, id, &lw, &lh);
+  to_page(v, sp->q.x, sp->q.y, &px, &py);
+  turn(v, -sp->uy, sp->ux, &tx, &ty);
+  double off = v->cw / 2 + st->line + (fabs(tx) * lw + fabs(ty) * lh) / 2 + 1;
+  double best = -INFINITY, hw = lw / 2, hh = lh / 2, slide = (fabs(ty) * lw + fabs(tx) * lh) / 2 + 1;
+  sp->idx = px + tx * off, sp->idy = py + ty * off;
+  for (int t = 0; t < 24 && best < 1; t++) {
+    double side = t % 2 ? -1 : 1, out = off + (t % 8 / 2) * lh * 0.5,
+           by = t < 8    ? 0
+                : t < 16 ? slide
+                         : -slide;
+    double x = px + side * tx * out + ty * by, y = py + side * ty * out - tx * by,
+           e[4] = {x - hw, y - hh, x + hw, y + hh};
+    double marks = boxes_clearance(b, padlock, e),
+           c = fmin(rooms_clearance(st, d, pp, v, x, y, hw, hh), marks);
+    if (marks < 0.5) c -= 100; /* over a mark is worse than on a room's wall */
+    if (c > best + 0.5) best = c, sp->idx = x, sp->idy = y;
+  }
+  double e[4] = {sp->idx - hw, sp->idy - hh, sp->idx + hw, sp->idy + hh};
+  add_box(b, e);
+}
+
+/* What bars door dr's corridor (locked, soft-locked, trapped, obstructed),
+ * total feet long: its marks along it from its door, a badge and a bit
+ * apart, clear of the plan's other marks (b, where each is added), and a
+ * lock's key id beside its padlock (booklet.md: every mark on every map).
+ * Returns how many; *doorway: the doorway a padlock took (place_bar). */
+static int place_bars(const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
+                      const cb_passage *ps, const cb_pc_door *dr, const view *v, double total, mark_boxes *b,
+                      const int leaf[2], bar_spot *spots, int *doorway) {
   static const unsigned FLAG[] = {CB_FLAG_LOCKED, CB_FLAG_SOFT_LOCKED, CB_FLAG_TRAPPED, CB_FLAG_OBSTRUCTED};
   static const cb_symbol SYM[] = {CB_SYM_LOCKED, CB_SYM_SOFT_LOCKED, CB_SYM_TRAPPED, CB_SYM_OBSTRUCTED};
-  cb_page_role(p, CB_ROLE_PASSAGE_MARK, dr->room, dr->to);
   double step = st->badge * 1.7 / v->scale, at = st->badge * 1.3 / v->scale;
+  int n = 0;
+  *doorway = 0;
   for (int k = 0; k < 4; k++) {
     if (!(ps->flags & FLAG[k])) continue;
-    /* clear of the stairs, doors and other marks on and across the corridor */
-    double s = clear_along(pp, dr, at, total, st->badge * 1.2 / v->scale, step / 4), ux, uy;
-    cb_pc_point q = point_at(dr->points, dr->npoints, s);
-    direction_at(dr->points, dr->npoints, s, &ux, &uy);
-    if (total <= EPS) ux = DX[dr->facing % 4], uy = DY[dr->facing % 4]; /* rooms touching at the door */
-    mark(p, st, v, SYM[k], q, ux, uy, used);
-    at = s + step;
-    if (SYM[k] != CB_SYM_LOCKED || !ps->lock) continue;
-    double lw, lh, px, py, tx, ty;
-    cb_symbol_label_size(st, ps->lock, &lw, &lh);
-    to_page(v, q.x, q.y, &px, &py);
-    turn(v, -uy, ux, &tx, &ty);
-    double off = v->cw / 2 + st->line + (fabs(tx) * lw + fabs(ty) * lh) / 2 + 1;
-    /* beside the padlock, on the side clear of the rooms and their numbers
-     * (a small room's number runs over its walls) and of the key ids placed
-     * before, a little further out when neither side is */
-    double best = -INFINITY, bx = px + tx * off, by = py + ty * off, hw = lw / 2, hh = lh / 2;
-    for (int t = 0; t < 8 && best < 1; t++) {
-      double side = t % 2 ? -1 : 1, out = off + (t / 2) * lh * 0.5, x = px + side * tx * out,
-             y = py + side * ty * out;
-      double c = fmin(rooms_clearance(st, d, pp, v, x, y, hw, hh),
-                      marks_clearance((const double(*)[4])ids->box, ids->n, x, y, hw, hh));
-      if (c > best + 0.5) best = c, bx = x, by = y;
-    }
-    cb_symbol_label(p, st, ps->lock, bx, by);
-    if (ids->n < ids->cap) {
-      double *b = ids->box[ids->n++];
-      b[0] = bx - hw, b[1] = by - hh, b[2] = bx + hw, b[3] = by + hh;
-    }
+    bar_spot *sp = &spots[n++];
+    const int none[2] = {-1, -1};
+    int took = place_bar(st, v, pp, b, dr, *doorway ? none : leaf, SYM[k], at, total, step, sp);
+    *doorway = *doorway ? *doorway : took;
+    sp->sym = SYM[k];
+    if (total <= EPS)
+      sp->ux = DX[dr->facing % 4], sp->uy = DY[dr->facing % 4]; /* rooms touching at the door */
+    double e[4];
+    mark_box(st, v, SYM[k], sp->q, sp->ux, sp->uy, e);
+    int mine = b->n;
+    add_box(b, e);
+    at = sp->s + step;
+    if (SYM[k] == CB_SYM_LOCKED && ps->lock) place_id(st, d, pp, v, b, mine, ps->lock, sp);
+  }
+  return n;
+}
+
+static void draw_bars(cb_page *p, const cb_symbols *st, const view *v, const cb_pc_door *dr,
+                      const cb_passage *ps, const bar_spot *spots, int n, cb_symbol_set *used) {
+  cb_page_role(p, CB_ROLE_PASSAGE_MARK, dr->room, dr->to);
+  for (int k = 0; k < n; k++) {
+    mark(p, st, v, spots[k].sym, spots[k].q, spots[k].ux, spots[k].uy, used);
+    if (spots[k].sym == CB_SYM_LOCKED && ps->lock)
+      cb_symbol_label(p, st, ps->lock, spots[k].idx, spots[k].idy);
   }
   cb_page_role(p, CB_ROLE_NONE, 0, 0);
 }
 
-/* Doors, secret doors and dead ends. */
+/* What draw_doors works out before it draws: the plan's marks, the leaves
+ * of each door's corridor among them, its bars, and the leaves a padlock
+ * stands in place of (gone, by their numbers in b). */
+typedef struct door_plan {
+  mark_boxes b;
+  int *leaf; /* two a door: at its door and at its far end (-1: none) */
+  bar_spot (*bars)[4];
+  int *nbars;
+  bool *gone;
+} door_plan;
+
+static void door_plan_free(door_plan *dp) {
+  free(dp->b.box), free(dp->leaf), free(dp->bars), free(dp->nbars), free(dp->gone);
+}
+
+/* Places every door's bars; false when memory ran out. A leaf in the same
+ * doorway as one a padlock took goes with it. */
+static bool plan_doors(const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp, const view *v,
+                       door_plan *dp) {
+  int cap = 1;
+  size_t n = (size_t)pp->ndoors + 1;
+  for (int i = 0; i < pp->ndoors; i++)
+    cap += 8 + 4 * pp->doors[i].ncrossings;
+  *dp = (door_plan){{cb_malloc(sizeof *dp->b.box * (size_t)cap), 0, cap},
+                    cb_malloc(sizeof *dp->leaf * 2 * n),
+                    cb_malloc(sizeof *dp->bars * n),
+                    cb_calloc(n, sizeof *dp->nbars),
+                    cb_calloc((size_t)cap, sizeof *dp->gone)};
+  if (!dp->b.box || !dp->leaf || !dp->bars || !dp->nbars || !dp->gone) return false;
+  plan_marks(st, d, pp, v, &dp->b, dp->leaf);
+  for (int i = 0; i < pp->ndoors; i++) {
+    const cb_pc_door *dr = &pp->doors[i];
+    const cb_passage *ps = door_passage(d, dr);
+    int doorway = 0;
+    if (dr->npoints < 1 || !door_shown(d, dr) || !ps) continue;
+    dp->nbars[i] = place_bars(st, d, pp, ps, dr, v, corridor_length(dr), &dp->b, &dp->leaf[2 * i],
+                              dp->bars[i], &doorway);
+    if (doorway) dp->gone[dp->leaf[2 * i + doorway - 1]] = true;
+  }
+  for (int k = 0; k < 2 * pp->ndoors; k++)
+    for (int g = 0; g < dp->b.n && dp->leaf[k] >= 0; g++)
+      if (dp->gone[g] && same_spot(dp->b.box[g], dp->b.box[dp->leaf[k]])) dp->gone[dp->leaf[k]] = true;
+  return true;
+}
+
+/* Doors, what bars their corridors, secret doors and dead ends: doors
+ * where corridors meet walls (a locked one's padlock in the doorway
+ * instead where its corridor has no spot clear for it), secret doors and
+ * dead ends where they stop. */
 static void draw_doors(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
                        const view *v, cb_symbol_set *used) {
-  /* doors where corridors meet walls; secret doors and dead ends where they stop */
-  lock_ids ids = {cb_malloc(sizeof *ids.box * ((size_t)pp->ndoors + 1)), 0, pp->ndoors};
-  if (!ids.box) {
+  door_plan dp;
+  if (!plan_doors(st, d, pp, v, &dp)) {
+    door_plan_free(&dp);
     p->oom = true;
     return;
   }
   for (int i = 0; i < pp->ndoors; i++) {
     const cb_pc_door *dr = &pp->doors[i];
     if (dr->npoints < 1 || !door_shown(d, dr)) continue;
-    int f = (int)dr->facing % 4;
-    mark(p, st, v, CB_SYM_DOOR, dr->points[0], DX[f], DY[f], used);
     const cb_passage *ps = door_passage(d, dr);
-    double total = 0;
-    for (int k = 1; k < dr->npoints; k++)
-      total += seg_len(dr->points[k - 1], dr->points[k]);
-    if (ps) draw_bars(p, st, d, pp, ps, dr, v, total, &ids, used);
+    double total = corridor_length(dr), ux = 0, uy = 0;
+    int f = (int)dr->facing % 4, at = dp.leaf[2 * i], end_leaf = dp.leaf[2 * i + 1];
+    if (at < 0 || !dp.gone[at]) mark(p, st, v, CB_SYM_DOOR, dr->points[0], DX[f], DY[f], used);
+    if (ps) draw_bars(p, st, v, dr, ps, dp.bars[i], dp.nbars[i], used);
     if (total <= EPS) continue;
-    double ux, uy;
-    direction_at(dr->points, dr->npoints, total, &ux, &uy);
-    cb_pc_point end = dr->points[dr->npoints - 1];
-    if (ps && (ps->flags & CB_FLAG_SECRET) && !(ps->flags & CB_FLAG_DEAD_END)) {
-      /* the disc sits on the corridor just short of the wall, not over the room */
-      double back = fmin(total, (st->badge * 0.45) / v->scale);
-      end = (cb_pc_point){end.x - ux * back, end.y - uy * back};
-    }
-    cb_symbol s = !ps                            ? CB_SYM_DOOR
-                  : ps->flags & CB_FLAG_DEAD_END ? CB_SYM_DEAD_END
-                  : ps->flags & CB_FLAG_SECRET   ? CB_SYM_SECRET
-                                                 : CB_SYM_DOOR;
-    mark(p, st, v, s, end, ux, uy, used);
+    cb_pc_point end;
+    cb_symbol s = corridor_end(st, v, ps, dr, total, &end, &ux, &uy);
+    if (end_leaf < 0 || !dp.gone[end_leaf]) mark(p, st, v, s, end, ux, uy, used);
   }
   for (int i = 0; i < pp->ndoors; i++) {
     const cb_pc_door *dr = &pp->doors[i];
@@ -616,7 +885,7 @@ static void draw_doors(cb_page *p, const cb_symbols *st, const cb_dungeon *d, co
     mark(p, st, v, CB_SYM_DEAD_END, dr->side[1], (dr->side[1].x - dr->side[0].x) / l,
          (dr->side[1].y - dr->side[0].y) / l, used);
   }
-  free(ids.box);
+  door_plan_free(&dp);
 }
 
 /* Room numbers and the entrance, last. */
