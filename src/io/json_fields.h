@@ -49,6 +49,9 @@ typedef struct cb_json_field {
   { key, CB_JF_COORD, offsetof(T, m), flags, lo, hi, 0, 0, 0, 0 }
 #define CB_JF_STR_OF(T, m, key, longest, flags)                                                              \
   { key, CB_JF_STR, offsetof(T, m), flags, 0, longest, 0, 0, 0, 0 }
+/* A string written only where omit says it is not the long form's twin (a "_short" form). */
+#define CB_JF_SHORT_OF(T, m, k, longest, same)                                                               \
+  { .key = k, .kind = CB_JF_STR, .offset = offsetof(T, m), .hi = longest, .omit = same }
 #define CB_JF_NAME_OF(T, m, key, longest, name, parse)                                                       \
   { key, CB_JF_NAME, offsetof(T, m), CB_JF_REQUIRED, 0, longest, 0, 0, name, parse }
 

@@ -18,17 +18,9 @@ static bool effect_same(const void *t) {
 
 static const cb_json_field trap_fields[] = {
     CB_JF_STR_OF(cb_trap, trigger, "trigger", MAX_LINE, CB_JF_REQUIRED),
-    {.key = "trigger_short",
-     .kind = CB_JF_STR,
-     .offset = offsetof(cb_trap, trigger_short),
-     .hi = MAX_LINE,
-     .omit = trigger_same},
+    CB_JF_SHORT_OF(cb_trap, trigger_short, "trigger_short", MAX_LINE, trigger_same),
     CB_JF_STR_OF(cb_trap, effect, "effect", MAX_LINE, CB_JF_REQUIRED),
-    {.key = "effect_short",
-     .kind = CB_JF_STR,
-     .offset = offsetof(cb_trap, effect_short),
-     .hi = MAX_LINE,
-     .omit = effect_same},
+    CB_JF_SHORT_OF(cb_trap, effect_short, "effect_short", MAX_LINE, effect_same),
     CB_JF_STR_OF(cb_trap, tell, "tell", MAX_LINE, CB_JF_REQUIRED),
 };
 static const cb_json_field treasure_fields[] = {
@@ -53,11 +45,7 @@ static const cb_json_field monster_fields[] = {
     CB_JF_INT_OF(cb_monster, count, "count", 1, 10000, CB_JF_REQUIRED, 1),
     CB_JF_STR_OF(cb_monster, hd, "hd", CB_TEXT_HD, CB_JF_REQUIRED),
     CB_JF_STR_OF(cb_monster, doing, "doing", MAX_LINE, CB_JF_OMIT_NULL),
-    {.key = "doing_short",
-     .kind = CB_JF_STR,
-     .offset = offsetof(cb_monster, doing_short),
-     .hi = MAX_LINE,
-     .omit = doing_same},
+    CB_JF_SHORT_OF(cb_monster, doing_short, "doing_short", MAX_LINE, doing_same),
 };
 enum { NMONSTER = sizeof monster_fields / sizeof *monster_fields };
 static cb_status read_kind(cb_json_reader *r, json_t *entry, const char *where, void *item, void *ctx);

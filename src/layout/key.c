@@ -118,13 +118,13 @@ static void entry_free(entry *e) {
 }
 
 cb_key_memo *cb_key_memo_new(const cb_dungeon *d) {
-  cb_key_memo *m = calloc(1, sizeof *m);
+  cb_key_memo *m = cb_calloc(1, sizeof *m);
   if (!m) return NULL;
   m->n = d->nrooms + cb_key_extras(d);
   size_t n = (size_t)m->n + 1;
-  m->slots = calloc(n * MEMO_SLOTS, sizeof *m->slots);
-  m->turn = calloc(n, 1);
-  if (m->n <= MEMO_BUILT_MAX) m->built = calloc(n * 2, sizeof *m->built);
+  m->slots = cb_calloc(n * MEMO_SLOTS, sizeof *m->slots);
+  m->turn = cb_calloc(n, 1);
+  if (m->n <= MEMO_BUILT_MAX) m->built = cb_calloc(n * 2, sizeof *m->built);
   if (m->slots && m->turn && (m->built || m->n > MEMO_BUILT_MAX)) return m;
   cb_key_memo_free(m);
   return NULL;
@@ -701,6 +701,12 @@ static void build(entry *e, const cb_key_style *ks, const cb_dungeon *d, int i) 
     build_extra(e, ks, d, extra);
 }
 
+/* Entry i's place in the memo: the rooms, then the extras. */
+static int memo_at(const cb_key_style *ks, const cb_dungeon *d, int i) {
+  int extra = 0, room = entry_index(ks, d, i, &extra);
+  return room >= 0 ? room : d->nrooms + extra;
+}
+
 /* Entry i's spans, `at` its place in the memo: built once where the memo
  * keeps them, else into scratch; NULL when out of memory. */
 static entry *entry_of(entry *scratch, const cb_key_style *ks, const cb_dungeon *d, int i, int at) {
@@ -729,7 +735,7 @@ static int fill(entry *e, cb_page *p, const cb_key_style *ks, const cb_dungeon *
   int total = d->nrooms + ks->extras;
   while (i < total && col < cols) {
     /* the lines left of the entry; a whole one's count is kept across fills */
-    int extra = 0, room = entry_index(ks, d, i, &extra), at = room >= 0 ? room : d->nrooms + extra;
+    int at = memo_at(ks, d, i);
     int rest = skip == 0 ? memo_lines(ks->memo, at, ks, cw) : 0;
     const entry *en = NULL;
     if (!rest) {
@@ -767,9 +773,8 @@ static int fill(entry *e, cb_page *p, const cb_key_style *ks, const cb_dungeon *
 
 int cb_key_lines(const cb_key_style *ks, const cb_dungeon *d, int i, double w) {
   entry e = {0};
-  int extra = 0, room = entry_index(ks, d, i, &extra);
   cb_flow f = {ks->m, ks->size, ks->leading, w, ks->ink, draw_mark, (void *)ks->symbols};
-  int lines = flow_entry(NULL, &f, entry_of(&e, ks, d, i, room >= 0 ? room : d->nrooms + extra), 0, 0);
+  int lines = flow_entry(NULL, &f, entry_of(&e, ks, d, i, memo_at(ks, d, i)), 0, 0);
   entry_free(&e);
   return lines;
 }

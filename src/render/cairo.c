@@ -174,7 +174,7 @@ static void find_plain(cairo_backend *b, cb_font font) {
 /* Whether the character at s (its length into *len) is one of pf's plain extras. */
 static bool plain_extra(const plain_face *pf, const char *s, int *len) {
   unsigned cp = 0;
-  *len = cb_utf8_char(s, strlen(s), &cp);
+  *len = cb_utf8_char(s, strnlen(s, 4), &cp); /* a character is at most 4 bytes: no strlen per character */
   for (size_t i = 0; *len > 1 && i < sizeof PLAIN_EXTRA / sizeof *PLAIN_EXTRA; i++)
     if (PLAIN_EXTRA[i] == cp) return (pf->extras >> i) & 1u;
   return false;
