@@ -235,13 +235,13 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
       double bw = layout ? col_w : row_w, bh = layout ? col_h : h;
       for (int i = 0; i < ANGLES; i++) {
         double a = dir + 2 * CB_PI * i / ANGLES;
-        double reach = fabs(cos(a)) * bw / 2 + fabs(sin(a)) * bh / 2;
-        double d = rr + st->line + 1.5 + reach + ring * h * 0.9;
-        double px = cx + cos(a) * d, py = cy + sin(a) * d;
         /* the terms are never negative: a spot whose first terms already
          * cost the best so far need not be looked at further */
         double shape = ring * 2 + layout * 1.5 + (1 - cos(a - dir)) * 1.0;
         if (shape >= best - 1e-9) continue;
+        double ca = cos(a), sa = sin(a), reach = fabs(ca) * bw / 2 + fabs(sa) * bh / 2;
+        double d = rr + st->line + 1.5 + reach + ring * h * 0.9;
+        double px = cx + ca * d, py = cy + sa * d;
         double cost = cb_place_cost(pl, cb_box_grow(cb_box_centered(px, py, bw, bh), 0.8));
         cost += shape;
         if (cost >= best - 1e-9) continue;
@@ -383,7 +383,11 @@ static void nudge_rooms(const cb_dungeon *d, int level, double *px, double *py, 
       double ax = px[ia], ay = py[ia], bx = px[ib], by = py[ib],
              len2 = (bx - ax) * (bx - ax) + (by - ay) * (by - ay);
       if (len2 < 1e-9) continue;
+      /* a room outside the passage's box grown by `clear` is clear of it (the cheap test first) */
+      double lx = fmin(ax, bx) - clear - 1, hx = fmax(ax, bx) + clear + 1, ly = fmin(ay, by) - clear - 1,
+             hy = fmax(ay, by) + clear + 1;
       for (int i = 0; i < d->nrooms; i++) {
+        if (px[i] < lx || px[i] > hx || py[i] < ly || py[i] > hy) continue;
         if (i == ia || i == ib || (level && d->rooms[i].level != level) || d->rooms[i].level != a->level)
           continue;
         double t = ((px[i] - ax) * (bx - ax) + (py[i] - ay) * (by - ay)) / len2;

@@ -26,11 +26,25 @@ double cb_mapfit_want(const cb_dungeon *d, const cb_symbols *st, const cb_map_dr
   return fmin(cap, fmax(avail * 0.56, fmin(avail - 120, w * 0.78)));
 }
 
-/* The frame's width for a map at most *h high: narrower than w when the
- * drawing, held to that height, no longer fills the width (no empty bands);
- * levels' panels also give back the height they do not need. */
-double cb_mapfit_frame_w(const cb_dungeon *d, const cb_symbols *st, const cb_map_drawing *dr, double w,
-                         double *h0) {
+/* The widest frame, on a grid of sixteenths of a point between lo and hi,
+ * whose map at its own shape is at most h high: the same at whatever width
+ * the search starts from. */
+static double grid_width(const cb_dungeon *d, const cb_symbols *st, const cb_map_drawing *dr, double lo,
+                         double hi, double h) {
+  long a = (long)ceil(lo * 16), b = (long)floor(hi * 16);
+  while (b - a > 1) {
+    long mid = a + (b - a) / 2;
+    if (map_natural(d, st, dr, mid / 16.0) > h)
+      b = mid;
+    else
+      a = mid;
+  }
+  return a / 16.0;
+}
+
+/* cb_mapfit_frame_w, found to half a point, or (`grid`) by grid_width */
+static double frame_width(const cb_dungeon *d, const cb_symbols *st, const cb_map_drawing *dr, double w,
+                          double *h0, bool grid) {
   cb_levels_plan pl = d->nlevels > 1 ? cb_levels_fit(d, st, dr, w, *h0) : (cb_levels_plan){0, 0, 0, 0};
   if (pl.cols) {
     *h0 = fmin(*h0, pl.h);
@@ -39,6 +53,7 @@ double cb_mapfit_frame_w(const cb_dungeon *d, const cb_symbols *st, const cb_map
   double h = *h0;
   if (!(map_natural(d, st, dr, w) > h + 0.5)) return w;
   double lo = fmin(w, 60), hi = w;
+  if (grid) return grid_width(d, st, dr, lo, hi, h);
   for (int it = 0; it < 24 && hi - lo > 0.5; it++) {
     double mid = (lo + hi) / 2;
     if (map_natural(d, st, dr, mid) > h)
@@ -47,6 +62,14 @@ double cb_mapfit_frame_w(const cb_dungeon *d, const cb_symbols *st, const cb_map
       lo = mid;
   }
   return lo;
+}
+
+/* The frame's width for a map at most *h high: narrower than w when the
+ * drawing, held to that height, no longer fills the width (no empty bands);
+ * levels' panels also give back the height they do not need. */
+double cb_mapfit_frame_w(const cb_dungeon *d, const cb_symbols *st, const cb_map_drawing *dr, double w,
+                         double *h0) {
+  return frame_width(d, st, dr, w, h0, false);
 }
 
 typedef struct text_box {
@@ -60,10 +83,9 @@ static int by_left(const void *a, const void *b) {
 
 /* How many pairs of the words a reader finds rooms by (their numbers and
  * their marks' letters) overlap, and how often the map says it is cramped,
- * when it is drawn in a frame h high (w wide at most), into *out. */
-static cb_status count_clashes(const cb_fitter *f, double w, double h, long *out) {
+ * when it is drawn in the frame fw x h, into *out. */
+static cb_status count_clashes(const cb_fitter *f, double fw, double h, long *out) {
   const cb_symbols *st = f->st;
-  double fw = cb_mapfit_frame_w(f->d, st, f->dr, w, &h);
   cb_page *s = cb_page_new(fw + 1, h + 1);
   cb_sheet_options drawn = {.page_w = fw + 1, .page_h = h + 1};
   cb_symbol_set used = 0;
@@ -98,8 +120,9 @@ struct cb_sheet_memo {
   const cb_dungeon *d; /* the dungeon the counts are of */
   int n, cap;
   struct clash_at {
-    cb_map_drawing dr; /* the counts are of its drawing (its draw and height) */
-    double badge, line, label, w, h;
+    cb_map_drawing dr;               /* the counts are of its drawing (its draw and height) */
+    double badge, line, label, w, h; /* asked for */
+    double fw, fh;                   /* the frame drawn */
     long clashes;
   } * at;
 };
@@ -124,26 +147,55 @@ static bool memo_room(cb_sheet_memo *m) {
   return true;
 }
 
-/* count_clashes, each frame counted once (st->clashes NULL: every time). */
+/* The count kept for the frame of k (NULL: none), matched as asked for (w x
+ * h) or as drawn (fw x fh). */
+static const struct clash_at *kept(const cb_sheet_memo *m, const struct clash_at *k, bool drawn) {
+  for (int i = 0; m && i < m->n; i++) {
+    const struct clash_at *a = &m->at[i];
+    if (a->dr.draw != k->dr.draw || a->dr.height != k->dr.height || a->badge != k->badge ||
+        a->line != k->line || a->label != k->label)
+      continue;
+    if (drawn ? a->fh == k->fh && a->fw == k->fw : a->w == k->w && a->h == k->h) return a;
+  }
+  return NULL;
+}
+
+/* count_clashes, each frame counted once (st->clashes NULL: every time). A
+ * map held to a height is counted in its frame on the grid of grid_width
+ * (the sheet's frame is found to half a point), so that every width asked
+ * for at that height meets the one count. */
 cb_status cb_mapfit_clashes(const cb_fitter *f, double w, double h, long *out) {
   const cb_symbols *st = f->st;
-  const cb_map_drawing *dr = f->dr;
   cb_sheet_memo *cm = st->clashes && st->clashes->d == f->d ? st->clashes : NULL;
-  struct clash_at key = {*dr, st->badge, st->line, st->label, w, h, 0};
-  for (int i = 0; cm && i < cm->n; i++) {
-    const struct clash_at *a = &cm->at[i];
-    if (a->dr.draw == dr->draw && a->dr.height == dr->height && a->badge == key.badge &&
-        a->line == key.line && a->label == key.label && a->w == w && a->h == h) {
-      *out = a->clashes;
-      return CB_OK;
-    }
+  struct clash_at key = {*f->dr, st->badge, st->line, st->label, w, h, 0, h, 0};
+  const struct clash_at *a = kept(cm, &key, false);
+  if (!a) {
+    key.fw = frame_width(f->d, st, f->dr, w, &key.fh, true);
+    a = kept(cm, &key, true);
   }
-  cb_status s = count_clashes(f, w, h, &key.clashes);
+  if (a) {
+    *out = a->clashes;
+    return CB_OK;
+  }
+  cb_status s = count_clashes(f, key.fw, key.fh, &key.clashes);
   if (s != CB_OK) return s;
   /* a count the memo has no room for is only not kept */
   if (cm && memo_room(cm)) cm->at[cm->n++] = key;
   *out = key.clashes;
   return CB_OK;
+}
+
+/* Where a least search tries next between lo and hi: the point of the
+ * middle half on the coarsest grid of whole powers of two points, so that
+ * the searches of one sheet (at other widths, with other room) try the same
+ * heights and meet the counts an earlier one made. */
+static double ladder_mid(double lo, double hi) {
+  double a = lo + (hi - lo) / 4, b = hi - (hi - lo) / 4;
+  for (double step = 1024; step >= 1.0 / 64; step /= 2) {
+    double at = ceil(a / step) * step;
+    if (at <= b) return at;
+  }
+  return (lo + hi) / 2;
 }
 
 /* The least height the map, in a frame w wide, may shrink to (from the size
@@ -159,8 +211,9 @@ cb_status cb_mapfit_least(const cb_fitter *f, double w, double full_w, double wa
   *least = lo;
   if (s != CB_OK || hi - lo < 1) return s;
   if ((s = cb_mapfit_clashes(f, w, lo, &at)) != CB_OK || at <= *base) return s;
-  for (int it = 0; it < 7; it++) {
-    double mid = (lo + hi) / 2;
+  /* to a point: seven halvings of a sheet's range reached 0.5 to 2 */
+  for (int it = 0; it < 24 && hi - lo > 1; it++) {
+    double mid = ladder_mid(lo, hi);
     if ((s = cb_mapfit_clashes(f, w, mid, &at)) != CB_OK) return s;
     if (at <= *base)
       hi = mid;
