@@ -211,8 +211,8 @@ cb_status cb_mapfit_least(const cb_fitter *f, double w, double full_w, double wa
   *least = lo;
   if (s != CB_OK || hi - lo < 1) return s;
   if ((s = cb_mapfit_clashes(f, w, lo, &at)) != CB_OK || at <= *base) return s;
-  /* to a point: seven halvings of a sheet's range reached 0.5 to 2 */
-  for (int it = 0; it < 24 && hi - lo > 1; it++) {
+  /* to two points (seven halvings of a sheet's range reached 0.5 to 2) */
+  for (int it = 0; it < 24 && hi - lo > 2; it++) {
     double mid = ladder_mid(lo, hi);
     if ((s = cb_mapfit_clashes(f, w, mid, &at)) != CB_OK) return s;
     if (at <= *base)
