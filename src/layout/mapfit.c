@@ -198,6 +198,22 @@ static double ladder_mid(double lo, double hi) {
   return (lo + hi) / 2;
 }
 
+/* How often the words run into each other on the biggest map the sheet
+ * draws: full_w wide, at the size it wants with `room` left. */
+cb_status cb_mapfit_base(const cb_fitter *f, double full_w, double room, long *base) {
+  return cb_mapfit_clashes(f, full_w, cb_mapfit_want(f->d, f->st, f->dr, full_w, room), base);
+}
+
+/* Whether the map h high in a frame w wide reads as well as the biggest (its
+ * words run into each other no more often), into *reads. */
+cb_status cb_mapfit_reads(const cb_fitter *f, double w, double h, double full_w, double room, bool *reads) {
+  long base = 0, at = 0;
+  cb_status s = cb_mapfit_base(f, full_w, room, &base);
+  if (s == CB_OK) s = cb_mapfit_clashes(f, w, h, &at);
+  *reads = s == CB_OK && at <= base;
+  return s;
+}
+
 /* The least height the map, in a frame w wide, may shrink to (from the size
  * it wants), into *least: a little under a third of the room, but never so
  * small that its words run into each other more than they do on the biggest
@@ -207,7 +223,7 @@ cb_status cb_mapfit_least(const cb_fitter *f, double w, double full_w, double wa
                           double *least, long *base) {
   double lo = fmin(want, room * 0.30), hi = want;
   long at = 0;
-  cb_status s = cb_mapfit_clashes(f, full_w, cb_mapfit_want(f->d, f->st, f->dr, full_w, room), base);
+  cb_status s = cb_mapfit_base(f, full_w, room, base);
   *least = lo;
   if (s != CB_OK || hi - lo < 1) return s;
   if ((s = cb_mapfit_clashes(f, w, lo, &at)) != CB_OK || at <= *base) return s;

@@ -30,6 +30,12 @@ double cb_mapfit_frame_w(const cb_dungeon *d, const cb_symbols *st, const cb_map
  * into each other, and the map says it is cramped, drawn in a frame h high (w
  * wide at most), into *out; each frame counted once a run (st->clashes). */
 cb_status cb_mapfit_clashes(const cb_fitter *f, double w, double h, long *out);
+/* How often the map's words run into each other on the biggest map the
+ * sheet draws (full_w wide, at the size it wants with `room` left), into *base. */
+cb_status cb_mapfit_base(const cb_fitter *f, double full_w, double room, long *base);
+/* Whether the map h high in a frame w wide reads as well as that biggest
+ * (its words run into each other no more often), into *reads. */
+cb_status cb_mapfit_reads(const cb_fitter *f, double w, double h, double full_w, double room, bool *reads);
 /* The least height the map, in a frame w wide, may shrink to from `want`,
  * into *least: a little under a third of the room, but never so small that
  * its words run into each other more than on the biggest map the sheet

@@ -160,13 +160,15 @@ static cb_status fit_sheet(const cb_fitter *f, double w, double room, double pag
     }
     if (fit.map_h > best.map_h + 0.5) best = fit;
   }
-  if (best.cols) {
+  bool reads = false; /* a map the key leaves that reads as well as the biggest is taken as it is */
+  cb_status s = best.cols ? cb_mapfit_reads(f, w, best.map_h, w, room, &reads) : CB_OK;
+  if (s == CB_OK && best.cols && !reads) {
     long base = 0;
     double floor = 0;
-    cb_status s = cb_mapfit_least(f, w, w, want, room, &floor, &base);
+    s = cb_mapfit_least(f, w, w, want, room, &floor, &base);
     if (s == CB_OK) s = cb_mapfit_clean(f, w, best.map_h, floor, base, &best.map_h);
-    if (s != CB_OK) return s;
   }
+  if (s != CB_OK) return s;
   if (!best.cols || best.map_h == 0) return fit_spill(f, w, room, page, want, cap, out);
   *out = best;
   return CB_OK;
@@ -311,16 +313,13 @@ static cb_status side_step(const cb_fitter *f, int i, double cw, double mw, doub
   return s;
 }
 
-/* The biggest map, down to the floor the sheet's own fit keeps, that leaves
- * the whole key room beside and below it, at the first of the key's steps
- * that keeps the map at its wanted height. */
-static cb_status fit_side(const cb_fitter *f, double legend_h, double w, double h, double room,
-                          side_fit *best) {
-  double cw = (w - 2 * GUTTER) / 3, mw = 2 * cw + GUTTER, below = legend_h + 14;
-  long base = 0;
-  double want = cb_mapfit_want(f->d, f->st, f->dr, mw, room), least = 0;
+/* The key's steps beside the map with its floor at `least`: the first that
+ * keeps the map at its wanted height, else the one that leaves it biggest
+ * (map_h 0: none fits). */
+static cb_status side_steps(const cb_fitter *f, double cw, double mw, double h, double below, double least,
+                            double want, side_fit *best) {
+  cb_status s = CB_OK;
   *best = (side_fit){0, 0, false};
-  cb_status s = cb_mapfit_least(f, mw, w, want, room, &least, &base);
   for (int i = 1; s == CB_OK && i < KEY_STEPS; i++) {
     double map_h = 0;
     bool fits = false;
@@ -332,6 +331,26 @@ static cb_status fit_side(const cb_fitter *f, double legend_h, double w, double 
     }
     if (fit.map_h > best->map_h + 0.5) *best = fit;
   }
+  return s;
+}
+
+/* The biggest map, down to the floor the sheet's own fit keeps, that leaves
+ * the whole key room beside and below it, at the first of the key's steps
+ * that keeps the map at its wanted height. The floor is a third of the room
+ * first (as fit_sheet keeps it): a map the key leaves there that reads as
+ * well as the biggest is taken, and only one that does not costs the least
+ * search's drawings. */
+static cb_status fit_side(const cb_fitter *f, double legend_h, double w, double h, double room,
+                          side_fit *best) {
+  double cw = (w - 2 * GUTTER) / 3, mw = 2 * cw + GUTTER, below = legend_h + 14;
+  long base = 0;
+  double want = cb_mapfit_want(f->d, f->st, f->dr, mw, room), least = fmin(want, room * 0.30);
+  bool reads = false;
+  cb_status s = side_steps(f, cw, mw, h, below, least, want, best);
+  if (s == CB_OK && best->map_h > 0) s = cb_mapfit_reads(f, mw, best->map_h, w, room, &reads);
+  if (s != CB_OK || reads) return s;
+  if ((s = cb_mapfit_least(f, mw, w, want, room, &least, &base)) == CB_OK)
+    s = side_steps(f, cw, mw, h, below, least, want, best);
   if (s == CB_OK && best->map_h > 0) s = cb_mapfit_clean(f, mw, best->map_h, least, base, &best->map_h);
   return s;
 }
@@ -462,15 +481,17 @@ static bool is_wide(const cb_sheet_options *o) { return o->page_w > o->page_h * 
 static cb_status plan_beside(const sheet_space *s, sheet_plan *pl) {
   const cb_fitter *f = &s->f;
   if (!f->dr->legend || s->o->player || is_wide(s->o)) return CB_OK;
-  double x = s->x, y = s->y, w = s->w, least = 0;
+  double x = s->x, y = s->y, w = s->w;
   double below = f->dr->legend(NULL, f->st, f->d, ~(cb_symbol_set)0, w, w, 0, 0, w) + 6 + 8 + HEAD_H;
-  double room = s->bottom - y - below, want = cb_mapfit_want(f->d, f->st, f->dr, w, room);
+  double room = s->bottom - y - below, want = cb_mapfit_want(f->d, f->st, f->dr, w, room),
+         least = fmin(want, room * 0.30);
   sheet_fit usual;
   beside_fit bf;
   long base = 0;
   cb_status st = fit_sheet(f, w, room, s->bottom - s->top, &usual);
   if (st != CB_OK || (!usual.spills && usual.map_h >= want - 0.5)) return st;
-  if ((st = cb_mapfit_least(f, w, w, want, room, &least, &base)) == CB_OK)
+  /* the walk down from `want` counts each size's clashes: it needs no least search, only its floor */
+  if ((st = cb_mapfit_base(f, w, room, &base)) == CB_OK)
     st = fit_beside(f, w, s->bottom - y, want, least, base, &bf);
   if (st != CB_OK || bf.map_h <= 0 || (!usual.spills && bf.map_h <= usual.map_h + 0.5)) return st;
   double sx = x + bf.map_w + GUTTER, sw = w - bf.map_w - GUTTER, ky = y + (bf.side_h + 8);
