@@ -11,7 +11,8 @@
  * written apart from model/view.c works out from the game master's model
  * which rooms a party can find without a secret, and reads the players'
  * sheet for any room, passage, number, mark or legend entry that tells more
- * (CB_PLAYER_SEEDS seeds, 1000 unless told). */
+ * (CB_PLAYER_SEEDS seeds, 1000 unless told). CB_MAP_ONLY=NAME runs only
+ * the tests of that name. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -535,17 +536,17 @@ static void nothing_draws_through_anything(void **state) {
    * - battleships' stairs marks carry their lock's padlock and key id (issue 22), and its level
    *   panels share one scale: the placer sets some wide marks far from their rooms (58, seed 28's
    *   first; 10 since a mark not plainly its room's is led to it by a hairline, which this check
-   *   reads as the mark's), a line through a room (4) and a mark over a line (1). */
+   *   reads as the mark's; 0 since a wide badge's ends count as well as its middle, a row that
+   *   strays is split, and a stray next to its room, where no leader fits, costs double) and a
+   *   mark over a line (1, seed 483's stairs badge of room 6 across passage 3-4: the other spots
+   *   stray). Lines through rooms went to 0 when rooms kept clear of the passages' marks (a
+   *   padlock reaches across its line) and the line stepped off a room as the room off it. */
   bool bs = strcmp(gen, "battleships") == 0, pc = strcmp(gen, "preconnect") == 0;
   int over_allowed = (pc   ? 46
                       : bs ? 1
                            : 0) *
                      seeds / 500,
-      stray_allowed = (bs   ? 10
-                       : pc ? 1
-                            : 0) *
-                      seeds / 500,
-      crossed_allowed = (bs ? 4 : 0) * seeds / 500,
+      stray_allowed = (pc ? 1 : 0) * seeds / 500,
       /* preconnect's padlocks (and trap and obstruction marks) and key ids on a door, stairs or
        * bridge: 359 a 500 sheets with each 1.3 badges from its door, 294 since it goes on along its
        * corridor to a spot clear of them (most on corridors of 10 or 20 ft, a door at either end);
@@ -554,10 +555,9 @@ static void nothing_draws_through_anything(void **state) {
        * are padlocks on secret corridors of 10 ft, which the secret door's disc covers end to end
        * (seed 49's 10-8 first) */
       bars_allowed = (pc ? 21 : 0) * seeds / 500;
-  if (f.crossed_number + f.small_number + f.small_text + f.numbers_touch + f.no_goal + f.no_boss + f.no_key +
-          f.no_lock + f.number_twice ||
-      f.crossed_room > crossed_allowed || f.stray_mark > stray_allowed || f.mark_on_passage > over_allowed ||
-      f.bar_on_mark > bars_allowed)
+  if (f.crossed_room + f.crossed_number + f.small_number + f.small_text + f.numbers_touch + f.no_goal +
+          f.no_boss + f.no_key + f.no_lock + f.number_twice ||
+      f.stray_mark > stray_allowed || f.mark_on_passage > over_allowed || f.bar_on_mark > bars_allowed)
     fail_msg("%s: %s", gen, f.first);
 }
 
@@ -567,10 +567,11 @@ static void lay_out_sheet(const cb_dungeon *d, const cb_dungeon *shown, bool pla
  * their own passages, clear of the rooms, and its badges by their own rooms.
  * Before the fix, over 60 seeds: A5 7 passage marks under rooms (padlocks
  * over a die, a trap's zigzag lost under them); 30 rooms 50 passage marks
- * under rooms, 5 stray badges, 1 passage through a room. A5 is held to 0;
- * at 30 rooms one passage, measured and not yet fixed, runs through a third
- * die that the dice around it leave no room to move, its mark under it
- * (seed 1's 18-22, 2 segments and 1 mark), per 60 sheets. */
+ * under rooms, 5 stray badges, 1 passage through a room; then at 30 rooms
+ * seed 1's 18-22 ran through die 26, its trap's mark under it, until a die
+ * kept clear of the passages' marks (not only their lines) and a passage
+ * stepped off a die boxed in by its neighbours as the die off it. Both are
+ * held to 0. */
 static void dropdice_small_and_crowded(void **state) {
   (void)state;
   const char *env = getenv("CB_MAP_SEEDS");
@@ -582,11 +583,9 @@ static void dropdice_small_and_crowded(void **state) {
       a5.numbers_touch + a5.mark_on_passage + a5.mark_under_room + a5.no_goal + a5.no_boss + a5.no_key +
       a5.no_lock + a5.number_twice)
     fail_msg("%s", a5.first);
-  int per = (seeds + 59) / 60; /* the ceilings per 60 seeds, for every 60 begun */
-  if (crowd.crossed_number + crowd.small_number + crowd.small_text + crowd.numbers_touch + crowd.no_goal +
-          crowd.no_boss + crowd.no_key + crowd.no_lock + crowd.number_twice ||
-      crowd.stray_mark + crowd.mark_on_passage || crowd.crossed_room > 2 * per ||
-      crowd.mark_under_room > 1 * per)
+  if (crowd.crossed_room + crowd.crossed_number + crowd.stray_mark + crowd.small_number + crowd.small_text +
+      crowd.numbers_touch + crowd.mark_on_passage + crowd.mark_under_room + crowd.no_goal + crowd.no_boss +
+      crowd.no_key + crowd.no_lock + crowd.number_twice)
     fail_msg("%s", crowd.first);
 }
 
@@ -1068,5 +1067,7 @@ int main(void) {
   tests[10] = (struct CMUnitTest){"leximorph frame", nothing_crosses_the_frame, NULL, NULL, NULL};
   tests[11] = (struct CMUnitTest){"cards marks", cards_marks_are_legible, NULL, NULL, NULL};
   tests[12] = (struct CMUnitTest){"dropdice small and crowded", dropdice_small_and_crowded, NULL, NULL, NULL};
+  /* CB_MAP_ONLY=NAME runs the tests of that name alone (cmocka's pattern, e.g. "battleships") */
+  if (getenv("CB_MAP_ONLY")) cmocka_set_test_filter(getenv("CB_MAP_ONLY"));
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
