@@ -1024,15 +1024,19 @@ static cb_dungeon *leximorph_of(int seed, int sectors) {
 /* Nothing on leximorph's sheet map (label, stub, stair, mark) crosses the
  * map frame (164 of 200 sheets did), nor on bigger sketches (ten at 3 x 3
  * sectors, two at 5 x 5: the frame is fitted without the captions, then
- * checked with them), and the sectors' captions lie clear of tunnels (103
- * of 200 sheets had a tunnel over one). */
+ * checked with them), nor on seed 360 (its room 2's badges crossed the
+ * frame until the placer took the paper beyond it as taken), and the
+ * sectors' captions lie clear of tunnels (103 of 200 sheets had a tunnel
+ * over one). */
 static void nothing_crosses_the_frame(void **state) {
   (void)state;
   const char *env = getenv("CB_MAP_SEEDS");
   int seeds = env ? atoi(env) : 200, crossing = 0, sheets = 0, covered = 0;
   char first[256] = "", cfirst[256] = "";
-  for (int k = 0; k < seeds + 12; k++) {
+  for (int k = 0; k < seeds + 13; k++) {
     int seed = k < seeds ? k + 1 : k - seeds + 1, sectors = k < seeds ? 0 : k < seeds + 10 ? 3 : 5;
+    if (k == seeds + 12)
+      seed = 360, sectors = 0; /* a room's badges crossed its frame before the placer knew it */
     cb_dungeon *d = leximorph_of(seed, sectors);
     cb_document doc = {0};
     lay_out_sheet(d, d, false, &doc);
@@ -1047,13 +1051,14 @@ static void nothing_crosses_the_frame(void **state) {
   }
   printf("leximorph    %d sheets: %d with something across the map frame%s%s\n", sheets, crossing,
          first[0] ? "; first: " : "", first);
-  printf("leximorph    %d sheets: %d with a caption under a tunnel%s%s\n", seeds, covered,
+  printf("leximorph    %d sheets: %d with a caption under a tunnel%s%s\n", seeds + 1, covered,
          cfirst[0] ? "; first: " : "", cfirst);
   if (crossing) fail_msg("%s", first);
   /* a ceiling, measured, not yet 0: on the smallest sketches (tunnels at their least, 4.5 pt) some
    * sectors have no spot clear even for the letter alone (4 of 200 sheets, seed 52 first; 103 before
-   * the captions kept clear of the passages beyond doors and let the rolls go) */
-  if (covered > 4 * seeds / 200) fail_msg("%s", cfirst);
+   * the captions kept clear of the passages beyond doors and let the rolls go; 1 of 400, seed 333,
+   * since the marks keep inside the frame: 5 of 400 before) */
+  if (covered > seeds / 400) fail_msg("%s", cfirst);
 }
 
 int main(void) {
