@@ -671,7 +671,9 @@ static void check_card_marks(const cb_page *p, card_marks *c, const char *what) 
  * Before issue 22 (100 seeds): 629 of 3118 marks under 2.5 mm, every one
  * astride its card's edge, 15 passages' marks on one spot. Ceiling, per 200
  * sheets, measured and not yet fixed: doors of diagonals that cross in a
- * narrow gutter (13, seed 8's 1-2 and 4-13 first). */
+ * narrow gutter (5, seed 8's 1-2 and 4-13 first; 13 before two cards' ways
+ * out of the dungeon, crossing in one gutter, put their marks apart: seed
+ * 53's 8-0 and 9-0 were on one spot; 27 of 400 then, 9 now). */
 static void cards_marks_are_legible(void **state) {
   (void)state;
   const char *env = getenv("CB_MAP_SEEDS");
@@ -703,7 +705,7 @@ static void cards_marks_are_legible(void **state) {
          "their card, %d overlapping, %d passages' marks on one spot%s%s\n",
          c.sheets, c.pages, c.marks, c.small, c.off_card, c.overlap, c.passage_marks,
          c.first[0] ? "; first: " : "", c.first);
-  if (c.small + c.off_card + c.overlap || c.passage_marks > 13 * seeds / 200) fail_msg("%s", c.first);
+  if (c.small + c.off_card + c.overlap || c.passage_marks > 5 * seeds / 200) fail_msg("%s", c.first);
 }
 
 /* ---- the players' map: what it may show, worked out from the model alone ---- */
