@@ -182,6 +182,15 @@ static bool strays_by(const cluster *c, double mx, double my, double spare) {
   return false;
 }
 
+/* Whether a badge w wide (h high) centred at (mx, my) strays: its middle,
+ * or a wide one's either end (a long stairs badge reaches well past its
+ * middle towards another room). */
+static bool badge_strays(const cluster *c, double mx, double my, double w, double h, double spare) {
+  double end = fmax(0, (w - h) / 2);
+  return strays_by(c, mx, my, spare) ||
+         (end > h / 2 && (strays_by(c, mx - end, my, spare) || strays_by(c, mx + end, my, spare)));
+}
+
 /* The badges of a row or column of marks centred at (bx, by): how many
  * stray, or sit within `spare` of it. */
 static int strays_in(const cluster *c, double bx, double by, double bw, double bh, int column, double h,
@@ -189,7 +198,7 @@ static int strays_in(const cluster *c, double bx, double by, double bw, double b
   int n = 0;
   double x = bx - bw / 2, y = by - bh / 2;
   for (int k = 0; k < c->n; k++) {
-    n += strays_by(c, column ? bx : x + c->widths[k] / 2, column ? y + h / 2 : by, spare);
+    n += badge_strays(c, column ? bx : x + c->widths[k] / 2, column ? y + h / 2 : by, c->widths[k], h, spare);
     if (column)
       y += h + gap;
     else
@@ -246,14 +255,15 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
         cost += shape;
         if (cost >= best - 1e-9) continue;
         int n = strays_in(c, px, py, bw, bh, layout, h, gap, 1.5); /* a shield's body sits off its centre */
-        cost += stray_cost * n;                                    /* worse than touching a room */
+        /* worse than touching a room; and next to the room, where no leader fits between, worse again */
+        cost += stray_cost * n * (ring ? 1 : 2);
         if (c->d->room_ft > 0 && (px - bw / 2 < c->frame.x0 || px + bw / 2 > c->frame.x1 ||
                                   py - bh / 2 < c->frame.y0 || py + bh / 2 > c->frame.y1))
           cost += 1e5;
         if (cost < best - 1e-9) best = cost, bx = px, by = py, best_col = layout, best_strays = n;
       }
     }
-  if (best_strays && c->n > 1 && c->d->room_ft > 0) {
+  if (best_strays && c->n > 1) {
     /* no row or column fits by its own die: each badge goes where it fits alone */
     for (int k = 0; k < c->n; k++) {
       cluster one = *c;
@@ -323,15 +333,40 @@ static double marks_length(const cb_symbols *st, const cb_passage *ps) {
   return need;
 }
 
-/* Dice keep room on their passages for the passages' marks (issue 22): each
- * passage's marks_length, or NULL where rooms are not dice (or on OOM). */
-static double *marks_lengths(cb_page *p, const cb_symbols *st, const cb_dungeon *d) {
-  if (d->room_ft <= 0) return NULL;
-  double *need = cb_malloc(((size_t)d->npassages + 1) * sizeof *need);
-  if (!need) p->oom = true;
-  for (int k = 0; need && k < d->npassages; k++)
-    need[k] = marks_length(st, &d->passages[k]);
-  return need;
+/* How far the marks of a passage reach across it from its line: the most
+ * of each mark's box's half diagonal (an upright box on a slanting line). */
+static double marks_reach(const cb_symbols *st, const cb_passage *ps) {
+  cb_symbol kinds[CB_PASSAGE_KINDS];
+  int n = cb_map_passage_symbols(ps, kinds);
+  double reach = 0;
+  for (int k = 0; k < n; k++) {
+    double w, h;
+    cb_symbol_passage_mark(st, kinds[k], &w, &h);
+    reach = fmax(reach, hypot(w, h) / 2);
+  }
+  return reach;
+}
+
+/* What the rooms keep clear for the passages' marks (issue 22): for each
+ * passage, its marks' reach across it (every map), and where rooms are
+ * dice (room_ft) its marks_length too, else need is NULL. */
+typedef struct mark_room {
+  double *need, *reach;
+} mark_room;
+
+static mark_room marks_room(cb_page *p, const cb_symbols *st, const cb_dungeon *d) {
+  mark_room m = {NULL, cb_malloc(((size_t)d->npassages + 1) * sizeof *m.reach)};
+  if (d->room_ft > 0) m.need = cb_malloc(((size_t)d->npassages + 1) * sizeof *m.need);
+  if (!m.reach || (d->room_ft > 0 && !m.need)) {
+    p->oom = true;
+    free(m.need), free(m.reach);
+    return (mark_room){NULL, NULL};
+  }
+  for (int k = 0; k < d->npassages; k++) {
+    m.reach[k] = marks_reach(st, &d->passages[k]);
+    if (m.need) m.need[k] = marks_length(st, &d->passages[k]);
+  }
+  return m;
 }
 
 /* Pushes apart the two dice of each passage too short for its marks
@@ -357,10 +392,10 @@ static int spread_marked(const cb_dungeon *d, int level, double *px, double *py,
  * circles touch and no passage runs through a room it does not join
  * (a few relaxation rounds; positions move as little as they must). */
 static void nudge_rooms(const cb_dungeon *d, int level, double *px, double *py, double rr, double x0,
-                        double y0, double x1, double y1, const double *need) {
-  const double want = 2 * rr + 7, clear = rr + 3;
+                        double y0, double x1, double y1, const mark_room *mr) {
+  const double want = 2 * rr + 7;
   for (int round = 0; round < 60; round++) {
-    int moved = spread_marked(d, level, px, py, rr, need);
+    int moved = spread_marked(d, level, px, py, rr, mr->need);
     for (int i = 0; i < d->nrooms; i++) {
       if (level && d->rooms[i].level != level) continue;
       for (int j = i + 1; j < d->nrooms; j++) {
@@ -380,8 +415,10 @@ static void nudge_rooms(const cb_dungeon *d, int level, double *px, double *py, 
       const cb_room *a = cb_dungeon_room(d, d->passages[k].from), *b = cb_dungeon_room(d, d->passages[k].to);
       if (!a || !b || a->level != b->level || (level && a->level != level)) continue;
       int ia = (int)(a - d->rooms), ib = (int)(b - d->rooms);
+      /* clear of the line by 3 pt, and of its marks by 1 */
       double ax = px[ia], ay = py[ia], bx = px[ib], by = py[ib],
-             len2 = (bx - ax) * (bx - ax) + (by - ay) * (by - ay);
+             len2 = (bx - ax) * (bx - ax) + (by - ay) * (by - ay),
+             clear = rr + fmax(3, mr->reach ? mr->reach[k] + 1 : 0);
       if (len2 < 1e-9) continue;
       /* a room outside the passage's box grown by `clear` is clear of it (the cheap test first) */
       double lx = fmin(ax, bx) - clear - 1, hx = fmax(ax, bx) + clear + 1, ly = fmin(ay, by) - clear - 1,
@@ -397,7 +434,12 @@ static void nudge_rooms(const cb_dungeon *d, int level, double *px, double *py, 
         double dist = hypot(dx, dy);
         if (dist >= clear) continue;
         if (dist < 1e-6) dx = -(by - ay), dy = bx - ax, dist = hypot(dx, dy);
-        px[i] += dx / dist * (clear - dist + 0.05), py[i] += dy / dist * (clear - dist + 0.05);
+        /* the room steps off the line and the line off the room, each half the way (a room boxed in
+         * by its neighbours cannot leave alone) */
+        double push = (clear - dist) / 2 + 0.05, ux = dx / dist, uy = dy / dist;
+        px[i] += ux * push, py[i] += uy * push;
+        px[ia] -= ux * push * (1 - t), py[ia] -= uy * push * (1 - t);
+        px[ib] -= ux * push * t, py[ib] -= uy * push * t;
         moved = 1;
       }
     }
@@ -613,9 +655,9 @@ void cb_map_draw_scaled(cb_page *p, const cb_symbols *st, const cb_dungeon *d, i
   if (md.pl && md.dp && md.px && md.py) {
     for (int i = 0; i < d->nrooms; i++)
       md.px[i] = vx(&v, d->rooms[i].x), md.py[i] = vy(&v, d->rooms[i].y);
-    double *need = marks_lengths(p, st, d);
-    nudge_rooms(d, level, md.px, md.py, md.rr, x, y, x + w, y + h, need);
-    free(need);
+    mark_room mr = marks_room(p, st, d);
+    nudge_rooms(d, level, md.px, md.py, md.rr, x, y, x + w, y + h, &mr);
+    free(mr.need), free(mr.reach);
     map_paint(&md, used);
   } else
     p->oom = true;

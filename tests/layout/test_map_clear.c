@@ -11,7 +11,8 @@
  * written apart from model/view.c works out from the game master's model
  * which rooms a party can find without a secret, and reads the players'
  * sheet for any room, passage, number, mark or legend entry that tells more
- * (CB_PLAYER_SEEDS seeds, 1000 unless told). */
+ * (CB_PLAYER_SEEDS seeds, 1000 unless told). CB_MAP_ONLY=NAME runs only
+ * the tests of that name. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -531,33 +532,33 @@ static void nothing_draws_through_anything(void **state) {
    *   map is drawn smaller (seed 2's first), and one badge set nearer another room than its own; 50
    *   since corridors keep a square apart and from rooms, and badges try the middle of a side first
    *   (issue 22; seed 16's first); 46 since a badge with no clear spot tries up to three badges out
-   *   (seed 42's first);
+   *   (seed 42's first); 42 since a padlock with no spot on its corridor may go beside it;
    * - battleships' stairs marks carry their lock's padlock and key id (issue 22), and its level
    *   panels share one scale: the placer sets some wide marks far from their rooms (58, seed 28's
    *   first; 10 since a mark not plainly its room's is led to it by a hairline, which this check
-   *   reads as the mark's), a line through a room (4) and a mark over a line (1). */
+   *   reads as the mark's; 0 since a wide badge's ends count as well as its middle, a row that
+   *   strays is split, and a stray next to its room, where no leader fits, costs double) and a
+   *   mark over a line (1, seed 483's stairs badge of room 6 across passage 3-4: the other spots
+   *   stray). Lines through rooms went to 0 when rooms kept clear of the passages' marks (a
+   *   padlock reaches across its line) and the line stepped off a room as the room off it. */
   bool bs = strcmp(gen, "battleships") == 0, pc = strcmp(gen, "preconnect") == 0;
-  int over_allowed = (pc   ? 46
+  int over_allowed = (pc   ? 42
                       : bs ? 1
                            : 0) *
                      seeds / 500,
-      stray_allowed = (bs   ? 10
-                       : pc ? 1
-                            : 0) *
-                      seeds / 500,
-      crossed_allowed = (bs ? 4 : 0) * seeds / 500,
+      stray_allowed = (pc ? 1 : 0) * seeds / 500,
       /* preconnect's padlocks (and trap and obstruction marks) and key ids on a door, stairs or
        * bridge: 359 a 500 sheets with each 1.3 badges from its door, 294 since it goes on along its
        * corridor to a spot clear of them (most on corridors of 10 or 20 ft, a door at either end);
        * 21 since a mark is placed by the boxes of the plan's marks, a padlock with no spot clear on
        * its corridor takes a doorway's place, and a key id slides along the corridor: those left
        * are padlocks on secret corridors of 10 ft, which the secret door's disc covers end to end
-       * (seed 49's 10-8 first) */
-      bars_allowed = (pc ? 21 : 0) * seeds / 500;
-  if (f.crossed_number + f.small_number + f.small_text + f.numbers_touch + f.no_goal + f.no_boss + f.no_key +
-          f.no_lock + f.number_twice ||
-      f.crossed_room > crossed_allowed || f.stray_mark > stray_allowed || f.mark_on_passage > over_allowed ||
-      f.bar_on_mark > bars_allowed)
+       * (seed 49's 10-8 first); 17 since such a padlock goes beside its corridor where a spot there
+       * is clear of marks, rooms and corridors (seed 100's 10-9 first) */
+      bars_allowed = (pc ? 17 : 0) * seeds / 500;
+  if (f.crossed_room + f.crossed_number + f.small_number + f.small_text + f.numbers_touch + f.no_goal +
+          f.no_boss + f.no_key + f.no_lock + f.number_twice ||
+      f.stray_mark > stray_allowed || f.mark_on_passage > over_allowed || f.bar_on_mark > bars_allowed)
     fail_msg("%s: %s", gen, f.first);
 }
 
@@ -567,10 +568,11 @@ static void lay_out_sheet(const cb_dungeon *d, const cb_dungeon *shown, bool pla
  * their own passages, clear of the rooms, and its badges by their own rooms.
  * Before the fix, over 60 seeds: A5 7 passage marks under rooms (padlocks
  * over a die, a trap's zigzag lost under them); 30 rooms 50 passage marks
- * under rooms, 5 stray badges, 1 passage through a room. A5 is held to 0;
- * at 30 rooms one passage, measured and not yet fixed, runs through a third
- * die that the dice around it leave no room to move, its mark under it
- * (seed 1's 18-22, 2 segments and 1 mark), per 60 sheets. */
+ * under rooms, 5 stray badges, 1 passage through a room; then at 30 rooms
+ * seed 1's 18-22 ran through die 26, its trap's mark under it, until a die
+ * kept clear of the passages' marks (not only their lines) and a passage
+ * stepped off a die boxed in by its neighbours as the die off it. Both are
+ * held to 0. */
 static void dropdice_small_and_crowded(void **state) {
   (void)state;
   const char *env = getenv("CB_MAP_SEEDS");
@@ -582,11 +584,9 @@ static void dropdice_small_and_crowded(void **state) {
       a5.numbers_touch + a5.mark_on_passage + a5.mark_under_room + a5.no_goal + a5.no_boss + a5.no_key +
       a5.no_lock + a5.number_twice)
     fail_msg("%s", a5.first);
-  int per = (seeds + 59) / 60; /* the ceilings per 60 seeds, for every 60 begun */
-  if (crowd.crossed_number + crowd.small_number + crowd.small_text + crowd.numbers_touch + crowd.no_goal +
-          crowd.no_boss + crowd.no_key + crowd.no_lock + crowd.number_twice ||
-      crowd.stray_mark + crowd.mark_on_passage || crowd.crossed_room > 2 * per ||
-      crowd.mark_under_room > 1 * per)
+  if (crowd.crossed_room + crowd.crossed_number + crowd.stray_mark + crowd.small_number + crowd.small_text +
+      crowd.numbers_touch + crowd.mark_on_passage + crowd.mark_under_room + crowd.no_goal + crowd.no_boss +
+      crowd.no_key + crowd.no_lock + crowd.number_twice)
     fail_msg("%s", crowd.first);
 }
 
@@ -672,7 +672,9 @@ static void check_card_marks(const cb_page *p, card_marks *c, const char *what) 
  * Before issue 22 (100 seeds): 629 of 3118 marks under 2.5 mm, every one
  * astride its card's edge, 15 passages' marks on one spot. Ceiling, per 200
  * sheets, measured and not yet fixed: doors of diagonals that cross in a
- * narrow gutter (13, seed 8's 1-2 and 4-13 first). */
+ * narrow gutter (5, seed 8's 1-2 and 4-13 first; 13 before two cards' ways
+ * out of the dungeon, crossing in one gutter, put their marks apart: seed
+ * 53's 8-0 and 9-0 were on one spot; 27 of 400 then, 9 now). */
 static void cards_marks_are_legible(void **state) {
   (void)state;
   const char *env = getenv("CB_MAP_SEEDS");
@@ -704,7 +706,133 @@ static void cards_marks_are_legible(void **state) {
          "their card, %d overlapping, %d passages' marks on one spot%s%s\n",
          c.sheets, c.pages, c.marks, c.small, c.off_card, c.overlap, c.passage_marks,
          c.first[0] ? "; first: " : "", c.first);
-  if (c.small + c.off_card + c.overlap || c.passage_marks > 13 * seeds / 200) fail_msg("%s", c.first);
+  if (c.small + c.off_card + c.overlap || c.passage_marks > 5 * seeds / 200) fail_msg("%s", c.first);
+}
+
+/* ---- preconnect: parallel corridors keep a grid square apart (booklet.md, "The map") ---- */
+
+/* The side of one of the map grid's squares, in points: the first two lines
+ * of the grid (the unroled hairline path of many lines under the plan). */
+static double grid_square(const cb_page *p) {
+  for (int i = 0; i < p->nitems; i++) {
+    const cb_item *it = &p->items[i];
+    if (it->kind != CB_ITEM_PATH || it->role.kind != CB_ROLE_NONE || !it->ink.stroke || it->ink.fill ||
+        it->ink.width > 0.35 || it->nops < 8)
+      continue;
+    const cb_op *o = &p->ops[it->op0];
+    if (o[0].kind == CB_OP_MOVE && o[2].kind == CB_OP_MOVE)
+      return hypot(o[2].x[0] - o[0].x[0], o[2].y[0] - o[0].y[0]);
+  }
+  return 0;
+}
+
+/* How many points legs a-b and c-e (upright or level) run side by side with
+ * their centre lines nearer than `sq` and apart, leaving out a square
+ * round each point of `shared` (where both corridors go through one door). */
+static double abreast_pt(const double *a, const double *b, const double *c, const double *e, double sq,
+                         const double (*shared)[2], int nshared) {
+  bool ah = fabs(a[1] - b[1]) < 0.01, ch = fabs(c[1] - e[1]) < 0.01, av = fabs(a[0] - b[0]) < 0.01,
+       cv = fabs(c[0] - e[0]) < 0.01;
+  if (ah == av || ch == cv || ah != ch) return 0; /* a point, a slant, or across */
+  int along = ah ? 0 : 1, over = 1 - along;
+  double gap = fabs(a[over] - c[over]);
+  if (gap < 0.01 || gap > sq - 0.01) return 0;
+  double lo = fmax(fmin(a[along], b[along]), fmin(c[along], e[along])),
+         hi = fmin(fmax(a[along], b[along]), fmax(c[along], e[along]));
+  for (int i = 0; i < nshared && hi > lo; i++) {
+    if (fabs(shared[i][over] - a[over]) > sq + 0.01 && fabs(shared[i][over] - c[over]) > sq + 0.01) continue;
+    double at = shared[i][along];
+    if (at - sq <= lo && at + sq > lo) lo = at + sq;
+    if (at + sq >= hi && at - sq < hi) hi = at - sq;
+  }
+  return hi > lo ? hi - lo : 0;
+}
+
+/* The points of a band path (moves and lines only), at most cap, into xy; how many. */
+static int band_points(const cb_page *p, const cb_item *it, double (*xy)[2], int cap) {
+  int n = 0;
+  for (int k = it->op0; k < it->op0 + it->nops && n < cap; k++)
+    if (p->ops[k].kind == CB_OP_MOVE || p->ops[k].kind == CB_OP_LINE)
+      xy[n][0] = p->ops[k].x[0], xy[n][1] = p->ops[k].y[0], n++;
+  return n;
+}
+
+/* Do two corridors a (na points) and b meet at an end (one door, both go through)? Into shared. */
+static int shared_ends(double (*a)[2], int na, double (*b)[2], int nb, double (*shared)[2]) {
+  int n = 0;
+  const double *ends[4] = {a[0], a[na - 1], b[0], b[nb - 1]};
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < nb; j++)
+      if (hypot(ends[i][0] - b[j][0], ends[i][1] - b[j][1]) < 0.01 && n < 4)
+        shared[n][0] = ends[i][0], shared[n][1] = ends[i][1], n++;
+  for (int i = 2; i < 4; i++)
+    for (int j = 0; j < na; j++)
+      if (hypot(ends[i][0] - a[j][0], ends[i][1] - a[j][1]) < 0.01 && n < 4)
+        shared[n][0] = ends[i][0], shared[n][1] = ends[i][1], n++;
+  return n;
+}
+
+/* How many pairs of corridors on the sheet run abreast nearer than a grid
+ * square for more than a point, read from the page: the corridors' ink
+ * bands (the widest butt-capped passage strokes) and the grid's squares. */
+static int abreast_pairs(const cb_page *p) {
+  double sq = grid_square(p), widest = 0;
+  if (sq <= 0) return 0;
+  for (int i = 0; i < p->nitems; i++)
+    if (p->items[i].role.kind == CB_ROLE_PASSAGE && p->items[i].ink.stroke &&
+        p->items[i].ink.cap == CB_CAP_BUTT)
+      widest = fmax(widest, p->items[i].ink.width);
+  int pairs = 0;
+  enum { MAXP = 64 };
+  double a[MAXP][2], b[MAXP][2], shared[4][2];
+  for (int i = 0; i < p->nitems; i++) {
+    const cb_item *x = &p->items[i];
+    if (x->role.kind != CB_ROLE_PASSAGE || x->kind != CB_ITEM_PATH || x->ink.cap != CB_CAP_BUTT ||
+        fabs(x->ink.width - widest) > 1e-6)
+      continue;
+    int na = band_points(p, x, a, MAXP);
+    for (int j = i + 1; j < p->nitems; j++) {
+      const cb_item *y = &p->items[j];
+      if (y->role.kind != CB_ROLE_PASSAGE || y->kind != CB_ITEM_PATH || y->ink.cap != CB_CAP_BUTT ||
+          fabs(y->ink.width - widest) > 1e-6)
+        continue;
+      int nb = band_points(p, y, b, MAXP), ns = na > 1 && nb > 1 ? shared_ends(a, na, b, nb, shared) : 0;
+      double run = 0;
+      for (int s = 1; s < na; s++)
+        for (int t = 1; t < nb; t++)
+          run += abreast_pt(a[s - 1], a[s], b[t - 1], b[t], sq, (const double(*)[2])shared, ns);
+      pairs += run > 1;
+      if (run > 1 && getenv("CB_MAP_VERBOSE"))
+        printf("corridors %d-%d and %d-%d run %.0f pt abreast (a square %.1f pt)\n", x->role.a, x->role.b,
+               y->role.a, y->role.b, run, sq);
+    }
+  }
+  return pairs;
+}
+
+/* preconnect's sheets at 15 rooms (seeds 1..200, CB_MAP_SEEDS): how many
+ * pairs of corridors run side by side nearer than a grid square (booklet.md:
+ * parallel corridors keep a grid square apart), read from the paper apart
+ * from the generator's own count (test_generate's property_abreast). A
+ * ceiling, measured, not yet 0: 273 pairs on 131 of 200 sheets. */
+static void corridors_keep_apart(void **state) {
+  (void)state;
+  const char *env = getenv("CB_MAP_SEEDS");
+  int seeds = env ? atoi(env) : 200, pairs = 0, sheets = 0, first = 0;
+  for (int seed = 1; seed <= seeds; seed++) {
+    cb_dungeon *d = stocked_rooms("preconnect", seed, 15);
+    cb_document doc = {0};
+    lay_out_sheet(d, d, false, &doc);
+    int n = abreast_pairs(doc.pages[0]);
+    pairs += n, sheets += n > 0;
+    if (n && !first) first = seed;
+    cb_document_free(&doc);
+    cb_dungeon_free(d);
+  }
+  printf("preconnect   %d sheets at 15 rooms: %d pairs of corridors abreast nearer than a grid square, on %d "
+         "sheets (seed %d first)\n",
+         seeds, pairs, sheets, first);
+  if (pairs > 273 * seeds / 200) fail_msg("%d pairs of corridors abreast (seed %d first)", pairs, first);
 }
 
 /* ---- the players' map: what it may show, worked out from the model alone ---- */
@@ -1025,15 +1153,19 @@ static cb_dungeon *leximorph_of(int seed, int sectors) {
 /* Nothing on leximorph's sheet map (label, stub, stair, mark) crosses the
  * map frame (164 of 200 sheets did), nor on bigger sketches (ten at 3 x 3
  * sectors, two at 5 x 5: the frame is fitted without the captions, then
- * checked with them), and the sectors' captions lie clear of tunnels (103
- * of 200 sheets had a tunnel over one). */
+ * checked with them), nor on seed 360 (its room 2's badges crossed the
+ * frame until the placer took the paper beyond it as taken), and the
+ * sectors' captions lie clear of tunnels (103 of 200 sheets had a tunnel
+ * over one). */
 static void nothing_crosses_the_frame(void **state) {
   (void)state;
   const char *env = getenv("CB_MAP_SEEDS");
   int seeds = env ? atoi(env) : 200, crossing = 0, sheets = 0, covered = 0;
   char first[256] = "", cfirst[256] = "";
-  for (int k = 0; k < seeds + 12; k++) {
+  for (int k = 0; k < seeds + 13; k++) {
     int seed = k < seeds ? k + 1 : k - seeds + 1, sectors = k < seeds ? 0 : k < seeds + 10 ? 3 : 5;
+    if (k == seeds + 12)
+      seed = 360, sectors = 0; /* a room's badges crossed its frame before the placer knew it */
     cb_dungeon *d = leximorph_of(seed, sectors);
     cb_document doc = {0};
     lay_out_sheet(d, d, false, &doc);
@@ -1048,18 +1180,19 @@ static void nothing_crosses_the_frame(void **state) {
   }
   printf("leximorph    %d sheets: %d with something across the map frame%s%s\n", sheets, crossing,
          first[0] ? "; first: " : "", first);
-  printf("leximorph    %d sheets: %d with a caption under a tunnel%s%s\n", seeds, covered,
+  printf("leximorph    %d sheets: %d with a caption under a tunnel%s%s\n", seeds + 1, covered,
          cfirst[0] ? "; first: " : "", cfirst);
   if (crossing) fail_msg("%s", first);
   /* a ceiling, measured, not yet 0: on the smallest sketches (tunnels at their least, 4.5 pt) some
    * sectors have no spot clear even for the letter alone (4 of 200 sheets, seed 52 first; 103 before
-   * the captions kept clear of the passages beyond doors and let the rolls go) */
-  if (covered > 4 * seeds / 200) fail_msg("%s", cfirst);
+   * the captions kept clear of the passages beyond doors and let the rolls go; 1 of 400, seed 333,
+   * since the marks keep inside the frame: 5 of 400 before) */
+  if (covered > seeds / 400) fail_msg("%s", cfirst);
 }
 
 int main(void) {
   static const char *gens[] = {"dropdice", "cards", "leximorph", "preconnect", "battleships"};
-  struct CMUnitTest tests[13];
+  struct CMUnitTest tests[14];
   for (int i = 0; i < 5; i++) {
     tests[i] = (struct CMUnitTest){gens[i], nothing_draws_through_anything, NULL, NULL, (void *)gens[i]};
     tests[5 + i] =
@@ -1068,5 +1201,8 @@ int main(void) {
   tests[10] = (struct CMUnitTest){"leximorph frame", nothing_crosses_the_frame, NULL, NULL, NULL};
   tests[11] = (struct CMUnitTest){"cards marks", cards_marks_are_legible, NULL, NULL, NULL};
   tests[12] = (struct CMUnitTest){"dropdice small and crowded", dropdice_small_and_crowded, NULL, NULL, NULL};
+  tests[13] = (struct CMUnitTest){"preconnect abreast", corridors_keep_apart, NULL, NULL, NULL};
+  /* CB_MAP_ONLY=NAME runs the tests of that name alone (cmocka's pattern, e.g. "battleships") */
+  if (getenv("CB_MAP_ONLY")) cmocka_set_test_filter(getenv("CB_MAP_ONLY"));
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -616,6 +616,47 @@ static double door_stretch(const geo *g, const cb_dungeon *d, const cb_cards_pro
   return -tries[0];
 }
 
+/* A way out of the dungeon from the card at (ac, ar) at dial position pos:
+ * a stub heading for where a door to the next cell would go, halfway there
+ * when a card lies there, its mark half way along. Where that spot is taken
+ * (the next card's own way out, heading back) it moves along the card's
+ * edge, a mark's width to either side, to the first clear spot. */
+static void draw_exit(cb_page *p, const cb_symbols *st, const geo *g, const cb_dungeon *d,
+                      const cb_cards_proc *pr, const cb_passage *ps, int pos, int ac, int ar,
+                      door_spots *taken, cb_symbol_set *used) {
+  static const int dc[] = {0, 0, 1, 1, 0, -1, -1}, dr[] = {0, -1, -1, 1, 1, 1, -1};
+  double ax, ay, ox, oy;
+  anchor(g, ac, ar, pos, &ax, &ay);
+  anchor(g, ac + dc[pos], ar + dr[pos], (pos + 2) % 6 + 1, &ox, &oy);
+  double dx = ox - ax, dy = oy - ay, len = hypot(dx, dy);
+  const cb_room *a = room_at(d, ps->from);
+  double stub = card_at(d, pr, a->level, ac + dc[pos], ar + dr[pos]) ? len * 0.5 : fmax(len, g->cell * 0.32);
+  cb_symbol s = cb_map_passage_symbol(ps);
+  *used |= CB_SYMBOL_BIT(s);
+  double sw, sh, ux = dx / len, uy = dy / len, off = 0, where = 0.5;
+  cb_symbol_passage_mark(st, s, &sw, &sh);
+  /* where along the stub, and how far aside (in marks), the mark may go: the middle first */
+  static const double along[] = {0.5, 0.25, 0.8, 1, 0.5, 0.5}, aside[] = {0, 0, 0, 0, 1.1, -1.1};
+  for (int k = 0; k < 6 && sw > 0; k++) {
+    double o = aside[k] * fmax(sw, sh), sx = ax - uy * o + ux * stub * along[k],
+           sy = ay + ux * o + uy * stub * along[k];
+    spot c = {sx - sw / 2, sy - sh / 2, sx + sw / 2, sy + sh / 2};
+    bool clear = true;
+    for (int t = 0; t < taken->n && clear; t++)
+      clear = !spots_meet(c, taken->at[t], 0.3);
+    if (clear) {
+      off = o, where = along[k];
+      break;
+    }
+  }
+  ax -= uy * off, ay += ux * off;
+  cb_page_role(p, CB_ROLE_PASSAGE, ps->from, 0);
+  cb_symbol_passage_at(p, st, s, ax, ay, ax + ux * stub, ay + uy * stub, where);
+  double sx = ax + ux * stub * where, sy = ay + uy * stub * where;
+  if (sw > 0 && taken->n < taken->cap)
+    taken->at[taken->n++] = (spot){sx - sw / 2, sy - sh / 2, sx + sw / 2, sy + sh / 2};
+}
+
 /* The doors between cards and the ways out of the dungeon, then the key ids
  * beside the locked doors, clear of every door's mark. */
 static void draw_doors(cb_page *p, const cb_symbols *st, const geo *g, const cb_dungeon *d,
@@ -641,22 +682,7 @@ static void draw_doors(cb_page *p, const cb_symbols *st, const geo *g, const cb_
                (d->passages[j].flags & CB_FLAG_SECRET);
       int pos = out_position(d, pr, ps, nth);
       if (pos < 1 || pos > 6) continue;
-      /* the stub heads for where a door to the next cell would go: halfway there when a card lies there */
-      static const int dc[] = {0, 0, 1, 1, 0, -1, -1}, dr[] = {0, -1, -1, 1, 1, 1, -1};
-      double ax, ay, ox, oy;
-      anchor(g, ac, ar, pos, &ax, &ay);
-      anchor(g, ac + dc[pos], ar + dr[pos], (pos + 2) % 6 + 1, &ox, &oy);
-      double dx = ox - ax, dy = oy - ay, len = hypot(dx, dy);
-      double stub =
-          card_at(d, pr, a->level, ac + dc[pos], ar + dr[pos]) ? len * 0.5 : fmax(len, g->cell * 0.32);
-      cb_symbol s = cb_map_passage_symbol(ps);
-      *used |= CB_SYMBOL_BIT(s);
-      cb_page_role(p, CB_ROLE_PASSAGE, ps->from, 0);
-      cb_symbol_passage(p, st, s, ax, ay, ax + dx / len * stub, ay + dy / len * stub);
-      double sw, sh, sx = ax + dx / len * stub / 2, sy = ay + dy / len * stub / 2;
-      cb_symbol_passage_mark(st, s, &sw, &sh);
-      if (sw > 0 && taken.n < taken.cap)
-        taken.at[taken.n++] = (spot){sx - sw / 2, sy - sh / 2, sx + sw / 2, sy + sh / 2};
+      draw_exit(p, st, g, d, pr, ps, pos, ac, ar, &taken, used);
       continue;
     }
     if (b->level != a->level) continue; /* stairs: marked on both rooms */

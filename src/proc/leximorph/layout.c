@@ -59,6 +59,7 @@ typedef struct view {
   double s, ox, oy; /* points per foot, page position of (0, 0) */
   double tw, room;  /* tunnel width and room side, points */
   double *at;       /* each room box's centre (x, y pairs, page points); NULL: at its junction */
+  double frame[4];  /* the map's frame (x0, y0, x1, y1), marks kept inside; x0 > x1: none */
   placed pl;
 } view;
 
@@ -586,8 +587,22 @@ static spot wall_spot(const view *v, const wall_frame *f, double out, double hal
 /* The rooms, their entrance badges (on the freest corner or side), and the
  * marks that stay where they are: junctions' dots and the wall marks that
  * are drawn as lines. */
+/* The paper beyond the map's frame, as four firm spots a frame deep round
+ * it, so that a mark that would reach outside (a room's badges on a room by
+ * the frame) takes another place. */
+static void put_frame(placed *pl, const view *v) {
+  const double *f = v->frame;
+  if (f[0] > f[2]) return;
+  double w = f[2] - f[0], h = f[3] - f[1], cx = (f[0] + f[2]) / 2, cy = (f[1] + f[3]) / 2;
+  put(pl, (spot){f[0] - w / 2, cy, w / 2, h, FIRM});
+  put(pl, (spot){f[2] + w / 2, cy, w / 2, h, FIRM});
+  put(pl, (spot){cx, f[1] - h / 2, w, h / 2, FIRM});
+  put(pl, (spot){cx, f[3] + h / 2, w, h / 2, FIRM});
+}
+
 static void place_fixed(placed *pl, const cb_symbols *st, const cb_dungeon *d, const cb_sketch *sk,
                         const view *v) {
+  put_frame(pl, v);
   for (int i = 0; i < d->nrooms; i++) {
     double half = v->room / 2 + st->line;
     put(pl, (spot){rx_of(v, d, &d->rooms[i]), ry_of(v, d, &d->rooms[i]), half, half, FIRM});
@@ -711,7 +726,7 @@ static void free_marks(view *v) {
 static void place_marks(const cb_symbols *st, const cb_dungeon *d, const cb_sketch *sk, view *v) {
   placed *pl = &v->pl;
   size_t nj = (size_t)sk->njunctions, nw = (size_t)sk->nwalls, nr = (size_t)d->nrooms;
-  size_t ns = 2 * nr + 2 * nj + 2 * nw + (size_t)sk->ndoors + (size_t)sk->nsectors + 1;
+  size_t ns = 2 * nr + 2 * nj + 2 * nw + (size_t)sk->ndoors + (size_t)sk->nsectors + 5; /* 4: the frame */
   pl->spots = malloc(sizeof *pl->spots * ns), pl->junction = malloc(sizeof(double) * (2 * nj + 1));
   pl->wall = malloc(sizeof *pl->wall * (2 * nw + nj + 1)),
   pl->stub = malloc(sizeof(double) * (2 * (size_t)sk->ndoors + 1));
@@ -966,7 +981,8 @@ static view at_scale(double s, double ox, double oy) {
                 .ox = ox,
                 .oy = oy,
                 .tw = fmax(4.5, fmin(13, TUNNEL_FT * s)),
-                .room = fmax(11, fmin(18, ROOM_FT * s))};
+                .room = fmax(11, fmin(18, ROOM_FT * s)),
+                .frame = {1, 0, 0, 0}};
 }
 
 /* The sketch at v0; without the sectors' captions (which place themselves
@@ -1060,6 +1076,7 @@ static void framed_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, c
   double x = box[0], y = box[1], w = box[2], h = box[3], over[4] = {0, 0, 0, 0}, b[4], x0, y0, W, H;
   extent(d, cb_leximorph_sketch(d), &x0, &y0, &W, &H);
   view v = box_view(d, x, y, w, h);
+  memcpy(v.frame, (double[4]){x, y, x + w, y + h}, sizeof v.frame);
   cb_page *kept = NULL;
   cb_symbol_set kept_used = 0;
   bool full = false, fits;
@@ -1076,6 +1093,7 @@ static void framed_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, c
     double iw = w - over[0] - over[2], ih = h - over[1] - over[3];
     if (iw < w / 2 || ih < h / 2) break;
     v = box_view(d, x + over[0], y + over[1], iw, ih), fitted++;
+    memcpy(v.frame, (double[4]){x, y, x + w, y + h}, sizeof v.frame);
   }
   if (kept) {
     cb_page_place(p, kept, 0, 0, 1, false);

@@ -700,6 +700,36 @@ static double clear_at(const cb_symbols *st, const view *v, const mark_boxes *b,
   return boxes_clearance(b, -1, e);
 }
 
+/* A padlock with no clear spot on its corridor (a secret corridor of 10 ft,
+ * the secret door's disc over it end to end) beside it instead, hugging its
+ * band at its middle or either end, on the side clear of the plan's marks,
+ * the rooms and the corridors: *out is moved there when that is clearer than `most`.
+ * Returns the clearance kept. */
+static double beside(const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp, const view *v,
+                     const mark_boxes *b, const cb_pc_door *dr, double total, double most, bar_spot *out) {
+  double w, h;
+  cb_symbol_passage_mark(st, CB_SYM_LOCKED, &w, &h);
+  const cb_pc_room *own = dr->room >= 1 && dr->room <= pp->nrooms ? &pp->rooms[dr->room - 1] : NULL;
+  static const double along[] = {0.5, 0, 1};
+  for (int k = 0; k < 3; k++)
+    for (int side = -1; side <= 1; side += 2) {
+      double t = total * along[k], ux, uy, e[4], tx, ty;
+      cb_pc_point q = point_at(dr->points, dr->npoints, t);
+      direction_at(dr->points, dr->npoints, t, &ux, &uy);
+      if (total <= EPS) ux = DX[dr->facing % 4], uy = DY[dr->facing % 4];
+      turn(v, -uy * side, ux * side, &tx, &ty);
+      double off = v->cw / 2 + st->line + (fabs(tx) * w + fabs(ty) * h) / 2 + 0.5;
+      cb_pc_point at = {q.x - uy * side * off / v->scale, q.y + ux * side * off / v->scale};
+      mark_box(st, v, CB_SYM_LOCKED, at, ux, uy, e);
+      double hw = (e[2] - e[0]) / 2, hh = (e[3] - e[1]) / 2, cx = e[0] + hw, cy = e[1] + hh,
+             room = rooms_clearance(st, d, pp, v, cx, cy, hw, hh), c = fmin(boxes_clearance(b, -1, e), room);
+      if (own) c = fmin(c, corridor_clearance(st, v, pp, own, cx, cy, hw, hh, c));
+      if (room <= 0) c -= 100; /* in a room it reads as the room's */
+      if (c > most + 0.25) most = c, out->q = at, out->s = t, out->ux = ux, out->uy = uy;
+    }
+  return most;
+}
+
 /* Where bar s goes on door dr's corridor (total feet long): the spot
  * clear_along picks from `from` when its mark lies clear of every other
  * (b), else the spot nearest it, a point at a time either way, that keeps
@@ -707,9 +737,9 @@ static double clear_at(const cb_symbols *st, const view *v, const mark_boxes *b,
  * instead of the door's leaf (leaf: their numbers in b, -1 for none), where
  * that is clearer; else the least bad spot. Returns the doorway taken: 1 at
  * the door, 2 at the far end, 0 none. */
-static int place_bar(const cb_symbols *st, const view *v, const cb_preconnect_proc *pp, const mark_boxes *b,
-                     const cb_pc_door *dr, const int leaf[2], cb_symbol s, double from, double total,
-                     double step, bar_spot *out) {
+static int place_bar(const cb_symbols *st, const cb_dungeon *d, const view *v, const cb_preconnect_proc *pp,
+                     const mark_boxes *b, const cb_pc_door *dr, const int leaf[2], cb_symbol s, double from,
+                     double total, double step, bar_spot *out) {
   double want = clear_along(pp, dr, from, total, st->badge * 1.2 / v->scale, step / 4), pt = 1 / v->scale;
   double most = clear_at(st, v, b, dr, s, want, out);
   out->s = want;
@@ -723,6 +753,7 @@ static int place_bar(const cb_symbols *st, const view *v, const cb_preconnect_pr
       if (most >= 1) k = INFINITY;
     }
   int taken = 0;
+  if (most < 0 && s == CB_SYM_LOCKED) most = beside(st, d, pp, v, b, dr, total, most, out);
   for (int end = 0; end < 2 && most < 0 && s == CB_SYM_LOCKED; end++) {
     cb_pc_point q = end ? dr->points[dr->npoints - 1] : dr->points[0];
     double e[4], c;
@@ -781,7 +812,7 @@ static int place_bars(const cb_symbols *st, const cb_dungeon *d, const cb_precon
     if (!(ps->flags & FLAG[k])) continue;
     bar_spot *sp = &spots[n++];
     const int none[2] = {-1, -1};
-    int took = place_bar(st, v, pp, b, dr, *doorway ? none : leaf, SYM[k], at, total, step, sp);
+    int took = place_bar(st, d, v, pp, b, dr, *doorway ? none : leaf, SYM[k], at, total, step, sp);
     *doorway = *doorway ? *doorway : took;
     sp->sym = SYM[k];
     if (total <= EPS)
