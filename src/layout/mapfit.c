@@ -218,8 +218,10 @@ cb_status cb_mapfit_reads(const cb_fitter *f, double w, double h, double full_w,
  * it wants), into *least: a little under a third of the room, but never so
  * small that its words run into each other more than they do on the biggest
  * map the sheet draws (full_w wide, at the size it wants there: *base gets
- * how many they do there). */
-cb_status cb_mapfit_least(const cb_fitter *f, double w, double full_w, double want, double room,
+ * how many they do there). With `known` > 0 the search stops once it knows
+ * whether the least is within half a point of `known` or under it (*least is
+ * then only as near as that). */
+cb_status cb_mapfit_least(const cb_fitter *f, double w, double full_w, double want, double room, double known,
                           double *least, long *base) {
   double lo = fmin(want, room * 0.30), hi = want;
   long at = 0;
@@ -228,7 +230,7 @@ cb_status cb_mapfit_least(const cb_fitter *f, double w, double full_w, double wa
   if (s != CB_OK || hi - lo < 1) return s;
   if ((s = cb_mapfit_clashes(f, w, lo, &at)) != CB_OK || at <= *base) return s;
   /* to two points (seven halvings of a sheet's range reached 0.5 to 2) */
-  for (int it = 0; it < 24 && hi - lo > 2; it++) {
+  for (int it = 0; it < 24 && hi - lo > 2 && !(known > 0 && (hi <= known || lo >= known + 0.5)); it++) {
     double mid = ladder_mid(lo, hi);
     if ((s = cb_mapfit_clashes(f, w, mid, &at)) != CB_OK) return s;
     if (at <= *base)

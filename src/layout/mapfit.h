@@ -39,8 +39,9 @@ cb_status cb_mapfit_reads(const cb_fitter *f, double w, double h, double full_w,
 /* The least height the map, in a frame w wide, may shrink to from `want`,
  * into *least: a little under a third of the room, but never so small that
  * its words run into each other more than on the biggest map the sheet
- * draws (full_w wide, at the size it wants there; *base gets that count). */
-cb_status cb_mapfit_least(const cb_fitter *f, double w, double full_w, double want, double room,
+ * draws (full_w wide, at the size it wants there; *base gets that count).
+ * known > 0: only whether the least is under `known` (to half a point). */
+cb_status cb_mapfit_least(const cb_fitter *f, double w, double full_w, double want, double room, double known,
                           double *least, long *base);
 /* The biggest height, from h down to least, at which the map's words run
  * into each other no more than `base` times, into *out; 0 when none. */

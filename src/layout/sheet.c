@@ -160,15 +160,17 @@ static cb_status fit_sheet(const cb_fitter *f, double w, double room, double pag
     }
     if (fit.map_h > best.map_h + 0.5) best = fit;
   }
-  bool reads = false; /* a map the key leaves that reads as well as the biggest is taken as it is */
-  cb_status s = best.cols ? cb_mapfit_reads(f, w, best.map_h, w, room, &reads) : CB_OK;
-  if (s == CB_OK && best.cols && !reads) {
+  if (best.cols) {
+    /* a map the key leaves that reads as well as the biggest needs only to
+     * be known to be above the floor, not the floor itself */
     long base = 0;
     double floor = 0;
-    s = cb_mapfit_least(f, w, w, want, room, &floor, &base);
+    bool reads = false;
+    cb_status s = cb_mapfit_reads(f, w, best.map_h, w, room, &reads);
+    if (s == CB_OK) s = cb_mapfit_least(f, w, w, want, room, reads ? best.map_h : 0, &floor, &base);
     if (s == CB_OK) s = cb_mapfit_clean(f, w, best.map_h, floor, base, &best.map_h);
+    if (s != CB_OK) return s;
   }
-  if (s != CB_OK) return s;
   if (!best.cols || best.map_h == 0) return fit_spill(f, w, room, page, want, cap, out);
   *out = best;
   return CB_OK;
@@ -349,7 +351,7 @@ static cb_status fit_side(const cb_fitter *f, double legend_h, double w, double 
   cb_status s = side_steps(f, cw, mw, h, below, least, want, best);
   if (s == CB_OK && best->map_h > 0) s = cb_mapfit_reads(f, mw, best->map_h, w, room, &reads);
   if (s != CB_OK || reads) return s;
-  if ((s = cb_mapfit_least(f, mw, w, want, room, &least, &base)) == CB_OK)
+  if ((s = cb_mapfit_least(f, mw, w, want, room, 0, &least, &base)) == CB_OK)
     s = side_steps(f, cw, mw, h, below, least, want, best);
   if (s == CB_OK && best->map_h > 0) s = cb_mapfit_clean(f, mw, best->map_h, least, base, &best->map_h);
   return s;
@@ -483,15 +485,13 @@ static cb_status plan_beside(const sheet_space *s, sheet_plan *pl) {
   if (!f->dr->legend || s->o->player || is_wide(s->o)) return CB_OK;
   double x = s->x, y = s->y, w = s->w;
   double below = f->dr->legend(NULL, f->st, f->d, ~(cb_symbol_set)0, w, w, 0, 0, w) + 6 + 8 + HEAD_H;
-  double room = s->bottom - y - below, want = cb_mapfit_want(f->d, f->st, f->dr, w, room),
-         least = fmin(want, room * 0.30);
+  double room = s->bottom - y - below, want = cb_mapfit_want(f->d, f->st, f->dr, w, room), least = 0;
   sheet_fit usual;
   beside_fit bf;
   long base = 0;
   cb_status st = fit_sheet(f, w, room, s->bottom - s->top, &usual);
   if (st != CB_OK || (!usual.spills && usual.map_h >= want - 0.5)) return st;
-  /* the walk down from `want` counts each size's clashes: it needs no least search, only its floor */
-  if ((st = cb_mapfit_base(f, w, room, &base)) == CB_OK)
+  if ((st = cb_mapfit_least(f, w, w, want, room, 0, &least, &base)) == CB_OK)
     st = fit_beside(f, w, s->bottom - y, want, least, base, &bf);
   if (st != CB_OK || bf.map_h <= 0 || (!usual.spills && bf.map_h <= usual.map_h + 0.5)) return st;
   double sx = x + bf.map_w + GUTTER, sw = w - bf.map_w - GUTTER, ky = y + (bf.side_h + 8);

@@ -83,7 +83,7 @@ static searched search(const cb_fitter *f) {
   searched s = {{0}, {0}};
   for (int i = 0; i < 4; i++) {
     double want = cb_mapfit_want(f->d, f->st, f->dr, w[i], room[i]);
-    assert_int_equal(cb_mapfit_least(f, w[i], FULL_W, want, room[i], &s.least[i], &s.base[i]), CB_OK);
+    assert_int_equal(cb_mapfit_least(f, w[i], FULL_W, want, room[i], 0, &s.least[i], &s.base[i]), CB_OK);
   }
   return s;
 }
@@ -123,9 +123,9 @@ static void searches_share_their_drawings(void **state) {
 }
 
 /* A crowded sheet whose map, at the size the key leaves it, reads as well as
- * the biggest takes that size without a least search: the sheets of 20
- * crowded dungeons draw few maps while they fit, and every one is a single
- * page with its map. */
+ * the biggest searches only until it knows that size is above the floor
+ * (beside the key: not at all): the sheets of 20 crowded dungeons draw few
+ * maps while they fit. */
 static void a_map_that_reads_needs_no_search(void **state) {
   (void)state;
   const cb_layout_hooks hooks = {.map = {counted_draw, own_height, NULL}};
@@ -145,8 +145,8 @@ static void a_map_that_reads_needs_no_search(void **state) {
     cb_dungeon_free(d);
   }
   printf("20 crowded sheets: %d maps drawn in all\n", total);
-  /* measured: 60; 155 when every shrinking map searched for its least height first */
-  if (total > 20 * 5) fail_msg("%d maps drawn for 20 sheets", total);
+  /* measured: 93; 155 when every shrinking map searched for its whole least height first */
+  if (total > 20 * 6) fail_msg("%d maps drawn for 20 sheets", total);
 }
 
 int main(void) {
