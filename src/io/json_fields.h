@@ -70,6 +70,12 @@ typedef struct cb_json_field {
 #define CB_JF_NAME_OF(T, m, key, longest, name, parse)                                                       \
   { key, CB_JF_NAME, offsetof(T, m), CB_JF_REQUIRED, 0, longest, 0, 0, name, parse }
 
+/* A name with the names allowed spelt out for the message. */
+#define CB_JF_CHOICE_OF(T, m, k, longest, fl, nm, ps, ch)                                                    \
+  {                                                                                                          \
+    .key = k, .kind = CB_JF_NAME, .offset = offsetof(T, m), .flags = fl, .hi = longest, .name = nm,          \
+    .parse = ps, .choices = ch                                                                               \
+  }
 #define CB_JF_BOOL_OF(T, m, k)                                                                               \
   { .key = k, .kind = CB_JF_BOOL, .offset = offsetof(T, m) }
 #define CB_JF_POINT_OF(T, m, k, fl)                                                                          \
