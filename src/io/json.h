@@ -20,7 +20,7 @@
 struct cb_proc_io;
 typedef struct cb_json_procs {
   const struct cb_proc_io *(*find)(const char *generator); /* NULL: no such procedure */
-  const char *(*names)(char *buf, size_t cap);             /* "cards, leximorph, ..." */
+  const char *(*names)(char *buf, size_t cap);             /* every procedure's name, for a message */
   bool (*records)(const char *generator, const char *key); /* key is an option it records */
 } cb_json_procs;
 

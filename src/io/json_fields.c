@@ -20,22 +20,70 @@ static void put_bits(cb_jw *w, const cb_json_field *f, unsigned bits) {
   cb_jw_raw(w, "]", 1);
 }
 
+static const char *key_of(const cb_json_field *f) { return f->kind == CB_JF_LIST ? f->list->key : f->key; }
+static int count_of(const void *rec, const cb_json_field *f) {
+  return *(const int *)((const char *)rec + f->count);
+}
+static int name_value(const void *m, const cb_json_field *f) {
+  return f->flags & CB_JF_IN_BOOL ? *(const bool *)m : *(const int *)m;
+}
+
+static void put_point(cb_jw *w, const double *p) {
+  cb_jw_raw(w, "[", 1), cb_jw_coord(w, p[0]), cb_jw_raw(w, ",", 1), cb_jw_coord(w, p[1]),
+      cb_jw_raw(w, "]", 1);
+}
+
+/* [[x, y], ...] or [n, ...]: the count's entries of the member's array. */
+static void put_array(cb_jw *w, const cb_json_field *f, const void *m, int n) {
+  const void *a = f->flags & CB_JF_INLINE ? m : *(const void *const *)m;
+  cb_jw_raw(w, "[", 1);
+  for (int i = 0; i < n; i++) {
+    cb_jw_next(w, i);
+    if (f->kind == CB_JF_POINTS)
+      put_point(w, (const double *)a + 2 * i);
+    else
+      cb_jw_int(w, ((const int *)a)[i]);
+  }
+  cb_jw_raw(w, "]", 1);
+}
+
+/* Whether rec's field i is left out. */
+static bool left_out(const cb_json_field *f, const void *rec, const void *m) {
+  if (f->flags & CB_JF_OMIT_NULL) {
+    if (f->kind == CB_JF_STR && !*(const char *const *)m) return true;
+    if (f->kind == CB_JF_POINTS && !count_of(rec, f)) return true;
+  }
+  return f->omit && f->omit(rec);
+}
+
+static void put_field(cb_jw *w, const cb_json_field *f, const void *rec, const void *m) {
+  switch (f->kind) {
+  case CB_JF_INT:
+    if ((f->flags & CB_JF_ZERO_NULL) && !*(const int *)m)
+      cb_jw_put(w, "null");
+    else
+      cb_jw_int(w, *(const int *)m);
+    break;
+  case CB_JF_REAL: cb_jw_real(w, *(const double *)m); break;
+  case CB_JF_COORD: cb_jw_coord(w, *(const double *)m); break;
+  case CB_JF_STR: cb_jw_str(w, *(const char *const *)m ? *(const char *const *)m : ""); break;
+  case CB_JF_NAME: cb_jw_str(w, f->name(name_value(m, f))); break;
+  case CB_JF_BITS: put_bits(w, f, *(const unsigned *)m); break;
+  case CB_JF_BOOL: cb_jw_put(w, *(const bool *)m ? "true" : "false"); break;
+  case CB_JF_POINT: put_point(w, m); break;
+  case CB_JF_POINTS:
+  case CB_JF_INTS: put_array(w, f, m, count_of(rec, f)); break;
+  case CB_JF_LIST: cb_jw_list(w, f->list, *(const void *const *)m, count_of(rec, f)); break;
+  }
+}
+
 void cb_jw_fields(cb_jw *w, const cb_json_field *f, int nf, const void *rec, int first) {
   for (int i = 0; i < nf; i++) {
     const void *m = member(rec, &f[i]);
-    const char *s = f[i].kind == CB_JF_STR ? *(const char *const *)m : NULL;
-    if (f[i].kind == CB_JF_STR && !s && (f[i].flags & CB_JF_OMIT_NULL)) continue;
-    if (f[i].omit && f[i].omit(rec)) continue;
-    cb_jw_key(w, f[i].key, first);
+    if (left_out(&f[i], rec, m)) continue;
+    cb_jw_key(w, key_of(&f[i]), first);
     first = 0;
-    switch (f[i].kind) {
-    case CB_JF_INT: cb_jw_int(w, *(const int *)m); break;
-    case CB_JF_REAL: cb_jw_real(w, *(const double *)m); break;
-    case CB_JF_COORD: cb_jw_coord(w, *(const double *)m); break;
-    case CB_JF_STR: cb_jw_str(w, s ? s : ""); break;
-    case CB_JF_NAME: cb_jw_str(w, f[i].name(*(const int *)m)); break;
-    case CB_JF_BITS: put_bits(w, &f[i], *(const unsigned *)m); break;
-    }
+    put_field(w, &f[i], rec, m);
   }
 }
 
@@ -50,36 +98,115 @@ void cb_jw_list(cb_jw *w, const cb_json_list *l, const void *items, int n) {
 }
 
 /* A name read as a string, then parsed. */
-static void read_name(cb_json_reader *r, json_t *obj, const char *where, const cb_json_field *f, int *out) {
+static void read_name(cb_json_reader *r, json_t *obj, const char *where, const cb_json_field *f, void *out) {
   const char *s = cb_jr_str(r, obj, where, f->key, (size_t)f->hi, f->flags & CB_JF_REQUIRED);
   if (r->st || !s) return;
   int v = f->parse(s);
   if (v < 0)
-    cb_jr_fail(r, where, "unknown %s '%s'", f->key, s);
+    cb_jr_fail(r, where, "unknown %s '%s'%s%s%s", f->key, s, f->choices ? " (" : "",
+               f->choices ? f->choices : "", f->choices ? ")" : "");
+  else if (f->flags & CB_JF_IN_BOOL)
+    *(bool *)out = v != 0;
   else
-    *out = v;
+    *(int *)out = v;
+}
+
+/* An int, or (ZERO_NULL) null read as 0. */
+static int read_int(cb_json_reader *r, json_t *obj, const char *where, const cb_json_field *f, long hi) {
+  json_t *v = json_object_get(obj, f->key);
+  if ((f->flags & CB_JF_ZERO_NULL) && json_is_null(v)) return 0;
+  if (!v && (f->flags & CB_JF_ZERO_NULL)) {
+    if (f->flags & CB_JF_REQUIRED) cb_jr_fail(r, where, "missing field '%s'", f->key);
+    return 0;
+  }
+  return cb_jr_int(r, obj, where, f->key, (long)f->lo, hi, f->flags & CB_JF_REQUIRED, (int)f->dflt);
+}
+
+static void read_bool(cb_json_reader *r, json_t *obj, const char *where, const cb_json_field *f, bool *out) {
+  json_t *v = cb_jr_field(r, obj, where, f->key, JSON_TRUE, f->flags & CB_JF_REQUIRED);
+  *out = v && json_is_true(v);
+}
+
+/* [x, y] in feet (the message names no key: the place does). */
+static int read_point(cb_json_reader *r, json_t *v, const char *where, double *out) {
+  if (!json_is_array(v) || json_array_size(v) != 2 || !json_is_number(json_array_get(v, 0)) ||
+      !json_is_number(json_array_get(v, 1)))
+    return cb_jr_fail(r, where, "a point must be [x, y] in feet"), -1;
+  double x = json_number_value(json_array_get(v, 0)), y = json_number_value(json_array_get(v, 1));
+  if (!(x >= -CB_JSON_MAX_COORD && x <= CB_JSON_MAX_COORD && y >= -CB_JSON_MAX_COORD &&
+        y <= CB_JSON_MAX_COORD))
+    return cb_jr_fail(r, where, "a point lies outside +-%g ft", CB_JSON_MAX_COORD), -1;
+  out[0] = x, out[1] = y;
+  return 0;
+}
+
+/* Entry i of an array of points or ints into a[i]. */
+static int read_entry(cb_json_reader *r, json_t *v, const char *where, const cb_json_field *f, void *a,
+                      size_t i) {
+  if (f->kind == CB_JF_INTS) {
+    if (!json_is_integer(v) || json_integer_value(v) < f->lo || json_integer_value(v) > f->hi)
+      return cb_jr_fail(r, where, "'%s' must hold whole numbers from %ld to %ld", f->key, (long)f->lo,
+                        (long)f->hi),
+             -1;
+    ((int *)a)[i] = (int)json_integer_value(v);
+    return 0;
+  }
+  double *p = (double *)a + 2 * i;
+  if (read_point(r, v, where, p)) return -1;
+  if ((f->flags & CB_JF_LEGS) && i > 0 && p[0] != p[-2] && p[1] != p[-1])
+    return cb_jr_fail(r, where, "'%s': legs must run north-south or east-west", f->key), -1;
+  return 0;
+}
+
+/* An array of points or ints into arena memory (or the member itself). */
+static void read_array(cb_json_reader *r, json_t *obj, const char *where, const cb_json_field *f, void *m,
+                       int *n) {
+  json_t *a = cb_jr_array(r, obj, where, f->key, (size_t)f->max, f->flags & CB_JF_REQUIRED);
+  if (!a) return;
+  size_t count = json_array_size(a), size = f->kind == CB_JF_INTS ? sizeof(int) : 2 * sizeof(double), i;
+  if (count < (size_t)f->min) {
+    cb_jr_fail(r, where, "'%s' needs at least %d points", f->key, f->min);
+    return;
+  }
+  void *out = f->flags & CB_JF_INLINE ? m : cb_arena_alloc(r->d->arena, count + 1, size);
+  if (!out) {
+    cb_jr_oom(r);
+    return;
+  }
+  json_t *v;
+  json_array_foreach(a, i, v) {
+    if (read_entry(r, v, where, f, out, i)) return;
+  }
+  if (!(f->flags & CB_JF_INLINE)) *(void **)m = out;
+  *n = (int)count;
+}
+
+static void read_field(cb_json_reader *r, json_t *obj, const char *where, const cb_json_field *f,
+                       const long *vars, void *rec) {
+  void *m = member_w(rec, f);
+  int req = (f->flags & CB_JF_REQUIRED) != 0, *n = (int *)((char *)rec + f->count);
+  long hi = f->hi_var > 0 ? vars[f->hi_var - 1] : (long)f->hi;
+  switch (f->kind) {
+  case CB_JF_INT: *(int *)m = read_int(r, obj, where, f, hi); break;
+  case CB_JF_REAL:
+  case CB_JF_COORD: *(double *)m = cb_jr_num(r, obj, where, f->key, f->lo, f->hi, req, f->dflt); break;
+  case CB_JF_STR: *(const char **)m = cb_jr_str(r, obj, where, f->key, (size_t)f->hi, req); break;
+  case CB_JF_NAME: read_name(r, obj, where, f, m); break;
+  case CB_JF_BITS: *(unsigned *)m = cb_jr_bits(r, obj, where, f->key, f->parse); break;
+  case CB_JF_BOOL: read_bool(r, obj, where, f, m); break;
+  case CB_JF_POINT:
+    if (req || json_object_get(obj, f->key)) read_point(r, json_object_get(obj, f->key), where, m);
+    break;
+  case CB_JF_POINTS:
+  case CB_JF_INTS: read_array(r, obj, where, f, m, n); break;
+  case CB_JF_LIST: *(void **)m = cb_jr_list(r, obj, where, f->list, vars, NULL, n); break;
+  }
 }
 
 cb_status cb_jr_fields(cb_json_reader *r, json_t *obj, const char *where, const cb_json_field *f, int nf,
                        const long *vars, void *rec) {
-  for (int i = 0; i < nf && !r->st; i++) {
-    void *m = member_w(rec, &f[i]);
-    if (r->version < f[i].since) continue;
-    int req = (f[i].flags & CB_JF_REQUIRED) != 0;
-    long hi = f[i].hi_var > 0 ? vars[f[i].hi_var - 1] : (long)f[i].hi;
-    switch (f[i].kind) {
-    case CB_JF_INT:
-      *(int *)m = cb_jr_int(r, obj, where, f[i].key, (long)f[i].lo, hi, req, (int)f[i].dflt);
-      break;
-    case CB_JF_REAL:
-    case CB_JF_COORD:
-      *(double *)m = cb_jr_num(r, obj, where, f[i].key, f[i].lo, f[i].hi, req, f[i].dflt);
-      break;
-    case CB_JF_STR: *(const char **)m = cb_jr_str(r, obj, where, f[i].key, (size_t)f[i].hi, req); break;
-    case CB_JF_NAME: read_name(r, obj, where, &f[i], (int *)m); break;
-    case CB_JF_BITS: *(unsigned *)m = cb_jr_bits(r, obj, where, f[i].key, f[i].parse); break;
-    }
-  }
+  for (int i = 0; i < nf && !r->st; i++)
+    if (r->version >= f[i].since) read_field(r, obj, where, &f[i], vars, rec);
   return r->st;
 }
 

@@ -11,18 +11,29 @@
 #include "json_util.h"
 
 typedef enum cb_jf_kind {
-  CB_JF_INT,   /* int */
-  CB_JF_REAL,  /* double, written as jansson writes a real */
-  CB_JF_COORD, /* double, written rounded to 1/100 ft */
-  CB_JF_STR,   /* const char *, copied into the dungeon's arena when read; hi: the longest */
-  CB_JF_NAME,  /* an enum (int) written by its name, read back by parse; hi: the longest name */
-  CB_JF_BITS   /* unsigned bits written as a list of the names of those set (name(1 << i), i < hi) */
+  CB_JF_INT,    /* int */
+  CB_JF_REAL,   /* double, written as jansson writes a real */
+  CB_JF_COORD,  /* double, written rounded to 1/100 ft */
+  CB_JF_STR,    /* const char *, copied into the dungeon's arena when read; hi: the longest */
+  CB_JF_NAME,   /* an enum (int) written by its name, read back by parse; hi: the longest name */
+  CB_JF_BITS,   /* unsigned bits written as a list of the names of those set (name(1 << i), i < hi) */
+  CB_JF_BOOL,   /* bool, written true or false; absent: false */
+  CB_JF_POINT,  /* double[2], [x, y] in feet (each rounded as a COORD), within +-CB_JSON_MAX_COORD */
+  CB_JF_POINTS, /* double (*)[2] (CB_JF_INLINE: double[max][2]) with its int count: [[x, y], ...] of min..max
+                 */
+  CB_JF_INTS,   /* int * with its int count: [n, ...] of at most max, each lo..hi */
+  CB_JF_LIST    /* a pointer to records with its int count: the nested list `list` */
 } cb_jf_kind;
 
 enum {
-  CB_JF_REQUIRED = 1, /* reading: a missing field is an error */
-  CB_JF_OMIT_NULL = 2 /* writing: a NULL string is left out */
+  CB_JF_REQUIRED = 1,  /* reading: a missing field is an error */
+  CB_JF_OMIT_NULL = 2, /* writing: a NULL string, or an empty list of points, is left out */
+  CB_JF_ZERO_NULL = 4, /* CB_JF_INT: 0 is written null, and null reads as 0 (REQUIRED: present, maybe null) */
+  CB_JF_IN_BOOL = 8,   /* CB_JF_NAME: the member is a bool (name(0) and name(1)), not an int */
+  CB_JF_LEGS = 16,     /* CB_JF_POINTS: each leg runs north-south or east-west */
+  CB_JF_INLINE = 32    /* CB_JF_POINTS: the member is the array itself, not a pointer */
 };
+struct cb_json_list;
 
 typedef struct cb_json_field {
   const char *key;
@@ -36,7 +47,11 @@ typedef struct cb_json_field {
   int (*parse)(const char *);    /* CB_JF_NAME: the name's value, -1 unknown ("unknown KEY 'name'");
                                     CB_JF_BITS: a name's bit */
   bool (*omit)(const void *rec); /* writing: true when the field is left out (NULL: never) */
-  int since; /* reading: read only from this version of the format on (0: always); before it, left zero */
+  int since;    /* reading: read only from this version of the format on (0: always); before it, left zero */
+  size_t count; /* POINTS, INTS, LIST: the offset of the int count of entries */
+  int min, max; /* POINTS, INTS: the entries allowed */
+  const struct cb_json_list *list; /* LIST: the entries' own list, and their key */
+  const char *choices;             /* NAME: the names allowed, for the message ("N, E, S or W") */
 } cb_json_field;
 
 #define CB_JF_INT_OF(T, m, key, lo, hi, flags, dflt)                                                         \
@@ -54,6 +69,30 @@ typedef struct cb_json_field {
   { .key = k, .kind = CB_JF_STR, .offset = offsetof(T, m), .hi = longest, .omit = same }
 #define CB_JF_NAME_OF(T, m, key, longest, name, parse)                                                       \
   { key, CB_JF_NAME, offsetof(T, m), CB_JF_REQUIRED, 0, longest, 0, 0, name, parse }
+
+/* A name with the names allowed spelt out for the message. */
+#define CB_JF_CHOICE_OF(T, m, k, longest, fl, nm, ps, ch)                                                    \
+  {                                                                                                          \
+    .key = k, .kind = CB_JF_NAME, .offset = offsetof(T, m), .flags = fl, .hi = longest, .name = nm,          \
+    .parse = ps, .choices = ch                                                                               \
+  }
+#define CB_JF_BOOL_OF(T, m, k)                                                                               \
+  { .key = k, .kind = CB_JF_BOOL, .offset = offsetof(T, m) }
+#define CB_JF_POINT_OF(T, m, k, fl)                                                                          \
+  { .key = k, .kind = CB_JF_POINT, .offset = offsetof(T, m), .flags = fl }
+#define CB_JF_POINTS_OF(T, m, n, k, least, most, fl)                                                         \
+  {                                                                                                          \
+    .key = k, .kind = CB_JF_POINTS, .offset = offsetof(T, m), .flags = fl, .count = offsetof(T, n),          \
+    .min = least, .max = most                                                                                \
+  }
+#define CB_JF_INTS_OF(T, m, n, k, low, high, most)                                                           \
+  {                                                                                                          \
+    .key = k, .kind = CB_JF_INTS, .offset = offsetof(T, m), .lo = low, .hi = high, .count = offsetof(T, n),  \
+    .max = most                                                                                              \
+  }
+/* A nested list, under its own key (l->key). */
+#define CB_JF_LIST_OF(T, m, n, l)                                                                            \
+  { .kind = CB_JF_LIST, .offset = offsetof(T, m), .count = offsetof(T, n), .list = l }
 
 /* A list of records: the array under `key` of at most `max` objects of
  * `size` bytes, each with the fields given, and a check of each entry

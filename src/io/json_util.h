@@ -95,9 +95,9 @@ void cb_jw_value(cb_jw *w, json_t *v);               /* a jansson value, consume
 /* A coordinate as a jansson value, for procedures built as jansson trees. */
 json_t *cb_jv_coord(double v);
 
-/* A top-level object of a procedure's own beside "procedure" (leximorph's
- * "sketch"): written before "procedure" when `has` says the dungeon holds
- * one, read (when the file has it) after the procedure. */
+/* A top-level object of a procedure's own beside "procedure" (a sketch,
+ * say): written before "procedure" when `has` says the dungeon holds one,
+ * read (when the file has it) after the procedure. */
 enum { CB_PROC_MAX_PARTS = 4 };
 typedef struct cb_proc_part {
   const char *key;

@@ -84,17 +84,19 @@ static cb_status maps(const booklet *b, cb_error *err) {
   return CB_OK;
 }
 
-/* The key's pages when each holds at most h: how many (-1 when out of
- * memory), the room the last begins at and the word it resumes at. */
-static int key_pages(const cb_key_style *ks, const cb_dungeon *d, double w, double h, int cols, int *last,
-                     int *last_word) {
-  int next = 0, word = 0, pages = 0;
-  while (next >= 0 && next < d->nrooms + ks->extras) {
+/* The key's pages when each holds at most h: how many into *pages, the
+ * room the last begins at and the word it resumes at. */
+static cb_status key_pages(const cb_key_style *ks, const cb_dungeon *d, double w, double h, int cols,
+                           int *pages, int *last, int *last_word, cb_error *err) {
+  int next = 0, word = 0;
+  cb_status st = CB_OK;
+  *pages = 0;
+  while (st == CB_OK && next < d->nrooms + ks->extras) {
     *last = next, *last_word = word;
-    next = cb_key_fill(NULL, ks, d, next, &word, 0, 0, w, h, cols, KEY_GUTTER);
-    pages++;
+    st = cb_key_fill(NULL, ks, d, &next, &word, 0, 0, w, h, cols, KEY_GUTTER, err);
+    ++*pages;
   }
-  return next < 0 ? -1 : pages;
+  return st;
 }
 
 /* The key's run for cb_part_third_full. */
@@ -108,7 +110,8 @@ typedef struct key_run_of {
 static cb_status key_run(void *ctx, double h, int *pages, double *last, cb_error *err) {
   const key_run_of *k = ctx;
   int from = 0, word = 0;
-  if ((*pages = key_pages(k->ks, k->d, k->w, h, k->cols, &from, &word)) < 0) return cb_error_oom(err);
+  cb_status st = key_pages(k->ks, k->d, k->w, h, k->cols, pages, &from, &word, err);
+  if (st != CB_OK) return st;
   *last = h; /* a last page that resumes inside an entry counts as full */
   return word ? CB_OK : cb_key_height(k->ks, k->d, from, k->w, h, k->cols, KEY_GUTTER, last, err);
 }
@@ -127,8 +130,7 @@ static cb_status key(const booklet *b, cb_error *err) {
     if (!p) st = cb_error_oom(err);
     if (st != CB_OK) break;
     cb_page_text(p, CB_FONT_BOLD, 13, x, top + 13, INK, k == 0 ? "Room key" : "Room key (continued)");
-    next = cb_key_fill_balanced(p, &ks, b->d, next, &word, x, ky, w, limit, cols, KEY_GUTTER);
-    if (next < 0) st = cb_error_oom(err);
+    st = cb_key_fill_balanced(p, &ks, b->d, &next, &word, x, ky, w, limit, cols, KEY_GUTTER, err);
   }
   cb_key_memo_free(ks.memo);
   return st;

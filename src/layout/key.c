@@ -779,12 +779,21 @@ int cb_key_lines(const cb_key_style *ks, const cb_dungeon *d, int i, double w) {
   return lines;
 }
 
-int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *word, double x,
-                double y, double w, double h, int cols, double gutter) {
+/* fill with its own scratch: the next entry, -1 when out of memory. */
+static int fill_from(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *word, double x,
+                     double y, double w, double h, int cols, double gutter) {
   entry e = {0};
   int next = fill(&e, p, ks, d, from, word, x, y, w, h, cols, gutter);
   entry_free(&e);
   return next;
+}
+
+cb_status cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int *next, int *word, double x,
+                      double y, double w, double h, int cols, double gutter, cb_error *err) {
+  int at = fill_from(p, ks, d, *next, word, x, y, w, h, cols, gutter);
+  if (at < 0) return cb_error_oom(err);
+  *next = at;
+  return CB_OK;
 }
 
 cb_status cb_key_height(const cb_key_style *ks, const cb_dungeon *d, int from, double w, double h, int cols,
@@ -792,7 +801,7 @@ cb_status cb_key_height(const cb_key_style *ks, const cb_dungeon *d, int from, d
   cb_key_style k = *ks;
   if (!k.memo && !(k.memo = cb_key_memo_new(d))) return cb_error_oom(err);
   double lo = 0, hi = h;
-  int total = d->nrooms + ks->extras, all = cb_key_fill(NULL, &k, d, from, NULL, 0, 0, w, h, cols, gutter);
+  int total = d->nrooms + ks->extras, all = fill_from(NULL, &k, d, from, NULL, 0, 0, w, h, cols, gutter);
   if (all >= 0 && all < total) hi = INFINITY;
   if (all == total) {
     /* never so short that an entry splits: the tallest entry is the floor */
@@ -800,12 +809,12 @@ cb_status cb_key_height(const cb_key_style *ks, const cb_dungeon *d, int from, d
       int extra = 0, room = entry_index(&k, d, i, &extra);
       if (room >= 0) lo = fmax(lo, memo_lines(k.memo, room, &k, column_width(w, cols, gutter)) * k.leading);
     }
-    int at_lo = lo < hi ? cb_key_fill(NULL, &k, d, from, NULL, 0, 0, w, lo, cols, gutter) : 0;
+    int at_lo = lo < hi ? fill_from(NULL, &k, d, from, NULL, 0, 0, w, lo, cols, gutter) : 0;
     if (at_lo < 0) all = -1;
     if (at_lo == total) hi = lo;
     for (int it = 0; all >= 0 && it < 20 && hi - lo > 0.5; it++) {
       double mid = (lo + hi) / 2;
-      int n = cb_key_fill(NULL, &k, d, from, NULL, 0, 0, w, mid, cols, gutter);
+      int n = fill_from(NULL, &k, d, from, NULL, 0, 0, w, mid, cols, gutter);
       if (n < 0)
         all = -1;
       else if (n == total)
@@ -820,11 +829,11 @@ cb_status cb_key_height(const cb_key_style *ks, const cb_dungeon *d, int from, d
   return CB_OK;
 }
 
-int cb_key_fill_balanced(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *word,
-                         double x, double y, double w, double h, int cols, double gutter) {
-  if (cols < 2 || (word && *word)) return cb_key_fill(p, ks, d, from, word, x, y, w, h, cols, gutter);
-  cb_error err;
+cb_status cb_key_fill_balanced(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int *next, int *word,
+                               double x, double y, double w, double h, int cols, double gutter,
+                               cb_error *err) {
   double bh = h;
-  if (cb_key_height(ks, d, from, w, h, cols, gutter, &bh, &err) != CB_OK) return -1; /* out of memory */
-  return cb_key_fill(p, ks, d, from, word, x, y, w, isfinite(bh) ? bh : h, cols, gutter);
+  if (cols >= 2 && !(word && *word) && cb_key_height(ks, d, *next, w, h, cols, gutter, &bh, err) != CB_OK)
+    return CB_EINTERNAL;
+  return cb_key_fill(p, ks, d, next, word, x, y, w, isfinite(bh) ? bh : h, cols, gutter, err);
 }

@@ -52,15 +52,15 @@ void cb_key_memo_free(cb_key_memo *m);
 /* The lines entry i (rooms first, then the extras) takes in a column w
  * wide; -1 when out of memory. */
 int cb_key_lines(const cb_key_style *ks, const cb_dungeon *d, int i, double w);
-/* Flows the entries of rooms from index `from` on into `cols` columns of the
- * box x, y, w, h; returns the index of the first room that did not fit
- * (d->nrooms when all did), -1 on OOM. An entry that fits a column is never
- * split; one taller than a whole column starts a column and runs on into the
- * next (and onto the next page, whatever its width): *word, when given, is
- * the word of room `from`'s entry to begin with, and gets the word the
- * returned room resumes at. */
-int cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *word, double x,
-                double y, double w, double h, int cols, double gutter);
+/* Flows the entries of rooms from index *next on into `cols` columns of the
+ * box x, y, w, h; *next gets the index of the first room that did not fit
+ * (d->nrooms when all did). CB_EINTERNAL (err set, *next unchanged) when out
+ * of memory. An entry that fits a column is never split; one taller than a
+ * whole column starts a column and runs on into the next (and onto the next
+ * page, whatever its width): *word, when given, is the word of room *next's
+ * entry to begin with, and gets the word the returned room resumes at. */
+cb_status cb_key_fill(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int *next, int *word, double x,
+                      double y, double w, double h, int cols, double gutter, cb_error *err);
 /* The height of the shortest box, at most h high, that takes the entries of
  * rooms from index `from` on without splitting one, into *out; INFINITY when
  * they do not fit in h. CB_EINTERNAL when out of memory. */
@@ -69,7 +69,8 @@ cb_status cb_key_height(const cb_key_style *ks, const cb_dungeon *d, int from, d
 /* The same as cb_key_fill, but when every entry left fits the box, the columns are balanced:
  * the box is cut to the shortest height that still takes them all without
  * splitting an entry. */
-int cb_key_fill_balanced(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int from, int *word,
-                         double x, double y, double w, double h, int cols, double gutter);
+cb_status cb_key_fill_balanced(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int *next, int *word,
+                               double x, double y, double w, double h, int cols, double gutter,
+                               cb_error *err);
 
 #endif

@@ -98,8 +98,8 @@ static cb_status key_height(const cb_fitter *f, const cb_key_style *k, int from,
 /* cb_key_fill measuring only (no page), into *next; word as there. */
 static cb_status key_count(const cb_fitter *f, const cb_key_style *k, int from, int *word, double w, double h,
                            int cols, int *next) {
-  *next = cb_key_fill(NULL, k, f->d, from, word, 0, 0, w, h, cols, GUTTER);
-  return *next < 0 ? cb_error_oom(f->err) : CB_OK;
+  *next = from;
+  return cb_key_fill(NULL, k, f->d, next, word, 0, 0, w, h, cols, GUTTER, f->err);
 }
 
 /* The key's part on the page after the sheet (under its heading) at step
@@ -576,10 +576,10 @@ static cb_status plan_sheet(const sheet_space *s, sheet_plan *pl) {
 }
 
 /* Draws the plan: the map's frame and levels, the legend, the key's heading
- * and its boxes (the handout's notes instead). Returns the entry the key goes
- * on from, as cb_key_fill does. */
-static int draw_plan(cb_page *p, const sheet_space *s, const sheet_plan *pl, const cb_key_style *ks,
-                     cb_symbol_set *used, int *word) {
+ * and its boxes (the handout's notes instead). *next gets the entry the key
+ * goes on from, as cb_key_fill gives it. */
+static cb_status draw_plan(cb_page *p, const sheet_space *s, const sheet_plan *pl, const cb_key_style *ks,
+                           cb_symbol_set *used, int *next, int *word) {
   const cb_dungeon *d = s->f.d;
   const cb_sheet_options *o = s->o;
   cb_page_rect(p, pl->map_x, pl->map_y, pl->map_w, pl->map_h);
@@ -591,18 +591,20 @@ static int draw_plan(cb_page *p, const sheet_space *s, const sheet_plan *pl, con
                                 8);
   cb_page_text(p, CB_FONT_BOLD, 11, pl->head_x, (pl->head_under_legend ? foot : pl->head_y) + 11, INK,
                o->player ? "Notes" : "Room key");
-  int next = 0, total = o->player ? d->nrooms : d->nrooms + ks->extras;
-  for (int i = 0; i < pl->nkey && next >= 0 && (i == 0 || next < total); i++) {
+  int total = o->player ? d->nrooms : d->nrooms + ks->extras;
+  cb_status st = CB_OK;
+  *next = 0;
+  for (int i = 0; i < pl->nkey && st == CB_OK && (i == 0 || *next < total); i++) {
     const key_box *k = &pl->key[i];
     double y = k->under_legend ? foot + k->y : k->y, h = k->under_legend ? s->bottom - y : k->h;
     if (o->player)
-      next = notes_fill(p, s->m, d, next, k->x, y, k->w, h);
+      *next = notes_fill(p, s->m, d, *next, k->x, y, k->w, h);
     else if (k->balanced)
-      next = cb_key_fill_balanced(p, ks, d, next, word, k->x, y, k->w, h, k->cols, k->gutter);
+      st = cb_key_fill_balanced(p, ks, d, next, word, k->x, y, k->w, h, k->cols, k->gutter, s->f.err);
     else
-      next = cb_key_fill(p, ks, d, next, word, k->x, y, k->w, h, k->cols, k->gutter);
+      st = cb_key_fill(p, ks, d, next, word, k->x, y, k->w, h, k->cols, k->gutter, s->f.err);
   }
-  return next;
+  return st;
 }
 
 /* The key (or the handout's notes) from entry *next to `total`, on pages of
@@ -611,17 +613,20 @@ static cb_status run_on(cb_document *doc, const sheet_space *s, const cb_key_sty
                         int cols, int total, cb_error *err) {
   const cb_sheet_options *o = s->o;
   double x = o->margin, w = o->page_w - 2 * o->margin, bottom = s->bottom;
-  while (*next >= 0 && *next < total) {
+  cb_status st = CB_OK;
+  while (st == CB_OK && *next < total) {
     cb_page *p = cb_part_new_page(doc, o, NULL);
     if (!p) return cb_error_oom(err);
     double ky = o->margin;
     cb_page_text(p, CB_FONT_BOLD, 11, x, ky + 11, INK,
                  o->player ? "Notes (continued)" : "Room key (continued)");
     ky += 11 * 1.5;
-    *next = o->player ? notes_fill(p, s->m, s->f.d, *next, x, ky, w, bottom - ky)
-                      : cb_key_fill_balanced(p, ks, s->f.d, *next, word, x, ky, w, bottom - ky, cols, GUTTER);
+    if (o->player)
+      *next = notes_fill(p, s->m, s->f.d, *next, x, ky, w, bottom - ky);
+    else
+      st = cb_key_fill_balanced(p, ks, s->f.d, next, word, x, ky, w, bottom - ky, cols, GUTTER, err);
   }
-  return *next < 0 ? cb_error_oom(err) : CB_OK;
+  return st;
 }
 
 /* The sheet's title and subtitle from the top margin; returns the top of what goes under them. */
@@ -652,10 +657,11 @@ static cb_status sheet_key(cb_document *doc, cb_page *p, sheet_space *s, cb_key_
   if (st != CB_OK) return st;
   *ks = key_style_at(ks, pl.size, pl.compact);
   cb_symbol_set used = s->used;
-  int word = 0, next = draw_plan(p, s, &pl, ks, &used, &word);
+  int word = 0, next = 0;
+  if ((st = draw_plan(p, s, &pl, ks, &used, &next, &word)) != CB_OK) return st;
   int total = o->player ? s->f.d->nrooms : s->f.d->nrooms + ks->extras;
   /* a key that runs on: crawlbook says so on standard error */
-  doc->spilled = !o->in_booklet && next >= 0 && next < total;
+  doc->spilled = !o->in_booklet && next < total;
   return run_on(doc, s, ks, &next, &word, pl.cols, total, err);
 }
 

@@ -73,7 +73,8 @@ static cb_status key(const zine *z, cb_error *err) {
   const cb_dungeon *d = z->d;
   double x = z->x, top = z->top;
   int next = 0, word = 0, total = d->nrooms + z->ks->extras;
-  for (int i = 2; i < 7 && next >= 0; i++) {
+  cb_status st = CB_OK;
+  for (int i = 2; i < 7 && st == CB_OK; i++) {
     double ky = top;
     if (next >= total) {
       notes(z->P[i], z);
@@ -84,10 +85,10 @@ static cb_status key(const zine *z, cb_error *err) {
       ky += 15;
     }
     /* descenders inside */
-    next = cb_key_fill(z->P[i], z->ks, d, next, &word, x, ky, z->w, top + z->h - ky - z->body * 0.3, 1, 0);
+    st =
+        cb_key_fill(z->P[i], z->ks, d, &next, &word, x, ky, z->w, top + z->h - ky - z->body * 0.3, 1, 0, err);
   }
-  if (next < 0) return cb_error_oom(err);
-  if (next >= total) return CB_OK;
+  if (st != CB_OK || next >= total) return st;
   return cb_error_set(err, CB_EINPUT,
                       "the room key of %d rooms does not fit the zine's five key panels (%s%d "
                       "is the first left over): use fewer rooms or --template booklet",

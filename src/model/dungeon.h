@@ -169,8 +169,8 @@ typedef struct cb_dungeon {
   void *procedure;
   double room_ft;   /* a room's size on the map in feet (a dropped die), 0: none */
   bool marks_rooms; /* the procedure marks what is in rooms (stocking: its word stands) */
-  /* the procedure's room rules: what its mark on room r says to stocking
-   * beyond r's tags, into *w (zeroed first); NULL: nothing more */
+  /* the procedure's room rules, from its registry row (cb_generator's
+   * room_rules, handed over by the frame that made d); NULL: nothing more */
   void (*room_rules)(const cb_room *r, cb_room_word *w);
   bool players; /* the players' view (model/view.c): drawings that show secrets stay out */
   /* Stocking (spec/stocking.md); theme NULL: not stocked (crawlbook/1). */

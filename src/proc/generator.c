@@ -23,6 +23,7 @@ cb_status cb_generator_frame(const cb_generator *g, const cb_gen_options *opts, 
     cb_dungeon_free(d);
     return cb_error_oom(err);
   }
+  d->room_rules = g->room_rules;
   cb_status st = steps(opts, ctx, d, err);
   if (st == CB_OK && d->oom) st = cb_error_oom(err);
   if (st != CB_OK) {

@@ -47,6 +47,10 @@ typedef struct cb_generator {
   const struct cb_proc_io *io;          /* its artefacts in JSON (io/json_util.h) */
   const struct cb_layout_hooks *layout; /* what it draws beyond the generic sheet, or NULL */
   const cb_option_set *options;         /* its own options, and the common ones it records */
+  /* Its room rules for stocking: what its mark on room r says beyond r's
+   * tags, into *w (zeroed first); NULL: nothing more. The frame hands it to
+   * every dungeon the procedure makes (cb_dungeon.room_rules). */
+  void (*room_rules)(const cb_room *r, cb_room_word *w);
 } cb_generator;
 
 /* The rooms range g's row states, the same check for every procedure;

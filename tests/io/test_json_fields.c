@@ -10,6 +10,7 @@
 
 #include <cmocka.h> // after the headers it needs
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,6 +151,134 @@ static void names_what_is_wrong(void **state) {
   last = NULL;
 }
 
+/* ---- the kinds a procedure's geometry needs ---- */
+
+typedef struct leg {
+  int roll;
+} leg;
+typedef struct shape {
+  bool open;
+  int check; /* 0: written null */
+  double at[2];
+  int npath, nside, nrolls, nlegs;
+  double (*path)[2];
+  double side[2][2];
+  int *rolls;
+  leg *legs;
+  bool ladder; /* written by name */
+} shape;
+
+static const cb_json_field leg_fields[] = {CB_JF_INT_OF(leg, roll, "roll", 1, 6, CB_JF_REQUIRED, 1)};
+static const cb_json_list legs = {"legs", 4, 0, leg_fields, 1, sizeof(leg), NULL};
+static const char *way_name(int ladder) { return ladder ? "ladder" : "stairs"; }
+static int way_parse(const char *s) {
+  return strcmp(s, "ladder") == 0 ? 1 : strcmp(s, "stairs") == 0 ? 0 : -1;
+}
+static const cb_json_field shape_fields[] = {
+    CB_JF_BOOL_OF(shape, open, "open"),
+    CB_JF_INT_OF(shape, check, "check", 1, 6, CB_JF_REQUIRED | CB_JF_ZERO_NULL, 1),
+    CB_JF_POINT_OF(shape, at, "at", CB_JF_REQUIRED),
+    CB_JF_POINTS_OF(shape, path, npath, "path", 1, 5, CB_JF_REQUIRED | CB_JF_LEGS),
+    CB_JF_POINTS_OF(shape, side, nside, "side", 2, 2, CB_JF_INLINE | CB_JF_OMIT_NULL),
+    CB_JF_INTS_OF(shape, rolls, nrolls, "rolls", 1, 10, 3),
+    CB_JF_LIST_OF(shape, legs, nlegs, &legs),
+    {.key = "mark",
+     .kind = CB_JF_NAME,
+     .offset = offsetof(shape, ladder),
+     .flags = CB_JF_IN_BOOL,
+     .hi = 8,
+     .name = way_name,
+     .parse = way_parse,
+     .choices = "stairs or ladder"},
+};
+static const cb_json_list shapes = {"shapes", 2, 1, shape_fields, 8, sizeof(shape), NULL};
+
+/* Reads {"shapes": [text]}: the message, "" when it read, the first record into *out. */
+static const char *read_shape(const char *text, shape *out) {
+  static cb_error err;
+  err = (cb_error){0};
+  char doc[1024];
+  snprintf(doc, sizeof doc, "{\"shapes\": [%s]}", text);
+  json_error_t jerr;
+  json_t *root = json_loads(doc, 0, &jerr);
+  assert_non_null(root);
+  cb_json_reader r = {"f.json", &err, cb_dungeon_new("test", 1), CB_OK, true, 3, NULL};
+  int n = 0;
+  shape *items = cb_jr_list(&r, root, "proc", &shapes, NULL, NULL, &n);
+  json_decref(root);
+  if (items) *out = items[0];
+  cb_dungeon_free(last);
+  last = r.d;
+  return r.st == CB_OK ? "" : err.msg;
+}
+
+static void points_flags_and_nested_lists(void **state) {
+  (void)state;
+  double path[3][2] = {{0, 0}, {0, 10.004}, {-5.5, 10}};
+  int rolls[2] = {3, 10};
+  leg lg[2] = {{2}, {6}};
+  shape in[2] = {{true, 0, {1, 2}, 3, 0, 2, 2, path, {{0}}, rolls, lg, true},
+                 {false, 4, {0, 0}, 1, 2, 0, 0, path, {{1, 1}, {1, 3}}, NULL, NULL, false}};
+  cb_test_buf b = {0};
+  cb_jw *w = cb_jw_new((cb_sink){&b, cb_test_buf_write});
+  cb_jw_list(w, &shapes, in, 2);
+  assert_int_equal(cb_jw_finish(w, NULL), CB_OK);
+  cb_test_buf_write(&b, (const unsigned char *)"", 1);
+  assert_string_equal(b.data,
+                      "[{\"open\":true,\"check\":null,\"at\":[1.0,2.0],\"path\":[[0.0,0.0],[0.0,10.0],"
+                      "[-5.5,10.0]],\"rolls\":[3,10],\"legs\":[{\"roll\":2},{\"roll\":6}],\"mark\":"
+                      "\"ladder\"},{\"open\":false,\"check\":4,\"at\":[0.0,0.0],\"path\":[[0.0,0.0]],"
+                      "\"side\":[[1.0,1.0],[1.0,3.0]],\"rolls\":[],\"legs\":[],\"mark\":\"stairs\"}]");
+  /* each read back */
+  char one[512];
+  const char *second = strstr(b.data, "},{\"open\"") + 2;
+  snprintf(one, sizeof one, "%.*s", (int)(second - 1 - (b.data + 1)), b.data + 1);
+  shape out;
+  assert_string_equal(read_shape(one, &out), "");
+  assert_true(out.open && out.ladder);
+  assert_int_equal(out.check, 0);
+  assert_int_equal(out.npath, 3), assert_true(out.path[1][1] == 10 && out.path[2][0] == -5.5);
+  assert_int_equal(out.nside, 0);
+  assert_int_equal(out.nrolls, 2), assert_int_equal(out.rolls[1], 10);
+  assert_int_equal(out.nlegs, 2), assert_int_equal(out.legs[1].roll, 6);
+  snprintf(one, sizeof one, "%.*s", (int)strlen(second) - 1, second);
+  assert_string_equal(read_shape(one, &out), "");
+  assert_true(!out.open && !out.ladder);
+  assert_int_equal(out.check, 4);
+  assert_int_equal(out.nside, 2), assert_true(out.side[1][1] == 3);
+  free(b.data);
+  /* absent: false, no side, no rolls, no legs, stairs */
+  assert_string_equal(read_shape("{\"check\":null,\"at\":[0,0],\"path\":[[0,0]]}", &out), "");
+  assert_true(!out.open && !out.ladder && out.nside == 0 && out.nrolls == 0 && out.nlegs == 0);
+  static const struct {
+    const char *doc, *msg;
+  } bad[] = {
+      {"{\"open\":1,\"check\":1,\"at\":[0,0],\"path\":[[0,0]]}", "'open' must be true or false"},
+      {"{\"at\":[0,0],\"path\":[[0,0]]}", "missing field 'check'"},
+      {"{\"check\":0,\"at\":[0,0],\"path\":[[0,0]]}", "'check' is 0; it must be 1 to 6"},
+      {"{\"check\":1,\"path\":[[0,0]]}", "a point must be [x, y] in feet"},
+      {"{\"check\":1,\"at\":[0,1e9],\"path\":[[0,0]]}", "a point lies outside +-1e+08 ft"},
+      {"{\"check\":1,\"at\":[0,0],\"path\":[]}", "'path' needs at least 1 points"},
+      {"{\"check\":1,\"at\":[0,0],\"path\":[[0,0],[1,1]]}", "'path': legs must run north-south or east-west"},
+      {"{\"check\":1,\"at\":[0,0],\"path\":[[0,0]],\"side\":[[0,0]]}", "'side' needs at least 2 points"},
+      {"{\"check\":1,\"at\":[0,0],\"path\":[[0,0]],\"side\":[[0,0],[0,1],[0,2]]}",
+       "'side' has more than 2 entries"},
+      {"{\"check\":1,\"at\":[0,0],\"path\":[[0,0]],\"rolls\":[11]}",
+       "'rolls' must hold whole numbers from 1 to 10"},
+      {"{\"check\":1,\"at\":[0,0],\"path\":[[0,0]],\"legs\":[{\"roll\":7}]}",
+       "proc.shapes[0].legs[0]: 'roll' is 7; it must be 1 to 6"},
+      {"{\"check\":1,\"at\":[0,0],\"path\":[[0,0]],\"mark\":\"rope\"}",
+       "unknown mark 'rope' (stairs or ladder)"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    const char *msg = read_shape(bad[i].doc, &out);
+    if (!strstr(msg, bad[i].msg)) fail_msg("%s: '%s', not '%s'", bad[i].doc, msg, bad[i].msg);
+    if (strncmp(msg, "f.json: proc.shapes[0]", 22) != 0) fail_msg("%s: '%s' is not placed", bad[i].doc, msg);
+  }
+  cb_dungeon_free(last);
+  last = NULL;
+}
+
 /* ---- a procedure with a part of its own ---- */
 
 static int parts_read;
@@ -200,6 +329,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(writes_and_reads_back),
       cmocka_unit_test(names_what_is_wrong),
+      cmocka_unit_test(points_flags_and_nested_lists),
       cmocka_unit_test(parts_are_the_procedures),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

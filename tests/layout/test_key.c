@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../tests/layout/fake_measure.h"
+#include "base/alloc.h"
 #include "base/text.h"
 #include "layout/key.h"
 #include "testlib.h"
@@ -46,6 +47,15 @@ static cb_dungeon *five_ways(void) {
   return d;
 }
 
+/* cb_key_fill from entry 0, which must succeed: the entry after the last that fit. */
+static int fill0(cb_page *p, const cb_key_style *ks, const cb_dungeon *d, int *word, double w, double h,
+                 int cols, double gutter) {
+  cb_error err = {0};
+  int next = 0;
+  assert_int_equal(cb_key_fill(p, ks, d, &next, word, 0, 0, w, h, cols, gutter, &err), CB_OK);
+  return next;
+}
+
 /* A page holding room 1's entry alone, in one column w wide: the column is
  * cut to the entry's own lines (measured first), so room 2's does not fit. */
 static cb_page *first_entry(const cb_dungeon *d, bool compact, double w) {
@@ -56,7 +66,7 @@ static cb_page *first_entry(const cb_dungeon *d, bool compact, double w) {
   assert_true(lines > 0);
   cb_page *p = cb_page_new(w + 100, lines * 10 + 100);
   assert_non_null(p);
-  assert_int_equal(cb_key_fill(p, &ks, d, 0, NULL, 0, 0, w, lines * 10 + 0.5, 1, 0), 1);
+  assert_int_equal(fill0(p, &ks, d, NULL, w, lines * 10 + 0.5, 1, 0), 1);
   cb_key_memo_free(memo);
   return p;
 }
@@ -221,10 +231,8 @@ static void a_kept_memo_changes_no_fill(void **state) {
     cb_page *a = cb_page_new(400, 400), *b = cb_page_new(400, 400);
     assert_true(a && b);
     int wa = 0, wb = 0;
-    assert_int_equal(cb_key_fill(NULL, &kept, d, 0, NULL, 0, 0, w, h, 2, 4),
-                     cb_key_fill(NULL, &bare, d, 0, NULL, 0, 0, w, h, 2, 4));
-    assert_int_equal(cb_key_fill(a, &kept, d, 0, &wa, 0, 0, w, h, 2, 4),
-                     cb_key_fill(b, &bare, d, 0, &wb, 0, 0, w, h, 2, 4));
+    assert_int_equal(fill0(NULL, &kept, d, NULL, w, h, 2, 4), fill0(NULL, &bare, d, NULL, w, h, 2, 4));
+    assert_int_equal(fill0(a, &kept, d, &wa, w, h, 2, 4), fill0(b, &bare, d, &wb, w, h, 2, 4));
     assert_int_equal(wa, wb);
     assert_int_equal(a->nitems, b->nitems);
     for (int k = 0; k < a->nitems; k++)
@@ -233,6 +241,36 @@ static void a_kept_memo_changes_no_fill(void **state) {
     cb_page_free(b);
   }
   cb_key_memo_free(memo);
+  cb_dungeon_free(d);
+}
+
+/* Out of memory comes back through the house's channel: CB_EINTERNAL with
+ * a message, the cursor left where it was; never a made-up index. Each of
+ * a fill's allocations is made to fail in turn, plain and balanced. */
+static void out_of_memory_is_a_status_with_a_message(void **state) {
+  (void)state;
+  cb_dungeon *d = five_ways();
+  cb_key_style ks = {&fake_measure, 8, 10, 3, {0, 0, 0}, NULL, NULL, NULL, false, 0, false};
+  for (int balanced = 0; balanced < 2; balanced++) {
+    long failed = 0;
+    for (long k = 0; k < 64; k++) {
+      cb_error err = {0};
+      int next = 0, word = 0;
+      cb_alloc_fail_once(k);
+      cb_status st = balanced ? cb_key_fill_balanced(NULL, &ks, d, &next, &word, 0, 0, 60, 400, 2, 4, &err)
+                              : cb_key_fill(NULL, &ks, d, &next, &word, 0, 0, 60, 400, 2, 4, &err);
+      cb_alloc_fail_once(-1);
+      if (st == CB_OK) {
+        assert_int_equal(next, d->nrooms);
+        continue;
+      }
+      assert_int_equal(st, CB_EINTERNAL);
+      assert_true(err.msg[0] != '\0');
+      assert_int_equal(next, 0);
+      failed++;
+    }
+    assert_true(failed > 0);
+  }
   cb_dungeon_free(d);
 }
 
@@ -245,6 +283,7 @@ int main(void) {
       cmocka_unit_test(many_ways_of_a_kind_share_one_label),
       cmocka_unit_test(an_over_wide_word_is_broken),
       cmocka_unit_test(a_kept_memo_changes_no_fill),
+      cmocka_unit_test(out_of_memory_is_a_status_with_a_message),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

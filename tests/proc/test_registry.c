@@ -97,6 +97,35 @@ static void the_frame(void **state) {
   cb_dungeon_free(d);
 }
 
+static void every_trap(const cb_room *r, cb_room_word *w) { (void)r, w->trap = true; }
+
+/* Stocking's hint, the room rules, is the row's: the frame hands it to each
+ * dungeon it makes (a row without hands none). */
+static void room_rules_come_from_the_row(void **state) {
+  (void)state;
+  cb_generator g = {.name = "test", .title_noun = "Halls", .max_rooms = 5, .room_rules = every_trap};
+  cb_gen_options o = {.seed = 9};
+  cb_dungeon *d = NULL;
+  cb_error err = {0};
+  const cb_dungeon *seen = NULL;
+  assert_int_equal(cb_generator_frame(&g, &o, kept_steps, &seen, &d, &err), CB_OK);
+  assert_true(d->room_rules == every_trap);
+  cb_dungeon_free(d);
+  g.room_rules = NULL;
+  assert_int_equal(cb_generator_frame(&g, &o, kept_steps, &seen, &d, &err), CB_OK);
+  assert_null(d->room_rules);
+  cb_dungeon_free(d);
+  int n, with = 0;
+  const cb_generator *const *list = cb_generator_list(&n);
+  for (int i = 0; i < n; i++) {
+    assert_int_equal(cb_generator_run(list[i], &o, &d, &err), CB_OK);
+    assert_true(d->room_rules == list[i]->room_rules);
+    with += list[i]->room_rules != NULL;
+    cb_dungeon_free(d);
+  }
+  assert_true(with > 0);
+}
+
 static int cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static void titles_do_not_repeat_in_a_batch(void **state) {
@@ -128,6 +157,7 @@ int main(void) {
       cmocka_unit_test(every_generator_by_name),
       cmocka_unit_test(one_rooms_check),
       cmocka_unit_test(the_frame),
+      cmocka_unit_test(room_rules_come_from_the_row),
       cmocka_unit_test(titles_do_not_repeat_in_a_batch),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1244,7 +1244,6 @@ static cb_status steps(const cb_gen_options *o, const void *ctx, cb_dungeon *d, 
   }
   d->procedure = cb_arena_alloc(d->arena, 1, sizeof(cb_cards_proc));
   d->marks_rooms = true; /* the cards say what is in each room */
-  d->room_rules = cb_cards_room_rules;
   if (!cb_cards_of(d)) goto fail_oom;
   record_options(d, o, &L);
   int deals = 0;
@@ -1308,4 +1307,5 @@ const cb_generator cb_gen_cards = {
     .io = &cb_proc_io_cards,
     .layout = &cb_cards_layout,
     .options = &cb_cards_option_specs,
+    .room_rules = cb_cards_room_rules,
 };
