@@ -456,8 +456,10 @@ static cb_status read_root(cb_json_reader *r, json_t *root) {
 }
 
 /* jansson allocates through cb_malloc, and a failure is remembered: its
- * own messages do not always say that memory ran out. */
-static int jansson_oom;
+ * own messages do not always say that memory ran out. jansson's allocator
+ * takes no context, so the flag is the parsing thread's own: no hidden
+ * state shared between threads (issue 23), should files be read on several. */
+static _Thread_local int jansson_oom;
 static void *jansson_alloc(size_t n) {
   void *p = cb_malloc(n);
   if (!p) jansson_oom = 1;
