@@ -39,7 +39,7 @@ static double grid_width(const cb_dungeon *d, const cb_symbols *st, const cb_map
     else
       a = mid;
   }
-  return a / 16.0;
+  return fmin(a / 16.0, hi); /* a frame under 60 points: hi itself */
 }
 
 /* cb_mapfit_frame_w, found to half a point, or (`grid`) by grid_width */
