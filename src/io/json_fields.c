@@ -47,6 +47,17 @@ static void put_array(cb_jw *w, const cb_json_field *f, const void *m, int n) {
   cb_jw_raw(w, "]", 1);
 }
 
+static void put_pair(cb_jw *w, int a, int b) {
+  cb_jw_raw(w, "[", 1), cb_jw_int(w, a), cb_jw_raw(w, ",", 1), cb_jw_int(w, b), cb_jw_raw(w, "]", 1);
+}
+
+static void put_pairs(cb_jw *w, const int (*a)[2], int n) {
+  cb_jw_raw(w, "[", 1);
+  for (int i = 0; i < n; i++)
+    cb_jw_next(w, i), put_pair(w, a[i][0], a[i][1]);
+  cb_jw_raw(w, "]", 1);
+}
+
 /* Whether rec's field i is left out. */
 static bool left_out(const cb_json_field *f, const void *rec, const void *m) {
   if (f->flags & CB_JF_OMIT_NULL) {
@@ -74,6 +85,8 @@ static void put_field(cb_jw *w, const cb_json_field *f, const void *rec, const v
   case CB_JF_POINTS:
   case CB_JF_INTS: put_array(w, f, m, count_of(rec, f)); break;
   case CB_JF_LIST: cb_jw_list(w, f->list, *(const void *const *)m, count_of(rec, f)); break;
+  case CB_JF_PAIR: put_pair(w, *(const int *)m, count_of(rec, f)); break;
+  case CB_JF_PAIRS: put_pairs(w, *(const int(*const *)[2])m, count_of(rec, f)); break;
   }
 }
 
@@ -181,11 +194,59 @@ static void read_array(cb_json_reader *r, json_t *obj, const char *where, const 
   *n = (int)count;
 }
 
+/* The bound numbered var (vars), or the fixed one. */
+static long bound(const long *vars, int var, double fixed) { return var > 0 ? vars[var - 1] : (long)fixed; }
+
+/* v as [a, b] into out ("LABEL must be [a, b] with ..." when it is not). */
+static int read_pair(cb_json_reader *r, json_t *v, const char *where, const char *label,
+                     const cb_json_field *f, const long *vars, int out[2]) {
+  json_t *a = json_array_get(v, 0), *b = json_array_get(v, 1);
+  long hi = bound(vars, f->hi_var, f->hi), hi2 = bound(vars, f->hi_var2, f->hi2);
+  if (json_array_size(v) != 2 || !json_is_integer(a) || !json_is_integer(b) ||
+      json_integer_value(a) < f->lo || json_integer_value(a) > hi || json_integer_value(b) < f->lo2 ||
+      json_integer_value(b) > hi2)
+    return cb_jr_fail(r, where, "%s must be [%s, %s] with a %s %ld to %ld and a %s %ld to %ld", label,
+                      f->part[0], f->part[1], f->part[0], (long)f->lo, hi, f->part[1], (long)f->lo2, hi2),
+           -1;
+  out[0] = (int)json_integer_value(a), out[1] = (int)json_integer_value(b);
+  return 0;
+}
+
+/* [a, b] into the member and the int at f->count. */
+static void read_one_pair(cb_json_reader *r, json_t *obj, const char *where, const cb_json_field *f,
+                          const long *vars, void *rec) {
+  json_t *v = cb_jr_field(r, obj, where, f->key, JSON_ARRAY, f->flags & CB_JF_REQUIRED);
+  char label[64];
+  int p[2];
+  snprintf(label, sizeof label, "'%s'", f->key);
+  if (!v || read_pair(r, v, where, label, f, vars, p)) return;
+  *(int *)member_w(rec, f) = p[0], *(int *)((char *)rec + f->count) = p[1];
+}
+
+/* [[a, b], ...] into arena memory. */
+static void read_pairs(cb_json_reader *r, json_t *obj, const char *where, const cb_json_field *f,
+                       const long *vars, void *rec) {
+  size_t max = (size_t)bound(vars, f->max_var, f->max), i;
+  json_t *a = cb_jr_array(r, obj, where, f->key, max, f->flags & CB_JF_REQUIRED), *v;
+  if (!a) return;
+  int(*out)[2] = cb_arena_alloc(r->d->arena, json_array_size(a) + 1, sizeof *out);
+  if (!out) {
+    cb_jr_oom(r);
+    return;
+  }
+  json_array_foreach(a, i, v) {
+    char label[64];
+    snprintf(label, sizeof label, "'%s'[%zu]", f->key, i);
+    if (read_pair(r, v, where, label, f, vars, out[i])) return;
+  }
+  *(int(**)[2])member_w(rec, f) = out, *(int *)((char *)rec + f->count) = (int)json_array_size(a);
+}
+
 static void read_field(cb_json_reader *r, json_t *obj, const char *where, const cb_json_field *f,
                        const long *vars, void *rec) {
   void *m = member_w(rec, f);
   int req = (f->flags & CB_JF_REQUIRED) != 0, *n = (int *)((char *)rec + f->count);
-  long hi = f->hi_var > 0 ? vars[f->hi_var - 1] : (long)f->hi;
+  long hi = bound(vars, f->hi_var, f->hi);
   switch (f->kind) {
   case CB_JF_INT: *(int *)m = read_int(r, obj, where, f, hi); break;
   case CB_JF_REAL:
@@ -200,6 +261,8 @@ static void read_field(cb_json_reader *r, json_t *obj, const char *where, const 
   case CB_JF_POINTS:
   case CB_JF_INTS: read_array(r, obj, where, f, m, n); break;
   case CB_JF_LIST: *(void **)m = cb_jr_list(r, obj, where, f->list, vars, NULL, n); break;
+  case CB_JF_PAIR: read_one_pair(r, obj, where, f, vars, rec); break;
+  case CB_JF_PAIRS: read_pairs(r, obj, where, f, vars, rec); break;
   }
 }
 

@@ -22,7 +22,9 @@ typedef enum cb_jf_kind {
   CB_JF_POINTS, /* double (*)[2] (CB_JF_INLINE: double[max][2]) with its int count: [[x, y], ...] of min..max
                  */
   CB_JF_INTS,   /* int * with its int count: [n, ...] of at most max, each lo..hi */
-  CB_JF_LIST    /* a pointer to records with its int count: the nested list `list` */
+  CB_JF_LIST,   /* a pointer to records with its int count: the nested list `list` */
+  CB_JF_PAIR,   /* two ints, the member and the one at `count`: [a, b], a lo..hi and b lo2..hi2 */
+  CB_JF_PAIRS   /* int (*)[2] with its int count: [[a, b], ...] of at most max, each as a PAIR */
 } cb_jf_kind;
 
 enum {
@@ -52,6 +54,9 @@ typedef struct cb_json_field {
   int min, max; /* POINTS, INTS: the entries allowed */
   const struct cb_json_list *list; /* LIST: the entries' own list, and their key */
   const char *choices;             /* NAME: the names allowed, for the message ("N, E, S or W") */
+  const char *part[2];             /* PAIR(S): what a and b are, for the message ("level", "room") */
+  double lo2, hi2;                 /* PAIR(S): the bounds of b */
+  int hi_var2, max_var;            /* > 0: hi2 (PAIR(S)), max (PAIRS) is vars[...- 1] */
 } cb_json_field;
 
 #define CB_JF_INT_OF(T, m, key, lo, hi, flags, dflt)                                                         \
@@ -89,6 +94,18 @@ typedef struct cb_json_field {
   {                                                                                                          \
     .key = k, .kind = CB_JF_INTS, .offset = offsetof(T, m), .lo = low, .hi = high, .count = offsetof(T, n),  \
     .max = most                                                                                              \
+  }
+/* [a, b] into the members a and b, each from lo to the bound numbered (vars). */
+#define CB_JF_PAIR_OF(T, a, b, k, na, nb, lo_a, var_a, lo_b, var_b, fl)                                      \
+  {                                                                                                          \
+    .key = k, .kind = CB_JF_PAIR, .offset = offsetof(T, a), .flags = fl, .lo = lo_a, .hi_var = var_a,        \
+    .count = offsetof(T, b), .part = {na, nb}, .lo2 = lo_b, .hi_var2 = var_b                                 \
+  }
+/* [[a, b], ...] of at most vars[var_n - 1] pairs, each as CB_JF_PAIR_OF's. */
+#define CB_JF_PAIRS_OF(T, m, n, k, na, nb, lo_a, var_a, lo_b, var_b, var_n, fl)                              \
+  {                                                                                                          \
+    .key = k, .kind = CB_JF_PAIRS, .offset = offsetof(T, m), .flags = fl, .lo = lo_a, .hi_var = var_a,       \
+    .count = offsetof(T, n), .part = {na, nb}, .lo2 = lo_b, .hi_var2 = var_b, .max_var = var_n               \
   }
 /* A nested list, under its own key (l->key). */
 #define CB_JF_LIST_OF(T, m, n, l)                                                                            \

@@ -4,60 +4,58 @@
  * its own grids. */
 #include <string.h>
 
-#include "io/json_util.h"
+#include "io/json_fields.h"
 #include "proc.h"
 
-static json_t *build_proc(const cb_dungeon *d) {
-  const cb_battleships_proc *p = cb_battleships_of(d);
-  if (!p) return json_object(); /* a hand-made dungeon has no procedure */
-  json_t *o = json_object(), *grids = json_array(), *ships = json_array(), *stairs = json_array();
-  if (!o || !grids || !ships || !stairs) {
-    json_decref(o);
-    json_decref(grids);
-    json_decref(ships);
-    json_decref(stairs);
-    return NULL;
-  }
-  json_object_set_new(o, "grid", json_integer(p->n));
+/* The bounds the tables number: the levels, the grid's n (vars). */
+enum { LEVELS = 1, N = 2 };
+
+static cb_status check_ship(cb_json_reader *r, json_t *entry, const char *where, void *item, void *ctx);
+static const cb_json_field ship_fields[] = {
+    CB_JF_VAR_OF(cb_bs_ship, level, "level", 1, LEVELS, CB_JF_REQUIRED, 1),
+    CB_JF_PAIRS_OF(cb_bs_ship, cells, ncells, "cells", "row", "column", 1, N, 1, N, N, CB_JF_REQUIRED),
+};
+static const cb_json_list ships = {"ships", CB_JSON_MAX_ITEMS,  1,         ship_fields,
+                                   2,       sizeof(cb_bs_ship), check_ship};
+
+static cb_status check_stairs(cb_json_reader *r, json_t *entry, const char *where, void *item, void *ctx);
+static const cb_json_field stairs_fields[] = {
+    CB_JF_PAIR_OF(cb_bs_stairs, from_level, from_room, "from", "level", "room", 1, LEVELS, 1, N,
+                  CB_JF_REQUIRED),
+    CB_JF_PAIR_OF(cb_bs_stairs, to_level, to_room, "to", "level", "room", 1, LEVELS, 1, N, CB_JF_REQUIRED),
+};
+static const cb_json_list stairs = {"stairs", CB_JSON_MAX_ITEMS,    1,           stairs_fields,
+                                    2,        sizeof(cb_bs_stairs), check_stairs};
+
+/* ---- writing ---- */
+
+/* "grids": [{"level": l, "rows": ["..", ...]}, ...] */
+static void write_grids(cb_jw *w, const cb_battleships_proc *p) {
+  cb_jw_raw(w, "[", 1);
   for (int g = 0; g < p->ngrids; g++) {
-    json_t *rows = json_array();
-    for (int r = 0; rows && r < p->n; r++)
-      json_array_append_new(rows, json_string(p->grids[g].rows[r]));
-    json_array_append_new(grids, json_pack("{s:i,s:o}", "level", p->grids[g].level, "rows", rows));
+    cb_jw_next(w, g), cb_jw_raw(w, "{", 1);
+    cb_jw_key(w, "level", 1), cb_jw_int(w, p->grids[g].level);
+    cb_jw_key(w, "rows", 0), cb_jw_raw(w, "[", 1);
+    for (int r = 0; r < p->n; r++)
+      cb_jw_next(w, r), cb_jw_str(w, p->grids[g].rows[r]);
+    cb_jw_raw(w, "]}", 2);
   }
-  json_object_set_new(o, "grids", grids);
-  for (int i = 0; i < p->nships; i++) {
-    json_t *cells = json_array();
-    for (int k = 0; cells && k < p->ships[i].ncells; k++)
-      json_array_append_new(cells, json_pack("[i,i]", p->ships[i].cells[k][0], p->ships[i].cells[k][1]));
-    json_array_append_new(ships, json_pack("{s:i,s:o}", "level", p->ships[i].level, "cells", cells));
-  }
-  json_object_set_new(o, "ships", ships);
-  for (int i = 0; i < p->nstairs; i++) {
-    const cb_bs_stairs *s = &p->stairs[i];
-    json_array_append_new(stairs, json_pack("{s:[i,i],s:[i,i]}", "from", s->from_level, s->from_room, "to",
-                                            s->to_level, s->to_room));
-  }
-  json_object_set_new(o, "stairs", stairs);
-  return o;
+  cb_jw_raw(w, "]", 1);
 }
 
-/* [level, room] with both in range. */
-static int level_room(cb_json_reader *r, json_t *v, const char *where, const char *key, int nlevels, int n,
-                      int out[2]) {
-  json_t *a = cb_jr_field(r, v, where, key, JSON_ARRAY, 1);
-  if (!a) return -1;
-  json_t *l = json_array_get(a, 0), *k = json_array_get(a, 1);
-  if (json_array_size(a) != 2 || !json_is_integer(l) || !json_is_integer(k) || json_integer_value(l) < 1 ||
-      json_integer_value(l) > nlevels || json_integer_value(k) < 1 || json_integer_value(k) > n) {
-    cb_jr_fail(r, where, "'%s' must be [level, room] with a level 1 to %d and a room 1 to %d", key, nlevels,
-               n);
-    return -1;
+static void write_proc(cb_jw *w, const cb_dungeon *d) {
+  const cb_battleships_proc *p = cb_battleships_of(d);
+  cb_jw_raw(w, "{", 1);
+  if (p) { /* a hand-made dungeon has no procedure */
+    cb_jw_key(w, "grid", 1), cb_jw_int(w, p->n);
+    cb_jw_key(w, "grids", 0), write_grids(w, p);
+    cb_jw_key(w, "ships", 0), cb_jw_list(w, &ships, p->ships, p->nships);
+    cb_jw_key(w, "stairs", 0), cb_jw_list(w, &stairs, p->stairs, p->nstairs);
   }
-  out[0] = (int)json_integer_value(l);
-  out[1] = (int)json_integer_value(k);
-  return 0;
+  cb_jw_raw(w, "}", 1);
 }
+
+/* ---- reading ---- */
 
 static cb_status read_grids(cb_json_reader *r, json_t *o, cb_battleships_proc *p) {
   cb_dungeon *d = r->d;
@@ -105,50 +103,28 @@ static cb_status read_grids(cb_json_reader *r, json_t *o, cb_battleships_proc *p
   return r->st;
 }
 
-static cb_status read_ships(cb_json_reader *r, json_t *o, cb_battleships_proc *p) {
-  cb_dungeon *d = r->d;
-  json_t *ships = cb_jr_array(r, o, "procedure", "ships", CB_JSON_MAX_ITEMS, 1);
-  if (!ships) return r->st;
-  size_t i, nships = json_array_size(ships);
-  p->ships = cb_arena_alloc(d->arena, nships + 1, sizeof *p->ships);
-  if (!p->ships) return cb_jr_oom(r);
-  json_t *v;
-  json_array_foreach(ships, i, v) {
-    char where[64];
-    snprintf(where, sizeof where, "procedure.ships[%zu]", i);
-    if (!json_is_object(v)) return cb_jr_fail(r, where, "must be an object");
-    cb_bs_ship *sh = &p->ships[i];
-    sh->level = cb_jr_int(r, v, where, "level", 1, d->nlevels, 1, 1);
-    json_t *cells = cb_jr_array(r, v, where, "cells", (size_t)p->n, 1);
-    if (r->st) return r->st;
-    sh->ncells = (int)json_array_size(cells);
-    if (sh->ncells < 1) return cb_jr_fail(r, where, "a ship needs at least one cell");
-    sh->cells = cb_arena_alloc(d->arena, (size_t)sh->ncells, sizeof *sh->cells);
-    if (!sh->cells) return cb_jr_oom(r);
-    for (int k = 0; k < sh->ncells; k++) {
-      json_t *c = json_array_get(cells, (size_t)k), *a = json_array_get(c, 0), *b = json_array_get(c, 1);
-      if (json_array_size(c) != 2 || !json_is_integer(a) || !json_is_integer(b) ||
-          json_integer_value(a) < 1 || json_integer_value(a) > p->n || json_integer_value(b) < 1 ||
-          json_integer_value(b) > p->n)
-        return cb_jr_fail(r, where, "cell %d must be [row, column] within the %d x %d grid", k + 1, p->n,
-                          p->n);
-      sh->cells[k][0] = (int)json_integer_value(a);
-      sh->cells[k][1] = (int)json_integer_value(b);
-      if (k > 0) {
-        int dr = sh->cells[k][0] - sh->cells[k - 1][0], dc = sh->cells[k][1] - sh->cells[k - 1][1];
-        int across = dr == 0 && dc == 1, down = dr == 1 && dc == 0;
-        int want_down = sh->ncells > 1 && sh->cells[1][0] != sh->cells[0][0];
-        if (!(want_down ? down : across))
-          return cb_jr_fail(r, where, "the cells must run in a line, across or down");
-      }
-      const char *row = p->grids[sh->level - 1].rows[sh->cells[k][0] - 1];
-      if (row[sh->cells[k][1] - 1] != CB_BS_SHIP)
-        return cb_jr_fail(r, where, "cell %d;%d is not a ship cell ('#') on its grid", sh->cells[k][0],
-                          sh->cells[k][1]);
+/* The cells run in a line, bow to stern, each a '#' on its level's grid (ctx: the procedure). */
+static cb_status check_ship(cb_json_reader *r, json_t *entry, const char *where, void *item, void *ctx) {
+  (void)entry;
+  const cb_bs_ship *sh = item;
+  const cb_battleships_proc *p = ctx;
+  if (sh->ncells < 1) return cb_jr_fail(r, where, "a ship needs at least one cell");
+  int want_down = sh->ncells > 1 && sh->cells[1][0] != sh->cells[0][0];
+  for (int k = 0; k < sh->ncells; k++) {
+    if (k > 0) {
+      int dr = sh->cells[k][0] - sh->cells[k - 1][0], dc = sh->cells[k][1] - sh->cells[k - 1][1];
+      if (!(want_down ? dr == 1 && dc == 0 : dr == 0 && dc == 1))
+        return cb_jr_fail(r, where, "the cells must run in a line, across or down");
     }
+    if (p->grids[sh->level - 1].rows[sh->cells[k][0] - 1][sh->cells[k][1] - 1] != CB_BS_SHIP)
+      return cb_jr_fail(r, where, "cell %d;%d is not a ship cell ('#') on its grid", sh->cells[k][0],
+                        sh->cells[k][1]);
   }
-  p->nships = (int)nships;
-  /* every '#' belongs to exactly one ship */
+  return CB_OK;
+}
+
+/* Every '#' belongs to exactly one ship. */
+static cb_status every_mark_shipped(cb_json_reader *r, const cb_battleships_proc *p) {
   for (int g = 0; g < p->ngrids; g++) {
     long marks = 0, cells = 0;
     for (int row = 0; row < p->n; row++)
@@ -163,36 +139,28 @@ static cb_status read_ships(cb_json_reader *r, json_t *o, cb_battleships_proc *p
   return r->st;
 }
 
-static cb_status read_stairs(cb_json_reader *r, json_t *o, cb_battleships_proc *p) {
-  cb_dungeon *d = r->d;
-  json_t *stairs = cb_jr_array(r, o, "procedure", "stairs", CB_JSON_MAX_ITEMS, 1);
-  if (!stairs) return r->st;
-  size_t i, ns = json_array_size(stairs);
-  p->stairs = cb_arena_alloc(d->arena, ns + 1, sizeof *p->stairs);
-  if (!p->stairs) return cb_jr_oom(r);
-  json_t *v;
+/* Stairs join a level to the next one down, an X at each end (ctx: the procedure). */
+static cb_status check_stairs(cb_json_reader *r, json_t *entry, const char *where, void *item, void *ctx) {
+  (void)entry;
+  const cb_bs_stairs *s = item;
+  const cb_battleships_proc *p = ctx;
+  if (s->to_level != s->from_level + 1)
+    return cb_jr_fail(r, where, "stairs join a level to the next one down");
+  if (p->grids[s->from_level - 1].rows[s->from_room - 1][s->from_room - 1] != CB_BS_STAIRS ||
+      p->grids[s->to_level - 1].rows[s->to_room - 1][s->to_room - 1] != CB_BS_STAIRS)
+    return cb_jr_fail(r, where, "both ends must be an X on their grids");
+  return CB_OK;
+}
+
+/* Each X on the grids is one end of one stairs. */
+static cb_status every_x_climbed(cb_json_reader *r, const cb_battleships_proc *p) {
   long xs = 0;
-  json_array_foreach(stairs, i, v) {
-    char where[64];
-    snprintf(where, sizeof where, "procedure.stairs[%zu]", i);
-    if (!json_is_object(v)) return cb_jr_fail(r, where, "must be an object");
-    int a[2], b[2];
-    if (level_room(r, v, where, "from", d->nlevels, p->n, a) ||
-        level_room(r, v, where, "to", d->nlevels, p->n, b))
-      return r->st;
-    if (b[0] != a[0] + 1) return cb_jr_fail(r, where, "stairs join a level to the next one down");
-    if (p->grids[a[0] - 1].rows[a[1] - 1][a[1] - 1] != CB_BS_STAIRS ||
-        p->grids[b[0] - 1].rows[b[1] - 1][b[1] - 1] != CB_BS_STAIRS)
-      return cb_jr_fail(r, where, "both ends must be an X on their grids");
-    p->stairs[i] = (cb_bs_stairs){a[0], a[1], b[0], b[1]};
-  }
-  p->nstairs = (int)ns;
   for (int g = 0; g < p->ngrids; g++)
     for (int k = 0; k < p->n; k++)
       xs += p->grids[g].rows[k][k] == CB_BS_STAIRS;
-  if (xs != 2 * (long)ns)
-    return cb_jr_fail(r, "procedure.stairs", "the grids hold %ld X marks for %zu stairs (each needs two)", xs,
-                      ns);
+  if (xs != 2 * (long)p->nstairs)
+    return cb_jr_fail(r, "procedure.stairs", "the grids hold %ld X marks for %d stairs (each needs two)", xs,
+                      p->nstairs);
   return r->st;
 }
 
@@ -249,12 +217,14 @@ static cb_status read_proc(cb_json_reader *r, json_t *o) {
   if (!p) return cb_jr_oom(r);
   r->d->procedure = p;
   p->n = cb_jr_int(r, o, "procedure", "grid", 2, 100, 1, 10);
-  if (r->st) return r->st;
-  if (read_grids(r, o, p) || read_ships(r, o, p) || read_stairs(r, o, p)) return r->st;
+  if (r->st || read_grids(r, o, p)) return r->st;
+  const long vars[] = {[LEVELS - 1] = r->d->nlevels, [N - 1] = p->n};
+  p->ships = cb_jr_list(r, o, "procedure", &ships, vars, p, &p->nships);
+  if (r->st || every_mark_shipped(r, p)) return r->st;
+  p->stairs = cb_jr_list(r, o, "procedure", &stairs, vars, p, &p->nstairs);
+  if (r->st || every_x_climbed(r, p)) return r->st;
   return check_dungeon(r, p);
 }
-
-static void write_proc(cb_jw *w, const cb_dungeon *d) { cb_jw_value(w, build_proc(d)); }
 
 const cb_proc_io cb_proc_io_battleships = {
     .generator = "battleships",
