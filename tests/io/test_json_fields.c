@@ -279,6 +279,85 @@ static void points_flags_and_nested_lists(void **state) {
   last = NULL;
 }
 
+/* ---- pairs of ints ---- */
+
+typedef struct hop {
+  int level, room, other; /* [level, room] is "at"; other lies between them, untouched */
+  int (*cells)[2];
+  int ncells;
+} hop;
+enum { LEVELS = 1, ROOMS = 2, CELLS = 3 };
+static const cb_json_field hop_fields[] = {
+    CB_JF_PAIR_OF(hop, level, room, "at", "level", "room", 1, LEVELS, 1, ROOMS, CB_JF_REQUIRED),
+    CB_JF_PAIRS_OF(hop, cells, ncells, "cells", "row", "column", 0, ROOMS, 1, LEVELS, CELLS, 0),
+};
+static const cb_json_list hops = {"hops", 2, 1, hop_fields, 2, sizeof(hop), NULL};
+
+/* Reads {"hops": [text]} with 3 levels, 10 rooms, 2 cells at most: the message, "" when it read. */
+static const char *read_hop(const char *text, hop *out) {
+  static cb_error err;
+  err = (cb_error){0};
+  char doc[512];
+  snprintf(doc, sizeof doc, "{\"hops\": [%s]}", text);
+  json_error_t jerr;
+  json_t *root = json_loads(doc, 0, &jerr);
+  assert_non_null(root);
+  cb_json_reader r = {"f.json", &err, cb_dungeon_new("test", 1), CB_OK, true, 3, NULL};
+  const long vars[] = {[LEVELS - 1] = 3, [ROOMS - 1] = 10, [CELLS - 1] = 2};
+  int n = 0;
+  hop *items = cb_jr_list(&r, root, "proc", &hops, vars, NULL, &n);
+  json_decref(root);
+  if (items) *out = items[0];
+  cb_dungeon_free(last);
+  last = r.d;
+  return r.st == CB_OK ? "" : err.msg;
+}
+
+static void pairs_of_ints(void **state) {
+  (void)state;
+  int cells[2][2] = {{0, 3}, {10, 1}};
+  hop in[2] = {{3, 10, 99, cells, 2}, {1, 1, 0, NULL, 0}};
+  cb_test_buf b = {0};
+  cb_jw *w = cb_jw_new((cb_sink){&b, cb_test_buf_write});
+  cb_jw_list(w, &hops, in, 2);
+  assert_int_equal(cb_jw_finish(w, NULL), CB_OK);
+  cb_test_buf_write(&b, (const unsigned char *)"", 1);
+  assert_string_equal(b.data, "[{\"at\":[3,10],\"cells\":[[0,3],[10,1]]},{\"at\":[1,1],\"cells\":[]}]");
+  free(b.data);
+  hop out = {0};
+  assert_string_equal(read_hop("{\"at\":[3,10],\"cells\":[[0,3],[10,1]]}", &out), "");
+  assert_int_equal(out.level, 3), assert_int_equal(out.room, 10), assert_int_equal(out.other, 0);
+  assert_int_equal(out.ncells, 2), assert_int_equal(out.cells[1][0], 10),
+      assert_int_equal(out.cells[1][1], 1);
+  assert_string_equal(read_hop("{\"at\":[1,1]}", &out), ""); /* "cells" may be left out */
+  assert_int_equal(out.ncells, 0);
+  static const struct {
+    const char *doc, *msg;
+  } bad[] = {
+      {"{}", "missing field 'at'"},
+      {"{\"at\":5}", "'at'"},
+      {"{\"at\":[0,1]}", "'at' must be [level, room] with a level 1 to 3 and a room 1 to 10"},
+      {"{\"at\":[4,1]}", "'at' must be [level, room]"},
+      {"{\"at\":[1,11]}", "'at' must be [level, room]"},
+      {"{\"at\":[1,0]}", "'at' must be [level, room]"},
+      {"{\"at\":[1]}", "'at' must be [level, room]"},
+      {"{\"at\":[1,2,3]}", "'at' must be [level, room]"},
+      {"{\"at\":[1,2.5]}", "'at' must be [level, room]"},
+      {"{\"at\":[1,1],\"cells\":[[0,1],[11,1]]}",
+       "'cells'[1] must be [row, column] with a row 0 to 10 and a column 1 to 3"},
+      {"{\"at\":[1,1],\"cells\":[[0,4]]}", "'cells'[0] must be [row, column]"},
+      {"{\"at\":[1,1],\"cells\":[\"x\"]}", "'cells'[0] must be [row, column]"},
+      {"{\"at\":[1,1],\"cells\":[[0,1],[0,1],[0,1]]}", "'cells' has more than 2 entries"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    const char *msg = read_hop(bad[i].doc, &out);
+    if (!strstr(msg, bad[i].msg)) fail_msg("%s: '%s', not '%s'", bad[i].doc, msg, bad[i].msg);
+    if (strncmp(msg, "f.json: proc.hops[0]", 20) != 0) fail_msg("%s: '%s' is not placed", bad[i].doc, msg);
+  }
+  cb_dungeon_free(last);
+  last = NULL;
+}
+
 /* ---- a procedure with a part of its own ---- */
 
 static int parts_read;
@@ -327,9 +406,8 @@ static void parts_are_the_procedures(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(writes_and_reads_back),
-      cmocka_unit_test(names_what_is_wrong),
-      cmocka_unit_test(points_flags_and_nested_lists),
+      cmocka_unit_test(writes_and_reads_back),         cmocka_unit_test(names_what_is_wrong),
+      cmocka_unit_test(points_flags_and_nested_lists), cmocka_unit_test(pairs_of_ints),
       cmocka_unit_test(parts_are_the_procedures),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
