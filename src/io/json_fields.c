@@ -58,6 +58,13 @@ static void put_pairs(cb_jw *w, const int (*a)[2], int n) {
   cb_jw_raw(w, "]", 1);
 }
 
+static void put_strs(cb_jw *w, const char *const *a, int n) {
+  cb_jw_raw(w, "[", 1);
+  for (int i = 0; i < n; i++)
+    cb_jw_next(w, i), cb_jw_str(w, a[i]);
+  cb_jw_raw(w, "]", 1);
+}
+
 /* Whether rec's field i is left out. */
 static bool left_out(const cb_json_field *f, const void *rec, const void *m) {
   if (f->flags & CB_JF_OMIT_NULL) {
@@ -87,6 +94,7 @@ static void put_field(cb_jw *w, const cb_json_field *f, const void *rec, const v
   case CB_JF_LIST: cb_jw_list(w, f->list, *(const void *const *)m, count_of(rec, f)); break;
   case CB_JF_PAIR: put_pair(w, *(const int *)m, count_of(rec, f)); break;
   case CB_JF_PAIRS: put_pairs(w, *(const int(*const *)[2])m, count_of(rec, f)); break;
+  case CB_JF_MARKS: put_strs(w, *(const char *const *const *)m, count_of(rec, f)); break;
   }
 }
 
@@ -242,6 +250,43 @@ static void read_pairs(cb_json_reader *r, json_t *obj, const char *where, const 
   *(int(**)[2])member_w(rec, f) = out, *(int *)((char *)rec + f->count) = (int)json_array_size(a);
 }
 
+/* Row i: n marks, each one of f->choices (a copy in the arena, or NULL). */
+static const char *read_marks_row(cb_json_reader *r, json_t *s, const char *where, const cb_json_field *f,
+                                  size_t i, size_t n) {
+  const char *t = json_is_string(s) ? json_string_value(s) : NULL;
+  if (!t || json_string_length(s) != n || strlen(t) != n)
+    return cb_jr_fail(r, where, "%s %zu must be a string of %zu marks", f->part[0], i + 1, n), NULL;
+  for (size_t c = 0; c < n; c++)
+    if (t[c] == ' ' || !strchr(f->choices, t[c]))
+      return cb_jr_fail(r, where, "%s %zu, %s %zu: '%c' is not one of %s", f->part[0], i + 1, f->part[1],
+                        c + 1, t[c], f->choices),
+             NULL;
+  const char *copy = cb_arena_strdup(r->d->arena, t);
+  if (!copy) cb_jr_oom(r);
+  return copy;
+}
+
+/* A square of n strings of n marks into arena memory. */
+static void read_marks(cb_json_reader *r, json_t *obj, const char *where, const cb_json_field *f,
+                       const long *vars, void *rec) {
+  size_t n = (size_t)bound(vars, f->max_var, f->max), i;
+  json_t *a = cb_jr_array(r, obj, where, f->key, n, f->flags & CB_JF_REQUIRED), *v;
+  if (!a) return;
+  if (json_array_size(a) != n) {
+    cb_jr_fail(r, where, "'%s' must hold %zu %ss", f->key, n, f->part[0]);
+    return;
+  }
+  const char **out = cb_arena_alloc(r->d->arena, n + 1, sizeof *out);
+  if (!out) {
+    cb_jr_oom(r);
+    return;
+  }
+  json_array_foreach(a, i, v) {
+    if (!(out[i] = read_marks_row(r, v, where, f, i, n))) return;
+  }
+  *(const char ***)member_w(rec, f) = out, *(int *)((char *)rec + f->count) = (int)n;
+}
+
 static void read_field(cb_json_reader *r, json_t *obj, const char *where, const cb_json_field *f,
                        const long *vars, void *rec) {
   void *m = member_w(rec, f);
@@ -263,6 +308,7 @@ static void read_field(cb_json_reader *r, json_t *obj, const char *where, const 
   case CB_JF_LIST: *(void **)m = cb_jr_list(r, obj, where, f->list, vars, NULL, n); break;
   case CB_JF_PAIR: read_one_pair(r, obj, where, f, vars, rec); break;
   case CB_JF_PAIRS: read_pairs(r, obj, where, f, vars, rec); break;
+  case CB_JF_MARKS: read_marks(r, obj, where, f, vars, rec); break;
   }
 }
 

@@ -24,7 +24,8 @@ typedef enum cb_jf_kind {
   CB_JF_INTS,   /* int * with its int count: [n, ...] of at most max, each lo..hi */
   CB_JF_LIST,   /* a pointer to records with its int count: the nested list `list` */
   CB_JF_PAIR,   /* two ints, the member and the one at `count`: [a, b], a lo..hi and b lo2..hi2 */
-  CB_JF_PAIRS   /* int (*)[2] with its int count: [[a, b], ...] of at most max, each as a PAIR */
+  CB_JF_PAIRS,  /* int (*)[2] with its int count: [[a, b], ...] of at most max, each as a PAIR */
+  CB_JF_MARKS   /* const char ** with its int count: a square, max strings of max marks, each of choices */
 } cb_jf_kind;
 
 enum {
@@ -54,9 +55,9 @@ typedef struct cb_json_field {
   int min, max; /* POINTS, INTS: the entries allowed */
   const struct cb_json_list *list; /* LIST: the entries' own list, and their key */
   const char *choices;             /* NAME: the names allowed, for the message ("N, E, S or W") */
-  const char *part[2];             /* PAIR(S): what a and b are, for the message ("level", "room") */
-  double lo2, hi2;                 /* PAIR(S): the bounds of b */
-  int hi_var2, max_var;            /* > 0: hi2 (PAIR(S)), max (PAIRS) is vars[...- 1] */
+  const char *part[2];  /* PAIR(S): what a and b are ("level", "room"); MARKS: a string, a mark ("row") */
+  double lo2, hi2;      /* PAIR(S): the bounds of b */
+  int hi_var2, max_var; /* > 0: hi2 (PAIR(S)), max (PAIRS) is vars[...- 1] */
 } cb_json_field;
 
 #define CB_JF_INT_OF(T, m, key, lo, hi, flags, dflt)                                                         \
@@ -106,6 +107,13 @@ typedef struct cb_json_field {
   {                                                                                                          \
     .key = k, .kind = CB_JF_PAIRS, .offset = offsetof(T, m), .flags = fl, .lo = lo_a, .hi_var = var_a,       \
     .count = offsetof(T, n), .part = {na, nb}, .lo2 = lo_b, .hi_var2 = var_b, .max_var = var_n               \
+  }
+/* A square of marks: vars[var_n - 1] strings of as many marks, each one
+ * of the characters in ch (spaces apart), named "row 3, column 4" in messages. */
+#define CB_JF_MARKS_OF(T, m, n, k, row, col, var_n, ch)                                                      \
+  {                                                                                                          \
+    .key = k, .kind = CB_JF_MARKS, .offset = offsetof(T, m), .flags = CB_JF_REQUIRED,                        \
+    .count = offsetof(T, n), .part = {row, col}, .max_var = var_n, .choices = ch                             \
   }
 /* A nested list, under its own key (l->key). */
 #define CB_JF_LIST_OF(T, m, n, l)                                                                            \

@@ -2,13 +2,31 @@
  * stairs. Reading checks the grids against the spec's rules and against the
  * dungeon's rooms and passages, so a hand-edited file cannot disagree with
  * its own grids. */
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "base/alloc.h"
 
 #include "io/json_fields.h"
 #include "proc.h"
 
 /* The bounds the tables number: the levels, the grid's n (vars). */
 enum { LEVELS = 1, N = 2 };
+
+/* A grid as JSON: its level and its n rows of marks. */
+typedef struct grid_rec {
+  cb_bs_grid grid;
+  int nrows;
+} grid_rec;
+
+static cb_status check_grid(cb_json_reader *r, json_t *entry, const char *where, void *item, void *ctx);
+static const cb_json_field grid_fields[] = {
+    CB_JF_INT_OF(grid_rec, grid.level, "level", INT_MIN, INT_MAX, CB_JF_REQUIRED,
+                 1), /* check_grid bounds it */
+    CB_JF_MARKS_OF(grid_rec, grid.rows, nrows, "rows", "row", "column", N, ". # R W G X +"),
+};
+static const cb_json_list grids = {"grids", 1000, 1, grid_fields, 2, sizeof(grid_rec), check_grid};
 
 static cb_status check_ship(cb_json_reader *r, json_t *entry, const char *where, void *item, void *ctx);
 static const cb_json_field ship_fields[] = {
@@ -29,18 +47,16 @@ static const cb_json_list stairs = {"stairs", CB_JSON_MAX_ITEMS,    1,          
 
 /* ---- writing ---- */
 
-/* "grids": [{"level": l, "rows": ["..", ...]}, ...] */
 static void write_grids(cb_jw *w, const cb_battleships_proc *p) {
-  cb_jw_raw(w, "[", 1);
-  for (int g = 0; g < p->ngrids; g++) {
-    cb_jw_next(w, g), cb_jw_raw(w, "{", 1);
-    cb_jw_key(w, "level", 1), cb_jw_int(w, p->grids[g].level);
-    cb_jw_key(w, "rows", 0), cb_jw_raw(w, "[", 1);
-    for (int r = 0; r < p->n; r++)
-      cb_jw_next(w, r), cb_jw_str(w, p->grids[g].rows[r]);
-    cb_jw_raw(w, "]}", 2);
+  grid_rec *all = cb_calloc((size_t)p->ngrids + 1, sizeof *all);
+  if (!all) {
+    cb_jw_value(w, NULL); /* out of memory */
+    return;
   }
-  cb_jw_raw(w, "]", 1);
+  for (int g = 0; g < p->ngrids; g++)
+    all[g] = (grid_rec){p->grids[g], p->n};
+  cb_jw_list(w, &grids, all, p->ngrids);
+  free(all);
 }
 
 static void write_proc(cb_jw *w, const cb_dungeon *d) {
@@ -57,50 +73,40 @@ static void write_proc(cb_jw *w, const cb_dungeon *d) {
 
 /* ---- reading ---- */
 
-static cb_status read_grids(cb_json_reader *r, json_t *o, cb_battleships_proc *p) {
-  cb_dungeon *d = r->d;
-  json_t *grids = cb_jr_array(r, o, "procedure", "grids", 1000, 1);
-  if (!grids) return r->st;
-  if ((int)json_array_size(grids) != d->nlevels)
-    return cb_jr_fail(r, "procedure.grids", "holds %zu grids for %d levels", json_array_size(grids),
-                      d->nlevels);
-  p->ngrids = d->nlevels;
-  p->grids = cb_arena_alloc(d->arena, (size_t)p->ngrids, sizeof *p->grids);
-  if (!p->grids) return cb_jr_oom(r);
-  size_t i;
-  json_t *v;
-  json_array_foreach(grids, i, v) {
-    char where[64];
-    snprintf(where, sizeof where, "procedure.grids[%zu]", i);
-    if (!json_is_object(v)) return cb_jr_fail(r, where, "must be an object");
-    p->grids[i].level = cb_jr_int(r, v, where, "level", (long)i + 1, (long)i + 1, 1, 1);
-    json_t *rows = cb_jr_array(r, v, where, "rows", (size_t)p->n, 1);
-    if (r->st) return r->st;
-    if ((int)json_array_size(rows) != p->n) return cb_jr_fail(r, where, "'rows' must hold %d rows", p->n);
-    p->grids[i].rows = cb_arena_alloc(d->arena, (size_t)p->n, sizeof *p->grids[i].rows);
-    if (!p->grids[i].rows) return cb_jr_oom(r);
-    for (int row = 0; row < p->n; row++) {
-      json_t *s = json_array_get(rows, (size_t)row);
-      const char *t = json_is_string(s) ? json_string_value(s) : NULL;
-      if (!t || json_string_length(s) != (size_t)p->n || strlen(t) != (size_t)p->n)
-        return cb_jr_fail(r, where, "row %d must be a string of %d marks", row + 1, p->n);
-      for (int c = 0; c < p->n; c++) {
-        char m = t[c];
-        if (!strchr(".#RWGX+", m) || m == '\0')
-          return cb_jr_fail(r, where, "row %d, column %d: '%c' is not one of . # R W G X +", row + 1, c + 1,
-                            m);
-        if (row == c && row > 0 && m != CB_BS_RED && m != CB_BS_STAIRS && m != CB_BS_SHIP)
-          return cb_jr_fail(r, where, "%d;%d is on the diagonal: only R, X or # go there", row + 1, c + 1);
-        if (row == 0 && c == 0 && m != CB_BS_FREE && m != CB_BS_SHIP)
-          return cb_jr_fail(r, where, "1;1 takes no peg");
-        if (row != c && (m == CB_BS_RED || m == CB_BS_STAIRS))
-          return cb_jr_fail(r, where, "%d;%d: red pegs and stairs are on the diagonal only", row + 1, c + 1);
-      }
-      p->grids[i].rows[row] = cb_arena_strdup(d->arena, t);
-      if (!p->grids[i].rows[row]) return cb_jr_oom(r);
+/* Grid i is level i + 1's; a red peg or an X only on the diagonal, and
+ * 1;1 free or a ship's (ctx: the grids read so far, counted). */
+static cb_status check_grid(cb_json_reader *r, json_t *entry, const char *where, void *item, void *ctx) {
+  (void)entry;
+  const cb_bs_grid *g = item;
+  int i = ++*(int *)ctx, n = ((const grid_rec *)item)->nrows;
+  if (g->level != i) return cb_jr_fail(r, where, "'level' is %d; it must be %d to %d", g->level, i, i);
+  for (int row = 0; row < n; row++)
+    for (int c = 0; c < n; c++) {
+      char m = g->rows[row][c];
+      if (row == c && row > 0 && m != CB_BS_RED && m != CB_BS_STAIRS && m != CB_BS_SHIP)
+        return cb_jr_fail(r, where, "%d;%d is on the diagonal: only R, X or # go there", row + 1, c + 1);
+      if (row == 0 && c == 0 && m != CB_BS_FREE && m != CB_BS_SHIP)
+        return cb_jr_fail(r, where, "1;1 takes no peg");
+      if (row != c && (m == CB_BS_RED || m == CB_BS_STAIRS))
+        return cb_jr_fail(r, where, "%d;%d: red pegs and stairs are on the diagonal only", row + 1, c + 1);
     }
-  }
-  return r->st;
+  return CB_OK;
+}
+
+/* One grid for each level, in level order. */
+static cb_status read_grids(cb_json_reader *r, json_t *o, const long *vars, cb_battleships_proc *p) {
+  json_t *all = cb_jr_array(r, o, "procedure", "grids", 1000, 1);
+  if (!all) return r->st;
+  if ((int)json_array_size(all) != r->d->nlevels)
+    return cb_jr_fail(r, "procedure.grids", "holds %zu grids for %d levels", json_array_size(all),
+                      r->d->nlevels);
+  int read = 0;
+  grid_rec *recs = cb_jr_list(r, o, "procedure", &grids, vars, &read, &p->ngrids);
+  if (r->st) return r->st;
+  if (!(p->grids = cb_arena_alloc(r->d->arena, (size_t)p->ngrids + 1, sizeof *p->grids))) return cb_jr_oom(r);
+  for (int g = 0; g < p->ngrids; g++)
+    p->grids[g] = recs[g].grid;
+  return CB_OK;
 }
 
 /* The cells run in a line, bow to stern, each a '#' on its level's grid (ctx: the procedure). */
@@ -217,8 +223,9 @@ static cb_status read_proc(cb_json_reader *r, json_t *o) {
   if (!p) return cb_jr_oom(r);
   r->d->procedure = p;
   p->n = cb_jr_int(r, o, "procedure", "grid", 2, 100, 1, 10);
-  if (r->st || read_grids(r, o, p)) return r->st;
+  if (r->st) return r->st;
   const long vars[] = {[LEVELS - 1] = r->d->nlevels, [N - 1] = p->n};
+  if (read_grids(r, o, vars, p)) return r->st;
   p->ships = cb_jr_list(r, o, "procedure", &ships, vars, p, &p->nships);
   if (r->st || every_mark_shipped(r, p)) return r->st;
   p->stairs = cb_jr_list(r, o, "procedure", &stairs, vars, p, &p->nstairs);
