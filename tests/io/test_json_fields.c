@@ -358,6 +358,73 @@ static void pairs_of_ints(void **state) {
   last = NULL;
 }
 
+/* ---- a square of marks ---- */
+
+typedef struct board {
+  const char **rows;
+  int nrows;
+} board;
+static const cb_json_field board_fields[] = {
+    CB_JF_MARKS_OF(board, rows, nrows, "rows", "row", "column", 1, ". # X")};
+static const cb_json_list boards = {"boards", 1, 1, board_fields, 1, sizeof(board), NULL};
+
+/* Reads {"boards": [{"rows": text}]} with n = 3: the message, "" when it read. */
+static const char *read_board(const char *text, board *out) {
+  static cb_error err;
+  err = (cb_error){0};
+  char doc[512];
+  snprintf(doc, sizeof doc, "{\"boards\": [{\"rows\": %s}]}", text);
+  json_error_t jerr;
+  json_t *root = json_loads(doc, JSON_ALLOW_NUL, &jerr);
+  assert_non_null(root);
+  cb_json_reader r = {"f.json", &err, cb_dungeon_new("test", 1), CB_OK, true, 3, NULL};
+  const long vars[] = {3};
+  int n = 0;
+  board *items = cb_jr_list(&r, root, "proc", &boards, vars, NULL, &n);
+  json_decref(root);
+  if (items) *out = items[0];
+  cb_dungeon_free(last);
+  last = r.d;
+  return r.st == CB_OK ? "" : err.msg;
+}
+
+static void squares_of_marks(void **state) {
+  (void)state;
+  const char *rows[] = {".#X", "...", "XX#"};
+  board in = {rows, 3};
+  cb_test_buf b = {0};
+  cb_jw *w = cb_jw_new((cb_sink){&b, cb_test_buf_write});
+  cb_jw_list(w, &boards, &in, 1);
+  assert_int_equal(cb_jw_finish(w, NULL), CB_OK);
+  cb_test_buf_write(&b, (const unsigned char *)"", 1);
+  assert_string_equal(b.data, "[{\"rows\":[\".#X\",\"...\",\"XX#\"]}]");
+  free(b.data);
+  board out = {0};
+  assert_string_equal(read_board("[\".#X\", \"...\", \"XX#\"]", &out), "");
+  assert_int_equal(out.nrows, 3);
+  assert_string_equal(out.rows[0], ".#X"), assert_string_equal(out.rows[2], "XX#");
+  static const struct {
+    const char *doc, *msg;
+  } bad[] = {
+      {"5", "'rows'"},
+      {"[\"...\", \"...\"]", "'rows' must hold 3 rows"},
+      {"[\"...\", \"...\", \"...\", \"...\"]", "'rows' has more than 3 entries"},
+      {"[\"...\", \"..\", \"...\"]", "row 2 must be a string of 3 marks"},
+      {"[\"...\", \"....\", \"...\"]", "row 2 must be a string of 3 marks"},
+      {"[\"...\", 5, \"...\"]", "row 2 must be a string of 3 marks"},
+      {"[\"...\", \".\\u0000.\", \"...\"]", "row 2 must be a string of 3 marks"},
+      {"[\"...\", \"...\", \".Z.\"]", "row 3, column 2: 'Z' is not one of . # X"},
+      {"[\"...\", \"...\", \". .\"]", "row 3, column 2: ' ' is not one of . # X"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    const char *msg = read_board(bad[i].doc, &out);
+    if (!strstr(msg, bad[i].msg)) fail_msg("%s: '%s', not '%s'", bad[i].doc, msg, bad[i].msg);
+    if (strncmp(msg, "f.json: proc.boards[0]", 22) != 0) fail_msg("%s: '%s' is not placed", bad[i].doc, msg);
+  }
+  cb_dungeon_free(last);
+  last = NULL;
+}
+
 /* ---- a procedure with a part of its own ---- */
 
 static int parts_read;
@@ -406,8 +473,11 @@ static void parts_are_the_procedures(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(writes_and_reads_back),         cmocka_unit_test(names_what_is_wrong),
-      cmocka_unit_test(points_flags_and_nested_lists), cmocka_unit_test(pairs_of_ints),
+      cmocka_unit_test(writes_and_reads_back),
+      cmocka_unit_test(names_what_is_wrong),
+      cmocka_unit_test(points_flags_and_nested_lists),
+      cmocka_unit_test(pairs_of_ints),
+      cmocka_unit_test(squares_of_marks),
       cmocka_unit_test(parts_are_the_procedures),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
