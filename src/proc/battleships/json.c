@@ -14,6 +14,10 @@
 /* The bounds the tables number: the levels, the grid's n (vars). */
 enum { LEVELS = 1, N = 2 };
 
+/* The grid's size, n x n. */
+static const cb_json_field size_field[] = {
+    CB_JF_INT_OF(cb_battleships_proc, n, "grid", 2, 100, CB_JF_REQUIRED, 10)};
+
 /* A grid as JSON: its level and its n rows of marks. */
 typedef struct grid_rec {
   cb_bs_grid grid;
@@ -22,8 +26,8 @@ typedef struct grid_rec {
 
 static cb_status check_grid(cb_json_reader *r, json_t *entry, const char *where, void *item, void *ctx);
 static const cb_json_field grid_fields[] = {
-    CB_JF_INT_OF(grid_rec, grid.level, "level", INT_MIN, INT_MAX, CB_JF_REQUIRED,
-                 1), /* check_grid bounds it */
+    /* any whole number here: check_grid names the one level it must be */
+    CB_JF_INT_OF(grid_rec, grid.level, "level", INT_MIN, INT_MAX, CB_JF_REQUIRED, 1),
     CB_JF_MARKS_OF(grid_rec, grid.rows, nrows, "rows", "row", "column", N, ". # R W G X +"),
 };
 static const cb_json_list grids = {"grids", 1000, 1, grid_fields, 2, sizeof(grid_rec), check_grid};
@@ -63,7 +67,7 @@ static void write_proc(cb_jw *w, const cb_dungeon *d) {
   const cb_battleships_proc *p = cb_battleships_of(d);
   cb_jw_raw(w, "{", 1);
   if (p) { /* a hand-made dungeon has no procedure */
-    cb_jw_key(w, "grid", 1), cb_jw_int(w, p->n);
+    cb_jw_fields(w, size_field, 1, p, 1);
     cb_jw_key(w, "grids", 0), write_grids(w, p);
     cb_jw_key(w, "ships", 0), cb_jw_list(w, &ships, p->ships, p->nships);
     cb_jw_key(w, "stairs", 0), cb_jw_list(w, &stairs, p->stairs, p->nstairs);
@@ -222,8 +226,7 @@ static cb_status read_proc(cb_json_reader *r, json_t *o) {
   cb_battleships_proc *p = cb_arena_alloc(r->d->arena, 1, sizeof *p);
   if (!p) return cb_jr_oom(r);
   r->d->procedure = p;
-  p->n = cb_jr_int(r, o, "procedure", "grid", 2, 100, 1, 10);
-  if (r->st) return r->st;
+  if (cb_jr_fields(r, o, "procedure", size_field, 1, NULL, p)) return r->st;
   const long vars[] = {[LEVELS - 1] = r->d->nlevels, [N - 1] = p->n};
   if (read_grids(r, o, vars, p)) return r->st;
   p->ships = cb_jr_list(r, o, "procedure", &ships, vars, p, &p->nships);
