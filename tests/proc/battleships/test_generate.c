@@ -328,6 +328,51 @@ static void json_rejects(void **state) {
   cb_dungeon_free(d);
 }
 
+/* text with the first `from` after `anchor` made `to` (a copy to free). */
+static char *edited(const char *text, const char *anchor, const char *from, const char *to) {
+  const char *at = strstr(text, anchor), *hit = at ? strstr(at, from) : NULL;
+  assert_non_null(hit);
+  size_t head = (size_t)(hit - text), len = strlen(text) - strlen(from) + strlen(to) + 1;
+  char *out = malloc(len);
+  assert_non_null(out);
+  snprintf(out, len, "%.*s%s%s", (int)head, text, to, hit + strlen(from));
+  return out;
+}
+
+/* Edits to the ships and stairs the reader must refuse, with what it says. */
+static void json_rejects_ships_and_stairs(void **state) {
+  (void)state;
+  opts o = {0};
+  o.seed = 1;
+  cb_dungeon *d = NULL, *back = NULL;
+  cb_error err = {0};
+  assert_int_equal(generate(&o, &d, &err), CB_OK);
+  buf a = json_of(d);
+  static const struct {
+    const char *anchor, *from, *to, *says;
+  } edits[] = {
+      {"\"ships\"", "\"cells\":[[", "\"cells\":[[0,", "procedure.ships[0]: 'cells'[0] must be [row, column]"},
+      {"\"ships\"", "\"cells\":[", "\"cells\":[],\"x\":[", "a ship needs at least one cell"},
+      {"\"ships\"", "\"level\":", "\"level\":99,\"x\":", "'level' is 99"},
+      {"\"stairs\"", "\"from\":[", "\"from\":[9",
+       "procedure.stairs[0]: 'from' must be [level, room] with a level"},
+      {"\"stairs\"", "\"to\":", "\"x\":", "procedure.stairs[0]: missing field 'to'"},
+      {"\"stairs\":[", "[", "[{\"from\":[1,1],\"to\":[2,1]},", "both ends must be an X"},
+      {"\"grids\"", "\"rows\":[", "\"rows\":[\"..\",", "'rows' has more than"},
+      {"\"grids\"", "\"level\":1", "\"level\":2", "procedure.grids[0]: 'level' is 2; it must be 1 to 1"},
+  };
+  for (size_t e = 0; e < sizeof edits / sizeof *edits; e++) {
+    char *text = edited(a.data, edits[e].anchor, edits[e].from, edits[e].to);
+    err = (cb_error){0};
+    assert_int_equal(cb_json_parse(text, strlen(text), "t.json", cb_proc_json(), &back, &err), CB_EINPUT);
+    if (!strstr(err.msg, edits[e].says)) fail_msg("edit %zu: '%s'", e, err.msg);
+    assert_null(back);
+    free(text);
+  }
+  free(a.data);
+  cb_dungeon_free(d);
+}
+
 static void refuses(opts o, const char *says) {
   cb_error err = {0};
   cb_dungeon *d = NULL;
@@ -458,10 +503,15 @@ static void many_levels(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(defaults),        cmocka_unit_test(every_rule_over_seeds),
-      cmocka_unit_test(json_round_trip), cmocka_unit_test(json_rejects),
-      cmocka_unit_test(bad_options),     cmocka_unit_test(fleet_that_never_fits),
-      cmocka_unit_test(narrates),        cmocka_unit_test(single_level_boss),
+      cmocka_unit_test(defaults),
+      cmocka_unit_test(every_rule_over_seeds),
+      cmocka_unit_test(json_round_trip),
+      cmocka_unit_test(json_rejects),
+      cmocka_unit_test(json_rejects_ships_and_stairs),
+      cmocka_unit_test(bad_options),
+      cmocka_unit_test(fleet_that_never_fits),
+      cmocka_unit_test(narrates),
+      cmocka_unit_test(single_level_boss),
       cmocka_unit_test(many_levels),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
