@@ -297,12 +297,22 @@ static void json_round_trip(void **state) {
   }
 }
 
+/* The edited text (freed here), refused as input with a message that says `says`. */
+static void json_refused(char *text, const char *says, size_t edit) {
+  cb_dungeon *back = NULL;
+  cb_error err = {0};
+  assert_int_equal(cb_json_parse(text, strlen(text), "t.json", cb_proc_json(), &back, &err), CB_EINPUT);
+  if (!strstr(err.msg, says)) fail_msg("edit %zu: '%s'", edit, err.msg);
+  assert_null(back);
+  free(text);
+}
+
 /* Edits to one seed's JSON the reader must refuse, with what it says. */
 static void json_rejects(void **state) {
   (void)state;
   opts o = {0};
   o.seed = 1;
-  cb_dungeon *d = NULL, *back = NULL;
+  cb_dungeon *d = NULL;
   cb_error err = {0};
   assert_int_equal(generate(&o, &d, &err), CB_OK);
   buf a = json_of(d);
@@ -318,11 +328,7 @@ static void json_rejects(void **state) {
     hit = strchr(grids + 8, edits[e].at);
     assert_non_null(hit);
     *hit = edits[e].with;
-    err = (cb_error){0};
-    assert_int_equal(cb_json_parse(text, strlen(text), "t.json", cb_proc_json(), &back, &err), CB_EINPUT);
-    if (!strstr(err.msg, edits[e].says)) fail_msg("edit %zu: '%s'", e, err.msg);
-    assert_null(back);
-    free(text);
+    json_refused(text, edits[e].says, e);
   }
   free(a.data);
   cb_dungeon_free(d);
@@ -344,7 +350,7 @@ static void json_rejects_ships_and_stairs(void **state) {
   (void)state;
   opts o = {0};
   o.seed = 1;
-  cb_dungeon *d = NULL, *back = NULL;
+  cb_dungeon *d = NULL;
   cb_error err = {0};
   assert_int_equal(generate(&o, &d, &err), CB_OK);
   buf a = json_of(d);
@@ -362,12 +368,7 @@ static void json_rejects_ships_and_stairs(void **state) {
       {"\"grids\"", "\"level\":1", "\"level\":2", "procedure.grids[0]: 'level' is 2; it must be 1 to 1"},
   };
   for (size_t e = 0; e < sizeof edits / sizeof *edits; e++) {
-    char *text = edited(a.data, edits[e].anchor, edits[e].from, edits[e].to);
-    err = (cb_error){0};
-    assert_int_equal(cb_json_parse(text, strlen(text), "t.json", cb_proc_json(), &back, &err), CB_EINPUT);
-    if (!strstr(err.msg, edits[e].says)) fail_msg("edit %zu: '%s'", e, err.msg);
-    assert_null(back);
-    free(text);
+    json_refused(edited(a.data, edits[e].anchor, edits[e].from, edits[e].to), edits[e].says, e);
   }
   free(a.data);
   cb_dungeon_free(d);
