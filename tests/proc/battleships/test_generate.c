@@ -275,6 +275,18 @@ static buf json_of(const cb_dungeon *d) {
   return b;
 }
 
+/* The JSON of the dungeon of seed `seed` at the default options. */
+static buf seed_json(uint64_t seed) {
+  opts o = {0};
+  o.seed = seed;
+  cb_dungeon *d = NULL;
+  cb_error err = {0};
+  assert_int_equal(generate(&o, &d, &err), CB_OK);
+  buf a = json_of(d);
+  cb_dungeon_free(d);
+  return a;
+}
+
 /* Written, read back, written again: the same bytes, the same rules hold. */
 static void json_round_trip(void **state) {
   (void)state;
@@ -310,12 +322,7 @@ static void json_refused(char *text, const char *says, size_t edit) {
 /* Edits to one seed's JSON the reader must refuse, with what it says. */
 static void json_rejects(void **state) {
   (void)state;
-  opts o = {0};
-  o.seed = 1;
-  cb_dungeon *d = NULL;
-  cb_error err = {0};
-  assert_int_equal(generate(&o, &d, &err), CB_OK);
-  buf a = json_of(d);
+  buf a = seed_json(1);
   static const struct {
     char at, with;
     const char *says;
@@ -331,7 +338,6 @@ static void json_rejects(void **state) {
     json_refused(text, edits[e].says, e);
   }
   free(a.data);
-  cb_dungeon_free(d);
 }
 
 /* text with the first `from` after `anchor` made `to` (a copy to free). */
@@ -348,12 +354,7 @@ static char *edited(const char *text, const char *anchor, const char *from, cons
 /* Edits to the ships and stairs the reader must refuse, with what it says. */
 static void json_rejects_ships_and_stairs(void **state) {
   (void)state;
-  opts o = {0};
-  o.seed = 1;
-  cb_dungeon *d = NULL;
-  cb_error err = {0};
-  assert_int_equal(generate(&o, &d, &err), CB_OK);
-  buf a = json_of(d);
+  buf a = seed_json(1);
   static const struct {
     const char *anchor, *from, *to, *says;
   } edits[] = {
@@ -371,7 +372,6 @@ static void json_rejects_ships_and_stairs(void **state) {
     json_refused(edited(a.data, edits[e].anchor, edits[e].from, edits[e].to), edits[e].says, e);
   }
   free(a.data);
-  cb_dungeon_free(d);
 }
 
 static void refuses(opts o, const char *says) {
