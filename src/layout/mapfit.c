@@ -111,13 +111,15 @@ static cb_status count_clashes(const cb_fitter *f, double fw, double h, long *ou
   return b ? CB_OK : cb_error_oom(f->err);
 }
 
-/* The clash counts found while laying out one dungeon's sheets: the fits of
- * a sheet (and the sheets a batch's count tries, and its drawing after) ask
- * for the same frames again, and each count costs a drawing of the map. One
- * dungeon's: a layout takes it over from an earlier one of the same dungeon
- * made again (cb_sheet_options.again). */
+/* The clash counts found while laying out one dungeon's sheet: its fits ask
+ * for the same frames again, and each count costs a drawing of the map; and
+ * the plan they led to. One dungeon's: a layout takes it over from an
+ * earlier one of the same dungeon made again (cb_sheet_options.again: a
+ * batch counts its pages, then draws them, on the plan the count made). */
 struct cb_sheet_memo {
   const cb_dungeon *d; /* the dungeon the counts are of */
+  bool planned;
+  cb_sheet_plan plan;
   int n, cap;
   struct clash_at {
     cb_map_drawing dr;               /* the counts are of its drawing (its draw and height) */
@@ -130,6 +132,17 @@ struct cb_sheet_memo {
 cb_sheet_memo *cb_sheet_memo_new(void) { return cb_calloc(1, sizeof(cb_sheet_memo)); }
 
 void cb_sheet_memo_take(cb_sheet_memo *m, const cb_dungeon *d) { m->d = d; }
+
+bool cb_sheet_memo_plan(const cb_sheet_memo *m, const cb_dungeon *d, cb_sheet_plan *out) {
+  if (!m || m->d != d || !m->planned) return false;
+  *out = m->plan;
+  return true;
+}
+
+void cb_sheet_memo_keep_plan(cb_sheet_memo *m, const cb_dungeon *d, const cb_sheet_plan *pl) {
+  if (!m || m->d != d) return;
+  m->plan = *pl, m->planned = true;
+}
 
 void cb_sheet_memo_free(cb_sheet_memo *m) {
   if (m) free(m->at);

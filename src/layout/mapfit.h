@@ -6,6 +6,7 @@
 
 #include "hooks.h"
 #include "key.h"
+#include "plan.h"
 
 /* What the fits measure with; err gets what failed (only memory can). */
 typedef struct cb_fitter {
@@ -48,5 +49,10 @@ cb_status cb_mapfit_least(const cb_fitter *f, double w, double full_w, double wa
 cb_status cb_mapfit_clean(const cb_fitter *f, double w, double h, double least, long base, double *out);
 /* The counts in m are of d from now on (an earlier layout's, of d made again). */
 void cb_sheet_memo_take(cb_sheet_memo *m, const cb_dungeon *d);
+/* The plan an earlier layout of d made, into *out: false when there is none
+ * (m NULL, of another dungeon, or no plan kept). */
+bool cb_sheet_memo_plan(const cb_sheet_memo *m, const cb_dungeon *d, cb_sheet_plan *out);
+/* Keeps pl as d's plan, for a layout of d made again (m NULL: nothing). */
+void cb_sheet_memo_keep_plan(cb_sheet_memo *m, const cb_dungeon *d, const cb_sheet_plan *pl);
 
 #endif

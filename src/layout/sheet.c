@@ -242,11 +242,11 @@ typedef struct side_fit {
 
 /* The legend's height under a map mw wide and mh high, for the symbols the
  * map uses (drawn on a scratch page: the legend wraps them), into *h. */
-static cb_status legend_under(const cb_fitter *f, const cb_sheet_options *o, cb_symbol_set assume, double mw,
-                              double mh, double *h) {
+static cb_status legend_under(const cb_fitter *f, const cb_sheet_options *o, double mw, double mh,
+                              double *h) {
   cb_page *s = cb_page_new(o->page_w, o->page_h);
   if (!s) return cb_error_oom(f->err);
-  cb_symbol_set used = assume;
+  cb_symbol_set used = 0;
   cb_levels_draw(s, f->st, f->d, f->dr, o, 0, 0, mw, mh, &used);
   *h = sheet_legend(s, f->st, f->d, f->dr, used, mw, mh, 0, 0, mw);
   bool oom = s->oom;
@@ -278,8 +278,7 @@ static cb_symbol_set dungeon_symbols(const cb_dungeon *d) {
 /* What the portrait sheet keeps under its map, into *below: the legend (two
  * rows, more when the map's symbols take more; or the drawing's own with
  * every symbol) and the key's heading. */
-static cb_status key_below(const cb_fitter *f, const cb_sheet_options *o, cb_symbol_set assume, double w,
-                           double *below) {
+static cb_status key_below(const cb_fitter *f, const cb_sheet_options *o, double w, double *below) {
   const cb_symbols *st = f->st;
   if (f->dr->legend) {
     *below = f->dr->legend(NULL, st, f->d, ~(cb_symbol_set)0, w, w, 0, 0, w) + 6 + 8 + HEAD_H;
@@ -288,13 +287,13 @@ static cb_status key_below(const cb_fitter *f, const cb_sheet_options *o, cb_sym
   /* the map is drawn aside only when the dungeon's symbols may take more than two rows */
   cb_page *s = cb_page_new(o->page_w, o->page_h);
   if (!s) return cb_error_oom(f->err);
-  double most = cb_part_legend(s, st, assume | dungeon_symbols(f->d), 0, 0, w), lh = 0;
+  double most = cb_part_legend(s, st, dungeon_symbols(f->d), 0, 0, w), lh = 0;
   cb_page_free(s);
   if (!(most > st->badge * 3 + 1e-6)) {
     *below = st->badge * 3 + 14 + HEAD_H;
     return CB_OK;
   }
-  cb_status r = legend_under(f, o, assume, w, w, &lh);
+  cb_status r = legend_under(f, o, w, w, &lh);
   *below = fmax(st->badge * 3, lh) + 14 + HEAD_H;
   return r;
 }
@@ -389,16 +388,16 @@ static cb_status fit_wide(const cb_fitter *f, double w, double h, wide_fit *out)
 /* Whether the portrait sheet takes the side layout: only when its key, under
  * a map of the least height its fit keeps, would run onto another page; the
  * side layout's fit into *out (map_h 0: not taken). */
-static cb_status try_side(const cb_fitter *f, const cb_sheet_options *o, cb_symbol_set assume, double w,
-                          double h, double page, double below, side_fit *out) {
+static cb_status try_side(const cb_fitter *f, const cb_sheet_options *o, double w, double h, double page,
+                          double below, side_fit *out) {
   *out = (side_fit){0, 0, false};
   if (o->player || o->page_w > o->page_h * 1.05 || f->dr->legend) return CB_OK;
   sheet_fit fit;
   double lh = 0;
   cb_status s = fit_sheet(f, w, h - below, page, &fit);
   if (s != CB_OK || !fit.spills) return s;
-  if ((s = legend_under(f, o, assume, 2 * (w - 2 * GUTTER) / 3 + GUTTER, 2 * (w - 2 * GUTTER) / 3 + GUTTER,
-                        &lh)) != CB_OK)
+  if ((s = legend_under(f, o, 2 * (w - 2 * GUTTER) / 3 + GUTTER, 2 * (w - 2 * GUTTER) / 3 + GUTTER, &lh)) !=
+      CB_OK)
     return s;
   return fit_side(f, lh, w, h, h - below, out);
 }
@@ -411,8 +410,7 @@ static const double SHEET_ROOM_FLOOR = 100, WIDE_MAP_FLOOR = 36;
 /* CB_OK when the page leaves the map and the key enough height (`left`,
  * under the title and the legend, over the footer), else CB_EINPUT saying
  * what does not fit; CB_EINTERNAL on OOM. */
-static cb_status sheet_room(const cb_fitter *f, const cb_sheet_options *o, cb_symbol_set used, double left,
-                            cb_error *err) {
+static cb_status sheet_room(const cb_fitter *f, const cb_sheet_options *o, double left, cb_error *err) {
   const cb_symbols *st = f->st;
   bool wide = o->page_w > o->page_h * 1.05;
   /* the booklet's handout runs its notes onto pages of their own: only its map needs room */
@@ -422,7 +420,7 @@ static cb_status sheet_room(const cb_fitter *f, const cb_sheet_options *o, cb_sy
     left -= st->badge * 3.2 + 14; /* the legend under the map */
   else if (o->player && !handout) {
     double below = 0;
-    cb_status s = key_below(f, o, used, o->page_w - 2 * o->margin, &below);
+    cb_status s = key_below(f, o, o->page_w - 2 * o->margin, &below);
     if (s != CB_OK) return s;
     left -= below;
   }
@@ -436,30 +434,8 @@ static cb_status sheet_room(const cb_fitter *f, const cb_sheet_options *o, cb_sy
                       wide ? "map" : "map and the key", need * mm);
 }
 
-/* A sheet's first page under its title, as a plan of boxes: the map's frame,
- * its legend below it, the key's heading, and the key in one or two boxes
- * (its first columns, then where it goes on). Small planners each make one
- * arrangement, or decline it; draw_plan draws whichever was made. */
-typedef struct key_box {
-  double x, y, w, h;
-  int cols;
-  double gutter;
-  bool balanced;     /* cb_key_fill_balanced: the columns evened out when all it has left fits */
-  bool under_legend; /* y counts from the legend's foot (known once it is drawn), h runs down to the bottom */
-} key_box;
-
-typedef struct sheet_plan {
-  bool made;                         /* false: the planner's arrangement does not suit the sheet */
-  double map_x, map_y, map_w, map_h; /* the map's frame */
-  double legend_x, legend_y, legend_w;
-  double head_x, head_y; /* the key's heading, its top */
-  bool head_under_legend;
-  key_box key[2];
-  int nkey;
-  double size;  /* the key's type size */
-  bool compact; /* its compact form */
-  int cols;     /* its columns on the pages it runs onto */
-} sheet_plan;
+/* Small planners each make one arrangement (plan.h), or decline it;
+ * draw_plan draws whichever was made. */
 
 /* What the planners plan for: the page under the title. A planner reports
  * what failed through s->f.err. */
@@ -470,7 +446,6 @@ typedef struct sheet_space {
   double x, y, w;     /* the area's left, its top (under the title), its width */
   double top, bottom; /* the page's top margin; the footer's top */
   double below;       /* what the portrait sheet keeps under its map (key_below) */
-  cb_symbol_set used; /* the symbols assumed before the map is drawn */
 } sheet_space;
 
 static bool is_wide(const cb_sheet_options *o) { return o->page_w > o->page_h * 1.05; }
@@ -480,7 +455,7 @@ static bool is_wide(const cb_sheet_options *o) { return o->page_w > o->page_h * 
  * its legend below it, and the key begins in the columns beside them: the
  * key takes the width a small map leaves empty. Declined when the map gets
  * its size the usual way, or would be no bigger. */
-static cb_status plan_beside(const sheet_space *s, sheet_plan *pl) {
+static cb_status plan_beside(const sheet_space *s, cb_sheet_plan *pl) {
   const cb_fitter *f = &s->f;
   if (!f->dr->legend || s->o->player || is_wide(s->o)) return CB_OK;
   double x = s->x, y = s->y, w = s->w;
@@ -495,15 +470,15 @@ static cb_status plan_beside(const sheet_space *s, sheet_plan *pl) {
     st = fit_beside(f, w, s->bottom - y, want, least, base, &bf);
   if (st != CB_OK || bf.map_h <= 0 || (!usual.spills && bf.map_h <= usual.map_h + 0.5)) return st;
   double sx = x + bf.map_w + GUTTER, sw = w - bf.map_w - GUTTER, ky = y + (bf.side_h + 8);
-  *pl = (sheet_plan){true, x, y, bf.map_w, bf.map_h, x, y + bf.map_h + 6, bf.map_w, sx, y, false};
-  pl->key[0] = (key_box){sx, y + HEAD_H, sw, bf.side_h - HEAD_H, bf.side_cols, GUTTER, false, false};
-  pl->key[1] = (key_box){x, ky, w, s->bottom - ky, bf.key.cols, GUTTER, true, false};
+  *pl = (cb_sheet_plan){true, x, y, bf.map_w, bf.map_h, x, y + bf.map_h + 6, bf.map_w, sx, y, false};
+  pl->key[0] = (cb_key_box){sx, y + HEAD_H, sw, bf.side_h - HEAD_H, bf.side_cols, GUTTER, false, false};
+  pl->key[1] = (cb_key_box){x, ky, w, s->bottom - ky, bf.key.cols, GUTTER, true, false};
   pl->nkey = 2, pl->size = bf.key.size, pl->compact = bf.key.compact, pl->cols = bf.key.cols;
   return CB_OK;
 }
 
 /* A wide page: the map on the left with its legend below, the key beside it. */
-static cb_status plan_wide(const sheet_space *s, sheet_plan *pl) {
+static cb_status plan_wide(const sheet_space *s, cb_sheet_plan *pl) {
   if (!is_wide(s->o)) return CB_OK;
   double x = s->x, y = s->y, w = s->w, bottom = s->bottom;
   wide_fit wf = {0.6, 0};
@@ -515,13 +490,13 @@ static cb_status plan_wide(const sheet_space *s, sheet_plan *pl) {
    * under, twice at most */
   for (int i = 0; i < 2; i++) {
     double legend_h = 0;
-    if ((st = legend_under(&s->f, s->o, s->used, map_w, map_h, &legend_h)) != CB_OK) return st;
+    if ((st = legend_under(&s->f, s->o, map_w, map_h, &legend_h)) != CB_OK) return st;
     if (legend_h + 6 + 8 <= avail - map_h + 0.01) break;
     map_h = avail - (legend_h + 6 + 8);
   }
   double kx = x + map_w + 16, kw = w - map_w - 16, ky = y + 11 * 1.5;
-  *pl = (sheet_plan){true, x, y, map_w, map_h, x, y + map_h + 6, map_w, kx, y, false};
-  pl->key[0] = (key_box){kx, ky, kw, bottom - ky, wide_cols(kw), 12, true, false};
+  *pl = (cb_sheet_plan){true, x, y, map_w, map_h, x, y + map_h + 6, map_w, kx, y, false};
+  pl->key[0] = (cb_key_box){kx, ky, kw, bottom - ky, wide_cols(kw), 12, true, false};
   pl->nkey = 1, pl->size = KEY_STEP[wf.step].size, pl->compact = KEY_STEP[wf.step].compact;
   pl->cols = wide_cols(w); /* a page the key runs onto takes the whole width */
   return CB_OK;
@@ -530,23 +505,23 @@ static cb_status plan_wide(const sheet_space *s, sheet_plan *pl) {
 /* The key beside the map (fit_side): three columns, the first running down
  * the page's left, the map and its legend over the other two, which take the
  * rest of the key below them. */
-static cb_status plan_side(const sheet_space *s, sheet_plan *pl) {
+static cb_status plan_side(const sheet_space *s, cb_sheet_plan *pl) {
   double x = s->x, y = s->y, w = s->w, bottom = s->bottom;
   side_fit side;
-  cb_status st = try_side(&s->f, s->o, s->used, w, bottom - y, bottom - s->top, s->below, &side);
+  cb_status st = try_side(&s->f, s->o, w, bottom - y, bottom - s->top, s->below, &side);
   if (st != CB_OK || side.map_h == 0) return st;
   double cw = (w - 2 * GUTTER) / 3, mw = 2 * cw + GUTTER, rx = x + cw + GUTTER, map_h = side.map_h;
   double map_w = cb_mapfit_frame_w(s->f.d, s->f.st, s->f.dr, mw, &map_h), map_x = rx + (mw - map_w) / 2;
-  *pl = (sheet_plan){true, map_x, y, map_w, map_h, rx, y + map_h + 6, mw, x, y, false};
-  pl->key[0] = (key_box){x, y + HEAD_H, cw, bottom - y - HEAD_H, 1, GUTTER, false, false};
-  pl->key[1] = (key_box){rx, 0, mw, 0, 2, GUTTER, true, true};
+  *pl = (cb_sheet_plan){true, map_x, y, map_w, map_h, rx, y + map_h + 6, mw, x, y, false};
+  pl->key[0] = (cb_key_box){x, y + HEAD_H, cw, bottom - y - HEAD_H, 1, GUTTER, false, false};
+  pl->key[1] = (cb_key_box){rx, 0, mw, 0, 2, GUTTER, true, true};
   pl->nkey = 2, pl->size = side.size, pl->compact = side.compact, pl->cols = 3;
   return CB_OK;
 }
 
 /* The usual sheet: the map over the legend, the key's heading and the key
  * across the page below them. */
-static cb_status plan_under(const sheet_space *s, sheet_plan *pl) {
+static cb_status plan_under(const sheet_space *s, cb_sheet_plan *pl) {
   double x = s->x, y = s->y, w = s->w, bottom = s->bottom;
   const cb_fitter *f = &s->f;
   sheet_fit fit;
@@ -557,18 +532,18 @@ static cb_status plan_under(const sheet_space *s, sheet_plan *pl) {
     return st;
   double map_h = fmax(fit.map_h, 0);
   double map_w = cb_mapfit_frame_w(f->d, f->st, f->dr, w, &map_h), map_x = x + (w - map_w) / 2;
-  *pl = (sheet_plan){true, map_x, y, map_w, map_h, x, y + (map_h + 6), w, x, 0, true};
-  pl->key[0] = (key_box){x, HEAD_H, w, 0, fit.cols, GUTTER, true, true};
+  *pl = (cb_sheet_plan){true, map_x, y, map_w, map_h, x, y + (map_h + 6), w, x, 0, true};
+  pl->key[0] = (cb_key_box){x, HEAD_H, w, 0, fit.cols, GUTTER, true, true};
   pl->nkey = 1, pl->size = fit.size, pl->compact = fit.compact, pl->cols = fit.cols;
   return CB_OK;
 }
 
 /* The first planner, in turn, whose arrangement suits the sheet makes the plan. */
-static cb_status plan_sheet(const sheet_space *s, sheet_plan *pl) {
-  static cb_status (*const planners[])(const sheet_space *, sheet_plan *) = {plan_beside, plan_wide,
-                                                                             plan_side, plan_under};
+static cb_status plan_sheet(const sheet_space *s, cb_sheet_plan *pl) {
+  static cb_status (*const planners[])(const sheet_space *, cb_sheet_plan *) = {plan_beside, plan_wide,
+                                                                                plan_side, plan_under};
   for (size_t i = 0; i < sizeof planners / sizeof *planners; i++) {
-    *pl = (sheet_plan){.made = false};
+    *pl = (cb_sheet_plan){.made = false};
     cb_status st = planners[i](s, pl);
     if (st != CB_OK || pl->made) return st;
   }
@@ -578,7 +553,7 @@ static cb_status plan_sheet(const sheet_space *s, sheet_plan *pl) {
 /* Draws the plan: the map's frame and levels, the legend, the key's heading
  * and its boxes (the handout's notes instead). *next gets the entry the key
  * goes on from, as cb_key_fill gives it. */
-static cb_status draw_plan(cb_page *p, const sheet_space *s, const sheet_plan *pl, const cb_key_style *ks,
+static cb_status draw_plan(cb_page *p, const sheet_space *s, const cb_sheet_plan *pl, const cb_key_style *ks,
                            cb_symbol_set *used, int *next, int *word) {
   const cb_dungeon *d = s->f.d;
   const cb_sheet_options *o = s->o;
@@ -595,7 +570,7 @@ static cb_status draw_plan(cb_page *p, const sheet_space *s, const sheet_plan *p
   cb_status st = CB_OK;
   *next = 0;
   for (int i = 0; i < pl->nkey && st == CB_OK && (i == 0 || *next < total); i++) {
-    const key_box *k = &pl->key[i];
+    const cb_key_box *k = &pl->key[i];
     double y = k->under_legend ? foot + k->y : k->y, h = k->under_legend ? s->bottom - y : k->h;
     if (o->player)
       *next = notes_fill(p, s->m, d, *next, k->x, y, k->w, h);
@@ -650,13 +625,18 @@ static cb_status sheet_key(cb_document *doc, cb_page *p, sheet_space *s, cb_key_
   /* the legend (two rows or as many as the map's symbols take, or the
    * drawing's own with every symbol) and the key's heading */
   s->below = 0;
-  cb_status st = is_wide(o) || o->player ? CB_OK : key_below(&s->f, o, s->used, s->w, &s->below);
-  if (st == CB_OK) st = sheet_room(&s->f, o, s->used, s->bottom - s->y - s->below, err);
-  sheet_plan pl;
-  if (st == CB_OK) st = plan_sheet(s, &pl);
-  if (st != CB_OK) return st;
+  cb_sheet_plan pl;
+  cb_status st = CB_OK;
+  /* a batch draws a dungeon on the plan its count made */
+  if (!cb_sheet_memo_plan(s->f.st->clashes, s->f.d, &pl)) {
+    st = is_wide(o) || o->player ? CB_OK : key_below(&s->f, o, s->w, &s->below);
+    if (st == CB_OK) st = sheet_room(&s->f, o, s->bottom - s->y - s->below, err);
+    if (st == CB_OK) st = plan_sheet(s, &pl);
+    if (st != CB_OK) return st;
+    cb_sheet_memo_keep_plan(s->f.st->clashes, s->f.d, &pl);
+  }
   *ks = key_style_at(ks, pl.size, pl.compact);
-  cb_symbol_set used = s->used;
+  cb_symbol_set used = 0;
   int word = 0, next = 0;
   if ((st = draw_plan(p, s, &pl, ks, &used, &next, &word)) != CB_OK) return st;
   int total = o->player ? s->f.d->nrooms : s->f.d->nrooms + ks->extras;
@@ -683,12 +663,10 @@ static cb_status sheet_end(cb_document *doc, int first, const sheet_space *s, cb
   return CB_OK;
 }
 
-/* The sheet; when the map is skipped (o->count_only), `assume` stands for the
- * symbols it would have used, the legend's size being all a map decides
- * beyond its own box. */
-static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
-                       cb_symbol_set assume, cb_key_memo *memo, cb_sheet_memo *clashes, cb_document *doc,
-                       cb_error *err) {
+/* The sheet, its map always drawn: the map decides the legend, and the
+ * legend the room left for the key. */
+static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o, cb_key_memo *memo,
+                       cb_sheet_memo *clashes, cb_document *doc, cb_error *err) {
   double x = o->margin, w = o->page_w - 2 * o->margin, fh = 0;
   cb_status st = cb_part_footer_height(m, d, o, w, &fh, err);
   if (st != CB_OK) return st;
@@ -715,37 +693,11 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
                    w,
                    o->margin,
                    o->page_h - o->margin - fh,
-                   0,
-                   o->count_only ? assume : 0};
+                   0};
   st = sheet_key(doc, p, &s, &ks, err);
   if (st != CB_OK) return st;
   doc->key_pages = doc->npages - first;
   return sheet_end(doc, first, &s, err);
-}
-
-/* Drops the pages from `from` on. */
-static void drop_pages(cb_document *doc, int from) {
-  for (int i = from; i < doc->npages; i++)
-    cb_page_free(doc->pages[i]);
-  doc->npages = from;
-}
-
-/* Counting: with the fewest and with the most symbols in the legend; when
- * both give the same number of pages, so does the map; else it is drawn. */
-static cb_status count_sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
-                             cb_key_memo *memo, cb_sheet_memo *clashes, cb_document *doc, cb_error *err) {
-  _Static_assert(CB_SYM_COUNT <= 64, "a symbol set is 64 bits");
-  int first = doc->npages;
-  cb_document most = {0};
-  cb_status st = sheet(d, m, o, 0, memo, clashes, doc, err);
-  if (st == CB_OK) st = sheet(d, m, o, ~(cb_symbol_set)0 >> (64 - CB_SYM_COUNT), memo, clashes, &most, err);
-  int same = st == CB_OK && most.npages == doc->npages - first;
-  cb_document_free(&most);
-  if (st != CB_OK || same) return st;
-  drop_pages(doc, first);
-  cb_sheet_options drawn = *o;
-  drawn.count_only = false;
-  return sheet(d, m, &drawn, 0, memo, clashes, doc, err);
 }
 
 cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
@@ -760,8 +712,11 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
    * without a graph cache gets one for this call (NULL on OOM: none) */
   cb_sheet_options with = *o;
   cb_graph_cache *own = o->graphs ? NULL : (with.graphs = cb_graph_cache_new());
-  cb_status st = o->count_only ? count_sheet(d, m, &with, memo, clashes, doc, err)
-                               : sheet(d, m, &with, 0, memo, clashes, doc, err);
+  /* a batch's count lays the sheet out whole, map and all (the map decides
+   * the legend, the legend the key's room), and keeps its plan in o->again
+   * for the drawing: one search a dungeon */
+  with.count_only = false;
+  cb_status st = sheet(d, m, &with, memo, clashes, doc, err);
   cb_graph_cache_free(own);
   if (clashes != o->again) cb_sheet_memo_free(clashes);
   cb_key_memo_free(memo);
@@ -770,5 +725,5 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
 
 cb_status cb_sheet_pages(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
                          cb_document *doc, cb_error *err) {
-  return sheet(d, m, o, 0, NULL, NULL, doc, err);
+  return sheet(d, m, o, NULL, NULL, doc, err);
 }

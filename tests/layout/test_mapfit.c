@@ -1,6 +1,7 @@
 /* Fitting the map (layout/mapfit.c): a count of clashing words is of the
- * frame drawn, whatever width was asked for, and the least searches a sheet
- * makes share their drawings (issue 24) without changing what they find. */
+ * frame drawn, whatever width was asked for, the least searches a sheet
+ * makes share their drawings (issue 24) without changing what they find, and
+ * a batch draws a sheet on the plan its count made. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -149,11 +150,63 @@ static void a_map_that_reads_needs_no_search(void **state) {
   if (total > 20 * 6) fail_msg("%d maps drawn for 20 sheets", total);
 }
 
+static long measured; /* how many widths the layout asked for */
+
+static double counted_width(void *ctx, cb_font font, double size, const char *utf8) {
+  measured++;
+  return fake_width(ctx, font, size, utf8);
+}
+
+/* A batch lays each dungeon out twice (its pages counted, then drawn): the
+ * drawing takes the plan the count made (cb_sheet_options.again) and only
+ * draws it, one map and the key, with no search, and the same pages. */
+static void a_batch_draws_on_the_plan_its_count_made(void **state) {
+  (void)state;
+  const cb_layout_hooks hooks = {.map = {counted_draw, own_height, NULL}};
+  const cb_measure m = {NULL, counted_width};
+  long alone_w = 0, drawn_w = 0;
+  int drawn_maps = 0;
+  for (uint64_t seed = 1; seed <= 10; seed++) {
+    cb_dungeon *d = crowded(seed), *again = crowded(seed);
+    cb_sheet_options so = {
+        .page_w = 595.2756, .page_h = 841.8898, .margin = 10 * CB_PT_PER_MM, .version = "9"};
+    so.hooks = &hooks;
+    cb_sheet_memo *memo = cb_sheet_memo_new();
+    assert_non_null(memo);
+    cb_sheet_options count = so, draw = so;
+    count.count_only = true, count.again = memo, draw.again = memo;
+    cb_document alone = {0}, counted = {0}, drawn = {0};
+    cb_error err = {0};
+    measured = 0;
+    assert_int_equal(cb_sheet_layout(d, &m, &so, &alone, &err), CB_OK);
+    alone_w += measured;
+    assert_int_equal(cb_sheet_layout(d, &m, &count, &counted, &err), CB_OK);
+    measured = 0, drawings = 0;
+    assert_int_equal(cb_sheet_layout(again, &m, &draw, &drawn, &err), CB_OK);
+    drawn_w += measured, drawn_maps += drawings;
+    assert_int_equal(drawn.npages, alone.npages);
+    assert_int_equal(counted.npages, alone.npages);
+    cb_document_free(&alone);
+    cb_document_free(&counted);
+    cb_document_free(&drawn);
+    cb_sheet_memo_free(memo);
+    cb_dungeon_free(d);
+    cb_dungeon_free(again);
+  }
+  printf("10 crowded sheets drawn on their count's plan: %d maps drawn, %ld widths measured (%ld alone)\n",
+         drawn_maps, drawn_w, alone_w);
+  /* one map each; before the plan was kept, the drawing searched again (its
+   * counts memoised, its key measured afresh at every box tried) */
+  if (drawn_maps != 10) fail_msg("%d maps drawn for 10 sheets", drawn_maps);
+  if (drawn_w * 2 > alone_w) fail_msg("%ld widths measured drawing, %ld alone", drawn_w, alone_w);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(a_count_is_of_the_frame_drawn),
       cmocka_unit_test(searches_share_their_drawings),
       cmocka_unit_test(a_map_that_reads_needs_no_search),
+      cmocka_unit_test(a_batch_draws_on_the_plan_its_count_made),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

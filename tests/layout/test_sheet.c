@@ -232,8 +232,9 @@ static void the_command_line(void **state) {
   cb_dungeon_free(d);
 }
 
-/* A batch counts its dungeons' pages with count_only (maps skipped) before it
- * draws them: every layout must come to the same number of pages both ways. */
+/* A batch counts its dungeons' pages with count_only (a booklet's maps
+ * skipped) before it draws them: every layout must come to the same number of
+ * pages both ways. */
 static int pages_of(const cb_dungeon *d, const cb_dungeon *view, int layout, bool count_only) {
   cb_sheet_options so = {.page_w = A4_W,
                          .page_h = A4_H,
