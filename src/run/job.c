@@ -61,7 +61,8 @@ static void tell_levels(const cb_job *job, const cb_dungeon *d) {
   job->notice(job->notice_ctx, msg);
 }
 
-static cb_status make_dungeon(const cb_job *job, cb_dungeon **out, cb_error *err) {
+/* The job's dungeon, made and stocked into *out; themes from `shelf` (NULL: read here). */
+static cb_status make_dungeon(const cb_job *job, cb_theme_shelf *shelf, cb_dungeon **out, cb_error *err) {
   if (job->input) return read_dungeon(job, out, err);
   const cb_generator *g = cb_generator_find(job->generator);
   if (!g) {
@@ -80,6 +81,7 @@ static cb_status make_dungeon(const cb_job *job, cb_dungeon **out, cb_error *err
   bool json = cb_format_row_of(job->format)->writer == CB_WRITER_JSON;
   cb_stock_options so = job->stock;
   so.faithful = job->gen.faithful;
+  so.themes = shelf;
   if ((json && (st = cb_json_writable(*out, err)) != CB_OK) || (st = cb_stock_run(*out, &so, err)) != CB_OK) {
     cb_dungeon_free(*out);
     *out = NULL;
@@ -107,12 +109,14 @@ typedef struct renderer {
   const cb_backend_class *cls;
   cb_backend *b;
   cb_sheet_options so;
+  cb_theme_shelf *themes; /* the themes its dungeons were stocked from */
 } renderer;
 
 static void close_renderer(renderer *r) {
   cb_backend_destroy(r->b);
   cb_graph_cache_free(r->so.graphs);
-  r->b = NULL, r->so.graphs = NULL;
+  cb_theme_shelf_free(r->themes);
+  r->b = NULL, r->so.graphs = NULL, r->themes = NULL;
 }
 
 static cb_status open_renderer(const cb_job *job, bool own_fonts, renderer *r, cb_error *err) {
@@ -138,7 +142,11 @@ static cb_status open_renderer(const cb_job *job, bool own_fonts, renderer *r, c
                              job->tpl.sections | (job->appendix ? CB_SECTION_APPENDIX : 0),
                              job->tpl.pad_to > 0 ? job->tpl.pad_to : 1};
   r->so.graphs = cb_graph_cache_new();
-  if (!r->so.graphs) return cb_error_oom(err);
+  r->themes = cb_theme_shelf_new();
+  if (!r->so.graphs || !r->themes) {
+    close_renderer(r);
+    return cb_error_oom(err);
+  }
   cb_status st = cb_backend_create(r->cls, &ro, &r->b, err);
   if (st != CB_OK) close_renderer(r);
   return st;
@@ -303,13 +311,14 @@ static cb_job nth(const cb_job *job, int i) {
   return sub;
 }
 
-/* The i-th dungeon of a batch, made and laid out into doc. */
-static cb_status make_and_lay_out(const cb_job *job, const renderer *r, int i, cb_dungeon **d,
+/* The i-th dungeon of a batch, made and laid out into doc; its words checked
+ * against the fonts unless they were (`checked`). */
+static cb_status make_and_lay_out(const cb_job *job, const renderer *r, int i, bool checked, cb_dungeon **d,
                                   cb_document *doc, cb_error *err) {
   cb_job sub = nth(job, i);
   if (r->so.count_only) sub.notice = NULL; /* the drawing pass tells */
-  cb_status st = make_dungeon(&sub, d, err);
-  if (st == CB_OK) st = check_words(&sub, r, *d, err);
+  cb_status st = make_dungeon(&sub, r->themes, d, err);
+  if (st == CB_OK && !checked) st = check_words(&sub, r, *d, err);
   return st == CB_OK ? lay_out(&sub, r, *d, doc, err) : st;
 }
 
@@ -424,7 +433,8 @@ static void book_make(void *ctx, int w, int i, cb_made *out) {
   if (!bk->counting) ri.so.page_first = bk->toc[i].page, ri.so.page_total = bk->r->so.page_total;
   if (bk->counting) bk->fits[i] = cb_sheet_memo_new(); /* none: the drawing fits afresh */
   ri.so.again = bk->fits[i];
-  out->st = make_and_lay_out(bk->job, &ri, i, &out->d, &out->doc, &out->err);
+  /* the drawing's dungeon is the count's made again: its words were checked then */
+  out->st = make_and_lay_out(bk->job, &ri, i, !bk->counting, &out->d, &out->doc, &out->err);
   if (!bk->counting) cb_sheet_memo_free(bk->fits[i]), bk->fits[i] = NULL;
   if (!bk->counting && out->st == CB_OK) prepare_pages(ri.b, &out->doc);
   if (bk->crew.own) out->marks = cb_backend_take_marks(ri.b);
@@ -576,7 +586,7 @@ typedef struct files {
 static void files_make(void *ctx, int w, int i, cb_made *out) {
   files *fs = ctx;
   cb_job sub = nth(fs->job, i);
-  out->st = make_dungeon(&sub, &out->d, &out->err);
+  out->st = make_dungeon(&sub, fs->crew.n ? fs->crew.r[w].themes : NULL, &out->d, &out->err);
   if (out->st == CB_OK && fs->crew.n) {
     out->st = pages_of(&sub, &fs->crew.r[w], out->d, &out->doc, &out->err);
     if (out->st == CB_OK) prepare_pages(fs->crew.r[w].b, &out->doc);
@@ -630,7 +640,7 @@ static cb_status run_one(const cb_job *job, cb_dungeon **keep, cb_error *err) {
   if (job->count > 1 && out) {
     st = write_book(job, out, err);
   } else {
-    st = make_dungeon(job, &d, err);
+    st = make_dungeon(job, NULL, &d, err);
     if (st == CB_OK && out) st = write_one(job, d, NULL, out, err);
   }
   if (out) {

@@ -592,8 +592,9 @@ cb_status cb_stock_run(cb_dungeon *d, const cb_stock_options *o, cb_error *err) 
     cb_rng_seed(&r, d->seed, stream(d, THEME_STREAM));
     name = names[cb_rng_below(&r, (uint32_t)n)];
   }
-  cb_theme t;
-  cb_status st = cb_theme_read(name, &t, err);
+  cb_theme own;
+  const cb_theme *t = NULL;
+  cb_status st = cb_theme_shelf_get(o->themes, name, &own, &t, err);
   if (st == CB_OK) {
     char depth[8], locks[8];
     snprintf(depth, sizeof depth, "%d", o->depth ? o->depth : 1);
@@ -602,7 +603,7 @@ cb_status cb_stock_run(cb_dungeon *d, const cb_stock_options *o, cb_error *err) 
         cb_dungeon_record(d, CB_RECORDED_LOCKS, o->locks_set ? locks : NULL))
       st = cb_error_oom(err);
   }
-  if (st == CB_OK) st = cb_stock(d, &t, o, err);
-  cb_theme_free(&t);
+  if (st == CB_OK) st = cb_stock(d, t, o, err);
+  cb_theme_free(&own);
   return st;
 }

@@ -22,6 +22,7 @@ typedef struct cb_stock_options {
   int locks;         /* 0..8 lock-and-key pairs to add, with locks_set */
   bool locks_set;    /* false: the default (one where the procedure made none and there are >= 8 rooms) */
   bool faithful;     /* --faithful: no locks by default */
+  struct cb_theme_shelf *themes; /* themes read before (a batch's, one a thread), or NULL */
 } cb_stock_options;
 
 /* Reads the theme and stocks d. CB_EINPUT for a bad theme (file:line). */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/arena.h"
 #include "base/datadir.h"
 #include "model/dungeon.h"
@@ -587,4 +588,46 @@ void cb_theme_free(cb_theme *t) {
   cb_arena_free(t->mem);
   cb_table_free(&t->table);
   memset(t, 0, sizeof *t);
+}
+
+struct cb_theme_shelf {
+  int n;
+  size_t cap;
+  struct kept_theme {
+    char *name;
+    cb_theme t;
+  } * at;
+};
+
+cb_theme_shelf *cb_theme_shelf_new(void) { return cb_calloc(1, sizeof(cb_theme_shelf)); }
+
+void cb_theme_shelf_free(cb_theme_shelf *s) {
+  for (int i = 0; s && i < s->n; i++) {
+    free(s->at[i].name);
+    cb_theme_free(&s->at[i].t);
+  }
+  if (s) free(s->at);
+  free(s);
+}
+
+cb_status cb_theme_shelf_get(cb_theme_shelf *s, const char *name, cb_theme *own, const cb_theme **t,
+                             cb_error *err) {
+  memset(own, 0, sizeof *own);
+  *t = own;
+  for (int i = 0; s && i < s->n; i++)
+    if (strcmp(s->at[i].name, name) == 0) {
+      *t = &s->at[i].t;
+      return CB_OK;
+    }
+  cb_status st = cb_theme_read(name, own, err);
+  /* kept when there is room for it; else only read for this once */
+  if (st != CB_OK || !s || cb_grow(&s->at, &s->cap, (size_t)s->n + 1, sizeof *s->at)) return st;
+  size_t len = strlen(name) + 1;
+  char *copy = cb_malloc(len);
+  if (!copy) return st;
+  memcpy(copy, name, len);
+  s->at[s->n] = (struct kept_theme){copy, *own};
+  memset(own, 0, sizeof *own);
+  *t = &s->at[s->n++].t;
+  return CB_OK;
 }

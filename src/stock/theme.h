@@ -119,6 +119,18 @@ cb_status cb_theme_read(const char *name, cb_theme *t, cb_error *err);
 cb_status cb_theme_parse(const char *text, size_t len, const char *name, cb_theme *t, cb_error *err);
 void cb_theme_free(cb_theme *t);
 
+/* Themes read before, by name: a batch stocks every dungeon (and each twice:
+ * its pages counted, then drawn) from the same few files. Owned by the
+ * caller, one a thread; NULL when out of memory. */
+typedef struct cb_theme_shelf cb_theme_shelf;
+cb_theme_shelf *cb_theme_shelf_new(void);
+void cb_theme_shelf_free(cb_theme_shelf *s);
+/* The theme `name` into *t: the shelf's, read at its first asking (s NULL:
+ * read into *own, which the caller frees with cb_theme_free either way). As
+ * cb_theme_read; a theme that fails is not kept. */
+cb_status cb_theme_shelf_get(cb_theme_shelf *s, const char *name, cb_theme *own, const cb_theme **t,
+                             cb_error *err);
+
 /* The shipped themes' names, in a fixed order; *n gets their count. */
 const char *const *cb_theme_shipped(int *n);
 

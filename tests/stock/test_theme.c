@@ -140,6 +140,40 @@ static void dice_parse(void **state) {
   assert_false(cb_dice_parse("99999999999d6", &d));
 }
 
+/* A batch's shelf reads each theme once: the second asking gets the theme
+ * the first read, a theme that fails is refused each time and not kept, and
+ * with no shelf each asking reads the file afresh. */
+static void a_shelf_reads_a_theme_once(void **state) {
+  (void)state;
+  cb_theme_shelf *shelf = cb_theme_shelf_new();
+  assert_non_null(shelf);
+  cb_theme own;
+  const cb_theme *first = NULL, *again = NULL, *other = NULL;
+  cb_error err = {0};
+  assert_int_equal(cb_theme_shelf_get(shelf, "crypt", &own, &first, &err), CB_OK);
+  assert_ptr_not_equal(first, &own); /* kept on the shelf */
+  cb_theme_free(&own);
+  assert_int_equal(cb_theme_shelf_get(shelf, "caverns", &own, &other, &err), CB_OK);
+  cb_theme_free(&own);
+  assert_int_equal(cb_theme_shelf_get(shelf, "crypt", &own, &again, &err), CB_OK);
+  cb_theme_free(&own);
+  assert_ptr_equal(first, again);
+  assert_ptr_not_equal(first, other);
+  assert_string_equal(first->name, "Crypt");
+  for (int k = 0; k < 2; k++) {
+    cb_error bad = {0};
+    assert_int_equal(cb_theme_shelf_get(shelf, "/nonexistent/theme.txt", &own, &other, &bad), CB_EINPUT);
+    assert_non_null(strstr(bad.msg, "/nonexistent/theme.txt"));
+    cb_theme_free(&own);
+  }
+  cb_theme_shelf_free(shelf);
+  /* no shelf: read into own, which the caller frees */
+  assert_int_equal(cb_theme_shelf_get(NULL, "crypt", &own, &first, &err), CB_OK);
+  assert_ptr_equal(first, &own);
+  assert_string_equal(own.name, "Crypt");
+  cb_theme_free(&own);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(shipped_themes_read),
@@ -147,6 +181,7 @@ int main(void) {
       cmocka_unit_test(too_few_rows_are_refused),
       cmocka_unit_test(old_format_is_told),
       cmocka_unit_test(dice_parse),
+      cmocka_unit_test(a_shelf_reads_a_theme_once),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
