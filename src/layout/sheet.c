@@ -446,6 +446,8 @@ typedef struct sheet_space {
   double x, y, w;     /* the area's left, its top (under the title), its width */
   double top, bottom; /* the page's top margin; the footer's top */
   double below;       /* what the portrait sheet keeps under its map (key_below) */
+  bool counting;      /* the pages are only counted: the key's words and the footers are not set (the
+                       * map is, for the legend it decides) */
 } sheet_space;
 
 static bool is_wide(const cb_sheet_options *o) { return o->page_w > o->page_h * 1.05; }
@@ -575,9 +577,11 @@ static cb_status draw_plan(cb_page *p, const sheet_space *s, const cb_sheet_plan
     if (o->player)
       *next = notes_fill(p, s->m, d, *next, k->x, y, k->w, h);
     else if (k->balanced)
-      st = cb_key_fill_balanced(p, ks, d, next, word, k->x, y, k->w, h, k->cols, k->gutter, s->f.err);
+      st = cb_key_fill_balanced(s->counting ? NULL : p, ks, d, next, word, k->x, y, k->w, h, k->cols,
+                                k->gutter, s->f.err);
     else
-      st = cb_key_fill(p, ks, d, next, word, k->x, y, k->w, h, k->cols, k->gutter, s->f.err);
+      st = cb_key_fill(s->counting ? NULL : p, ks, d, next, word, k->x, y, k->w, h, k->cols, k->gutter,
+                       s->f.err);
   }
   return st;
 }
@@ -599,7 +603,8 @@ static cb_status run_on(cb_document *doc, const sheet_space *s, const cb_key_sty
     if (o->player)
       *next = notes_fill(p, s->m, s->f.d, *next, x, ky, w, bottom - ky);
     else
-      st = cb_key_fill_balanced(p, ks, s->f.d, next, word, x, ky, w, bottom - ky, cols, GUTTER, err);
+      st = cb_key_fill_balanced(s->counting ? NULL : p, ks, s->f.d, next, word, x, ky, w, bottom - ky, cols,
+                                GUTTER, err);
   }
   return st;
 }
@@ -655,7 +660,7 @@ static cb_status sheet_end(cb_document *doc, int first, const sheet_space *s, cb
   if (hooks->extra_pages && o->appendix) st = hooks->extra_pages(s->f.d, s->f.st, &frame, doc, err);
   if (st == CB_OK && o->appendix) st = cb_part_appendix(s->f.d, s->m, o, &frame, doc, err);
   if (st != CB_OK) return st;
-  int pages = o->in_booklet ? 0 : doc->npages - first;
+  int pages = o->in_booklet || s->counting ? 0 : doc->npages - first;
   for (int i = 0; i < pages; i++)
     cb_part_footer(doc->pages[first + i], s->m, s->f.d, o, i + 1, pages, false);
   for (int i = first; i < doc->npages; i++)
@@ -665,8 +670,8 @@ static cb_status sheet_end(cb_document *doc, int first, const sheet_space *s, cb
 
 /* The sheet, its map always drawn: the map decides the legend, and the
  * legend the room left for the key. */
-static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o, cb_key_memo *memo,
-                       cb_sheet_memo *clashes, cb_document *doc, cb_error *err) {
+static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o, bool counting,
+                       cb_key_memo *memo, cb_sheet_memo *clashes, cb_document *doc, cb_error *err) {
   double x = o->margin, w = o->page_w - 2 * o->margin, fh = 0;
   cb_status st = cb_part_footer_height(m, d, o, w, &fh, err);
   if (st != CB_OK) return st;
@@ -693,7 +698,8 @@ static cb_status sheet(const cb_dungeon *d, const cb_measure *m, const cb_sheet_
                    w,
                    o->margin,
                    o->page_h - o->margin - fh,
-                   0};
+                   0,
+                   counting};
   st = sheet_key(doc, p, &s, &ks, err);
   if (st != CB_OK) return st;
   doc->key_pages = doc->npages - first;
@@ -712,11 +718,11 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
    * without a graph cache gets one for this call (NULL on OOM: none) */
   cb_sheet_options with = *o;
   cb_graph_cache *own = o->graphs ? NULL : (with.graphs = cb_graph_cache_new());
-  /* a batch's count lays the sheet out whole, map and all (the map decides
-   * the legend, the legend the key's room), and keeps its plan in o->again
-   * for the drawing: one search a dungeon */
+  /* a batch's count plans the sheet whole, its map drawn (the map decides
+   * the legend, the legend the key's room) but not the key's words, and
+   * keeps its plan in o->again for the drawing: one search a dungeon */
   with.count_only = false;
-  cb_status st = sheet(d, m, &with, memo, clashes, doc, err);
+  cb_status st = sheet(d, m, &with, o->count_only, memo, clashes, doc, err);
   cb_graph_cache_free(own);
   if (clashes != o->again) cb_sheet_memo_free(clashes);
   cb_key_memo_free(memo);
@@ -725,5 +731,5 @@ cb_status cb_sheet_layout(const cb_dungeon *d, const cb_measure *m, const cb_she
 
 cb_status cb_sheet_pages(const cb_dungeon *d, const cb_measure *m, const cb_sheet_options *o,
                          cb_document *doc, cb_error *err) {
-  return sheet(d, m, o, NULL, NULL, doc, err);
+  return sheet(d, m, o, false, NULL, NULL, doc, err);
 }

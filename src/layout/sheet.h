@@ -26,7 +26,7 @@ typedef struct cb_sheet_options {
   unsigned sections;     /* booklet: CB_SECTION_* bits (layout/template.h) */
   int pad_to;            /* booklet: page count padded to a multiple of this */
   bool count_only;       /* the pages are made only to be counted (a batch's contents): a booklet's maps
-                          * stay empty; a sheet is laid out whole, its plan kept in `again` */
+                          * stay empty; a sheet is planned whole, its plan kept in `again` */
   int page_first;        /* a batch: the number of the dungeon's first page in the document (0: 1) */
   int page_total;        /* a batch: the document's page count (0: the dungeon's own) */
   const struct cb_layout_hooks *hooks; /* what the procedure draws beyond the generic sheet, or NULL */
