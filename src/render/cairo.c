@@ -55,7 +55,9 @@ typedef struct cairo_backend {
   PangoLayout *layout; /* reused for every measure and every line */
   PangoFontDescription *fd[CB_FONT_COUNT];
   cb_measure measure;
-  struct width_memo *memo; /* shaping is the dearest part of a page: words repeat */
+  struct width_memo *memo;   /* shaping is the dearest part of a page: words repeat */
+  struct piece_memo *pieces; /* and so do the pieces lines are drawn from */
+  PangoGlyphString *piece;   /* one piece's glyphs as shaped */
   struct plain_face plain[CB_FONT_COUNT];
   hb_buffer_t *hb;
   PangoGlyphString *glyphs;
@@ -258,6 +260,99 @@ static double ref_width(cairo_backend *b, cb_font font, const char *utf8) {
   return w;
 }
 
+/* The glyphs lines are drawn with, by piece: a piece of a line is a word and
+ * the spaces after it, shaped with the character that follows (the font kerns
+ * a letter against a space and a space against a letter, and nothing further),
+ * so that the pieces of a line have the very glyphs of the line shaped whole.
+ * Kept by font, kind and text in a pool that starts over when full. */
+enum { PIECE_SLOTS = 8192, PIECE_TEXT = 48, PIECE_POOL = 49152 };
+typedef struct piece_memo {
+  struct {
+    int font;              /* -1: empty */
+    int kind, first, n;    /* the glyphs: n from glyphs[first] */
+    char text[PIECE_TEXT]; /* the piece and the character after it */
+  } slot[PIECE_SLOTS];
+  PangoGlyphInfo glyphs[PIECE_POOL];
+  int clusters[PIECE_POOL];
+  int used, pooled;
+} piece_memo;
+
+static piece_memo *piece_memo_new(void) {
+  piece_memo *m = cb_malloc(sizeof *m);
+  for (int k = 0; m && k < PIECE_SLOTS; k++)
+    m->slot[k].font = -1;
+  if (m) m->used = m->pooled = 0;
+  return m;
+}
+
+/* Appends glyphs [0, n) of g to b->glyphs, their clusters `at` bytes on. */
+static void append_glyphs(cairo_backend *b, const PangoGlyphInfo *g, const int *clusters, int n, int at) {
+  int n0 = b->glyphs->num_glyphs;
+  pango_glyph_string_set_size(b->glyphs, n0 + n);
+  memcpy(b->glyphs->glyphs + n0, g, sizeof *g * (size_t)n);
+  for (int i = 0; i < n; i++)
+    b->glyphs->log_clusters[n0 + i] = clusters[i] + at;
+}
+
+/* The piece text (len bytes, `own` of them its own, the rest the character
+ * after it) shaped in font and kind, its own glyphs appended to b->glyphs. */
+static void add_piece(cairo_backend *b, const PangoAnalysis *a, cb_font font, int kind, const char *text,
+                      int len, int own, int at) {
+  piece_memo *m = b->pieces;
+  uint32_t h = 0;
+  if (m && len < PIECE_TEXT) {
+    h = cb_hash_str(CB_HASH_START ^ (uint32_t)(font * 2 + kind), text) % PIECE_SLOTS;
+    for (uint32_t i = h; m->slot[i].font >= 0; i = (i + 1) % PIECE_SLOTS)
+      if (m->slot[i].font == (int)font && m->slot[i].kind == kind && strcmp(m->slot[i].text, text) == 0) {
+        append_glyphs(b, m->glyphs + m->slot[i].first, m->clusters + m->slot[i].first, m->slot[i].n, at);
+        return;
+      }
+  }
+  pango_shape_full(text, len, text, len, a, b->piece);
+  int n = b->piece->num_glyphs;
+  while (n > 0 && b->piece->log_clusters[n - 1] >= own) /* the next character's glyph is the next piece's */
+    n--;
+  append_glyphs(b, b->piece->glyphs, b->piece->log_clusters, n, at);
+  if (!m || len >= PIECE_TEXT) return;
+  if (m->used >= PIECE_SLOTS * 3 / 4 || m->pooled + n > PIECE_POOL) {
+    for (int k = 0; k < PIECE_SLOTS; k++)
+      m->slot[k].font = -1;
+    m->used = m->pooled = 0;
+  }
+  uint32_t i = h;
+  while (m->slot[i].font >= 0)
+    i = (i + 1) % PIECE_SLOTS;
+  m->slot[i].font = (int)font, m->slot[i].kind = kind, m->slot[i].first = m->pooled, m->slot[i].n = n;
+  memcpy(m->slot[i].text, text, (size_t)len + 1);
+  memcpy(m->glyphs + m->pooled, b->piece->glyphs, sizeof *m->glyphs * (size_t)n);
+  memcpy(m->clusters + m->pooled, b->piece->log_clusters, sizeof *m->clusters * (size_t)n);
+  m->pooled += n, m->used++;
+}
+
+/* A plain line shaped into b->glyphs piece by piece (add_piece). */
+static void shape_pieces(cairo_backend *b, const PangoAnalysis *a, cb_font font, int kind, const char *text,
+                         int len) {
+  char buf[PIECE_TEXT];
+  pango_glyph_string_set_size(b->glyphs, 0);
+  for (int s = 0; s < len;) {
+    int e = s;
+    while (e < len && text[e] != ' ')
+      e++;
+    while (e < len && text[e] == ' ')
+      e++;
+    unsigned cp;
+    int n = e - s + (e < len ? cb_utf8_char(text + e, (size_t)(len - e), &cp) : 0);
+    if (n < PIECE_TEXT) {
+      memcpy(buf, text + s, (size_t)n);
+      buf[n] = '\0';
+      add_piece(b, a, font, kind, buf, n, e - s, s);
+    } else {
+      add_piece(b, a, font, kind, text + s, n, e - s, s); /* not kept: shaped in place */
+    }
+    s = e;
+  }
+}
+
 static double measure_width(void *ctx, cb_font font, double size, const char *utf8) {
   return ref_width(ctx, font, utf8) * size / REF_SIZE;
 }
@@ -292,6 +387,8 @@ void cb_cairo_release_fonts(void) {
 static void destroy(cb_backend *base) {
   cairo_backend *b = (cairo_backend *)base;
   free(b->memo);
+  free(b->pieces);
+  if (b->piece) pango_glyph_string_free(b->piece);
   for (int i = 0; i < CB_FONT_COUNT; i++)
     for (int k = 0; k < 2; k++) {
       if (b->plain[i].plan[k]) hb_shape_plan_destroy(b->plain[i].plan[k]); /* before its font's face */
@@ -416,6 +513,9 @@ static cb_status create(const cb_render_options *o, cb_backend **out, cb_error *
   for (int k = 0; b->memo && k < MEMO_SLOTS; k++)
     b->memo->slot[k].font = -1;
   if (b->memo) b->memo->used = 0;
+  /* without them every line is shaped whole */
+  b->pieces = b->hb ? piece_memo_new() : NULL;
+  b->piece = b->hb ? pango_glyph_string_new() : NULL;
   *out = &b->base;
   return CB_OK;
 }
@@ -631,7 +731,10 @@ static plain_face *plain_line(cairo_backend *b, const cb_item *it, PangoFont **f
   plain_face *pf = plain_font(b, it, font, &kind);
   if (!pf) return NULL;
   int len = (int)strlen(it->text);
-  pango_shape_full(it->text, len, it->text, len, &pf->item[kind - 1]->analysis, b->glyphs);
+  if (b->piece)
+    shape_pieces(b, &pf->item[kind - 1]->analysis, it->font, kind, it->text, len);
+  else
+    pango_shape_full(it->text, len, it->text, len, &pf->item[kind - 1]->analysis, b->glyphs);
   for (int i = 0; i < b->glyphs->num_glyphs; i++) {
     PangoGlyph glyph = b->glyphs->glyphs[i].glyph;
     if (glyph == PANGO_GLYPH_EMPTY || (glyph & PANGO_GLYPH_UNKNOWN_FLAG) ||

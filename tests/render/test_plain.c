@@ -1,7 +1,8 @@
 /* The cairo backend shapes a plain text (printable ASCII and a few
  * punctuation marks outside it, in a face whose one font draws them all)
- * straight through HarfBuzz and draws it without a layout: it must measure
- * and draw the very same as pango's layout does, byte for byte. */
+ * straight through HarfBuzz and draws it without a layout, from pieces
+ * shaped once a run: it must measure and draw the very same as pango's
+ * layout does, byte for byte. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,37 +19,33 @@
 /* Texts of every kind: plain, plain with the punctuation outside ASCII the
  * key is full of, figures alone, and texts the plain path must leave to
  * pango (accented letters, a lone space). */
-static const char *const texts[] = {"Goblins",
-                                    "3 goblins (HD 1)",
-                                    "HD\xc2\xa0"
-                                    "1",
-                                    "AC\xc2\xa0"
-                                    "7\xc2\xa0[12], HD\xc2\xa0"
-                                    "1, 1 weapon 1d6",
-                                    "12",
-                                    "12\xc2\xa0"
-                                    "ft",
-                                    "\xe2\x80\x94 ",
-                                    "Crypt \xc2\xb7 seed 1 \xc2\xb7 10 rooms \xc2\xb7 page 2",
-                                    "1\xe2\x80\x93"
-                                    "3",
-                                    "the sexton\xe2\x80\x99s key",
-                                    "\xe2\x80\x9cHalt!\xe2\x80\x9d",
-                                    "Wait\xe2\x80\xa6",
-                                    "2\xc3\x97"
-                                    "3",
-                                    "caf\xc3\xa9",
-                                    "\xce\xb1\xce\xb2",
-                                    "\xe2\x86\x92 4",
-                                    " ",
-                                    "x",
-                                    "Roster. Ghoul.",
-                                    "L2 K1",
-                                    "?",
-                                    "Trap, threshold: pit, 1d6.",
-                                    "\xc2\xb7",
-                                    "(card\xc2\xa0"
-                                    "7)"};
+static const char *const texts[] = {
+    "Goblins", "3 goblins (HD 1)",
+    "HD\xc2\xa0"
+    "1",
+    "AC\xc2\xa0"
+    "7\xc2\xa0[12], HD\xc2\xa0"
+    "1, 1 weapon 1d6",
+    "12",
+    "12\xc2\xa0"
+    "ft",
+    "\xe2\x80\x94 ", "Crypt \xc2\xb7 seed 1 \xc2\xb7 10 rooms \xc2\xb7 page 2",
+    "1\xe2\x80\x93"
+    "3",
+    "the sexton\xe2\x80\x99s key", "\xe2\x80\x9cHalt!\xe2\x80\x9d", "Wait\xe2\x80\xa6",
+    "2\xc3\x97"
+    "3",
+    "caf\xc3\xa9", "\xce\xb1\xce\xb2", "\xe2\x86\x92 4", " ", "x", "Roster. Ghoul.", "L2 K1", "?",
+    "Trap, threshold: pit, 1d6.", "\xc2\xb7",
+    "(card\xc2\xa0"
+    "7)",
+    /* lines drawn piece by piece, each a word and its spaces shaped with
+     * the letter after (the font kerns "f" and " " and "w"): a
+     * piece met again, pieces too long to keep, spaces leading, doubled
+     * and trailing, figures alone */
+    "Shrine of bones. A heap of skulls, wheeling and shrieking. ", "T. Y. V. W. of f. To Ty AVAWAY f w",
+    "  two  spaces  between  ", "12 13 14, 20", "Shrine of bones. A heap of skulls, wheeling and shrieking. ",
+    "a-long-hyphenated-word-beyond-what-a-piece-keeps-in-memory of it", "of f. To Ty AVAWAY f w"};
 
 static cb_backend *cairo_of(bool layout_only) {
   cb_render_options ro = {CB_FORMAT_PDF, 150, cb_test_source_path("fonts"), layout_only, layout_only};
