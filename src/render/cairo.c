@@ -228,38 +228,6 @@ static int plain_width(cairo_backend *b, cb_font font, const char *utf8) {
   return n ? w : -1;
 }
 
-static double shape_width(cairo_backend *b, cb_font font, const char *utf8) {
-  int plain = plain_width(b, font, utf8);
-  if (plain >= 0) return plain / (double)PANGO_SCALE;
-  set_font(b, font);
-  pango_layout_set_text(b->layout, utf8, -1);
-  PangoRectangle logical;
-  pango_layout_get_extents(b->layout, NULL, &logical);
-  return logical.width / (double)PANGO_SCALE;
-}
-
-static double ref_width(cairo_backend *b, cb_font font, const char *utf8) {
-  width_memo *m = b->memo;
-  if (!m || strlen(utf8) >= MEMO_TEXT) return shape_width(b, font, utf8);
-  uint32_t i = memo_hash(font, utf8) % MEMO_SLOTS;
-  while (m->slot[i].font >= 0) {
-    if (m->slot[i].font == (int)font && strcmp(m->slot[i].text, utf8) == 0) return m->slot[i].width;
-    i = (i + 1) % MEMO_SLOTS;
-  }
-  double w = shape_width(b, font, utf8);
-  if (m->used >= MEMO_SLOTS * 3 / 4) {
-    for (int k = 0; k < MEMO_SLOTS; k++)
-      m->slot[k].font = -1;
-    m->used = 0;
-    i = memo_hash(font, utf8) % MEMO_SLOTS;
-  }
-  m->slot[i].font = (int)font;
-  m->slot[i].width = w;
-  snprintf(m->slot[i].text, MEMO_TEXT, "%s", utf8);
-  m->used++;
-  return w;
-}
-
 /* The glyphs lines are drawn with, by piece: a piece of a line is a word and
  * the spaces after it, shaped with the character that follows (the font kerns
  * a letter against a space and a space against a letter, and nothing further),
@@ -351,6 +319,57 @@ static void shape_pieces(cairo_backend *b, const PangoAnalysis *a, cb_font font,
     }
     s = e;
   }
+}
+
+/* A plain text with spaces: its width in pango units as drawn from its
+ * pieces, which keeps them for drawing it; -1 when it is not plain or a
+ * glyph would need pango's own drawing. */
+static int pieces_width(cairo_backend *b, cb_font font, const char *utf8) {
+  int kind;
+  plain_face *pf = b->piece ? plain_of(b, font, utf8, true, &kind) : NULL;
+  if (!pf) return -1;
+  shape_pieces(b, &pf->item[kind - 1]->analysis, font, kind, utf8, (int)strlen(utf8));
+  int w = 0;
+  for (int i = 0; i < b->glyphs->num_glyphs; i++) {
+    const PangoGlyphInfo *g = &b->glyphs->glyphs[i];
+    if (g->glyph == PANGO_GLYPH_EMPTY || (g->glyph & PANGO_GLYPH_UNKNOWN_FLAG) || g->geometry.width < 0)
+      return -1;
+    w += g->geometry.width;
+  }
+  return b->glyphs->num_glyphs > 0 ? w : -1;
+}
+
+static double shape_width(cairo_backend *b, cb_font font, const char *utf8) {
+  int plain = plain_width(b, font, utf8);
+  if (plain < 0) plain = pieces_width(b, font, utf8);
+  if (plain >= 0) return plain / (double)PANGO_SCALE;
+  set_font(b, font);
+  pango_layout_set_text(b->layout, utf8, -1);
+  PangoRectangle logical;
+  pango_layout_get_extents(b->layout, NULL, &logical);
+  return logical.width / (double)PANGO_SCALE;
+}
+
+static double ref_width(cairo_backend *b, cb_font font, const char *utf8) {
+  width_memo *m = b->memo;
+  if (!m || strlen(utf8) >= MEMO_TEXT) return shape_width(b, font, utf8);
+  uint32_t i = memo_hash(font, utf8) % MEMO_SLOTS;
+  while (m->slot[i].font >= 0) {
+    if (m->slot[i].font == (int)font && strcmp(m->slot[i].text, utf8) == 0) return m->slot[i].width;
+    i = (i + 1) % MEMO_SLOTS;
+  }
+  double w = shape_width(b, font, utf8);
+  if (m->used >= MEMO_SLOTS * 3 / 4) {
+    for (int k = 0; k < MEMO_SLOTS; k++)
+      m->slot[k].font = -1;
+    m->used = 0;
+    i = memo_hash(font, utf8) % MEMO_SLOTS;
+  }
+  m->slot[i].font = (int)font;
+  m->slot[i].width = w;
+  snprintf(m->slot[i].text, MEMO_TEXT, "%s", utf8);
+  m->used++;
+  return w;
 }
 
 static double measure_width(void *ctx, cb_font font, double size, const char *utf8) {
