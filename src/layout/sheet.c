@@ -161,15 +161,17 @@ static cb_status fit_sheet(const cb_fitter *f, double w, double room, double pag
     if (fit.map_h > best.map_h + 0.5) best = fit;
   }
   if (best.cols) {
-    /* a map the key leaves that reads as well as the biggest needs only to
-     * be known to be above the floor, not the floor itself */
+    /* the biggest map from the one the key leaves down to the floor whose
+     * words run into each other no more than the biggest's: found walking
+     * down as far as any floor could be, then only known to be above the
+     * floor (cb_mapfit_least stops once it knows), not the floor itself */
     long base = 0;
-    double floor = 0;
-    bool reads = false;
-    cb_status s = cb_mapfit_reads(f, w, best.map_h, w, room, &reads);
-    if (s == CB_OK) s = cb_mapfit_least(f, w, w, want, room, reads ? best.map_h : 0, &floor, &base);
-    if (s == CB_OK) s = cb_mapfit_clean(f, w, best.map_h, floor, base, &best.map_h);
+    double floor = 0, clean = 0;
+    cb_status s = cb_mapfit_base(f, w, room, &base);
+    if (s == CB_OK) s = cb_mapfit_clean(f, w, best.map_h, least, base, &clean);
+    if (s == CB_OK && clean > 0) s = cb_mapfit_least(f, w, w, want, room, clean, &floor, &base);
     if (s != CB_OK) return s;
+    best.map_h = clean > 0 && clean >= floor - 0.5 ? clean : 0;
   }
   if (!best.cols || best.map_h == 0) return fit_spill(f, w, room, page, want, cap, out);
   *out = best;
