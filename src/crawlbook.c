@@ -84,8 +84,8 @@ bool cb_run_writes_stdout(const cb_run *r) {
 void cb_process_begin(void) { cb_output_trap_signals(); }
 
 void cb_process_end(void) {
-  /* cairo's font caches; fontconfig's FcFini() still asserts on caches
-   * pango keeps, so what fontconfig holds is left to the leak suppressions */
-  cb_cairo_release_fonts();
+  /* cairo's font caches (the run's fonts were freed with it); fontconfig's
+   * FcFini() still asserts on caches pango keeps, so what fontconfig holds is
+   * left to the leak suppressions */
   cairo_debug_reset_static_data();
 }

@@ -21,6 +21,7 @@ typedef struct cb_render_options {
   bool own_fonts;        /* fonts of its own, not the run's shared ones: for a backend another thread uses */
   bool layout_only;      /* cairo: every text through pango's layout, none by the quicker plain path
                           * (tests hold the two paths to the same bytes) */
+  struct cb_cairo_fonts *fonts; /* cairo: the run's fonts, borrowed unless own_fonts; NULL: its own */
 } cb_render_options;
 
 typedef struct cb_backend cb_backend;
@@ -95,9 +96,13 @@ void cb_backend_page(cb_backend *b, const cb_page *p);
 void cb_backend_outline(cb_backend *b, const char *title, int index);
 cb_status cb_backend_end(cb_backend *b, cb_error *err);
 
-/* The cairo backend keeps its fonts from one document to the next; this
- * frees them once no cairo backend is left (before cairo's own reset). */
-void cb_cairo_release_fonts(void);
+/* A run's cairo fonts, kept from one document to the next (a batch of files
+ * would otherwise build a font map per document, and fontconfig and pango
+ * keep a little of each). Owned by the run; freed after every backend that
+ * borrowed them, before cairo's own reset. NULL when out of memory. */
+typedef struct cb_cairo_fonts cb_cairo_fonts;
+cb_cairo_fonts *cb_cairo_fonts_new(void);
+void cb_cairo_fonts_free(cb_cairo_fonts *f);
 
 extern const cb_backend_class cb_backend_cairo;
 extern const cb_backend_class cb_backend_haru;

@@ -376,18 +376,19 @@ static double measure_width(void *ctx, cb_font font, double size, const char *ut
   return ref_width(ctx, font, utf8) * size / REF_SIZE;
 }
 
-/* One font map for the whole run, kept from document to document: a batch of
- * files would otherwise build one per document, and fontconfig and pango
- * keep a little of each (about 2 KB a document). */
-static struct {
-  PangoFontMap *map;
+/* One font map for the whole run (about 2 KB a document kept otherwise). */
+struct cb_cairo_fonts {
+  PangoFontMap *map; /* NULL until the first backend that borrows it */
   FcConfig *cfg;
   char dir[4096];
-} shared;
+  bool current; /* a configuration of ours is fontconfig's current one */
+};
 
-static void release_fontmap(PangoFontMap *map, FcConfig *cfg) {
-  if (map == shared.map) {
-    g_object_unref(map); /* the shared reference stays */
+cb_cairo_fonts *cb_cairo_fonts_new(void) { return cb_calloc(1, sizeof(cb_cairo_fonts)); }
+
+static void release_fontmap(const cb_cairo_fonts *run, PangoFontMap *map, FcConfig *cfg) {
+  if (run && map == run->map) {
+    g_object_unref(map); /* the run's reference stays */
     return;
   }
   /* fonts in pango's cache hold the map; shutting it down breaks the cycle */
@@ -396,11 +397,9 @@ static void release_fontmap(PangoFontMap *map, FcConfig *cfg) {
   if (cfg) FcConfigDestroy(cfg);
 }
 
-void cb_cairo_release_fonts(void) {
-  PangoFontMap *map = shared.map;
-  FcConfig *cfg = shared.cfg;
-  memset(&shared, 0, sizeof shared);
-  if (map) release_fontmap(map, cfg);
+void cb_cairo_fonts_free(cb_cairo_fonts *f) {
+  if (f && f->map) release_fontmap(NULL, f->map, f->cfg);
+  free(f);
 }
 
 static void destroy(cb_backend *base) {
@@ -421,7 +420,7 @@ static void destroy(cb_backend *base) {
     if (b->fd[i]) pango_font_description_free(b->fd[i]);
   if (b->layout) g_object_unref(b->layout);
   if (b->pc) g_object_unref(b->pc);
-  if (b->fontmap) release_fontmap(b->fontmap, b->fonts);
+  if (b->fontmap) release_fontmap(b->o.fonts, b->fontmap, b->fonts);
   free(b);
 }
 
@@ -444,7 +443,7 @@ static int add_font_files(FcConfig *cfg, const char *dir) {
 }
 
 /* A font map that sees only the fonts we ship, whatever the machine has. */
-static PangoFontMap *private_fontmap(const char *dir, FcConfig **out) {
+static PangoFontMap *private_fontmap(const char *dir, cb_cairo_fonts *run, FcConfig **out) {
   /* Our own fonts directory, with a cache of its own so that later starts
    * skip the scan; a cache that cannot be written costs only the scan. */
   const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
@@ -470,9 +469,12 @@ static PangoFontMap *private_fontmap(const char *dir, FcConfig **out) {
   }
   /* pango's first font map loads fontconfig's default configuration (every
    * font of the machine, which we never use) on a thread, and the first font
-   * waits for it: as the current configuration, ours is that default */
-  static bool current;
-  if (!current) current = FcConfigSetCurrent(cfg);
+   * waits for it: as the current configuration, ours is that default (set
+   * once a run, before its workers start) */
+  if (!run || !run->current) {
+    bool made_current = FcConfigSetCurrent(cfg);
+    if (run) run->current = made_current;
+  }
   PangoFontMap *fm = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT);
   if (!fm) {
     FcConfigDestroy(cfg);
@@ -488,13 +490,14 @@ static cb_status create(const cb_render_options *o, cb_backend **out, cb_error *
   if (!b) return cb_error_oom(err);
   b->base.cls = &cb_backend_cairo;
   b->o = *o;
-  if (!o->own_fonts && shared.map && strcmp(shared.dir, o->fonts_dir) == 0) {
-    b->fontmap = g_object_ref(shared.map);
-  } else if ((b->fontmap = private_fontmap(o->fonts_dir, &b->fonts)) && !o->own_fonts && !shared.map &&
-             strlen(o->fonts_dir) < sizeof shared.dir) {
+  cb_cairo_fonts *run = o->fonts;
+  if (!o->own_fonts && run && run->map && strcmp(run->dir, o->fonts_dir) == 0) {
+    b->fontmap = g_object_ref(run->map);
+  } else if ((b->fontmap = private_fontmap(o->fonts_dir, run, &b->fonts)) && !o->own_fonts && run &&
+             !run->map && strlen(o->fonts_dir) < sizeof run->dir) {
     /* the first map is kept for the run; this backend borrows it */
-    shared.map = g_object_ref(b->fontmap), shared.cfg = b->fonts, b->fonts = NULL;
-    strcpy(shared.dir, o->fonts_dir);
+    run->map = g_object_ref(b->fontmap), run->cfg = b->fonts, b->fonts = NULL;
+    strcpy(run->dir, o->fonts_dir);
   }
   if (!b->fontmap) {
     destroy(&b->base);

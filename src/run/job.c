@@ -128,7 +128,7 @@ static cb_status open_renderer(const cb_job *job, bool own_fonts, renderer *r, c
   char fonts[4096];
   snprintf(fonts, sizeof fonts, "%s/fonts", data);
   if (cb_fonts_check(fonts, err) != CB_OK) return err->status;
-  cb_render_options ro = {job->format, job->dpi > 0 ? job->dpi : 150, fonts, own_fonts};
+  cb_render_options ro = {job->format, job->dpi > 0 ? job->dpi : 150, fonts, own_fonts, false, job->fonts};
   double a4_w, a4_h;
   cb_page_size_named("a4", &a4_w, &a4_h);
   r->so = (cb_sheet_options){job->page_w > 0 ? job->page_w : a4_w,
@@ -677,6 +677,11 @@ cb_status cb_job_run(const cb_job *job, cb_dungeon **keep, cb_error *err) {
                         "several dungeons go into one PDF; for %s give a name pattern such as "
                         "-o 'dungeon-%%03d.%s'",
                         fmt->label, fmt->name);
-  if (!pattern) return run_one(job, job->count > 1 ? NULL : keep, err);
-  return write_files(job, err);
+  /* the run's fonts, kept from document to document (NULL when out of
+   * memory: each backend its own) */
+  cb_job run = *job;
+  run.fonts = cb_cairo_fonts_new();
+  cb_status st = pattern ? write_files(&run, err) : run_one(&run, job->count > 1 ? NULL : keep, err);
+  cb_cairo_fonts_free(run.fonts);
+  return st;
 }

@@ -50,6 +50,7 @@ typedef struct cb_job {
    * one-page sheet that needed a second page), or NULL */
   void (*notice)(void *ctx, const char *msg);
   void *notice_ctx;
+  struct cb_cairo_fonts *fonts; /* cb_job_run's own (callers leave it NULL): the fonts its documents share */
 } cb_job;
 
 /* Runs the job. On success, when keep is not NULL, *keep receives the dungeon
