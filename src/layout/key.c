@@ -771,12 +771,15 @@ static int fill(entry *e, cb_page *p, const cb_key_style *ks, const cb_dungeon *
   return i;
 }
 
-int cb_key_lines(const cb_key_style *ks, const cb_dungeon *d, int i, double w) {
+cb_status cb_key_lines(const cb_key_style *ks, const cb_dungeon *d, int i, double w, int *lines,
+                       cb_error *err) {
   entry e = {0};
   cb_flow f = {ks->m, ks->size, ks->leading, w, ks->ink, draw_mark, (void *)ks->symbols};
-  int lines = flow_entry(NULL, &f, entry_of(&e, ks, d, i, memo_at(ks, d, i)), 0, 0);
+  int n = flow_entry(NULL, &f, entry_of(&e, ks, d, i, memo_at(ks, d, i)), 0, 0);
   entry_free(&e);
-  return lines;
+  if (n < 0) return cb_error_oom(err);
+  *lines = n;
+  return CB_OK;
 }
 
 /* fill with its own scratch: the next entry, -1 when out of memory. */

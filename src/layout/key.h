@@ -50,8 +50,9 @@ cb_key_memo *cb_key_memo_new(const cb_dungeon *d);
 void cb_key_memo_free(cb_key_memo *m);
 
 /* The lines entry i (rooms first, then the extras) takes in a column w
- * wide; -1 when out of memory. */
-int cb_key_lines(const cb_key_style *ks, const cb_dungeon *d, int i, double w);
+ * wide, into *lines; CB_EINTERNAL with a message when out of memory. */
+cb_status cb_key_lines(const cb_key_style *ks, const cb_dungeon *d, int i, double w, int *lines,
+                       cb_error *err);
 /* Flows the entries of rooms from index *next on into `cols` columns of the
  * box x, y, w, h; *next gets the index of the first room that did not fit
  * (d->nrooms when all did). CB_EINTERNAL (err set, *next unchanged) when out

@@ -62,7 +62,9 @@ static cb_page *first_entry(const cb_dungeon *d, bool compact, double w) {
   cb_key_memo *memo = cb_key_memo_new(d);
   assert_non_null(memo);
   cb_key_style ks = {&fake_measure, 8, 10, 3, {0, 0, 0}, NULL, NULL, memo, false, 0, compact};
-  int lines = cb_key_lines(&ks, d, 0, w);
+  int lines = 0;
+  cb_error err = {0};
+  assert_int_equal(cb_key_lines(&ks, d, 0, w, &lines, &err), CB_OK);
   assert_true(lines > 0);
   cb_page *p = cb_page_new(w + 100, lines * 10 + 100);
   assert_non_null(p);
@@ -271,6 +273,24 @@ static void out_of_memory_is_a_status_with_a_message(void **state) {
     }
     assert_true(failed > 0);
   }
+  /* an entry's line count the same way */
+  long failed = 0;
+  for (long k = 0; k < 64; k++) {
+    cb_error err = {0};
+    int lines = -7;
+    cb_alloc_fail_once(k);
+    cb_status st = cb_key_lines(&ks, d, 0, 60, &lines, &err);
+    cb_alloc_fail_once(-1);
+    if (st == CB_OK) {
+      assert_true(lines > 0);
+      continue;
+    }
+    assert_int_equal(st, CB_EINTERNAL);
+    assert_true(err.msg[0] != '\0');
+    assert_int_equal(lines, -7); /* untouched */
+    failed++;
+  }
+  assert_true(failed > 0);
   cb_dungeon_free(d);
 }
 
