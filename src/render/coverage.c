@@ -3,6 +3,7 @@
 #include <fontconfig/fontconfig.h>
 /* (after fontconfig.h, which it needs) */
 #include <fontconfig/fcfreetype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,6 +15,7 @@ const char *const cb_font_files[CB_FONT_COUNT] = {"Vollkorn-Regular.ttf", "Vollk
 
 struct cb_coverage {
   FcCharSet *set[CB_FONT_COUNT];
+  uint64_t ascii[CB_FONT_COUNT][2]; /* a bit for each ASCII character the font has: the most of any text */
 };
 
 void cb_coverage_free(cb_coverage *c) {
@@ -37,6 +39,8 @@ cb_coverage *cb_coverage_load(const char *fonts_dir) {
       cb_coverage_free(c);
       return NULL;
     }
+    for (unsigned cp = 0; cp < 128; cp++)
+      if (FcCharSetHasChar(c->set[i], cp)) c->ascii[i][cp / 64] |= (uint64_t)1 << (cp % 64);
   }
   return c;
 }
@@ -55,9 +59,15 @@ static void add_missing(char *list, size_t cap, int *n, unsigned cp) {
  * text when it lacks one. */
 static void scan(const cb_coverage *c, cb_font font, const char *text, char *list, size_t cap, int *n,
                  const char **first) {
-  const FcCharSet *set = c->set[(unsigned)font < CB_FONT_COUNT ? font : 0];
+  int f = (unsigned)font < CB_FONT_COUNT ? font : 0;
+  const FcCharSet *set = c->set[f];
   size_t len = strlen(text);
   for (size_t i = 0; i < len;) {
+    unsigned char b = (unsigned char)text[i];
+    if (b < 128 && (c->ascii[f][b / 64] >> (b % 64) & 1)) {
+      i++;
+      continue;
+    }
     unsigned cp = 0;
     int step = cb_utf8_char(text + i, len - i, &cp);
     if (step == 0 || !FcCharSetHasChar(set, cp)) {
