@@ -218,6 +218,11 @@ static int floor_draw(const char *pagefile, const char *out, const char *fonts) 
   for (int i = 0; i < n; i++) {
     fpage *p = &pages[i];
     cairo_pdf_surface_set_size(s, p->w, p->h);
+    /* white paper first, as crawlbook's backend lays it: the page is then one
+     * rectangle of cairo's analysis, which each item joins at no cost */
+    cairo_rectangle(cr, 0, 0, p->w, p->h);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_fill(cr);
     for (int k = 0; k < p->nitems; k++) {
       const cb_item *it = &p->items[k];
       if (it->kind == CB_ITEM_TEXT) {
