@@ -1,5 +1,6 @@
 #include "json_fields.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,6 +25,14 @@ static const char *key_of(const cb_json_field *f) { return f->kind == CB_JF_LIST
 static int count_of(const void *rec, const cb_json_field *f) {
   return *(const int *)((const char *)rec + f->count);
 }
+/* The count of an array without one: FIXED, all; TRIM, the entries up to the last non-zero one. */
+static int trimmed(const void *m, const cb_json_field *f) {
+  int n = f->max;
+  if (f->kind == CB_JF_POINTS) return n; /* CB_JF_FIXED */
+  while (n > 0 && !((const int *)m)[n - 1])
+    n--;
+  return n;
+}
 static int name_value(const void *m, const cb_json_field *f) {
   return f->flags & CB_JF_IN_BOOL ? *(const bool *)m : *(const int *)m;
 }
@@ -35,7 +44,7 @@ static void put_point(cb_jw *w, const double *p) {
 
 /* [[x, y], ...] or [n, ...]: the count's entries of the member's array. */
 static void put_array(cb_jw *w, const cb_json_field *f, const void *m, int n) {
-  const void *a = f->flags & CB_JF_INLINE ? m : *(const void *const *)m;
+  const void *a = f->flags & (CB_JF_INLINE | CB_JF_TRIM | CB_JF_FIXED) ? m : *(const void *const *)m;
   cb_jw_raw(w, "[", 1);
   for (int i = 0; i < n; i++) {
     cb_jw_next(w, i);
@@ -45,6 +54,11 @@ static void put_array(cb_jw *w, const cb_json_field *f, const void *m, int n) {
       cb_jw_int(w, ((const int *)a)[i]);
   }
   cb_jw_raw(w, "]", 1);
+}
+
+static void put_dir(cb_jw *w, const double *u) {
+  cb_jw_raw(w, "[", 1), cb_jw_real(w, round(u[0] * 1e4) / 1e4), cb_jw_raw(w, ",", 1),
+      cb_jw_real(w, round(u[1] * 1e4) / 1e4), cb_jw_raw(w, "]", 1);
 }
 
 static void put_pair(cb_jw *w, int a, int b) {
@@ -70,7 +84,9 @@ static bool left_out(const cb_json_field *f, const void *rec, const void *m) {
   if (f->flags & CB_JF_OMIT_NULL) {
     if (f->kind == CB_JF_STR && !*(const char *const *)m) return true;
     if (f->kind == CB_JF_POINTS && !count_of(rec, f)) return true;
+    if (f->kind == CB_JF_INT && !*(const int *)m) return true;
   }
+  if ((f->flags & CB_JF_TRIM) && !trimmed(m, f)) return true;
   return f->omit && f->omit(rec);
 }
 
@@ -80,7 +96,7 @@ static void put_field(cb_jw *w, const cb_json_field *f, const void *rec, const v
     if ((f->flags & CB_JF_ZERO_NULL) && !*(const int *)m)
       cb_jw_put(w, "null");
     else
-      cb_jw_int(w, *(const int *)m);
+      cb_jw_int(w, *(const int *)m + (f->flags & CB_JF_FROM1 ? 1 : 0));
     break;
   case CB_JF_REAL: cb_jw_real(w, *(const double *)m); break;
   case CB_JF_COORD: cb_jw_coord(w, *(const double *)m); break;
@@ -90,29 +106,69 @@ static void put_field(cb_jw *w, const cb_json_field *f, const void *rec, const v
   case CB_JF_BOOL: cb_jw_put(w, *(const bool *)m ? "true" : "false"); break;
   case CB_JF_POINT: put_point(w, m); break;
   case CB_JF_POINTS:
-  case CB_JF_INTS: put_array(w, f, m, count_of(rec, f)); break;
+  case CB_JF_INTS:
+    put_array(w, f, m, f->flags & (CB_JF_TRIM | CB_JF_FIXED) ? trimmed(m, f) : count_of(rec, f));
+    break;
   case CB_JF_LIST: cb_jw_list(w, f->list, *(const void *const *)m, count_of(rec, f)); break;
   case CB_JF_PAIR: put_pair(w, *(const int *)m, count_of(rec, f)); break;
   case CB_JF_PAIRS: put_pairs(w, *(const int(*const *)[2])m, count_of(rec, f)); break;
   case CB_JF_MARKS: put_strs(w, *(const char *const *const *)m, count_of(rec, f)); break;
+  case CB_JF_DIR: put_dir(w, m); break;
   }
 }
 
-void cb_jw_fields(cb_jw *w, const cb_json_field *f, int nf, const void *rec, int first) {
+/* Whether field f is not in the form (brief: the short one). */
+static bool skipped(const cb_json_field *f, bool brief) { return brief && (f->flags & CB_JF_LONG); }
+
+static void put_fields(cb_jw *w, const cb_json_field *f, int nf, const void *rec, int first, bool brief) {
   for (int i = 0; i < nf; i++) {
     const void *m = member(rec, &f[i]);
-    if (left_out(&f[i], rec, m)) continue;
+    if (skipped(&f[i], brief) || left_out(&f[i], rec, m)) continue;
     cb_jw_key(w, key_of(&f[i]), first);
     first = 0;
     put_field(w, &f[i], rec, m);
   }
 }
 
+void cb_jw_fields(cb_jw *w, const cb_json_field *f, int nf, const void *rec, int first) {
+  put_fields(w, f, nf, rec, first, false);
+}
+
+static bool same_field(const cb_json_field *f, const void *a, const void *b) {
+  const double *x = a, *y = b;
+  switch (f->kind) {
+  case CB_JF_INT: return *(const int *)a == *(const int *)b;
+  case CB_JF_NAME: return name_value(a, f) == name_value(b, f);
+  case CB_JF_BOOL: return *(const bool *)a == *(const bool *)b;
+  case CB_JF_REAL:
+  case CB_JF_COORD: return x[0] == y[0];
+  case CB_JF_POINT:
+  case CB_JF_DIR: return x[0] == y[0] && x[1] == y[1];
+  case CB_JF_STR: {
+    const char *s = *(const char *const *)a, *t = *(const char *const *)b;
+    return s == t || (s && t && strcmp(s, t) == 0);
+  }
+  case CB_JF_INTS:
+  case CB_JF_POINTS:
+    if (f->flags & CB_JF_TRIM) return memcmp(a, b, (size_t)f->max * sizeof(int)) == 0;
+    for (int i = 0; (f->flags & CB_JF_FIXED) && i < 2 * f->max; i++)
+      if (x[i] != y[i]) return false;
+    return true;
+  default: return true;
+  }
+}
+
+bool cb_jf_same(const cb_json_field *f, int nf, const void *a, const void *b, bool brief) {
+  for (int i = 0; i < nf; i++)
+    if (!skipped(&f[i], brief) && !same_field(&f[i], member(a, &f[i]), member(b, &f[i]))) return false;
+  return true;
+}
+
 void cb_jw_list(cb_jw *w, const cb_json_list *l, const void *items, int n) {
   cb_jw_raw(w, "[", 1);
   for (int i = 0; i < n; i++) {
     cb_jw_next(w, i), cb_jw_raw(w, "{", 1);
-    cb_jw_fields(w, l->fields, l->nfields, (const char *)items + (size_t)i * l->size, 1);
+    put_fields(w, l->fields, l->nfields, (const char *)items + (size_t)i * l->size, 1, l->brief);
     cb_jw_raw(w, "}", 1);
   }
   cb_jw_raw(w, "]", 1);
@@ -140,7 +196,21 @@ static int read_int(cb_json_reader *r, json_t *obj, const char *where, const cb_
     if (f->flags & CB_JF_REQUIRED) cb_jr_fail(r, where, "missing field '%s'", f->key);
     return 0;
   }
-  return cb_jr_int(r, obj, where, f->key, (long)f->lo, hi, f->flags & CB_JF_REQUIRED, (int)f->dflt);
+  int x = cb_jr_int(r, obj, where, f->key, (long)f->lo, hi, f->flags & CB_JF_REQUIRED, (int)f->dflt);
+  return f->flags & CB_JF_FROM1 ? x - 1 : x;
+}
+
+/* [ux, uy], each -1..1. */
+static void read_dir(cb_json_reader *r, json_t *obj, const char *where, const cb_json_field *f, double *out) {
+  json_t *a = cb_jr_array(r, obj, where, f->key, 2, f->flags & CB_JF_REQUIRED);
+  if (!a) return;
+  json_t *x = json_array_get(a, 0), *y = json_array_get(a, 1);
+  if (json_array_size(a) != 2 || !json_is_number(x) || !json_is_number(y)) {
+    cb_jr_fail(r, where, "'%s' must be [ux, uy]", f->key);
+    return;
+  }
+  out[0] = json_number_value(x), out[1] = json_number_value(y);
+  if (!(fabs(out[0]) <= 1 && fabs(out[1]) <= 1)) cb_jr_fail(r, where, "'%s' must be a direction", f->key);
 }
 
 static void read_bool(cb_json_reader *r, json_t *obj, const char *where, const cb_json_field *f, bool *out) {
@@ -148,14 +218,13 @@ static void read_bool(cb_json_reader *r, json_t *obj, const char *where, const c
   *out = v && json_is_true(v);
 }
 
-/* [x, y] in feet (the message names no key: the place does). */
-static int read_point(cb_json_reader *r, json_t *v, const char *where, double *out) {
+/* [x, y] in feet, each within +-lim (the message names no key: the place does). */
+static int read_point(cb_json_reader *r, json_t *v, const char *where, double lim, double *out) {
   if (!json_is_array(v) || json_array_size(v) != 2 || !json_is_number(json_array_get(v, 0)) ||
       !json_is_number(json_array_get(v, 1)))
     return cb_jr_fail(r, where, "a point must be [x, y] in feet"), -1;
   double x = json_number_value(json_array_get(v, 0)), y = json_number_value(json_array_get(v, 1));
-  if (!(x >= -CB_JSON_MAX_COORD && x <= CB_JSON_MAX_COORD && y >= -CB_JSON_MAX_COORD &&
-        y <= CB_JSON_MAX_COORD))
+  if (!(x >= -lim && x <= lim && y >= -lim && y <= lim))
     return cb_jr_fail(r, where, "a point lies outside +-%g ft", CB_JSON_MAX_COORD), -1;
   out[0] = x, out[1] = y;
   return 0;
@@ -166,14 +235,15 @@ static int read_entry(cb_json_reader *r, json_t *v, const char *where, const cb_
                       size_t i) {
   if (f->kind == CB_JF_INTS) {
     if (!json_is_integer(v) || json_integer_value(v) < f->lo || json_integer_value(v) > f->hi)
-      return cb_jr_fail(r, where, "'%s' must hold whole numbers from %ld to %ld", f->key, (long)f->lo,
-                        (long)f->hi),
+      return (f->choices ? cb_jr_fail(r, where, "'%s' must %s", f->key, f->choices)
+                         : cb_jr_fail(r, where, "'%s' must hold whole numbers from %ld to %ld", f->key,
+                                      (long)f->lo, (long)f->hi)),
              -1;
     ((int *)a)[i] = (int)json_integer_value(v);
     return 0;
   }
   double *p = (double *)a + 2 * i;
-  if (read_point(r, v, where, p)) return -1;
+  if (read_point(r, v, where, f->flags & CB_JF_UNBOUNDED ? HUGE_VAL : CB_JSON_MAX_COORD, p)) return -1;
   if ((f->flags & CB_JF_LEGS) && i > 0 && p[0] != p[-2] && p[1] != p[-1])
     return cb_jr_fail(r, where, "'%s': legs must run north-south or east-west", f->key), -1;
   return 0;
@@ -186,10 +256,11 @@ static void read_array(cb_json_reader *r, json_t *obj, const char *where, const 
   if (!a) return;
   size_t count = json_array_size(a), size = f->kind == CB_JF_INTS ? sizeof(int) : 2 * sizeof(double), i;
   if (count < (size_t)f->min) {
-    cb_jr_fail(r, where, "'%s' needs at least %d points", f->key, f->min);
+    cb_jr_fail(r, where, "'%s' needs %s%d points", f->key, f->flags & CB_JF_FIXED ? "" : "at least ", f->min);
     return;
   }
-  void *out = f->flags & CB_JF_INLINE ? m : cb_arena_alloc(r->d->arena, count + 1, size);
+  void *out =
+      f->flags & (CB_JF_INLINE | CB_JF_TRIM | CB_JF_FIXED) ? m : cb_arena_alloc(r->d->arena, count + 1, size);
   if (!out) {
     cb_jr_oom(r);
     return;
@@ -198,6 +269,7 @@ static void read_array(cb_json_reader *r, json_t *obj, const char *where, const 
   json_array_foreach(a, i, v) {
     if (read_entry(r, v, where, f, out, i)) return;
   }
+  if (f->flags & (CB_JF_TRIM | CB_JF_FIXED)) return;
   if (!(f->flags & CB_JF_INLINE)) *(void **)m = out;
   *n = (int)count;
 }
@@ -301,7 +373,8 @@ static void read_field(cb_json_reader *r, json_t *obj, const char *where, const 
   case CB_JF_BITS: *(unsigned *)m = cb_jr_bits(r, obj, where, f->key, f->parse); break;
   case CB_JF_BOOL: read_bool(r, obj, where, f, m); break;
   case CB_JF_POINT:
-    if (req || json_object_get(obj, f->key)) read_point(r, json_object_get(obj, f->key), where, m);
+    if (req || json_object_get(obj, f->key))
+      read_point(r, json_object_get(obj, f->key), where, CB_JSON_MAX_COORD, m);
     break;
   case CB_JF_POINTS:
   case CB_JF_INTS: read_array(r, obj, where, f, m, n); break;
@@ -309,14 +382,22 @@ static void read_field(cb_json_reader *r, json_t *obj, const char *where, const 
   case CB_JF_PAIR: read_one_pair(r, obj, where, f, vars, rec); break;
   case CB_JF_PAIRS: read_pairs(r, obj, where, f, vars, rec); break;
   case CB_JF_MARKS: read_marks(r, obj, where, f, vars, rec); break;
+  case CB_JF_DIR: read_dir(r, obj, where, f, m); break;
   }
+}
+
+static cb_status read_fields(cb_json_reader *r, json_t *obj, const char *where, const cb_json_field *f,
+                             int nf, const long *vars, void *rec, bool brief) {
+  for (int i = 0; i < nf && !r->st; i++)
+    if (r->version >= f[i].since && !skipped(&f[i], brief) &&
+        !((f[i].flags & CB_JF_AS_WRITTEN) && f[i].omit(rec)))
+      read_field(r, obj, where, &f[i], vars, rec);
+  return r->st;
 }
 
 cb_status cb_jr_fields(cb_json_reader *r, json_t *obj, const char *where, const cb_json_field *f, int nf,
                        const long *vars, void *rec) {
-  for (int i = 0; i < nf && !r->st; i++)
-    if (r->version >= f[i].since) read_field(r, obj, where, &f[i], vars, rec);
-  return r->st;
+  return read_fields(r, obj, where, f, nf, vars, rec, false);
 }
 
 void *cb_jr_list(cb_json_reader *r, json_t *obj, const char *where, const cb_json_list *l, const long *vars,
@@ -339,7 +420,7 @@ void *cb_jr_list(cb_json_reader *r, json_t *obj, const char *where, const cb_jso
       return NULL;
     }
     void *item = items + i * l->size;
-    if (cb_jr_fields(r, v, at, l->fields, l->nfields, vars, item) ||
+    if (read_fields(r, v, at, l->fields, l->nfields, vars, item, l->brief) ||
         (l->check && l->check(r, v, at, item, ctx)))
       return NULL;
   }

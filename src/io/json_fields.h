@@ -25,7 +25,8 @@ typedef enum cb_jf_kind {
   CB_JF_LIST,   /* a pointer to records with its int count: the nested list `list` */
   CB_JF_PAIR,   /* two ints, the member and the one at `count`: [a, b], a lo..hi and b lo2..hi2 */
   CB_JF_PAIRS,  /* int (*)[2] with its int count: [[a, b], ...] of at most max, each as a PAIR */
-  CB_JF_MARKS   /* const char ** with its int count: a square, max strings of max marks, each of choices */
+  CB_JF_MARKS,  /* const char ** with its int count: a square, max strings of max marks, each of choices */
+  CB_JF_DIR     /* double[2], a way [ux, uy] each -1..1, written as reals to 1/10000 */
 } cb_jf_kind;
 
 enum {
@@ -34,7 +35,15 @@ enum {
   CB_JF_ZERO_NULL = 4, /* CB_JF_INT: 0 is written null, and null reads as 0 (REQUIRED: present, maybe null) */
   CB_JF_IN_BOOL = 8,   /* CB_JF_NAME: the member is a bool (name(0) and name(1)), not an int */
   CB_JF_LEGS = 16,     /* CB_JF_POINTS: each leg runs north-south or east-west */
-  CB_JF_INLINE = 32    /* CB_JF_POINTS: the member is the array itself, not a pointer */
+  CB_JF_INLINE = 32,   /* CB_JF_POINTS: the member is the array itself, not a pointer */
+  CB_JF_LONG = 64,     /* only in a list's long form (not written or read where the list is brief) */
+  CB_JF_FROM1 = 128,   /* CB_JF_INT: held from 0, numbered from 1 in JSON */
+  CB_JF_TRIM = 256,    /* CB_JF_INTS: int[max] itself, no count: written up to its last non-zero entry,
+                          left out when all are zero, and read into the array, the rest zero */
+  CB_JF_FIXED = 512,   /* CB_JF_POINTS: double[max][2] itself, no count: always max points */
+  CB_JF_UNBOUNDED =
+      1024, /* CB_JF_POINTS: not held within +-CB_JSON_MAX_COORD (the list's check bounds them) */
+  CB_JF_AS_WRITTEN = 2048 /* reading: read only where omit, given the fields before it, says it is written */
 };
 struct cb_json_list;
 
@@ -54,7 +63,8 @@ typedef struct cb_json_field {
   size_t count; /* POINTS, INTS, LIST: the offset of the int count of entries */
   int min, max; /* POINTS, INTS: the entries allowed */
   const struct cb_json_list *list; /* LIST: the entries' own list, and their key */
-  const char *choices;             /* NAME: the names allowed, for the message ("N, E, S or W") */
+  const char *choices;  /* NAME: the names allowed, for the message ("N, E, S or W"); INTS: what the
+                           entries must do ("'KEY' must CHOICES"; NULL: be whole numbers from lo to hi) */
   const char *part[2];  /* PAIR(S): what a and b are ("level", "room"); MARKS: a string, a mark ("row") */
   double lo2, hi2;      /* PAIR(S): the bounds of b */
   int hi_var2, max_var; /* > 0: hi2 (PAIR(S)), max (PAIRS) is vars[...- 1] */
@@ -115,6 +125,22 @@ typedef struct cb_json_field {
     .key = k, .kind = CB_JF_MARKS, .offset = offsetof(T, m), .flags = CB_JF_REQUIRED,                        \
     .count = offsetof(T, n), .part = {row, col}, .max_var = var_n, .choices = ch                             \
   }
+/* [a, ...] of int m[most], each lo..hi, up to its last non-zero entry; left out when all are zero.
+ * A bad entry: "'KEY' must MUST". */
+#define CB_JF_TRIM_OF(T, m, k, low, high, most, must)                                                        \
+  {                                                                                                          \
+    .key = k, .kind = CB_JF_INTS, .offset = offsetof(T, m), .flags = CB_JF_TRIM, .lo = low, .hi = high,      \
+    .max = most, .choices = must                                                                             \
+  }
+/* [[x, y] x n]: double m[n][2] itself, always n points. */
+#define CB_JF_FIXED_OF(T, m, k, n, fl, left_out)                                                             \
+  {                                                                                                          \
+    .key = k, .kind = CB_JF_POINTS, .offset = offsetof(T, m), .flags = CB_JF_FIXED | (fl), .min = n,         \
+    .max = n, .omit = left_out                                                                               \
+  }
+/* [ux, uy]: double ux and the double after it. */
+#define CB_JF_DIR_OF(T, m, k)                                                                                \
+  { .key = k, .kind = CB_JF_DIR, .offset = offsetof(T, m), .flags = CB_JF_REQUIRED }
 /* A nested list, under its own key (l->key). */
 #define CB_JF_LIST_OF(T, m, n, l)                                                                            \
   { .kind = CB_JF_LIST, .offset = offsetof(T, m), .count = offsetof(T, n), .list = l }
@@ -131,11 +157,16 @@ typedef struct cb_json_list {
   size_t size;
   /* entry: the JSON object; may fill more of item */
   cb_status (*check)(cb_json_reader *r, json_t *entry, const char *where, void *item, void *ctx);
+  bool brief; /* the short form: its CB_JF_LONG fields are neither written nor read */
 } cb_json_list;
 
 /* Writes rec's fields as "key":value pairs, a comma before each unless
  * first (and before none when every earlier one was left out). */
 void cb_jw_fields(cb_jw *w, const cb_json_field *f, int nf, const void *rec, int first);
+/* Whether a and b hold the same values in the fields (those of the short
+ * form when brief); lists, arrays behind pointers and squares are left out
+ * of the comparison (only arrays held in the record, TRIM and FIXED, are in). */
+bool cb_jf_same(const cb_json_field *f, int nf, const void *a, const void *b, bool brief);
 /* Writes [{...},...]: n records of the list's size from items. */
 void cb_jw_list(cb_jw *w, const cb_json_list *l, const void *items, int n);
 

@@ -108,7 +108,7 @@ static int local_index(const gl *g, int id) {
 }
 
 /* Rooms of the level and the passages between them, one edge per pair. */
-static int gl_build(const cb_dungeon *d, int level, gl *g) {
+static cb_status gl_build(const cb_dungeon *d, int level, gl *g, cb_error *err) {
   memset(g, 0, sizeof *g);
   for (int i = 0; i < d->nrooms; i++)
     g->n += !level || d->rooms[i].level == level;
@@ -118,7 +118,7 @@ static int gl_build(const cb_dungeon *d, int level, gl *g) {
   int *pairs = cb_malloc(((size_t)d->npassages + 1) * 2 * sizeof *pairs);
   if (!g->id || !g->x || !g->y || !pairs) {
     free(pairs);
-    return -1;
+    return cb_error_oom(err);
   }
   int k = 0;
   for (int i = 0; i < d->nrooms; i++)
@@ -136,7 +136,7 @@ static int gl_build(const cb_dungeon *d, int level, gl *g) {
   g->eb = cb_malloc(((size_t)m + 1) * sizeof *g->eb);
   if (!g->ea || !g->eb) {
     free(pairs);
-    return -1;
+    return cb_error_oom(err);
   }
   for (int i = 0; i < m; i++) {
     if (g->m > 0 && g->ea[g->m - 1] == pairs[2 * i] && g->eb[g->m - 1] == pairs[2 * i + 1]) continue;
@@ -145,7 +145,7 @@ static int gl_build(const cb_dungeon *d, int level, gl *g) {
     g->m++;
   }
   free(pairs);
-  return 0;
+  return CB_OK;
 }
 
 static double orient(double ax, double ay, double bx, double by, double cx, double cy) {
@@ -402,20 +402,21 @@ static void lay_out(gl *g, uint64_t seed, int level, double *bx, double *by, dou
   }
 }
 
-int cb_graph_layout(cb_graph_cache *cache, const cb_dungeon *d, int level, double aspect,
-                    cb_graph_pos **out) {
-  *out = NULL;
+cb_status cb_graph_layout(cb_graph_cache *cache, const cb_dungeon *d, int level, double aspect,
+                          cb_graph_pos **out, int *count, cb_error *err) {
+  *out = NULL, *count = 0;
   gl g;
-  if (gl_build(d, level, &g)) {
+  cb_status st = gl_build(d, level, &g, err);
+  if (st) {
     gl_free(&g);
-    return -1;
+    return st;
   }
   int n = g.n;
   double *bx = cb_malloc(((size_t)n + 1) * sizeof *bx), *by = cb_malloc(((size_t)n + 1) * sizeof *by);
   double *dx = cb_malloc(((size_t)n + 1) * sizeof *dx), *dy = cb_malloc(((size_t)n + 1) * sizeof *dy);
   cb_graph_pos *pos = cb_malloc(((size_t)n + 1) * sizeof *pos);
   if (!bx || !by || !dx || !dy || !pos) {
-    n = -1;
+    st = cb_error_oom(err);
     goto done;
   }
   const struct shape *kept = shape_find(cache, &g, d->seed);
@@ -430,7 +431,7 @@ int cb_graph_layout(cb_graph_cache *cache, const cb_dungeon *d, int level, doubl
   for (int i = 0; i < n; i++)
     pos[i] = (cb_graph_pos){g.id[i], round(bx[i] * CB_GRAPH_EDGE_FT * 100) / 100,
                             round(by[i] * CB_GRAPH_EDGE_FT * 100) / 100};
-  *out = pos;
+  *out = pos, *count = n;
   pos = NULL;
 done:
   free(pos);
@@ -439,18 +440,19 @@ done:
   free(dx);
   free(dy);
   gl_free(&g);
-  return n;
+  return st;
 }
 
-int cb_graph_crossings(const cb_dungeon *d, int level, const cb_graph_pos *pos, int n) {
+cb_status cb_graph_crossings(const cb_dungeon *d, int level, const cb_graph_pos *pos, int n, int *count,
+                             cb_error *err) {
+  *count = 0;
   gl g;
-  if (gl_build(d, level, &g) || g.n != n) {
-    gl_free(&g);
-    return -1;
-  }
-  for (int i = 0; i < n; i++)
+  cb_status st = gl_build(d, level, &g, err);
+  if (!st && g.n != n)
+    st = cb_error_set(err, CB_EINTERNAL, "%d positions for the %d rooms of level %d", n, g.n, level);
+  for (int i = 0; !st && i < n; i++)
     g.x[i] = pos[i].x, g.y[i] = pos[i].y;
-  int c = crossings(&g, g.x, g.y);
+  if (!st) *count = crossings(&g, g.x, g.y);
   gl_free(&g);
-  return c;
+  return st;
 }

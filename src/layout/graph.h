@@ -14,6 +14,7 @@
 #ifndef CB_GRAPH_LAYOUT_H
 #define CB_GRAPH_LAYOUT_H
 
+#include "base/error.h"
 #include "model/dungeon.h"
 
 typedef struct cb_graph_pos {
@@ -33,14 +34,19 @@ void cb_graph_cache_free(cb_graph_cache *c);
 
 /* Lays out the rooms of level `level` (0: every room) for a box `aspect`
  * times as wide as it is high (0: any shape). *out gets one entry per room
- * of the level, in room order (malloc-owned: the caller frees it); returns
- * their count, or -1 when out of memory. Passages to other levels and ways
- * out are ignored. With a cache (or NULL), a level laid out before is only
- * fitted to the box: the same places either way. */
-int cb_graph_layout(cb_graph_cache *cache, const cb_dungeon *d, int level, double aspect, cb_graph_pos **out);
+ * of the level, in room order (malloc-owned: the caller frees it), *count
+ * their count; CB_EINTERNAL (err set, may be NULL; *out NULL, *count 0) when
+ * out of memory. Passages to other levels and ways out are ignored. With a
+ * cache (or NULL), a level laid out before is only fitted to the box: the
+ * same places either way. */
+cb_status cb_graph_layout(cb_graph_cache *cache, const cb_dungeon *d, int level, double aspect,
+                          cb_graph_pos **out, int *count, cb_error *err);
 
-/* How many pairs of passages on the level cross at the given positions
- * (pos as cb_graph_layout returns; passages sharing a room never count). */
-int cb_graph_crossings(const cb_dungeon *d, int level, const cb_graph_pos *pos, int n);
+/* *count: how many pairs of passages on the level cross at the given
+ * positions (pos as cb_graph_layout returns; passages sharing a room never
+ * count). CB_EINTERNAL (err set, may be NULL) when out of memory or when n is
+ * not the level's number of rooms. */
+cb_status cb_graph_crossings(const cb_dungeon *d, int level, const cb_graph_pos *pos, int n, int *count,
+                             cb_error *err);
 
 #endif

@@ -28,6 +28,7 @@ struct cb_place {
   cb_boxgrid *grid;
   int *near; /* the ids a query lists */
   size_t cap_near;
+  cb_error err; /* the first failure to add an obstacle */
 };
 
 /* Costs of one overlap: leaving the map is worst, covering a room or another
@@ -58,36 +59,46 @@ void cb_place_free(cb_place *pl) {
 
 /* A NaN edge makes the overlap tests pass along its axis: the grid lists
  * such an obstacle to every query, and such a query meets every obstacle. */
-static int index_obstacle(cb_place *pl, cb_box extent, int id) {
-  if (cb_grow(&pl->near, &pl->cap_near, (size_t)id + 1, sizeof *pl->near)) return -1;
-  return cb_boxgrid_add(pl->grid, id, extent.x0, extent.y0, extent.x1, extent.y1);
+static cb_status index_obstacle(cb_place *pl, cb_box extent, int id) {
+  if (cb_grow(&pl->near, &pl->cap_near, (size_t)id + 1, sizeof *pl->near) ||
+      cb_boxgrid_add(pl->grid, id, extent.x0, extent.y0, extent.x1, extent.y1))
+    return cb_error_oom(&pl->err);
+  return CB_OK;
 }
 
-int cb_place_segment(cb_place *pl, double x0, double y0, double x1, double y1, double half_width) {
-  if (cb_grow(&pl->segs, &pl->cap_segs, pl->nsegs + 1, sizeof *pl->segs)) return -1;
+/* Room for one more obstacle in *a (n of them, cap): CB_OK, or out of memory. */
+static cb_status more(cb_place *pl, void *a, size_t *cap, size_t n, size_t size) {
+  return cb_grow(a, cap, n + 1, size) ? cb_error_oom(&pl->err) : CB_OK;
+}
+
+const cb_error *cb_place_error(const cb_place *pl) { return &pl->err; }
+
+cb_status cb_place_segment(cb_place *pl, double x0, double y0, double x1, double y1, double half_width) {
+  if (more(pl, &pl->segs, &pl->cap_segs, pl->nsegs, sizeof *pl->segs)) return pl->err.status;
   /* (a NaN coordinate stays NaN here, where fmin would drop it) */
   cb_box extent = cb_box_grow(
       (cb_box){x0 < x1 ? x0 : x1, y0 < y1 ? y0 : y1, x0 < x1 ? x1 : x0, y0 < y1 ? y1 : y0}, half_width);
   if (isnan(x0) || isnan(x1)) extent.x0 = extent.x1 = NAN;
   if (isnan(y0) || isnan(y1)) extent.y0 = extent.y1 = NAN;
-  if (index_obstacle(pl, extent, (int)pl->nsegs * KINDS + KIND_SEG)) return -1;
+  if (index_obstacle(pl, extent, (int)pl->nsegs * KINDS + KIND_SEG)) return pl->err.status;
   pl->segs[pl->nsegs++] = (seg){x0, y0, x1, y1, half_width};
-  return 0;
+  return CB_OK;
 }
 
-int cb_place_circle(cb_place *pl, double cx, double cy, double r) {
-  if (cb_grow(&pl->circs, &pl->cap_circs, pl->ncircs + 1, sizeof *pl->circs)) return -1;
-  if (index_obstacle(pl, (cb_box){cx - r, cy - r, cx + r, cy + r}, (int)pl->ncircs * KINDS + KIND_CIRC))
-    return -1;
+cb_status cb_place_circle(cb_place *pl, double cx, double cy, double r) {
+  if (more(pl, &pl->circs, &pl->cap_circs, pl->ncircs, sizeof *pl->circs) ||
+      index_obstacle(pl, (cb_box){cx - r, cy - r, cx + r, cy + r}, (int)pl->ncircs * KINDS + KIND_CIRC))
+    return pl->err.status;
   pl->circs[pl->ncircs++] = (circ){cx, cy, r};
-  return 0;
+  return CB_OK;
 }
 
-int cb_place_box(cb_place *pl, cb_box b) {
-  if (cb_grow(&pl->boxes, &pl->cap_boxes, pl->nboxes + 1, sizeof *pl->boxes)) return -1;
-  if (index_obstacle(pl, b, (int)pl->nboxes * KINDS + KIND_BOX)) return -1;
+cb_status cb_place_box(cb_place *pl, cb_box b) {
+  if (more(pl, &pl->boxes, &pl->cap_boxes, pl->nboxes, sizeof *pl->boxes) ||
+      index_obstacle(pl, b, (int)pl->nboxes * KINDS + KIND_BOX))
+    return pl->err.status;
   pl->boxes[pl->nboxes++] = b;
-  return 0;
+  return CB_OK;
 }
 
 cb_box cb_box_centered(double cx, double cy, double w, double h) {

@@ -4,6 +4,8 @@
 #ifndef CB_PLACE_H
 #define CB_PLACE_H
 
+#include "base/error.h"
+
 typedef struct cb_box {
   double x0, y0, x1, y1;
 } cb_box;
@@ -15,10 +17,13 @@ typedef struct cb_place cb_place;
 cb_place *cb_place_new(cb_box bounds);
 void cb_place_free(cb_place *pl);
 
-/* Obstacles; each returns 0, or -1 on OOM. */
-int cb_place_segment(cb_place *pl, double x0, double y0, double x1, double y1, double half_width);
-int cb_place_circle(cb_place *pl, double cx, double cy, double r);
-int cb_place_box(cb_place *pl, cb_box b);
+/* Obstacles; each returns CB_OK, or CB_EINTERNAL when out of memory (the
+ * obstacle is not added; cb_place_error says why). */
+cb_status cb_place_segment(cb_place *pl, double x0, double y0, double x1, double y1, double half_width);
+cb_status cb_place_circle(cb_place *pl, double cx, double cy, double r);
+cb_status cb_place_box(cb_place *pl, cb_box b);
+/* The first failure to add an obstacle (status CB_OK and no message: none). */
+const cb_error *cb_place_error(const cb_place *pl);
 
 /* What putting b here costs: 0 when it touches nothing and stays inside. */
 double cb_place_cost(cb_place *pl, cb_box b); /* not const: queries stamp what they count */

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # leximorph from the command line: bad options and bad tables are refused
 # with exit 2 and nothing written; the booklet has the tunnel sketch page;
-# a saved dungeon renders to the same bytes; the footer's command remakes it.
+# a saved dungeon renders to the same bytes, and edits to its JSON are refused
+# with the field and place named; the footer's command remakes it.
 set -u
 : "${CRAWLBOOK:?set CRAWLBOOK to the crawlbook binary}"
 tmp=$(mktemp -d)
@@ -80,6 +81,51 @@ sed 's/"side":"left"/"side":"up"/' "$tmp/a.json" >"$tmp/bad.json"
 "$CRAWLBOOK" render "$tmp/bad.json" -o "$tmp/bad.pdf" 2>"$tmp/stderr"
 [ $? -eq 2 ] || say "a bad side was not refused"
 [ -e "$tmp/bad.pdf" ] && say "a bad JSON wrote a PDF"
+
+# the sketch's lists are the procedure's in their short form; edits are refused with the field and
+# place named, and the rooms behind a wall's doors, 1-based tunnels and a door's way and stub read back
+edit() { # edit NAME 'python statements on d' : writes $tmp/NAME.json from a.json
+  python3 - "$tmp/a.json" "$tmp/$1.json" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+P, S = d["procedure"], d["sketch"]
+stub = next(x for x in S["doors"] if "stub" in x)
+room = next(x for x in S["doors"] if "room" in x)
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"))
+PY
+}
+refused_json() { # refused_json NAME "message" 'python'
+  edit "$1" "$3"
+  "$CRAWLBOOK" render "$tmp/$1.json" -o "$tmp/$1.out.json" 2>"$tmp/stderr"
+  local rc=$?
+  [ $rc -eq 2 ] || say "$1: exited $rc, not 2"
+  grep -qF -- "$2" "$tmp/stderr" || say "$1: said '$(cat "$tmp/stderr")', not '$2'"
+}
+if command -v python3 >/dev/null; then
+  refused_json disagree "sketch.walls[0]: does not agree with the procedure's wall" 'S["walls"][0]["side"] = "right" if S["walls"][0]["side"] == "left" else "left"'
+  refused_json fewer "sketch: its sectors, junctions and walls must be those of the procedure" 'S["walls"].pop()'
+  refused_json tunnel0 "procedure.walls[0]: 'tunnel' is 0; it must be 1 to 1000000" 'P["walls"][0]["tunnel"] = 0'
+  refused_json notunnel "sketch: wall 1 names no tunnel" 'P["walls"][0]["tunnel"] = S["walls"][0]["tunnel"] = 999'
+  refused_json rooms "procedure.walls[0]: 'rooms' must name rooms (0 for a door onto a passage)" 'P["walls"][0]["rooms"] = [0, 999]'
+  refused_json roll "procedure.sectors[0]: missing field 'roll'" 'del P["sectors"][0]["roll"]'
+  refused_json side "procedure.walls[0]: unknown side 'up' (left or right)" 'P["walls"][0]["side"] = "up"'
+  refused_json stub2 "'stub' needs 3 points" 'stub["stub"].pop()'
+  refused_json nostub "missing field 'stub'" 'del stub["stub"]'
+  refused_json stubout "points must be [x, y] inside the 480 by 480 ft map" 'stub["stub"][2] = [-1, 0]'
+  refused_json doorx "'x' is 1000000; it must be 0 to 480" 'room["x"] = 1000000'
+  refused_json way "'way' must be a direction" 'room["way"] = [0, 2]'
+  refused_json points "sketch.tunnels[0]: 'points' needs at least 2 points" 'S["tunnels"][0]["points"] = S["tunnels"][0]["points"][:1]'
+  # a door onto a room has no stub: one there is not read
+  edit roomstub 'room["stub"] = "anything"'
+  "$CRAWLBOOK" render "$tmp/roomstub.json" -o "$tmp/roomstub.out.json" || say "a room door's stray stub was read"
+  cmp -s "$tmp/a.json" "$tmp/roomstub.out.json" || say "a room door's stray stub was written"
+  # a wall with doors onto two rooms, or only onto its second: written up to the last room, read back
+  edit rooms2 'P["walls"][0]["rooms"] = S["walls"][0]["rooms"] = [0, room["room"]]'
+  "$CRAWLBOOK" render "$tmp/rooms2.json" -o "$tmp/rooms2.out.json" || say "rooms [0, n] refused"
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d["procedure"]["walls"][0]["rooms"][0] != 0 or len(d["sketch"]["walls"][0]["rooms"]) != 2)' \
+    "$tmp/rooms2.out.json" || say "rooms [0, n] did not read back"
+fi
 
 # the footer's command makes the same dungeon
 "$CRAWLBOOK" -g leximorph --seed 11 --sectors 3x2 --sector-ft 300 --no-rotate -o "$tmp/c.json" || say "3x2 failed"

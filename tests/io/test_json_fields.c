@@ -60,14 +60,16 @@ static cb_status odd_n(cb_json_reader *r, json_t *entry, const char *where, void
 }
 static const cb_json_list list = {"items", 3, 1, fields, NF, sizeof(rec), odd_n};
 
-static char *write_list(const rec *items, int n) {
+/* n items as the list l writes them (malloc'd). */
+static char *write_items(const cb_json_list *l, const void *items, int n) {
   cb_test_buf b = {0};
   cb_jw *w = cb_jw_new((cb_sink){&b, cb_test_buf_write});
-  cb_jw_list(w, &list, items, n);
+  cb_jw_list(w, l, items, n);
   assert_int_equal(cb_jw_finish(w, NULL), CB_OK);
   cb_test_buf_write(&b, (const unsigned char *)"", 1);
   return b.data;
 }
+static char *write_list(const rec *items, int n) { return write_items(&list, items, n); }
 
 /* The dungeon whose arena holds the strings last read (freed by the next read, or at the end). */
 static cb_dungeon *last;
@@ -471,6 +473,93 @@ static void parts_are_the_procedures(void **state) {
   cb_dungeon_free(d);
 }
 
+/* ---- two forms of one record, numbered from 1, trimmed and fixed arrays, a way ---- */
+
+typedef struct twin {
+  int id;     /* from 0; 1-based in JSON */
+  int roll;   /* the long form only */
+  int room;   /* left out when 0 */
+  int ids[2]; /* written up to the last non-zero */
+  double way[2];
+  double stub[2][2]; /* when room is 0 */
+} twin;
+static bool twin_has_room(const void *t) { return ((const twin *)t)->room != 0; }
+static const cb_json_field twin_fields[] = {
+    CB_JF_INT_OF(twin, id, "id", 1, 9, CB_JF_REQUIRED | CB_JF_FROM1, 1),
+    CB_JF_INT_OF(twin, roll, "roll", 1, 6, CB_JF_REQUIRED | CB_JF_LONG, 1),
+    CB_JF_INT_OF(twin, room, "room", 1, 99, CB_JF_OMIT_NULL, 0),
+    CB_JF_TRIM_OF(twin, ids, "ids", 0, 99, 2, "name rooms"),
+    CB_JF_DIR_OF(twin, way, "way"),
+    CB_JF_FIXED_OF(twin, stub, "stub", 2, CB_JF_UNBOUNDED | CB_JF_AS_WRITTEN, twin_has_room),
+};
+enum { TWIN_NF = sizeof twin_fields / sizeof *twin_fields };
+static const cb_json_list twins[2] = {{"twins", 4, 1, twin_fields, TWIN_NF, sizeof(twin), NULL, false},
+                                      {"twins", 4, 1, twin_fields, TWIN_NF, sizeof(twin), NULL, true}};
+
+/* Reads {"twins": list} in the form given: "" or the message; the first into *out. */
+static const char *read_twins(const char *items, bool brief, twin *out) {
+  static cb_error err;
+  err = (cb_error){0};
+  char doc[512];
+  snprintf(doc, sizeof doc, "{\"twins\": %s}", items);
+  json_t *root = json_loads(doc, 0, NULL);
+  assert_non_null(root);
+  cb_json_reader r = {"f.json", &err, cb_dungeon_new("test", 1), CB_OK, true, 3, NULL};
+  int n = 0;
+  twin *got = cb_jr_list(&r, root, "", &twins[brief], NULL, NULL, &n);
+  json_decref(root);
+  if (got && out) *out = got[0];
+  cb_dungeon_free(r.d);
+  return r.st == CB_OK ? "" : err.msg;
+}
+
+static void two_forms_and_fixed_arrays(void **state) {
+  (void)state;
+  const twin in[2] = {{0, 5, 7, {3, 0}, {0.123456, -1}, {{0}}},
+                      {2, 6, 0, {0, 4}, {1, 0}, {{1, 2}, {3e9, 4}}}};
+  char *lng = write_items(&twins[0], in, 2), *brief = write_items(&twins[1], in, 2);
+  assert_string_equal(
+      lng, "[{\"id\":1,\"roll\":5,\"room\":7,\"ids\":[3],\"way\":[0.1235,-1.0]},"
+           "{\"id\":3,\"roll\":6,\"ids\":[0,4],\"way\":[1.0,0.0],\"stub\":[[1.0,2.0],[3000000000.0,4.0]]}]");
+  assert_string_equal(brief,
+                      "[{\"id\":1,\"room\":7,\"ids\":[3],\"way\":[0.1235,-1.0]},"
+                      "{\"id\":3,\"ids\":[0,4],\"way\":[1.0,0.0],\"stub\":[[1.0,2.0],[3000000000.0,4.0]]}]");
+  twin out[2] = {0};
+  assert_string_equal(read_twins(lng, false, &out[0]), "");
+  assert_int_equal(out[0].id, 0), assert_int_equal(out[0].roll, 5), assert_int_equal(out[0].ids[0], 3);
+  /* the brief form reads back without its long fields, and agrees with the long one in the others */
+  assert_string_equal(read_twins(brief, true, &out[1]), "");
+  assert_int_equal(out[1].roll, 0);
+  assert_false(cb_jf_same(twin_fields, TWIN_NF, &out[0], &out[1], false));
+  assert_true(cb_jf_same(twin_fields, TWIN_NF, &out[0], &out[1], true));
+  out[1].ids[1] = 1;
+  assert_false(cb_jf_same(twin_fields, TWIN_NF, &out[0], &out[1], true));
+  /* the stub is read only where it is written: a door with a room ignores it */
+  assert_string_equal(read_twins("[{\"id\":1,\"roll\":1,\"room\":2,\"way\":[0,1],\"stub\":5}]", false, NULL),
+                      "");
+  free(lng), free(brief);
+  static const struct {
+    const char *list, *msg;
+  } bad[] = {
+      {"[{\"id\":1,\"way\":[0,1]}]", "twins[0]: missing field 'roll'"},
+      {"[{\"id\":10,\"roll\":1,\"way\":[0,1]}]", "twins[0]: 'id' is 10; it must be 1 to 9"},
+      {"[{\"id\":1,\"roll\":1,\"room\":0,\"way\":[0,1]}]", "twins[0]: 'room' is 0; it must be 1 to 99"},
+      {"[{\"id\":1,\"roll\":1,\"ids\":[1,2,3],\"way\":[0,1]}]", "twins[0]: 'ids' has more than 2 entries"},
+      {"[{\"id\":1,\"roll\":1,\"ids\":[\"a\"],\"way\":[0,1]}]", "twins[0]: 'ids' must name rooms"},
+      {"[{\"id\":1,\"roll\":1,\"way\":[0]}]", "twins[0]: 'way' must be [ux, uy]"},
+      {"[{\"id\":1,\"roll\":1,\"way\":[0,1.5]}]", "twins[0]: 'way' must be a direction"},
+      {"[{\"id\":1,\"roll\":1,\"way\":[0,1],\"stub\":[[1,2]]}]", "twins[0]: 'stub' needs 2 points"},
+      {"[{\"id\":1,\"roll\":1,\"way\":[0,1],\"stub\":[[1,2],[3]]}]",
+       "twins[0]: a point must be [x, y] in feet"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    const char *msg = read_twins(bad[i].list, false, NULL);
+    if (!strstr(msg, bad[i].msg)) fail_msg("%s: '%s', not '%s'", bad[i].list, msg, bad[i].msg);
+  }
+  /* the brief form does not ask for the long form's fields */
+  assert_string_equal(read_twins("[{\"id\":1,\"way\":[0,1]}]", true, NULL), "");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(writes_and_reads_back),
@@ -479,6 +568,7 @@ int main(void) {
       cmocka_unit_test(pairs_of_ints),
       cmocka_unit_test(squares_of_marks),
       cmocka_unit_test(parts_are_the_procedures),
+      cmocka_unit_test(two_forms_and_fixed_arrays),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

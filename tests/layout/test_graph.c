@@ -11,6 +11,7 @@
 
 #include <cmocka.h> // after the headers it needs
 
+#include "base/alloc.h"
 #include "layout/graph.h"
 #include "proc/battleships/proc.h"
 #include "registry/registry.h"
@@ -40,6 +41,15 @@ static int index_of(const cb_graph_pos *pos, int n, int id) {
   return -1;
 }
 
+/* The layout's count, which must come (the status CB_OK). */
+static int lay(cb_graph_cache *c, const cb_dungeon *d, int level, double aspect, cb_graph_pos **out) {
+  int n = -1;
+  cb_error err = {0};
+  assert_int_equal(cb_graph_layout(c, d, level, aspect, out, &n, &err), CB_OK);
+  assert_string_equal(err.msg, "");
+  return n;
+}
+
 /* Rooms keep apart and off the lines that do not end at them. */
 static void test_rooms_apart_and_off_lines(void **state) {
   (void)state;
@@ -48,7 +58,7 @@ static void test_rooms_apart_and_off_lines(void **state) {
     cb_dungeon *d = make((uint64_t)s, 2, 10);
     for (int l = 1; l <= 2; l++) {
       cb_graph_pos *pos = NULL;
-      int n = cb_graph_layout(NULL, d, l, 0.62, &pos);
+      int n = lay(NULL, d, l, 0.62, &pos);
       assert_int_equal(n, 10);
       for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++)
@@ -59,7 +69,8 @@ static void test_rooms_apart_and_off_lines(void **state) {
         for (int p = 0; p < n; p++)
           if (p != a && p != b) assert_true(seg_dist(&pos[p], &pos[a], &pos[b]) > 0.2 * CB_GRAPH_EDGE_FT);
       }
-      int c = cb_graph_crossings(d, l, pos, n);
+      int c = -1;
+      assert_int_equal(cb_graph_crossings(d, l, pos, n, &c, NULL), CB_OK);
       assert_true(c >= 0);
       total_cross += c;
       worst = c > worst ? c : worst;
@@ -77,8 +88,8 @@ static void test_deterministic(void **state) {
   (void)state;
   cb_dungeon *d = make(42, 2, 10);
   cb_graph_pos *a = NULL, *b = NULL;
-  int n = cb_graph_layout(NULL, d, 2, 1.0, &a);
-  assert_int_equal(cb_graph_layout(NULL, d, 2, 1.0, &b), n);
+  int n = lay(NULL, d, 2, 1.0, &a);
+  assert_int_equal(lay(NULL, d, 2, 1.0, &b), n);
   for (int i = 0; i < n; i++) {
     assert_int_equal(a[i].room, b[i].room);
     assert_true(a[i].x == b[i].x && a[i].y == b[i].y);
@@ -103,9 +114,9 @@ static void test_cache_owned_by_caller(void **state) {
     for (int k = 0; k < 2; k++)
       for (int l = 1; l <= 3; l++) {
         cb_graph_pos *plain = NULL, *kept = NULL;
-        int n = cb_graph_layout(NULL, d[k], l, aspect[round], &plain);
+        int n = lay(NULL, d[k], l, aspect[round], &plain);
         assert_true(n > 0);
-        assert_int_equal(cb_graph_layout(c[round % 2], d[k], l, aspect[round], &kept), n);
+        assert_int_equal(lay(c[round % 2], d[k], l, aspect[round], &kept), n);
         for (int i = 0; i < n; i++) {
           assert_int_equal(plain[i].room, kept[i].room);
           assert_true(plain[i].x == kept[i].x && plain[i].y == kept[i].y);
@@ -126,11 +137,11 @@ static void test_fast(void **state) {
   cb_dungeon *d = make(7, 1, 10), *big = make(7, 1, 100);
   clock_t t0 = clock();
   cb_graph_pos *pos = NULL;
-  assert_int_equal(cb_graph_layout(NULL, d, 1, 1.0, &pos), 10);
+  assert_int_equal(lay(NULL, d, 1, 1.0, &pos), 10);
   free(pos);
   double small = (double)(clock() - t0) / CLOCKS_PER_SEC;
   t0 = clock();
-  assert_int_equal(cb_graph_layout(NULL, big, 1, 1.0, &pos), 100);
+  assert_int_equal(lay(NULL, big, 1, 1.0, &pos), 100);
   free(pos);
   double large = (double)(clock() - t0) / CLOCKS_PER_SEC;
   printf("layout: 10 rooms %.4f s, 100 rooms %.3f s\n", small, large);
@@ -145,11 +156,48 @@ static void test_tiny(void **state) {
   (void)state;
   cb_dungeon *d = make(3, 1, 2);
   cb_graph_pos *pos = NULL;
-  assert_int_equal(cb_graph_layout(NULL, d, 1, 1.0, &pos), 2);
+  assert_int_equal(lay(NULL, d, 1, 1.0, &pos), 2);
   assert_true(hypot(pos[0].x - pos[1].x, pos[0].y - pos[1].y) > 0);
   free(pos);
-  assert_int_equal(cb_graph_layout(NULL, d, 5, 1.0, &pos), 0);
+  assert_int_equal(lay(NULL, d, 5, 1.0, &pos), 0);
   free(pos);
+  cb_dungeon_free(d);
+}
+
+/* Out of memory, at any allocation, comes back as a status with a message
+ * (and no places); so does a count of positions that is not the level's. */
+static void out_of_memory_is_a_status_with_a_message(void **state) {
+  (void)state;
+  cb_dungeon *d = make(42, 2, 10);
+  cb_graph_cache *cache = cb_graph_cache_new();
+  assert_non_null(cache);
+  long failed = 0;
+  for (long k = 0; k < 40; k++) {
+    cb_error err = {0};
+    cb_graph_pos *pos = NULL;
+    int n = -1, c = -1;
+    cb_alloc_fail_once(k);
+    cb_status st = cb_graph_layout(k % 2 ? cache : NULL, d, 1, 1.0, &pos, &n, &err);
+    if (st == CB_OK) st = cb_graph_crossings(d, 1, pos, n, &c, &err);
+    cb_alloc_fail_once(-1);
+    if (st == CB_OK) {
+      assert_int_equal(n, 10), assert_true(c >= 0);
+    } else {
+      assert_int_equal(st, CB_EINTERNAL);
+      assert_string_equal(err.msg, "out of memory");
+      failed++;
+    }
+    free(pos);
+  }
+  assert_true(failed > 0);
+  cb_error err = {0};
+  cb_graph_pos *pos = NULL;
+  int n = 0, c = -1;
+  assert_int_equal(cb_graph_layout(NULL, d, 1, 1.0, &pos, &n, &err), CB_OK);
+  assert_int_equal(cb_graph_crossings(d, 2, pos, n - 1, &c, &err), CB_EINTERNAL);
+  assert_string_equal(err.msg, "9 positions for the 10 rooms of level 2");
+  free(pos);
+  cb_graph_cache_free(cache);
   cb_dungeon_free(d);
 }
 
@@ -157,6 +205,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_rooms_apart_and_off_lines),
       cmocka_unit_test(test_deterministic),
+      cmocka_unit_test(out_of_memory_is_a_status_with_a_message),
       cmocka_unit_test(test_cache_owned_by_caller),
       cmocka_unit_test(test_fast),
       cmocka_unit_test(test_tiny),

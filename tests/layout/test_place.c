@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "base/alloc.h"
 #include "layout/place.h"
 
 static uint64_t rs = 88172645463325252ULL;
@@ -81,10 +82,42 @@ static void costs_by_hand(void **state) {
   cb_place_free(pl);
 }
 
+/* An obstacle that cannot be added for want of memory comes back as a
+ * status, with a message the place keeps; the place stays usable. */
+static void out_of_memory_is_a_status_with_a_message(void **state) {
+  (void)state;
+  long failed = 0;
+  for (long k = 0; k < 64; k++) {
+    cb_place *pl = cb_place_new((cb_box){0, 0, 200, 200});
+    assert_non_null(pl);
+    cb_status st = CB_OK;
+    cb_alloc_fail_once(k);
+    for (int i = 0; i < 40 && st == CB_OK; i++) {
+      double at = i * 5;
+      st = i % 3 == 0   ? cb_place_segment(pl, at, 0, at, 100, 1)
+           : i % 3 == 1 ? cb_place_circle(pl, at, at, 4)
+                        : cb_place_box(pl, (cb_box){at, 10, at + 4, 14});
+    }
+    cb_alloc_fail_once(-1);
+    assert_int_equal(cb_place_error(pl)->status, st);
+    if (st != CB_OK) {
+      assert_int_equal(st, CB_EINTERNAL);
+      assert_string_equal(cb_place_error(pl)->msg, "out of memory");
+      failed++;
+    } else {
+      assert_string_equal(cb_place_error(pl)->msg, "");
+    }
+    assert_true(cb_place_cost(pl, (cb_box){190, 190, 195, 195}) == 0);
+    cb_place_free(pl);
+  }
+  assert_true(failed > 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(grid_counts_what_a_scan_counts),
       cmocka_unit_test(costs_by_hand),
+      cmocka_unit_test(out_of_memory_is_a_status_with_a_message),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

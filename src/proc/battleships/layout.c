@@ -29,8 +29,8 @@ static bool move_rooms(const cb_symbols *st, const cb_dungeon *d, double aspect,
   moved->rooms = rooms;
   for (int l = 0; l < d->nlevels; l++) {
     cb_graph_pos *pos = NULL;
-    int n = cb_graph_layout(st->graphs, d, d->levels[l].id, aspect, &pos);
-    if (n < 0) {
+    int n = 0;
+    if (cb_graph_layout(st->graphs, d, d->levels[l].id, aspect, &pos, &n, NULL)) { /* the page says OOM */
       free(rooms);
       return false;
     }
