@@ -558,8 +558,10 @@ static void nothing_draws_through_anything(void **state) {
        * its corridor takes a doorway's place, and a key id slides along the corridor: those left
        * are padlocks on secret corridors of 10 ft, which the secret door's disc covers end to end
        * (seed 49's 10-8 first); 17 since such a padlock goes beside its corridor where a spot there
-       * is clear of marks, rooms and corridors (seed 100's 10-9 first) */
-      bars_allowed = (pc ? 17 : 0) * seeds / 500;
+       * is clear of marks, rooms and corridors (seed 100's 10-9 first; 14 measured at ad8c78b); 11
+       * since it tries a quarter along the corridor too when neither its middle nor an end is clear
+       * (seed 100's 10-9 first: secret doors' discs on both sides of short corridors) */
+      bars_allowed = (pc ? 11 : 0) * seeds / 500;
   if (f.crossed_room + f.crossed_number + f.small_number + f.small_text + f.numbers_touch + f.no_goal +
           f.no_boss + f.no_key + f.no_lock + f.number_twice ||
       f.stray_mark > stray_allowed || f.mark_on_passage > over_allowed || f.bar_on_mark > bars_allowed)

@@ -807,7 +807,7 @@ static double clear_at(const cb_symbols *st, const view *v, const mark_boxes *b,
 
 /* A padlock with no clear spot on its corridor (a secret corridor of 10 ft,
  * the secret door's disc over it end to end) beside it instead, hugging its
- * band at its middle or either end, on the side clear of the plan's marks,
+ * band at its middle or either end (or a quarter along), on the side clear of the plan's marks,
  * the rooms and the corridors: *out is moved there when that is clearer than `most`.
  * Returns the clearance kept. */
 static double beside(const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp, const view *v,
@@ -815,8 +815,9 @@ static double beside(const cb_symbols *st, const cb_dungeon *d, const cb_preconn
   double w, h;
   cb_symbol_passage_mark(st, CB_SYM_LOCKED, &w, &h);
   const cb_pc_room *own = dr->room >= 1 && dr->room <= pp->nrooms ? &pp->rooms[dr->room - 1] : NULL;
-  static const double along[] = {0.5, 0, 1};
-  for (int k = 0; k < 3; k++)
+  /* the middle and the ends, the clearest of them; then the quarters while none is clear */
+  static const double along[] = {0.5, 0, 1, 0.25, 0.75};
+  for (int k = 0; k < 5 && (k < 3 || most < 0); k++)
     for (int side = -1; side <= 1; side += 2) {
       double t = total * along[k], ux, uy, e[4], tx, ty;
       cb_pc_point q = point_at(dr->points, dr->npoints, t);
