@@ -532,7 +532,11 @@ static void nothing_draws_through_anything(void **state) {
    *   map is drawn smaller (seed 2's first), and one badge set nearer another room than its own; 50
    *   since corridors keep a square apart and from rooms, and badges try the middle of a side first
    *   (issue 22; seed 16's first); 46 since a badge with no clear spot tries up to three badges out
-   *   (seed 42's first); 42 since a padlock with no spot on its corridor may go beside it;
+   *   (seed 42's first); 42 since a padlock with no spot on its corridor may go beside it; 11
+   *   since a badge with no clear spot along its walls tries, in turn, a corner inside, a spot
+   *   beyond a corner outside, a narrow room's middle just in from its walls, astride a wall, and
+   *   last the same spots over none but its own room's corridors (seed 198's first: rooms of 20 pt
+   *   boxed in by corridors);
    * - battleships' stairs marks carry their lock's padlock and key id (issue 22), and its level
    *   panels share one scale: the placer sets some wide marks far from their rooms (58, seed 28's
    *   first; 10 since a mark not plainly its room's is led to it by a hairline, which this check
@@ -542,7 +546,7 @@ static void nothing_draws_through_anything(void **state) {
    *   stray). Lines through rooms went to 0 when rooms kept clear of the passages' marks (a
    *   padlock reaches across its line) and the line stepped off a room as the room off it. */
   bool bs = strcmp(gen, "battleships") == 0, pc = strcmp(gen, "preconnect") == 0;
-  int over_allowed = (pc   ? 42
+  int over_allowed = (pc   ? 11
                       : bs ? 1
                            : 0) *
                      seeds / 500,
@@ -554,8 +558,10 @@ static void nothing_draws_through_anything(void **state) {
        * its corridor takes a doorway's place, and a key id slides along the corridor: those left
        * are padlocks on secret corridors of 10 ft, which the secret door's disc covers end to end
        * (seed 49's 10-8 first); 17 since such a padlock goes beside its corridor where a spot there
-       * is clear of marks, rooms and corridors (seed 100's 10-9 first) */
-      bars_allowed = (pc ? 17 : 0) * seeds / 500;
+       * is clear of marks, rooms and corridors (seed 100's 10-9 first; 14 measured at ad8c78b); 11
+       * since it tries a quarter along the corridor too when neither its middle nor an end is clear
+       * (seed 100's 10-9 first: secret doors' discs on both sides of short corridors) */
+      bars_allowed = (pc ? 11 : 0) * seeds / 500;
   if (f.crossed_room + f.crossed_number + f.small_number + f.small_text + f.numbers_touch + f.no_goal +
           f.no_boss + f.no_key + f.no_lock + f.number_twice ||
       f.stray_mark > stray_allowed || f.mark_on_passage > over_allowed || f.bar_on_mark > bars_allowed)

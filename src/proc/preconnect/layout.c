@@ -245,13 +245,15 @@ static bool on_wall_of(const cb_pc_room *r, cb_pc_point q) {
  * drawn band (its ink outside included), in points, cap at most; less than
  * 0 by as much as they overlap. A band is taken to reach half its width
  * past its ends, but for an end on room r's wall (it stops there: nothing
- * of it enters the room). */
+ * of it enters the room). The corridors of room `skip` are left out (0: none). */
 static double corridor_clearance(const cb_symbols *st, const view *v, const cb_preconnect_proc *pp,
-                                 const cb_pc_room *r, double x, double y, double hw, double hh, double cap) {
+                                 const cb_pc_room *r, double x, double y, double hw, double hh, double cap,
+                                 int skip) {
   double least = cap, edge = v->cw / 2 + st->line;
   for (int i = 0; i < pp->ndoors; i++)
     for (int part = 0; part < 2; part++) {
       const cb_pc_door *dr = &pp->doors[i];
+      if (skip && (dr->room == skip || dr->to == skip)) break;
       const cb_pc_point *w = part ? dr->side : dr->points;
       int n = part ? dr->nside : dr->npoints;
       for (int k = 1; k < n; k++) {
@@ -312,24 +314,15 @@ static double rooms_clearance(const cb_symbols *st, const cb_dungeon *d, const c
   return least;
 }
 
-/* Does a badge 2hw by 2hh about (x, y) fit inside the room box, 2.5 pt in,
- * clear of the number's box `num` (x0, y0, x1, y1)? */
+/* Does a badge 2hw by 2hh about (x, y) fit inside the room box, `in` points
+ * in, clear of the number's box `num` (x0, y0, x1, y1)? */
 static bool fits_inside(double x0, double y0, double x1, double y1, const double num[4], double x, double y,
-                        double hw, double hh) {
-  if (x - hw < x0 + 2.5 - EPS || x + hw > x1 - 2.5 + EPS || y - hh < y0 + 2.5 - EPS ||
-      y + hh > y1 - 2.5 + EPS)
+                        double hw, double hh, double in) {
+  if (x - hw < x0 + in - EPS || x + hw > x1 - in + EPS || y - hh < y0 + in - EPS || y + hh > y1 - in + EPS)
     return false;
   return x + hw < num[0] || x - hw > num[2] || y + hh < num[1] || y - hh > num[3];
 }
 
-/* Where a mark of room r (a badge bw by bh: its entrance, goal, a key) goes,
- * clear of the marks `taken` already: inside a corner, the top left
- * foremost, when `inside` (the room has room for it beside its number), else
- * the first of the spots along its walls
- * outside (by the corners first, the top left foremost; then half a badge
- * at a time further out, up to two) that lies nearer this room than any other, off every
- * room and clear of every corridor's edge; failing those, an inside corner
- * that misses the number (box `num`); the least bad when none is. */
 /* How far a box 2hw by 2hh about (x, y) keeps from the marks already
  * placed (boxes x0, y0, x1, y1), less than 0 when it overlaps one. */
 static double marks_clearance(const double (*taken)[4], int ntaken, double x, double y, double hw,
@@ -348,53 +341,165 @@ static bool same_spot(const double a[4], const double b[4]) {
   return fabs(a[0] + a[2] - b[0] - b[2]) < 0.2 && fabs(a[1] + a[3] - b[1] - b[3]) < 0.2;
 }
 
-static void mark_spot(const cb_symbols *st, const view *v, const cb_preconnect_proc *pp, const cb_pc_room *r,
-                      double bw, double bh, bool inside, const double num[4], const double (*taken)[4],
-                      int ntaken, double *ex, double *ey) {
+/* What mark_spot knows of the badge it places: its room, the room's box on
+ * the page, the badge's half sizes, the number's box and the marks placed. */
+typedef struct spot_ask {
+  const cb_symbols *st;
+  const view *v;
+  const cb_preconnect_proc *pp;
+  const cb_pc_room *r;
+  double x0, y0, x1, y1, hw, hh;
+  const double *num;
+  const double (*taken)[4];
+  int ntaken;
+  int skip; /* whose corridors the badge may lie over (its own room's, when nothing else is clear) */
+  const double (*doors)[4]; /* the boxes of the doors' and crossings' marks (their words first), which
+                             * the fallbacks keep off */
+  int ndoors, nwords;
+} spot_ask;
+
+/* How far a badge at (x, y) keeps from the marks placed, and the doors' marks the spot is told of. */
+static double marks_gap_of(const spot_ask *a, double x, double y) {
+  return fmin(marks_clearance(a->taken, a->ntaken, x, y, a->hw, a->hh),
+              marks_clearance(a->doors, a->ndoors, x, y, a->hw, a->hh));
+}
+
+/* How good a spot outside the room is: less than -1000 where it lies
+ * nearer another room than its own (its distance from its own taken `more`
+ * points longer) or on one; else at most 0, less by as much as it overlaps a
+ * corridor's band or another mark. */
+static double outside_score(const spot_ask *a, double x, double y, double more) {
+  double own = room_nearer(INFINITY, a->v, a->r, x, y) + more, other = INFINITY;
+  for (int i = 0; i < a->pp->nrooms; i++)
+    if (a->pp->rooms[i].room != a->r->room) other = room_nearer(other, a->v, &a->pp->rooms[i], x, y);
+  /* nearer its own room and off the others above all; then clear of the corridors */
+  double near = fmin(other - own - 1, other - fmax(a->hw, a->hh) - 1);
+  if (near < 0) return near - 1000;
+  return fmin(0, fmin(corridor_clearance(a->st, a->v, a->pp, a->r, x, y, a->hw, a->hh, 0, a->skip),
+                      marks_gap_of(a, x, y) - 1));
+}
+
+/* A corner inside the room `in` points in that misses the number and keeps
+ * `apart` from the marks placed, the top left foremost, into (ex, ey). */
+static bool inside_corner(const spot_ask *a, double in, double apart, double *ex, double *ey) {
+  for (int k = 0; k < 4; k++) {
+    double x = k % 2 ? a->x1 - a->hw - in : a->x0 + a->hw + in,
+           y = k / 2 ? a->y1 - a->hh - in : a->y0 + a->hh + in;
+    if (fits_inside(a->x0, a->y0, a->x1, a->y1, a->num, x, y, a->hw, a->hh, in) &&
+        marks_gap_of(a, x, y) >= apart) {
+      *ex = x, *ey = y;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* A spot inside a room too narrow for a corner 2.5 pt in: just clear of
+ * its wall's ink, across the room's middle above or below the number (or
+ * beside it), clear of the marks placed, into (ex, ey). */
+static bool inside_tight(const spot_ask *a, double *ex, double *ey) {
+  double in = a->st->line * 0.7 + 0.5, cx = (a->x0 + a->x1) / 2, cy = (a->y0 + a->y1) / 2;
+  const double xs[4] = {cx, cx, (a->x0 + in + a->num[0]) / 2, (a->num[2] + a->x1 - in) / 2},
+               ys[4] = {(a->y0 + in + a->num[1]) / 2, (a->num[3] + a->y1 - in) / 2, cy, cy};
+  for (int k = 0; k < 4; k++)
+    if (fits_inside(a->x0, a->y0, a->x1, a->y1, a->num, xs[k], ys[k], a->hw, a->hh, in) &&
+        marks_gap_of(a, xs[k], ys[k]) >= 0) {
+      *ex = xs[k], *ey = ys[k];
+      return true;
+    }
+  return inside_corner(a, in, 0, ex, ey);
+}
+
+/* Beyond a corner of the room, out on both sides (up to one badge), where
+ * that is clear of everything and plainly nearer its own room (by a quarter
+ * of the room's shorter side: a reader measures from the room's middle):
+ * into (ex, ey). */
+static bool outside_corner(const spot_ask *a, double *ex, double *ey) {
+  double more = fmin(a->x1 - a->x0, a->y1 - a->y0) / 4;
+  for (int k = 0; k < 4 * 3; k++) {
+    double g = 1.5 + (k / 4) * a->hh, x = k % 2 ? a->x1 + a->hw + g : a->x0 - a->hw - g,
+           y = k % 4 / 2 ? a->y1 + a->hh + g : a->y0 - a->hh - g;
+    if (outside_score(a, x, y, more) >= 0) {
+      *ex = x, *ey = y;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* The best of the spots along the room's walls outside (by the middles
+ * first; then half a badge at a time further out, up to three), the first
+ * that is clear, into (ex, ey); returns its score (outside_score). */
+static double along_walls(const spot_ask *a, double *ex, double *ey) {
   static const double ALONG[9] = {0.5, 0.25, 0.75, 0, 1, 0.375, 0.625, 0.125, 0.875};
   static const double OUT[7] = {0, 0.5, 1, 1.5, 2, 2.5, 3}; /* badges further out */
-  double ax, ay, bx, by, hw = bw / 2, hh = bh / 2;
-  to_page(v, r->x, r->y, &ax, &ay);
-  to_page(v, r->x + r->w, r->y + r->h, &bx, &by);
-  double x0 = fmin(ax, bx), x1 = fmax(ax, bx), y0 = fmin(ay, by), y1 = fmax(ay, by);
-  *ex = x0 + hw + 2.5, *ey = y0 + hh + 2.5;
-  /* rooms are drawn over the corridors: none shows inside one; a corner the
-   * room's other marks left, the top left foremost */
-  for (int k = 0; inside && k < 4; k++) {
-    double x = k % 2 ? x1 - hw - 2.5 : x0 + hw + 2.5, y = k / 2 ? y1 - hh - 2.5 : y0 + hh + 2.5;
-    if (fits_inside(x0, y0, x1, y1, num, x, y, hw, hh) && marks_clearance(taken, ntaken, x, y, hw, hh) >= 1) {
-      *ex = x, *ey = y;
-      return;
-    }
-  }
-  double best = -INFINITY;
-  for (int k = 0; k < 9 * 4 * 7; k++) {
+  double best = -INFINITY, hw = a->hw, hh = a->hh, bw = 2 * hw, bh = 2 * hh;
+  for (int k = 0; k < 9 * 4 * 7 && best < 0; k++) {
     double t = ALONG[k / 4 % 9], g = 1.5 + OUT[k / 36] * bh, x, y;
     switch (k % 4) {
-    case 0: x = x0 + hw + (x1 - x0 - bw) * t, y = y0 - hh - g; break;  /* above */
-    case 1: x = x0 - hw - g, y = y0 + hh + (y1 - y0 - bh) * t; break;  /* left */
-    case 2: x = x1 + hw + g, y = y0 + hh + (y1 - y0 - bh) * t; break;  /* right */
-    default: x = x0 + hw + (x1 - x0 - bw) * t, y = y1 + hh + g; break; /* below */
+    case 0: x = a->x0 + hw + (a->x1 - a->x0 - bw) * t, y = a->y0 - hh - g; break;  /* above */
+    case 1: x = a->x0 - hw - g, y = a->y0 + hh + (a->y1 - a->y0 - bh) * t; break;  /* left */
+    case 2: x = a->x1 + hw + g, y = a->y0 + hh + (a->y1 - a->y0 - bh) * t; break;  /* right */
+    default: x = a->x0 + hw + (a->x1 - a->x0 - bw) * t, y = a->y1 + hh + g; break; /* below */
     }
-    double own = room_nearer(INFINITY, v, r, x, y), other = INFINITY;
-    for (int i = 0; i < pp->nrooms; i++)
-      if (pp->rooms[i].room != r->room) other = room_nearer(other, v, &pp->rooms[i], x, y);
-    /* nearer its own room and off the others above all; then clear of the corridors */
-    double near = fmin(other - own - 1, other - fmax(hw, hh) - 1);
-    double score = near < 0 ? near - 1000
-                            : fmin(0, fmin(corridor_clearance(st, v, pp, r, x, y, hw, hh, 0),
-                                           marks_clearance(taken, ntaken, x, y, hw, hh) - 1));
+    double score = outside_score(a, x, y, 0);
     if (score > best) best = score, *ex = x, *ey = y;
-    if (score >= 0) return;
   }
-  /* nowhere outside is clear: a corner inside, away from the number */
-  for (int k = 0; k < 4; k++) {
-    double x = k % 2 ? x1 - hw - 2.5 : x0 + hw + 2.5, y = k / 2 ? y1 - hh - 2.5 : y0 + hh + 2.5;
-    if (fits_inside(x0, y0, x1, y1, num, x, y, hw, hh) && marks_clearance(taken, ntaken, x, y, hw, hh) >= 0) {
+  return best;
+}
+
+/* Astride the room's wall (its middle on the wall, by the walls' middles
+ * first), off the number, where that is clear of everything else: into (ex,
+ * ey). For a room too small for a badge inside and boxed in by corridors. */
+static bool astride(const spot_ask *a, double *ex, double *ey) {
+  static const double ALONG[5] = {0.5, 0.25, 0.75, 0, 1};
+  for (int k = 0; k < 5 * 4; k++) {
+    double t = ALONG[k / 4], x = a->x0 + a->hw + (a->x1 - a->x0 - 2 * a->hw) * t,
+           y = a->y0 + a->hh + (a->y1 - a->y0 - 2 * a->hh) * t;
+    if (k % 4 == 0 || k % 4 == 3)
+      y = k % 4 ? a->y1 : a->y0;
+    else
+      x = k % 4 == 1 ? a->x0 : a->x1;
+    bool on_number = x + a->hw > a->num[0] - 1 && x - a->hw < a->num[2] + 1 && y + a->hh > a->num[1] - 1 &&
+                     y - a->hh < a->num[3] + 1;
+    if (!on_number && outside_score(a, x, y, 0) >= 0) {
       *ex = x, *ey = y;
-      return;
+      return true;
     }
   }
+  return false;
+}
+
+/* Where a mark of room r (a badge bw by bh: its entrance, goal, a key) goes,
+ * clear of the marks `taken` already: inside a corner, the top left
+ * foremost, when `inside` (the room has room for it beside its number), else
+ * the first spot along its walls outside (along_walls) that lies nearer this
+ * room than any other, off every room and clear of every corridor's edge;
+ * failing those, an inside corner that misses the number (box `num`), a spot
+ * beyond a corner of the room, a spot inside a narrow room just clear of its
+ * walls, astride a wall, then the same spots outside over none but its own
+ * room's corridors (which leave from under it); the least bad when none is. */
+static void mark_spot(spot_ask a, bool inside, double *ex, double *ey) {
+  double ax, ay, bx, by;
+  const int counts[2] = {a.ndoors, a.nwords}; /* the fallbacks keep off every mark, then off the words */
+  to_page(a.v, a.r->x, a.r->y, &ax, &ay);
+  to_page(a.v, a.r->x + a.r->w, a.r->y + a.r->h, &bx, &by);
+  a.x0 = fmin(ax, bx), a.y0 = fmin(ay, by), a.x1 = fmax(ax, bx), a.y1 = fmax(ay, by), a.ndoors = 0;
+  *ex = a.x0 + a.hw + 2.5, *ey = a.y0 + a.hh + 2.5;
+  /* rooms are drawn over the corridors: none shows inside one; a corner the
+   * room's other marks left, the top left foremost */
+  if (inside && inside_corner(&a, 2.5, 1, ex, ey)) return;
+  double best = along_walls(&a, ex, ey), x = *ex, y = *ey;
+  if (best >= 0) return;
+  /* over its own room's corridors only where the best along the walls is more than a touch over */
+  for (int k = 0; k < (best < -0.5 ? 4 : 2); k++) {
+    a.ndoors = counts[k % 2], a.skip = k < 2 ? 0 : a.r->room;
+    if (k < 2 && (inside_corner(&a, 2.5, 0, ex, ey) || outside_corner(&a, ex, ey) ||
+                  inside_tight(&a, ex, ey) || astride(&a, ex, ey)))
+      return;
+    if (k >= 2 && (along_walls(&a, ex, ey) >= 0 || outside_corner(&a, ex, ey) || astride(&a, ex, ey))) return;
+  }
+  *ex = x, *ey = y;
 }
 
 /* The plan's extent in feet, rooms and corridors, with a 10-ft border. */
@@ -702,7 +807,7 @@ static double clear_at(const cb_symbols *st, const view *v, const mark_boxes *b,
 
 /* A padlock with no clear spot on its corridor (a secret corridor of 10 ft,
  * the secret door's disc over it end to end) beside it instead, hugging its
- * band at its middle or either end, on the side clear of the plan's marks,
+ * band at its middle or either end (or a quarter along), on the side clear of the plan's marks,
  * the rooms and the corridors: *out is moved there when that is clearer than `most`.
  * Returns the clearance kept. */
 static double beside(const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp, const view *v,
@@ -710,8 +815,9 @@ static double beside(const cb_symbols *st, const cb_dungeon *d, const cb_preconn
   double w, h;
   cb_symbol_passage_mark(st, CB_SYM_LOCKED, &w, &h);
   const cb_pc_room *own = dr->room >= 1 && dr->room <= pp->nrooms ? &pp->rooms[dr->room - 1] : NULL;
-  static const double along[] = {0.5, 0, 1};
-  for (int k = 0; k < 3; k++)
+  /* the middle and the ends, the clearest of them; then the quarters while none is clear */
+  static const double along[] = {0.5, 0, 1, 0.25, 0.75};
+  for (int k = 0; k < 5 && (k < 3 || most < 0); k++)
     for (int side = -1; side <= 1; side += 2) {
       double t = total * along[k], ux, uy, e[4], tx, ty;
       cb_pc_point q = point_at(dr->points, dr->npoints, t);
@@ -723,7 +829,7 @@ static double beside(const cb_symbols *st, const cb_dungeon *d, const cb_preconn
       mark_box(st, v, CB_SYM_LOCKED, at, ux, uy, e);
       double hw = (e[2] - e[0]) / 2, hh = (e[3] - e[1]) / 2, cx = e[0] + hw, cy = e[1] + hh,
              room = rooms_clearance(st, d, pp, v, cx, cy, hw, hh), c = fmin(boxes_clearance(b, -1, e), room);
-      if (own) c = fmin(c, corridor_clearance(st, v, pp, own, cx, cy, hw, hh, c));
+      if (own) c = fmin(c, corridor_clearance(st, v, pp, own, cx, cy, hw, hh, c, 0));
       if (room <= 0) c -= 100; /* in a room it reads as the room's */
       if (c > most + 0.25) most = c, out->q = at, out->s = t, out->ux = ux, out->uy = uy;
     }
@@ -919,13 +1025,47 @@ static void draw_doors(cb_page *p, const cb_symbols *st, const cb_dungeon *d, co
   door_plan_free(&dp);
 }
 
-/* Room numbers and the entrance, last. */
+/* The box of item it on page p: a path's with its stroke, a word's as it
+ * stands on its baseline; false when it draws nothing. */
+static bool item_box(const cb_page *p, const cb_measure *m, const cb_item *it, double e[4]) {
+  if (it->kind == CB_ITEM_TEXT) {
+    e[0] = it->x, e[1] = it->y - it->size * 0.7, e[3] = it->y + it->size * 0.2;
+    e[2] = it->x + cb_text_width(m, it->font, it->size, it->text);
+    return true;
+  }
+  double h = it->ink.stroke ? it->ink.width / 2 : 0;
+  e[0] = e[1] = INFINITY, e[2] = e[3] = -INFINITY;
+  for (int k = it->op0; k < it->op0 + it->nops; k++)
+    for (int j = 0; j < (p->ops[k].kind == CB_OP_CURVE ? 3 : p->ops[k].kind == CB_OP_CLOSE ? 0 : 1); j++) {
+      e[0] = fmin(e[0], p->ops[k].x[j] - h), e[2] = fmax(e[2], p->ops[k].x[j] + h);
+      e[1] = fmin(e[1], p->ops[k].y[j] - h), e[3] = fmax(e[3], p->ops[k].y[j] + h);
+    }
+  return e[0] <= e[2];
+}
+
+/* The boxes of what the page draws from item `from` on (the crossings',
+ * doors' and corridors' marks), its words first (*words of them), into a
+ * new array (*n of them); NULL when out of memory. */
+static double (*drawn_boxes(const cb_page *p, const cb_measure *m, int from, int *n, int *words))[4] {
+  double(*b)[4] = cb_malloc(sizeof *b * (size_t)(p->nitems - from + 1));
+  *n = 0;
+  for (int pass = 0; pass < 2 && b; pass++) {
+    for (int i = from; i < p->nitems; i++)
+      if ((p->items[i].kind == CB_ITEM_TEXT) == !pass && item_box(p, m, &p->items[i], b[*n])) (*n)++;
+    if (!pass) *words = *n;
+  }
+  return b;
+}
+
+/* Room numbers and the entrance, last, the badges clear of the marks drawn from item `from` on. */
 static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
-                         const view *v, cb_symbol_set *used) {
+                         const view *v, int from, cb_symbol_set *used) {
   /* the marks placed so far, that the next keep clear of */
-  int ntaken = 0, cap = pp->nrooms * CB_MAP_MAX_MARKS + 1;
-  double(*taken)[4] = cb_malloc(sizeof *taken * (size_t)cap);
-  if (!taken) {
+  int ntaken = 0, cap = pp->nrooms * CB_MAP_MAX_MARKS + 1, ndoors = 0, nwords = 0;
+  double(*taken)[4] = cb_malloc(sizeof *taken * (size_t)cap),
+  (*doors)[4] = drawn_boxes(p, st->m, from, &ndoors, &nwords);
+  if (!taken || !doors) {
+    free(taken), free(doors);
     p->oom = true;
     return;
   }
@@ -963,7 +1103,19 @@ static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, 
       /* inside a corner of the room when the room has room for it, else just outside */
       bool inside = fabs(bx - ax) >= tw + 2 * bw + 6 && fabs(by - ay) >= size + 2 * st->badge + 4;
       double ex, ey, nb[4] = {nx - tw / 2 - 1, ny - size / 2 - 1, nx + tw / 2 + 1, ny + size / 2 + 1};
-      mark_spot(st, v, pp, r, bw, st->badge, inside, nb, (const double(*)[4])taken, ntaken, &ex, &ey);
+      spot_ask a = {.st = st,
+                    .v = v,
+                    .pp = pp,
+                    .r = r,
+                    .hw = bw / 2,
+                    .hh = st->badge / 2,
+                    .num = nb,
+                    .taken = (const double(*)[4])taken,
+                    .ntaken = ntaken,
+                    .doors = (const double(*)[4])doors,
+                    .ndoors = ndoors,
+                    .nwords = nwords};
+      mark_spot(a, inside, &ex, &ey);
       cb_symbol_badge(p, st, marks[k].sym, marks[k].text, ex, ey);
       *used |= cb_map_mark_symbols(&marks[k]);
       taken[ntaken][0] = ex - bw / 2, taken[ntaken][1] = ey - st->badge / 2;
@@ -971,7 +1123,7 @@ static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, 
       ntaken++;
     }
   }
-  free(taken);
+  free(taken), free(doors);
   cb_page_role(p, CB_ROLE_NONE, 0, 0);
 }
 
@@ -1023,6 +1175,7 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
 
   draw_corridors(p, st, d, pp, &v, used);
   draw_rooms(p, st, d, pp, &v);
+  int from = p->nitems; /* the marks on the corridors, which badges keep off where they can */
   draw_crossings(p, st, d, pp, &v, used);
   draw_doors(p, st, d, pp, &v, used);
   cb_symbol_north(p, st, x + w - arrow / 2, y + MARGIN_PT + st->badge, v.turned ? 1 : 0,
@@ -1030,7 +1183,7 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
   double bar_y = y + MARGIN_PT + st->badge * 3.4;
   scale_bar(p, st, &v, x + w - arrow / 2, bar_y, y + h - MARGIN_PT - bar_y);
 
-  draw_numbers(p, st, d, pp, &v, used);
+  draw_numbers(p, st, d, pp, &v, from, used);
 }
 
 static size_t add(char *buf, size_t cap, size_t n, const char *fmt, ...)
