@@ -43,7 +43,8 @@ static double cover_hook(cb_page *p, const cb_measure *m, const cb_dungeon *d, d
   if (!d->hook[0]) return 0;
   cb_flow f = {m, 11, 11 * 1.4, w, INK, NULL, NULL};
   cb_span s[] = {{CB_FONT_ITALIC, d->hook[0], NULL, 0}};
-  int n = cb_text_flow(p, &f, s, 1, x, y);
+  int n = 0; /* out of memory marks the page */
+  cb_text_flow(p, &f, s, 1, x, y, &n, NULL);
   return n > 0 ? n * f.leading + CB_SUB_SIZE * 2 : 0;
 }
 

@@ -108,9 +108,13 @@ cb_status cb_cover_layout(const cb_toc_entry *e, int n, const char *title, const
     cb_span spans[] = {{CB_FONT_ITALIC, "To make it again: ", NULL, 0}, {CB_FONT_REGULAR, command, NULL, 0}};
     cb_flow f = {m, FOOT, FOOT * 1.25, w, GREY, NULL, NULL};
     /* a long command gets smaller type, never cut, in the two lines kept for it */
-    for (int i = 0; i < 8 && cb_text_flow(NULL, &f, spans, 2, 0, 0) > 2; i++)
+    for (int i = 0, lines = 0; i < 8; i++) {
+      cb_status st = cb_text_flow(NULL, &f, spans, 2, 0, 0, &lines, err);
+      if (st != CB_OK) return st;
+      if (lines <= 2) break;
       f.size *= 0.85, f.leading = f.size * 1.25;
-    cb_text_flow(p, &f, spans, 2, x, base + f.leading);
+    }
+    cb_text_flow(p, &f, spans, 2, x, base + f.leading, NULL, NULL);
     if (p->oom) return cb_error_oom(err);
   }
   return CB_OK;

@@ -720,7 +720,9 @@ static entry *entry_of(entry *scratch, const cb_key_style *ks, const cb_dungeon 
 
 /* The entry's lines from f->first_word on (drawn at x, y when p is given); -1 when out of memory. */
 static int flow_entry(cb_page *p, const cb_flow *f, const entry *e, double x, double y) {
-  return e ? cb_text_flow(p, f, e->spans, e->n, x, y) : -1;
+  int lines = -1;
+  if (e) cb_text_flow(p, f, e->spans, e->n, x, y, &lines, NULL);
+  return lines;
 }
 
 static double column_width(double w, int cols, double gutter) { return (w - gutter * (cols - 1)) / cols; }

@@ -106,7 +106,8 @@ void cb_part_footer(cb_page *p, const cb_measure *m, const cb_dungeon *d, const 
   }
   cb_span spans[] = {{CB_FONT_ITALIC, "To make it again: ", NULL, 0}, {CB_FONT_REGULAR, cmd, NULL, 0}};
   cb_flow f = cb_part_footer_flow(m, cmd, w);
-  int lines = o->player ? 0 : cb_text_flow(NULL, &f, spans, 2, 0, 0);
+  int lines = 0;
+  if (!o->player && cb_text_flow(NULL, &f, spans, 2, 0, 0, &lines, NULL) != CB_OK) p->oom = true;
   /* the last line's descenders stay inside the margin too */
   double base = p->h - o->margin - (lines > 0 ? lines : 1) * f.leading - f.size * 0.45;
   cb_page_move(p, x, base - CB_FOOT_SIZE * 1.1);
@@ -117,7 +118,7 @@ void cb_part_footer(cb_page *p, const cb_measure *m, const cb_dungeon *d, const 
   double hw = cb_text_width(m, CB_FONT_REGULAR, hs, head);
   cb_page_text(p, CB_FONT_REGULAR, hs, verso ? x + w - hw : x, base, GREY, head);
   cb_page_text(p, CB_FONT_REGULAR, CB_FOOT_SIZE, verso ? x : x + w - pw, base, GREY, line);
-  if (!o->player) cb_text_flow(p, &f, spans, 2, x, base + f.leading);
+  if (!o->player) cb_text_flow(p, &f, spans, 2, x, base + f.leading, NULL, NULL);
   free(head);
   free(cmd);
 }
@@ -128,11 +129,11 @@ cb_status cb_part_footer_height(const cb_measure *m, const cb_dungeon *d, const 
   if (!cmd) return cb_error_oom(err);
   cb_span spans[] = {{CB_FONT_ITALIC, "To make it again: ", NULL, 0}, {CB_FONT_REGULAR, cmd, NULL, 0}};
   cb_flow f = cb_part_footer_flow(m, cmd, w);
-  int lines = o->player ? 0 : cb_text_flow(NULL, &f, spans, 2, 0, 0);
+  int lines = 0;
+  cb_status st = o->player ? CB_OK : cb_text_flow(NULL, &f, spans, 2, 0, 0, &lines, err);
   free(cmd);
-  if (lines < 0) return cb_error_oom(err);
-  *h = (lines + 1) * f.leading + CB_FOOT_SIZE * 1.6 + f.size * 0.45;
-  return CB_OK;
+  if (st == CB_OK) *h = (lines + 1) * f.leading + CB_FOOT_SIZE * 1.6 + f.size * 0.45;
+  return st;
 }
 
 /* The legend: only the symbols the map used, in a row that wraps. Returns its height. */
@@ -186,7 +187,7 @@ static void appendix_page(cb_page *p, const cb_dungeon *d, const cb_flow *fl, co
       continue;
     }
     cb_span line[] = {{CB_FONT_REGULAR, d->log[*i], NULL, 0}};
-    cb_text_flow(p, fl, line, 1, f->x + col * (fl->width + gutter), y0 + cy);
+    cb_text_flow(p, fl, line, 1, f->x + col * (fl->width + gutter), y0 + cy, NULL, NULL);
     cy += hs[*i];
     placed = 1;
     (*i)++;
@@ -244,10 +245,11 @@ cb_status cb_part_appendix(const cb_dungeon *d, const cb_measure *m, const cb_sh
   if (d->nlog > 0 && !hs) return cb_error_oom(err);
   for (int i = 0; i < d->nlog; i++) {
     cb_span line[] = {{CB_FONT_REGULAR, d->log[i], NULL, 0}};
-    int n = cb_text_flow(NULL, &fl, line, 1, 0, 0);
-    if (n < 0) {
+    int n = 0;
+    cb_status st = cb_text_flow(NULL, &fl, line, 1, 0, 0, &n, err);
+    if (st != CB_OK) {
       free(hs);
-      return cb_error_oom(err);
+      return st;
     }
     hs[i] = n * fl.leading + 2;
   }

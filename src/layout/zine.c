@@ -32,13 +32,14 @@ static void cover(const zine *z, cb_symbol_set *used) {
   double size = cb_part_fit_size(m, CB_FONT_BOLD, 15, title, w);
   cb_flow tf = {m, size, size * 1.15, w, INK, NULL, NULL};
   cb_span ts[] = {{CB_FONT_BOLD, title, NULL, 0}};
-  int tl = cb_text_flow(z->P[0], &tf, ts, 1, x, top + size);
+  int tl = 0, sl = 0; /* out of memory marks the page */
+  cb_text_flow(z->P[0], &tf, ts, 1, x, top + size, &tl, NULL);
   char sub[256];
   cb_part_describe(d, z->o, sub, sizeof sub);
   cb_flow sf = {m, 7, 8.5, w, GREY, NULL, NULL};
   cb_span ss[] = {{CB_FONT_ITALIC, sub, NULL, 0}};
   double y = top + size * (1 + 1.15 * (tl - 1)) + 10;
-  int sl = cb_text_flow(z->P[0], &sf, ss, 1, x, y);
+  cb_text_flow(z->P[0], &sf, ss, 1, x, y, &sl, NULL);
   y += sl * 8.5 + 4;
   int level = d->nlevels > 1 ? d->levels[0].id : 0;
   cb_level_map(z->P[0], z->st, d, &z->hooks->map, z->o, level, x, y, w, top + h - y - 12, used);
@@ -119,8 +120,9 @@ static void back(const zine *z, cb_symbol_set used) {
                   {CB_FONT_REGULAR, cmd ? cmd : "", NULL, 0}};
   cb_flow cf = cb_part_footer_flow(z->m, cmd ? cmd : "", z->w);
   cf.size = fmin(cf.size, 7), cf.leading = cf.size * 1.25;
-  int cl = cb_text_flow(NULL, &cf, cs, 2, 0, 0);
-  cb_text_flow(p, &cf, cs, 2, x, top + h - (cl - 1) * cf.leading - cf.size * 0.45);
+  int cl = 1;
+  if (cb_text_flow(NULL, &cf, cs, 2, 0, 0, &cl, NULL) != CB_OK) p->oom = true;
+  cb_text_flow(p, &cf, cs, 2, x, top + h - (cl - 1) * cf.leading - cf.size * 0.45, NULL, NULL);
   free(cmd);
   char credit[128];
   snprintf(credit, sizeof credit, "crawlbook %s \xc2\xb7 %s \xc2\xb7 seed %" PRIu64, z->o->version,

@@ -124,7 +124,8 @@ static void draw_line(cb_page *p, const cb_flow *f, const word *w, int from, int
   free(buf);
 }
 
-int cb_text_flow(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans, double x, double y) {
+/* cb_text_flow's lines; -1 when out of memory. */
+static int flow(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans, double x, double y) {
   word *w = NULL;
   size_t cap = 0;
   int nw = 0, pending_glue = 0;
@@ -186,4 +187,15 @@ int cb_text_flow(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans,
   }
   free(w);
   return lines;
+}
+
+cb_status cb_text_flow(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans, double x, double y,
+                       int *lines, cb_error *err) {
+  int n = flow(p, f, spans, nspans, x, y);
+  if (n < 0) {
+    if (p) p->oom = true;
+    return cb_error_oom(err);
+  }
+  if (lines) *lines = n;
+  return CB_OK;
 }

@@ -33,10 +33,12 @@ typedef struct cb_flow {
 /* Lays the spans out in lines no wider than f->width (a word longer than a
  * line is broken into pieces that fit, after a hyphen where it can be, else
  * between two characters) and, when p is not NULL, draws them (the
- * first f->limit of them) with the first baseline at (x, y). Returns the
- * number of lines from f->first_word on, -1 on OOM (which also sets p->oom
- * when p is given). */
-int cb_text_flow(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans, double x, double y);
+ * first f->limit of them) with the first baseline at (x, y); *lines (NULL:
+ * not wanted) gets the number of lines from f->first_word on. Out of memory
+ * is CB_EINTERNAL with its message in err (NULL when drawing: the page is
+ * marked, p->oom, as every drawing on it is), *lines untouched. */
+cb_status cb_text_flow(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans, double x, double y,
+                       int *lines, cb_error *err);
 
 /* Width of one line of text. */
 double cb_text_width(const cb_measure *m, cb_font font, double size, const char *utf8);

@@ -14,9 +14,18 @@
 #include <string.h>
 
 #include "../tests/layout/fake_measure.h"
+#include "base/alloc.h"
 #include "model/rng.h"
 #include "page/flow.h"
 #include "testlib.h"
+
+/* cb_text_flow's line count, the flow asserted to succeed. */
+static int flowed(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans, double x, double y) {
+  int lines = -1;
+  cb_error err = {0};
+  if (cb_text_flow(p, f, spans, nspans, x, y, &lines, &err) != CB_OK) fail_msg("%s", err.msg);
+  return lines;
+}
 
 static void strip_spaces(const char *in, char *out) {
   for (; *in; in++)
@@ -90,8 +99,8 @@ static void random_texts_fit(void **state) {
     f.leading = f.size * 1.2;
     cb_page *p = cb_page_new(600, 800);
     double x0 = 30 + round_ % 7, y0 = 40;
-    int counted = cb_text_flow(NULL, &f, spans, nspans, 0, 0);
-    int lines = cb_text_flow(p, &f, spans, nspans, x0, y0);
+    int counted = flowed(NULL, &f, spans, nspans, 0, 0);
+    int lines = flowed(p, &f, spans, nspans, x0, y0);
     assert_int_equal(counted, lines);
     check_lines(p, 0, &f, x0, y0, lines, spans, nspans);
     cb_page_free(p);
@@ -104,7 +113,7 @@ static void known_breaks(void **state) {
   cb_span s[] = {{CB_FONT_REGULAR, "aaaa bbbb cccc dddd"}};
   cb_flow f = {&fake_measure, 10, 12, 45, {0, 0, 0}}; /* 9 characters fit */
   cb_page *p = cb_page_new(600, 800);
-  assert_int_equal(cb_text_flow(p, &f, s, 1, 0, 100), 2);
+  assert_int_equal(flowed(p, &f, s, 1, 0, 100), 2);
   assert_int_equal(p->nitems, 2);
   assert_string_equal(p->items[0].text, "aaaa bbbb");
   assert_string_equal(p->items[1].text, "cccc dddd");
@@ -112,44 +121,76 @@ static void known_breaks(void **state) {
   cb_page_free(p);
   /* exactly the width fits; a hair less does not */
   f.width = 95;
-  assert_int_equal(cb_text_flow(NULL, &f, s, 1, 0, 0), 1);
+  assert_int_equal(flowed(NULL, &f, s, 1, 0, 0), 1);
   f.width = 94.99;
-  assert_int_equal(cb_text_flow(NULL, &f, s, 1, 0, 0), 2);
+  assert_int_equal(flowed(NULL, &f, s, 1, 0, 0), 2);
   /* a word longer than a line is broken into pieces that fit (issue 25: it ran
    * into the next column), after a hyphen where it has one */
   cb_span longword[] = {{CB_FONT_REGULAR, "a bbbbbbbbbbbbbbbbbbbb c"}};
   f.width = 30;
   p = cb_page_new(600, 800);
-  assert_int_equal(cb_text_flow(p, &f, longword, 1, 0, 0), 5);
+  assert_int_equal(flowed(p, &f, longword, 1, 0, 0), 5);
   const char *pieces[] = {"a", "bbbbbb", "bbbbbb", "bbbbbb", "bb c"};
   for (int i = 0; i < 5; i++)
     assert_string_equal(p->items[i].text, pieces[i]);
   cb_page_free(p);
   cb_span hyphens[] = {{CB_FONT_REGULAR, "bbb-cc-dddddddd"}};
   p = cb_page_new(600, 800);
-  assert_int_equal(cb_text_flow(p, &f, hyphens, 1, 0, 0), 4);
+  assert_int_equal(flowed(p, &f, hyphens, 1, 0, 0), 4);
   const char *at_hyphens[] = {"bbb-", "cc-", "dddddd", "dd"};
   for (int i = 0; i < 4; i++)
     assert_string_equal(p->items[i].text, at_hyphens[i]);
   cb_page_free(p);
   /* nothing to draw */
   cb_span empty[] = {{CB_FONT_REGULAR, ""}, {CB_FONT_BOLD, "   "}};
-  assert_int_equal(cb_text_flow(NULL, &f, empty, 2, 0, 0), 0);
-  assert_int_equal(cb_text_flow(NULL, &f, empty, 0, 0, 0), 0);
+  assert_int_equal(flowed(NULL, &f, empty, 2, 0, 0), 0);
+  assert_int_equal(flowed(NULL, &f, empty, 0, 0, 0), 0);
   /* spans glued without a space are not split between them */
   cb_span glued[] = {{CB_FONT_BOLD, "12"}, {CB_FONT_REGULAR, "(4) x"}};
   f.width = 1000;
   p = cb_page_new(600, 800);
-  assert_int_equal(cb_text_flow(p, &f, glued, 2, 10, 10), 1);
+  assert_int_equal(flowed(p, &f, glued, 2, 10, 10), 1);
   assert_int_equal(p->nitems, 2);
   assert_true(p->items[1].x == 10 + fake_width(NULL, CB_FONT_BOLD, 10, "12"));
   cb_page_free(p);
+}
+
+/* Out of memory is a status with its message, measuring or drawing: the
+ * count is left as it was, and a page drawn on is marked too. */
+static void out_of_memory_is_a_status_with_a_message(void **state) {
+  (void)state;
+  cb_span s[] = {{CB_FONT_REGULAR, "a few words to flow over a narrow column, twice over"}};
+  cb_flow f = {&fake_measure, 10, 12, 60, {0, 0, 0}};
+  for (int draw = 0; draw < 2; draw++) {
+    long failed = 0;
+    for (long k = 0; k < 64; k++) {
+      cb_page *p = draw ? cb_page_new(600, 800) : NULL;
+      assert_true(!draw || p);
+      cb_error err = {0};
+      int lines = -7;
+      cb_alloc_fail_once(k);
+      cb_status st = cb_text_flow(p, &f, s, 1, 0, 0, &lines, &err);
+      cb_alloc_fail_once(-1);
+      if (st == CB_OK) {
+        assert_true(lines > 1);
+      } else {
+        assert_int_equal(st, CB_EINTERNAL);
+        assert_string_equal(err.msg, "out of memory");
+        assert_int_equal(lines, -7);
+        assert_true(!p || p->oom);
+        failed++;
+      }
+      cb_page_free(p);
+    }
+    assert_true(failed > 0);
+  }
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(random_texts_fit),
       cmocka_unit_test(known_breaks),
+      cmocka_unit_test(out_of_memory_is_a_status_with_a_message),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

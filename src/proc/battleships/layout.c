@@ -237,7 +237,8 @@ static double legend(cb_page *p, const cb_symbols *st, const cb_dungeon *d, doub
                     "(open, ringed or +) is a passage to the room of its other number. Cell r;c "
                     "is row r, column c; a peg at r;c and another at c;r are the same passage.",
                     NULL, 0}};
-  int lines = cb_text_flow(p, &f, how, 2, x, y + h + TEXT_SIZE);
+  int lines = 0; /* out of memory marks the page */
+  cb_text_flow(p, &f, how, 2, x, y + h + TEXT_SIZE, &lines, NULL);
   h += (lines > 0 ? lines : 1) * f.leading + 4;
   for (int i = 0; i < bp->nstairs && i < 60; i++) {
     const cb_bs_stairs *sx = &bp->stairs[i];

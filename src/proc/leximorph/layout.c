@@ -1146,7 +1146,8 @@ cb_status cb_sketch_pages(const cb_dungeon *d, const cb_symbols *st, const cb_fr
                      "match the map and the key.",
                      NULL, 0}};
   cb_flow fl = {st->m, NOTE_SIZE, NOTE_SIZE * 1.25, f->w, LABEL, NULL, NULL};
-  int lines = cb_text_flow(p, &fl, note, 1, f->x, y);
+  int lines = 0; /* out of memory marks the page */
+  cb_text_flow(p, &fl, note, 1, f->x, y, &lines, NULL);
   y += lines * fl.leading + 6;
 
   double x0, y0, W, H;
