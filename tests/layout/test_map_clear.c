@@ -822,8 +822,9 @@ static int abreast_pairs(const cb_page *p) {
  * from the generator's own count (test_generate's property_abreast). A
  * ceiling, measured, not yet 0: 273 pairs on 131 of 200 sheets; 265 on 128
  * since a corridor counts as crowded beside another's side passage too; 245
- * on 123 since a routed corridor pays 30 ft a foot crowded, not 20. Most
- * left run a square or two (115 of 265 at most one). */
+ * on 123 since a routed corridor pays 30 ft a foot crowded, not 20; 230 on
+ * 121 since the spots beyond a rolled end weigh their corridor's crowding.
+ * Most left run a square or two (115 of 265 at most one). */
 static void corridors_keep_apart(void **state) {
   (void)state;
   const char *env = getenv("CB_MAP_SEEDS");
@@ -841,7 +842,7 @@ static void corridors_keep_apart(void **state) {
   printf("preconnect   %d sheets at 15 rooms: %d pairs of corridors abreast nearer than a grid square, on %d "
          "sheets (seed %d first)\n",
          seeds, pairs, sheets, first);
-  if (pairs > 245 * seeds / 200) fail_msg("%d pairs of corridors abreast (seed %d first)", pairs, first);
+  if (pairs > 230 * seeds / 200) fail_msg("%d pairs of corridors abreast (seed %d first)", pairs, first);
 }
 
 /* ---- the players' map: what it may show, worked out from the model alone ---- */

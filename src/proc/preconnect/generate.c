@@ -46,9 +46,10 @@ static const double WALL_FT = 7.5, TIGHT_FT = 5; /* ... 5 ft where nothing 7.5 f
  * crowded (a corridor crosses another by the d10 rather than run 7.5 ft beside it; refused outright,
  * corridors crossed more than issue 12's 8 a map) */
 static const double ROOM_CROSSING = 100000, CORRIDOR_CROSSING = 150, RUN_ALONG = 500, TURN = 15, CROWDED = 20;
-/* a routed corridor (round rooms, to a room already drawn) pays more a foot crowded: it moves a square
- * over for a turn or two, where a corridor shaped to its roll would cross more (CROWDED 30 there took
- * issue 12's crossings a map from 7.7 to 7.9; the router's alone, to 7.8) */
+/* a routed corridor (round rooms, to a room already drawn or a spot beyond a rolled end) pays more a
+ * foot crowded: it moves a square over for a turn or two, where a corridor shaped to its roll would
+ * cross more (CROWDED 30 there took issue 12's crossings a map from 7.7 to 7.9; the router's alone,
+ * to 7.8) */
 static const double CROWDED_ROUTED = 30;
 static const double EPS = 1e-6;
 
@@ -1521,7 +1522,7 @@ static int try_beyond(pc *s, int di, pt e, cb_facing dir, int k, int m, const ro
   if (c->cost >= 100) return 1;
   c->fits = 1, c->routed = 1, c->dir = dir, c->ahead = k * (int)SQUARE_FT, c->aside = m * (int)SQUARE_FT;
   *score = poly_len(c->v, c->n) + TURN * (c->n - 2) + CORRIDOR_CROSSING * c->cost +
-           2 * SQUARE_FT * (abs(k) + abs(m));
+           CROWDED_ROUTED * crowding(s, c->v, c->n, di) + 2 * SQUARE_FT * (abs(k) + abs(m));
   return 2;
 }
 

@@ -489,7 +489,7 @@ static double abreast_on_map(const cb_preconnect_proc *p) {
  * corridors, routed corridors 7.5 ft from walls, and a corridor pays 20 ft
  * a foot it runs crowded (it crosses instead); 2,282.5 on 92 since a side
  * passage crowds a corridor too and a routed corridor pays 30 ft a foot;
- * a ceiling. */
+ * 2,165 on 92 since the spots beyond a rolled end weigh it too; a ceiling. */
 static void property_abreast(void **state) {
   (void)state;
   double sum = 0;
@@ -502,7 +502,7 @@ static void property_abreast(void **state) {
   }
   print_message("seeds 1-200: %.0f ft of corridor run abreast of another closer than 10 ft, on %d maps\n",
                 sum, maps);
-  if (sum > 2282.5 + EPS) fail_msg("%.1f ft of corridor abreast of another (ceiling 2,282.5)", sum);
+  if (sum > 2165 + EPS) fail_msg("%.1f ft of corridor abreast of another (ceiling 2,165)", sum);
 }
 
 static void bad_options(void **state) {
