@@ -824,7 +824,7 @@ static int abreast_pairs(const cb_page *p) {
  * since a corridor counts as crowded beside another's side passage too; 245
  * on 123 since a routed corridor pays 30 ft a foot crowded, not 20; 230 on
  * 121 since the spots beyond a rolled end weigh their corridor's crowding.
- * Most left run a square or two (115 of 265 at most one). */
+ * Most left run a square or two (108 of 230 at most one, 87 one to two). */
 static void corridors_keep_apart(void **state) {
   (void)state;
   const char *env = getenv("CB_MAP_SEEDS");
