@@ -46,6 +46,11 @@ static const double WALL_FT = 7.5, TIGHT_FT = 5; /* ... 5 ft where nothing 7.5 f
  * crowded (a corridor crosses another by the d10 rather than run 7.5 ft beside it; refused outright,
  * corridors crossed more than issue 12's 8 a map) */
 static const double ROOM_CROSSING = 100000, CORRIDOR_CROSSING = 150, RUN_ALONG = 500, TURN = 15, CROWDED = 20;
+/* a routed corridor (round rooms, to a room already drawn or a spot beyond a rolled end) pays more a
+ * foot crowded: it moves a square over for a turn or two, where a corridor shaped to its roll would
+ * cross more (CROWDED 30 there took issue 12's crossings a map from 7.7 to 7.9; the router's alone,
+ * to 7.8) */
+static const double CROWDED_ROUTED = 30;
 static const double EPS = 1e-6;
 
 static const int DX[CB_FACING_COUNT] = {0, 1, 0, -1}, DY[CB_FACING_COUNT] = {-1, 0, 1, 0};
@@ -361,9 +366,31 @@ static int find_hits(pc *s, const pt *v, int n, int self, hits *hs) {
   return find_hits_upto(s, v, n, self, hs, INT_MAX);
 }
 
-/* How much of the polyline runs close beside another corridor (within
- * NEAR_FT, parallel), in feet: a corridor squeezed against another reads
- * badly on the map. */
+/* How far polyline v (n points) runs close beside polyline w (m points):
+ * parallel, within NEAR_FT but not on one line, in feet. */
+static double beside(const pt *w, int m, const pt *v, int n) {
+  double sum = 0;
+  for (int k = 1; k < m; k++) {
+    pt c = w[k - 1], e = w[k];
+    int ch = fabs(c.y - e.y) < EPS;
+    for (int i = 1; i < n; i++) {
+      pt a = v[i - 1], z = v[i];
+      int ah = fabs(a.y - z.y) < EPS;
+      if (ah != ch) continue;
+      double gap = ah ? fabs(a.y - c.y) : fabs(a.x - c.x);
+      if (gap < EPS || gap >= NEAR_FT - EPS) continue;
+      double a0 = ah ? lo2(a.x, z.x) : lo2(a.y, z.y), a1 = ah ? hi2(a.x, z.x) : hi2(a.y, z.y);
+      double c0 = ah ? lo2(c.x, e.x) : lo2(c.y, e.y), c1 = ah ? hi2(c.x, e.x) : hi2(c.y, e.y);
+      double over = lo2(a1, c1) - hi2(a0, c0);
+      if (over > 0) sum += over;
+    }
+  }
+  return sum;
+}
+
+/* How much of the polyline runs close beside another corridor or its side
+ * passage (within NEAR_FT, parallel), in feet: a corridor squeezed against
+ * another reads badly on the map. */
 static double crowding(pc *s, const pt *v, int n, int self) {
   double minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY, sum = 0;
   for (int i = 0; i < n; i++)
@@ -376,21 +403,7 @@ static double crowding(pc *s, const pt *v, int n, int self) {
     if (b->x1 < minx || b->x0 > maxx || b->y1 < miny || b->y0 > maxy) continue;
     const cb_pc_door *o = &s->p->doors[j];
     if (j == self || o->npoints < 2) continue;
-    for (int k = 1; k < o->npoints; k++) {
-      pt c = o->points[k - 1], e = o->points[k];
-      int ch = fabs(c.y - e.y) < EPS;
-      for (int i = 1; i < n; i++) {
-        pt a = v[i - 1], z = v[i];
-        int ah = fabs(a.y - z.y) < EPS;
-        if (ah != ch) continue;
-        double gap = ah ? fabs(a.y - c.y) : fabs(a.x - c.x);
-        if (gap < EPS || gap >= NEAR_FT - EPS) continue;
-        double a0 = ah ? lo2(a.x, z.x) : lo2(a.y, z.y), a1 = ah ? hi2(a.x, z.x) : hi2(a.y, z.y);
-        double c0 = ah ? lo2(c.x, e.x) : lo2(c.y, e.y), c1 = ah ? hi2(c.x, e.x) : hi2(c.y, e.y);
-        double over = lo2(a1, c1) - hi2(a0, c0);
-        if (over > 0) sum += over;
-      }
-    }
+    sum += beside(o->points, o->npoints, v, n) + beside(o->side, o->nside, v, n);
   }
   return sum;
 }
@@ -835,7 +848,7 @@ static int router_map(pc *s, const cb_pc_room *also, double keep, cb_ortho_probl
                            .cross = CORRIDOR_CROSSING,
                            .along = RUN_ALONG, /* a corridor run along another: only to get out */
                            .near = NEAR_FT,
-                           .crowd = CROWDED,
+                           .crowd = CROWDED_ROUTED,
                            .pad = keep,
                            .hug = 1,          /* a foot along a wall at WALL_FT costs a foot more */
                            .max_lines = 400}; /* a window of some 100 rooms a way */
@@ -1509,7 +1522,7 @@ static int try_beyond(pc *s, int di, pt e, cb_facing dir, int k, int m, const ro
   if (c->cost >= 100) return 1;
   c->fits = 1, c->routed = 1, c->dir = dir, c->ahead = k * (int)SQUARE_FT, c->aside = m * (int)SQUARE_FT;
   *score = poly_len(c->v, c->n) + TURN * (c->n - 2) + CORRIDOR_CROSSING * c->cost +
-           2 * SQUARE_FT * (abs(k) + abs(m));
+           CROWDED_ROUTED * crowding(s, c->v, c->n, di) + 2 * SQUARE_FT * (abs(k) + abs(m));
   return 2;
 }
 

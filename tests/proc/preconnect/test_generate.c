@@ -487,7 +487,9 @@ static double abreast_on_map(const cb_preconnect_proc *p) {
  * each other, 16,655 on 191 since they cross by the d10, and 2,510 on 93
  * since doors on one wall stand a square apart, rooms keep a square from
  * corridors, routed corridors 7.5 ft from walls, and a corridor pays 20 ft
- * a foot it runs crowded (it crosses instead); a ceiling. */
+ * a foot it runs crowded (it crosses instead); 2,282.5 on 92 since a side
+ * passage crowds a corridor too and a routed corridor pays 30 ft a foot;
+ * 2,165 on 92 since the spots beyond a rolled end weigh it too; a ceiling. */
 static void property_abreast(void **state) {
   (void)state;
   double sum = 0;
@@ -500,7 +502,7 @@ static void property_abreast(void **state) {
   }
   print_message("seeds 1-200: %.0f ft of corridor run abreast of another closer than 10 ft, on %d maps\n",
                 sum, maps);
-  if (sum > 2510 + EPS) fail_msg("%.0f ft of corridor abreast of another (ceiling 2,510)", sum);
+  if (sum > 2165 + EPS) fail_msg("%.1f ft of corridor abreast of another (ceiling 2,165)", sum);
 }
 
 static void bad_options(void **state) {
