@@ -454,6 +454,9 @@ typedef struct sheet_space {
 
 static bool is_wide(const cb_sheet_options *o) { return o->page_w > o->page_h * 1.05; }
 
+/* The page the key's words go on: none while the pages are only counted. */
+static cb_page *key_page(const sheet_space *s, cb_page *p) { return s->counting ? NULL : p; }
+
 /* A drawing with a legend of its own (a box of fixed size) that the key
  * leaves small (fit_sheet gives it less than it wants) is drawn at the left,
  * its legend below it, and the key begins in the columns beside them: the
@@ -579,11 +582,10 @@ static cb_status draw_plan(cb_page *p, const sheet_space *s, const cb_sheet_plan
     if (o->player)
       *next = notes_fill(p, s->m, d, *next, k->x, y, k->w, h);
     else if (k->balanced)
-      st = cb_key_fill_balanced(s->counting ? NULL : p, ks, d, next, word, k->x, y, k->w, h, k->cols,
-                                k->gutter, s->f.err);
+      st = cb_key_fill_balanced(key_page(s, p), ks, d, next, word, k->x, y, k->w, h, k->cols, k->gutter,
+                                s->f.err);
     else
-      st = cb_key_fill(s->counting ? NULL : p, ks, d, next, word, k->x, y, k->w, h, k->cols, k->gutter,
-                       s->f.err);
+      st = cb_key_fill(key_page(s, p), ks, d, next, word, k->x, y, k->w, h, k->cols, k->gutter, s->f.err);
   }
   return st;
 }
@@ -605,8 +607,8 @@ static cb_status run_on(cb_document *doc, const sheet_space *s, const cb_key_sty
     if (o->player)
       *next = notes_fill(p, s->m, s->f.d, *next, x, ky, w, bottom - ky);
     else
-      st = cb_key_fill_balanced(s->counting ? NULL : p, ks, s->f.d, next, word, x, ky, w, bottom - ky, cols,
-                                GUTTER, err);
+      st = cb_key_fill_balanced(key_page(s, p), ks, s->f.d, next, word, x, ky, w, bottom - ky, cols, GUTTER,
+                                err);
   }
   return st;
 }

@@ -124,7 +124,7 @@ static void draw_line(cb_page *p, const cb_flow *f, const word *w, int from, int
   free(buf);
 }
 
-/* cb_text_flow's lines; -1 when out of memory. */
+/* cb_text_flow's lines; -1 when out of memory (cb_text_flow marks the page). */
 static int flow(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans, double x, double y) {
   word *w = NULL;
   size_t cap = 0;
@@ -138,7 +138,6 @@ static int flow(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans, 
               &w, &cap, &nw,
               (word){spans[s].font, "", 0, spans[s].object_w, nw > 0 && pending_glue, spans[s].object, 0})) {
         free(w);
-        if (p) p->oom = true;
         return -1;
       }
       pending_glue = 0;
@@ -158,7 +157,6 @@ static int flow(cb_page *p, const cb_flow *f, const cb_span *spans, int nspans, 
       if (width < 0 ||
           add_text_word(f, spans[s].font, t, (int)(e - t), width, nw > 0 && pending_glue, &w, &cap, &nw)) {
         free(w);
-        if (p) p->oom = true;
         return -1;
       }
       pending_glue = 0;

@@ -321,14 +321,9 @@ static void shape_pieces(cairo_backend *b, const PangoAnalysis *a, cb_font font,
   }
 }
 
-/* A plain text with spaces: its width in pango units as drawn from its
- * pieces, which keeps them for drawing it; -1 when it is not plain or a
- * glyph would need pango's own drawing. */
-static int pieces_width(cairo_backend *b, cb_font font, const char *utf8) {
-  int kind;
-  plain_face *pf = b->piece ? plain_of(b, font, utf8, true, &kind) : NULL;
-  if (!pf) return -1;
-  shape_pieces(b, &pf->item[kind - 1]->analysis, font, kind, utf8, (int)strlen(utf8));
+/* The width of b->glyphs in pango units; -1 when there are none or one
+ * would need pango's own drawing (unknown, empty, drawn backwards). */
+static int plain_glyphs_width(const cairo_backend *b) {
   int w = 0;
   for (int i = 0; i < b->glyphs->num_glyphs; i++) {
     const PangoGlyphInfo *g = &b->glyphs->glyphs[i];
@@ -337,6 +332,17 @@ static int pieces_width(cairo_backend *b, cb_font font, const char *utf8) {
     w += g->geometry.width;
   }
   return b->glyphs->num_glyphs > 0 ? w : -1;
+}
+
+/* A plain text with spaces: its width in pango units as drawn from its
+ * pieces, which keeps them for drawing it; -1 when it is not plain or a
+ * glyph would need pango's own drawing. */
+static int pieces_width(cairo_backend *b, cb_font font, const char *utf8) {
+  int kind;
+  plain_face *pf = b->piece ? plain_of(b, font, utf8, true, &kind) : NULL;
+  if (!pf) return -1;
+  shape_pieces(b, &pf->item[kind - 1]->analysis, font, kind, utf8, (int)strlen(utf8));
+  return plain_glyphs_width(b);
 }
 
 static double shape_width(cairo_backend *b, cb_font font, const char *utf8) {
@@ -760,13 +766,7 @@ static plain_face *plain_line(cairo_backend *b, const cb_item *it, PangoFont **f
     shape_pieces(b, &pf->item[kind - 1]->analysis, it->font, kind, it->text, len);
   else
     pango_shape_full(it->text, len, it->text, len, &pf->item[kind - 1]->analysis, b->glyphs);
-  for (int i = 0; i < b->glyphs->num_glyphs; i++) {
-    PangoGlyph glyph = b->glyphs->glyphs[i].glyph;
-    if (glyph == PANGO_GLYPH_EMPTY || (glyph & PANGO_GLYPH_UNKNOWN_FLAG) ||
-        b->glyphs->glyphs[i].geometry.width < 0)
-      return NULL;
-  }
-  return b->glyphs->num_glyphs > 0 ? pf : NULL;
+  return plain_glyphs_width(b) >= 0 ? pf : NULL;
 }
 
 /* A page's plain lines shaped ahead of drawing (prepare): the glyphs of
