@@ -30,8 +30,10 @@
 
 #include "base/datadir.h"
 #include "geom/delaunay.h"
+#include "layout/graph.h"
 #include "layout/sheet.h"
 #include "layout/template.h"
+#include "proc/battleships/proc.h"
 #include "proc/dropdice/proc.h"
 #include "registry/registry.h"
 #include "render/backend.h"
@@ -563,6 +565,24 @@ int main(int argc, char **argv) {
            n, now() - t0);
     free(e);
     free(pts);
+  }
+  /* the graph layout alone (battleships' levels have no geometry), in this process */
+  for (int rooms = 10; rooms <= 100; rooms *= 10) {
+    cb_battleships_options own = {.grid = {rooms, rooms}};
+    cb_gen_options o = {.seed = 7, .levels = 1, .own = &own};
+    cb_dungeon *d = NULL;
+    cb_graph_pos *pos = NULL;
+    cb_error err = {0};
+    int n = 0;
+    if (cb_generator_run(&cb_gen_battleships, &o, &d, &err) != CB_OK) {
+      failed = 1;
+      continue;
+    }
+    double t0 = now();
+    failed |= cb_graph_layout(NULL, d, 1, 1.0, &pos, &n, &err) != CB_OK;
+    printf("| graph layout alone: a battleships level of %d rooms | %.3f s |  |  |\n", n, now() - t0);
+    free(pos);
+    cb_dungeon_free(d);
   }
   /* 5. memory of batches: flat as they grow */
   char *b10[] = {(char *)crawlbook, "--seeds", "1..10", "-o", out, NULL};

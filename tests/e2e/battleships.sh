@@ -86,9 +86,9 @@ for l in 1 2 3; do
   grep -q "^Level $l\$" "$tmp/zine.txt" || fail "the zine's map leaves out level $l"
 done
 
-# 1,000 levels of 10 rooms, to JSON, quickly
-start=$(date +%s)
-"$CRAWLBOOK" --generator battleships --seed 5 --levels 1000 -o "$tmp/big.json"
-[ $(( $(date +%s) - start )) -le 20 ] || fail "1,000 levels took too long"
+# 1,000 levels of 10 rooms, to JSON, whole (its speed is the benchmark's row
+# "battleships: 1000 levels"; the timeout only catches a hang)
+timeout 300 "$CRAWLBOOK" --generator battleships --seed 5 --levels 1000 -o "$tmp/big.json" ||
+  fail "1,000 levels did not finish"
 grep -q '"id":10000,' "$tmp/big.json" || fail "1,000 levels: room 10000 missing"
 echo ok

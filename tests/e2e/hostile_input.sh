@@ -15,7 +15,7 @@ refused() {
   shift 2
   rm -f out.*
   local rc=0
-  timeout 20 "$CRAWLBOOK" "$@" >stdout 2>stderr || rc=$?
+  timeout 60 "$CRAWLBOOK" "$@" >stdout 2>stderr || rc=$?
   [ "$rc" -eq 2 ] || fail "$what: exit status $rc, want 2 ($(head -c 300 stderr))"
   [ "$(wc -l <stderr)" -eq 1 ] || fail "$what: not one line on stderr: $(head -c 600 stderr)"
   grep -q -- "$pattern" stderr || fail "$what: the message does not say '$pattern': $(cat stderr)"

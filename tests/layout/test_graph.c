@@ -1,5 +1,5 @@
 /* The graph layout: rooms apart, off lines, few crossings, deterministic,
- * fast; over battleships dungeons (the generator without geometry). */
+ * whole at 100 rooms; over battleships dungeons (the generator without geometry). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -7,7 +7,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include <cmocka.h> // after the headers it needs
 
@@ -131,22 +130,18 @@ static void test_cache_owned_by_caller(void **state) {
   cb_dungeon_free(d[1]);
 }
 
-/* A level of 10 rooms is instant; a level of 100 still quick. */
-static void test_fast(void **state) {
+/* A level of 10 and of 100 rooms is laid out whole (its speed is the
+ * benchmark's: bench's graph layout row). */
+static void test_large(void **state) {
   (void)state;
   cb_dungeon *d = make(7, 1, 10), *big = make(7, 1, 100);
-  clock_t t0 = clock();
   cb_graph_pos *pos = NULL;
   assert_int_equal(lay(NULL, d, 1, 1.0, &pos), 10);
   free(pos);
-  double small = (double)(clock() - t0) / CLOCKS_PER_SEC;
-  t0 = clock();
   assert_int_equal(lay(NULL, big, 1, 1.0, &pos), 100);
+  for (int i = 0; i < 100; i++)
+    assert_true(isfinite(pos[i].x) && isfinite(pos[i].y));
   free(pos);
-  double large = (double)(clock() - t0) / CLOCKS_PER_SEC;
-  printf("layout: 10 rooms %.4f s, 100 rooms %.3f s\n", small, large);
-  assert_true(small < 0.25);
-  assert_true(large < 20);
   cb_dungeon_free(d);
   cb_dungeon_free(big);
 }
@@ -207,7 +202,7 @@ int main(void) {
       cmocka_unit_test(test_deterministic),
       cmocka_unit_test(out_of_memory_is_a_status_with_a_message),
       cmocka_unit_test(test_cache_owned_by_caller),
-      cmocka_unit_test(test_fast),
+      cmocka_unit_test(test_large),
       cmocka_unit_test(test_tiny),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
