@@ -19,20 +19,24 @@
 static const cb_rgb INK = CB_INK_BLACK, PAPER = CB_PAPER_WHITE, GREY = CB_QUIET_GREY;
 static const double TITLE_SIZE = 20;
 
+static const double NOTES_LINE = CB_BODY_SIZE * 2.1; /* a ruled line to write on */
+
 /* The handout's key: each room's number and two ruled lines to write on, in
- * three columns. Returns the index of the first room that did not fit. */
+ * three columns, from `from` down to y + h (on a page of its own, `fresh`, at
+ * least one room however small the page). Returns the index of the first
+ * room that did not fit. */
 static int notes_fill(cb_page *p, const cb_measure *m, const cb_dungeon *d, int from, double x, double y,
-                      double w, double h) {
+                      double w, double h, bool fresh) {
   const int cols = 3;
-  const double gutter = 14, line = CB_BODY_SIZE * 2.1;
+  const double gutter = 14, line = NOTES_LINE;
   double cw = (w - gutter * (cols - 1)) / cols;
   /* two lines a room when all the rooms left fit so, else one */
   int nlines = cols * (int)(h / (line * 2 + 3)) >= d->nrooms - from ? 2 : 1;
   double entry = line * nlines + 3;
   int per_col = (int)(h / entry), i = from;
-  if (per_col < 1) per_col = 1;
+  if (per_col < 1) per_col = fresh ? 1 : 0;
   cb_ink rule = cb_ink_stroke(GREY, 0.4);
-  for (int col = 0; col < cols && i < d->nrooms; col++)
+  for (int col = 0; col < cols && i < d->nrooms && per_col; col++)
     for (int k = 0; k < per_col && i < d->nrooms; k++, i++) {
       double ex = x + col * (cw + gutter), ey = y + k * entry;
       char num[16];
@@ -557,6 +561,11 @@ static cb_status plan_sheet(const sheet_space *s, cb_sheet_plan *pl) {
   return cb_error_set(s->f.err, CB_EINTERNAL, "no arrangement of the sheet was made");
 }
 
+/* The height of key box k, which may start under the legend (at foot) and run to bottom. */
+static double key_box_h(const cb_key_box *k, double foot, double bottom) {
+  return k->under_legend ? bottom - (foot + k->y) : k->h;
+}
+
 /* Draws the plan: the map's frame and levels, the legend, the key's heading
  * and its boxes (the handout's notes instead). *next gets the entry the key
  * goes on from, as cb_key_fill gives it. */
@@ -571,16 +580,18 @@ static cb_status draw_plan(cb_page *p, const sheet_space *s, const cb_sheet_plan
   double foot = pl->legend_y + (sheet_legend(p, s->f.st, d, s->f.dr, *used, pl->map_w, pl->map_h,
                                              pl->legend_x, pl->legend_y, pl->legend_w) +
                                 8);
-  cb_page_text(p, CB_FONT_BOLD, 11, pl->head_x, (pl->head_under_legend ? foot : pl->head_y) + 11, INK,
-               o->player ? "Notes" : "Room key");
+  /* the handout's notes start on a page of their own when not a room's line fits under the map */
+  if (!o->player || key_box_h(&pl->key[0], foot, s->bottom) >= NOTES_LINE + 3)
+    cb_page_text(p, CB_FONT_BOLD, 11, pl->head_x, (pl->head_under_legend ? foot : pl->head_y) + 11, INK,
+                 o->player ? "Notes" : "Room key");
   int total = o->player ? d->nrooms : d->nrooms + ks->extras;
   cb_status st = CB_OK;
   *next = 0;
   for (int i = 0; i < pl->nkey && st == CB_OK && (i == 0 || *next < total); i++) {
     const cb_key_box *k = &pl->key[i];
-    double y = k->under_legend ? foot + k->y : k->y, h = k->under_legend ? s->bottom - y : k->h;
+    double y = k->under_legend ? foot + k->y : k->y, h = key_box_h(k, foot, s->bottom);
     if (o->player)
-      *next = notes_fill(p, s->m, d, *next, k->x, y, k->w, h);
+      *next = notes_fill(p, s->m, d, *next, k->x, y, k->w, h, false);
     else if (k->balanced)
       st = cb_key_fill_balanced(key_page(s, p), ks, d, next, word, k->x, y, k->w, h, k->cols, k->gutter,
                                 s->f.err);
@@ -602,10 +613,10 @@ static cb_status run_on(cb_document *doc, const sheet_space *s, const cb_key_sty
     if (!p) return cb_error_oom(err);
     double ky = o->margin;
     cb_page_text(p, CB_FONT_BOLD, 11, x, ky + 11, INK,
-                 o->player ? "Notes (continued)" : "Room key (continued)");
+                 o->player ? (*next ? "Notes (continued)" : "Notes") : "Room key (continued)");
     ky += 11 * 1.5;
     if (o->player)
-      *next = notes_fill(p, s->m, s->f.d, *next, x, ky, w, bottom - ky);
+      *next = notes_fill(p, s->m, s->f.d, *next, x, ky, w, bottom - ky, true);
     else
       st = cb_key_fill_balanced(key_page(s, p), ks, s->f.d, next, word, x, ky, w, bottom - ky, cols, GUTTER,
                                 err);

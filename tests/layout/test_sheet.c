@@ -410,6 +410,71 @@ static void an_entry_taller_than_a_column_runs_on(void **state) {
   }
 }
 
+/* Text items of page p that overlap: the first pair, by index into *a, *b. */
+static bool texts_overlap(const cb_page *p, int *a, int *b) {
+  for (int i = 0; i < p->nitems; i++)
+    for (int j = i + 1; j < p->nitems; j++) {
+      const cb_item *x = &p->items[i], *y = &p->items[j];
+      if (x->kind != CB_ITEM_TEXT || y->kind != CB_ITEM_TEXT) continue;
+      double xw = fake_width(NULL, x->font, x->size, x->text),
+             yw = fake_width(NULL, y->font, y->size, y->text);
+      if (x->x < y->x + yw && y->x < x->x + xw && x->y - x->size * 0.8 < y->y &&
+          y->y - y->size * 0.8 < x->y) {
+        *a = i, *b = j;
+        return true;
+      }
+    }
+  return false;
+}
+
+/* The booklet's handout on a small page: its notes start on a page of their
+ * own when not a room's line fits under the map, never under the footer
+ * (at 90 x 90 mm the "Notes" heading sat on the footer and the first row of
+ * notes below it, off the page's body). */
+static void small_handouts_keep_their_notes_on_the_page(void **state) {
+  (void)state;
+  const double side = 90 / 25.4 * 72, margin = 8 * CB_PT_PER_MM;
+  for (int seed = 1; seed <= 6; seed++) {
+    cb_gen_options o = {.seed = (uint64_t)seed};
+    cb_dungeon *d = NULL;
+    cb_error err = {0};
+    assert_int_equal(cb_generator_run(&cb_gen_dropdice, &o, &d, &err), CB_OK);
+    cb_dungeon *view = cb_player_view(d);
+    assert_non_null(view);
+    cb_sheet_options so = {
+        .page_w = side, .page_h = side, .margin = margin, .version = "9.9.9", .pad_to = 4, .sections = ~0u};
+    cb_proc_sheet(d, &so);
+    cb_document doc = {0};
+    if (cb_booklet_layout(d, view, &fake_measure, &so, &doc, &err) != CB_OK)
+      fail_msg("seed %d: %s", seed, err.msg);
+    int handout = -1;
+    for (int pi = 0; pi < doc.npages; pi++) {
+      const cb_page *p = doc.pages[pi];
+      int a, b;
+      if (handout < 0 && has_text_containing(&doc, pi, "players' map")) handout = pi;
+      if (handout < 0 || pi > handout + 1) continue;
+      if (texts_overlap(p, &a, &b))
+        fail_msg("seed %d page %d: '%.30s' and '%.30s' overlap", seed, pi + 1, p->items[a].text,
+                 p->items[b].text);
+      for (int i = 0; i < p->nitems; i++)
+        if (p->items[i].kind == CB_ITEM_TEXT && p->items[i].y > side - margin + EPS)
+          fail_msg("seed %d page %d: '%.30s' below the margin", seed, pi + 1, p->items[i].text);
+    }
+    /* the notes start under the map, or else as "Notes" on the page after it, not "continued" */
+    assert_true(handout >= 0 && handout + 1 < doc.npages);
+    const cb_page *h = doc.pages[handout], *next = doc.pages[handout + 1];
+    bool under = false, after = false;
+    for (int i = 0; i < h->nitems; i++)
+      under |= h->items[i].kind == CB_ITEM_TEXT && strcmp(h->items[i].text, "Notes") == 0;
+    for (int i = 0; i < next->nitems; i++)
+      after |= next->items[i].kind == CB_ITEM_TEXT && strcmp(next->items[i].text, "Notes") == 0;
+    assert_true(under != after);
+    cb_document_free(&doc);
+    cb_dungeon_free(view);
+    cb_dungeon_free(d);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(rooms_1_to_200_stay_inside),
@@ -420,6 +485,9 @@ int main(void) {
       cmocka_unit_test(a_long_accented_title_stays_whole),
       cmocka_unit_test(counting_pages_skips_nothing_that_counts),
       cmocka_unit_test(a_second_layout_reuses_the_first),
+      cmocka_unit_test(small_handouts_keep_their_notes_on_the_page),
   };
+  /* CB_TEST_ONLY=NAME runs that test alone (cmocka's pattern) */
+  if (getenv("CB_TEST_ONLY")) cmocka_set_test_filter(getenv("CB_TEST_ONLY"));
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
