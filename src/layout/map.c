@@ -178,9 +178,10 @@ typedef struct cluster {
 
 static const double ANGLES = 24; /* candidate directions around a room */
 static const int FAR_RINGS = 6;  /* how far out a stray tries, for a leader clear of the ways */
-static const double LEADER_CROSSING = 100;
-static const double LINE_UNDER = 300;
-static const double NO_LEADER = 1000; /* what a leader across a passage or a room costs */
+/* What a spot costs beyond what it covers: a badge over another room's passage (worse than a stray,
+ * which a leader makes plain), a leader across a passage or a room (less: a hairline hides nothing),
+ * and a stray by its room where no leader fits between (worst: nothing says whose it is). */
+static const double LINE_UNDER = 300, LEADER_CROSSING = 100, NO_LEADER = 1000;
 
 /* Puts a room's marks where they cover the least: every direction around the
  * room, close in first, as a row or as a column; prefers the widest gap
@@ -336,8 +337,7 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
         int n = strays_in(c, px, py, bw, bh, layout, h, gap, 1.5); /* a shield's body sits off its centre */
         /* worse than touching a room; and next to the room, where no leader fits between, worse again */
         cost += stray_cost * n * (ring ? 1 : 2);
-        /* a leader (see below) that would cross a way or a room costs more than a badge over a line, a
-         * stray too near its room for a leader to fit as much again as a stray */
+        /* the leader it would have (see below) */
         if (n ||
             (c->d->room_ft <= 0 && cost < best - 1e-9 && strays_in(c, px, py, bw, bh, layout, h, gap, 6))) {
           int crossed = leader_crossings(c, st, px, py, bw, bh);
@@ -352,8 +352,7 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
   if ((best_strays ||
        passages_under(c, bx, by, best_col ? col_w : row_w, best_col ? col_h : h, st->line / 2)) &&
       c->n > 1) {
-    /* no row or column fits by its own room clear of other rooms' ways: each badge goes where it fits alone
-     */
+    /* no row or column fits by its own room, off other rooms' ways: each badge goes where it fits alone */
     for (int k = 0; k < c->n; k++) {
       cluster one = *c;
       one.n = 1, one.marks[0] = c->marks[k], one.widths[0] = c->widths[k];
