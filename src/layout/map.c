@@ -154,6 +154,13 @@ static double free_direction(const cb_dungeon *d, const cb_room *r, double *gap_
  * rounding of the squares, so that hypot decides every case near r. */
 static bool surely_apart(double dx, double dy, double r) { return dx * dx + dy * dy > r * r * (1 + 1e-9); }
 
+typedef struct drawn_passage {
+  const cb_passage *ps;
+  cb_symbol kinds[CB_PASSAGE_KINDS]; /* cb_map_passage_symbols */
+  int nkinds;
+  double x0, y0, x1, y1;
+} drawn_passage;
+
 /* One mark cluster: the marks in a row (or a column), and where it goes. */
 typedef struct cluster {
   int n;
@@ -163,10 +170,18 @@ typedef struct cluster {
   const cb_dungeon *d;
   int level, self;
   const double *px, *py;
+  double rr;    /* the rooms' radius */
   cb_box frame; /* the map's frame: on a map of dice no badge leaves it while a spot inside is left */
+  const drawn_passage *dp; /* the level's passages, which a leader to the marks should not cross */
+  int ndp;
 } cluster;
 
 static const double ANGLES = 24; /* candidate directions around a room */
+static const int FAR_RINGS = 6;  /* how far out a stray tries, for a leader clear of the ways */
+/* What a spot costs beyond what it covers: a badge over another room's passage (worse than a stray,
+ * which a leader makes plain), a leader across a passage or a room (less: a hairline hides nothing),
+ * and a stray by its room where no leader fits between (worst: nothing says whose it is). */
+static const double LINE_UNDER = 300, LEADER_CROSSING = 100, NO_LEADER = 1000;
 
 /* Puts a room's marks where they cover the least: every direction around the
  * room, close in first, as a row or as a column; prefers the widest gap
@@ -207,24 +222,87 @@ static int strays_in(const cluster *c, double bx, double by, double bw, double b
   return n;
 }
 
-/* A hairline from the room's circle (centre cx, cy, radius rr) to its marks'
- * box (bw x bh at bx, by), for marks that found no spot nearer their own room
- * than another's: the line says whose they are, as a map's leader does. */
-static void lead(cb_page *p, const cb_symbols *st, cb_place *pl, double cx, double cy, double rr, double bx,
-                 double by, double bw, double bh) {
+/* Where a hairline from the room's circle (centre cx, cy, radius rr) to its
+ * marks' box (bw x bh at bx, by) runs, into e (x0, y0, x1, y1): from just
+ * outside the circle to just short of the box; false when they touch. */
+static bool leader_ends(const cb_symbols *st, double cx, double cy, double rr, double bx, double by,
+                        double bw, double bh, double *e) {
   double dx = bx - cx, dy = by - cy, len = hypot(dx, dy);
-  if (!(len > 0)) return;
+  if (!(len > 0)) return false;
   double ux = dx / len, uy = dy / len;
   /* where the line from the box's centre toward the room leaves the box */
   double out =
       fmin(fabs(ux) > 1e-9 ? bw / 2 / fabs(ux) : INFINITY, fabs(uy) > 1e-9 ? bh / 2 / fabs(uy) : INFINITY);
   double from = rr + st->line, to = len - out - 1;
-  if (to - from < 2) return; /* touching already */
-  cb_page_move(p, cx + ux * from, cy + uy * from);
-  cb_page_line(p, cx + ux * to, cy + uy * to);
+  if (to - from < 2) return false; /* touching already */
+  e[0] = cx + ux * from, e[1] = cy + uy * from, e[2] = cx + ux * to, e[3] = cy + uy * to;
+  return true;
+}
+
+/* A hairline from the room's circle to its marks' box, for marks that found
+ * no spot nearer their own room than another's: the line says whose they
+ * are, as a map's leader does. */
+static void lead(cb_page *p, const cb_symbols *st, cb_place *pl, double cx, double cy, double rr, double bx,
+                 double by, double bw, double bh) {
+  double e[4];
+  if (!leader_ends(st, cx, cy, rr, bx, by, bw, bh, e)) return;
+  cb_page_move(p, e[0], e[1]);
+  cb_page_line(p, e[2], e[3]);
   cb_ink ink = cb_ink_stroke(st->ink, 0.4);
   cb_page_ink(p, &ink);
-  if (cb_place_segment(pl, cx + ux * from, cy + uy * from, cx + ux * to, cy + uy * to, 0.5)) p->oom = true;
+  if (cb_place_segment(pl, e[0], e[1], e[2], e[3], 0.5)) p->oom = true;
+}
+
+/* Which side of line a-b point (x, y) lies on: -1, 0 or 1. */
+static int side_of(double ax, double ay, double bx, double by, double x, double y) {
+  double z = (bx - ax) * (y - ay) - (by - ay) * (x - ax);
+  return (z > 0) - (z < 0);
+}
+
+/* How many passages of other rooms, and other rooms, a leader from room c->self's circle to the marks'
+ * box at (bx, by) would cross (a leader across a way leads the eye down it); -1 when the box touches
+ * the room, and no leader fits. */
+static int leader_crossings(const cluster *c, const cb_symbols *st, double bx, double by, double bw,
+                            double bh) {
+  double e[4], cx = c->px[c->self], cy = c->py[c->self];
+  if (!leader_ends(st, cx, cy, c->rr, bx, by, bw, bh, e)) return -1;
+  int n = 0, id = c->d->rooms[c->self].id;
+  for (int i = 0; i < c->ndp; i++) {
+    const drawn_passage *q = &c->dp[i];
+    if (q->ps->from == id || q->ps->to == id) continue;
+    n +=
+        side_of(e[0], e[1], e[2], e[3], q->x0, q->y0) * side_of(e[0], e[1], e[2], e[3], q->x1, q->y1) < 0 &&
+        side_of(q->x0, q->y0, q->x1, q->y1, e[0], e[1]) * side_of(q->x0, q->y0, q->x1, q->y1, e[2], e[3]) < 0;
+  }
+  double lx = e[2] - e[0], ly = e[3] - e[1], len2 = lx * lx + ly * ly;
+  for (int i = 0; i < c->d->nrooms && len2 > 0; i++) {
+    if (i == c->self || (c->level && c->d->rooms[i].level != c->level)) continue;
+    double t = fmin(1, fmax(0, ((c->px[i] - e[0]) * lx + (c->py[i] - e[1]) * ly) / len2));
+    n += hypot(e[0] + t * lx - c->px[i], e[1] + t * ly - c->py[i]) < c->rr;
+  }
+  return n;
+}
+
+/* Whether segment a-b meets box b (x0, y0, x1, y1): an end inside, or it crosses a side. */
+static bool segment_meets_box(double ax, double ay, double bx, double by, const double *b) {
+  if (fmax(ax, bx) < b[0] || fmin(ax, bx) > b[2] || fmax(ay, by) < b[1] || fmin(ay, by) > b[3]) return false;
+  if ((ax >= b[0] && ax <= b[2] && ay >= b[1] && ay <= b[3]) ||
+      (bx >= b[0] && bx <= b[2] && by >= b[1] && by <= b[3]))
+    return true;
+  int s0 = side_of(ax, ay, bx, by, b[0], b[1]), s1 = side_of(ax, ay, bx, by, b[2], b[1]),
+      s2 = side_of(ax, ay, bx, by, b[2], b[3]), s3 = side_of(ax, ay, bx, by, b[0], b[3]);
+  return !(s0 == s1 && s1 == s2 && s2 == s3 && s0 != 0);
+}
+
+/* How many passages of other rooms run under a box of marks bw x bh at (bx, by), `clear` round it. */
+static int passages_under(const cluster *c, double bx, double by, double bw, double bh, double clear) {
+  double b[4] = {bx - bw / 2 - clear, by - bh / 2 - clear, bx + bw / 2 + clear, by + bh / 2 + clear};
+  int n = 0, id = c->d->rooms[c->self].id;
+  for (int i = 0; i < c->ndp; i++) {
+    const drawn_passage *q = &c->dp[i];
+    if (q->ps->from != id && q->ps->to != id) n += segment_meets_box(q->x0, q->y0, q->x1, q->y1, b);
+  }
+  return n;
 }
 
 static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cluster *c, double cx,
@@ -239,7 +317,7 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
   double stray_cost = c->d->room_ft > 0 ? 600 : 150;
   /* close in first; once a ring has a spot that covers nothing, the rings
    * further out (which only cost more) need not be tried */
-  for (int ring = 0; ring < 3 && best >= 10; ring++)
+  for (int ring = 0; ring < (best >= stray_cost ? FAR_RINGS : 3) && best >= 10; ring++)
     for (int layout = 0; layout < (c->n > 1 ? 2 : 1); layout++) {
       double bw = layout ? col_w : row_w, bh = layout ? col_h : h;
       for (int i = 0; i < ANGLES; i++) {
@@ -254,17 +332,27 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
         double cost = cb_place_cost(pl, cb_box_grow(cb_box_centered(px, py, bw, bh), 0.8));
         cost += shape;
         if (cost >= best - 1e-9) continue;
+        cost += LINE_UNDER * passages_under(c, px, py, bw, bh, st->line / 2);
+        if (cost >= best - 1e-9) continue;
         int n = strays_in(c, px, py, bw, bh, layout, h, gap, 1.5); /* a shield's body sits off its centre */
         /* worse than touching a room; and next to the room, where no leader fits between, worse again */
         cost += stray_cost * n * (ring ? 1 : 2);
+        /* the leader it would have (see below) */
+        if (n ||
+            (c->d->room_ft <= 0 && cost < best - 1e-9 && strays_in(c, px, py, bw, bh, layout, h, gap, 6))) {
+          int crossed = leader_crossings(c, st, px, py, bw, bh);
+          cost += crossed < 0 ? NO_LEADER * n : LEADER_CROSSING * crossed;
+        }
         if (c->d->room_ft > 0 && (px - bw / 2 < c->frame.x0 || px + bw / 2 > c->frame.x1 ||
                                   py - bh / 2 < c->frame.y0 || py + bh / 2 > c->frame.y1))
           cost += 1e5;
         if (cost < best - 1e-9) best = cost, bx = px, by = py, best_col = layout, best_strays = n;
       }
     }
-  if (best_strays && c->n > 1) {
-    /* no row or column fits by its own die: each badge goes where it fits alone */
+  if ((best_strays ||
+       passages_under(c, bx, by, best_col ? col_w : row_w, best_col ? col_h : h, st->line / 2)) &&
+      c->n > 1) {
+    /* no row or column fits by its own room, off other rooms' ways: each badge goes where it fits alone */
     for (int k = 0; k < c->n; k++) {
       cluster one = *c;
       one.n = 1, one.marks[0] = c->marks[k], one.widths[0] = c->widths[k];
@@ -451,13 +539,6 @@ static void nudge_rooms(const cb_dungeon *d, int level, double *px, double *py, 
   }
 }
 
-typedef struct drawn_passage {
-  const cb_passage *ps;
-  cb_symbol kinds[CB_PASSAGE_KINDS]; /* cb_map_passage_symbols */
-  int nkinds;
-  double x0, y0, x1, y1;
-} drawn_passage;
-
 /* The rooms' extent on level `level` (0: all); false when it has none. */
 static bool extent(const cb_dungeon *d, int level, double *minx, double *miny, double *maxx, double *maxy) {
   *minx = *miny = INFINITY, *maxx = *maxy = -INFINITY;
@@ -596,7 +677,10 @@ static void map_room_marks(const map_drawing *md, cb_symbol_set *used) {
                    .self = i,
                    .px = md->px,
                    .py = md->py,
-                   .frame = {md->x, md->y, md->x + md->w, md->y + md->h}};
+                   .rr = md->rr,
+                   .frame = {md->x, md->y, md->x + md->w, md->y + md->h},
+                   .dp = md->dp,
+                   .ndp = md->ndp};
       c.n = cb_map_room_marks(p, d, r, c.marks);
       if (c.n != want) continue;
       for (int k = 0; k < c.n; k++)

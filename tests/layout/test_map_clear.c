@@ -2,6 +2,7 @@
  * from the page model of the one-page sheet for every generator over many
  * seeds: no passage crosses a room or a room number it does not join, no
  * mark sits nearer another room than its own nor on a passage of other rooms,
+ * no leader to a room's marks crosses a passage of other rooms,
  * room numbers are at least 8 pt
  * and no text on the sheet is under 7 pt. The layout tags what each item
  * stands for (cb_item_role); the geometry is checked here. CB_MAP_SEEDS sets
@@ -46,7 +47,7 @@ typedef struct box {
 
 typedef struct findings {
   int crossed_room, crossed_number, stray_mark, small_number, small_text, numbers_touch, mark_on_passage,
-      mark_under_room, bar_on_mark;
+      mark_under_room, bar_on_mark, leader_across;
   int no_goal, no_boss, no_key, no_lock, number_twice;
   char first[256];
 } findings;
@@ -138,15 +139,24 @@ static void check_passages(const cb_page *p, const box *rooms, int nrooms, const
   }
 }
 
-/* How far (x, y) keeps from a mark's body: a circle, or a box with corners
- * rounded as its path starts (cb_page_rounded_rect: r in from the left). */
+/* How far (x, y) lies outside box b (a box's corners square), less than 0
+ * by its depth inside: the way to the nearest side. */
+static double signed_distance_to(box b, double x, double y) {
+  double dx = fmax(b.x0 - x, x - b.x1), dy = fmax(b.y0 - y, y - b.y1);
+  return dx > 0 || dy > 0 ? hypot(fmax(dx, 0), fmax(dy, 0)) : fmax(dx, dy);
+}
+
+/* How far (x, y) keeps from a mark's body, a circle, or a box with corners
+ * rounded as its path starts (cb_page_rounded_rect: r in from the left);
+ * less than 0 by its depth inside (a line through a badge's middle lies
+ * deep in it, not on its edge). */
 static double body_distance(const cb_page *p, const cb_item *it, box b, double x, double y) {
-  if (b.round) return distance_to(b, x, y);
+  if (b.round) return hypot(x - (b.x0 + b.x1) / 2, y - (b.y0 + b.y1) / 2) - (b.x1 - b.x0) / 2;
   const cb_op *first = &p->ops[it->op0];
   double r = first->kind == CB_OP_MOVE && fabs(first->y[0] - b.y0) < 1e-6 ? first->x[0] - b.x0 : 0;
   r = fmax(0, fmin(r, fmin(b.x1 - b.x0, b.y1 - b.y0) / 2));
   box core = {b.x0 + r, b.y0 + r, b.x1 - r, b.y1 - r, b.id, false};
-  return fmax(0, distance_to(core, x, y) - r);
+  return signed_distance_to(core, x, y) - r;
 }
 
 /* A straight upright or level leg of a band with butt caps, from (ax, ay)
@@ -266,9 +276,47 @@ static bool led(const cb_page *p, const box *rooms, int nrooms, int room) {
   return false;
 }
 
+/* Do segments a-b and c-e cross (each strictly between its ends)? */
+static bool segments_cross(double ax, double ay, double bx, double by, double cx, double cy, double ex,
+                           double ey) {
+  double d1 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax),
+         d2 = (bx - ax) * (ey - ay) - (by - ay) * (ex - ax),
+         d3 = (ex - cx) * (ay - cy) - (ey - cy) * (ax - cx),
+         d4 = (ex - cx) * (by - cy) - (ey - cy) * (bx - cx);
+  return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
+}
+
+/* A leader (the hairline from a room to marks that sit off it) crosses no
+ * passage of other rooms: it would lead the eye down the wrong way. Straight
+ * legs of passages are read (a curve by its chord). */
+static void check_leader(const cb_page *p, const cb_item *ld, findings *f, const char *what) {
+  const cb_op *a = &p->ops[ld->op0], *e = &p->ops[ld->op0 + 1];
+  for (int i = 0; i < p->nitems; i++) {
+    const cb_item *it = &p->items[i];
+    if (it->kind != CB_ITEM_PATH || it->role.kind != CB_ROLE_PASSAGE || !it->ink.stroke) continue;
+    if (it->role.a == ld->role.a || it->role.b == ld->role.a) continue;
+    double lx = 0, ly = 0;
+    for (int k = it->op0; k < it->op0 + it->nops; k++) {
+      const cb_op *op = &p->ops[k];
+      int j = op->kind == CB_OP_CURVE ? 2 : 0;
+      if (op->kind == CB_OP_CLOSE) continue;
+      if (op->kind != CB_OP_MOVE &&
+          segments_cross(a->x[0], a->y[0], e->x[0], e->y[0], lx, ly, op->x[j], op->y[j])) {
+        note(f, &f->leader_across, "%s: room %d's leader crosses passage %d-%d", what, ld->role.a, it->role.a,
+             it->role.b);
+        break;
+      }
+      lx = op->x[j], ly = op->y[j];
+    }
+  }
+}
+
 static void check_marks(const cb_page *p, const box *rooms, int nrooms, findings *f, const char *what) {
   for (int i = 0; i < p->nitems; i++) {
     const cb_item *it = &p->items[i];
+    if (it->role.kind == CB_ROLE_ROOM_MARK && it->kind == CB_ITEM_PATH && !it->ink.fill && it->nops == 2 &&
+        p->ops[it->op0].kind == CB_OP_MOVE && p->ops[it->op0 + 1].kind == CB_OP_LINE)
+      check_leader(p, it, f, what);
     /* a badge is judged by its body (the filled shape), not the letters or icon inside it */
     if (it->role.kind != CB_ROLE_ROOM_MARK || it->kind != CB_ITEM_PATH || !it->ink.fill) continue;
     box b = path_box(p, it);
@@ -479,18 +527,19 @@ static const sheet_case A4_CASE = {A4_W, A4_H, 0, ""};
 static void print_findings(const char *gen, int seeds, const char *which, const findings *f) {
   printf("%-12s %d seeds%s: %d passages through rooms, %d through numbers, %d stray marks, %d numbers under "
          "8 pt, %d texts under 7 pt, %d numbers overlapping, %d marks on passages, %d passage marks under "
-         "rooms, %d bars on marks; unmarked: %d goals, %d "
+         "rooms, %d bars on marks, %d leaders across passages; unmarked: %d goals, %d "
          "bosses, %d keys, %d locks; %d numbers twice%s%s\n",
          gen, seeds, which, f->crossed_room, f->crossed_number, f->stray_mark, f->small_number, f->small_text,
-         f->numbers_touch, f->mark_on_passage, f->mark_under_room, f->bar_on_mark, f->no_goal, f->no_boss,
-         f->no_key, f->no_lock, f->number_twice, f->first[0] ? "; first: " : "", f->first);
+         f->numbers_touch, f->mark_on_passage, f->mark_under_room, f->bar_on_mark, f->leader_across,
+         f->no_goal, f->no_boss, f->no_key, f->no_lock, f->number_twice, f->first[0] ? "; first: " : "",
+         f->first);
 }
 
-/* The sheets of seeds 1..seeds: what draws through what on the default
- * levels (f), and on the seeds given more levels (more, measured, not yet
- * held to 0: crowded level panels), every mark on all of them (f). */
+/* The sheets of seeds 1..seeds: what draws through what, and every mark,
+ * on the default levels and on the seeds given more levels alike (those
+ * were measured apart until issue 22 brought them to 0 with the rest). */
 static findings check_generator(const char *gen, int seeds, const sheet_case *sc) {
-  findings f = {0}, more = {0};
+  findings f = {0};
   for (int seed = 1; seed <= seeds; seed++) {
     cb_dungeon *d = stocked_rooms(gen, seed, sc->rooms);
     cb_error err = {0};
@@ -505,8 +554,7 @@ static findings check_generator(const char *gen, int seeds, const sheet_case *sc
     for (int i = 0; i < doc.npages; i++) {
       char what[80];
       snprintf(what, sizeof what, "%s%s seed %d page %d", gen, sc->which, seed, i + 1);
-      check_page(doc.pages[i], d->nlevels > 2 || (d->nlevels > 1 && strcmp(gen, "cards") == 0) ? &more : &f,
-                 what, strcmp(gen, "dropdice") == 0, strcmp(gen, "preconnect") == 0);
+      check_page(doc.pages[i], &f, what, strcmp(gen, "dropdice") == 0, strcmp(gen, "preconnect") == 0);
     }
     char what[80];
     snprintf(what, sizeof what, "%s%s seed %d", gen, sc->which, seed);
@@ -515,8 +563,6 @@ static findings check_generator(const char *gen, int seeds, const sheet_case *sc
     cb_dungeon_free(d);
   }
   print_findings(gen, seeds, sc->which, &f);
-  if (strcmp(gen, "cards") == 0 || strcmp(gen, "battleships") == 0)
-    print_findings(gen, seeds / 5, " with more levels (not held to 0)", &more);
   return f;
 }
 
@@ -542,15 +588,23 @@ static void nothing_draws_through_anything(void **state) {
    *   first; 10 since a mark not plainly its room's is led to it by a hairline, which this check
    *   reads as the mark's; 0 since a wide badge's ends count as well as its middle, a row that
    *   strays is split, and a stray next to its room, where no leader fits, costs double) and a
-   *   mark over a line (1, seed 483's stairs badge of room 6 across passage 3-4: the other spots
-   *   stray). Lines through rooms went to 0 when rooms kept clear of the passages' marks (a
-   *   padlock reaches across its line) and the line stepped off a room as the room off it. */
+   *   mark over a line (1, seed 483's stairs badge of room 6 across passage 3-4). That count was
+   *   blind: a line through a badge's middle read as half its width over, as if on its edge;
+   *   read by its depth (issue 22) it was 128, and 14 dropdice sheets of 60 at 30 rooms. Both
+   *   went to 0 when a badge over another room's passage cost more than a stray (and a row or
+   *   column over one was split), a stray with no room for its leader more still, and a stray
+   *   tried up to six rings out. Lines through rooms went to 0 when rooms kept clear of the
+   *   passages' marks (a padlock reaches across its line) and the line stepped off a room as the
+   *   room off it. The sheets at --levels 3 are held to all of this since issue 22 (they were
+   *   measured apart, at 0).
+   * - battleships' leaders across a passage of other rooms (issue 22: seed 117's room 7 led over
+   *   4-9; first counted then): 187 (72 on 400 sheets at two levels, 115 on 100 at three, whose
+   *   panels are crowded) when a leader's crossings cost nothing; 210 since each costs more than a
+   *   spot with a clear leader, and badges keep off the lines (above), which costs some crossings
+   *   (80 at two levels, 130 at three). Those left lead out of a room boxed in by its ways, where
+   *   no spot beside it is clear (seed 4's room 8 first). */
   bool bs = strcmp(gen, "battleships") == 0, pc = strcmp(gen, "preconnect") == 0;
-  int over_allowed = (pc   ? 11
-                      : bs ? 1
-                           : 0) *
-                     seeds / 500,
-      stray_allowed = (pc ? 1 : 0) * seeds / 500,
+  int over_allowed = (pc ? 11 : 0) * seeds / 500, stray_allowed = (pc ? 1 : 0) * seeds / 500,
       /* preconnect's padlocks (and trap and obstruction marks) and key ids on a door, stairs or
        * bridge: 359 a 500 sheets with each 1.3 badges from its door, 294 since it goes on along its
        * corridor to a spot clear of them (most on corridors of 10 or 20 ft, a door at either end);
@@ -561,10 +615,11 @@ static void nothing_draws_through_anything(void **state) {
        * is clear of marks, rooms and corridors (seed 100's 10-9 first; 14 measured at ad8c78b); 11
        * since it tries a quarter along the corridor too when neither its middle nor an end is clear
        * (seed 100's 10-9 first: secret doors' discs on both sides of short corridors) */
-      bars_allowed = (pc ? 11 : 0) * seeds / 500;
+      bars_allowed = (pc ? 11 : 0) * seeds / 500, leaders_allowed = (bs ? 210 : 0) * seeds / 500;
   if (f.crossed_room + f.crossed_number + f.small_number + f.small_text + f.numbers_touch + f.no_goal +
           f.no_boss + f.no_key + f.no_lock + f.number_twice ||
-      f.stray_mark > stray_allowed || f.mark_on_passage > over_allowed || f.bar_on_mark > bars_allowed)
+      f.stray_mark > stray_allowed || f.mark_on_passage > over_allowed || f.bar_on_mark > bars_allowed ||
+      f.leader_across > leaders_allowed)
     fail_msg("%s: %s", gen, f.first);
 }
 
@@ -578,7 +633,8 @@ static void lay_out_sheet(const cb_dungeon *d, const cb_dungeon *shown, bool pla
  * seed 1's 18-22 ran through die 26, its trap's mark under it, until a die
  * kept clear of the passages' marks (not only their lines) and a passage
  * stepped off a die boxed in by its neighbours as the die off it. Both are
- * held to 0. */
+ * held to 0 (at 30 rooms 14 badges over a line, once read by their depth,
+ * until such a spot cost more than a stray: issue 22). */
 static void dropdice_small_and_crowded(void **state) {
   (void)state;
   const char *env = getenv("CB_MAP_SEEDS");
@@ -676,11 +732,13 @@ static void check_card_marks(const cb_page *p, card_marks *c, const char *what) 
 
 /* The sheets of cards --grid 7x7 (odd seeds) and --levels 2 (even ones).
  * Before issue 22 (100 seeds): 629 of 3118 marks under 2.5 mm, every one
- * astride its card's edge, 15 passages' marks on one spot. Ceiling, per 200
- * sheets, measured and not yet fixed: doors of diagonals that cross in a
- * narrow gutter (5, seed 8's 1-2 and 4-13 first; 13 before two cards' ways
- * out of the dungeon, crossing in one gutter, put their marks apart: seed
- * 53's 8-0 and 9-0 were on one spot; 27 of 400 then, 9 now). */
+ * astride its card's edge, 15 passages' marks on one spot. Then doors of
+ * diagonals that cross in a narrow gutter, per 200 sheets: 13 until two
+ * cards' ways out of the dungeon, crossing in one gutter, put their marks
+ * apart (seed 53's 8-0 and 9-0 were on one spot; 27 of 400 then, 9 after);
+ * 5 (seed 8's 1-2 and 4-13 first) until a slanting door's mark was kept
+ * apart by its box as turned on the page, not its upright reach. All held
+ * to 0. */
 static void cards_marks_are_legible(void **state) {
   (void)state;
   const char *env = getenv("CB_MAP_SEEDS");
@@ -712,7 +770,7 @@ static void cards_marks_are_legible(void **state) {
          "their card, %d overlapping, %d passages' marks on one spot%s%s\n",
          c.sheets, c.pages, c.marks, c.small, c.off_card, c.overlap, c.passage_marks,
          c.first[0] ? "; first: " : "", c.first);
-  if (c.small + c.off_card + c.overlap || c.passage_marks > 5 * seeds / 200) fail_msg("%s", c.first);
+  if (c.small + c.off_card + c.overlap + c.passage_marks) fail_msg("%s", c.first);
 }
 
 /* ---- preconnect: parallel corridors keep a grid square apart (booklet.md, "The map") ---- */

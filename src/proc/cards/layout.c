@@ -450,11 +450,19 @@ static int dial_between(int ac, int ar, int bc, int br) {
 
 /* A door between two cards. Diagonal doors of neighbouring cards cross in the
  * gutter, so a diagonal's mark sits a third of the way up from its lower
- * card instead of in the middle. *mark gets the stretch that carries the mark. */
+ * card instead of in the middle: on a stretch f of the way long from the
+ * lower card, or (f over 1) 2 - f long to the upper one. *mark gets the
+ * stretch that carries the mark. */
 static void draw_door(cb_page *p, const cb_symbols *st, cb_symbol s, double x1, double y1, double x2,
                       double y2, int diagonal, double f, double mark[4]) {
   double sx1 = x1, sy1 = y1, sx2 = x2, sy2 = y2;
-  if (diagonal && y1 >= y2) {
+  if (diagonal && f > 1) {
+    double u = y1 >= y2 ? f - 1 : 2 - f, ux = x1 + (x2 - x1) * u, uy = y1 + (y2 - y1) * u;
+    if (y1 >= y2)
+      sx1 = ux, sy1 = uy, cb_symbol_passage(p, st, CB_SYM_PATH, x1, y1, ux, uy);
+    else
+      sx2 = ux, sy2 = uy, cb_symbol_passage(p, st, CB_SYM_PATH, ux, uy, x2, y2);
+  } else if (diagonal && y1 >= y2) {
     sx2 = x1 + (x2 - x1) * f, sy2 = y1 + (y2 - y1) * f;
     cb_symbol_passage(p, st, CB_SYM_PATH, sx2, sy2, x2, y2);
   } else if (diagonal) {
@@ -595,25 +603,46 @@ double cb_cards_map_height(const cb_dungeon *d, const cb_symbols *st, int level,
   return w / (pr->w + 0.7) * (pr->h + 0.7);
 }
 
+/* How far a door's mark at t of the way up from its lower card (lh: the
+ * lower end, then the upper), reach across, keeps from the door marks
+ * before it (`taken`, edge to edge, the most of its gaps across and
+ * upright); -INFINITY where it touches a card of neither room. */
+static double mark_gap(const geo *g, const cb_dungeon *d, const cb_cards_proc *pr, int level, int ida,
+                       int idb, const double lh[4], double t, double reach, const door_spots *taken) {
+  double mx = lh[0] + (lh[2] - lh[0]) * t, my = lh[1] + (lh[3] - lh[1]) * t, gap = INFINITY;
+  if (reach <= 0) return gap;
+  if (on_a_card(g, d, pr, level, mx, my, reach, reach, ida, idb)) return -INFINITY;
+  spot s = {mx - reach / 2, my - reach / 2, mx + reach / 2, my + reach / 2};
+  for (int i = 0; i < taken->n; i++) {
+    spot o = taken->at[i];
+    gap = fmin(gap, fmax(fmax(o.x0 - s.x1, s.x0 - o.x1), fmax(o.y0 - s.y1, s.y0 - o.y1)));
+  }
+  return gap;
+}
+
 /* How far up a diagonal door, from its lower card, the stretch that
- * carries its mark reaches: the first of a few where the mark (reach
- * across) touches no other card and no door's mark drawn before; less than
- * 0 (the usual stretch) when none is clear. Upright doors' marks sit in the
- * middle. */
+ * carries its mark reaches (twice the mark's place along; over 1, a
+ * stretch to the upper card): the first of a few places where the mark
+ * keeps clear of every other card and of the door marks before it by their
+ * boxes as drawn, turned with their doors (`spread` across, where `reach`
+ * keeps the marks' places), so that two doors crossing in a gutter do not
+ * put their marks on one spot; else the place that keeps furthest from
+ * them of those clear by their reach; less than 0 (the usual stretch) when
+ * none is. Upright doors' marks sit in the middle. */
 static double door_stretch(const geo *g, const cb_dungeon *d, const cb_cards_proc *pr, int level, int ida,
                            int idb, double x1, double y1, double x2, double y2, bool diagonal, double reach,
-                           const door_spots *taken) {
-  static const double tries[] = {0.64, 0.4, 0.9, 0.28};
-  double lx = y1 >= y2 ? x1 : x2, ly = y1 >= y2 ? y1 : y2, hx = y1 >= y2 ? x2 : x1, hy = y1 >= y2 ? y2 : y1;
-  for (int k = 0; k < (diagonal ? 4 : 1); k++) {
-    double t = diagonal ? tries[k] / 2 : 0.5, mx = lx + (hx - lx) * t, my = ly + (hy - ly) * t;
-    bool clear = reach <= 0 || !on_a_card(g, d, pr, level, mx, my, reach, reach, ida, idb);
-    spot s = {mx - reach / 2, my - reach / 2, mx + reach / 2, my + reach / 2};
-    for (int i = 0; i < taken->n && clear && reach > 0; i++)
-      clear = !spots_meet(s, taken->at[i], 0.3);
-    if (clear) return tries[k];
+                           double spread, const door_spots *taken) {
+  /* the mark's lower half first, then the upper */
+  static const double tries[] = {0.64, 0.4, 0.9, 0.28, 0.52, 0.76, 0.16, 1.36, 1.6, 1.1};
+  double lh[4] = {y1 >= y2 ? x1 : x2, y1 >= y2 ? y1 : y2, y1 >= y2 ? x2 : x1, y1 >= y2 ? y2 : y1};
+  if (!diagonal) return mark_gap(g, d, pr, level, ida, idb, lh, 0.5, reach, taken) >= 0.3 ? 0.5 : -0.5;
+  double best = -1, most = 0.3;
+  for (int k = 0; k < (int)(sizeof tries / sizeof *tries); k++) {
+    double gap = mark_gap(g, d, pr, level, ida, idb, lh, tries[k] / 2, reach, taken);
+    if (gap >= 0.3 + (spread - reach)) return tries[k];
+    if (gap >= most) best = tries[k], most = gap + 1e-9;
   }
-  return -tries[0];
+  return best > 0 ? best : -tries[0];
 }
 
 /* A way out of the dungeon from the card at (ac, ar) at dial position pos:
@@ -659,15 +688,51 @@ static void draw_exit(cb_page *p, const cb_symbols *st, const geo *g, const cb_d
 
 /* The doors between cards and the ways out of the dungeon, then the key ids
  * beside the locked doors, clear of every door's mark. */
+/* Where the door of passage ps between two cards of the level runs, from
+ * its room's card (x1, y1) to the other's (x2, y2), into e; its dial
+ * position, 0 when it is none (a way out, stairs, or not neighbours). */
+static int door_ends(const geo *g, const cb_dungeon *d, const cb_cards_proc *pr, int level,
+                     const cb_passage *ps, double e[4]) {
+  const cb_room *a = room_at(d, ps->from), *b = room_at(d, ps->to);
+  if (!a || !b || (level && a->level != level) || b->level != a->level) return 0;
+  int ac, ar, bc, br;
+  room_cell(pr, a, &ac, &ar);
+  room_cell(pr, b, &bc, &br);
+  int pos = dial_between(ac, ar, bc, br);
+  if (!pos) return 0;
+  anchor(g, ac, ar, pos, &e[0], &e[1]);
+  anchor(g, bc, br, (pos + 2) % 6 + 1, &e[2], &e[3]);
+  return pos;
+}
+
+/* The marks of the upright doors, which sit in their doors' middles
+ * whatever is drawn first, into taken: the slanting doors' marks keep
+ * clear of them. */
+static void upright_marks(const cb_symbols *st, const geo *g, const cb_dungeon *d, const cb_cards_proc *pr,
+                          int level, door_spots *taken) {
+  for (int i = 0; i < d->npassages && taken->n < taken->cap; i++) {
+    double e[4], mw, mh;
+    int pos = door_ends(g, d, pr, level, &d->passages[i], e);
+    if (pos != 1 && pos != 4) continue;
+    cb_symbol_passage_mark(st, cb_map_passage_symbol(&d->passages[i]), &mw, &mh);
+    double reach = fmax(mw, mh) * 0.75, mx = (e[0] + e[2]) / 2, my = (e[1] + e[3]) / 2;
+    if (reach > 0)
+      taken->at[taken->n++] = (spot){mx - reach / 2, my - reach / 2, mx + reach / 2, my + reach / 2};
+  }
+}
+
 static void draw_doors(cb_page *p, const cb_symbols *st, const geo *g, const cb_dungeon *d,
                        const cb_cards_proc *pr, int level, cb_symbol_set *used) {
-  door_spots taken = {cb_calloc((size_t)d->npassages * 2 + 1, sizeof(spot)), 0, d->npassages * 2};
+  door_spots taken = {cb_calloc((size_t)d->npassages * 3 + 1, sizeof(spot)), 0, d->npassages * 3};
   int *locked = cb_calloc((size_t)d->npassages + 1, sizeof *locked), nlocked = 0;
   double(*at)[4] = cb_calloc((size_t)d->npassages + 1, sizeof *at);
-  if (!taken.at || !locked || !at) {
+  /* how much wider than its reach each slanting door's mark is drawn (its spot in taken) */
+  double *wider = cb_calloc((size_t)d->npassages * 3 + 1, sizeof *wider);
+  if (!taken.at || !locked || !at || !wider) {
     p->oom = true;
     goto done;
   }
+  upright_marks(st, g, d, pr, level, &taken);
   for (int i = 0; i < d->npassages; i++) {
     const cb_passage *ps = &d->passages[i];
     const cb_room *a = room_at(d, ps->from), *b = room_at(d, ps->to);
@@ -685,29 +750,32 @@ static void draw_doors(cb_page *p, const cb_symbols *st, const geo *g, const cb_
       draw_exit(p, st, g, d, pr, ps, pos, ac, ar, &taken, used);
       continue;
     }
-    if (b->level != a->level) continue; /* stairs: marked on both rooms */
-    int bc, br;
-    room_cell(pr, b, &bc, &br);
-    int pos = dial_between(ac, ar, bc, br);
+    double e[4];
+    int pos = door_ends(g, d, pr, level, ps, e); /* none for stairs: marked on both rooms */
     if (!pos) continue;
-    double x1, y1, x2, y2;
-    anchor(g, ac, ar, pos, &x1, &y1);
-    anchor(g, bc, br, (pos + 2) % 6 + 1, &x2, &y2);
+    double x1 = e[0], y1 = e[1], x2 = e[2], y2 = e[3];
     cb_symbol s = cb_map_passage_symbol(ps);
     *used |= CB_SYMBOL_BIT(s);
     cb_page_role(p, CB_ROLE_PASSAGE, ps->from, ps->to);
     double m[4], mw, mh;
     cb_symbol_passage_mark(st, s, &mw, &mh);
-    double reach = fmax(mw, mh) * 0.75; /* the mark, turned along its door */
     bool diagonal = pos != 1 && pos != 4;
-    double f = door_stretch(g, d, pr, level, a->id, b->id, x1, y1, x2, y2, diagonal, reach, &taken);
+    /* the mark, turned along its door; a slanting one's box on the page reaches as far as its longer side
+     * (two on the diagonals crossing in a gutter must not share a spot) */
+    double reach = fmax(mw, mh) * 0.75, spread = diagonal ? fmax(mw, mh) : reach;
+    double f = door_stretch(g, d, pr, level, a->id, b->id, x1, y1, x2, y2, diagonal, reach, spread, &taken);
     if (f < 0) p->cramped++; /* a door's mark reaching another card or door: the map is too small */
     draw_door(p, st, s, x1, y1, x2, y2, diagonal, fabs(f), m);
     double mx = (m[0] + m[2]) / 2, my = (m[1] + m[3]) / 2;
     if (reach > 0 && taken.n < taken.cap)
+      wider[taken.n] = (spread - reach) / 2,
       taken.at[taken.n++] = (spot){mx - reach / 2, my - reach / 2, mx + reach / 2, my + reach / 2};
     if (ps->lock) locked[nlocked++] = i, memcpy(at[i], m, sizeof m);
   }
+  /* the key ids keep clear of the doors' marks as drawn */
+  for (int k = 0; k < taken.n; k++)
+    taken.at[k] = (spot){taken.at[k].x0 - wider[k], taken.at[k].y0 - wider[k], taken.at[k].x1 + wider[k],
+                         taken.at[k].y1 + wider[k]};
   for (int k = 0; k < nlocked; k++) {
     const cb_passage *ps = &d->passages[locked[k]];
     cb_page_role(p, CB_ROLE_PASSAGE, ps->from, ps->to);
@@ -717,6 +785,7 @@ done:
   free(taken.at);
   free(locked);
   free(at);
+  free(wider);
 }
 
 void cb_cards_map(cb_page *p, const cb_symbols *st0, const cb_dungeon *d, int level, double x, double y,
