@@ -881,8 +881,13 @@ static int abreast_pairs(const cb_page *p) {
  * ceiling, measured, not yet 0: 273 pairs on 131 of 200 sheets; 265 on 128
  * since a corridor counts as crowded beside another's side passage too; 245
  * on 123 since a routed corridor pays 30 ft a foot crowded, not 20; 230 on
- * 121 since the spots beyond a rolled end weigh their corridor's crowding.
- * Most left run a square or two (108 of 230 at most one, 87 one to two). */
+ * 121 since the spots beyond a rolled end weigh their corridor's crowding
+ * (108 at most a square, 87 one to two); 209 on 113 since a corridor moves
+ * its legs up to a square over where it runs less crowded; 180 on 105 since
+ * routed corridors keep 5 ft off walls, not 7.5, and pay 40 ft a foot
+ * crowded. Most left run a square or two (97 of 180 at most one, 58 one to
+ * two), in channels between rooms too narrow for two corridors a square
+ * apart, or where moving over would cross more corridors. */
 static void corridors_keep_apart(void **state) {
   (void)state;
   const char *env = getenv("CB_MAP_SEEDS");
@@ -900,7 +905,7 @@ static void corridors_keep_apart(void **state) {
   printf("preconnect   %d sheets at 15 rooms: %d pairs of corridors abreast nearer than a grid square, on %d "
          "sheets (seed %d first)\n",
          seeds, pairs, sheets, first);
-  if (pairs > 230 * seeds / 200) fail_msg("%d pairs of corridors abreast (seed %d first)", pairs, first);
+  if (pairs > 180 * seeds / 200) fail_msg("%d pairs of corridors abreast (seed %d first)", pairs, first);
 }
 
 /* ---- the players' map: what it may show, worked out from the model alone ---- */

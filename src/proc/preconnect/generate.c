@@ -39,9 +39,12 @@ static const double NEW_DOOR_FT = 600; /* a corridor takes a new door into a roo
 /* a corridor closer than this beside another, parallel, is crowded: parallel corridors keep a grid
  * square apart (booklet.md "The map") */
 static const double NEAR_FT = 10;
-/* a routed corridor keeps this far off every room's walls, so that a door's corridor crossing it has
- * its stairs clear of the door (10 ft where it can) */
-static const double WALL_FT = 7.5, TIGHT_FT = 5; /* ... 5 ft where nothing 7.5 ft off goes */
+/* a door opens onto this much room before anything stands in front of it */
+static const double WALL_FT = 7.5;
+/* a routed corridor keeps this far off every room's walls: 5 ft rather than 7.5 leaves 5 ft more of
+ * a channel between two rooms for corridors to keep a square apart in, and spares the router its
+ * searches that found nothing at 7.5 ft */
+static const double TIGHT_FT = 5;
 /* what a corridor's shape costs, in feet: each room it crosses, each corridor, each turn, each foot
  * crowded (a corridor crosses another by the d10 rather than run 7.5 ft beside it; refused outright,
  * corridors crossed more than issue 12's 8 a map) */
@@ -49,8 +52,8 @@ static const double ROOM_CROSSING = 100000, CORRIDOR_CROSSING = 150, RUN_ALONG =
 /* a routed corridor (round rooms, to a room already drawn or a spot beyond a rolled end) pays more a
  * foot crowded: it moves a square over for a turn or two, where a corridor shaped to its roll would
  * cross more (CROWDED 30 there took issue 12's crossings a map from 7.7 to 7.9; the router's alone,
- * to 7.8) */
-static const double CROWDED_ROUTED = 30;
+ * to 7.8; 40 since routes keep 5 ft off walls, 7.83 over 4,000 maps) */
+static const double CROWDED_ROUTED = 40;
 static const double EPS = 1e-6;
 
 static const int DX[CB_FACING_COUNT] = {0, 1, 0, -1}, DY[CB_FACING_COUNT] = {-1, 0, 1, 0};
@@ -850,16 +853,11 @@ static int router_map(pc *s, const cb_pc_room *also, double keep, cb_ortho_probl
                            .near = NEAR_FT,
                            .crowd = CROWDED_ROUTED,
                            .pad = keep,
-                           .hug = 1,          /* a foot along a wall at WALL_FT costs a foot more */
+                           .hug = 1,          /* a foot along a wall at TIGHT_FT costs a foot more */
                            .max_lines = 400}; /* a window of some 100 rooms a way */
   return 0;
 }
 
-/* The router's corridor from door dr to one of the ways in: out WALL_FT
- * from its wall, round every room (and `also`), in WALL_FT to the spot;
- * the fewest corridors crossed, then the shortest with the fewest turns.
- * Fills v (door to spot, at most MAX_CORNERS) and *goal; returns the point
- * count, 0 when there is no such corridor, -1 on OOM. */
 /* The router's corridor keeping `keep` off the walls, its corners in c (at
  * most MAX_CORNERS - 2): the count, 0 when there is none, -1 on OOM. */
 static int route_keeping(pc *s, const cb_pc_door *dr, const cb_pc_room *also, const way_in *in, int nin,
@@ -886,19 +884,16 @@ static int route_keeping(pc *s, const cb_pc_door *dr, const cb_pc_room *also, co
   return n;
 }
 
-/* The router's corridor from door dr to one of the ways in: out WALL_FT
- * from its wall (TIGHT_FT where nothing that far off goes), round every
- * room (and `also`), in as far to the spot; the fewest corridors crossed,
- * then the shortest with the fewest turns. Fills v (door to spot, at most
- * MAX_CORNERS) and *goal; returns the point count, 0 when there is no such
- * corridor, -1 on OOM. */
+/* The router's corridor from door dr to one of the ways in: out TIGHT_FT
+ * from its wall, round every room (and `also`) as far off them, in as far
+ * to the spot; the fewest corridors crossed, then the shortest with the
+ * fewest turns. Fills v (door to spot, at most MAX_CORNERS) and *goal;
+ * returns the point count, 0 when there is no such corridor, -1 on OOM. */
 static int route_door(pc *s, const cb_pc_door *dr, const cb_pc_room *also, const way_in *in, int nin, pt *v,
                       int *goal) {
   cb_point c[MAX_CORNERS - 2];
-  int n = 0;
-  for (int t = 0; t < 2 && n == 0; t++)
-    if ((n = route_keeping(s, dr, also, in, nin, t ? TIGHT_FT : WALL_FT, c, goal)) < 0) return -1;
-  if (n == 0) return 0;
+  int n = route_keeping(s, dr, also, in, nin, TIGHT_FT, c, goal);
+  if (n <= 0) return n;
   int m = 0;
   v[m++] = dr->at;
   for (int i = 0; i < n; i++)
@@ -1162,11 +1157,106 @@ static const char *turns_words(int n) {
   return WORDS[n <= 2 ? 0 : n - 2 < MAX_CORNERS - 1 ? n - 2 : MAX_CORNERS - 2];
 }
 
+/* ---- easing a corridor off its neighbours ---- */
+
+enum { EASE_PASSES = 3 };
+static const double EASE_FT[] = {2.5, 5, 7.5, 10}; /* how far a leg may move over, either way */
+
+/* Does leg k of v (k from 0) keep TIGHT_FT off every room, the room it
+ * leaves (its first leg) and the one it enters (its last) only not entered,
+ * `also` (a room about to be placed) as the others? */
+static bool leg_clear(pc *s, const pt *v, int n, int k, int home, int target, const cb_pc_room *also) {
+  pt a = v[k], b = v[k + 1];
+  double t0, t1, g = TIGHT_FT;
+  int nr = nearby(s, s->rooms_at, lo2(a.x, b.x) - g, lo2(a.y, b.y) - g, hi2(a.x, b.x) + g, hi2(a.y, b.y) + g,
+                  s->p->nrooms);
+  for (int i = 0; i <= nr; i++) {
+    const cb_pc_room *r = i < nr ? &s->p->rooms[s->near[i]] : also;
+    if (!r) continue;
+    bool own = (k == 0 && r->room == home) || (k == n - 2 && (r->room == target || r == also));
+    cb_pc_room grown = {0, r->x - (own ? 0 : g), r->y - (own ? 0 : g), r->w + (own ? 0 : 2 * g),
+                        r->h + (own ? 0 : 2 * g)};
+    if (clip(a, b, &grown, &t0, &t1)) return false;
+  }
+  return true;
+}
+
+/* The corridor v with its leg k (between two corners) moved `d` feet across
+ * its way, into w: 0 when that would shorten a leg it joins below 5 ft (or
+ * below what it was), reverse it, or (with keep_len) change the length. */
+static int moved_leg(const pt *v, int n, int k, double d, bool keep_len, pt *w) {
+  memcpy(w, v, (size_t)n * sizeof *v);
+  bool level = fabs(v[k].y - v[k + 1].y) < EPS;
+  for (int i = k; i <= k + 1; i++)
+    (level ? &w[i].y : &w[i].x)[0] += d;
+  for (int i = k - 1; i <= k + 1; i += 2) {
+    double was = seg_len(v[i], v[i + 1]), now = seg_len(w[i], w[i + 1]);
+    bool same_way =
+        (w[i + 1].x - w[i].x) * (v[i + 1].x - v[i].x) + (w[i + 1].y - w[i].y) * (v[i + 1].y - v[i].y) > 0;
+    if (!same_way || now < fmin(was, TIGHT_FT) - EPS) return 0;
+  }
+  return !keep_len || fabs(poly_len(w, n) - poly_len(v, n)) < EPS;
+}
+
+/* Would corridor w cross no room and no more corridors than `most`, and
+ * run along none? */
+static int crosses_no_more(pc *s, int di, const pt *w, int n, int most, hits *hs) {
+  if (find_hits_upto(s, w, n, di, hs, most)) return -1;
+  if (hs->n > most) return 0;
+  for (int i = 0; i < hs->n; i++)
+    if (hs->h[i].room || hs->h[i].s1 - hs->h[i].s0 > EPS) return 0;
+  return 1;
+}
+
+/* Up to EASE_PASSES times, the one move of a leg between corners of v that
+ * most lessens *crowd (ease_corridor says which). -1 on OOM. */
+static int ease_legs(pc *s, int di, pt *v, int n, double crowd, int most, int target, const cb_pc_room *also,
+                     bool keep_len, hits *hs) {
+  int home = s->p->doors[di].room;
+  for (int pass = 0; pass < EASE_PASSES && crowd > EPS; pass++) {
+    pt best[MAX_CORNERS], w[MAX_CORNERS];
+    double least = crowd;
+    for (int k = 1; k + 2 < n; k++)
+      for (int j = 0; j < 2 * (int)(sizeof EASE_FT / sizeof *EASE_FT); j++) {
+        double d = EASE_FT[j / 2] * (j % 2 ? -1 : 1);
+        if (!moved_leg(v, n, k, d, keep_len, w)) continue;
+        double c = crowding(s, w, n, di);
+        if (c > least - EPS) continue;
+        bool clear = leg_clear(s, w, n, k - 1, home, target, also) &&
+                     leg_clear(s, w, n, k, home, target, also) &&
+                     leg_clear(s, w, n, k + 1, home, target, also);
+        int ok = clear ? crosses_no_more(s, di, w, n, most, hs) : 0;
+        if (ok < 0) return -1;
+        if (ok) least = c, memcpy(best, w, (size_t)n * sizeof *w);
+      }
+    if (least > crowd - EPS) break;
+    memcpy(v, best, (size_t)n * sizeof *v);
+    crowd = least;
+  }
+  return 0;
+}
+
+/* A corridor running within a square of another moves its legs between
+ * corners a step over (up to a square) where that runs less crowded,
+ * crosses no more corridors and no room, keeps TIGHT_FT off the rooms (and
+ * `also`), and, with keep_len, keeps its length: the router and the shapes
+ * stand on a coarser grid than the corridors they pass. -1 on OOM. */
+static int ease_corridor(pc *s, int di, pt *v, int n, int target, const cb_pc_room *also, bool keep_len,
+                         hits *hs) {
+  double crowd = crowding(s, v, n, di);
+  if (crowd < EPS || n < 4) return 0;
+  if (find_hits(s, v, n, di, hs)) return -1;
+  for (int i = 0; i < hs->n; i++)
+    if (hs->h[i].room) return 0;
+  return ease_legs(s, di, v, n, crowd, hs->n, target, also, keep_len, hs);
+}
+
 /* A corridor to a drawn room (or back to its own): shaped to fit, then its crossings rolled. */
 static cb_status corridor_to_room(pc *s, int di, int target, cb_error *err) {
   hits hs = {0};
   route r;
   cb_status st = shape_corridor(s, &s->p->doors[di], target, &r, &hs, err);
+  if (st == CB_OK && ease_corridor(s, di, r.v, r.n, target, NULL, false, &hs)) st = cb_error_oom(err);
   if (st == CB_OK && find_hits(s, r.v, r.n, di, &hs)) st = cb_error_oom(err);
   cb_pc_door *dr = &s->p->doors[di];
   if (st == CB_OK && !s->big)
@@ -1726,6 +1816,11 @@ static cb_status corridor_to_new_room(pc *s, int di, const char *why, cb_error *
     snprintf(why2, sizeof why2, "no new room fits %s", FACING_WORD[s->p->doors[di].facing]);
     return blind_corridor(s, di, why2, err);
   }
+  /* a corridor of the rolled length keeps it, and its check where it was rolled */
+  const cb_pc_door *me = &s->p->doors[di];
+  if (routed >= 0 && (sh.routed || (me->nside == 0 && me->check_roll == 0)) &&
+      ease_corridor(s, di, sh.v, sh.n, 0, &sh.at, !sh.routed, &hs))
+    routed = -1;
   if (routed < 0 || trim_side(s, di, &sh, &hs)) {
     free(hs.h);
     return cb_error_oom(err);

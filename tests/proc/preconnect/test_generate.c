@@ -422,7 +422,8 @@ static void property_sizes(void **state) {
  * exactly as long as their length die says: 1,565 of 2,200 (71.1%) before
  * this issue, 629 of them longer; 1,993 of 2,200 (90.6%) after, 203 longer
  * (the new room routed round rooms to a spot further on, or the corridor
- * stepped aside, where no shape of the rolled length lets it fit). */
+ * stepped aside, where no shape of the rolled length lets it fit); 2,006
+ * (91.2%), 193 longer, since routed corridors keep 5 ft off walls. */
 static void property_rolled_length(void **state) {
   (void)state;
   int kept = 0, longer = 0, all = 0;
@@ -489,7 +490,10 @@ static double abreast_on_map(const cb_preconnect_proc *p) {
  * corridors, routed corridors 7.5 ft from walls, and a corridor pays 20 ft
  * a foot it runs crowded (it crosses instead); 2,282.5 on 92 since a side
  * passage crowds a corridor too and a routed corridor pays 30 ft a foot;
- * 2,165 on 92 since the spots beyond a rolled end weigh it too; a ceiling. */
+ * 2,165 on 92 since the spots beyond a rolled end weigh it too; 1,880 on 86
+ * since a corridor moves its legs up to a square over where it runs less
+ * crowded; 1,525 on 75 since routed corridors keep 5 ft off walls (not 7.5)
+ * and pay 40 ft a foot crowded; a ceiling. */
 static void property_abreast(void **state) {
   (void)state;
   double sum = 0;
@@ -502,7 +506,7 @@ static void property_abreast(void **state) {
   }
   print_message("seeds 1-200: %.0f ft of corridor run abreast of another closer than 10 ft, on %d maps\n",
                 sum, maps);
-  if (sum > 2165 + EPS) fail_msg("%.1f ft of corridor abreast of another (ceiling 2,165)", sum);
+  if (sum > 1525 + EPS) fail_msg("%.1f ft of corridor abreast of another (ceiling 1,525)", sum);
 }
 
 static void bad_options(void **state) {
