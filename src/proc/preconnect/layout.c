@@ -356,6 +356,8 @@ typedef struct spot_ask {
   const double (*doors)[4]; /* the boxes of the doors' and crossings' marks (their words first), which
                              * the fallbacks keep off */
   int ndoors, nwords;
+  const cb_dungeon *d;
+  double frame[4]; /* the map's box, which a badge stays inside */
 } spot_ask;
 
 /* How far a badge at (x, y) keeps from the marks placed, and the doors' marks the spot is told of. */
@@ -478,28 +480,123 @@ static bool astride(const spot_ask *a, double *ex, double *ey) {
  * failing those, an inside corner that misses the number (box `num`), a spot
  * beyond a corner of the room, a spot inside a narrow room just clear of its
  * walls, astride a wall, then the same spots outside over none but its own
- * room's corridors (which leave from under it); the least bad when none is. */
-static void mark_spot(spot_ask a, bool inside, double *ex, double *ey) {
-  double ax, ay, bx, by;
+ * room's corridors (which leave from under it); the least bad when none is
+ * (then false). */
+static bool near_spot(spot_ask a, bool inside, double *ex, double *ey) {
   const int counts[2] = {a.ndoors, a.nwords}; /* the fallbacks keep off every mark, then off the words */
-  to_page(a.v, a.r->x, a.r->y, &ax, &ay);
-  to_page(a.v, a.r->x + a.r->w, a.r->y + a.r->h, &bx, &by);
-  a.x0 = fmin(ax, bx), a.y0 = fmin(ay, by), a.x1 = fmax(ax, bx), a.y1 = fmax(ay, by), a.ndoors = 0;
+  a.ndoors = 0;
   *ex = a.x0 + a.hw + 2.5, *ey = a.y0 + a.hh + 2.5;
   /* rooms are drawn over the corridors: none shows inside one; a corner the
    * room's other marks left, the top left foremost */
-  if (inside && inside_corner(&a, 2.5, 1, ex, ey)) return;
+  if (inside && inside_corner(&a, 2.5, 1, ex, ey)) return true;
   double best = along_walls(&a, ex, ey), x = *ex, y = *ey;
-  if (best >= 0) return;
+  if (best >= 0) return true;
   /* over its own room's corridors only where the best along the walls is more than a touch over */
   for (int k = 0; k < (best < -0.5 ? 4 : 2); k++) {
     a.ndoors = counts[k % 2], a.skip = k < 2 ? 0 : a.r->room;
     if (k < 2 && (inside_corner(&a, 2.5, 0, ex, ey) || outside_corner(&a, ex, ey) ||
                   inside_tight(&a, ex, ey) || astride(&a, ex, ey)))
-      return;
-    if (k >= 2 && (along_walls(&a, ex, ey) >= 0 || outside_corner(&a, ex, ey) || astride(&a, ex, ey))) return;
+      return true;
+    if (k >= 2 && (along_walls(&a, ex, ey) >= 0 || outside_corner(&a, ex, ey) || astride(&a, ex, ey)))
+      return true;
   }
   *ex = x, *ey = y;
+  return false;
+}
+
+/* Does a badge at (x, y) lie nearer another room than its own (a reader
+ * would take it for the other's)? Its own room's corners are not counted
+ * as near: a reader measures from its middle, out to the round of its
+ * shorter side. */
+static bool strays(const spot_ask *a, double x, double y) {
+  double half = fmin(a->x1 - a->x0, a->y1 - a->y0) / 2,
+         own = fmax(room_nearer(INFINITY, a->v, a->r, x, y),
+                    hypot(x - (a->x0 + a->x1) / 2, y - (a->y0 + a->y1) / 2) - half),
+         other = INFINITY;
+  for (int i = 0; i < a->pp->nrooms; i++)
+    if (a->pp->rooms[i].room != a->r->room) other = room_nearer(other, a->v, &a->pp->rooms[i], x, y);
+  return other < own - 0.5;
+}
+
+/* Where a leader from the room to a badge at (x, y) starts: on the wall
+ * facing it, in the middle third of that wall. */
+static void leader_start(const spot_ask *a, double x, double y, double *sx, double *sy) {
+  double w = a->x1 - a->x0, h = a->y1 - a->y0;
+  double out_x = fmax(a->x0 - x, x - a->x1) / w, out_y = fmax(a->y0 - y, y - a->y1) / h;
+  *sx = fmin(fmax(x, a->x0 + w / 3), a->x1 - w / 3), *sy = fmin(fmax(y, a->y0 + h / 3), a->y1 - h / 3);
+  if (out_x > out_y)
+    *sx = x < a->x0 ? a->x0 : a->x1;
+  else
+    *sy = y < a->y0 ? a->y0 : a->y1;
+}
+
+/* What a leader from the room to a badge at (x, y) costs: the corridors it
+ * crosses (sampled every half point), INFINITY where it runs over another
+ * room (or the badge on its own room). */
+static double leader_cost(const spot_ask *a, double x, double y) {
+  double sx, sy, len;
+  leader_start(a, x, y, &sx, &sy);
+  len = hypot(x - sx, y - sy);
+  int steps = (int)(len * 2) + 1, crossed = 0;
+  bool in = false;
+  for (int i = 0; i <= steps; i++) {
+    double t = (double)i / steps, px = sx + (x - sx) * t, py = sy + (y - sy) * t;
+    for (int k = 0; k < a->pp->nrooms && i > 0; k++)
+      if (a->pp->rooms[k].room != a->r->room && room_nearer(1, a->v, &a->pp->rooms[k], px, py) < 0.5)
+        return INFINITY;
+    bool now = corridor_clearance(a->st, a->v, a->pp, a->r, px, py, 0, 0, 1, 0) < 0;
+    crossed += now && !in;
+    in = now;
+  }
+  return crossed;
+}
+
+/* Is a badge at (x, y) clear of every corridor, mark, room and room number, inside the map's frame? */
+static bool clear_of_all(const spot_ask *a, double x, double y) {
+  if (x - a->hw < a->frame[0] || x + a->hw > a->frame[2] || y - a->hh < a->frame[1] ||
+      y + a->hh > a->frame[3])
+    return false;
+  return rooms_clearance(a->st, a->d, a->pp, a->v, x, y, a->hw, a->hh) >= 1 && marks_gap_of(a, x, y) >= 1 &&
+         corridor_clearance(a->st, a->v, a->pp, a->r, x, y, a->hw, a->hh, 1, 0) >= 0.5;
+}
+
+/* A badge with no clear spot by its room (or only one nearer another room)
+ * goes to the nearest spot around it, out to six badges, clear of
+ * everything, to be led to its room by a hairline: ring by ring, 2 pt
+ * apart, the spot whose leader crosses fewest corridors (each as bad as 8
+ * pt further out). False when there is none. */
+static bool far_spot(const spot_ask *a, double *ex, double *ey) {
+  double best = INFINITY, reach = 6 * a->st->badge;
+  for (double g = 3; g <= reach && g < best; g += 2) {
+    double x0 = a->x0 - g - a->hw, x1 = a->x1 + g + a->hw, y0 = a->y0 - g - a->hh, y1 = a->y1 + g + a->hh;
+    double w = x1 - x0, h = y1 - y0, around = 2 * (w + h);
+    for (double s = 0; s < around; s += 2) {
+      double x = s < w           ? x0 + s
+                 : s < w + h     ? x1
+                 : s < 2 * w + h ? x1 - (s - w - h)
+                                 : x0,
+             y = s < w           ? y0
+                 : s < w + h     ? y0 + (s - w)
+                 : s < 2 * w + h ? y1
+                                 : y1 - (s - 2 * w - h);
+      if (!clear_of_all(a, x, y)) continue;
+      double cost = g + 8 * leader_cost(a, x, y);
+      if (cost < best) best = cost, *ex = x, *ey = y;
+    }
+  }
+  return isfinite(best);
+}
+
+/* Where a mark of room r goes (near_spot), or, where that is not clear or
+ * lies nearer another room, the nearest clear spot further out (far_spot):
+ * then true, and a hairline leads it to its room. */
+static bool mark_spot(spot_ask *a, bool inside, double *ex, double *ey) {
+  double ax, ay, bx, by;
+  to_page(a->v, a->r->x, a->r->y, &ax, &ay);
+  to_page(a->v, a->r->x + a->r->w, a->r->y + a->r->h, &bx, &by);
+  a->x0 = fmin(ax, bx), a->y0 = fmin(ay, by), a->x1 = fmax(ax, bx), a->y1 = fmax(ay, by);
+  if (near_spot(*a, inside, ex, ey) && !strays(a, *ex, *ey)) return false;
+  return far_spot(a, ex, ey);
 }
 
 /* The plan's extent in feet, rooms and corridors, with a 10-ft border. */
@@ -1057,9 +1154,20 @@ static double (*drawn_boxes(const cb_page *p, const cb_measure *m, int from, int
   return b;
 }
 
-/* Room numbers and the entrance, last, the badges clear of the marks drawn from item `from` on. */
+/* A hairline from the room's wall (a's box) to a badge at (x, y), drawn under it. */
+static void lead(cb_page *p, const cb_symbols *st, const spot_ask *a, double x, double y) {
+  double sx, sy;
+  leader_start(a, x, y, &sx, &sy);
+  cb_page_move(p, sx, sy);
+  cb_page_line(p, x, y);
+  cb_ink ink = cb_ink_stroke(st->ink, 0.4);
+  cb_page_ink(p, &ink);
+}
+
+/* Room numbers and the entrance, last, the badges clear of the marks drawn
+ * from item `from` on and inside the map's box `frame`. */
 static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
-                         const view *v, int from, cb_symbol_set *used) {
+                         const view *v, int from, const double frame[4], cb_symbol_set *used) {
   /* the marks placed so far, that the next keep clear of */
   int ntaken = 0, cap = pp->nrooms * CB_MAP_MAX_MARKS + 1, ndoors = 0, nwords = 0;
   double(*taken)[4] = cb_malloc(sizeof *taken * (size_t)cap),
@@ -1114,8 +1222,11 @@ static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, 
                     .ntaken = ntaken,
                     .doors = (const double(*)[4])doors,
                     .ndoors = ndoors,
-                    .nwords = nwords};
-      mark_spot(a, inside, &ex, &ey);
+                    .nwords = nwords,
+                    .d = d,
+                    .frame = {frame[0], frame[1], frame[2], frame[3]}};
+      /* a badge led from afar tells the sheet the map is cramped: it is not shrunk to where more are */
+      if (mark_spot(&a, inside, &ex, &ey)) lead(p, st, &a, ex, ey), p->cramped++;
       cb_symbol_badge(p, st, marks[k].sym, marks[k].text, ex, ey);
       *used |= cb_map_mark_symbols(&marks[k]);
       taken[ntaken][0] = ex - bw / 2, taken[ntaken][1] = ey - st->badge / 2;
@@ -1183,7 +1294,8 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
   double bar_y = y + MARGIN_PT + st->badge * 3.4;
   scale_bar(p, st, &v, x + w - arrow / 2, bar_y, y + h - MARGIN_PT - bar_y);
 
-  draw_numbers(p, st, d, pp, &v, from, used);
+  const double frame[4] = {x + 2, y + 2, x + w - arrow, y + h - 2};
+  draw_numbers(p, st, d, pp, &v, from, frame, used);
 }
 
 static size_t add(char *buf, size_t cap, size_t n, const char *fmt, ...)
