@@ -890,6 +890,8 @@ typedef struct bar_spot {
   cb_symbol sym;
   cb_pc_point q;
   double s, ux, uy, idx, idy; /* s: feet along */
+  bool led;                   /* set off its corridor: a hairline from (lx, ly) on the page leads it there */
+  double lx, ly;
 } bar_spot;
 
 /* How far mark s at t feet along door dr's corridor keeps from the marks of b. */
@@ -904,9 +906,9 @@ static double clear_at(const cb_symbols *st, const view *v, const mark_boxes *b,
 
 /* A padlock with no clear spot on its corridor (a secret corridor of 10 ft,
  * the secret door's disc over it end to end) beside it instead, hugging its
- * band at its middle or either end (or a quarter along), on the side clear of the plan's marks,
- * the rooms and the corridors: *out is moved there when that is clearer than `most`.
- * Returns the clearance kept. */
+ * band at its middle or either end (or a quarter along), on the side clear
+ * of the plan's marks, the rooms and the corridors: *out is moved there
+ * when that is clearer than `most`. Returns the clearance kept. */
 static double beside(const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp, const view *v,
                      const mark_boxes *b, const cb_pc_door *dr, double total, double most, bar_spot *out) {
   double w, h;
@@ -929,6 +931,45 @@ static double beside(const cb_symbols *st, const cb_dungeon *d, const cb_preconn
       if (own) c = fmin(c, corridor_clearance(st, v, pp, own, cx, cy, hw, hh, c, 0));
       if (room <= 0) c -= 100; /* in a room it reads as the room's */
       if (c > most + 0.25) most = c, out->q = at, out->s = t, out->ux = ux, out->uy = uy;
+    }
+  return most;
+}
+
+/* Page to plan (feet): to_page undone. */
+static cb_pc_point from_page(const view *v, double px, double py) {
+  double tx = (px - v->ox) / v->scale + v->minx, ty = (py - v->oy) / v->scale + v->miny;
+  return v->turned ? (cb_pc_point){ty, -tx} : (cb_pc_point){tx, ty};
+}
+
+/* A padlock that found no clear spot on its corridor nor beside it stands
+ * against the mark at its corridor's far end (a secret door's disc over a
+ * short corridor) or its middle instead: on a ring round it, half a point
+ * out from that mark and then a point and a half at a time (up to 8), at
+ * sixteen bearings, the clearest of the first ring that has a spot clear of
+ * the plan's marks, the rooms and the corridors; off the first ring a
+ * hairline leads it to the mark. As beside. */
+static double against(const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp, const view *v,
+                      const mark_boxes *b, const cb_pc_door *dr, double total, double most, bar_spot *out) {
+  const cb_pc_room *own = dr->room >= 1 && dr->room <= pp->nrooms ? &pp->rooms[dr->room - 1] : NULL;
+  double ux, uy, e[4];
+  cb_pc_point at[2];
+  corridor_end(st, v, door_passage(d, dr), dr, total, &at[0], &ux, &uy);
+  at[1] = point_at(dr->points, dr->npoints, total / 2);
+  if (total <= EPS) ux = DX[dr->facing % 4], uy = DY[dr->facing % 4]; /* rooms touching at the door */
+  mark_box(st, v, CB_SYM_LOCKED, at[0], ux, uy, e);
+  double hw = (e[2] - e[0]) / 2, hh = (e[3] - e[1]) / 2, inner = fmax(st->badge * 0.62, v->cw / 2 + st->line);
+  for (int ring = 0; ring < 8 && most < 0.5; ring++)
+    for (int k = 0; k < 2 * 16; k++) {
+      double a = 2 * CB_PI * (k % 16) / 16, ca = cos(a), sa = sin(a), ax, ay;
+      to_page(v, at[k / 16].x, at[k / 16].y, &ax, &ay);
+      double out_to = inner + 0.5 + ring * 1.5 + fmin(hw / fmax(fabs(ca), 1e-9), hh / fmax(fabs(sa), 1e-9)),
+             x = ax + ca * out_to, y = ay + sa * out_to, f[4] = {x - hw, y - hh, x + hw, y + hh},
+             room = rooms_clearance(st, d, pp, v, x, y, hw, hh), c = fmin(boxes_clearance(b, -1, f), room);
+      if (own) c = fmin(c, corridor_clearance(st, v, pp, own, x, y, hw, hh, c, 0));
+      if (room <= 0) c -= 100; /* in a room it reads as the room's */
+      if (c <= most + 0.25) continue;
+      most = c, out->q = from_page(v, x, y), out->s = total, out->ux = ux, out->uy = uy;
+      out->led = ring > 0, out->lx = ax + ca * inner, out->ly = ay + sa * inner;
     }
   return most;
 }
@@ -957,12 +998,13 @@ static int place_bar(const cb_symbols *st, const cb_dungeon *d, const view *v, c
     }
   int taken = 0;
   if (most < 0 && s == CB_SYM_LOCKED) most = beside(st, d, pp, v, b, dr, total, most, out);
+  if (most < 0 && s == CB_SYM_LOCKED) most = against(st, d, pp, v, b, dr, total, most, out);
   for (int end = 0; end < 2 && most < 0 && s == CB_SYM_LOCKED; end++) {
     cb_pc_point q = end ? dr->points[dr->npoints - 1] : dr->points[0];
     double e[4], c;
     mark_box(st, v, s, q, 1, 0, e);
     if (leaf[end] < 0 || (c = boxes_clearance(b, leaf[end], e)) <= most + 0.25) continue;
-    most = c, taken = end + 1, out->q = q, out->s = end ? total : 0;
+    most = c, taken = end + 1, out->q = q, out->s = end ? total : 0, out->led = false;
     if (!end) out->ux = DX[dr->facing % 4], out->uy = DY[dr->facing % 4];
   }
   return taken;
@@ -1014,6 +1056,7 @@ static int place_bars(const cb_symbols *st, const cb_dungeon *d, const cb_precon
   for (int k = 0; k < 4; k++) {
     if (!(ps->flags & FLAG[k])) continue;
     bar_spot *sp = &spots[n++];
+    sp->led = false;
     const int none[2] = {-1, -1};
     int took = place_bar(st, d, v, pp, b, dr, *doorway ? none : leaf, SYM[k], at, total, step, sp);
     *doorway = *doorway ? *doorway : took;
@@ -1034,6 +1077,14 @@ static void draw_bars(cb_page *p, const cb_symbols *st, const view *v, const cb_
                       const cb_passage *ps, const bar_spot *spots, int n, cb_symbol_set *used) {
   cb_page_role(p, CB_ROLE_PASSAGE_MARK, dr->room, dr->to);
   for (int k = 0; k < n; k++) {
+    if (spots[k].led) {
+      double px, py;
+      to_page(v, spots[k].q.x, spots[k].q.y, &px, &py);
+      cb_page_move(p, spots[k].lx, spots[k].ly);
+      cb_page_line(p, px, py);
+      cb_ink ink = cb_ink_stroke(st->ink, 0.4);
+      cb_page_ink(p, &ink);
+    }
     mark(p, st, v, spots[k].sym, spots[k].q, spots[k].ux, spots[k].uy, used);
     if (spots[k].sym == CB_SYM_LOCKED && ps->lock)
       cb_symbol_label(p, st, ps->lock, spots[k].idx, spots[k].idy);
