@@ -479,10 +479,11 @@ static bool astride(const spot_ask *a, double *ex, double *ey) {
  * room than any other, off every room and clear of every corridor's edge;
  * failing those, an inside corner that misses the number (box `num`), a spot
  * beyond a corner of the room, a spot inside a narrow room just clear of its
- * walls, astride a wall, then the same spots outside over none but its own
- * room's corridors (which leave from under it); the least bad when none is
- * (then false). */
-static bool near_spot(spot_ask a, bool inside, double *ex, double *ey) {
+ * walls, astride a wall, then (when `own`) the same spots outside over none
+ * but its own room's corridors (which leave from under it); the least bad
+ * when none is (then false, unless it only touches a corridor, by half a
+ * point at most). */
+static bool near_spot(spot_ask a, bool inside, bool own, double *ex, double *ey) {
   const int counts[2] = {a.ndoors, a.nwords}; /* the fallbacks keep off every mark, then off the words */
   a.ndoors = 0;
   *ex = a.x0 + a.hw + 2.5, *ey = a.y0 + a.hh + 2.5;
@@ -492,7 +493,7 @@ static bool near_spot(spot_ask a, bool inside, double *ex, double *ey) {
   double best = along_walls(&a, ex, ey), x = *ex, y = *ey;
   if (best >= 0) return true;
   /* over its own room's corridors only where the best along the walls is more than a touch over */
-  for (int k = 0; k < (best < -0.5 ? 4 : 2); k++) {
+  for (int k = 0; k < (own && best < -0.5 ? 4 : 2); k++) {
     a.ndoors = counts[k % 2], a.skip = k < 2 ? 0 : a.r->room;
     if (k < 2 && (inside_corner(&a, 2.5, 0, ex, ey) || outside_corner(&a, ex, ey) ||
                   inside_tight(&a, ex, ey) || astride(&a, ex, ey)))
@@ -501,7 +502,7 @@ static bool near_spot(spot_ask a, bool inside, double *ex, double *ey) {
       return true;
   }
   *ex = x, *ey = y;
-  return false;
+  return best >= -0.5;
 }
 
 /* Does a badge at (x, y) lie nearer another room than its own (a reader
@@ -589,14 +590,17 @@ static bool far_spot(const spot_ask *a, double *ex, double *ey) {
 
 /* Where a mark of room r goes (near_spot), or, where that is not clear or
  * lies nearer another room, the nearest clear spot further out (far_spot):
- * then true, and a hairline leads it to its room. */
+ * then true, and a hairline leads it to its room. Over its own room's
+ * corridors only where neither is clear (no label overlaps a line). */
 static bool mark_spot(spot_ask *a, bool inside, double *ex, double *ey) {
   double ax, ay, bx, by;
   to_page(a->v, a->r->x, a->r->y, &ax, &ay);
   to_page(a->v, a->r->x + a->r->w, a->r->y + a->r->h, &bx, &by);
   a->x0 = fmin(ax, bx), a->y0 = fmin(ay, by), a->x1 = fmax(ax, bx), a->y1 = fmax(ay, by);
-  if (near_spot(*a, inside, ex, ey) && !strays(a, *ex, *ey)) return false;
-  return far_spot(a, ex, ey);
+  if (near_spot(*a, inside, false, ex, ey) && !strays(a, *ex, *ey)) return false;
+  if (far_spot(a, ex, ey)) return true;
+  near_spot(*a, inside, true, ex, ey);
+  return false;
 }
 
 /* The plan's extent in feet, rooms and corridors, with a 10-ft border. */
