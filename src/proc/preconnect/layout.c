@@ -945,6 +945,25 @@ static cb_pc_point from_page(const view *v, double px, double py) {
   return v->turned ? (cb_pc_point){ty, -tx} : (cb_pc_point){tx, ty};
 }
 
+/* Does a hairline from (x0, y0) to (x1, y1) keep off every corridor's band
+ * and every mark of b but those over (ax, ay), the mark it leads to
+ * (sampled every half point)? */
+static bool hairline_clear(const cb_symbols *st, const view *v, const cb_preconnect_proc *pp,
+                           const cb_pc_room *own, const mark_boxes *b, double ax, double ay, double x0,
+                           double y0, double x1, double y1) {
+  int steps = (int)(hypot(x1 - x0, y1 - y0) * 2) + 1;
+  for (int i = 0; i <= steps; i++) {
+    double x = x0 + (x1 - x0) * i / steps, y = y0 + (y1 - y0) * i / steps;
+    if (corridor_clearance(st, v, pp, own, x, y, 0, 0, 1, 0) < 0) return false;
+    for (int k = 0; k < b->n; k++) {
+      const double *o = b->box[k];
+      bool at_anchor = ax >= o[0] && ax <= o[2] && ay >= o[1] && ay <= o[3];
+      if (!at_anchor && x > o[0] && x < o[2] && y > o[1] && y < o[3]) return false;
+    }
+  }
+  return true;
+}
+
 /* A padlock that found no clear spot on its corridor nor beside it stands
  * against the mark at its corridor's far end (a secret door's disc over a
  * short corridor) or its middle instead: on a ring round it, half a point
@@ -971,6 +990,11 @@ static double against(const cb_symbols *st, const cb_dungeon *d, const cb_precon
              room = rooms_clearance(st, d, pp, v, x, y, hw, hh), c = fmin(boxes_clearance(b, -1, f), room);
       if (own) c = fmin(c, corridor_clearance(st, v, pp, own, x, y, hw, hh, c, 0));
       if (room <= 0) c -= 100; /* in a room it reads as the room's */
+      double lx = ax + ca * (inner + 0.5), ly = ay + sa * (inner + 0.5),
+             gx = x - ca * (out_to - inner - 0.5 - ring * 1.5),
+             gy = y - sa * (out_to - inner - 0.5 - ring * 1.5);
+      /* a leader across a corridor or another mark: only where nothing better is */
+      if (ring > 0 && own && !hairline_clear(st, v, pp, own, b, ax, ay, lx, ly, gx, gy)) c = fmin(c, 0.4);
       if (c <= most + 0.25) continue;
       most = c, out->q = from_page(v, x, y), out->s = total, out->ux = ux, out->uy = uy;
       out->led = ring > 0, out->lx = ax + ca * inner, out->ly = ay + sa * inner;
