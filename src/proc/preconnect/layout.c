@@ -358,6 +358,7 @@ typedef struct spot_ask {
   int ndoors, nwords;
   const cb_dungeon *d;
   double frame[4]; /* the map's box, which a badge stays inside */
+  bool cramped;    /* led from afar where the spot by its room lay over words (mark_spot) */
 } spot_ask;
 
 /* How far a badge at (x, y) keeps from the marks placed, and the doors' marks the spot is told of. */
@@ -588,19 +589,44 @@ static bool far_spot(const spot_ask *a, double *ex, double *ey) {
   return isfinite(best);
 }
 
+/* Would a badge at (x, y) lie over the words a reader finds rooms by: a
+ * room's number (at its middle), a badge placed, a door's word? */
+static bool over_words(const spot_ask *a, double x, double y) {
+  if (marks_clearance(a->taken, a->ntaken, x, y, a->hw, a->hh) < 0 ||
+      marks_clearance(a->doors, a->nwords, x, y, a->hw, a->hh) < 0)
+    return true;
+  for (int i = 0; i < a->pp->nrooms; i++) {
+    const cb_pc_room *r = &a->pp->rooms[i];
+    char num[16];
+    double tw, size = number_of(a->st, a->d, a->v, r, num, &tw), cx, cy;
+    to_page(a->v, r->x + r->w / 2, r->y + r->h / 2, &cx, &cy);
+    if (fabs(x - cx) < a->hw + tw / 2 && fabs(y - cy) < a->hh + size / 2) return true;
+  }
+  return false;
+}
+
 /* Where a mark of room r goes (near_spot), or, where that is not clear or
  * lies nearer another room, the nearest clear spot further out (far_spot):
- * then true, and a hairline leads it to its room. Over its own room's
- * corridors only where neither is clear (no label overlaps a line). */
+ * then true, and a hairline leads it to its room; a->cramped when the spot
+ * it would have taken by its room lay over words (the sheet then counts
+ * the map as cramped, as it counted the words running into each other).
+ * Over its own room's corridors only where neither is clear (no label
+ * overlaps a line). */
 static bool mark_spot(spot_ask *a, bool inside, double *ex, double *ey) {
   double ax, ay, bx, by;
   to_page(a->v, a->r->x, a->r->y, &ax, &ay);
   to_page(a->v, a->r->x + a->r->w, a->r->y + a->r->h, &bx, &by);
   a->x0 = fmin(ax, bx), a->y0 = fmin(ay, by), a->x1 = fmax(ax, bx), a->y1 = fmax(ay, by);
-  if (near_spot(*a, inside, false, ex, ey) && !strays(a, *ex, *ey)) return false;
-  if (far_spot(a, ex, ey)) return true;
-  near_spot(*a, inside, true, ex, ey);
-  return false;
+  bool clear = near_spot(*a, inside, false, ex, ey);
+  if (clear && !strays(a, *ex, *ey)) return false;
+  double nx = *ex, ny = *ey;
+  if (!clear) near_spot(*a, inside, true, &nx, &ny);
+  if (!far_spot(a, ex, ey)) {
+    *ex = nx, *ey = ny;
+    return false;
+  }
+  a->cramped = !clear && over_words(a, nx, ny);
+  return true;
 }
 
 /* The plan's extent in feet, rooms and corridors, with a 10-ft border. */
@@ -1233,10 +1259,15 @@ static double (*drawn_boxes(const cb_page *p, const cb_measure *m, int from, int
   return b;
 }
 
-/* A hairline from the room's wall (a's box) to a badge at (x, y), drawn under it. */
+/* A hairline from the room's wall (a's box) to a badge at (x, y), drawn
+ * under it. A badge led from more than three badges away, or from a spot
+ * by its room over words (a->cramped), tells the sheet the map is cramped:
+ * it is not shrunk to where more are (a shorter leader round a corridor
+ * is not a map too small). */
 static void lead(cb_page *p, const cb_symbols *st, const spot_ask *a, double x, double y) {
   double sx, sy;
   leader_start(a, x, y, &sx, &sy);
+  if (a->cramped || hypot(x - sx, y - sy) > 3 * st->badge) p->cramped++;
   cb_page_move(p, sx, sy);
   cb_page_line(p, x, y);
   cb_ink ink = cb_ink_stroke(st->ink, 0.4);
@@ -1304,8 +1335,7 @@ static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, 
                     .nwords = nwords,
                     .d = d,
                     .frame = {frame[0], frame[1], frame[2], frame[3]}};
-      /* a badge led from afar tells the sheet the map is cramped: it is not shrunk to where more are */
-      if (mark_spot(&a, inside, &ex, &ey)) lead(p, st, &a, ex, ey), p->cramped++;
+      if (mark_spot(&a, inside, &ex, &ey)) lead(p, st, &a, ex, ey);
       cb_symbol_badge(p, st, marks[k].sym, marks[k].text, ex, ey);
       *used |= cb_map_mark_symbols(&marks[k]);
       taken[ntaken][0] = ex - bw / 2, taken[ntaken][1] = ey - st->badge / 2;
