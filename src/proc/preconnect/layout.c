@@ -928,7 +928,7 @@ typedef struct bar_spot {
 static double clear_at(const cb_symbols *st, const view *v, const mark_boxes *b, const cb_pc_door *dr,
                        cb_symbol s, double t, bar_spot *out) {
   double e[4];
-  out->q = point_at(dr->points, dr->npoints, t);
+  out->q = point_at(dr->points, dr->npoints, t), out->led = false;
   direction_at(dr->points, dr->npoints, t, &out->ux, &out->uy);
   mark_box(st, v, s, out->q, out->ux, out->uy, e);
   return boxes_clearance(b, -1, e);
