@@ -1280,6 +1280,18 @@ static void lead(cb_page *p, const cb_symbols *st, const spot_ask *a, double x, 
   cb_page_ink(p, &ink);
 }
 
+/* How far room r's number (tw wide, `size` high) centred at (x, y) keeps
+ * from the nearest secret door's disc and from the middle of other rooms'
+ * corridors (a small room's number runs over its walls, where one may pass);
+ * d NULL: from the corridors only. */
+static double number_clearance(const cb_symbols *st, const view *v, const cb_dungeon *d,
+                               const cb_preconnect_proc *pp, const cb_pc_room *r, double x, double y,
+                               double tw, double size) {
+  double edge = v->cw / 2 + st->line,
+         lines = corridor_clearance(st, v, pp, r, x, y, tw / 2, size * 0.35, 1, r->room) + edge;
+  return d ? fmin(clearance(st, v, d, pp, x, y, tw, size), lines) : lines;
+}
+
 /* Room numbers and the entrance, last, the badges clear of the marks drawn
  * from item `from` on and inside the map's box `frame`. */
 static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
@@ -1310,9 +1322,11 @@ static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, 
         ox = oy = 0;
       else if (k == 4)
         ox = -(rw - tw) / 3, oy = -(rh - size) / 3;
-      double room_left = clearance(st, v, d, pp, cx + ox, cy + oy, tw, size);
+      double room_left = number_clearance(st, v, d, pp, r, cx + ox, cy + oy, tw, size);
       if (room_left > most) most = room_left, nx = cx + ox, ny = cy + oy;
     }
+    /* a number over another room's corridor wherever it stands: too small a map */
+    if (number_clearance(st, v, NULL, pp, r, nx, ny, tw, size) < 0) p->cramped++;
     cb_page_role(p, CB_ROLE_NUMBER, r->room, 0);
     cb_page_text(p, CB_FONT_BOLD, size, nx - tw / 2, ny + size * 0.34, st->ink, num);
     cb_page_role(p, CB_ROLE_ROOM_MARK, r->room, 0);
