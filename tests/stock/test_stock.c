@@ -739,7 +739,7 @@ static void depth_tables_measured(void **state) {
 }
 
 int main(void) {
-  const struct CMUnitTest tests[] = {
+  struct CMUnitTest tests[] = {
       cmocka_unit_test(over_many_seeds),         cmocka_unit_test(classic_shares),
       cmocka_unit_test(marks_followed),          cmocka_unit_test(room_rules_heard),
       cmocka_unit_test(no_name_twice),           cmocka_unit_test(references_resolve),
@@ -747,6 +747,5 @@ int main(void) {
       cmocka_unit_test(depth_tables_measured),
   };
   /* CB_TEST_ONLY=NAME runs that test alone (cmocka's pattern) */
-  if (getenv("CB_TEST_ONLY")) cmocka_set_test_filter(getenv("CB_TEST_ONLY"));
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cb_test_run("test_stock", tests, sizeof tests / sizeof *tests, setup, teardown);
 }

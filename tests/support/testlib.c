@@ -1,3 +1,10 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
 #include "../tests/support/testlib.h"
 
 #include <limits.h>
@@ -10,6 +17,26 @@ int cb_test_seeds(int dflt) {
   const char *s = getenv("CB_PROPERTY_SEEDS");
   int n = s ? atoi(s) : 0;
   return n > 0 ? n : dflt;
+}
+
+static size_t test_select(struct CMUnitTest *tests, size_t n) {
+  const char *only = getenv("CB_TEST_ONLY"), *part = getenv("CB_TEST_PART");
+  if (only) cmocka_set_test_filter(only);
+  int k = 0, parts = 1;
+  if (!part) return n;
+  if (sscanf(part, "%d/%d", &k, &parts) != 2 || parts < 1 || k < 0 || k >= parts) {
+    fprintf(stderr, "CB_TEST_PART=%s is not K/N with 0 <= K < N: running every test\n", part);
+    return n;
+  }
+  size_t kept = 0;
+  for (size_t i = (size_t)k; i < n; i += (size_t)parts)
+    tests[kept++] = tests[i];
+  return kept;
+}
+
+int cb_test_run(const char *group, struct CMUnitTest *tests, size_t n, CMFixtureFunction setup,
+                CMFixtureFunction teardown) {
+  return _cmocka_run_group_tests(group, tests, test_select(tests, n), setup, teardown);
 }
 
 const char *cb_test_source_path(const char *rel) {

@@ -13,6 +13,14 @@
  * (the suite's promise is at least 10,000). */
 int cb_test_seeds(int dflt);
 
+/* Runs the group's tests (n of them, reordered in place) as
+ * cmocka_run_group_tests does, those this run asks for alone:
+ * $CB_TEST_ONLY=PATTERN those whose names match (cmocka's pattern);
+ * $CB_TEST_PART=K/N every Nth from the Kth (0-based), which is how ctest runs
+ * a long program as N parts at once (CB_TEST_PARTS_* in tests/CMakeLists.txt). */
+int cb_test_run(const char *group, struct CMUnitTest *tests, size_t n, CMFixtureFunction setup,
+                CMFixtureFunction teardown);
+
 /* Path of a file in the source tree (tests/catalog/...), in a static buffer. */
 const char *cb_test_source_path(const char *rel);
 
