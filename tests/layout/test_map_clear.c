@@ -12,7 +12,7 @@
  * written apart from model/view.c works out from the game master's model
  * which rooms a party can find without a secret, and reads the players'
  * sheet for any room, passage, number, mark or legend entry that tells more
- * (CB_PLAYER_SEEDS seeds, 1000 unless told). CB_MAP_ONLY=NAME runs only
+ * (CB_PLAYER_SEEDS seeds, 1000 unless told). CB_TEST_ONLY=NAME runs only
  * the tests of that name. */
 #include <setjmp.h>
 #include <stdarg.h>
