@@ -356,6 +356,9 @@ typedef struct spot_ask {
   const double (*doors)[4]; /* the boxes of the doors' and crossings' marks (their words first), which
                              * the fallbacks keep off */
   int ndoors, nwords;
+  const cb_dungeon *d;
+  double frame[4]; /* the map's box, which a badge stays inside */
+  bool cramped;    /* led from afar where the spot by its room lay over words (mark_spot) */
 } spot_ask;
 
 /* How far a badge at (x, y) keeps from the marks placed, and the doors' marks the spot is told of. */
@@ -477,29 +480,153 @@ static bool astride(const spot_ask *a, double *ex, double *ey) {
  * room than any other, off every room and clear of every corridor's edge;
  * failing those, an inside corner that misses the number (box `num`), a spot
  * beyond a corner of the room, a spot inside a narrow room just clear of its
- * walls, astride a wall, then the same spots outside over none but its own
- * room's corridors (which leave from under it); the least bad when none is. */
-static void mark_spot(spot_ask a, bool inside, double *ex, double *ey) {
-  double ax, ay, bx, by;
+ * walls, astride a wall, then (when `own`) the same spots outside over none
+ * but its own room's corridors (which leave from under it); the least bad
+ * when none is (then false, unless it only touches a corridor, by half a
+ * point at most). */
+static bool near_spot(spot_ask a, bool inside, bool own, double *ex, double *ey) {
   const int counts[2] = {a.ndoors, a.nwords}; /* the fallbacks keep off every mark, then off the words */
-  to_page(a.v, a.r->x, a.r->y, &ax, &ay);
-  to_page(a.v, a.r->x + a.r->w, a.r->y + a.r->h, &bx, &by);
-  a.x0 = fmin(ax, bx), a.y0 = fmin(ay, by), a.x1 = fmax(ax, bx), a.y1 = fmax(ay, by), a.ndoors = 0;
+  a.ndoors = 0;
   *ex = a.x0 + a.hw + 2.5, *ey = a.y0 + a.hh + 2.5;
   /* rooms are drawn over the corridors: none shows inside one; a corner the
    * room's other marks left, the top left foremost */
-  if (inside && inside_corner(&a, 2.5, 1, ex, ey)) return;
+  if (inside && inside_corner(&a, 2.5, 1, ex, ey)) return true;
   double best = along_walls(&a, ex, ey), x = *ex, y = *ey;
-  if (best >= 0) return;
+  if (best >= 0) return true;
   /* over its own room's corridors only where the best along the walls is more than a touch over */
-  for (int k = 0; k < (best < -0.5 ? 4 : 2); k++) {
+  for (int k = 0; k < (own && best < -0.5 ? 4 : 2); k++) {
     a.ndoors = counts[k % 2], a.skip = k < 2 ? 0 : a.r->room;
     if (k < 2 && (inside_corner(&a, 2.5, 0, ex, ey) || outside_corner(&a, ex, ey) ||
                   inside_tight(&a, ex, ey) || astride(&a, ex, ey)))
-      return;
-    if (k >= 2 && (along_walls(&a, ex, ey) >= 0 || outside_corner(&a, ex, ey) || astride(&a, ex, ey))) return;
+      return true;
+    if (k >= 2 && (along_walls(&a, ex, ey) >= 0 || outside_corner(&a, ex, ey) || astride(&a, ex, ey)))
+      return true;
   }
   *ex = x, *ey = y;
+  return best >= -0.5;
+}
+
+/* Does a badge at (x, y) lie nearer another room than its own (a reader
+ * would take it for the other's)? Its own room's corners are not counted
+ * as near: a reader measures from its middle, out to the round of its
+ * shorter side. */
+static bool strays(const spot_ask *a, double x, double y) {
+  double half = fmin(a->x1 - a->x0, a->y1 - a->y0) / 2,
+         own = fmax(room_nearer(INFINITY, a->v, a->r, x, y),
+                    hypot(x - (a->x0 + a->x1) / 2, y - (a->y0 + a->y1) / 2) - half),
+         other = INFINITY;
+  for (int i = 0; i < a->pp->nrooms; i++)
+    if (a->pp->rooms[i].room != a->r->room) other = room_nearer(other, a->v, &a->pp->rooms[i], x, y);
+  return other < own - 0.5;
+}
+
+/* Where a leader from the room to a badge at (x, y) starts: on the wall
+ * facing it, in the middle third of that wall. */
+static void leader_start(const spot_ask *a, double x, double y, double *sx, double *sy) {
+  double w = a->x1 - a->x0, h = a->y1 - a->y0;
+  double out_x = fmax(a->x0 - x, x - a->x1) / w, out_y = fmax(a->y0 - y, y - a->y1) / h;
+  *sx = fmin(fmax(x, a->x0 + w / 3), a->x1 - w / 3), *sy = fmin(fmax(y, a->y0 + h / 3), a->y1 - h / 3);
+  if (out_x > out_y)
+    *sx = x < a->x0 ? a->x0 : a->x1;
+  else
+    *sy = y < a->y0 ? a->y0 : a->y1;
+}
+
+/* What a leader from the room to a badge at (x, y) costs: the corridors it
+ * crosses (sampled every half point), INFINITY where it runs over another
+ * room (or the badge on its own room). */
+static double leader_cost(const spot_ask *a, double x, double y) {
+  double sx, sy, len;
+  leader_start(a, x, y, &sx, &sy);
+  len = hypot(x - sx, y - sy);
+  int steps = (int)(len * 2) + 1, crossed = 0;
+  bool in = false;
+  for (int i = 0; i <= steps; i++) {
+    double t = (double)i / steps, px = sx + (x - sx) * t, py = sy + (y - sy) * t;
+    for (int k = 0; k < a->pp->nrooms && i > 0; k++)
+      if (a->pp->rooms[k].room != a->r->room && room_nearer(1, a->v, &a->pp->rooms[k], px, py) < 0.5)
+        return INFINITY;
+    bool now = corridor_clearance(a->st, a->v, a->pp, a->r, px, py, 0, 0, 1, 0) < 0;
+    crossed += now && !in;
+    in = now;
+  }
+  return crossed;
+}
+
+/* Is a badge at (x, y) clear of every corridor, mark, room and room number, inside the map's frame? */
+static bool clear_of_all(const spot_ask *a, double x, double y) {
+  if (x - a->hw < a->frame[0] || x + a->hw > a->frame[2] || y - a->hh < a->frame[1] ||
+      y + a->hh > a->frame[3])
+    return false;
+  return rooms_clearance(a->st, a->d, a->pp, a->v, x, y, a->hw, a->hh) >= 1 && marks_gap_of(a, x, y) >= 1 &&
+         corridor_clearance(a->st, a->v, a->pp, a->r, x, y, a->hw, a->hh, 1, 0) >= 0.5;
+}
+
+/* A badge with no clear spot by its room (or only one nearer another room)
+ * goes to the nearest spot around it, out to six badges, clear of
+ * everything, to be led to its room by a hairline: ring by ring, 2 pt
+ * apart, the spot whose leader crosses fewest corridors (each as bad as 8
+ * pt further out). False when there is none. */
+static bool far_spot(const spot_ask *a, double *ex, double *ey) {
+  double best = INFINITY, reach = 6 * a->st->badge;
+  for (double g = 3; g <= reach && g < best; g += 2) {
+    double x0 = a->x0 - g - a->hw, x1 = a->x1 + g + a->hw, y0 = a->y0 - g - a->hh, y1 = a->y1 + g + a->hh;
+    double w = x1 - x0, h = y1 - y0, around = 2 * (w + h);
+    for (double s = 0; s < around; s += 2) {
+      double x = s < w           ? x0 + s
+                 : s < w + h     ? x1
+                 : s < 2 * w + h ? x1 - (s - w - h)
+                                 : x0,
+             y = s < w           ? y0
+                 : s < w + h     ? y0 + (s - w)
+                 : s < 2 * w + h ? y1
+                                 : y1 - (s - 2 * w - h);
+      if (!clear_of_all(a, x, y)) continue;
+      double cost = g + 8 * leader_cost(a, x, y);
+      if (cost < best) best = cost, *ex = x, *ey = y;
+    }
+  }
+  return isfinite(best);
+}
+
+/* Would a badge at (x, y) lie over the words a reader finds rooms by: a
+ * room's number (at its middle), a badge placed, a door's word? */
+static bool over_words(const spot_ask *a, double x, double y) {
+  if (marks_clearance(a->taken, a->ntaken, x, y, a->hw, a->hh) < 0 ||
+      marks_clearance(a->doors, a->nwords, x, y, a->hw, a->hh) < 0)
+    return true;
+  for (int i = 0; i < a->pp->nrooms; i++) {
+    const cb_pc_room *r = &a->pp->rooms[i];
+    char num[16];
+    double tw, size = number_of(a->st, a->d, a->v, r, num, &tw), cx, cy;
+    to_page(a->v, r->x + r->w / 2, r->y + r->h / 2, &cx, &cy);
+    if (fabs(x - cx) < a->hw + tw / 2 && fabs(y - cy) < a->hh + size / 2) return true;
+  }
+  return false;
+}
+
+/* Where a mark of room r goes (near_spot), or, where that is not clear or
+ * lies nearer another room, the nearest clear spot further out (far_spot):
+ * then true, and a hairline leads it to its room; a->cramped when the spot
+ * it would have taken by its room lay over words (the sheet then counts
+ * the map as cramped, as it counted the words running into each other).
+ * Over its own room's corridors only where neither is clear (no label
+ * overlaps a line). */
+static bool mark_spot(spot_ask *a, bool inside, double *ex, double *ey) {
+  double ax, ay, bx, by;
+  to_page(a->v, a->r->x, a->r->y, &ax, &ay);
+  to_page(a->v, a->r->x + a->r->w, a->r->y + a->r->h, &bx, &by);
+  a->x0 = fmin(ax, bx), a->y0 = fmin(ay, by), a->x1 = fmax(ax, bx), a->y1 = fmax(ay, by);
+  bool clear = near_spot(*a, inside, false, ex, ey);
+  if (clear && !strays(a, *ex, *ey)) return false;
+  double nx = *ex, ny = *ey;
+  if (!clear) near_spot(*a, inside, true, &nx, &ny);
+  if (!far_spot(a, ex, ey)) {
+    *ex = nx, *ey = ny;
+    return false;
+  }
+  a->cramped = !clear && over_words(a, nx, ny);
+  return true;
 }
 
 /* The plan's extent in feet, rooms and corridors, with a 10-ft border. */
@@ -793,13 +920,15 @@ typedef struct bar_spot {
   cb_symbol sym;
   cb_pc_point q;
   double s, ux, uy, idx, idy; /* s: feet along */
+  bool led;                   /* set off its corridor: a hairline from (lx, ly) on the page leads it there */
+  double lx, ly;
 } bar_spot;
 
 /* How far mark s at t feet along door dr's corridor keeps from the marks of b. */
 static double clear_at(const cb_symbols *st, const view *v, const mark_boxes *b, const cb_pc_door *dr,
                        cb_symbol s, double t, bar_spot *out) {
   double e[4];
-  out->q = point_at(dr->points, dr->npoints, t);
+  out->q = point_at(dr->points, dr->npoints, t), out->led = false;
   direction_at(dr->points, dr->npoints, t, &out->ux, &out->uy);
   mark_box(st, v, s, out->q, out->ux, out->uy, e);
   return boxes_clearance(b, -1, e);
@@ -807,9 +936,9 @@ static double clear_at(const cb_symbols *st, const view *v, const mark_boxes *b,
 
 /* A padlock with no clear spot on its corridor (a secret corridor of 10 ft,
  * the secret door's disc over it end to end) beside it instead, hugging its
- * band at its middle or either end (or a quarter along), on the side clear of the plan's marks,
- * the rooms and the corridors: *out is moved there when that is clearer than `most`.
- * Returns the clearance kept. */
+ * band at its middle or either end (or a quarter along), on the side clear
+ * of the plan's marks, the rooms and the corridors: *out is moved there
+ * when that is clearer than `most`. Returns the clearance kept. */
 static double beside(const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp, const view *v,
                      const mark_boxes *b, const cb_pc_door *dr, double total, double most, bar_spot *out) {
   double w, h;
@@ -832,6 +961,69 @@ static double beside(const cb_symbols *st, const cb_dungeon *d, const cb_preconn
       if (own) c = fmin(c, corridor_clearance(st, v, pp, own, cx, cy, hw, hh, c, 0));
       if (room <= 0) c -= 100; /* in a room it reads as the room's */
       if (c > most + 0.25) most = c, out->q = at, out->s = t, out->ux = ux, out->uy = uy;
+    }
+  return most;
+}
+
+/* Page to plan (feet): to_page undone. */
+static cb_pc_point from_page(const view *v, double px, double py) {
+  double tx = (px - v->ox) / v->scale + v->minx, ty = (py - v->oy) / v->scale + v->miny;
+  return v->turned ? (cb_pc_point){ty, -tx} : (cb_pc_point){tx, ty};
+}
+
+/* Does a hairline from (x0, y0) to (x1, y1) keep off every corridor's band
+ * and every mark of b but those over (ax, ay), the mark it leads to
+ * (sampled every half point)? */
+static bool hairline_clear(const cb_symbols *st, const view *v, const cb_preconnect_proc *pp,
+                           const cb_pc_room *own, const mark_boxes *b, double ax, double ay, double x0,
+                           double y0, double x1, double y1) {
+  int steps = (int)(hypot(x1 - x0, y1 - y0) * 2) + 1;
+  for (int i = 0; i <= steps; i++) {
+    double x = x0 + (x1 - x0) * i / steps, y = y0 + (y1 - y0) * i / steps;
+    if (corridor_clearance(st, v, pp, own, x, y, 0, 0, 1, 0) < 0) return false;
+    for (int k = 0; k < b->n; k++) {
+      const double *o = b->box[k];
+      bool at_anchor = ax >= o[0] && ax <= o[2] && ay >= o[1] && ay <= o[3];
+      if (!at_anchor && x > o[0] && x < o[2] && y > o[1] && y < o[3]) return false;
+    }
+  }
+  return true;
+}
+
+/* A padlock that found no clear spot on its corridor nor beside it stands
+ * against the mark at its corridor's far end (a secret door's disc over a
+ * short corridor) or its middle instead: on a ring round it, half a point
+ * out from that mark and then a point and a half at a time (up to 8), at
+ * sixteen bearings, the clearest of the first ring that has a spot clear of
+ * the plan's marks, the rooms and the corridors; off the first ring a
+ * hairline leads it to the mark. As beside. */
+static double against(const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp, const view *v,
+                      const mark_boxes *b, const cb_pc_door *dr, double total, double most, bar_spot *out) {
+  const cb_pc_room *own = dr->room >= 1 && dr->room <= pp->nrooms ? &pp->rooms[dr->room - 1] : NULL;
+  double ux, uy, e[4];
+  cb_pc_point at[2];
+  corridor_end(st, v, door_passage(d, dr), dr, total, &at[0], &ux, &uy);
+  at[1] = point_at(dr->points, dr->npoints, total / 2);
+  if (total <= EPS) ux = DX[dr->facing % 4], uy = DY[dr->facing % 4]; /* rooms touching at the door */
+  mark_box(st, v, CB_SYM_LOCKED, at[0], ux, uy, e);
+  double hw = (e[2] - e[0]) / 2, hh = (e[3] - e[1]) / 2, inner = fmax(st->badge * 0.62, v->cw / 2 + st->line);
+  for (int ring = 0; ring < 8 && most < 0.5; ring++)
+    for (int k = 0; k < 2 * 16; k++) {
+      double a = 2 * CB_PI * (k % 16) / 16, ca = cos(a), sa = sin(a), ax, ay;
+      to_page(v, at[k / 16].x, at[k / 16].y, &ax, &ay);
+      double out_to = inner + 0.5 + ring * 1.5 + fmin(hw / fmax(fabs(ca), 1e-9), hh / fmax(fabs(sa), 1e-9)),
+             x = ax + ca * out_to, y = ay + sa * out_to, f[4] = {x - hw, y - hh, x + hw, y + hh},
+             room = rooms_clearance(st, d, pp, v, x, y, hw, hh), c = fmin(boxes_clearance(b, -1, f), room);
+      if (own) c = fmin(c, corridor_clearance(st, v, pp, own, x, y, hw, hh, c, 0));
+      if (room <= 0) c -= 100; /* in a room it reads as the room's */
+      double lx = ax + ca * (inner + 0.5), ly = ay + sa * (inner + 0.5),
+             gx = x - ca * (out_to - inner - 0.5 - ring * 1.5),
+             gy = y - sa * (out_to - inner - 0.5 - ring * 1.5);
+      /* a leader across a corridor or another mark: only where nothing better is */
+      if (ring > 0 && own && !hairline_clear(st, v, pp, own, b, ax, ay, lx, ly, gx, gy)) c = fmin(c, 0.4);
+      if (c <= most + 0.25) continue;
+      most = c, out->q = from_page(v, x, y), out->s = total, out->ux = ux, out->uy = uy;
+      out->led = ring > 0, out->lx = ax + ca * inner, out->ly = ay + sa * inner;
     }
   return most;
 }
@@ -860,12 +1052,13 @@ static int place_bar(const cb_symbols *st, const cb_dungeon *d, const view *v, c
     }
   int taken = 0;
   if (most < 0 && s == CB_SYM_LOCKED) most = beside(st, d, pp, v, b, dr, total, most, out);
+  if (most < 0 && s == CB_SYM_LOCKED) most = against(st, d, pp, v, b, dr, total, most, out);
   for (int end = 0; end < 2 && most < 0 && s == CB_SYM_LOCKED; end++) {
     cb_pc_point q = end ? dr->points[dr->npoints - 1] : dr->points[0];
     double e[4], c;
     mark_box(st, v, s, q, 1, 0, e);
     if (leaf[end] < 0 || (c = boxes_clearance(b, leaf[end], e)) <= most + 0.25) continue;
-    most = c, taken = end + 1, out->q = q, out->s = end ? total : 0;
+    most = c, taken = end + 1, out->q = q, out->s = end ? total : 0, out->led = false;
     if (!end) out->ux = DX[dr->facing % 4], out->uy = DY[dr->facing % 4];
   }
   return taken;
@@ -917,6 +1110,7 @@ static int place_bars(const cb_symbols *st, const cb_dungeon *d, const cb_precon
   for (int k = 0; k < 4; k++) {
     if (!(ps->flags & FLAG[k])) continue;
     bar_spot *sp = &spots[n++];
+    sp->led = false;
     const int none[2] = {-1, -1};
     int took = place_bar(st, d, v, pp, b, dr, *doorway ? none : leaf, SYM[k], at, total, step, sp);
     *doorway = *doorway ? *doorway : took;
@@ -937,6 +1131,14 @@ static void draw_bars(cb_page *p, const cb_symbols *st, const view *v, const cb_
                       const cb_passage *ps, const bar_spot *spots, int n, cb_symbol_set *used) {
   cb_page_role(p, CB_ROLE_PASSAGE_MARK, dr->room, dr->to);
   for (int k = 0; k < n; k++) {
+    if (spots[k].led) {
+      double px, py;
+      to_page(v, spots[k].q.x, spots[k].q.y, &px, &py);
+      cb_page_move(p, spots[k].lx, spots[k].ly);
+      cb_page_line(p, px, py);
+      cb_ink ink = cb_ink_stroke(st->ink, 0.4);
+      cb_page_ink(p, &ink);
+    }
     mark(p, st, v, spots[k].sym, spots[k].q, spots[k].ux, spots[k].uy, used);
     if (spots[k].sym == CB_SYM_LOCKED && ps->lock)
       cb_symbol_label(p, st, ps->lock, spots[k].idx, spots[k].idy);
@@ -1057,9 +1259,25 @@ static double (*drawn_boxes(const cb_page *p, const cb_measure *m, int from, int
   return b;
 }
 
-/* Room numbers and the entrance, last, the badges clear of the marks drawn from item `from` on. */
+/* A hairline from the room's wall (a's box) to a badge at (x, y), drawn
+ * under it. A badge led from more than three badges away, or from a spot
+ * by its room over words (a->cramped), tells the sheet the map is cramped:
+ * it is not shrunk to where more are (a shorter leader round a corridor
+ * is not a map too small). */
+static void lead(cb_page *p, const cb_symbols *st, const spot_ask *a, double x, double y) {
+  double sx, sy;
+  leader_start(a, x, y, &sx, &sy);
+  if (a->cramped || hypot(x - sx, y - sy) > 3 * st->badge) p->cramped++;
+  cb_page_move(p, sx, sy);
+  cb_page_line(p, x, y);
+  cb_ink ink = cb_ink_stroke(st->ink, 0.4);
+  cb_page_ink(p, &ink);
+}
+
+/* Room numbers and the entrance, last, the badges clear of the marks drawn
+ * from item `from` on and inside the map's box `frame`. */
 static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
-                         const view *v, int from, cb_symbol_set *used) {
+                         const view *v, int from, const double frame[4], cb_symbol_set *used) {
   /* the marks placed so far, that the next keep clear of */
   int ntaken = 0, cap = pp->nrooms * CB_MAP_MAX_MARKS + 1, ndoors = 0, nwords = 0;
   double(*taken)[4] = cb_malloc(sizeof *taken * (size_t)cap),
@@ -1114,8 +1332,10 @@ static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, 
                     .ntaken = ntaken,
                     .doors = (const double(*)[4])doors,
                     .ndoors = ndoors,
-                    .nwords = nwords};
-      mark_spot(a, inside, &ex, &ey);
+                    .nwords = nwords,
+                    .d = d,
+                    .frame = {frame[0], frame[1], frame[2], frame[3]}};
+      if (mark_spot(&a, inside, &ex, &ey)) lead(p, st, &a, ex, ey);
       cb_symbol_badge(p, st, marks[k].sym, marks[k].text, ex, ey);
       *used |= cb_map_mark_symbols(&marks[k]);
       taken[ntaken][0] = ex - bw / 2, taken[ntaken][1] = ey - st->badge / 2;
@@ -1183,7 +1403,8 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
   double bar_y = y + MARGIN_PT + st->badge * 3.4;
   scale_bar(p, st, &v, x + w - arrow / 2, bar_y, y + h - MARGIN_PT - bar_y);
 
-  draw_numbers(p, st, d, pp, &v, from, used);
+  const double frame[4] = {x + 2, y + 2, x + w - arrow, y + h - 2};
+  draw_numbers(p, st, d, pp, &v, from, frame, used);
 }
 
 static size_t add(char *buf, size_t cap, size_t n, const char *fmt, ...)
