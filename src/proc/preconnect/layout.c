@@ -16,7 +16,8 @@ static const cb_rgb GRID = {0.80, 0.86, 0.92};
 static const double MARGIN_PT = 14, MAX_SCALE = 4, NUMBER_SIZE = 10, MIN_NUMBER = 8;
 static const double CORRIDOR_FT = 5; /* drawn width of a corridor */
 static const double EPS = 1e-6;
-enum { MAX_PIECE = 40 }; /* points in a stretch of corridor: its corners, and two more */
+static const double LEAD_ACROSS = 100; /* a leader across another room's corridor, as 100 of its own */
+enum { MAX_PIECE = 40 };               /* points in a stretch of corridor: its corners, and two more */
 static const char *const FACING_WORD[CB_FACING_COUNT] = {"north", "east", "south", "west"};
 
 /* Plane (feet) to page (points). A map much taller than its box is turned a
@@ -533,22 +534,26 @@ static void leader_start(const spot_ask *a, double x, double y, double *sx, doub
 }
 
 /* What a leader from the room to a badge at (x, y) costs: the corridors it
- * crosses (sampled every half point), INFINITY where it runs over another
- * room (or the badge on its own room). */
+ * crosses (sampled every half point), one for each of its own room's and
+ * LEAD_ACROSS for each of other rooms' (which would lead the eye down the
+ * wrong way), INFINITY where it runs over another room (or the badge on its
+ * own room). */
 static double leader_cost(const spot_ask *a, double x, double y) {
   double sx, sy, len;
   leader_start(a, x, y, &sx, &sy);
   len = hypot(x - sx, y - sy);
-  int steps = (int)(len * 2) + 1, crossed = 0;
-  bool in = false;
+  int steps = (int)(len * 2) + 1;
+  double crossed = 0;
+  bool in = false, in_other = false;
   for (int i = 0; i <= steps; i++) {
     double t = (double)i / steps, px = sx + (x - sx) * t, py = sy + (y - sy) * t;
     for (int k = 0; k < a->pp->nrooms && i > 0; k++)
       if (a->pp->rooms[k].room != a->r->room && room_nearer(1, a->v, &a->pp->rooms[k], px, py) < 0.5)
         return INFINITY;
-    bool now = corridor_clearance(a->st, a->v, a->pp, a->r, px, py, 0, 0, 1, 0) < 0;
-    crossed += now && !in;
-    in = now;
+    bool now = corridor_clearance(a->st, a->v, a->pp, a->r, px, py, 0, 0, 1, 0) < 0,
+         other = now && corridor_clearance(a->st, a->v, a->pp, a->r, px, py, 0, 0, 1, a->r->room) < 0;
+    crossed += (now && !in) + (other && !in_other) * (LEAD_ACROSS - 1);
+    in = now, in_other = other;
   }
   return crossed;
 }
@@ -569,7 +574,8 @@ static bool clear_of_all(const spot_ask *a, double x, double y) {
  * pt further out). False when there is none. */
 static bool far_spot(const spot_ask *a, double *ex, double *ey) {
   double best = INFINITY, reach = 6 * a->st->badge;
-  for (double g = 3; g <= reach && g < best; g += 2) {
+  /* out to twelve badges while every spot's leader crosses another room's corridor */
+  for (double g = 3; (g <= reach || (g <= 2 * reach && best >= 8 * LEAD_ACROSS)) && g < best; g += 2) {
     double x0 = a->x0 - g - a->hw, x1 = a->x1 + g + a->hw, y0 = a->y0 - g - a->hh, y1 = a->y1 + g + a->hh;
     double w = x1 - x0, h = y1 - y0, around = 2 * (w + h);
     for (double s = 0; s < around; s += 2) {
@@ -1274,6 +1280,18 @@ static void lead(cb_page *p, const cb_symbols *st, const spot_ask *a, double x, 
   cb_page_ink(p, &ink);
 }
 
+/* How far room r's number (tw wide, `size` high) centred at (x, y) keeps
+ * from the nearest secret door's disc and from the middle of other rooms'
+ * corridors (a small room's number runs over its walls, where one may pass);
+ * d NULL: from the corridors only. */
+static double number_clearance(const cb_symbols *st, const view *v, const cb_dungeon *d,
+                               const cb_preconnect_proc *pp, const cb_pc_room *r, double x, double y,
+                               double tw, double size) {
+  double edge = v->cw / 2 + st->line,
+         lines = corridor_clearance(st, v, pp, r, x, y, tw / 2, size * 0.35, 1, r->room) + edge;
+  return d ? fmin(clearance(st, v, d, pp, x, y, tw, size), lines) : lines;
+}
+
 /* Room numbers and the entrance, last, the badges clear of the marks drawn
  * from item `from` on and inside the map's box `frame`. */
 static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
@@ -1304,9 +1322,11 @@ static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, 
         ox = oy = 0;
       else if (k == 4)
         ox = -(rw - tw) / 3, oy = -(rh - size) / 3;
-      double room_left = clearance(st, v, d, pp, cx + ox, cy + oy, tw, size);
+      double room_left = number_clearance(st, v, d, pp, r, cx + ox, cy + oy, tw, size);
       if (room_left > most) most = room_left, nx = cx + ox, ny = cy + oy;
     }
+    /* a number over another room's corridor wherever it stands: too small a map */
+    if (number_clearance(st, v, NULL, pp, r, nx, ny, tw, size) < 0) p->cramped++;
     cb_page_role(p, CB_ROLE_NUMBER, r->room, 0);
     cb_page_text(p, CB_FONT_BOLD, size, nx - tw / 2, ny + size * 0.34, st->ink, num);
     cb_page_role(p, CB_ROLE_ROOM_MARK, r->room, 0);
