@@ -242,11 +242,37 @@ static bool on_wall_of(const cb_pc_room *r, cb_pc_point q) {
          (in_y && (fabs(q.x - r->x) < EPS || fabs(q.x - r->x - r->w) < EPS));
 }
 
+/* A corridor leg's drawn band on the page: its ends' extremes and how far
+ * the band reaches past them (half its width, but for an end on room r's
+ * wall: it stops there, nothing of it enters the room). */
+typedef struct leg_band {
+  double minx, maxx, miny, maxy, ex0, ex1, ey0, ey1;
+  bool own; /* a corridor of the room asked about */
+} leg_band;
+
+static void band_of(const view *v, const cb_pc_room *r, const cb_pc_point *w, int n, int k, double edge,
+                    leg_band *b) {
+  double ax, ay, bx, by;
+  to_page(v, w[k - 1].x, w[k - 1].y, &ax, &ay);
+  to_page(v, w[k].x, w[k].y, &bx, &by);
+  bool across_x = fabs(ay - by) > fabs(ax - bx); /* an upright leg is as wide as the band in x */
+  double lo = k > 1 || !on_wall_of(r, w[0]) ? edge : 0, hi = k + 1 < n || !on_wall_of(r, w[n - 1]) ? edge : 0;
+  b->minx = fmin(ax, bx), b->maxx = fmax(ax, bx), b->miny = fmin(ay, by), b->maxy = fmax(ay, by);
+  b->ex0 = across_x ? edge : (ax < bx ? lo : hi), b->ex1 = across_x ? edge : (ax < bx ? hi : lo);
+  b->ey0 = across_x ? (ay < by ? lo : hi) : edge, b->ey1 = across_x ? (ay < by ? hi : lo) : edge;
+}
+
+/* How far a box 2hw by 2hh about (x, y) keeps from band b, as nearer() takes it. */
+static inline double band_gap(const leg_band *b, double least, double x, double y, double hw, double hh) {
+  double gx = fmax(b->minx - b->ex0 - (x + hw), (x - hw) - b->maxx - b->ex1);
+  double gy = fmax(b->miny - b->ey0 - (y + hh), (y - hh) - b->maxy - b->ey1);
+  return nearer(least, gx, gy);
+}
+
 /* How far a box 2hw by 2hh about (x, y) keeps from the nearest corridor's
  * drawn band (its ink outside included), in points, cap at most; less than
- * 0 by as much as they overlap. A band is taken to reach half its width
- * past its ends, but for an end on room r's wall (it stops there: nothing
- * of it enters the room). The corridors of room `skip` are left out (0: none). */
+ * 0 by as much as they overlap. The corridors of room `skip` are left out
+ * (0: none). */
 static double corridor_clearance(const cb_symbols *st, const view *v, const cb_preconnect_proc *pp,
                                  const cb_pc_room *r, double x, double y, double hw, double hh, double cap,
                                  int skip) {
@@ -265,17 +291,42 @@ static double corridor_clearance(const cb_symbols *st, const view *v, const cb_p
         double lo_x = fmax(fmin(ax, bx) - edge - (x + hw), (x - hw) - fmax(ax, bx) - edge),
                lo_y = fmax(fmin(ay, by) - edge - (y + hh), (y - hh) - fmax(ay, by) - edge);
         if (lo_x >= least || lo_y >= least) continue;
-        bool across_x = fabs(ay - by) > fabs(ax - bx); /* an upright leg is as wide as the band in x */
-        double lo = k > 1 || !on_wall_of(r, w[0]) ? edge : 0,
-               hi = k + 1 < n || !on_wall_of(r, w[n - 1]) ? edge : 0;
-        double ex0 = across_x ? edge : (ax < bx ? lo : hi), ex1 = across_x ? edge : (ax < bx ? hi : lo);
-        double ey0 = across_x ? (ay < by ? lo : hi) : edge, ey1 = across_x ? (ay < by ? hi : lo) : edge;
-        double gx = fmax(fmin(ax, bx) - ex0 - (x + hw), (x - hw) - fmax(ax, bx) - ex1);
-        double gy = fmax(fmin(ay, by) - ey0 - (y + hh), (y - hh) - fmax(ay, by) - ey1);
-        least = nearer(least, gx, gy);
+        leg_band b;
+        band_of(v, r, w, n, k, edge, &b);
+        least = band_gap(&b, least, x, y, hw, hh);
       }
     }
   return least;
+}
+
+/* The bands of every corridor that may reach the box x0..x1, y0..y1, into
+ * out (malloc-owned, NULL when none or out of memory); returns how many. */
+static int bands_near(const cb_symbols *st, const view *v, const cb_preconnect_proc *pp, const cb_pc_room *r,
+                      const double box[4], leg_band **out) {
+  double edge = v->cw / 2 + st->line;
+  int n = 0, cap = 0;
+  *out = NULL;
+  for (int i = 0; i < pp->ndoors; i++)
+    for (int part = 0; part < 2; part++) {
+      const cb_pc_door *dr = &pp->doors[i];
+      const cb_pc_point *w = part ? dr->side : dr->points;
+      int np = part ? dr->nside : dr->npoints;
+      for (int k = 1; k < np; k++) {
+        leg_band b;
+        band_of(v, r, w, np, k, edge, &b);
+        if (b.minx - edge > box[2] + 1 || b.maxx + edge < box[0] - 1 || b.miny - edge > box[3] + 1 ||
+            b.maxy + edge < box[1] - 1)
+          continue;
+        if (n == cap) {
+          leg_band *grown = realloc(*out, (size_t)(cap = cap ? 2 * cap : 16) * sizeof *grown);
+          if (!grown) return n;
+          *out = grown;
+        }
+        b.own = dr->room == r->room || dr->to == r->room;
+        (*out)[n++] = b;
+      }
+    }
+  return n;
 }
 
 /* The least of `least` and how far (x, y) keeps from room r's box (0 inside it), in points. */
@@ -543,18 +594,24 @@ static double leader_cost(const spot_ask *a, double x, double y) {
   leader_start(a, x, y, &sx, &sy);
   len = hypot(x - sx, y - sy);
   int steps = (int)(len * 2) + 1;
-  double crossed = 0;
+  double crossed = 0, box[4] = {fmin(sx, x), fmin(sy, y), fmax(sx, x), fmax(sy, y)};
   bool in = false, in_other = false;
+  leg_band *near = NULL; /* only the bands the leader may reach: it is sampled every half point */
+  int nnear = bands_near(a->st, a->v, a->pp, a->r, box, &near);
   for (int i = 0; i <= steps; i++) {
     double t = (double)i / steps, px = sx + (x - sx) * t, py = sy + (y - sy) * t;
     for (int k = 0; k < a->pp->nrooms && i > 0; k++)
-      if (a->pp->rooms[k].room != a->r->room && room_nearer(1, a->v, &a->pp->rooms[k], px, py) < 0.5)
+      if (a->pp->rooms[k].room != a->r->room && room_nearer(1, a->v, &a->pp->rooms[k], px, py) < 0.5) {
+        free(near);
         return INFINITY;
-    bool now = corridor_clearance(a->st, a->v, a->pp, a->r, px, py, 0, 0, 1, 0) < 0,
-         other = now && corridor_clearance(a->st, a->v, a->pp, a->r, px, py, 0, 0, 1, a->r->room) < 0;
+      }
+    bool now = false, other = false;
+    for (int k = 0; k < nnear && !other; k++)
+      if (band_gap(&near[k], 1, px, py, 0, 0) < 0) now = true, other |= !near[k].own;
     crossed += (now && !in) + (other && !in_other) * (LEAD_ACROSS - 1);
     in = now, in_other = other;
   }
+  free(near);
   return crossed;
 }
 
