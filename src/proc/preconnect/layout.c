@@ -17,6 +17,7 @@ static const double MARGIN_PT = 14, MAX_SCALE = 4, NUMBER_SIZE = 10, MIN_NUMBER 
 static const double CORRIDOR_FT = 5; /* drawn width of a corridor */
 static const double EPS = 1e-6;
 static const double LEAD_ACROSS = 100; /* a leader across another room's corridor, as 100 of its own */
+static const double NEAR_CAP = 8;      /* how far past a search's spots the corridors it tests are gathered */
 enum { MAX_PIECE = 40 };               /* points in a stretch of corridor: its corners, and two more */
 static const char *const FACING_WORD[CB_FACING_COUNT] = {"north", "east", "south", "west"};
 
@@ -329,6 +330,16 @@ static int bands_near(const cb_symbols *st, const view *v, const cb_preconnect_p
   return n;
 }
 
+/* corridor_clearance over bands b (n of them, from bands_near for a box
+ * reaching `cap` past the box asked of): the same, for the corridors that
+ * can come near; own: the corridors of the room asked about left out. */
+static double bands_clearance(const leg_band *b, int n, bool own, double x, double y, double hw, double hh,
+                              double cap) {
+  for (int k = 0; k < n; k++)
+    if (!own || !b[k].own) cap = band_gap(&b[k], cap, x, y, hw, hh);
+  return cap;
+}
+
 /* The least of `least` and how far (x, y) keeps from room r's box (0 inside it), in points. */
 static inline double room_nearer(double least, const view *v, const cb_pc_room *r, double x, double y) {
   double ax, ay, bx, by;
@@ -349,19 +360,34 @@ static double number_of(const cb_symbols *st, const cb_dungeon *d, const view *v
   return size;
 }
 
+/* A room on the page grown to hold its number (a small room's number runs
+ * over its walls): its middle and half sizes. */
+typedef struct room_reach {
+  double cx, cy, rx, ry;
+} room_reach;
+
+static room_reach reach_of(const cb_symbols *st, const cb_dungeon *d, const view *v, const cb_pc_room *r) {
+  char num[16];
+  double tw, size = number_of(st, d, v, r, num, &tw);
+  room_reach rr = {.rx = fmax(r->w * v->scale, tw + 2) / 2, .ry = fmax(r->h * v->scale, size + 2) / 2};
+  to_page(v, r->x + r->w / 2, r->y + r->h / 2, &rr.cx, &rr.cy);
+  return rr;
+}
+
+/* The least of `least` and how far a box 2hw by 2hh about (x, y) lies from room rr; 0 when they meet. */
+static inline double reach_nearer(double least, const room_reach *rr, double x, double y, double hw,
+                                  double hh) {
+  return nearer(least, fmax(0, fabs(x - rr->cx) - (rr->rx + hw)), fmax(0, fabs(y - rr->cy) - (rr->ry + hh)));
+}
+
 /* How far a box 2hw by 2hh about (x, y) lies from the nearest room, grown
- * to hold its number (a small room's number runs over its walls); 0 when
- * they meet. */
+ * to hold its number; 0 when they meet. */
 static double rooms_clearance(const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
                               const view *v, double x, double y, double hw, double hh) {
   double least = INFINITY;
   for (int i = 0; i < pp->nrooms; i++) {
-    const cb_pc_room *r = &pp->rooms[i];
-    char num[16];
-    double tw, size = number_of(st, d, v, r, num, &tw), cx, cy;
-    to_page(v, r->x + r->w / 2, r->y + r->h / 2, &cx, &cy);
-    double rx = fmax(r->w * v->scale, tw + 2) / 2 + hw, ry = fmax(r->h * v->scale, size + 2) / 2 + hh;
-    least = nearer(least, fmax(0, fabs(x - cx) - rx), fmax(0, fabs(y - cy) - ry));
+    room_reach rr = reach_of(st, d, v, &pp->rooms[i]);
+    least = reach_nearer(least, &rr, x, y, hw, hh);
   }
   return least;
 }
@@ -584,44 +610,200 @@ static void leader_start(const spot_ask *a, double x, double y, double *sx, doub
     *sy = y < a->y0 ? a->y0 : a->y1;
 }
 
+/* What lies near a badge's far search (far_spot): the corridor bands, the
+ * rooms (their boxes on the page, and grown to hold their numbers) and the
+ * marks a spot in the search's box, or its leader, may come near; each
+ * filed in the cells of a grid over that box that it reaches (grown by a
+ * point), so a spot is tested against its neighbours only, not the whole
+ * map. Gathered once a search; malloc-owned (near_free). */
+enum { NEAR_BAND, NEAR_GROWN, NEAR_ROOM, NEAR_MARK, NEAR_KINDS };
+typedef struct near_set {
+  leg_band *bands;
+  double (*box)[4];  /* every item's box: a band's reach, a room's, a room grown, a mark's */
+  int *ids;          /* a room's id, by item */
+  int *start, *code; /* cell c holds items code[start[c] .. start[c + 1]) */
+  int nbands, nitems, nx, ny;
+  double x0, y0, cell;
+} near_set;
+
+static void near_free(near_set *ns) {
+  free(ns->bands), free(ns->box), free(ns->ids), free(ns->start), free(ns->code);
+  *ns = (near_set){0};
+}
+
+/* Does box e come within a point of box `box` (x0, y0, x1, y1)? */
+static bool box_near(const double e[4], const double box[4]) {
+  return e[0] <= box[2] + 1 && e[2] >= box[0] - 1 && e[1] <= box[3] + 1 && e[3] >= box[1] - 1;
+}
+
+/* Adds an item of kind `kind` with box e, when near `box`. */
+static void near_add(near_set *ns, const double box[4], const double e[4], int kind, int id) {
+  if (!box_near(e, box)) return;
+  memcpy(ns->box[ns->nitems], e, sizeof ns->box[0]);
+  ns->ids[ns->nitems] = id, ns->code[ns->nitems++] = kind;
+}
+
+/* The grid cells c0..c1 that x0..x1 spans along one axis of n cells from `at`. */
+static void cells_of(double at, double cell, int n, double x0, double x1, int *c0, int *c1) {
+  *c0 = (int)fmax(0, fmin(n - 1, floor((x0 - at) / cell)));
+  *c1 = (int)fmax(0, fmin(n - 1, floor((x1 - at) / cell)));
+}
+
+/* Files every item of ns in the cells its box grown by a point reaches
+ * (two passes: count, then place); false when out of memory. */
+static bool near_file(near_set *ns) {
+  int ncells = ns->nx * ns->ny, *kind = ns->code, total = 0;
+  ns->start = calloc((size_t)ncells + 1, sizeof *ns->start);
+  if (!ns->start) return false;
+  for (int pass = 0; pass < 2; pass++) {
+    for (int i = 0; i < ns->nitems; i++) {
+      const double *e = ns->box[i];
+      int cx0, cx1, cy0, cy1;
+      cells_of(ns->x0, ns->cell, ns->nx, e[0] - 1, e[2] + 1, &cx0, &cx1);
+      cells_of(ns->y0, ns->cell, ns->ny, e[1] - 1, e[3] + 1, &cy0, &cy1);
+      for (int cy = cy0; cy <= cy1; cy++)
+        for (int cx = cx0; cx <= cx1; cx++)
+          if (pass == 0)
+            ns->start[cy * ns->nx + cx + 1]++;
+          else
+            ns->code[ns->start[cy * ns->nx + cx]++] = i * NEAR_KINDS + kind[i];
+    }
+    if (pass == 0) {
+      for (int c = 0; c < ncells; c++)
+        ns->start[c + 1] += ns->start[c];
+      total = ns->start[ncells];
+      if (!(ns->code = malloc(sizeof *ns->code * (size_t)(total + 1)))) return false;
+    }
+  }
+  for (int c = ncells; c > 0; c--)
+    ns->start[c] = ns->start[c - 1]; /* each cell's start, shifted back */
+  ns->start[0] = 0;
+  free(kind);
+  return true;
+}
+
+/* Gathers into ns what lies near `box` for badge a; false when out of memory. */
+static bool near_gather(const spot_ask *a, const double box[4], near_set *ns) {
+  const cb_preconnect_proc *pp = a->pp;
+  *ns = (near_set){0};
+  ns->nbands = bands_near(a->st, a->v, pp, a->r, box, &ns->bands);
+  size_t most = (size_t)(ns->nbands + 2 * pp->nrooms + a->ntaken + a->ndoors + 1);
+  ns->box = malloc(sizeof *ns->box * most), ns->ids = malloc(sizeof *ns->ids * most);
+  ns->code = malloc(sizeof *ns->code * most); /* each item's kind, till filed */
+  if (!ns->box || !ns->ids || !ns->code) return false;
+  for (int k = 0; k < ns->nbands; k++) {
+    const leg_band *b = &ns->bands[k];
+    double e[4] = {b->minx - b->ex0, b->miny - b->ey0, b->maxx + b->ex1, b->maxy + b->ey1};
+    near_add(ns, (const double[4]){-INFINITY, -INFINITY, INFINITY, INFINITY}, e, NEAR_BAND, k);
+  }
+  for (int i = 0; i < pp->nrooms; i++) {
+    const cb_pc_room *r = &pp->rooms[i];
+    char num[16];
+    double tw, size = number_of(a->st, a->d, a->v, r, num, &tw), cx, cy, ax, ay, bx, by;
+    to_page(a->v, r->x + r->w / 2, r->y + r->h / 2, &cx, &cy);
+    to_page(a->v, r->x, r->y, &ax, &ay);
+    to_page(a->v, r->x + r->w, r->y + r->h, &bx, &by);
+    double rx = fmax(r->w * a->v->scale, tw + 2) / 2, ry = fmax(r->h * a->v->scale, size + 2) / 2;
+    near_add(ns, box, (const double[4]){cx - rx, cy - ry, cx + rx, cy + ry}, NEAR_GROWN, r->room);
+    near_add(ns, box, (const double[4]){fmin(ax, bx), fmin(ay, by), fmax(ax, bx), fmax(ay, by)}, NEAR_ROOM,
+             r->room);
+  }
+  for (int i = 0; i < a->ntaken; i++)
+    near_add(ns, box, a->taken[i], NEAR_MARK, 0);
+  for (int i = 0; i < a->ndoors; i++)
+    near_add(ns, box, a->doors[i], NEAR_MARK, 0);
+  ns->cell = fmax(8, 2 * fmax(a->hw, a->hh)), ns->x0 = box[0], ns->y0 = box[1];
+  ns->nx = (int)fmin(256, ceil((box[2] - box[0]) / ns->cell) + 1);
+  ns->ny = (int)fmin(256, ceil((box[3] - box[1]) / ns->cell) + 1);
+  return near_file(ns);
+}
+
+/* How far a box 2hw by 2hh about (x, y) keeps from the items near it (ns)
+ * of kinds 1 << NEAR_... in `kinds`, up to `least`. */
+static double near_gap(const near_set *ns, unsigned kinds, double least, double x, double y, double hw,
+                       double hh) {
+  int cx0, cx1, cy0, cy1;
+  cells_of(ns->x0, ns->cell, ns->nx, x - hw, x + hw, &cx0, &cx1);
+  cells_of(ns->y0, ns->cell, ns->ny, y - hh, y + hh, &cy0, &cy1);
+  for (int cy = cy0; cy <= cy1; cy++)
+    for (int cx = cx0; cx <= cx1; cx++)
+      for (int j = ns->start[cy * ns->nx + cx]; j < ns->start[cy * ns->nx + cx + 1]; j++) {
+        int kind = ns->code[j] % NEAR_KINDS, i = ns->code[j] / NEAR_KINDS;
+        if (!(kinds & (1u << kind))) continue;
+        if (kind == NEAR_BAND) {
+          least = band_gap(&ns->bands[ns->ids[i]], least, x, y, hw, hh);
+          continue;
+        }
+        const double *e = ns->box[i];
+        least = nearer(least, fmax(e[0] - (x + hw), (x - hw) - e[2]), fmax(e[1] - (y + hh), (y - hh) - e[3]));
+      }
+  return least;
+}
+
 /* What a leader from the room to a badge at (x, y) costs: the corridors it
  * crosses (sampled every half point), one for each of its own room's and
  * LEAD_ACROSS for each of other rooms' (which would lead the eye down the
  * wrong way), INFINITY where it runs over another room (or the badge on its
- * own room). */
-static double leader_cost(const spot_ask *a, double x, double y) {
-  double sx, sy, len;
+ * own room). Only what lies near (ns) can meet it. */
+static double leader_cost(const spot_ask *a, const near_set *ns, double x, double y) {
+  double sx, sy;
   leader_start(a, x, y, &sx, &sy);
-  len = hypot(x - sx, y - sy);
-  int steps = (int)(len * 2) + 1;
-  double crossed = 0, box[4] = {fmin(sx, x), fmin(sy, y), fmax(sx, x), fmax(sy, y)};
+  int steps = (int)(hypot(x - sx, y - sy) * 2) + 1;
+  double crossed = 0;
   bool in = false, in_other = false;
-  leg_band *near = NULL; /* only the bands the leader may reach: it is sampled every half point */
-  int nnear = bands_near(a->st, a->v, a->pp, a->r, box, &near);
   for (int i = 0; i <= steps; i++) {
     double t = (double)i / steps, px = sx + (x - sx) * t, py = sy + (y - sy) * t;
-    for (int k = 0; k < a->pp->nrooms && i > 0; k++)
-      if (a->pp->rooms[k].room != a->r->room && room_nearer(1, a->v, &a->pp->rooms[k], px, py) < 0.5) {
-        free(near);
-        return INFINITY;
-      }
+    int cx, cy, c;
+    cells_of(ns->x0, ns->cell, ns->nx, px, px, &cx, &cx);
+    cells_of(ns->y0, ns->cell, ns->ny, py, py, &cy, &cy);
+    c = cy * ns->nx + cx;
     bool now = false, other = false;
-    for (int k = 0; k < nnear && !other; k++)
-      if (band_gap(&near[k], 1, px, py, 0, 0) < 0) now = true, other |= !near[k].own;
+    for (int j = ns->start[c]; j < ns->start[c + 1]; j++) {
+      int kind = ns->code[j] % NEAR_KINDS, k = ns->code[j] / NEAR_KINDS;
+      const double *e = ns->box[k];
+      if (kind == NEAR_ROOM && i > 0 && ns->ids[k] != a->r->room &&
+          nearer(1, fmax(0, fmax(e[0] - px, px - e[2])), fmax(0, fmax(e[1] - py, py - e[3]))) < 0.5)
+        return INFINITY;
+      if (kind == NEAR_BAND && !other && band_gap(&ns->bands[ns->ids[k]], 1, px, py, 0, 0) < 0)
+        now = true, other |= !ns->bands[ns->ids[k]].own;
+    }
     crossed += (now && !in) + (other && !in_other) * (LEAD_ACROSS - 1);
     in = now, in_other = other;
   }
-  free(near);
   return crossed;
 }
 
-/* Is a badge at (x, y) clear of every corridor, mark, room and room number, inside the map's frame? */
-static bool clear_of_all(const spot_ask *a, double x, double y) {
+/* Is a badge at (x, y) clear of every corridor, mark, room and room number
+ * near it (ns), inside the map's frame? */
+static bool clear_of_all(const spot_ask *a, const near_set *ns, double x, double y) {
   if (x - a->hw < a->frame[0] || x + a->hw > a->frame[2] || y - a->hh < a->frame[1] ||
       y + a->hh > a->frame[3])
     return false;
-  return rooms_clearance(a->st, a->d, a->pp, a->v, x, y, a->hw, a->hh) >= 1 && marks_gap_of(a, x, y) >= 1 &&
-         corridor_clearance(a->st, a->v, a->pp, a->r, x, y, a->hw, a->hh, 1, 0) >= 0.5;
+  return near_gap(ns, 1u << NEAR_GROWN | 1u << NEAR_MARK, 1, x, y, a->hw, a->hh) >= 1 &&
+         near_gap(ns, 1u << NEAR_BAND, 1, x, y, a->hw, a->hh) >= 0.5;
+}
+
+/* The spots of the ring g points out from badge a's room, 2 pt apart: the
+ * one clear of everything (clear_of_all) whose leader costs least, when
+ * that beats `best` (g and 8 pt for each corridor its leader crosses). */
+static double ring_spots(const spot_ask *a, const near_set *ns, double g, double best, double *ex,
+                         double *ey) {
+  double x0 = a->x0 - g - a->hw, x1 = a->x1 + g + a->hw, y0 = a->y0 - g - a->hh, y1 = a->y1 + g + a->hh;
+  double w = x1 - x0, h = y1 - y0, around = 2 * (w + h);
+  for (double s = 0; s < around; s += 2) {
+    double x = s < w           ? x0 + s
+               : s < w + h     ? x1
+               : s < 2 * w + h ? x1 - (s - w - h)
+                               : x0,
+           y = s < w           ? y0
+               : s < w + h     ? y0 + (s - w)
+               : s < 2 * w + h ? y1
+                               : y1 - (s - 2 * w - h);
+    if (!clear_of_all(a, ns, x, y)) continue;
+    double cost = g + 8 * leader_cost(a, ns, x, y);
+    if (cost < best) best = cost, *ex = x, *ey = y;
+  }
+  return best;
 }
 
 /* A badge with no clear spot by its room (or only one nearer another room)
@@ -631,24 +813,17 @@ static bool clear_of_all(const spot_ask *a, double x, double y) {
  * pt further out). False when there is none. */
 static bool far_spot(const spot_ask *a, double *ex, double *ey) {
   double best = INFINITY, reach = 6 * a->st->badge;
-  /* out to twelve badges while every spot's leader crosses another room's corridor */
-  for (double g = 3; (g <= reach || (g <= 2 * reach && best >= 8 * LEAD_ACROSS)) && g < best; g += 2) {
-    double x0 = a->x0 - g - a->hw, x1 = a->x1 + g + a->hw, y0 = a->y0 - g - a->hh, y1 = a->y1 + g + a->hh;
-    double w = x1 - x0, h = y1 - y0, around = 2 * (w + h);
-    for (double s = 0; s < around; s += 2) {
-      double x = s < w           ? x0 + s
-                 : s < w + h     ? x1
-                 : s < 2 * w + h ? x1 - (s - w - h)
-                                 : x0,
-             y = s < w           ? y0
-                 : s < w + h     ? y0 + (s - w)
-                 : s < 2 * w + h ? y1
-                                 : y1 - (s - 2 * w - h);
-      if (!clear_of_all(a, x, y)) continue;
-      double cost = g + 8 * leader_cost(a, x, y);
-      if (cost < best) best = cost, *ex = x, *ey = y;
-    }
+  double out = 2 * reach + 2 * fmax(a->hw, a->hh) + 2,
+         box[4] = {a->x0 - out, a->y0 - out, a->x1 + out, a->y1 + out};
+  near_set ns;
+  if (!near_gather(a, box, &ns)) {
+    near_free(&ns);
+    return false;
   }
+  /* out to twelve badges while every spot's leader crosses another room's corridor */
+  for (double g = 3; (g <= reach || (g <= 2 * reach && best >= 8 * LEAD_ACROSS)) && g < best; g += 2)
+    best = ring_spots(a, &ns, g, best, ex, ey);
+  near_free(&ns);
   return isfinite(best);
 }
 
@@ -1035,15 +1210,14 @@ static cb_pc_point from_page(const view *v, double px, double py) {
 }
 
 /* Does a hairline from (x0, y0) to (x1, y1) keep off every corridor's band
- * and every mark of b but those over (ax, ay), the mark it leads to
- * (sampled every half point)? */
-static bool hairline_clear(const cb_symbols *st, const view *v, const cb_preconnect_proc *pp,
-                           const cb_pc_room *own, const mark_boxes *b, double ax, double ay, double x0,
-                           double y0, double x1, double y1) {
+ * (those near it: `near`) and every mark of b but those over (ax, ay), the
+ * mark it leads to (sampled every half point)? */
+static bool hairline_clear(const leg_band *near, int nnear, const mark_boxes *b, double ax, double ay,
+                           double x0, double y0, double x1, double y1) {
   int steps = (int)(hypot(x1 - x0, y1 - y0) * 2) + 1;
   for (int i = 0; i <= steps; i++) {
     double x = x0 + (x1 - x0) * i / steps, y = y0 + (y1 - y0) * i / steps;
-    if (corridor_clearance(st, v, pp, own, x, y, 0, 0, 1, 0) < 0) return false;
+    if (bands_clearance(near, nnear, false, x, y, 0, 0, 1) < 0) return false;
     for (int k = 0; k < b->n; k++) {
       const double *o = b->box[k];
       bool at_anchor = ax >= o[0] && ax <= o[2] && ay >= o[1] && ay <= o[3];
@@ -1063,31 +1237,52 @@ static bool hairline_clear(const cb_symbols *st, const view *v, const cb_preconn
 static double against(const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp, const view *v,
                       const mark_boxes *b, const cb_pc_door *dr, double total, double most, bar_spot *out) {
   const cb_pc_room *own = dr->room >= 1 && dr->room <= pp->nrooms ? &pp->rooms[dr->room - 1] : NULL;
-  double ux, uy, e[4];
+  double ux, uy, e[4], page[2][2];
   cb_pc_point at[2];
   corridor_end(st, v, door_passage(d, dr), dr, total, &at[0], &ux, &uy);
   at[1] = point_at(dr->points, dr->npoints, total / 2);
   if (total <= EPS) ux = DX[dr->facing % 4], uy = DY[dr->facing % 4]; /* rooms touching at the door */
   mark_box(st, v, CB_SYM_LOCKED, at[0], ux, uy, e);
   double hw = (e[2] - e[0]) / 2, hh = (e[3] - e[1]) / 2, inner = fmax(st->badge * 0.62, v->cw / 2 + st->line);
+  for (int k = 0; k < 2; k++)
+    to_page(v, at[k].x, at[k].y, &page[k][0], &page[k][1]);
+  /* the corridors within reach of the rings (and NEAR_CAP beyond), the rooms' reach once */
+  double span = inner + 12 + 3 * fmax(hw, hh) + NEAR_CAP,
+         box[4] = {fmin(page[0][0], page[1][0]) - span, fmin(page[0][1], page[1][1]) - span,
+                   fmax(page[0][0], page[1][0]) + span, fmax(page[0][1], page[1][1]) + span};
+  leg_band *near = NULL;
+  int nnear = own ? bands_near(st, v, pp, own, box, &near) : 0;
+  room_reach *reach = malloc(sizeof *reach * (size_t)(pp->nrooms + 1));
+  if (!reach) {
+    free(near);
+    return most;
+  }
+  for (int i = 0; i < pp->nrooms; i++)
+    reach[i] = reach_of(st, d, v, &pp->rooms[i]);
   for (int ring = 0; ring < 8 && most < 0.5; ring++)
     for (int k = 0; k < 2 * 16; k++) {
-      double a = 2 * CB_PI * (k % 16) / 16, ca = cos(a), sa = sin(a), ax, ay;
-      to_page(v, at[k / 16].x, at[k / 16].y, &ax, &ay);
+      double a = 2 * CB_PI * (k % 16) / 16, ca = cos(a), sa = sin(a), ax = page[k / 16][0],
+             ay = page[k / 16][1];
       double out_to = inner + 0.5 + ring * 1.5 + fmin(hw / fmax(fabs(ca), 1e-9), hh / fmax(fabs(sa), 1e-9)),
              x = ax + ca * out_to, y = ay + sa * out_to, f[4] = {x - hw, y - hh, x + hw, y + hh},
-             room = rooms_clearance(st, d, pp, v, x, y, hw, hh), c = fmin(boxes_clearance(b, -1, f), room);
-      if (own) c = fmin(c, corridor_clearance(st, v, pp, own, x, y, hw, hh, c, 0));
+             room = INFINITY;
+      for (int i = 0; i < pp->nrooms; i++)
+        room = reach_nearer(room, &reach[i], x, y, hw, hh);
+      double c = fmin(boxes_clearance(b, -1, f), room);
+      if (own)
+        c = fmin(c, c <= NEAR_CAP ? bands_clearance(near, nnear, false, x, y, hw, hh, c)
+                                  : corridor_clearance(st, v, pp, own, x, y, hw, hh, c, 0));
       if (room <= 0) c -= 100; /* in a room it reads as the room's */
       double lx = ax + ca * (inner + 0.5), ly = ay + sa * (inner + 0.5),
              gx = x - ca * (out_to - inner - 0.5 - ring * 1.5),
              gy = y - sa * (out_to - inner - 0.5 - ring * 1.5);
       /* a leader across a corridor or another mark: only where nothing better is */
-      if (ring > 0 && own && !hairline_clear(st, v, pp, own, b, ax, ay, lx, ly, gx, gy)) c = fmin(c, 0.4);
+      if (ring > 0 && own && !hairline_clear(near, nnear, b, ax, ay, lx, ly, gx, gy)) c = fmin(c, 0.4);
       if (c <= most + 0.25) continue;
       most = c, out->q = from_page(v, x, y), out->s = total, out->ux = ux, out->uy = uy;
       out->led = ring > 0, out->lx = ax + ca * inner, out->ly = ay + sa * inner;
     }
+  free(near), free(reach);
   return most;
 }
 
@@ -1339,13 +1534,14 @@ static void lead(cb_page *p, const cb_symbols *st, const spot_ask *a, double x, 
 
 /* How far room r's number (tw wide, `size` high) centred at (x, y) keeps
  * from the nearest secret door's disc and from the middle of other rooms'
- * corridors (a small room's number runs over its walls, where one may pass);
- * d NULL: from the corridors only. */
+ * corridors (a small room's number runs over its walls, where one may pass),
+ * of those near it (`near`, from bands_near for room r); d NULL: from the
+ * corridors only. */
 static double number_clearance(const cb_symbols *st, const view *v, const cb_dungeon *d,
-                               const cb_preconnect_proc *pp, const cb_pc_room *r, double x, double y,
-                               double tw, double size) {
+                               const cb_preconnect_proc *pp, const leg_band *near, int nnear, double x,
+                               double y, double tw, double size) {
   double edge = v->cw / 2 + st->line,
-         lines = corridor_clearance(st, v, pp, r, x, y, tw / 2, size * 0.35, 1, r->room) + edge;
+         lines = bands_clearance(near, nnear, true, x, y, tw / 2, size * 0.35, 1) + edge;
   return d ? fmin(clearance(st, v, d, pp, x, y, tw, size), lines) : lines;
 }
 
@@ -1372,27 +1568,32 @@ static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, 
     to_page(v, r->x + r->w / 2, r->y + r->h / 2, &cx, &cy);
     /* the middle of the room, or the spot nearest it that no secret door's disc covers */
     double rw = r->w * v->scale, rh = r->h * v->scale, nx = cx, ny = cy;
-    double most = -INFINITY;
+    double most = -INFINITY, ax, ay, bx, by;
+    to_page(v, r->x, r->y, &ax, &ay);
+    to_page(v, r->x + r->w, r->y + r->h, &bx, &by);
+    /* the corridors that may come near the number, wherever in the room it stands */
+    const double around[4] = {fmin(ax, bx) - tw - size - 2, fmin(ay, by) - tw - size - 2,
+                              fmax(ax, bx) + tw + size + 2, fmax(ay, by) + tw + size + 2};
+    leg_band *near = NULL;
+    int nnear = bands_near(st, v, pp, r, around, &near);
     for (int k = 0; k < 9 && most < 0; k++) {
       double ox = (k % 3 - 1) * (rw - tw) / 3, oy = (k / 3 - 1) * (rh - size) / 3;
       if (k == 0)
         ox = oy = 0;
       else if (k == 4)
         ox = -(rw - tw) / 3, oy = -(rh - size) / 3;
-      double room_left = number_clearance(st, v, d, pp, r, cx + ox, cy + oy, tw, size);
+      double room_left = number_clearance(st, v, d, pp, near, nnear, cx + ox, cy + oy, tw, size);
       if (room_left > most) most = room_left, nx = cx + ox, ny = cy + oy;
     }
     /* a number over another room's corridor wherever it stands: too small a map */
-    if (number_clearance(st, v, NULL, pp, r, nx, ny, tw, size) < 0) p->cramped++;
+    if (number_clearance(st, v, NULL, pp, near, nnear, nx, ny, tw, size) < 0) p->cramped++;
+    free(near);
     cb_page_role(p, CB_ROLE_NUMBER, r->room, 0);
     cb_page_text(p, CB_FONT_BOLD, size, nx - tw / 2, ny + size * 0.34, st->ink, num);
     cb_page_role(p, CB_ROLE_ROOM_MARK, r->room, 0);
     /* the room's marks (entrance, goal, keys ...) as the other maps show them, each placed apart */
     cb_map_mark marks[CB_MAP_MAX_MARKS];
     int nm = room ? cb_map_room_marks(p, d, room, marks) : 0;
-    double ax, ay, bx, by;
-    to_page(v, r->x, r->y, &ax, &ay);
-    to_page(v, r->x + r->w, r->y + r->h, &bx, &by);
     for (int k = 0; k < nm && ntaken < cap; k++) {
       double bw = cb_symbol_badge_width(st, marks[k].sym, marks[k].text);
       /* inside a corner of the room when the room has room for it, else just outside */
