@@ -744,14 +744,15 @@ static double near_gap(const near_set *ns, unsigned kinds, double least, double 
  * crosses (sampled every half point), one for each of its own room's and
  * LEAD_ACROSS for each of other rooms' (which would lead the eye down the
  * wrong way), INFINITY where it runs over another room (or the badge on its
- * own room). Only what lies near (ns) can meet it. */
-static double leader_cost(const spot_ask *a, const near_set *ns, double x, double y) {
+ * own room). Only what lies near (ns) can meet it. It stops counting at
+ * `enough` (a leader that costs as much is not taken). */
+static double leader_cost(const spot_ask *a, const near_set *ns, double x, double y, double enough) {
   double sx, sy;
   leader_start(a, x, y, &sx, &sy);
   int steps = (int)(hypot(x - sx, y - sy) * 2) + 1;
   double crossed = 0;
   bool in = false, in_other = false;
-  for (int i = 0; i <= steps; i++) {
+  for (int i = 0; i <= steps && crossed < enough; i++) {
     double t = (double)i / steps, px = sx + (x - sx) * t, py = sy + (y - sy) * t;
     int cx, cy, c;
     cells_of(ns->x0, ns->cell, ns->nx, px, px, &cx, &cx);
@@ -800,7 +801,7 @@ static double ring_spots(const spot_ask *a, const near_set *ns, double g, double
                : s < 2 * w + h ? y1
                                : y1 - (s - 2 * w - h);
     if (!clear_of_all(a, ns, x, y)) continue;
-    double cost = g + 8 * leader_cost(a, ns, x, y);
+    double cost = g + 8 * leader_cost(a, ns, x, y, (best - g) / 8);
     if (cost < best) best = cost, *ex = x, *ey = y;
   }
   return best;
