@@ -226,6 +226,9 @@ static double clearance(const cb_symbols *st, const view *v, const cb_dungeon *d
   return least;
 }
 
+/* fmax without its call, for the searches' inner loops (no NaN reaches them) */
+static inline double bigger(double a, double b) { return a > b ? a : b; }
+
 /* The least of `least` and how far apart two boxes are that lie gx apart
  * across and gy up and down (less than 0 by as much as they overlap): the
  * distance is worked out only where it could be the less. */
@@ -265,8 +268,8 @@ static void band_of(const view *v, const cb_pc_room *r, const cb_pc_point *w, in
 
 /* How far a box 2hw by 2hh about (x, y) keeps from band b, as nearer() takes it. */
 static inline double band_gap(const leg_band *b, double least, double x, double y, double hw, double hh) {
-  double gx = fmax(b->minx - b->ex0 - (x + hw), (x - hw) - b->maxx - b->ex1);
-  double gy = fmax(b->miny - b->ey0 - (y + hh), (y - hh) - b->maxy - b->ey1);
+  double gx = bigger(b->minx - b->ex0 - (x + hw), (x - hw) - b->maxx - b->ex1);
+  double gy = bigger(b->miny - b->ey0 - (y + hh), (y - hh) - b->maxy - b->ey1);
   return nearer(least, gx, gy);
 }
 
@@ -644,9 +647,13 @@ static void near_add(near_set *ns, const double box[4], const double e[4], int k
 }
 
 /* The grid cells c0..c1 that x0..x1 spans along one axis of n cells from `at`. */
-static void cells_of(double at, double cell, int n, double x0, double x1, int *c0, int *c1) {
-  *c0 = (int)fmax(0, fmin(n - 1, floor((x0 - at) / cell)));
-  *c1 = (int)fmax(0, fmin(n - 1, floor((x1 - at) / cell)));
+static inline int cell_at(double at, double cell, int n, double x) {
+  double f = (x - at) / cell;
+  return f >= n - 1 ? n - 1 : f > 0 ? (int)f : 0;
+}
+
+static inline void cells_of(double at, double cell, int n, double x0, double x1, int *c0, int *c1) {
+  *c0 = cell_at(at, cell, n, x0), *c1 = cell_at(at, cell, n, x1);
 }
 
 /* Files every item of ns in the cells its box grown by a point reaches
@@ -735,7 +742,8 @@ static double near_gap(const near_set *ns, unsigned kinds, double least, double 
           continue;
         }
         const double *e = ns->box[i];
-        least = nearer(least, fmax(e[0] - (x + hw), (x - hw) - e[2]), fmax(e[1] - (y + hh), (y - hh) - e[3]));
+        least =
+            nearer(least, bigger(e[0] - (x + hw), (x - hw) - e[2]), bigger(e[1] - (y + hh), (y - hh) - e[3]));
       }
   return least;
 }
@@ -754,16 +762,13 @@ static double leader_cost(const spot_ask *a, const near_set *ns, double x, doubl
   bool in = false, in_other = false;
   for (int i = 0; i <= steps && crossed < enough; i++) {
     double t = (double)i / steps, px = sx + (x - sx) * t, py = sy + (y - sy) * t;
-    int cx, cy, c;
-    cells_of(ns->x0, ns->cell, ns->nx, px, px, &cx, &cx);
-    cells_of(ns->y0, ns->cell, ns->ny, py, py, &cy, &cy);
-    c = cy * ns->nx + cx;
+    int c = cell_at(ns->y0, ns->cell, ns->ny, py) * ns->nx + cell_at(ns->x0, ns->cell, ns->nx, px);
     bool now = false, other = false;
     for (int j = ns->start[c]; j < ns->start[c + 1]; j++) {
       int kind = ns->code[j] % NEAR_KINDS, k = ns->code[j] / NEAR_KINDS;
       const double *e = ns->box[k];
       if (kind == NEAR_ROOM && i > 0 && ns->ids[k] != a->r->room &&
-          nearer(1, fmax(0, fmax(e[0] - px, px - e[2])), fmax(0, fmax(e[1] - py, py - e[3]))) < 0.5)
+          nearer(1, bigger(0, bigger(e[0] - px, px - e[2])), bigger(0, bigger(e[1] - py, py - e[3]))) < 0.5)
         return INFINITY;
       if (kind == NEAR_BAND && !other && band_gap(&ns->bands[ns->ids[k]], 1, px, py, 0, 0) < 0)
         now = true, other |= !ns->bands[ns->ids[k]].own;
