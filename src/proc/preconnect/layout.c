@@ -796,7 +796,7 @@ static double ring_spots(const spot_ask *a, const near_set *ns, double g, double
                          double *ey) {
   double x0 = a->x0 - g - a->hw, x1 = a->x1 + g + a->hw, y0 = a->y0 - g - a->hh, y1 = a->y1 + g + a->hh;
   double w = x1 - x0, h = y1 - y0, around = 2 * (w + h);
-  for (double s = 0; s < around; s += 2) {
+  for (double s = 0; s<around; s += g> 6 * a->st->badge ? 6 : 2) {
     double x = s < w           ? x0 + s
                : s < w + h     ? x1
                : s < 2 * w + h ? x1 - (s - w - h)
@@ -827,7 +827,8 @@ static bool far_spot(const spot_ask *a, double *ex, double *ey) {
     return false;
   }
   /* out to twelve badges while every spot's leader crosses another room's corridor */
-  for (double g = 3; (g <= reach || (g <= 2 * reach && best >= 8 * LEAD_ACROSS)) && g < best; g += 2)
+  for (double g = 3;
+       (g <= reach || (g <= 2 * reach && best >= 8 * LEAD_ACROSS)) && g<best; g += g> reach ? 6 : 2)
     best = ring_spots(a, &ns, g, best, ex, ey);
   near_free(&ns);
   return isfinite(best);
@@ -1224,10 +1225,16 @@ static bool hairline_clear(const leg_band *near, int nnear, const mark_boxes *b,
   for (int i = 0; i <= steps; i++) {
     double x = x0 + (x1 - x0) * i / steps, y = y0 + (y1 - y0) * i / steps;
     if (bands_clearance(near, nnear, false, x, y, 0, 0, 1) < 0) return false;
-    for (int k = 0; k < b->n; k++) {
-      const double *o = b->box[k];
-      bool at_anchor = ax >= o[0] && ax <= o[2] && ay >= o[1] && ay <= o[3];
-      if (!at_anchor && x > o[0] && x < o[2] && y > o[1] && y < o[3]) return false;
+  }
+  for (int k = 0; k < b->n; k++) {
+    const double *o = b->box[k];
+    bool at_anchor = ax >= o[0] && ax <= o[2] && ay >= o[1] && ay <= o[3];
+    if (at_anchor || fmax(x0, x1) <= o[0] || fmin(x0, x1) >= o[2] || fmax(y0, y1) <= o[1] ||
+        fmin(y0, y1) >= o[3])
+      continue; /* no sample can lie inside it */
+    for (int i = 0; i <= steps; i++) {
+      double x = x0 + (x1 - x0) * i / steps, y = y0 + (y1 - y0) * i / steps;
+      if (x > o[0] && x < o[2] && y > o[1] && y < o[3]) return false;
     }
   }
   return true;
@@ -1282,6 +1289,7 @@ static double against(const cb_symbols *st, const cb_dungeon *d, const cb_precon
       double lx = ax + ca * (inner + 0.5), ly = ay + sa * (inner + 0.5),
              gx = x - ca * (out_to - inner - 0.5 - ring * 1.5),
              gy = y - sa * (out_to - inner - 0.5 - ring * 1.5);
+      if (c <= most + 0.25) continue;
       /* a leader across a corridor or another mark: only where nothing better is */
       if (ring > 0 && own && !hairline_clear(near, nnear, b, ax, ay, lx, ly, gx, gy)) c = fmin(c, 0.4);
       if (c <= most + 0.25) continue;
