@@ -19,6 +19,7 @@ static const double EPS = 1e-6;
 static const double LEAD_ACROSS = 100; /* a leader across another room's corridor, as 100 of its own */
 static const double NEAR_CAP = 8;      /* how far past a search's spots the corridors it tests are gathered */
 enum { MAX_PIECE = 40 };               /* points in a stretch of corridor: its corners, and two more */
+enum { MAX_RING = 300 };               /* spots a ring of a badge's far search tries at most */
 static const char *const FACING_WORD[CB_FACING_COUNT] = {"north", "east", "south", "west"};
 
 /* Plane (feet) to page (points). A map much taller than its box is turned a
@@ -789,14 +790,16 @@ static bool clear_of_all(const spot_ask *a, const near_set *ns, double x, double
          near_gap(ns, 1u << NEAR_BAND, 1, x, y, a->hw, a->hh) >= 0.5;
 }
 
-/* The spots of the ring g points out from badge a's room, 2 pt apart: the
+/* The spots of the ring g points out from badge a's room, `step` apart: the
  * one clear of everything (clear_of_all) whose leader costs least, when
  * that beats `best` (g and 8 pt for each corridor its leader crosses). */
 static double ring_spots(const spot_ask *a, const near_set *ns, double g, double best, double *ex,
                          double *ey) {
   double x0 = a->x0 - g - a->hw, x1 = a->x1 + g + a->hw, y0 = a->y0 - g - a->hh, y1 = a->y1 + g + a->hh;
   double w = x1 - x0, h = y1 - y0, around = 2 * (w + h);
-  for (double s = 0; s<around; s += g> 6 * a->st->badge ? 6 : 2) {
+  /* 2 pt apart (6 beyond six badges), or wider round a big room: at most MAX_RING spots a ring */
+  double step = fmax(g > 6 * a->st->badge ? 6 : 2, around / MAX_RING);
+  for (double s = 0; s < around; s += step) {
     double x = s < w           ? x0 + s
                : s < w + h     ? x1
                : s < 2 * w + h ? x1 - (s - w - h)
@@ -816,7 +819,9 @@ static double ring_spots(const spot_ask *a, const near_set *ns, double g, double
  * goes to the nearest spot around it, out to six badges, clear of
  * everything, to be led to its room by a hairline: ring by ring, 2 pt
  * apart, the spot whose leader crosses fewest corridors (each as bad as 8
- * pt further out). False when there is none. */
+ * pt further out). The search is bounded: at most MAX_RING spots a ring,
+ * each tested against what lies near it only, and its leader no further
+ * than it could still beat the best. False when there is none. */
 static bool far_spot(const spot_ask *a, double *ex, double *ey) {
   double best = INFINITY, reach = 6 * a->st->badge;
   double out = 2 * reach + 2 * fmax(a->hw, a->hh) + 2,
@@ -826,9 +831,9 @@ static bool far_spot(const spot_ask *a, double *ex, double *ey) {
     near_free(&ns);
     return false;
   }
-  /* out to twelve badges while every spot's leader crosses another room's corridor */
-  for (double g = 3;
-       (g <= reach || (g <= 2 * reach && best >= 8 * LEAD_ACROSS)) && g<best; g += g> reach ? 6 : 2)
+  /* out to twelve badges, in rings 6 pt apart, while every spot's leader crosses another room's corridor */
+  for (double g = 3; (g <= reach || (g <= 2 * reach && best >= 8 * LEAD_ACROSS)) && g < best;
+       g += (g > reach ? 6 : 2))
     best = ring_spots(a, &ns, g, best, ex, ey);
   near_free(&ns);
   return isfinite(best);
@@ -1300,6 +1305,23 @@ static double against(const cb_symbols *st, const cb_dungeon *d, const cb_precon
   return most;
 }
 
+/* A padlock in a doorway of door dr's corridor instead (its leaf not
+ * drawn: leaf[end] the leaf's box among b, -1 for none), where that is
+ * clearer than `most`: *taken is the doorway (1 or 2). Returns the
+ * clearance kept. */
+static double in_doorway(const cb_symbols *st, const view *v, const mark_boxes *b, const cb_pc_door *dr,
+                         const int leaf[2], double total, double most, bar_spot *out, int *taken) {
+  for (int end = 0; end < 2 && most < 0; end++) {
+    cb_pc_point q = end ? dr->points[dr->npoints - 1] : dr->points[0];
+    double e[4], c;
+    mark_box(st, v, CB_SYM_LOCKED, q, 1, 0, e);
+    if (leaf[end] < 0 || (c = boxes_clearance(b, leaf[end], e)) <= most + 0.25) continue;
+    most = c, *taken = end + 1, out->q = q, out->s = end ? total : 0, out->led = false;
+    if (!end) out->ux = DX[dr->facing % 4], out->uy = DY[dr->facing % 4];
+  }
+  return most;
+}
+
 /* Where bar s goes on door dr's corridor (total feet long): the spot
  * clear_along picks from `from` when its mark lies clear of every other
  * (b), else the spot nearest it, a point at a time either way, that keeps
@@ -1324,15 +1346,16 @@ static int place_bar(const cb_symbols *st, const cb_dungeon *d, const view *v, c
     }
   int taken = 0;
   if (most < 0 && s == CB_SYM_LOCKED) most = beside(st, d, pp, v, b, dr, total, most, out);
-  if (most < 0 && s == CB_SYM_LOCKED) most = against(st, d, pp, v, b, dr, total, most, out);
-  for (int end = 0; end < 2 && most < 0 && s == CB_SYM_LOCKED; end++) {
-    cb_pc_point q = end ? dr->points[dr->npoints - 1] : dr->points[0];
-    double e[4], c;
-    mark_box(st, v, s, q, 1, 0, e);
-    if (leaf[end] < 0 || (c = boxes_clearance(b, leaf[end], e)) <= most + 0.25) continue;
-    most = c, taken = end + 1, out->q = q, out->s = end ? total : 0, out->led = false;
-    if (!end) out->ux = DX[dr->facing % 4], out->uy = DY[dr->facing % 4];
+  /* rooms touching at the door: the padlock takes the doorway's place where that is clear, before a
+   * spot led to it */
+  bool touching = total <= EPS && (leaf[0] >= 0 || leaf[1] >= 0);
+  if (touching && most < 0 && s == CB_SYM_LOCKED)
+    most = in_doorway(st, v, b, dr, leaf, total, most, out, &taken);
+  if (most < 0 && s == CB_SYM_LOCKED) {
+    double was = most;
+    if ((most = against(st, d, pp, v, b, dr, total, most, out)) > was) taken = 0;
   }
+  if (!touching && most < 0 && s == CB_SYM_LOCKED) in_doorway(st, v, b, dr, leaf, total, most, out, &taken);
   return taken;
 }
 
