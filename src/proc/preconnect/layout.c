@@ -1370,11 +1370,19 @@ static void place_id(const cb_symbols *st, const cb_dungeon *d, const cb_preconn
   cb_symbol_label_size(st, id, &lw, &lh);
   to_page(v, sp->q.x, sp->q.y, &px, &py);
   turn(v, -sp->uy, sp->ux, &tx, &ty);
-  double off = v->cw / 2 + st->line + (fabs(tx) * lw + fabs(ty) * lh) / 2 + 1;
+  /* out past the band's edge, or the padlock's shackle, which rises above it, on either side */
+  double band = v->cw / 2 + st->line, lock[4], reach[2];
+  cb_symbol_mark_box(st, CB_SYM_LOCKED, px, py, sp->ux, sp->uy, v->cw, lock);
+  for (int k = 0; k < 2; k++) {
+    double sx = k ? -tx : tx, sy = k ? -ty : ty;
+    reach[k] = fmax(band, fmax(sx * (sx > 0 ? lock[2] - px : lock[0] - px), 0) +
+                              fmax(sy * (sy > 0 ? lock[3] - py : lock[1] - py), 0));
+  }
+  double label = (fabs(tx) * lw + fabs(ty) * lh) / 2 + 1;
   double best = -INFINITY, hw = lw / 2, hh = lh / 2, slide = (fabs(ty) * lw + fabs(tx) * lh) / 2 + 1;
-  sp->idx = px + tx * off, sp->idy = py + ty * off;
+  sp->idx = px + tx * (reach[0] + label), sp->idy = py + ty * (reach[0] + label);
   for (int t = 0; t < 24 && best < 1; t++) {
-    double side = t % 2 ? -1 : 1, out = off + (t % 8 / 2) * lh * 0.5,
+    double side = t % 2 ? -1 : 1, out = reach[t % 2] + label + (t % 8 / 2) * lh * 0.5,
            by = t < 8    ? 0
                 : t < 16 ? slide
                          : -slide;
@@ -1422,6 +1430,20 @@ static int place_bars(const cb_symbols *st, const cb_dungeon *d, const cb_precon
   return n;
 }
 
+/* Paper over the upper edge of a corridor running across the page, under
+ * a padlock at q: the edge would run through its shackle, which rises above
+ * the band (the body covers the rest). */
+static void clear_under(cb_page *p, const cb_symbols *st, const view *v, cb_pc_point q) {
+  double px, py, e[4];
+  to_page(v, q.x, q.y, &px, &py);
+  cb_symbol_mark_box(st, CB_SYM_LOCKED, px, py, 1, 0, v->cw, e);
+  double top = py - v->cw / 2 - st->line - 0.2;
+  if (e[1] >= top) return; /* the shackle keeps inside the band */
+  cb_page_rect(p, e[0], top, e[2] - e[0], st->line + 0.4);
+  cb_ink paper = cb_ink_fill(st->paper);
+  cb_page_ink(p, &paper);
+}
+
 static void draw_bars(cb_page *p, const cb_symbols *st, const view *v, const cb_pc_door *dr,
                       const cb_passage *ps, const bar_spot *spots, int n, cb_symbol_set *used) {
   cb_page_role(p, CB_ROLE_PASSAGE_MARK, dr->room, dr->to);
@@ -1434,6 +1456,8 @@ static void draw_bars(cb_page *p, const cb_symbols *st, const view *v, const cb_
       cb_ink ink = cb_ink_stroke(st->ink, 0.4);
       cb_page_ink(p, &ink);
     }
+    if (spots[k].sym == CB_SYM_LOCKED && !spots[k].led && fabs(spots[k].ux) > fabs(spots[k].uy))
+      clear_under(p, st, v, spots[k].q);
     mark(p, st, v, spots[k].sym, spots[k].q, spots[k].ux, spots[k].uy, used);
     if (spots[k].sym == CB_SYM_LOCKED && ps->lock)
       cb_symbol_label(p, st, ps->lock, spots[k].idx, spots[k].idy);
