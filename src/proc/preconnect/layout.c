@@ -647,12 +647,13 @@ static void near_add(near_set *ns, const double box[4], const double e[4], int k
   ns->ids[ns->nitems] = id, ns->code[ns->nitems++] = kind;
 }
 
-/* The grid cells c0..c1 that x0..x1 spans along one axis of n cells from `at`. */
+/* The grid cell that x falls in along one axis of n cells from `at` (the first or last beyond them). */
 static inline int cell_at(double at, double cell, int n, double x) {
   double f = (x - at) / cell;
   return f >= n - 1 ? n - 1 : f > 0 ? (int)f : 0;
 }
 
+/* The grid cells c0..c1 that x0..x1 spans along one axis of n cells from `at`. */
 static inline void cells_of(double at, double cell, int n, double x0, double x1, int *c0, int *c1) {
   *c0 = cell_at(at, cell, n, x0), *c1 = cell_at(at, cell, n, x1);
 }
@@ -680,7 +681,10 @@ static bool near_file(near_set *ns) {
       for (int c = 0; c < ncells; c++)
         ns->start[c + 1] += ns->start[c];
       total = ns->start[ncells];
-      if (!(ns->code = malloc(sizeof *ns->code * (size_t)(total + 1)))) return false;
+      if (!(ns->code = malloc(sizeof *ns->code * (size_t)(total + 1)))) {
+        ns->code = kind; /* near_free frees it */
+        return false;
+      }
     }
   }
   for (int c = ncells; c > 0; c--)
