@@ -3,7 +3,8 @@
  * in the doorway, not led to it from a spot outside by a hairline (seed 7's
  * 10-11 was, when padlocks with no clear spot were first led from afar);
  * nothing drawn after a padlock covers its shackle (a key id's paper hid
- * the shackle of a padlock on a corridor across the page: seed 343's 12-7). */
+ * the shackle of a padlock on a corridor across the page: seed 343's 12-7).
+ * Seeds 1..60 at three locks, each laid out once. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -46,6 +47,35 @@ static void lay_out(const cb_dungeon *d, cb_document *doc) {
   if (cb_sheet_layout(d, &fake_measure, &so, doc, &err) != CB_OK) fail_msg("%s", err.msg);
 }
 
+enum { SEEDS = 60 };
+
+/* Seeds 1..SEEDS at three locks, laid out once for every test (the group's state). */
+typedef struct sweep {
+  cb_dungeon *d[SEEDS];
+  cb_document doc[SEEDS];
+} sweep;
+
+static int lay_out_all(void **state) {
+  sweep *w = calloc(1, sizeof *w);
+  if (!w) return -1;
+  for (int k = 0; k < SEEDS; k++) {
+    w->d[k] = locked_dungeon(k + 1);
+    lay_out(w->d[k], &w->doc[k]);
+  }
+  *state = w;
+  return 0;
+}
+
+static int free_all(void **state) {
+  sweep *w = *state;
+  for (int k = 0; k < SEEDS; k++) {
+    cb_document_free(&w->doc[k]);
+    cb_dungeon_free(w->d[k]);
+  }
+  free(w);
+  return 0;
+}
+
 /* Does page p draw a hairline (a stroke of one line, 0.4 pt) among the marks of the passage of rooms a and b?
  */
 static bool bar_led(const cb_page *p, int a, int b) {
@@ -59,30 +89,24 @@ static bool bar_led(const cb_page *p, int a, int b) {
   return false;
 }
 
-/* Seeds 1..60 at three locks: every locked door of two rooms that touch
- * (a corridor of no length) keeps its padlock in the doorway. */
+/* Every locked door of two rooms that touch (a corridor of no length) keeps its padlock in the doorway. */
 static void touching_rooms_keep_the_padlock_in_the_doorway(void **state) {
-  (void)state;
+  const sweep *w = *state;
   int touching = 0, led = 0;
   char first[128] = "";
-  for (int seed = 1; seed <= 60; seed++) {
-    cb_dungeon *d = locked_dungeon(seed);
-    const cb_preconnect_proc *pp = cb_preconnect_of(d);
-    cb_document doc = {0};
-    lay_out(d, &doc);
+  for (int k = 0; k < SEEDS; k++) {
+    const cb_preconnect_proc *pp = cb_preconnect_of(w->d[k]);
     for (int i = 0; i < pp->ndoors; i++) {
       const cb_pc_door *dr = &pp->doors[i];
-      const cb_passage *ps = dr->passage >= 1 ? cb_dungeon_passage(d, dr->passage) : NULL;
+      const cb_passage *ps = dr->passage >= 1 ? cb_dungeon_passage(w->d[k], dr->passage) : NULL;
       if (!ps || !(ps->flags & CB_FLAG_LOCKED) || dr->npoints != 2 || dr->to == dr->room ||
           fabs(dr->points[0].x - dr->points[1].x) + fabs(dr->points[0].y - dr->points[1].y) > 1e-6)
         continue;
       touching++;
-      if (!bar_led(doc.pages[0], dr->room, dr->to)) continue;
+      if (!bar_led(w->doc[k].pages[0], dr->room, dr->to)) continue;
       if (!led++)
-        snprintf(first, sizeof first, "seed %d: the padlock of %d-%d is led", seed, dr->room, dr->to);
+        snprintf(first, sizeof first, "seed %d: the padlock of %d-%d is led", k + 1, dr->room, dr->to);
     }
-    cb_document_free(&doc);
-    cb_dungeon_free(d);
   }
   print_message("%d locked doors of rooms that touch, %d padlocks led to them%s%s\n", touching, led,
                 first[0] ? "; first: " : "", first);
@@ -114,16 +138,13 @@ static bool shackle(const cb_page *p, const cb_item *it) {
          o[3].kind == CB_OP_LINE;
 }
 
-/* Seeds 1..60 at three locks: no paper drawn after a padlock's shackle covers it (a key id's ground). */
+/* No paper drawn after a padlock's shackle covers it (a key id's ground). */
 static void no_key_id_hides_a_shackle(void **state) {
-  (void)state;
+  const sweep *w = *state;
   int shackles = 0, hidden = 0;
   char first[128] = "";
-  for (int seed = 1; seed <= 60; seed++) {
-    cb_dungeon *d = locked_dungeon(seed);
-    cb_document doc = {0};
-    lay_out(d, &doc);
-    const cb_page *p = doc.pages[0];
+  for (int k = 0; k < SEEDS; k++) {
+    const cb_page *p = w->doc[k].pages[0];
     for (int i = 0; i < p->nitems; i++) {
       if (!shackle(p, &p->items[i])) continue;
       shackles++;
@@ -135,14 +156,12 @@ static void no_key_id_hides_a_shackle(void **state) {
         box o = path_box(p, it);
         if (fmin(s.x1, o.x1) - fmax(s.x0, o.x0) > 0.3 && fmin(s.y1, o.y1) - fmax(s.y0, o.y0) > 0.3) {
           if (!hidden++)
-            snprintf(first, sizeof first, "seed %d: the shackle of %d-%d is covered", seed,
+            snprintf(first, sizeof first, "seed %d: the shackle of %d-%d is covered", k + 1,
                      p->items[i].role.a, p->items[i].role.b);
           break;
         }
       }
     }
-    cb_document_free(&doc);
-    cb_dungeon_free(d);
   }
   print_message("%d padlocks, %d with their shackle covered%s%s\n", shackles, hidden,
                 first[0] ? "; first: " : "", first);
@@ -155,5 +174,5 @@ int main(void) {
       cmocka_unit_test(touching_rooms_keep_the_padlock_in_the_doorway),
       cmocka_unit_test(no_key_id_hides_a_shackle),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return cmocka_run_group_tests(tests, lay_out_all, free_all);
 }
