@@ -247,6 +247,8 @@ static bool on_wall_of(const cb_pc_room *r, cb_pc_point q) {
          (in_y && (fabs(q.x - r->x) < EPS || fabs(q.x - r->x - r->w) < EPS));
 }
 
+static cb_pc_point from_page(const view *v, double px, double py);
+
 /* A corridor leg's drawn band on the page: its ends' extremes and how far
  * the band reaches past them (half its width, but for an end on room r's
  * wall: it stops there, nothing of it enters the room). */
@@ -308,15 +310,22 @@ static double corridor_clearance(const cb_symbols *st, const view *v, const cb_p
  * out (malloc-owned, NULL when none or out of memory); returns how many. */
 static int bands_near(const cb_symbols *st, const view *v, const cb_preconnect_proc *pp, const cb_pc_room *r,
                       const double box[4], leg_band **out) {
-  double edge = v->cw / 2 + st->line;
+  double edge = v->cw / 2 + st->line, far = (edge + 3) / v->scale;
   int n = 0, cap = 0;
   *out = NULL;
+  /* the box in the plan's feet, a little wider, to pass by the legs far from it before their bands */
+  cb_pc_point c0 = from_page(v, box[0], box[1]), c1 = from_page(v, box[2], box[3]);
+  double fx0 = fmin(c0.x, c1.x) - far, fx1 = fmax(c0.x, c1.x) + far, fy0 = fmin(c0.y, c1.y) - far,
+         fy1 = fmax(c0.y, c1.y) + far;
   for (int i = 0; i < pp->ndoors; i++)
     for (int part = 0; part < 2; part++) {
       const cb_pc_door *dr = &pp->doors[i];
       const cb_pc_point *w = part ? dr->side : dr->points;
       int np = part ? dr->nside : dr->npoints;
       for (int k = 1; k < np; k++) {
+        if (fmin(w[k - 1].x, w[k].x) > fx1 || fmax(w[k - 1].x, w[k].x) < fx0 ||
+            fmin(w[k - 1].y, w[k].y) > fy1 || fmax(w[k - 1].y, w[k].y) < fy0)
+          continue;
         leg_band b;
         band_of(v, r, w, np, k, edge, &b);
         if (b.minx - edge > box[2] + 1 || b.maxx + edge < box[0] - 1 || b.miny - edge > box[3] + 1 ||
