@@ -602,7 +602,12 @@ static void nothing_draws_through_anything(void **state) {
    *   panels are crowded) when a leader's crossings cost nothing; 210 since each costs more than a
    *   spot with a clear leader, and badges keep off the lines (above), which costs some crossings
    *   (80 at two levels, 130 at three). Those left lead out of a room boxed in by its ways, where
-   *   no spot beside it is clear (seed 4's room 8 first). */
+   *   no spot beside it is clear (seed 4's room 8 first); 109 (19 at two levels, 90 at three) since
+   *   such a room's marks try a finer grid round it for a leader clear of the ways, and then its own
+   *   rim, clear of its number (seed 4's room 8 and seed 117's room 7 sit on their rims). Those left
+   *   are mostly on the panels of three levels, whose rooms are at their least (7.5 pt) and boxed
+   *   in (seed 10's room 3 first). The first seeds are the densest: 27 of the first 100 sheets, 54
+   *   of 200, 73 of 300, 90 of 400, hence the ceiling of 27 a 100 sheets up to 109. */
   bool bs = strcmp(gen, "battleships") == 0, pc = strcmp(gen, "preconnect") == 0;
   int over_allowed = (pc ? 11 : 0) * seeds / 500, stray_allowed = (pc ? 1 : 0) * seeds / 500,
       /* preconnect's padlocks (and trap and obstruction marks) and key ids on a door, stairs or
@@ -615,7 +620,8 @@ static void nothing_draws_through_anything(void **state) {
        * is clear of marks, rooms and corridors (seed 100's 10-9 first; 14 measured at ad8c78b); 11
        * since it tries a quarter along the corridor too when neither its middle nor an end is clear
        * (seed 100's 10-9 first: secret doors' discs on both sides of short corridors) */
-      bars_allowed = (pc ? 11 : 0) * seeds / 500, leaders_allowed = (bs ? 210 : 0) * seeds / 500;
+      bars_allowed = (pc ? 11 : 0) * seeds / 500,
+      leaders_allowed = bs ? (27 * seeds / 100 < 109 ? 27 * seeds / 100 : 109) : 0;
   if (f.crossed_room + f.crossed_number + f.small_number + f.small_text + f.numbers_touch + f.no_goal +
           f.no_boss + f.no_key + f.no_lock + f.number_twice ||
       f.stray_mark > stray_allowed || f.mark_on_passage > over_allowed || f.bar_on_mark > bars_allowed ||
@@ -738,13 +744,18 @@ static void check_card_marks(const cb_page *p, card_marks *c, const char *what) 
  * apart (seed 53's 8-0 and 9-0 were on one spot; 27 of 400 then, 9 after);
  * 5 (seed 8's 1-2 and 4-13 first) until a slanting door's mark was kept
  * apart by its box as turned on the page, not its upright reach. All held
- * to 0. */
+ * to 0. At 400 sheets one more (seed 363's secret ways out of 5 and 7:
+ * their discs, drawn at the least legible letter, twice the size their
+ * marks reported) until a disc's mark reported its size and a way out's
+ * mark tried aside of more spots. */
 static void cards_marks_are_legible(void **state) {
   (void)state;
   const char *env = getenv("CB_MAP_SEEDS");
   int seeds = env ? atoi(env) : 200;
   card_marks c = {0};
-  for (int seed = 1; seed <= seeds; seed++) {
+  /* and seed 363 (7x7) beyond them: its two secret ways out of the dungeon shared a spot (issue 22) */
+  for (int k = 1; k <= seeds + (seeds < 363); k++) {
+    int seed = k <= seeds ? k : 363;
     cb_cards_options seven = {.grid = {7, 7}};
     cb_gen_options o = {.seed = (uint64_t)seed};
     if (seed % 2)
