@@ -176,9 +176,10 @@ typedef struct cluster {
   int ndp;
 } cluster;
 
-static const double ANGLES = 24;     /* candidate directions around a room */
-static const int FAR_RINGS = 6;      /* how far out a stray tries, for a leader clear of the ways */
-static const double GRID_STEP = 0.5; /* on_grid's step, in badges */
+static const double ANGLES = 24; /* candidate directions around a room */
+static const int FAR_RINGS = 6;  /* how far out a stray tries, for a leader clear of the ways */
+static const double GRID_STEP = 0.5,
+                    GRID_REACH = 3; /* on_grid's step, and how far out it reaches, in badges */
 /* What a spot costs beyond what it covers: a badge over another room's passage (worse than a stray,
  * which a leader makes plain), a leader across a passage or a room (less: a hairline hides nothing),
  * and a stray by its room where no leader fits between (worst: nothing says whose it is). */
@@ -430,7 +431,7 @@ static placed on_rings(const cluster *c, const cb_symbols *st, cb_place *pl, con
 static placed on_grid(const cluster *c, const cb_symbols *st, cb_place *pl, const shapes *sh, double cx,
                       double cy, double rr, double best_cost) {
   placed best = {best_cost, cx, cy, 0, 0};
-  double step = sh->badge * GRID_STEP, far = rr + FAR_RINGS * sh->badge;
+  double step = sh->badge * GRID_STEP, far = rr + GRID_REACH * sh->badge;
   int n = (int)(far / step);
   for (int col = 0; col < (c->n > 1 ? 2 : 1); col++)
     for (int gy = -n; gy <= n; gy++)
