@@ -1246,10 +1246,11 @@ static void nothing_crosses_the_frame(void **state) {
   const char *env = getenv("CB_MAP_SEEDS");
   int seeds = env ? atoi(env) : 200, crossing = 0, sheets = 0, covered = 0;
   char first[256] = "", cfirst[256] = "";
-  for (int k = 0; k < seeds + 13; k++) {
+  for (int k = 0; k < seeds + 14; k++) {
     int seed = k < seeds ? k + 1 : k - seeds + 1, sectors = k < seeds ? 0 : k < seeds + 10 ? 3 : 5;
     if (k == seeds + 12)
       seed = 360, sectors = 0; /* a room's badges crossed its frame before the placer knew it */
+    if (k == seeds + 13) seed = 333, sectors = 0; /* its 'g' lay under a tunnel (below) */
     cb_dungeon *d = leximorph_of(seed, sectors);
     cb_document doc = {0};
     lay_out_sheet(d, d, false, &doc);
@@ -1264,14 +1265,15 @@ static void nothing_crosses_the_frame(void **state) {
   }
   printf("leximorph    %d sheets: %d with something across the map frame%s%s\n", sheets, crossing,
          first[0] ? "; first: " : "", first);
-  printf("leximorph    %d sheets: %d with a caption under a tunnel%s%s\n", seeds + 1, covered,
+  printf("leximorph    %d sheets: %d with a caption under a tunnel%s%s\n", seeds + 2, covered,
          cfirst[0] ? "; first: " : "", cfirst);
   if (crossing) fail_msg("%s", first);
-  /* a ceiling, measured, not yet 0: on the smallest sketches (tunnels at their least, 4.5 pt) some
-   * sectors have no spot clear even for the letter alone (4 of 200 sheets, seed 52 first; 103 before
-   * the captions kept clear of the passages beyond doors and let the rolls go; 1 of 400, seed 333,
-   * since the marks keep inside the frame: 5 of 400 before) */
-  if (covered > seeds / 400) fail_msg("%s", cfirst);
+  /* on the smallest sketches (tunnels at their least, 4.5 pt) some sectors have no spot clear even
+   * for the letter alone (4 of 200 sheets, seed 52 first; 103 before the captions kept clear of the
+   * passages beyond doors and let the rolls go; 1 of 400, seed 333, since the marks keep inside the
+   * frame: 5 of 400 before); 0 since such a letter goes down to the least size we print (issue 22:
+   * seed 333's 'g', checked beyond the seeds swept) */
+  if (covered) fail_msg("%s", cfirst);
 }
 
 int main(void) {
