@@ -178,14 +178,13 @@ typedef struct cluster {
 
 static const double ANGLES = 24; /* candidate directions around a room */
 static const int FAR_RINGS = 6;  /* how far out a stray tries, for a leader clear of the ways */
+static const double GRID_STEP = 0.5,
+                    GRID_REACH = 3; /* on_grid's step, and how far out it reaches, in badges */
 /* What a spot costs beyond what it covers: a badge over another room's passage (worse than a stray,
  * which a leader makes plain), a leader across a passage or a room (less: a hairline hides nothing),
  * and a stray by its room where no leader fits between (worst: nothing says whose it is). */
 static const double LINE_UNDER = 300, LEADER_CROSSING = 100, NO_LEADER = 1000;
 
-/* Puts a room's marks where they cover the least: every direction around the
- * room, close in first, as a row or as a column; prefers the widest gap
- * between its passages. Draws them and adds them to the obstacles. */
 /* Whether a badge centred at (mx, my) lies nearer another room of the level
  * than its own (all rooms have radius rr, so centre distances compare). */
 static bool strays_by(const cluster *c, double mx, double my, double spare) {
@@ -305,52 +304,162 @@ static int passages_under(const cluster *c, double bx, double by, double bw, dou
   return n;
 }
 
+/* A room number's size in a circle of radius rr. */
+static double number_size(double rr) { return fmax(8, fmin(NUMBER_SIZE, rr * 1.05)); }
+
+/* A room's number as map_rooms draws it at (cx, cy): its box, grown by a point. */
+static cb_box number_box(const cb_symbols *st, const cb_room *r, double cx, double cy, double rr) {
+  char num[16];
+  snprintf(num, sizeof num, "%d", r->number);
+  double size = number_size(rr), tw = cb_text_width(st->m, CB_FONT_BOLD, size, num);
+  return cb_box_grow(cb_box_centered(cx, cy - size * 0.02, tw, size * 0.72), 1);
+}
+
+/* The shapes a room's marks can take: a row's box (0) and a column's (1); one badge's height, the
+ * gap between badges, and what a stray costs. */
+typedef struct shapes {
+  double w[2], h[2], badge, gap, stray_cost;
+} shapes;
+
+/* Whether the circle (cx, cy, r) meets box b. */
+static bool circle_meets_box(double cx, double cy, double r, cb_box b) {
+  double nx = fmax(b.x0, fmin(cx, b.x1)), ny = fmax(b.y0, fmin(cy, b.y1));
+  return (nx - cx) * (nx - cx) + (ny - cy) * (ny - cy) < r * r;
+}
+
+/* A spot for a room's marks and what it costs. */
+typedef struct spot {
+  double cost, x, y;
+} spot;
+
+/* A badge on its room's rim costs more than one clear beside it; its middle is nearer its own room
+ * than any other by RIM_MARGIN points (more than a circle's rim lies off its square's, at a corner). */
+static const double RIM_SPOT = 40, RIM_MARGIN = 6;
+/* ... and it covers no more than what cb_place_cost charges for a few lines (its own room's ways, a
+ * leader): no other room, no other mark. */
+static const double RIM_OVER = 99;
+
+/* The best spot for a room's one badge (w wide, h high) astride the room's own rim, clear of its
+ * number (issue 22): for a room boxed in by its ways, where a leader to a spot off the room would
+ * cross one. Its middle is nearer its own room than any other by a margin (so that it is plainly the
+ * room's without a leader), and no other room's way runs under it (a shield's point reaches below
+ * its box); what it covers but its own room
+ * is its cost. */
+static spot on_rim(const cluster *c, const cb_symbols *st, cb_place *pl, double cx, double cy, double rr,
+                   double dir, double w, double h) {
+  static const double out[] = {0.6, 0.3, 0,
+                               -0.3}; /* how far its middle lies out from the rim, in its reach */
+  cb_box digits = number_box(st, &c->d->rooms[c->self], cx, cy, rr);
+  spot best = {INFINITY, cx, cy};
+  for (int i = 0; i < 2 * ANGLES; i++)
+    for (int k = 0; k < 4; k++) {
+      double a = dir + CB_PI * i / ANGLES, ca = cos(a), sa = sin(a),
+             d = rr + (fabs(ca) * w / 2 + fabs(sa) * h / 2) * out[k], x = cx + ca * d, y = cy + sa * d;
+      cb_box b = cb_box_centered(x, y, w, h);
+      if (b.x0 < digits.x1 && digits.x0 < b.x1 && b.y0 < digits.y1 && digits.y0 < b.y1) continue;
+      double over = cb_place_cost_beside(pl, cb_box_grow(b, 0.8), cx, cy),
+             cost = RIM_SPOT + k + (1 - cos(a - dir)) + over;
+      if (over < RIM_OVER && cost < best.cost - 1e-9 &&
+          !passages_under(c, x, y, w, h, st->line / 2 + h * 0.15) && !strays_by(c, x, y, RIM_MARGIN))
+        best = (spot){cost, x, y};
+    }
+  return best;
+}
+
+/* What a spot for the marks (as a row, or with `col` a column, centred at (px, py)) costs beyond
+ * `shape` (how far it lies from the best direction and the room), INFINITY-ish once it reaches
+ * `best`: what it covers, other rooms' ways under it, and where it strays, a stray (double
+ * `beside` its room, where no leader fits between) and its leader's crossings. Sets *strays. */
+static double spot_cost(const cluster *c, const cb_symbols *st, cb_place *pl, const shapes *sh, int col,
+                        double px, double py, double shape, bool beside, double best, int *strays) {
+  double bw = sh->w[col], bh = sh->h[col], cost = shape;
+  *strays = 0;
+  if (cost >= best - 1e-9) return cost;
+  cost += cb_place_cost(pl, cb_box_grow(cb_box_centered(px, py, bw, bh), 0.8));
+  if (cost >= best - 1e-9) return cost;
+  cost += LINE_UNDER * passages_under(c, px, py, bw, bh, st->line / 2);
+  if (cost >= best - 1e-9) return cost;
+  int n =
+      strays_in(c, px, py, bw, bh, col, sh->badge, sh->gap, 1.5); /* a shield's body sits off its centre */
+  /* worse than touching a room; and next to the room, where no leader fits between, worse again */
+  cost += sh->stray_cost * n * (beside ? 2 : 1);
+  /* the leader it would have (see place_marks) */
+  if (n || (c->d->room_ft <= 0 && cost < best - 1e-9 &&
+            strays_in(c, px, py, bw, bh, col, sh->badge, sh->gap, 6))) {
+    int crossed = leader_crossings(c, st, px, py, bw, bh);
+    cost += crossed < 0 ? NO_LEADER * n : LEADER_CROSSING * crossed;
+  }
+  if (c->d->room_ft > 0 && (px - bw / 2 < c->frame.x0 || px + bw / 2 > c->frame.x1 ||
+                            py - bh / 2 < c->frame.y0 || py + bh / 2 > c->frame.y1))
+    cost += 1e5;
+  *strays = n;
+  return cost;
+}
+
+/* Where the marks go and what that costs: their box's centre, row or column, how many stray. */
+typedef struct placed {
+  double cost, x, y;
+  int col, strays;
+} placed;
+
+/* The best spot on rings round the room (cx, cy): every direction, close in first, as a row or as a
+ * column; prefers the direction `dir` (the widest gap between its passages). */
+static placed on_rings(const cluster *c, const cb_symbols *st, cb_place *pl, const shapes *sh, double cx,
+                       double cy, double rr, double dir) {
+  placed best = {INFINITY, cx, cy, 0, 0};
+  /* close in first; once a ring has a spot that covers nothing, the rings
+   * further out (which only cost more) need not be tried */
+  for (int ring = 0; ring < (best.cost >= sh->stray_cost ? FAR_RINGS : 3) && best.cost >= 10; ring++)
+    for (int col = 0; col < (c->n > 1 ? 2 : 1); col++)
+      for (int i = 0; i < ANGLES; i++) {
+        double a = dir + 2 * CB_PI * i / ANGLES, ca = cos(a), sa = sin(a),
+               reach = fabs(ca) * sh->w[col] / 2 + fabs(sa) * sh->h[col] / 2,
+               d = rr + st->line + 1.5 + reach + ring * sh->badge * 0.9, px = cx + ca * d, py = cy + sa * d;
+        /* the terms are never negative: a spot whose first terms already
+         * cost the best so far need not be looked at further */
+        int n;
+        double cost = spot_cost(c, st, pl, sh, col, px, py, ring * 2 + col * 1.5 + (1 - cos(a - dir)),
+                                ring == 0, best.cost, &n);
+        if (cost < best.cost - 1e-9) best = (placed){cost, px, py, col, n};
+      }
+  return best;
+}
+
+/* The best spot on a grid of half a badge round the room, out as far as the rings reach, clear of
+ * the room (issue 22): for marks whose spot on the rings has a leader across another room's way,
+ * where a spot between the rings or the directions may lead clear. */
+static placed on_grid(const cluster *c, const cb_symbols *st, cb_place *pl, const shapes *sh, double cx,
+                      double cy, double rr, double best_cost) {
+  placed best = {best_cost, cx, cy, 0, 0};
+  double step = sh->badge * GRID_STEP, far = rr + GRID_REACH * sh->badge;
+  int n = (int)(far / step);
+  for (int col = 0; col < (c->n > 1 ? 2 : 1); col++)
+    for (int gy = -n; gy <= n; gy++)
+      for (int gx = -n; gx <= n; gx++) {
+        double px = cx + gx * step, py = cy + gy * step, dist = hypot(px - cx, py - cy);
+        if (dist > far + sh->w[col] / 2 ||
+            circle_meets_box(cx, cy, rr + st->line + 1.5, cb_box_centered(px, py, sh->w[col], sh->h[col])))
+          continue;
+        int strays;
+        double cost = spot_cost(c, st, pl, sh, col, px, py, 2 * (dist - rr) / (0.9 * sh->badge) + col * 1.5,
+                                false, best.cost, &strays);
+        if (cost < best.cost - 1e-9) best = (placed){cost, px, py, col, strays};
+      }
+  return best;
+}
+
+/* Puts a room's marks where they cover the least (on_rings), led to the room by a hairline where
+ * they are not plainly its own; a leader across another room's way tries a finer grid and the
+ * room's rim first. Draws them and adds them to the obstacles. */
 static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cluster *c, double cx,
                         double cy, double rr, double dir, cb_symbol_set *used) {
   double gap = st->badge * 0.2, h = st->badge, row_w = -gap, col_w = 0;
   for (int k = 0; k < c->n; k++)
     row_w += c->widths[k] + gap, col_w = fmax(col_w, c->widths[k]);
-  double col_h = c->n * h + (c->n - 1) * gap;
-  double best = INFINITY, bx = cx, by = cy;
-  int best_col = 0, best_strays = 0;
   /* on a map of dice (issue 22) a stray costs more than any overlap, less than leaving the frame */
-  double stray_cost = c->d->room_ft > 0 ? 600 : 150;
-  /* close in first; once a ring has a spot that covers nothing, the rings
-   * further out (which only cost more) need not be tried */
-  for (int ring = 0; ring < (best >= stray_cost ? FAR_RINGS : 3) && best >= 10; ring++)
-    for (int layout = 0; layout < (c->n > 1 ? 2 : 1); layout++) {
-      double bw = layout ? col_w : row_w, bh = layout ? col_h : h;
-      for (int i = 0; i < ANGLES; i++) {
-        double a = dir + 2 * CB_PI * i / ANGLES;
-        /* the terms are never negative: a spot whose first terms already
-         * cost the best so far need not be looked at further */
-        double shape = ring * 2 + layout * 1.5 + (1 - cos(a - dir)) * 1.0;
-        if (shape >= best - 1e-9) continue;
-        double ca = cos(a), sa = sin(a), reach = fabs(ca) * bw / 2 + fabs(sa) * bh / 2;
-        double d = rr + st->line + 1.5 + reach + ring * h * 0.9;
-        double px = cx + ca * d, py = cy + sa * d;
-        double cost = cb_place_cost(pl, cb_box_grow(cb_box_centered(px, py, bw, bh), 0.8));
-        cost += shape;
-        if (cost >= best - 1e-9) continue;
-        cost += LINE_UNDER * passages_under(c, px, py, bw, bh, st->line / 2);
-        if (cost >= best - 1e-9) continue;
-        int n = strays_in(c, px, py, bw, bh, layout, h, gap, 1.5); /* a shield's body sits off its centre */
-        /* worse than touching a room; and next to the room, where no leader fits between, worse again */
-        cost += stray_cost * n * (ring ? 1 : 2);
-        /* the leader it would have (see below) */
-        if (n ||
-            (c->d->room_ft <= 0 && cost < best - 1e-9 && strays_in(c, px, py, bw, bh, layout, h, gap, 6))) {
-          int crossed = leader_crossings(c, st, px, py, bw, bh);
-          cost += crossed < 0 ? NO_LEADER * n : LEADER_CROSSING * crossed;
-        }
-        if (c->d->room_ft > 0 && (px - bw / 2 < c->frame.x0 || px + bw / 2 > c->frame.x1 ||
-                                  py - bh / 2 < c->frame.y0 || py + bh / 2 > c->frame.y1))
-          cost += 1e5;
-        if (cost < best - 1e-9) best = cost, bx = px, by = py, best_col = layout, best_strays = n;
-      }
-    }
-  if ((best_strays ||
-       passages_under(c, bx, by, best_col ? col_w : row_w, best_col ? col_h : h, st->line / 2)) &&
+  shapes sh = {{row_w, col_w}, {h, c->n * h + (c->n - 1) * gap}, h, gap, c->d->room_ft > 0 ? 600 : 150};
+  placed best = on_rings(c, st, pl, &sh, cx, cy, rr, dir);
+  if ((best.strays || passages_under(c, best.x, best.y, sh.w[best.col], sh.h[best.col], st->line / 2)) &&
       c->n > 1) {
     /* no row or column fits by its own room, off other rooms' ways: each badge goes where it fits alone */
     for (int k = 0; k < c->n; k++) {
@@ -360,18 +469,30 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
     }
     return;
   }
-  double bw = best_col ? col_w : row_w, bh = best_col ? col_h : h;
-  if (cb_place_box(pl, cb_box_centered(bx, by, bw, bh))) p->oom = true;
   /* a leader where the marks are not plainly their room's: stray, or on a drawn graph (where rooms
    * are not dice) all but (within a few points) */
-  bool unsure = best_strays || (c->d->room_ft <= 0 && strays_in(c, bx, by, bw, bh, best_col, h, gap, 6));
-  if (unsure) lead(p, st, pl, cx, cy, rr, bx, by, bw, bh);
-  double x = bx - bw / 2, y = by - bh / 2;
+  bool unsure = best.strays || (c->d->room_ft <= 0 && strays_in(c, best.x, best.y, sh.w[best.col],
+                                                                sh.h[best.col], best.col, h, gap, 6));
+  if (unsure && c->d->room_ft <= 0 &&
+      leader_crossings(c, st, best.x, best.y, sh.w[best.col], sh.h[best.col]) > 0) {
+    /* that leader would cross another room's way: a spot between the rings, or on the room's own rim */
+    placed grid = on_grid(c, st, pl, &sh, cx, cy, rr, best.cost);
+    spot rim = c->n == 1 ? on_rim(c, st, pl, cx, cy, rr, dir, row_w, h) : (spot){INFINITY, cx, cy};
+    if (rim.cost < fmin(best.cost, grid.cost) - 1e-9)
+      best = (placed){rim.cost, rim.x, rim.y, 0, 0}, unsure = false;
+    else if (grid.cost < best.cost - 1e-9)
+      best = grid, unsure = best.strays ||
+                            strays_in(c, best.x, best.y, sh.w[best.col], sh.h[best.col], best.col, h, gap, 6);
+  }
+  double bw = sh.w[best.col], bh = sh.h[best.col];
+  if (cb_place_box(pl, cb_box_centered(best.x, best.y, bw, bh))) p->oom = true;
+  if (unsure) lead(p, st, pl, cx, cy, rr, best.x, best.y, bw, bh);
+  double x = best.x - bw / 2, y = best.y - bh / 2;
   for (int k = 0; k < c->n; k++) {
-    double mx = best_col ? bx : x + c->widths[k] / 2, my = best_col ? y + h / 2 : by;
+    double mx = best.col ? best.x : x + c->widths[k] / 2, my = best.col ? y + h / 2 : best.y;
     cb_symbol_badge(p, st, c->marks[k].sym, c->marks[k].text, mx, my);
     *used |= cb_map_mark_symbols(&c->marks[k]);
-    if (best_col)
+    if (best.col)
       y += h + gap;
     else
       x += c->widths[k] + gap;
@@ -651,7 +772,7 @@ static void map_rooms(const map_drawing *md) {
     }
     char num[16];
     snprintf(num, sizeof num, "%d", r->number);
-    double size = fmax(8, fmin(NUMBER_SIZE, rr * 1.05)), tw = cb_text_width(st->m, CB_FONT_BOLD, size, num);
+    double size = number_size(rr), tw = cb_text_width(st->m, CB_FONT_BOLD, size, num);
     cb_page_role(p, CB_ROLE_NUMBER, r->id, 0);
     cb_page_text(p, CB_FONT_BOLD, size, cx - tw / 2, cy + size * 0.34, st->ink, num);
   }

@@ -136,7 +136,9 @@ static int segment_meets(seg s, cb_box b) {
   return 1;
 }
 
-double cb_place_cost(cb_place *pl, cb_box b) {
+double cb_place_cost(cb_place *pl, cb_box b) { return cb_place_cost_beside(pl, b, NAN, NAN); }
+
+double cb_place_cost_beside(cb_place *pl, cb_box b, double cx, double cy) {
   double cost = 0;
   if (b.x0 < pl->bounds.x0 || b.y0 < pl->bounds.y0 || b.x1 > pl->bounds.x1 || b.y1 > pl->bounds.y1)
     cost += COST_OUTSIDE;
@@ -149,7 +151,12 @@ double cb_place_cost(cb_place *pl, cb_box b) {
   for (int k = 0; k < n; k++) {
     int id = pl->near[k], i = id / KINDS;
     switch (id % KINDS) {
-    case KIND_CIRC: cost += (size_t)i < pl->ncircs && circle_meets(pl->circs[i], b) ? COST_ROOM : 0; break;
+    case KIND_CIRC:
+      cost += (size_t)i < pl->ncircs && !(pl->circs[i].cx == cx && pl->circs[i].cy == cy) &&
+                      circle_meets(pl->circs[i], b)
+                  ? COST_ROOM
+                  : 0;
+      break;
     case KIND_BOX: cost += (size_t)i < pl->nboxes && boxes_meet(pl->boxes[i], b) ? COST_BOX : 0; break;
     default: cost += (size_t)i < pl->nsegs && segment_meets(pl->segs[i], b) ? COST_LINE : 0; break;
     }

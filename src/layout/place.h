@@ -27,6 +27,8 @@ const cb_error *cb_place_error(const cb_place *pl);
 
 /* What putting b here costs: 0 when it touches nothing and stays inside. */
 double cb_place_cost(cb_place *pl, cb_box b); /* not const: queries stamp what they count */
+/* The same, leaving out the circles centred at (cx, cy): a box on its own room's rim. */
+double cb_place_cost_beside(cb_place *pl, cb_box b, double cx, double cy);
 
 /* Helpers. */
 cb_box cb_box_centered(double cx, double cy, double w, double h);

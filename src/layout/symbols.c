@@ -363,6 +363,9 @@ void cb_symbol_passage_mark(const cb_symbols *st, cb_symbol s, double *w, double
   case CB_SYM_STAIRS:
   case CB_SYM_LADDER: *w = b * 1.9, *h = b; break;
   case CB_SYM_LOCKED: *w = b * 0.9, *h = b * 1.1; break;
+  /* a disc's letter keeps to the smallest legible size, so on small marks it is the larger */
+  case CB_SYM_SECRET:
+  case CB_SYM_CONCEALED: *w = *h = fmax(b * 0.95, 2 * disc_radius(st)); break;
   default: *w = *h = b * 0.95; break;
   }
 }

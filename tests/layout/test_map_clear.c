@@ -604,7 +604,12 @@ static void nothing_draws_through_anything(void **state) {
    *   panels are crowded) when a leader's crossings cost nothing; 210 since each costs more than a
    *   spot with a clear leader, and badges keep off the lines (above), which costs some crossings
    *   (80 at two levels, 130 at three). Those left lead out of a room boxed in by its ways, where
-   *   no spot beside it is clear (seed 4's room 8 first). */
+   *   no spot beside it is clear (seed 4's room 8 first); 110 (21 at two levels, 89 at three) since
+   *   such a room's marks try a finer grid round it for a leader clear of the ways, and then its own
+   *   rim, clear of its number (seed 4's room 8 and seed 117's room 7 sit on their rims). Those left
+   *   are mostly on the panels of three levels, whose rooms are at their least (7.5 pt) and boxed
+   *   in (seed 10's room 3 first). The first seeds are the densest: 28 of the first 100 sheets, 55
+   *   of 200, 74 of 300, 91 of 400, hence the ceiling of 28 a 100 sheets up to 110. */
   bool bs = strcmp(gen, "battleships") == 0, pc = strcmp(gen, "preconnect") == 0;
   int over_allowed = 0, stray_allowed = 0,
       /* preconnect's padlocks (and trap and obstruction marks) and key ids on a door, stairs or
@@ -634,10 +639,9 @@ static void nothing_draws_through_anything(void **state) {
        * small room's number runs over its walls) tells the sheet the map is cramped, and the sheet
        * takes a size where it is not; 40 since a key id stands clear of its padlock's shackle, not
        * over it (one more mark for badges to keep off; measured, seed 16's room 3 first) */
-      leaders_allowed = (bs   ? 210
-                         : pc ? 40
-                              : 0) *
-                        seeds / 500,
+      leaders_allowed = bs   ? (28 * seeds / 100 < 110 ? 28 * seeds / 100 : 110)
+                        : pc ? 40 * seeds / 500
+                             : 0,
       numbers_allowed = 0;
   if (f.crossed_room + f.small_number + f.small_text + f.numbers_touch + f.no_goal + f.no_boss + f.no_key +
           f.no_lock + f.number_twice ||
@@ -761,13 +765,18 @@ static void check_card_marks(const cb_page *p, card_marks *c, const char *what) 
  * apart (seed 53's 8-0 and 9-0 were on one spot; 27 of 400 then, 9 after);
  * 5 (seed 8's 1-2 and 4-13 first) until a slanting door's mark was kept
  * apart by its box as turned on the page, not its upright reach. All held
- * to 0. */
+ * to 0. At 400 sheets one more (seed 363's secret ways out of 5 and 7:
+ * their discs, drawn at the least legible letter, twice the size their
+ * marks reported) until a disc's mark reported its size and a way out's
+ * mark tried aside of more spots. */
 static void cards_marks_are_legible(void **state) {
   (void)state;
   const char *env = getenv("CB_MAP_SEEDS");
   int seeds = env ? atoi(env) : 200;
   card_marks c = {0};
-  for (int seed = 1; seed <= seeds; seed++) {
+  /* and seed 363 (7x7) beyond them: its two secret ways out of the dungeon shared a spot (issue 22) */
+  for (int k = 1; k <= seeds + (seeds < 363); k++) {
+    int seed = k <= seeds ? k : 363;
     cb_cards_options seven = {.grid = {7, 7}};
     cb_gen_options o = {.seed = (uint64_t)seed};
     if (seed % 2)
@@ -1258,10 +1267,11 @@ static void nothing_crosses_the_frame(void **state) {
   const char *env = getenv("CB_MAP_SEEDS");
   int seeds = env ? atoi(env) : 200, crossing = 0, sheets = 0, covered = 0;
   char first[256] = "", cfirst[256] = "";
-  for (int k = 0; k < seeds + 13; k++) {
+  for (int k = 0; k < seeds + 14; k++) {
     int seed = k < seeds ? k + 1 : k - seeds + 1, sectors = k < seeds ? 0 : k < seeds + 10 ? 3 : 5;
     if (k == seeds + 12)
       seed = 360, sectors = 0; /* a room's badges crossed its frame before the placer knew it */
+    if (k == seeds + 13) seed = 333, sectors = 0; /* its 'g' lay under a tunnel (below) */
     cb_dungeon *d = leximorph_of(seed, sectors);
     cb_document doc = {0};
     lay_out_sheet(d, d, false, &doc);
@@ -1276,14 +1286,15 @@ static void nothing_crosses_the_frame(void **state) {
   }
   printf("leximorph    %d sheets: %d with something across the map frame%s%s\n", sheets, crossing,
          first[0] ? "; first: " : "", first);
-  printf("leximorph    %d sheets: %d with a caption under a tunnel%s%s\n", seeds + 1, covered,
+  printf("leximorph    %d sheets: %d with a caption under a tunnel%s%s\n", seeds + 2, covered,
          cfirst[0] ? "; first: " : "", cfirst);
   if (crossing) fail_msg("%s", first);
-  /* a ceiling, measured, not yet 0: on the smallest sketches (tunnels at their least, 4.5 pt) some
-   * sectors have no spot clear even for the letter alone (4 of 200 sheets, seed 52 first; 103 before
-   * the captions kept clear of the passages beyond doors and let the rolls go; 1 of 400, seed 333,
-   * since the marks keep inside the frame: 5 of 400 before) */
-  if (covered > seeds / 400) fail_msg("%s", cfirst);
+  /* on the smallest sketches (tunnels at their least, 4.5 pt) some sectors have no spot clear even
+   * for the letter alone (4 of 200 sheets, seed 52 first; 103 before the captions kept clear of the
+   * passages beyond doors and let the rolls go; 1 of 400, seed 333, since the marks keep inside the
+   * frame: 5 of 400 before); 0 since such a letter goes down to the least size we print (issue 22:
+   * seed 333's 'g', checked beyond the seeds swept) */
+  if (covered) fail_msg("%s", cfirst);
 }
 
 #define MARKS(gen)                                                                                           \

@@ -665,12 +665,17 @@ static void draw_exit(cb_page *p, const cb_symbols *st, const geo *g, const cb_d
   double sw, sh, ux = dx / len, uy = dy / len, off = 0, where = 0.5;
   cb_symbol_passage_mark(st, s, &sw, &sh);
   /* where along the stub, and how far aside (in marks), the mark may go: the middle first */
-  static const double along[] = {0.5, 0.25, 0.8, 1, 0.5, 0.5}, aside[] = {0, 0, 0, 0, 1.1, -1.1};
-  for (int k = 0; k < 6 && sw > 0; k++) {
+  static const double along[] = {0.5, 0.25, 0.8, 1, 0.5, 0.5, 0.25, 0.25, 0.8, 0.8},
+                      aside[] = {0, 0, 0, 0, 1.1, -1.1, 1.1, -1.1, 1.1, -1.1};
+  for (int k = 0; k < (int)(sizeof along / sizeof *along) && sw > 0; k++) {
     double o = aside[k] * fmax(sw, sh), sx = ax - uy * o + ux * stub * along[k],
            sy = ay + ux * o + uy * stub * along[k];
     spot c = {sx - sw / 2, sy - sh / 2, sx + sw / 2, sy + sh / 2};
-    bool clear = true;
+    /* the mark keeps off the other cards, and a stub moved aside too, along it and at its end */
+    bool clear = !on_a_card(g, d, pr, a->level, sx, sy, sw, sh, ps->from, 0);
+    for (int q = 0; q <= 8 && o != 0 && clear; q++)
+      clear = !on_a_card(g, d, pr, a->level, ax - uy * o + ux * stub * q / 8, ay + ux * o + uy * stub * q / 8,
+                         st->line, st->line, ps->from, 0);
     for (int t = 0; t < taken->n && clear; t++)
       clear = !spots_meet(c, taken->at[t], 0.3);
     if (clear) {

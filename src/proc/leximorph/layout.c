@@ -318,26 +318,29 @@ static double caption_form(const cb_symbols *st, const cb_sketch_sector *s, int 
 static void caption(cb_page *p, const cb_symbols *st, const cb_sketch *sk, view *v,
                     const cb_sketch_sector *s) {
   double side = sk->sector_ft * v->s, big = fmax(9, fmin(22, side * 0.11)), small = CAPTION_SIZE;
-  double lw = cb_text_width(st->m, CB_FONT_BOLD, big, s->letter) + small * 0.5, h = big * 1.15;
   char lines[2][96] = {"", ""};
-  double x = 0, y = 0, w = 0, lift = 0;
+  double x = 0, y = 0, w = 0, lift = 0, size = big, lw = 0;
   int best = -1;
-  for (int form = 0; form < 4 && (best < 0 || best > 0); form++) {
+  /* form 4: the letter alone at the least size we print, where at its own it lies on a tunnel (a
+   * tunnel's sample weighs 10) */
+  for (int form = 0; form < 5 && (best < 0 || best >= (form < 4 ? 1 : 10)); form++) {
     char l[2][96];
-    double fw = caption_form(st, s, form, side, lw, l), fx, fy;
+    double b = form < 4 ? big : small, blw = cb_text_width(st->m, CB_FONT_BOLD, b, s->letter) + small * 0.5;
+    double fw = caption_form(st, s, form < 4 ? form : 3, side, blw, l), fx, fy;
     /* from its top (a first line stands above a small letter) down to the letter's foot */
-    double flift = l[0][0] ? fmax(0, small * 1.9 - big * 0.95) : 0;
-    int hits = caption_at(sk, v, s, (double[3]){fw, h, flift}, small * 0.6, &fx, &fy);
+    double flift = l[0][0] ? fmax(0, small * 1.9 - b * 0.95) : 0;
+    int hits = caption_at(sk, v, s, (double[3]){fw, b * 1.15, flift}, small * 0.6, &fx, &fy);
     if (best < 0 || hits < best) {
-      best = hits, x = fx, y = fy, w = fw, lift = flift;
+      best = hits, x = fx, y = fy, w = fw, lift = flift, size = b, lw = blw;
       memcpy(lines, l, sizeof l);
     }
   }
+  double h = size * 1.15;
   if (v->pl.spots) put(&v->pl, (spot){x + w / 2, y + (h - lift) / 2, w / 2, (h + lift) / 2, FIRM});
-  cb_page_text(p, CB_FONT_BOLD, big, x, y + big * 0.95, shade(st, LETTER), s->letter);
+  cb_page_text(p, CB_FONT_BOLD, size, x, y + size * 0.95, shade(st, LETTER), s->letter);
   if (lines[0][0])
-    cb_page_text(p, CB_FONT_ITALIC, small, x + lw, y + big * 0.95 - small * 1.15, LABEL, lines[0]);
-  if (lines[1][0]) cb_page_text(p, CB_FONT_ITALIC, small, x + lw, y + big * 0.95, LABEL, lines[1]);
+    cb_page_text(p, CB_FONT_ITALIC, small, x + lw, y + size * 0.95 - small * 1.15, LABEL, lines[0]);
+  if (lines[1][0]) cb_page_text(p, CB_FONT_ITALIC, small, x + lw, y + size * 0.95, LABEL, lines[1]);
 }
 
 static void tunnels(cb_page *p, const cb_symbols *st, const cb_sketch *sk, const view *v, int pass) {
