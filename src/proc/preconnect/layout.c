@@ -16,7 +16,10 @@ static const cb_rgb GRID = {0.80, 0.86, 0.92};
 static const double MARGIN_PT = 14, MAX_SCALE = 4, NUMBER_SIZE = 10, MIN_NUMBER = 8;
 static const double CORRIDOR_FT = 5; /* drawn width of a corridor */
 static const double EPS = 1e-6;
-enum { MAX_PIECE = 40 }; /* points in a stretch of corridor: its corners, and two more */
+static const double LEAD_ACROSS = 100; /* a leader across another room's corridor, as 100 of its own */
+static const double NEAR_CAP = 8;      /* how far past a search's spots the corridors it tests are gathered */
+enum { MAX_PIECE = 40 };               /* points in a stretch of corridor: its corners, and two more */
+enum { MAX_RING = 300 };               /* spots a ring of a badge's far search tries at most */
 static const char *const FACING_WORD[CB_FACING_COUNT] = {"north", "east", "south", "west"};
 
 /* Plane (feet) to page (points). A map much taller than its box is turned a
@@ -224,6 +227,9 @@ static double clearance(const cb_symbols *st, const view *v, const cb_dungeon *d
   return least;
 }
 
+/* fmax without its call, for the searches' inner loops (no NaN reaches them) */
+static inline double bigger(double a, double b) { return a > b ? a : b; }
+
 /* The least of `least` and how far apart two boxes are that lie gx apart
  * across and gy up and down (less than 0 by as much as they overlap): the
  * distance is worked out only where it could be the less. */
@@ -241,11 +247,39 @@ static bool on_wall_of(const cb_pc_room *r, cb_pc_point q) {
          (in_y && (fabs(q.x - r->x) < EPS || fabs(q.x - r->x - r->w) < EPS));
 }
 
+static cb_pc_point from_page(const view *v, double px, double py);
+
+/* A corridor leg's drawn band on the page: its ends' extremes and how far
+ * the band reaches past them (half its width, but for an end on room r's
+ * wall: it stops there, nothing of it enters the room). */
+typedef struct leg_band {
+  double minx, maxx, miny, maxy, ex0, ex1, ey0, ey1;
+  bool own; /* a corridor of the room asked about */
+} leg_band;
+
+static void band_of(const view *v, const cb_pc_room *r, const cb_pc_point *w, int n, int k, double edge,
+                    leg_band *b) {
+  double ax, ay, bx, by;
+  to_page(v, w[k - 1].x, w[k - 1].y, &ax, &ay);
+  to_page(v, w[k].x, w[k].y, &bx, &by);
+  bool across_x = fabs(ay - by) > fabs(ax - bx); /* an upright leg is as wide as the band in x */
+  double lo = k > 1 || !on_wall_of(r, w[0]) ? edge : 0, hi = k + 1 < n || !on_wall_of(r, w[n - 1]) ? edge : 0;
+  b->minx = fmin(ax, bx), b->maxx = fmax(ax, bx), b->miny = fmin(ay, by), b->maxy = fmax(ay, by);
+  b->ex0 = across_x ? edge : (ax < bx ? lo : hi), b->ex1 = across_x ? edge : (ax < bx ? hi : lo);
+  b->ey0 = across_x ? (ay < by ? lo : hi) : edge, b->ey1 = across_x ? (ay < by ? hi : lo) : edge;
+}
+
+/* How far a box 2hw by 2hh about (x, y) keeps from band b, as nearer() takes it. */
+static inline double band_gap(const leg_band *b, double least, double x, double y, double hw, double hh) {
+  double gx = bigger(b->minx - b->ex0 - (x + hw), (x - hw) - b->maxx - b->ex1);
+  double gy = bigger(b->miny - b->ey0 - (y + hh), (y - hh) - b->maxy - b->ey1);
+  return nearer(least, gx, gy);
+}
+
 /* How far a box 2hw by 2hh about (x, y) keeps from the nearest corridor's
  * drawn band (its ink outside included), in points, cap at most; less than
- * 0 by as much as they overlap. A band is taken to reach half its width
- * past its ends, but for an end on room r's wall (it stops there: nothing
- * of it enters the room). The corridors of room `skip` are left out (0: none). */
+ * 0 by as much as they overlap. The corridors of room `skip` are left out
+ * (0: none). */
 static double corridor_clearance(const cb_symbols *st, const view *v, const cb_preconnect_proc *pp,
                                  const cb_pc_room *r, double x, double y, double hw, double hh, double cap,
                                  int skip) {
@@ -264,17 +298,59 @@ static double corridor_clearance(const cb_symbols *st, const view *v, const cb_p
         double lo_x = fmax(fmin(ax, bx) - edge - (x + hw), (x - hw) - fmax(ax, bx) - edge),
                lo_y = fmax(fmin(ay, by) - edge - (y + hh), (y - hh) - fmax(ay, by) - edge);
         if (lo_x >= least || lo_y >= least) continue;
-        bool across_x = fabs(ay - by) > fabs(ax - bx); /* an upright leg is as wide as the band in x */
-        double lo = k > 1 || !on_wall_of(r, w[0]) ? edge : 0,
-               hi = k + 1 < n || !on_wall_of(r, w[n - 1]) ? edge : 0;
-        double ex0 = across_x ? edge : (ax < bx ? lo : hi), ex1 = across_x ? edge : (ax < bx ? hi : lo);
-        double ey0 = across_x ? (ay < by ? lo : hi) : edge, ey1 = across_x ? (ay < by ? hi : lo) : edge;
-        double gx = fmax(fmin(ax, bx) - ex0 - (x + hw), (x - hw) - fmax(ax, bx) - ex1);
-        double gy = fmax(fmin(ay, by) - ey0 - (y + hh), (y - hh) - fmax(ay, by) - ey1);
-        least = nearer(least, gx, gy);
+        leg_band b;
+        band_of(v, r, w, n, k, edge, &b);
+        least = band_gap(&b, least, x, y, hw, hh);
       }
     }
   return least;
+}
+
+/* The bands of every corridor that may reach the box x0..x1, y0..y1, into
+ * out (malloc-owned, NULL when none or out of memory); returns how many. */
+static int bands_near(const cb_symbols *st, const view *v, const cb_preconnect_proc *pp, const cb_pc_room *r,
+                      const double box[4], leg_band **out) {
+  double edge = v->cw / 2 + st->line, far = (edge + 3) / v->scale;
+  int n = 0, cap = 0;
+  *out = NULL;
+  /* the box in the plan's feet, a little wider, to pass by the legs far from it before their bands */
+  cb_pc_point c0 = from_page(v, box[0], box[1]), c1 = from_page(v, box[2], box[3]);
+  double fx0 = fmin(c0.x, c1.x) - far, fx1 = fmax(c0.x, c1.x) + far, fy0 = fmin(c0.y, c1.y) - far,
+         fy1 = fmax(c0.y, c1.y) + far;
+  for (int i = 0; i < pp->ndoors; i++)
+    for (int part = 0; part < 2; part++) {
+      const cb_pc_door *dr = &pp->doors[i];
+      const cb_pc_point *w = part ? dr->side : dr->points;
+      int np = part ? dr->nside : dr->npoints;
+      for (int k = 1; k < np; k++) {
+        if (fmin(w[k - 1].x, w[k].x) > fx1 || fmax(w[k - 1].x, w[k].x) < fx0 ||
+            fmin(w[k - 1].y, w[k].y) > fy1 || fmax(w[k - 1].y, w[k].y) < fy0)
+          continue;
+        leg_band b;
+        band_of(v, r, w, np, k, edge, &b);
+        if (b.minx - edge > box[2] + 1 || b.maxx + edge < box[0] - 1 || b.miny - edge > box[3] + 1 ||
+            b.maxy + edge < box[1] - 1)
+          continue;
+        if (n == cap) {
+          leg_band *grown = realloc(*out, (size_t)(cap = cap ? 2 * cap : 16) * sizeof *grown);
+          if (!grown) return n;
+          *out = grown;
+        }
+        b.own = dr->room == r->room || dr->to == r->room;
+        (*out)[n++] = b;
+      }
+    }
+  return n;
+}
+
+/* corridor_clearance over bands b (n of them, from bands_near for a box
+ * reaching `cap` past the box asked of): the same, for the corridors that
+ * can come near; own: the corridors of the room asked about left out. */
+static double bands_clearance(const leg_band *b, int n, bool own, double x, double y, double hw, double hh,
+                              double cap) {
+  for (int k = 0; k < n; k++)
+    if (!own || !b[k].own) cap = band_gap(&b[k], cap, x, y, hw, hh);
+  return cap;
 }
 
 /* The least of `least` and how far (x, y) keeps from room r's box (0 inside it), in points. */
@@ -297,19 +373,34 @@ static double number_of(const cb_symbols *st, const cb_dungeon *d, const view *v
   return size;
 }
 
+/* A room on the page grown to hold its number (a small room's number runs
+ * over its walls): its middle and half sizes. */
+typedef struct room_reach {
+  double cx, cy, rx, ry;
+} room_reach;
+
+static room_reach reach_of(const cb_symbols *st, const cb_dungeon *d, const view *v, const cb_pc_room *r) {
+  char num[16];
+  double tw, size = number_of(st, d, v, r, num, &tw);
+  room_reach rr = {.rx = fmax(r->w * v->scale, tw + 2) / 2, .ry = fmax(r->h * v->scale, size + 2) / 2};
+  to_page(v, r->x + r->w / 2, r->y + r->h / 2, &rr.cx, &rr.cy);
+  return rr;
+}
+
+/* The least of `least` and how far a box 2hw by 2hh about (x, y) lies from room rr; 0 when they meet. */
+static inline double reach_nearer(double least, const room_reach *rr, double x, double y, double hw,
+                                  double hh) {
+  return nearer(least, fmax(0, fabs(x - rr->cx) - (rr->rx + hw)), fmax(0, fabs(y - rr->cy) - (rr->ry + hh)));
+}
+
 /* How far a box 2hw by 2hh about (x, y) lies from the nearest room, grown
- * to hold its number (a small room's number runs over its walls); 0 when
- * they meet. */
+ * to hold its number; 0 when they meet. */
 static double rooms_clearance(const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
                               const view *v, double x, double y, double hw, double hh) {
   double least = INFINITY;
   for (int i = 0; i < pp->nrooms; i++) {
-    const cb_pc_room *r = &pp->rooms[i];
-    char num[16];
-    double tw, size = number_of(st, d, v, r, num, &tw), cx, cy;
-    to_page(v, r->x + r->w / 2, r->y + r->h / 2, &cx, &cy);
-    double rx = fmax(r->w * v->scale, tw + 2) / 2 + hw, ry = fmax(r->h * v->scale, size + 2) / 2 + hh;
-    least = nearer(least, fmax(0, fabs(x - cx) - rx), fmax(0, fabs(y - cy) - ry));
+    room_reach rr = reach_of(st, d, v, &pp->rooms[i]);
+    least = reach_nearer(least, &rr, x, y, hw, hh);
   }
   return least;
 }
@@ -356,6 +447,9 @@ typedef struct spot_ask {
   const double (*doors)[4]; /* the boxes of the doors' and crossings' marks (their words first), which
                              * the fallbacks keep off */
   int ndoors, nwords;
+  const cb_dungeon *d;
+  double frame[4]; /* the map's box, which a badge stays inside */
+  bool cramped;    /* led from afar where the spot by its room lay over words (mark_spot) */
 } spot_ask;
 
 /* How far a badge at (x, y) keeps from the marks placed, and the doors' marks the spot is told of. */
@@ -477,29 +571,325 @@ static bool astride(const spot_ask *a, double *ex, double *ey) {
  * room than any other, off every room and clear of every corridor's edge;
  * failing those, an inside corner that misses the number (box `num`), a spot
  * beyond a corner of the room, a spot inside a narrow room just clear of its
- * walls, astride a wall, then the same spots outside over none but its own
- * room's corridors (which leave from under it); the least bad when none is. */
-static void mark_spot(spot_ask a, bool inside, double *ex, double *ey) {
-  double ax, ay, bx, by;
+ * walls, astride a wall, then (when `own`) the same spots outside over none
+ * but its own room's corridors (which leave from under it); the least bad
+ * when none is (then false, unless it only touches a corridor, by half a
+ * point at most). */
+static bool near_spot(spot_ask a, bool inside, bool own, double *ex, double *ey) {
   const int counts[2] = {a.ndoors, a.nwords}; /* the fallbacks keep off every mark, then off the words */
-  to_page(a.v, a.r->x, a.r->y, &ax, &ay);
-  to_page(a.v, a.r->x + a.r->w, a.r->y + a.r->h, &bx, &by);
-  a.x0 = fmin(ax, bx), a.y0 = fmin(ay, by), a.x1 = fmax(ax, bx), a.y1 = fmax(ay, by), a.ndoors = 0;
+  a.ndoors = 0;
   *ex = a.x0 + a.hw + 2.5, *ey = a.y0 + a.hh + 2.5;
   /* rooms are drawn over the corridors: none shows inside one; a corner the
    * room's other marks left, the top left foremost */
-  if (inside && inside_corner(&a, 2.5, 1, ex, ey)) return;
+  if (inside && inside_corner(&a, 2.5, 1, ex, ey)) return true;
   double best = along_walls(&a, ex, ey), x = *ex, y = *ey;
-  if (best >= 0) return;
+  if (best >= 0) return true;
   /* over its own room's corridors only where the best along the walls is more than a touch over */
-  for (int k = 0; k < (best < -0.5 ? 4 : 2); k++) {
+  for (int k = 0; k < (own && best < -0.5 ? 4 : 2); k++) {
     a.ndoors = counts[k % 2], a.skip = k < 2 ? 0 : a.r->room;
     if (k < 2 && (inside_corner(&a, 2.5, 0, ex, ey) || outside_corner(&a, ex, ey) ||
                   inside_tight(&a, ex, ey) || astride(&a, ex, ey)))
-      return;
-    if (k >= 2 && (along_walls(&a, ex, ey) >= 0 || outside_corner(&a, ex, ey) || astride(&a, ex, ey))) return;
+      return true;
+    if (k >= 2 && (along_walls(&a, ex, ey) >= 0 || outside_corner(&a, ex, ey) || astride(&a, ex, ey)))
+      return true;
   }
   *ex = x, *ey = y;
+  return best >= -0.5;
+}
+
+/* Does a badge at (x, y) lie nearer another room than its own (a reader
+ * would take it for the other's)? Its own room's corners are not counted
+ * as near: a reader measures from its middle, out to the round of its
+ * shorter side. */
+static bool strays(const spot_ask *a, double x, double y) {
+  double half = fmin(a->x1 - a->x0, a->y1 - a->y0) / 2,
+         own = fmax(room_nearer(INFINITY, a->v, a->r, x, y),
+                    hypot(x - (a->x0 + a->x1) / 2, y - (a->y0 + a->y1) / 2) - half),
+         other = INFINITY;
+  for (int i = 0; i < a->pp->nrooms; i++)
+    if (a->pp->rooms[i].room != a->r->room) other = room_nearer(other, a->v, &a->pp->rooms[i], x, y);
+  return other < own - 0.5;
+}
+
+/* Where a leader from the room to a badge at (x, y) starts: on the wall
+ * facing it, in the middle third of that wall. */
+static void leader_start(const spot_ask *a, double x, double y, double *sx, double *sy) {
+  double w = a->x1 - a->x0, h = a->y1 - a->y0;
+  double out_x = fmax(a->x0 - x, x - a->x1) / w, out_y = fmax(a->y0 - y, y - a->y1) / h;
+  *sx = fmin(fmax(x, a->x0 + w / 3), a->x1 - w / 3), *sy = fmin(fmax(y, a->y0 + h / 3), a->y1 - h / 3);
+  if (out_x > out_y)
+    *sx = x < a->x0 ? a->x0 : a->x1;
+  else
+    *sy = y < a->y0 ? a->y0 : a->y1;
+}
+
+/* What lies near a badge's far search (far_spot): the corridor bands, the
+ * rooms (their boxes on the page, and grown to hold their numbers) and the
+ * marks a spot in the search's box, or its leader, may come near; each
+ * filed in the cells of a grid over that box that it reaches (grown by a
+ * point), so a spot is tested against its neighbours only, not the whole
+ * map. Gathered once a search; malloc-owned (near_free). */
+enum { NEAR_BAND, NEAR_GROWN, NEAR_ROOM, NEAR_MARK, NEAR_KINDS };
+typedef struct near_set {
+  leg_band *bands;
+  double (*box)[4];  /* every item's box: a band's reach, a room's, a room grown, a mark's */
+  int *ids;          /* a room's id, by item */
+  int *start, *code; /* cell c holds items code[start[c] .. start[c + 1]) */
+  int nbands, nitems, nx, ny;
+  double x0, y0, cell;
+} near_set;
+
+static void near_free(near_set *ns) {
+  free(ns->bands), free(ns->box), free(ns->ids), free(ns->start), free(ns->code);
+  *ns = (near_set){0};
+}
+
+/* Does box e come within a point of box `box` (x0, y0, x1, y1)? */
+static bool box_near(const double e[4], const double box[4]) {
+  return e[0] <= box[2] + 1 && e[2] >= box[0] - 1 && e[1] <= box[3] + 1 && e[3] >= box[1] - 1;
+}
+
+/* Adds an item of kind `kind` with box e, when near `box`. */
+static void near_add(near_set *ns, const double box[4], const double e[4], int kind, int id) {
+  if (!box_near(e, box)) return;
+  memcpy(ns->box[ns->nitems], e, sizeof ns->box[0]);
+  ns->ids[ns->nitems] = id, ns->code[ns->nitems++] = kind;
+}
+
+/* The grid cell that x falls in along one axis of n cells from `at` (the first or last beyond them). */
+static inline int cell_at(double at, double cell, int n, double x) {
+  double f = (x - at) / cell;
+  return f >= n - 1 ? n - 1 : f > 0 ? (int)f : 0;
+}
+
+/* The grid cells c0..c1 that x0..x1 spans along one axis of n cells from `at`. */
+static inline void cells_of(double at, double cell, int n, double x0, double x1, int *c0, int *c1) {
+  *c0 = cell_at(at, cell, n, x0), *c1 = cell_at(at, cell, n, x1);
+}
+
+/* Files every item of ns in the cells its box grown by a point reaches
+ * (two passes: count, then place); false when out of memory. */
+static bool near_file(near_set *ns) {
+  int ncells = ns->nx * ns->ny, *kind = ns->code, total = 0;
+  ns->start = calloc((size_t)ncells + 1, sizeof *ns->start);
+  if (!ns->start) return false;
+  for (int pass = 0; pass < 2; pass++) {
+    for (int i = 0; i < ns->nitems; i++) {
+      const double *e = ns->box[i];
+      int cx0, cx1, cy0, cy1;
+      cells_of(ns->x0, ns->cell, ns->nx, e[0] - 1, e[2] + 1, &cx0, &cx1);
+      cells_of(ns->y0, ns->cell, ns->ny, e[1] - 1, e[3] + 1, &cy0, &cy1);
+      for (int cy = cy0; cy <= cy1; cy++)
+        for (int cx = cx0; cx <= cx1; cx++)
+          if (pass == 0)
+            ns->start[cy * ns->nx + cx + 1]++;
+          else
+            ns->code[ns->start[cy * ns->nx + cx]++] = i * NEAR_KINDS + kind[i];
+    }
+    if (pass == 0) {
+      for (int c = 0; c < ncells; c++)
+        ns->start[c + 1] += ns->start[c];
+      total = ns->start[ncells];
+      if (!(ns->code = malloc(sizeof *ns->code * (size_t)(total + 1)))) {
+        ns->code = kind; /* near_free frees it */
+        return false;
+      }
+    }
+  }
+  for (int c = ncells; c > 0; c--)
+    ns->start[c] = ns->start[c - 1]; /* each cell's start, shifted back */
+  ns->start[0] = 0;
+  free(kind);
+  return true;
+}
+
+/* Gathers into ns what lies near `box` for badge a; false when out of memory. */
+static bool near_gather(const spot_ask *a, const double box[4], near_set *ns) {
+  const cb_preconnect_proc *pp = a->pp;
+  *ns = (near_set){0};
+  ns->nbands = bands_near(a->st, a->v, pp, a->r, box, &ns->bands);
+  size_t most = (size_t)(ns->nbands + 2 * pp->nrooms + a->ntaken + a->ndoors + 1);
+  ns->box = malloc(sizeof *ns->box * most), ns->ids = malloc(sizeof *ns->ids * most);
+  ns->code = malloc(sizeof *ns->code * most); /* each item's kind, till filed */
+  if (!ns->box || !ns->ids || !ns->code) return false;
+  for (int k = 0; k < ns->nbands; k++) {
+    const leg_band *b = &ns->bands[k];
+    double e[4] = {b->minx - b->ex0, b->miny - b->ey0, b->maxx + b->ex1, b->maxy + b->ey1};
+    near_add(ns, (const double[4]){-INFINITY, -INFINITY, INFINITY, INFINITY}, e, NEAR_BAND, k);
+  }
+  for (int i = 0; i < pp->nrooms; i++) {
+    const cb_pc_room *r = &pp->rooms[i];
+    char num[16];
+    double tw, size = number_of(a->st, a->d, a->v, r, num, &tw), cx, cy, ax, ay, bx, by;
+    to_page(a->v, r->x + r->w / 2, r->y + r->h / 2, &cx, &cy);
+    to_page(a->v, r->x, r->y, &ax, &ay);
+    to_page(a->v, r->x + r->w, r->y + r->h, &bx, &by);
+    double rx = fmax(r->w * a->v->scale, tw + 2) / 2, ry = fmax(r->h * a->v->scale, size + 2) / 2;
+    near_add(ns, box, (const double[4]){cx - rx, cy - ry, cx + rx, cy + ry}, NEAR_GROWN, r->room);
+    near_add(ns, box, (const double[4]){fmin(ax, bx), fmin(ay, by), fmax(ax, bx), fmax(ay, by)}, NEAR_ROOM,
+             r->room);
+  }
+  for (int i = 0; i < a->ntaken; i++)
+    near_add(ns, box, a->taken[i], NEAR_MARK, 0);
+  for (int i = 0; i < a->ndoors; i++)
+    near_add(ns, box, a->doors[i], NEAR_MARK, 0);
+  ns->cell = fmax(8, 2 * fmax(a->hw, a->hh)), ns->x0 = box[0], ns->y0 = box[1];
+  ns->nx = (int)fmin(256, ceil((box[2] - box[0]) / ns->cell) + 1);
+  ns->ny = (int)fmin(256, ceil((box[3] - box[1]) / ns->cell) + 1);
+  return near_file(ns);
+}
+
+/* How far a box 2hw by 2hh about (x, y) keeps from the items near it (ns)
+ * of kinds 1 << NEAR_... in `kinds`, up to `least`. */
+static double near_gap(const near_set *ns, unsigned kinds, double least, double x, double y, double hw,
+                       double hh) {
+  int cx0, cx1, cy0, cy1;
+  cells_of(ns->x0, ns->cell, ns->nx, x - hw, x + hw, &cx0, &cx1);
+  cells_of(ns->y0, ns->cell, ns->ny, y - hh, y + hh, &cy0, &cy1);
+  for (int cy = cy0; cy <= cy1; cy++)
+    for (int cx = cx0; cx <= cx1; cx++)
+      for (int j = ns->start[cy * ns->nx + cx]; j < ns->start[cy * ns->nx + cx + 1]; j++) {
+        int kind = ns->code[j] % NEAR_KINDS, i = ns->code[j] / NEAR_KINDS;
+        if (!(kinds & (1u << kind))) continue;
+        if (kind == NEAR_BAND) {
+          least = band_gap(&ns->bands[ns->ids[i]], least, x, y, hw, hh);
+          continue;
+        }
+        const double *e = ns->box[i];
+        least =
+            nearer(least, bigger(e[0] - (x + hw), (x - hw) - e[2]), bigger(e[1] - (y + hh), (y - hh) - e[3]));
+      }
+  return least;
+}
+
+/* What a leader from the room to a badge at (x, y) costs: the corridors it
+ * crosses (sampled every half point), one for each of its own room's and
+ * LEAD_ACROSS for each of other rooms' (which would lead the eye down the
+ * wrong way), INFINITY where it runs over another room (or the badge on its
+ * own room). Only what lies near (ns) can meet it. It stops counting at
+ * `enough` (a leader that costs as much is not taken). */
+static double leader_cost(const spot_ask *a, const near_set *ns, double x, double y, double enough) {
+  double sx, sy;
+  leader_start(a, x, y, &sx, &sy);
+  int steps = (int)(hypot(x - sx, y - sy) * 2) + 1;
+  double crossed = 0;
+  bool in = false, in_other = false;
+  for (int i = 0; i <= steps && crossed < enough; i++) {
+    double t = (double)i / steps, px = sx + (x - sx) * t, py = sy + (y - sy) * t;
+    int c = cell_at(ns->y0, ns->cell, ns->ny, py) * ns->nx + cell_at(ns->x0, ns->cell, ns->nx, px);
+    bool now = false, other = false;
+    for (int j = ns->start[c]; j < ns->start[c + 1]; j++) {
+      int kind = ns->code[j] % NEAR_KINDS, k = ns->code[j] / NEAR_KINDS;
+      const double *e = ns->box[k];
+      if (kind == NEAR_ROOM && i > 0 && ns->ids[k] != a->r->room &&
+          nearer(1, bigger(0, bigger(e[0] - px, px - e[2])), bigger(0, bigger(e[1] - py, py - e[3]))) < 0.5)
+        return INFINITY;
+      if (kind == NEAR_BAND && !other && band_gap(&ns->bands[ns->ids[k]], 1, px, py, 0, 0) < 0)
+        now = true, other |= !ns->bands[ns->ids[k]].own;
+    }
+    crossed += (now && !in) + (other && !in_other) * (LEAD_ACROSS - 1);
+    in = now, in_other = other;
+  }
+  return crossed;
+}
+
+/* Is a badge at (x, y) clear of every corridor, mark, room and room number
+ * near it (ns), inside the map's frame? */
+static bool clear_of_all(const spot_ask *a, const near_set *ns, double x, double y) {
+  if (x - a->hw < a->frame[0] || x + a->hw > a->frame[2] || y - a->hh < a->frame[1] ||
+      y + a->hh > a->frame[3])
+    return false;
+  return near_gap(ns, 1u << NEAR_GROWN | 1u << NEAR_MARK, 1, x, y, a->hw, a->hh) >= 1 &&
+         near_gap(ns, 1u << NEAR_BAND, 1, x, y, a->hw, a->hh) >= 0.5;
+}
+
+/* The spots of the ring g points out from badge a's room, `step` apart: the
+ * one clear of everything (clear_of_all) whose leader costs least, when
+ * that beats `best` (g and 8 pt for each corridor its leader crosses). */
+static double ring_spots(const spot_ask *a, const near_set *ns, double g, double best, double *ex,
+                         double *ey) {
+  double x0 = a->x0 - g - a->hw, x1 = a->x1 + g + a->hw, y0 = a->y0 - g - a->hh, y1 = a->y1 + g + a->hh;
+  double w = x1 - x0, h = y1 - y0, around = 2 * (w + h);
+  /* 2 pt apart (6 beyond six badges), or wider round a big room: at most MAX_RING spots a ring */
+  double step = fmax(g > 6 * a->st->badge ? 6 : 2, around / MAX_RING);
+  for (double s = 0; s < around; s += step) {
+    double x = s < w           ? x0 + s
+               : s < w + h     ? x1
+               : s < 2 * w + h ? x1 - (s - w - h)
+                               : x0,
+           y = s < w           ? y0
+               : s < w + h     ? y0 + (s - w)
+               : s < 2 * w + h ? y1
+                               : y1 - (s - 2 * w - h);
+    if (!clear_of_all(a, ns, x, y)) continue;
+    double cost = g + 8 * leader_cost(a, ns, x, y, (best - g) / 8);
+    if (cost < best) best = cost, *ex = x, *ey = y;
+  }
+  return best;
+}
+
+/* A badge with no clear spot by its room (or only one nearer another room)
+ * goes to the nearest spot around it, out to six badges, clear of
+ * everything, to be led to its room by a hairline: ring by ring, 2 pt
+ * apart, the spot whose leader crosses fewest corridors (each as bad as 8
+ * pt further out). The search is bounded: at most MAX_RING spots a ring,
+ * each tested against what lies near it only, and its leader no further
+ * than it could still beat the best. False when there is none. */
+static bool far_spot(const spot_ask *a, double *ex, double *ey) {
+  double best = INFINITY, reach = 6 * a->st->badge;
+  double out = 2 * reach + 2 * fmax(a->hw, a->hh) + 2,
+         box[4] = {a->x0 - out, a->y0 - out, a->x1 + out, a->y1 + out};
+  near_set ns;
+  if (!near_gather(a, box, &ns)) {
+    near_free(&ns);
+    return false;
+  }
+  /* out to twelve badges, in rings 6 pt apart, while every spot's leader crosses another room's corridor */
+  for (double g = 3; (g <= reach || (g <= 2 * reach && best >= 8 * LEAD_ACROSS)) && g < best;
+       g += (g > reach ? 6 : 2))
+    best = ring_spots(a, &ns, g, best, ex, ey);
+  near_free(&ns);
+  return isfinite(best);
+}
+
+/* Would a badge at (x, y) lie over the words a reader finds rooms by: a
+ * room's number (at its middle), a badge placed, a door's word? */
+static bool over_words(const spot_ask *a, double x, double y) {
+  if (marks_clearance(a->taken, a->ntaken, x, y, a->hw, a->hh) < 0 ||
+      marks_clearance(a->doors, a->nwords, x, y, a->hw, a->hh) < 0)
+    return true;
+  for (int i = 0; i < a->pp->nrooms; i++) {
+    const cb_pc_room *r = &a->pp->rooms[i];
+    char num[16];
+    double tw, size = number_of(a->st, a->d, a->v, r, num, &tw), cx, cy;
+    to_page(a->v, r->x + r->w / 2, r->y + r->h / 2, &cx, &cy);
+    if (fabs(x - cx) < a->hw + tw / 2 && fabs(y - cy) < a->hh + size / 2) return true;
+  }
+  return false;
+}
+
+/* Where a mark of room r goes (near_spot), or, where that is not clear or
+ * lies nearer another room, the nearest clear spot further out (far_spot):
+ * then true, and a hairline leads it to its room; a->cramped when the spot
+ * it would have taken by its room lay over words (the sheet then counts
+ * the map as cramped, as it counted the words running into each other).
+ * Over its own room's corridors only where neither is clear (no label
+ * overlaps a line). */
+static bool mark_spot(spot_ask *a, bool inside, double *ex, double *ey) {
+  double ax, ay, bx, by;
+  to_page(a->v, a->r->x, a->r->y, &ax, &ay);
+  to_page(a->v, a->r->x + a->r->w, a->r->y + a->r->h, &bx, &by);
+  a->x0 = fmin(ax, bx), a->y0 = fmin(ay, by), a->x1 = fmax(ax, bx), a->y1 = fmax(ay, by);
+  bool clear = near_spot(*a, inside, false, ex, ey);
+  if (clear && !strays(a, *ex, *ey)) return false;
+  double nx = *ex, ny = *ey;
+  if (!clear) near_spot(*a, inside, true, &nx, &ny);
+  if (!far_spot(a, ex, ey)) {
+    *ex = nx, *ey = ny;
+    return false;
+  }
+  a->cramped = !clear && over_words(a, nx, ny);
+  return true;
 }
 
 /* The plan's extent in feet, rooms and corridors, with a 10-ft border. */
@@ -793,13 +1183,15 @@ typedef struct bar_spot {
   cb_symbol sym;
   cb_pc_point q;
   double s, ux, uy, idx, idy; /* s: feet along */
+  bool led;                   /* set off its corridor: a hairline from (lx, ly) on the page leads it there */
+  double lx, ly;
 } bar_spot;
 
 /* How far mark s at t feet along door dr's corridor keeps from the marks of b. */
 static double clear_at(const cb_symbols *st, const view *v, const mark_boxes *b, const cb_pc_door *dr,
                        cb_symbol s, double t, bar_spot *out) {
   double e[4];
-  out->q = point_at(dr->points, dr->npoints, t);
+  out->q = point_at(dr->points, dr->npoints, t), out->led = false;
   direction_at(dr->points, dr->npoints, t, &out->ux, &out->uy);
   mark_box(st, v, s, out->q, out->ux, out->uy, e);
   return boxes_clearance(b, -1, e);
@@ -807,9 +1199,9 @@ static double clear_at(const cb_symbols *st, const view *v, const mark_boxes *b,
 
 /* A padlock with no clear spot on its corridor (a secret corridor of 10 ft,
  * the secret door's disc over it end to end) beside it instead, hugging its
- * band at its middle or either end (or a quarter along), on the side clear of the plan's marks,
- * the rooms and the corridors: *out is moved there when that is clearer than `most`.
- * Returns the clearance kept. */
+ * band at its middle or either end (or a quarter along), on the side clear
+ * of the plan's marks, the rooms and the corridors: *out is moved there
+ * when that is clearer than `most`. Returns the clearance kept. */
 static double beside(const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp, const view *v,
                      const mark_boxes *b, const cb_pc_door *dr, double total, double most, bar_spot *out) {
   double w, h;
@@ -833,6 +1225,113 @@ static double beside(const cb_symbols *st, const cb_dungeon *d, const cb_preconn
       if (room <= 0) c -= 100; /* in a room it reads as the room's */
       if (c > most + 0.25) most = c, out->q = at, out->s = t, out->ux = ux, out->uy = uy;
     }
+  return most;
+}
+
+/* Page to plan (feet): to_page undone. */
+static cb_pc_point from_page(const view *v, double px, double py) {
+  double tx = (px - v->ox) / v->scale + v->minx, ty = (py - v->oy) / v->scale + v->miny;
+  return v->turned ? (cb_pc_point){ty, -tx} : (cb_pc_point){tx, ty};
+}
+
+/* Does a hairline from (x0, y0) to (x1, y1) keep off every corridor's band
+ * (those near it: `near`) and every mark of b but those over (ax, ay), the
+ * mark it leads to (sampled every half point)? */
+static bool hairline_clear(const leg_band *near, int nnear, const mark_boxes *b, double ax, double ay,
+                           double x0, double y0, double x1, double y1) {
+  int steps = (int)(hypot(x1 - x0, y1 - y0) * 2) + 1;
+  for (int i = 0; i <= steps; i++) {
+    double x = x0 + (x1 - x0) * i / steps, y = y0 + (y1 - y0) * i / steps;
+    if (bands_clearance(near, nnear, false, x, y, 0, 0, 1) < 0) return false;
+  }
+  for (int k = 0; k < b->n; k++) {
+    const double *o = b->box[k];
+    bool at_anchor = ax >= o[0] && ax <= o[2] && ay >= o[1] && ay <= o[3];
+    if (at_anchor || fmax(x0, x1) <= o[0] || fmin(x0, x1) >= o[2] || fmax(y0, y1) <= o[1] ||
+        fmin(y0, y1) >= o[3])
+      continue; /* no sample can lie inside it */
+    for (int i = 0; i <= steps; i++) {
+      double x = x0 + (x1 - x0) * i / steps, y = y0 + (y1 - y0) * i / steps;
+      if (x > o[0] && x < o[2] && y > o[1] && y < o[3]) return false;
+    }
+  }
+  return true;
+}
+
+/* A padlock that found no clear spot on its corridor nor beside it stands
+ * against the mark at its corridor's far end (a secret door's disc over a
+ * short corridor) or its middle instead: on a ring round it, half a point
+ * out from that mark and then a point and a half at a time (up to 8), at
+ * sixteen bearings, the clearest of the first ring that has a spot clear of
+ * the plan's marks, the rooms and the corridors; off the first ring a
+ * hairline leads it to the mark. As beside. */
+static double against(const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp, const view *v,
+                      const mark_boxes *b, const cb_pc_door *dr, double total, double most, bar_spot *out) {
+  const cb_pc_room *own = dr->room >= 1 && dr->room <= pp->nrooms ? &pp->rooms[dr->room - 1] : NULL;
+  double ux, uy, e[4], page[2][2];
+  cb_pc_point at[2];
+  corridor_end(st, v, door_passage(d, dr), dr, total, &at[0], &ux, &uy);
+  at[1] = point_at(dr->points, dr->npoints, total / 2);
+  if (total <= EPS) ux = DX[dr->facing % 4], uy = DY[dr->facing % 4]; /* rooms touching at the door */
+  mark_box(st, v, CB_SYM_LOCKED, at[0], ux, uy, e);
+  double hw = (e[2] - e[0]) / 2, hh = (e[3] - e[1]) / 2, inner = fmax(st->badge * 0.62, v->cw / 2 + st->line);
+  for (int k = 0; k < 2; k++)
+    to_page(v, at[k].x, at[k].y, &page[k][0], &page[k][1]);
+  /* the corridors within reach of the rings (and NEAR_CAP beyond), the rooms' reach once */
+  double span = inner + 12 + 3 * fmax(hw, hh) + NEAR_CAP,
+         box[4] = {fmin(page[0][0], page[1][0]) - span, fmin(page[0][1], page[1][1]) - span,
+                   fmax(page[0][0], page[1][0]) + span, fmax(page[0][1], page[1][1]) + span};
+  leg_band *near = NULL;
+  int nnear = own ? bands_near(st, v, pp, own, box, &near) : 0;
+  room_reach *reach = malloc(sizeof *reach * (size_t)(pp->nrooms + 1));
+  if (!reach) {
+    free(near);
+    return most;
+  }
+  for (int i = 0; i < pp->nrooms; i++)
+    reach[i] = reach_of(st, d, v, &pp->rooms[i]);
+  for (int ring = 0; ring < 8 && most < 0.5; ring++)
+    for (int k = 0; k < 2 * 16; k++) {
+      double a = 2 * CB_PI * (k % 16) / 16, ca = cos(a), sa = sin(a), ax = page[k / 16][0],
+             ay = page[k / 16][1];
+      double out_to = inner + 0.5 + ring * 1.5 + fmin(hw / fmax(fabs(ca), 1e-9), hh / fmax(fabs(sa), 1e-9)),
+             x = ax + ca * out_to, y = ay + sa * out_to, f[4] = {x - hw, y - hh, x + hw, y + hh},
+             room = INFINITY;
+      for (int i = 0; i < pp->nrooms; i++)
+        room = reach_nearer(room, &reach[i], x, y, hw, hh);
+      double c = fmin(boxes_clearance(b, -1, f), room);
+      if (own)
+        c = fmin(c, c <= NEAR_CAP ? bands_clearance(near, nnear, false, x, y, hw, hh, c)
+                                  : corridor_clearance(st, v, pp, own, x, y, hw, hh, c, 0));
+      if (room <= 0) c -= 100; /* in a room it reads as the room's */
+      double lx = ax + ca * (inner + 0.5), ly = ay + sa * (inner + 0.5),
+             gx = x - ca * (out_to - inner - 0.5 - ring * 1.5),
+             gy = y - sa * (out_to - inner - 0.5 - ring * 1.5);
+      if (c <= most + 0.25) continue;
+      /* a leader across a corridor or another mark: only where nothing better is */
+      if (ring > 0 && own && !hairline_clear(near, nnear, b, ax, ay, lx, ly, gx, gy)) c = fmin(c, 0.4);
+      if (c <= most + 0.25) continue;
+      most = c, out->q = from_page(v, x, y), out->s = total, out->ux = ux, out->uy = uy;
+      out->led = ring > 0, out->lx = ax + ca * inner, out->ly = ay + sa * inner;
+    }
+  free(near), free(reach);
+  return most;
+}
+
+/* A padlock in a doorway of door dr's corridor instead (its leaf not
+ * drawn: leaf[end] the leaf's box among b, -1 for none), where that is
+ * clearer than `most`: *taken is the doorway (1 or 2). Returns the
+ * clearance kept. */
+static double in_doorway(const cb_symbols *st, const view *v, const mark_boxes *b, const cb_pc_door *dr,
+                         const int leaf[2], double total, double most, bar_spot *out, int *taken) {
+  for (int end = 0; end < 2 && most < 0; end++) {
+    cb_pc_point q = end ? dr->points[dr->npoints - 1] : dr->points[0];
+    double e[4], c;
+    mark_box(st, v, CB_SYM_LOCKED, q, 1, 0, e);
+    if (leaf[end] < 0 || (c = boxes_clearance(b, leaf[end], e)) <= most + 0.25) continue;
+    most = c, *taken = end + 1, out->q = q, out->s = end ? total : 0, out->led = false;
+    if (!end) out->ux = DX[dr->facing % 4], out->uy = DY[dr->facing % 4];
+  }
   return most;
 }
 
@@ -860,14 +1359,16 @@ static int place_bar(const cb_symbols *st, const cb_dungeon *d, const view *v, c
     }
   int taken = 0;
   if (most < 0 && s == CB_SYM_LOCKED) most = beside(st, d, pp, v, b, dr, total, most, out);
-  for (int end = 0; end < 2 && most < 0 && s == CB_SYM_LOCKED; end++) {
-    cb_pc_point q = end ? dr->points[dr->npoints - 1] : dr->points[0];
-    double e[4], c;
-    mark_box(st, v, s, q, 1, 0, e);
-    if (leaf[end] < 0 || (c = boxes_clearance(b, leaf[end], e)) <= most + 0.25) continue;
-    most = c, taken = end + 1, out->q = q, out->s = end ? total : 0;
-    if (!end) out->ux = DX[dr->facing % 4], out->uy = DY[dr->facing % 4];
+  /* rooms touching at the door: the padlock takes the doorway's place where that is clear, before a
+   * spot led to it */
+  bool touching = total <= EPS && (leaf[0] >= 0 || leaf[1] >= 0);
+  if (touching && most < 0 && s == CB_SYM_LOCKED)
+    most = in_doorway(st, v, b, dr, leaf, total, most, out, &taken);
+  if (most < 0 && s == CB_SYM_LOCKED) {
+    double was = most;
+    if ((most = against(st, d, pp, v, b, dr, total, most, out)) > was) taken = 0;
   }
+  if (!touching && most < 0 && s == CB_SYM_LOCKED) in_doorway(st, v, b, dr, leaf, total, most, out, &taken);
   return taken;
 }
 
@@ -882,11 +1383,19 @@ static void place_id(const cb_symbols *st, const cb_dungeon *d, const cb_preconn
   cb_symbol_label_size(st, id, &lw, &lh);
   to_page(v, sp->q.x, sp->q.y, &px, &py);
   turn(v, -sp->uy, sp->ux, &tx, &ty);
-  double off = v->cw / 2 + st->line + (fabs(tx) * lw + fabs(ty) * lh) / 2 + 1;
+  /* out past the band's edge, or the padlock's shackle, which rises above it, on either side */
+  double band = v->cw / 2 + st->line, lock[4], reach[2];
+  cb_symbol_mark_box(st, CB_SYM_LOCKED, px, py, sp->ux, sp->uy, v->cw, lock);
+  for (int k = 0; k < 2; k++) {
+    double sx = k ? -tx : tx, sy = k ? -ty : ty;
+    reach[k] = fmax(band, fmax(sx * (sx > 0 ? lock[2] - px : lock[0] - px), 0) +
+                              fmax(sy * (sy > 0 ? lock[3] - py : lock[1] - py), 0));
+  }
+  double label = (fabs(tx) * lw + fabs(ty) * lh) / 2 + 1;
   double best = -INFINITY, hw = lw / 2, hh = lh / 2, slide = (fabs(ty) * lw + fabs(tx) * lh) / 2 + 1;
-  sp->idx = px + tx * off, sp->idy = py + ty * off;
+  sp->idx = px + tx * (reach[0] + label), sp->idy = py + ty * (reach[0] + label);
   for (int t = 0; t < 24 && best < 1; t++) {
-    double side = t % 2 ? -1 : 1, out = off + (t % 8 / 2) * lh * 0.5,
+    double side = t % 2 ? -1 : 1, out = reach[t % 2] + label + (t % 8 / 2) * lh * 0.5,
            by = t < 8    ? 0
                 : t < 16 ? slide
                          : -slide;
@@ -917,6 +1426,7 @@ static int place_bars(const cb_symbols *st, const cb_dungeon *d, const cb_precon
   for (int k = 0; k < 4; k++) {
     if (!(ps->flags & FLAG[k])) continue;
     bar_spot *sp = &spots[n++];
+    sp->led = false;
     const int none[2] = {-1, -1};
     int took = place_bar(st, d, v, pp, b, dr, *doorway ? none : leaf, SYM[k], at, total, step, sp);
     *doorway = *doorway ? *doorway : took;
@@ -933,10 +1443,34 @@ static int place_bars(const cb_symbols *st, const cb_dungeon *d, const cb_precon
   return n;
 }
 
+/* Paper over the upper edge of a corridor running across the page, under
+ * a padlock at q: the edge would run through its shackle, which rises above
+ * the band (the body covers the rest). */
+static void clear_under(cb_page *p, const cb_symbols *st, const view *v, cb_pc_point q) {
+  double px, py, e[4];
+  to_page(v, q.x, q.y, &px, &py);
+  cb_symbol_mark_box(st, CB_SYM_LOCKED, px, py, 1, 0, v->cw, e);
+  double top = py - v->cw / 2 - st->line - 0.2;
+  if (e[1] >= top) return; /* the shackle keeps inside the band */
+  cb_page_rect(p, e[0], top, e[2] - e[0], st->line + 0.4);
+  cb_ink paper = cb_ink_fill(st->paper);
+  cb_page_ink(p, &paper);
+}
+
 static void draw_bars(cb_page *p, const cb_symbols *st, const view *v, const cb_pc_door *dr,
                       const cb_passage *ps, const bar_spot *spots, int n, cb_symbol_set *used) {
   cb_page_role(p, CB_ROLE_PASSAGE_MARK, dr->room, dr->to);
   for (int k = 0; k < n; k++) {
+    if (spots[k].led) {
+      double px, py;
+      to_page(v, spots[k].q.x, spots[k].q.y, &px, &py);
+      cb_page_move(p, spots[k].lx, spots[k].ly);
+      cb_page_line(p, px, py);
+      cb_ink ink = cb_ink_stroke(st->ink, 0.4);
+      cb_page_ink(p, &ink);
+    }
+    if (spots[k].sym == CB_SYM_LOCKED && !spots[k].led && fabs(spots[k].ux) > fabs(spots[k].uy))
+      clear_under(p, st, v, spots[k].q);
     mark(p, st, v, spots[k].sym, spots[k].q, spots[k].ux, spots[k].uy, used);
     if (spots[k].sym == CB_SYM_LOCKED && ps->lock)
       cb_symbol_label(p, st, ps->lock, spots[k].idx, spots[k].idy);
@@ -1057,9 +1591,38 @@ static double (*drawn_boxes(const cb_page *p, const cb_measure *m, int from, int
   return b;
 }
 
-/* Room numbers and the entrance, last, the badges clear of the marks drawn from item `from` on. */
+/* A hairline from the room's wall (a's box) to a badge at (x, y), drawn
+ * under it. A badge led from more than three badges away, or from a spot
+ * by its room over words (a->cramped), tells the sheet the map is cramped:
+ * it is not shrunk to where more are (a shorter leader round a corridor
+ * is not a map too small). */
+static void lead(cb_page *p, const cb_symbols *st, const spot_ask *a, double x, double y) {
+  double sx, sy;
+  leader_start(a, x, y, &sx, &sy);
+  if (a->cramped || hypot(x - sx, y - sy) > 3 * st->badge) p->cramped++;
+  cb_page_move(p, sx, sy);
+  cb_page_line(p, x, y);
+  cb_ink ink = cb_ink_stroke(st->ink, 0.4);
+  cb_page_ink(p, &ink);
+}
+
+/* How far room r's number (tw wide, `size` high) centred at (x, y) keeps
+ * from the nearest secret door's disc and from the middle of other rooms'
+ * corridors (a small room's number runs over its walls, where one may pass),
+ * of those near it (`near`, from bands_near for room r); d NULL: from the
+ * corridors only. */
+static double number_clearance(const cb_symbols *st, const view *v, const cb_dungeon *d,
+                               const cb_preconnect_proc *pp, const leg_band *near, int nnear, double x,
+                               double y, double tw, double size) {
+  double edge = v->cw / 2 + st->line,
+         lines = bands_clearance(near, nnear, true, x, y, tw / 2, size * 0.35, 1) + edge;
+  return d ? fmin(clearance(st, v, d, pp, x, y, tw, size), lines) : lines;
+}
+
+/* Room numbers and the entrance, last, the badges clear of the marks drawn
+ * from item `from` on and inside the map's box `frame`. */
 static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
-                         const view *v, int from, cb_symbol_set *used) {
+                         const view *v, int from, const double frame[4], cb_symbol_set *used) {
   /* the marks placed so far, that the next keep clear of */
   int ntaken = 0, cap = pp->nrooms * CB_MAP_MAX_MARKS + 1, ndoors = 0, nwords = 0;
   double(*taken)[4] = cb_malloc(sizeof *taken * (size_t)cap),
@@ -1079,25 +1642,32 @@ static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, 
     to_page(v, r->x + r->w / 2, r->y + r->h / 2, &cx, &cy);
     /* the middle of the room, or the spot nearest it that no secret door's disc covers */
     double rw = r->w * v->scale, rh = r->h * v->scale, nx = cx, ny = cy;
-    double most = -INFINITY;
+    double most = -INFINITY, ax, ay, bx, by;
+    to_page(v, r->x, r->y, &ax, &ay);
+    to_page(v, r->x + r->w, r->y + r->h, &bx, &by);
+    /* the corridors that may come near the number, wherever in the room it stands */
+    const double around[4] = {fmin(ax, bx) - tw - size - 2, fmin(ay, by) - tw - size - 2,
+                              fmax(ax, bx) + tw + size + 2, fmax(ay, by) + tw + size + 2};
+    leg_band *near = NULL;
+    int nnear = bands_near(st, v, pp, r, around, &near);
     for (int k = 0; k < 9 && most < 0; k++) {
       double ox = (k % 3 - 1) * (rw - tw) / 3, oy = (k / 3 - 1) * (rh - size) / 3;
       if (k == 0)
         ox = oy = 0;
       else if (k == 4)
         ox = -(rw - tw) / 3, oy = -(rh - size) / 3;
-      double room_left = clearance(st, v, d, pp, cx + ox, cy + oy, tw, size);
+      double room_left = number_clearance(st, v, d, pp, near, nnear, cx + ox, cy + oy, tw, size);
       if (room_left > most) most = room_left, nx = cx + ox, ny = cy + oy;
     }
+    /* a number over another room's corridor wherever it stands: too small a map */
+    if (number_clearance(st, v, NULL, pp, near, nnear, nx, ny, tw, size) < 0) p->cramped++;
+    free(near);
     cb_page_role(p, CB_ROLE_NUMBER, r->room, 0);
     cb_page_text(p, CB_FONT_BOLD, size, nx - tw / 2, ny + size * 0.34, st->ink, num);
     cb_page_role(p, CB_ROLE_ROOM_MARK, r->room, 0);
     /* the room's marks (entrance, goal, keys ...) as the other maps show them, each placed apart */
     cb_map_mark marks[CB_MAP_MAX_MARKS];
     int nm = room ? cb_map_room_marks(p, d, room, marks) : 0;
-    double ax, ay, bx, by;
-    to_page(v, r->x, r->y, &ax, &ay);
-    to_page(v, r->x + r->w, r->y + r->h, &bx, &by);
     for (int k = 0; k < nm && ntaken < cap; k++) {
       double bw = cb_symbol_badge_width(st, marks[k].sym, marks[k].text);
       /* inside a corner of the room when the room has room for it, else just outside */
@@ -1114,8 +1684,10 @@ static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, 
                     .ntaken = ntaken,
                     .doors = (const double(*)[4])doors,
                     .ndoors = ndoors,
-                    .nwords = nwords};
-      mark_spot(a, inside, &ex, &ey);
+                    .nwords = nwords,
+                    .d = d,
+                    .frame = {frame[0], frame[1], frame[2], frame[3]}};
+      if (mark_spot(&a, inside, &ex, &ey)) lead(p, st, &a, ex, ey);
       cb_symbol_badge(p, st, marks[k].sym, marks[k].text, ex, ey);
       *used |= cb_map_mark_symbols(&marks[k]);
       taken[ntaken][0] = ex - bw / 2, taken[ntaken][1] = ey - st->badge / 2;
@@ -1183,7 +1755,8 @@ void cb_corridors_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, in
   double bar_y = y + MARGIN_PT + st->badge * 3.4;
   scale_bar(p, st, &v, x + w - arrow / 2, bar_y, y + h - MARGIN_PT - bar_y);
 
-  draw_numbers(p, st, d, pp, &v, from, used);
+  const double frame[4] = {x + 2, y + 2, x + w - arrow, y + h - 2};
+  draw_numbers(p, st, d, pp, &v, from, frame, used);
 }
 
 static size_t add(char *buf, size_t cap, size_t n, const char *fmt, ...)
