@@ -118,10 +118,12 @@ int cb_map_room_marks(cb_page *p, const cb_dungeon *d, const cb_room *r, cb_map_
     out[n++] = (mark){CB_SYM_MAIN_START, NULL};
   else if (r->tags & CB_TAG_START)
     out[n++] = (mark){CB_SYM_START, NULL};
-  /* the boss where the stocking put it (the goal room, where the procedure names no boss room) */
-  unsigned tags = r->tags | (d->boss_room && d->boss_room == r->id ? CB_TAG_BOSS : 0u);
+  /* the boss where the stocking put it, in the goal room where the procedure names no boss room: one
+   * badge, "G B", so that the two stay together */
+  bool held = d->boss_room && d->boss_room == r->id && !(r->tags & CB_TAG_BOSS) && (r->tags & CB_TAG_GOAL);
   for (size_t i = 0; i < sizeof by_tag / sizeof *by_tag; i++)
-    if (tags & by_tag[i].tag) out[n++] = (mark){by_tag[i].sym, NULL};
+    if (r->tags & by_tag[i].tag)
+      out[n++] = (mark){by_tag[i].sym, held && by_tag[i].sym == CB_SYM_GOAL ? CB_MAP_GOAL_AND_BOSS : NULL};
   for (int k = 0; k < r->nkeys && n < MAX_MARKS; k++)
     out[n++] = (mark){CB_SYM_KEY, r->keys[k]};
   return p ? ways_away(p, d, r, out, n) : n;
@@ -129,7 +131,9 @@ int cb_map_room_marks(cb_page *p, const cb_dungeon *d, const cb_room *r, cb_map_
 
 cb_symbol_set cb_map_mark_symbols(const cb_map_mark *m) {
   bool locked = m->sym == CB_SYM_STAIRS_AWAY && m->text && strchr(m->text, ' ');
-  return CB_SYMBOL_BIT(m->sym) | (locked ? CB_SYMBOL_BIT(CB_SYM_LOCKED) : 0);
+  bool boss = m->sym == CB_SYM_GOAL && m->text;
+  return CB_SYMBOL_BIT(m->sym) | (locked ? CB_SYMBOL_BIT(CB_SYM_LOCKED) : 0) |
+         (boss ? CB_SYMBOL_BIT(CB_SYM_BOSS) : 0);
 }
 
 static int angle_cmp(const void *a, const void *b) {

@@ -475,14 +475,15 @@ static bool lock_marked(const cb_document *doc, const cb_dungeon *d, const cb_pa
 }
 
 /* Every goal, boss, key and lock of the model has its mark on the map (booklet.md: every mark on every
- * map): the goal's "G" and the boss's "B" beside their rooms (the boss's where the stocking put it), a key's
- * id beside its room, a lock's key id on its passage. */
+ * map): the goal's "G" and the boss's "B" beside their rooms (the boss's where the stocking put it: "G B" in
+ * the goal room), a key's id beside its room, a lock's key id on its passage. */
 static void check_every_mark(const cb_document *doc, const cb_dungeon *d, findings *f, const char *what) {
   for (int i = 0; i < d->nrooms; i++) {
     const cb_room *r = &d->rooms[i];
-    if ((r->tags & CB_TAG_GOAL) && !marked(doc, "G", r->id, 0))
+    if ((r->tags & CB_TAG_GOAL) && !marked(doc, "G", r->id, 0) && !marked(doc, "G B", r->id, 0))
       note(f, &f->no_goal, "%s: the goal, room %d, has no mark", what, r->id);
-    if (((r->tags & CB_TAG_BOSS) || r->id == d->boss_room) && !marked(doc, "B", r->id, 0))
+    if (((r->tags & CB_TAG_BOSS) || r->id == d->boss_room) && !marked(doc, "B", r->id, 0) &&
+        !marked(doc, "G B", r->id, 0))
       note(f, &f->no_boss, "%s: the boss's room %d has no mark", what, r->id);
     for (int k = 0; k < r->nkeys; k++)
       if (!marked(doc, r->keys[k], r->id, 0))
