@@ -40,6 +40,25 @@ bool cb_segments_cross(cb_point a, cb_point b, cb_point c, cb_point d) {
   return false;
 }
 
+/* which side of line a-b point (x, y) lies on: -1, 0 or 1 */
+static int side_of(cb_point a, cb_point b, double x, double y) {
+  double z = orient(a, b, (cb_point){x, y});
+  return (z > 0) - (z < 0);
+}
+
+bool cb_segment_meets_box(cb_point a, cb_point b, const double box[4]) {
+  if (fmax(a.x, b.x) < box[0] || fmin(a.x, b.x) > box[2] || fmax(a.y, b.y) < box[1] ||
+      fmin(a.y, b.y) > box[3])
+    return false;
+  if ((a.x >= box[0] && a.x <= box[2] && a.y >= box[1] && a.y <= box[3]) ||
+      (b.x >= box[0] && b.x <= box[2] && b.y >= box[1] && b.y <= box[3]))
+    return true;
+  /* the line meets the box unless all four corners lie strictly on one side of it */
+  int s0 = side_of(a, b, box[0], box[1]), s1 = side_of(a, b, box[2], box[1]),
+      s2 = side_of(a, b, box[2], box[3]), s3 = side_of(a, b, box[0], box[3]);
+  return !(s0 == s1 && s1 == s2 && s2 == s3 && s0 != 0);
+}
+
 double cb_point_segment_dist2(cb_point p, cb_point a, cb_point b) {
   double dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy;
   double t = len2 > 0 ? ((p.x - a.x) * dx + (p.y - a.y) * dy) / len2 : 0;

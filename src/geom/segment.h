@@ -11,6 +11,9 @@
 /* True when segments ab and cd cross or overlap. Touching only at a shared
  * endpoint (two paths from the same room) is not a crossing. */
 bool cb_segments_cross(cb_point a, cb_point b, cb_point c, cb_point d);
+/* True when segment ab meets the upright box (x0, y0, x1, y1): an end
+ * inside, or it crosses a side. */
+bool cb_segment_meets_box(cb_point a, cb_point b, const double box[4]);
 /* Squared distance from p to segment ab. */
 double cb_point_segment_dist2(cb_point p, cb_point a, cb_point b);
 

@@ -78,6 +78,30 @@ static double room_radius(const cb_dungeon *d, const view *v, int level) {
 typedef cb_map_mark mark;
 enum { MAX_MARKS = CB_MAP_MAX_MARKS };
 
+/* The marks of r's ways off its level, after the n marks in out: stairs to
+ * another level (with the padlock and key id at both ends of locked ones:
+ * the key names the lock in both rooms), and one for its stairs (or
+ * ladders) out of the dungeon; its other ways out are the procedure's to
+ * mark (the surface tag). */
+static int ways_away(cb_page *p, const cb_dungeon *d, const cb_room *r, cb_map_mark *out, int n) {
+  bool out_marked = false;
+  for (int i = 0; i < d->npassages && n < MAX_MARKS; i++) {
+    const cb_passage *ps = &d->passages[i];
+    if ((ps->from != r->id && ps->to != r->id) || ps->from == ps->to) continue;
+    int other = ps->from == r->id ? ps->to : ps->from;
+    const cb_room *o = other ? cb_dungeon_room(d, other) : NULL;
+    bool climbs = ps->kind == CB_PASSAGE_STAIRS || ps->kind == CB_PASSAGE_LADDER;
+    if (!o && climbs && !out_marked) out[n++] = (mark){CB_SYM_STAIRS_AWAY, NULL}, out_marked = true;
+    if (!o || o->level == r->level) continue;
+    bool locked = (ps->flags & CB_FLAG_LOCKED) && ps->lock;
+    const char *to = locked ? cb_arena_printf(p->arena, "L%d %s", o->level, ps->lock)
+                            : cb_arena_printf(p->arena, "L%d", o->level);
+    if (!to) p->oom = true;
+    out[n++] = (mark){CB_SYM_STAIRS_AWAY, to};
+  }
+  return n;
+}
+
 int cb_map_room_marks(cb_page *p, const cb_dungeon *d, const cb_room *r, cb_map_mark *out) {
   static const struct {
     unsigned tag;
@@ -94,29 +118,22 @@ int cb_map_room_marks(cb_page *p, const cb_dungeon *d, const cb_room *r, cb_map_
     out[n++] = (mark){CB_SYM_MAIN_START, NULL};
   else if (r->tags & CB_TAG_START)
     out[n++] = (mark){CB_SYM_START, NULL};
+  /* the boss where the stocking put it, in the goal room where the procedure names no boss room: one
+   * badge, "G B", so that the two stay together */
+  bool held = d->boss_room && d->boss_room == r->id && !(r->tags & CB_TAG_BOSS) && (r->tags & CB_TAG_GOAL);
   for (size_t i = 0; i < sizeof by_tag / sizeof *by_tag; i++)
-    if (r->tags & by_tag[i].tag) out[n++] = (mark){by_tag[i].sym, NULL};
+    if (r->tags & by_tag[i].tag)
+      out[n++] = (mark){by_tag[i].sym, held && by_tag[i].sym == CB_SYM_GOAL ? CB_MAP_GOAL_AND_BOSS : NULL};
   for (int k = 0; k < r->nkeys && n < MAX_MARKS; k++)
     out[n++] = (mark){CB_SYM_KEY, r->keys[k]};
-  for (int i = 0; p && i < d->npassages && n < MAX_MARKS; i++) {
-    const cb_passage *ps = &d->passages[i];
-    int other = ps->from == r->id ? ps->to : ps->to == r->id ? ps->from : 0;
-    const cb_room *o = other ? cb_dungeon_room(d, other) : NULL;
-    if (!o || o->level == r->level) continue;
-    /* locked stairs: the padlock and its key id on their mark (every mark on every map) */
-    bool locked =
-        (ps->flags & CB_FLAG_LOCKED) && ps->lock && ps->from == r->id; /* at the end it leaves from */
-    const char *to = locked ? cb_arena_printf(p->arena, "L%d %s", o->level, ps->lock)
-                            : cb_arena_printf(p->arena, "L%d", o->level);
-    if (!to) p->oom = true;
-    out[n++] = (mark){CB_SYM_STAIRS_AWAY, to};
-  }
-  return n;
+  return p ? ways_away(p, d, r, out, n) : n;
 }
 
 cb_symbol_set cb_map_mark_symbols(const cb_map_mark *m) {
   bool locked = m->sym == CB_SYM_STAIRS_AWAY && m->text && strchr(m->text, ' ');
-  return CB_SYMBOL_BIT(m->sym) | (locked ? CB_SYMBOL_BIT(CB_SYM_LOCKED) : 0);
+  bool boss = m->sym == CB_SYM_GOAL && m->text;
+  return CB_SYMBOL_BIT(m->sym) | (locked ? CB_SYMBOL_BIT(CB_SYM_LOCKED) : 0) |
+         (boss ? CB_SYMBOL_BIT(CB_SYM_BOSS) : 0);
 }
 
 static int angle_cmp(const void *a, const void *b) {

@@ -35,6 +35,8 @@ typedef struct cb_map_mark {
   const char *text;
 } cb_map_mark;
 enum { CB_MAP_MAX_MARKS = 12 };
+/* The goal's badge text where the boss holds the goal room (one badge, the legend's G and B). */
+#define CB_MAP_GOAL_AND_BOSS "G B"
 
 /* The marks of room r: its tags, its keys, and stairs to other levels
  * (labelled "L2" with the level they reach; locked ones "L2 K1" at the end

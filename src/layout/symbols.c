@@ -107,7 +107,7 @@ static const char *badge_text(cb_symbol s, const char *text) {
   case CB_SYM_MAIN_START: return "M";
   case CB_SYM_START: return "St";
   case CB_SYM_ENTRANCE: return "E";
-  case CB_SYM_GOAL: return "G";
+  case CB_SYM_GOAL: return text ? text : "G"; /* "G B": the boss holds it (map.h) */
   case CB_SYM_BOSS: return "B";
   case CB_SYM_ENCOUNTER: return "?";
   case CB_SYM_TREASURE: return "$";

@@ -139,11 +139,24 @@ static void degenerate_grids(void **state) {
   cb_seggrid_free(g);
 }
 
+/* A segment meets a box with an end inside or across a side; one that
+ * passes by a corner, or ends short of it, does not. */
+static void segment_and_box(void **state) {
+  (void)state;
+  const double box[4] = {10, 10, 20, 20};
+  assert_true(cb_segment_meets_box(P(15, 15), P(40, 40), box)); /* an end inside */
+  assert_true(cb_segment_meets_box(P(0, 15), P(30, 15), box));  /* straight through */
+  assert_true(cb_segment_meets_box(P(0, 25), P(25, 0), box));   /* across a corner */
+  assert_true(cb_segment_meets_box(P(0, 10), P(30, 10), box));  /* along a side */
+  assert_false(cb_segment_meets_box(P(0, 41), P(41, 0), box));  /* past the corner */
+  assert_false(cb_segment_meets_box(P(0, 15), P(9, 15), box));  /* short of it */
+  assert_false(cb_segment_meets_box(P(25, 0), P(25, 30), box)); /* beside it */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(crossing_cases),
-      cmocka_unit_test(point_distance),
-      cmocka_unit_test(grid_matches_brute_force),
+      cmocka_unit_test(segment_and_box),  cmocka_unit_test(crossing_cases),
+      cmocka_unit_test(point_distance),   cmocka_unit_test(grid_matches_brute_force),
       cmocka_unit_test(degenerate_grids),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

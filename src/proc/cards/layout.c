@@ -6,6 +6,7 @@
  * right edge (no door ever leaves a card's side: the dial has no pure
  * east or west). */
 #include "layout.h"
+#include "geom/segment.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -479,10 +480,13 @@ static bool on_a_card(const geo *g, const cb_dungeon *d, const cb_cards_proc *pr
                       double cy, double w, double h, int skip_a, int skip_b);
 
 /* What the doors' key ids keep clear of: the doors' marks and the key ids
- * placed before them (as boxes). */
+ * placed before them (as boxes), and the doors' lines (a key id on another
+ * door's line reads as that door's). */
 typedef struct door_spots {
   spot *at;
   int n, cap;
+  const double (*lines)[4];
+  int nlines;
 } door_spots;
 
 static bool clear_spot(const geo *g, const cb_dungeon *d, const cb_cards_proc *pr, int level, double cx,
@@ -491,6 +495,11 @@ static bool clear_spot(const geo *g, const cb_dungeon *d, const cb_cards_proc *p
   spot s = {cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2};
   for (int i = 0; i < taken->n; i++)
     if (spots_meet(s, taken->at[i], 0.3)) return false;
+  const double box[4] = {s.x0 - 0.3, s.y0 - 0.3, s.x1 + 0.3, s.y1 + 0.3};
+  for (int i = 0; i < taken->nlines; i++) {
+    const double *e = taken->lines[i];
+    if (cb_segment_meets_box((cb_point){e[0], e[1]}, (cb_point){e[2], e[3]}, box)) return false;
+  }
   return true;
 }
 
@@ -728,15 +737,17 @@ static void upright_marks(const cb_symbols *st, const geo *g, const cb_dungeon *
 
 static void draw_doors(cb_page *p, const cb_symbols *st, const geo *g, const cb_dungeon *d,
                        const cb_cards_proc *pr, int level, cb_symbol_set *used) {
-  door_spots taken = {cb_calloc((size_t)d->npassages * 3 + 1, sizeof(spot)), 0, d->npassages * 3};
+  door_spots taken = {cb_calloc((size_t)d->npassages * 3 + 1, sizeof(spot)), 0, d->npassages * 3, NULL, 0};
   int *locked = cb_calloc((size_t)d->npassages + 1, sizeof *locked), nlocked = 0;
-  double(*at)[4] = cb_calloc((size_t)d->npassages + 1, sizeof *at);
+  double(*at)[4] = cb_calloc((size_t)d->npassages + 1, sizeof *at),
+  (*lines)[4] = cb_calloc((size_t)d->npassages + 1, sizeof *lines);
   /* how much wider than its reach each slanting door's mark is drawn (its spot in taken) */
   double *wider = cb_calloc((size_t)d->npassages * 3 + 1, sizeof *wider);
-  if (!taken.at || !locked || !at || !wider) {
+  if (!taken.at || !locked || !at || !wider || !lines) {
     p->oom = true;
     goto done;
   }
+  taken.lines = (const double(*)[4])lines;
   upright_marks(st, g, d, pr, level, &taken);
   for (int i = 0; i < d->npassages; i++) {
     const cb_passage *ps = &d->passages[i];
@@ -759,6 +770,7 @@ static void draw_doors(cb_page *p, const cb_symbols *st, const geo *g, const cb_
     int pos = door_ends(g, d, pr, level, ps, e); /* none for stairs: marked on both rooms */
     if (!pos) continue;
     double x1 = e[0], y1 = e[1], x2 = e[2], y2 = e[3];
+    memcpy(lines[taken.nlines++], e, sizeof e);
     cb_symbol s = cb_map_passage_symbol(ps);
     *used |= CB_SYMBOL_BIT(s);
     cb_page_role(p, CB_ROLE_PASSAGE, ps->from, ps->to);
@@ -777,7 +789,7 @@ static void draw_doors(cb_page *p, const cb_symbols *st, const geo *g, const cb_
       taken.at[taken.n++] = (spot){mx - reach / 2, my - reach / 2, mx + reach / 2, my + reach / 2};
     if (ps->lock) locked[nlocked++] = i, memcpy(at[i], m, sizeof m);
   }
-  /* the key ids keep clear of the doors' marks as drawn */
+  /* the key ids keep clear of the doors' marks as drawn, and of their lines (taken.lines) */
   for (int k = 0; k < taken.n; k++)
     taken.at[k] = (spot){taken.at[k].x0 - wider[k], taken.at[k].y0 - wider[k], taken.at[k].x1 + wider[k],
                          taken.at[k].y1 + wider[k]};
@@ -790,6 +802,7 @@ done:
   free(taken.at);
   free(locked);
   free(at);
+  free(lines);
   free(wider);
 }
 
