@@ -7,6 +7,7 @@
 
 #include "base/alloc.h"
 #include "base/units.h"
+#include "geom/segment.h"
 #include "page/flow.h"
 #include "place.h"
 
@@ -299,24 +300,14 @@ static int leader_crossings(const cluster *c, const cb_symbols *st, double bx, d
   return n;
 }
 
-/* Whether segment a-b meets box b (x0, y0, x1, y1): an end inside, or it crosses a side. */
-static bool segment_meets_box(double ax, double ay, double bx, double by, const double *b) {
-  if (fmax(ax, bx) < b[0] || fmin(ax, bx) > b[2] || fmax(ay, by) < b[1] || fmin(ay, by) > b[3]) return false;
-  if ((ax >= b[0] && ax <= b[2] && ay >= b[1] && ay <= b[3]) ||
-      (bx >= b[0] && bx <= b[2] && by >= b[1] && by <= b[3]))
-    return true;
-  int s0 = side_of(ax, ay, bx, by, b[0], b[1]), s1 = side_of(ax, ay, bx, by, b[2], b[1]),
-      s2 = side_of(ax, ay, bx, by, b[2], b[3]), s3 = side_of(ax, ay, bx, by, b[0], b[3]);
-  return !(s0 == s1 && s1 == s2 && s2 == s3 && s0 != 0);
-}
-
 /* How many passages of other rooms run under a box of marks bw x bh at (bx, by), `clear` round it. */
 static int passages_under(const cluster *c, double bx, double by, double bw, double bh, double clear) {
   double b[4] = {bx - bw / 2 - clear, by - bh / 2 - clear, bx + bw / 2 + clear, by + bh / 2 + clear};
   int n = 0, id = c->d->rooms[c->self].id;
   for (int i = 0; i < c->ndp; i++) {
     const drawn_passage *q = &c->dp[i];
-    if (q->ps->from != id && q->ps->to != id) n += segment_meets_box(q->x0, q->y0, q->x1, q->y1, b);
+    if (q->ps->from != id && q->ps->to != id)
+      n += cb_segment_meets_box((cb_point){q->x0, q->y0}, (cb_point){q->x1, q->y1}, b);
   }
   return n;
 }
