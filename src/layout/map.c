@@ -7,6 +7,7 @@
 
 #include "base/alloc.h"
 #include "base/units.h"
+#include "geom/boxgrid.h"
 #include "geom/segment.h"
 #include "page/flow.h"
 #include "place.h"
@@ -192,7 +193,35 @@ typedef struct cluster {
   cb_box frame; /* the map's frame: on a map of dice no badge leaves it while a spot inside is left */
   const drawn_passage *dp; /* the level's passages, which a leader to the marks should not cross */
   int ndp;
+  struct near_index *near; /* the passages and rooms filed by where they lie (near_in) */
 } cluster;
+
+/* The level's passages (by their boxes) and rooms (by their centres) filed in grids, so that a spot's
+ * tests read those near it alone, and the ids a search found. */
+typedef struct near_index {
+  cb_boxgrid *passages, *rooms;
+  int *ids;
+  size_t cap;
+} near_index;
+
+/* Up to this many, reading them all costs less than asking the grid. */
+enum { NEAR_LIST = 48 };
+
+/* The ids filed in g near box (x0, y0, x1, y1) into c->near->ids (all ids 0..all-1, in order, for a
+ * few, without a grid or on running out of memory: the same tests); their count. */
+static int near_in(const cluster *c, cb_boxgrid *g, int all, double x0, double y0, double x1, double y1) {
+  near_index *ni = c->near;
+  int n = g && all > NEAR_LIST ? cb_boxgrid_find(g, x0, y0, x1, y1, &ni->ids, &ni->cap) : -1;
+  if (n >= 0) return n;
+  if ((size_t)all > ni->cap) {
+    int *grown = realloc(ni->ids, ((size_t)all + 1) * sizeof *grown);
+    if (!grown) return 0; /* cannot happen short of memory: then nothing is near */
+    ni->ids = grown, ni->cap = (size_t)all + 1;
+  }
+  for (int i = 0; i < all; i++)
+    ni->ids[i] = i;
+  return all;
+}
 
 static const double ANGLES = 24; /* candidate directions around a room */
 static const int FAR_RINGS = 6;  /* how far out a stray tries, for a leader clear of the ways */
@@ -207,10 +236,14 @@ static const double LINE_UNDER = 300, LEADER_CROSSING = 100, NO_LEADER = 1000;
  * than its own (all rooms have radius rr, so centre distances compare). */
 static bool strays_by(const cluster *c, double mx, double my, double spare) {
   double own = hypot(mx - c->px[c->self], my - c->py[c->self]), near = own + spare;
-  for (int i = 0; i < c->d->nrooms; i++)
+  int n =
+      near_in(c, c->near->rooms, c->d->nrooms, mx - near - 1, my - near - 1, mx + near + 1, my + near + 1);
+  for (int k = 0; k < n; k++) {
+    int i = c->near->ids[k];
     if (i != c->self && (!c->level || c->d->rooms[i].level == c->level) &&
         !surely_apart(mx - c->px[i], my - c->py[i], near) && hypot(mx - c->px[i], my - c->py[i]) < near)
       return true;
+  }
   return false;
 }
 
@@ -283,16 +316,23 @@ static int leader_crossings(const cluster *c, const cb_symbols *st, double bx, d
                             double bh) {
   double e[4], cx = c->px[c->self], cy = c->py[c->self];
   if (!leader_ends(st, cx, cy, c->rr, bx, by, bw, bh, e)) return -1;
-  int n = 0, id = c->d->rooms[c->self].id;
-  for (int i = 0; i < c->ndp; i++) {
-    const drawn_passage *q = &c->dp[i];
+  int n = 0, id = c->d->rooms[c->self].id,
+      found = near_in(c, c->near->passages, c->ndp, fmin(e[0], e[2]) - 1, fmin(e[1], e[3]) - 1,
+                      fmax(e[0], e[2]) + 1, fmax(e[1], e[3]) + 1);
+  for (int k = 0; k < found; k++) {
+    const drawn_passage *q = &c->dp[c->near->ids[k]];
     if (q->ps->from == id || q->ps->to == id) continue;
     n +=
         side_of(e[0], e[1], e[2], e[3], q->x0, q->y0) * side_of(e[0], e[1], e[2], e[3], q->x1, q->y1) < 0 &&
         side_of(q->x0, q->y0, q->x1, q->y1, e[0], e[1]) * side_of(q->x0, q->y0, q->x1, q->y1, e[2], e[3]) < 0;
   }
   double lx = e[2] - e[0], ly = e[3] - e[1], len2 = lx * lx + ly * ly;
-  for (int i = 0; i < c->d->nrooms && len2 > 0; i++) {
+  found = len2 > 0 ? near_in(c, c->near->rooms, c->d->nrooms, fmin(e[0], e[2]) - c->rr - 1,
+                             fmin(e[1], e[3]) - c->rr - 1, fmax(e[0], e[2]) + c->rr + 1,
+                             fmax(e[1], e[3]) + c->rr + 1)
+                   : 0;
+  for (int k = 0; k < found; k++) {
+    int i = c->near->ids[k];
     if (i == c->self || (c->level && c->d->rooms[i].level != c->level)) continue;
     double t = fmin(1, fmax(0, ((c->px[i] - e[0]) * lx + (c->py[i] - e[1]) * ly) / len2));
     n += hypot(e[0] + t * lx - c->px[i], e[1] + t * ly - c->py[i]) < c->rr;
@@ -303,9 +343,10 @@ static int leader_crossings(const cluster *c, const cb_symbols *st, double bx, d
 /* How many passages of other rooms run under a box of marks bw x bh at (bx, by), `clear` round it. */
 static int passages_under(const cluster *c, double bx, double by, double bw, double bh, double clear) {
   double b[4] = {bx - bw / 2 - clear, by - bh / 2 - clear, bx + bw / 2 + clear, by + bh / 2 + clear};
-  int n = 0, id = c->d->rooms[c->self].id;
-  for (int i = 0; i < c->ndp; i++) {
-    const drawn_passage *q = &c->dp[i];
+  int n = 0, id = c->d->rooms[c->self].id,
+      found = near_in(c, c->near->passages, c->ndp, b[0] - 1, b[1] - 1, b[2] + 1, b[3] + 1);
+  for (int k = 0; k < found; k++) {
+    const drawn_passage *q = &c->dp[c->near->ids[k]];
     if (q->ps->from != id && q->ps->to != id)
       n += cb_segment_meets_box((cb_point){q->x0, q->y0}, (cb_point){q->x1, q->y1}, b);
   }
@@ -786,6 +827,22 @@ static void map_rooms(const map_drawing *md) {
   }
 }
 
+/* The level's passages and rooms filed for near_in (grids a few badges a cell); a grid left NULL
+ * (out of memory) has near_in read every one. */
+static near_index near_index_of(const map_drawing *md) {
+  near_index ni = {cb_boxgrid_new(md->st->badge * 4), cb_boxgrid_new(md->st->badge * 10), NULL, 0};
+  for (int i = 0; ni.passages && i < md->ndp; i++) {
+    const drawn_passage *q = &md->dp[i];
+    if (cb_boxgrid_add(ni.passages, i, fmin(q->x0, q->x1), fmin(q->y0, q->y1), fmax(q->x0, q->x1),
+                       fmax(q->y0, q->y1)) != 0)
+      cb_boxgrid_free(ni.passages), ni.passages = NULL;
+  }
+  for (int i = 0; ni.rooms && i < md->d->nrooms; i++)
+    if (cb_boxgrid_add(ni.rooms, i, md->px[i], md->py[i], md->px[i], md->py[i]) != 0)
+      cb_boxgrid_free(ni.rooms), ni.rooms = NULL;
+  return ni;
+}
+
 /* The rooms' marks; rooms with the most marks choose first (each room's count found once). */
 static void map_room_marks(const map_drawing *md, cb_symbol_set *used) {
   cb_page *p = md->p;
@@ -793,6 +850,7 @@ static void map_room_marks(const map_drawing *md, cb_symbol_set *used) {
   int level = md->level;
   int *marks = cb_malloc(((size_t)d->nrooms + 1) * sizeof *marks);
   if (!marks) p->oom = true;
+  near_index ni = near_index_of(md);
   for (int i = 0; marks && i < d->nrooms; i++) {
     mark m[MAX_MARKS];
     marks[i] = level && d->rooms[i].level != level ? 0 : cb_map_room_marks(p, d, &d->rooms[i], m);
@@ -809,7 +867,8 @@ static void map_room_marks(const map_drawing *md, cb_symbol_set *used) {
                    .rr = md->rr,
                    .frame = {md->x, md->y, md->x + md->w, md->y + md->h},
                    .dp = md->dp,
-                   .ndp = md->ndp};
+                   .ndp = md->ndp,
+                   .near = &ni};
       c.n = cb_map_room_marks(p, d, r, c.marks);
       if (c.n != want) continue;
       for (int k = 0; k < c.n; k++)
@@ -819,6 +878,7 @@ static void map_room_marks(const map_drawing *md, cb_symbol_set *used) {
       place_marks(p, md->st, md->pl, &c, md->px[i], md->py[i], md->rr, free_direction(d, r, &gapw), used);
     }
   free(marks);
+  cb_boxgrid_free(ni.passages), cb_boxgrid_free(ni.rooms), free(ni.ids);
 }
 
 /* Passages, then rooms, then the labels, where they cover least: a lock's
