@@ -207,20 +207,14 @@ typedef struct near_index {
 /* Up to this many, reading them all costs less than asking the grid. */
 enum { NEAR_LIST = 48 };
 
-/* The ids filed in g near box (x0, y0, x1, y1) into c->near->ids (all ids 0..all-1, in order, for a
- * few, without a grid or on running out of memory: the same tests); their count. */
-static int near_in(const cluster *c, cb_boxgrid *g, int all, double x0, double y0, double x1, double y1) {
+/* How many ids filed in g lie near box (x0, y0, x1, y1), into *ids; *ids NULL for all ids 0..all-1
+ * (for a few, without a grid, or on running out of memory: the same tests, slower). */
+static int near_in(const cluster *c, cb_boxgrid *g, int all, double x0, double y0, double x1, double y1,
+                   const int **ids) {
   near_index *ni = c->near;
   int n = g && all > NEAR_LIST ? cb_boxgrid_find(g, x0, y0, x1, y1, &ni->ids, &ni->cap) : -1;
-  if (n >= 0) return n;
-  if ((size_t)all > ni->cap) {
-    int *grown = realloc(ni->ids, ((size_t)all + 1) * sizeof *grown);
-    if (!grown) return 0; /* cannot happen short of memory: then nothing is near */
-    ni->ids = grown, ni->cap = (size_t)all + 1;
-  }
-  for (int i = 0; i < all; i++)
-    ni->ids[i] = i;
-  return all;
+  *ids = n >= 0 ? ni->ids : NULL;
+  return n >= 0 ? n : all;
 }
 
 static const double ANGLES = 24; /* candidate directions around a room */
@@ -236,10 +230,11 @@ static const double LINE_UNDER = 300, LEADER_CROSSING = 100, NO_LEADER = 1000;
  * than its own (all rooms have radius rr, so centre distances compare). */
 static bool strays_by(const cluster *c, double mx, double my, double spare) {
   double own = hypot(mx - c->px[c->self], my - c->py[c->self]), near = own + spare;
-  int n =
-      near_in(c, c->near->rooms, c->d->nrooms, mx - near - 1, my - near - 1, mx + near + 1, my + near + 1);
+  const int *ids;
+  int n = near_in(c, c->near->rooms, c->d->nrooms, mx - near - 1, my - near - 1, mx + near + 1, my + near + 1,
+                  &ids);
   for (int k = 0; k < n; k++) {
-    int i = c->near->ids[k];
+    int i = ids ? ids[k] : k;
     if (i != c->self && (!c->level || c->d->rooms[i].level == c->level) &&
         !surely_apart(mx - c->px[i], my - c->py[i], near) && hypot(mx - c->px[i], my - c->py[i]) < near)
       return true;
@@ -316,11 +311,12 @@ static int leader_crossings(const cluster *c, const cb_symbols *st, double bx, d
                             double bh) {
   double e[4], cx = c->px[c->self], cy = c->py[c->self];
   if (!leader_ends(st, cx, cy, c->rr, bx, by, bw, bh, e)) return -1;
+  const int *ids;
   int n = 0, id = c->d->rooms[c->self].id,
       found = near_in(c, c->near->passages, c->ndp, fmin(e[0], e[2]) - 1, fmin(e[1], e[3]) - 1,
-                      fmax(e[0], e[2]) + 1, fmax(e[1], e[3]) + 1);
+                      fmax(e[0], e[2]) + 1, fmax(e[1], e[3]) + 1, &ids);
   for (int k = 0; k < found; k++) {
-    const drawn_passage *q = &c->dp[c->near->ids[k]];
+    const drawn_passage *q = &c->dp[ids ? ids[k] : k];
     if (q->ps->from == id || q->ps->to == id) continue;
     n +=
         side_of(e[0], e[1], e[2], e[3], q->x0, q->y0) * side_of(e[0], e[1], e[2], e[3], q->x1, q->y1) < 0 &&
@@ -329,10 +325,10 @@ static int leader_crossings(const cluster *c, const cb_symbols *st, double bx, d
   double lx = e[2] - e[0], ly = e[3] - e[1], len2 = lx * lx + ly * ly;
   found = len2 > 0 ? near_in(c, c->near->rooms, c->d->nrooms, fmin(e[0], e[2]) - c->rr - 1,
                              fmin(e[1], e[3]) - c->rr - 1, fmax(e[0], e[2]) + c->rr + 1,
-                             fmax(e[1], e[3]) + c->rr + 1)
+                             fmax(e[1], e[3]) + c->rr + 1, &ids)
                    : 0;
   for (int k = 0; k < found; k++) {
-    int i = c->near->ids[k];
+    int i = ids ? ids[k] : k;
     if (i == c->self || (c->level && c->d->rooms[i].level != c->level)) continue;
     double t = fmin(1, fmax(0, ((c->px[i] - e[0]) * lx + (c->py[i] - e[1]) * ly) / len2));
     n += hypot(e[0] + t * lx - c->px[i], e[1] + t * ly - c->py[i]) < c->rr;
@@ -343,10 +339,11 @@ static int leader_crossings(const cluster *c, const cb_symbols *st, double bx, d
 /* How many passages of other rooms run under a box of marks bw x bh at (bx, by), `clear` round it. */
 static int passages_under(const cluster *c, double bx, double by, double bw, double bh, double clear) {
   double b[4] = {bx - bw / 2 - clear, by - bh / 2 - clear, bx + bw / 2 + clear, by + bh / 2 + clear};
+  const int *ids;
   int n = 0, id = c->d->rooms[c->self].id,
-      found = near_in(c, c->near->passages, c->ndp, b[0] - 1, b[1] - 1, b[2] + 1, b[3] + 1);
+      found = near_in(c, c->near->passages, c->ndp, b[0] - 1, b[1] - 1, b[2] + 1, b[3] + 1, &ids);
   for (int k = 0; k < found; k++) {
-    const drawn_passage *q = &c->dp[c->near->ids[k]];
+    const drawn_passage *q = &c->dp[ids ? ids[k] : k];
     if (q->ps->from != id && q->ps->to != id)
       n += cb_segment_meets_box((cb_point){q->x0, q->y0}, (cb_point){q->x1, q->y1}, b);
   }
