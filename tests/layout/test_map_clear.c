@@ -963,9 +963,12 @@ static int abreast_pairs(const cb_page *p) {
  * (108 at most a square, 87 one to two); 209 on 113 since a corridor moves
  * its legs up to a square over where it runs less crowded; 180 on 105 since
  * routed corridors keep 5 ft off walls, not 7.5, and pay 40 ft a foot
- * crowded. Most left run a square or two (97 of 180 at most one, 58 one to
- * two), in channels between rooms too narrow for two corridors a square
- * apart, or where moving over would cross more corridors. */
+ * crowded; 145 on 87 since corridors move their legs off the ones drawn
+ * beside them later and routed ones pay 60 ft a foot crowded. Most left run
+ * a square or two beside a door: a corridor's first or last leg, which its
+ * door holds in place, in channels between rooms too narrow for two
+ * corridors a square apart, or where moving over would cross more
+ * corridors. */
 static void corridors_keep_apart(void **state) {
   (void)state;
   const char *env = getenv("CB_MAP_SEEDS");
@@ -975,6 +978,7 @@ static void corridors_keep_apart(void **state) {
     cb_document doc = {0};
     lay_out_sheet(d, d, false, &doc);
     int n = abreast_pairs(doc.pages[0]);
+    if (n && getenv("CB_MAP_VERBOSE")) printf("  (seed %d: %d pairs)\n", seed, n);
     pairs += n, sheets += n > 0;
     if (n && !first) first = seed;
     cb_document_free(&doc);
@@ -983,7 +987,7 @@ static void corridors_keep_apart(void **state) {
   printf("preconnect   %d sheets at 15 rooms: %d pairs of corridors abreast nearer than a grid square, on %d "
          "sheets (seed %d first)\n",
          seeds, pairs, sheets, first);
-  if (pairs > 180 * seeds / 200) fail_msg("%d pairs of corridors abreast (seed %d first)", pairs, first);
+  if (pairs > 145 * seeds / 200) fail_msg("%d pairs of corridors abreast (seed %d first)", pairs, first);
 }
 
 /* ---- the players' map: what it may show, worked out from the model alone ---- */

@@ -138,6 +138,59 @@ static void check_destination(const cb_dungeon *d, const cb_preconnect_proc *p, 
   if (!cut && dr->reread) assert_true(dr->to >= 1 && dr->to <= p->nrooms);
 }
 
+/* How far along corridor v (n points) point q lies; -1 when it is not on it. */
+static double along(const cb_pc_point *v, int n, cb_pc_point q) {
+  double s = 0;
+  for (int k = 1; k < n; k++) {
+    cb_pc_point a = v[k - 1], b = v[k];
+    if (q.x > fmin(a.x, b.x) - EPS && q.x < fmax(a.x, b.x) + EPS && q.y > fmin(a.y, b.y) - EPS &&
+        q.y < fmax(a.y, b.y) + EPS)
+      return s + fabs(q.x - a.x) + fabs(q.y - a.y);
+    s += fabs(b.x - a.x) + fabs(b.y - a.y);
+  }
+  return -1;
+}
+
+/* Does corridor w run across corridor v between `from` and `to` feet along v? */
+static bool crosses_between(const cb_pc_point *v, int n, const cb_pc_point *w, int m, double from,
+                            double to) {
+  for (int k = 1; k < n; k++)
+    for (int j = 1; j < m; j++) {
+      cb_pc_point a = v[k - 1], b = v[k], c = w[j - 1], e = w[j];
+      bool level = fabs(a.y - b.y) < EPS, other_level = fabs(c.y - e.y) < EPS;
+      cb_pc_point x = level ? (cb_pc_point){c.x, a.y} : (cb_pc_point){a.x, c.y};
+      if (level == other_level) /* along it: where they run on one line, if they do */
+        x = level ? (cb_pc_point){fmax(fmin(a.x, b.x), fmin(c.x, e.x)), c.y}
+                  : (cb_pc_point){c.x, fmax(fmin(a.y, b.y), fmin(c.y, e.y))};
+      bool on_v = x.x > fmin(a.x, b.x) - EPS && x.x < fmax(a.x, b.x) + EPS && x.y > fmin(a.y, b.y) - EPS &&
+                  x.y < fmax(a.y, b.y) + EPS;
+      bool on_w = x.x > fmin(c.x, e.x) - EPS && x.x < fmax(c.x, e.x) + EPS && x.y > fmin(c.y, e.y) - EPS &&
+                  x.y < fmax(c.y, e.y) + EPS;
+      double t = on_v && on_w ? along(v, n, x) : -1;
+      if (t > from - EPS && t < to + EPS) return true;
+    }
+  return false;
+}
+
+/* Stairs stand before and after the corridor they pass under or over:
+ * both on this corridor, the crossed one running across between them. */
+static void check_stairs(const cb_preconnect_proc *p, const cb_pc_door *dr, const cb_pc_crossing *c) {
+  double from = along(dr->points, dr->npoints, c->enter), to = along(dr->points, dr->npoints, c->leave);
+  if (!(from >= 0 && to > from))
+    fail_msg("door of room %d (%s): stairs at (%.1f, %.1f) %.1f and (%.1f, %.1f) %.1f, %d points from (%.1f, "
+             "%.1f) to (%.1f, %.1f)",
+             dr->room, cb_facing_name(dr->facing), c->enter.x, c->enter.y, from, c->leave.x, c->leave.y, to,
+             dr->npoints, dr->points[0].x, dr->points[0].y, dr->points[dr->npoints - 1].x,
+             dr->points[dr->npoints - 1].y);
+  if (c->room) return;
+  const cb_pc_door *o = &p->doors[c->door - 1];
+  if (!crosses_between(dr->points, dr->npoints, o->points, o->npoints, from, to) &&
+      !crosses_between(dr->points, dr->npoints, o->side, o->nside, from, to))
+    fail_msg(
+        "room %d's %s corridor: no corridor of door %d between its stairs at (%.1f, %.1f) and (%.1f, %.1f)",
+        dr->room, cb_facing_name(dr->facing), c->door, c->enter.x, c->enter.y, c->leave.x, c->leave.y);
+}
+
 static void check_crossings(const cb_preconnect_proc *p, const cb_passage *ps, const cb_pc_door *dr,
                             bool ladders) {
   unsigned flags = 0;
@@ -151,6 +204,7 @@ static void check_crossings(const cb_preconnect_proc *p, const cb_passage *ps, c
     if (updown) {
       /* stairs (or ladders) just before and after: two marks, apart, both on the corridor */
       assert_true(fabs(c->enter.x - c->leave.x) + fabs(c->enter.y - c->leave.y) > EPS);
+      check_stairs(p, dr, c);
       flags |= c->result == CB_CROSS_UNDER ? CB_FLAG_UNDER : CB_FLAG_OVER;
     }
     assert_true(c->room ? c->room >= 1 && c->room <= p->nrooms : c->door >= 1 && c->door <= p->ndoors);
@@ -493,7 +547,10 @@ static double abreast_on_map(const cb_preconnect_proc *p) {
  * 2,165 on 92 since the spots beyond a rolled end weigh it too; 1,880 on 86
  * since a corridor moves its legs up to a square over where it runs less
  * crowded; 1,525 on 75 since routed corridors keep 5 ft off walls (not 7.5)
- * and pay 40 ft a foot crowded; a ceiling. */
+ * and pay 40 ft a foot crowded; 1,265 on 63 since, once every corridor is
+ * drawn, each moves its legs off the later ones beside it (crossing the same
+ * corridors in the same order) and routed corridors pay 60 ft a foot
+ * crowded; a ceiling. */
 static void property_abreast(void **state) {
   (void)state;
   double sum = 0;
@@ -506,7 +563,7 @@ static void property_abreast(void **state) {
   }
   print_message("seeds 1-200: %.0f ft of corridor run abreast of another closer than 10 ft, on %d maps\n",
                 sum, maps);
-  if (sum > 1525 + EPS) fail_msg("%.1f ft of corridor abreast of another (ceiling 1,525)", sum);
+  if (sum > 1265 + EPS) fail_msg("%.1f ft of corridor abreast of another (ceiling 1,265)", sum);
 }
 
 static void bad_options(void **state) {
