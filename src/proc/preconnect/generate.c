@@ -2109,7 +2109,7 @@ static int restair(pc *s, int dj, int of, hits *hs) {
 
 /* Door di's corridor takes shape w: its box, its length, its stairs and the
  * stairs of every corridor that crosses it. -1 on OOM. */
-static int respread(pc *s, int di, const pt *w, hits *hs) {
+static int respread(pc *s, int di, const pt *w, double moved, hits *hs) {
   cb_pc_door *dr = &s->p->doors[di];
   double was = poly_len(dr->points, dr->npoints);
   memcpy(dr->points, w, (size_t)dr->npoints * sizeof *w);
@@ -2128,17 +2128,18 @@ static int respread(pc *s, int di, const pt *w, hits *hs) {
   cb_passage *ps = cb_dungeon_passage(s->d, dr->passage);
   if (ps) ps->length_ft = now;
   if (!s->big)
-    cb_dungeon_log(s->d, "Room %d, %s door: its corridor moves a leg off the corridor beside it (%.0f ft%s).",
-                   dr->room, FACING_WORD[dr->facing], now,
-                   fabs(now - was) < EPS ? ", as long as before" : "");
+    cb_dungeon_log(
+        s->d,
+        "Room %d, %s door: a leg of its corridor moves %.1f ft away from a corridor beside it%s%.0f ft.",
+        dr->room, FACING_WORD[dr->facing], moved, fabs(now - was) < EPS ? "; still " : "; now ", now);
   return 0;
 }
 
 /* The one move of a leg of door di's corridor that most lessens its
  * crowding, meeting the same rooms and corridors in the same order and
  * keeping TIGHT_FT off the rooms (its length too, when it leads to a new
- * room): into w, 1 when there is one. -1 on OOM. */
-static int best_spread(pc *s, int di, pt *w, hits *hs, hits *was) {
+ * room): into w and *moved (feet), 1 when there is one. -1 on OOM. */
+static int best_spread(pc *s, int di, pt *w, double *moved, hits *hs, hits *was) {
   const cb_pc_door *dr = &s->p->doors[di];
   const pt *v = dr->points;
   int n = dr->npoints, found = 0;
@@ -2158,7 +2159,7 @@ static int best_spread(pc *s, int di, pt *w, hits *hs, hits *was) {
         continue;
       if (find_hits(s, t, n, di, hs)) return -1;
       if (!same_hits(hs, was)) continue;
-      least = c, found = 1;
+      least = c, found = 1, *moved = fabs(d);
       memcpy(w, t, (size_t)n * sizeof *t);
     }
   return found;
@@ -2175,9 +2176,10 @@ static cb_status spread_corridors(pc *s, cb_error *err) {
   for (int pass = 0; pass < EASE_PASSES && rc == 0; pass++)
     for (int di = 0; di < s->p->ndoors && rc == 0; di++) {
       pt w[MAX_CORNERS];
+      double moved = 0;
       if (!may_spread(s, di)) continue;
-      int got = best_spread(s, di, w, &hs, &was);
-      rc = got < 0 ? -1 : got ? respread(s, di, w, &hs) : 0;
+      int got = best_spread(s, di, w, &moved, &hs, &was);
+      rc = got < 0 ? -1 : got ? respread(s, di, w, moved, &hs) : 0;
     }
   free(hs.h);
   free(was.h);
@@ -2245,9 +2247,10 @@ static cb_status summarise(pc *s) {
       over += s->p->doors[i].crossings[k].result == CB_CROSS_OVER;
     }
   cb_dungeon_log(s->d,
-                 "The map: %d rooms, %d doors and corridors (%d loops, %d dead ends, %d secret doors), %d "
-                 "crossings under and %d over.",
-                 s->p->nrooms, s->p->ndoors, loops, dead, secret, under, over);
+                 "The map: %d rooms, %d doors and corridors (%d loop%s, %d dead end%s, %d secret door%s), %d "
+                 "crossing%s under and %d over.",
+                 s->p->nrooms, s->p->ndoors, loops, loops == 1 ? "" : "s", dead, dead == 1 ? "" : "s", secret,
+                 secret == 1 ? "" : "s", under, under == 1 ? "" : "s", over);
   return CB_OK;
 }
 
