@@ -545,25 +545,82 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
   }
 }
 
-/* A passage's label (a lock's key id) beside its middle mark, on the side and
- * at the distance where it covers least. */
-static void place_label(cb_page *p, const cb_symbols *st, cb_place *pl, const char *text, double mx,
-                        double my, double ux, double uy) {
-  double w, h;
+/* The boxes the marks of passage dp ink (cb_symbol_passage_kinds), into out; how many. A mark drawn
+ * over a stretch of the line (a trap's zigzag) reaches along it, a slanting one in both axes. */
+static int own_marks(const cb_symbols *st, const drawn_passage *dp, cb_box *out) {
+  double dx = dp->x1 - dp->x0, dy = dp->y1 - dp->y0, len = hypot(dx, dy), ux = dx / len, uy = dy / len;
+  int n = 0;
+  for (int k = 0; k < dp->nkinds && k < CB_PASSAGE_KINDS; k++) {
+    double t = dp->nkinds > 1 ? CB_PASSAGE_KIND_AT[k] : 0.5, mx = dp->x0 + dx * t, my = dp->y0 + dy * t,
+           along = cb_symbol_passage_stretch(st, dp->kinds[k], dp->nkinds, len), ink[4], w, h;
+    cb_symbol_passage_mark(st, dp->kinds[k], &w, &h);
+    if (w <= 0) continue;
+    if (along > 0) {
+      double across = h / 2 + st->line / 2, ax = fabs(ux) * along + fabs(uy) * across,
+             ay = fabs(uy) * along + fabs(ux) * across;
+      out[n++] = (cb_box){mx - ax, my - ay, mx + ax, my + ay};
+      continue;
+    }
+    cb_symbol_passage_mark_ink(st, dp->kinds[k], ink);
+    out[n++] = (cb_box){mx + ink[0], my + ink[1], mx + ink[2], my + ink[3]};
+  }
+  return n;
+}
+
+static bool boxes_meet(cb_box a, cb_box b) {
+  return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+/* What a lock's key id costs over its own passage's marks: it hides what it covers (issue 22: it sat
+ * over its padlock's shackle), and beyond the spots near its padlock (KEY_STEPS out, KEY_ALONG along
+ * the line) none is clear of other passages. */
+static const double OVER_OWN_MARK = 500;
+enum { KEY_STEPS = 8, KEY_ALONG = 2 };
+
+/* A passage's label (a lock's key id) beside its middle mark, on the side and at the distance where
+ * it covers least, clear of its own passage's marks. */
+static void place_label(cb_page *p, const cb_symbols *st, cb_place *pl, const char *text,
+                        const drawn_passage *dp) {
+  double w, h, len = hypot(dp->x1 - dp->x0, dp->y1 - dp->y0), ux = (dp->x1 - dp->x0) / len,
+               uy = (dp->y1 - dp->y0) / len, mx = (dp->x0 + dp->x1) / 2, my = (dp->y0 + dp->y1) / 2;
+  cb_box own[CB_PASSAGE_KINDS];
+  int nown = own_marks(st, dp, own);
   cb_symbol_label_size(st, text, &w, &h);
   double best = INFINITY, bx = mx, by = my;
   for (int side = -1; side <= 1; side += 2)
-    for (int step = 0; step < 4; step++)
-      for (int along = -1; along <= 1; along++) {
+    for (int step = 0; step < KEY_STEPS; step++)
+      for (int along = -KEY_ALONG; along <= KEY_ALONG; along++) {
         double off = st->badge * 0.6 + step * h * 0.6 + (fabs(ux) * h + fabs(uy) * w) / 2;
         double px = mx - uy * off * side + ux * along * st->badge * 0.8;
         double py = my + ux * off * side + uy * along * st->badge * 0.8;
-        double cost =
-            cb_place_cost(pl, cb_box_grow(cb_box_centered(px, py, w, h), 0.5)) + step + abs(along) * 0.5;
+        cb_box b = cb_box_grow(cb_box_centered(px, py, w, h), 0.5);
+        double cost = cb_place_cost(pl, b) + step + abs(along) * 0.5;
+        for (int k = 0; k < nown; k++)
+          cost += boxes_meet(b, own[k]) ? OVER_OWN_MARK : 0;
         if (cost < best - 1e-9) best = cost, bx = px, by = py;
       }
+  /* no spot clear of lines, rooms and marks: the map tells the sheet it is too small (mapfit) */
+  if (best >= KEY_STEPS + KEY_ALONG) p->cramped++;
   if (cb_place_box(pl, cb_box_centered(bx, by, w, h))) p->oom = true;
   cb_symbol_label(p, st, text, bx, by);
+}
+
+/* How far mark k of a passage's n (kinds[k]) reaches along a passage len long from its place, edge
+ * to edge: an upright box's half diagonal (a box on a slanting line), or the stretch it draws over. */
+static double mark_along(const cb_symbols *st, const cb_symbol *kinds, int k, int n, double len) {
+  double w, h, stretch = cb_symbol_passage_stretch(st, kinds[k], n, len);
+  cb_symbol_passage_mark(st, kinds[k], &w, &h);
+  return stretch > 0 ? stretch + st->line : hypot(w, h) / 2;
+}
+
+/* How long a passage must be for marks k and j (a fraction dt of the way apart) to keep a point and a
+ * line apart (issue 22: a padlock touched its trap's zigzag on short passages): their reach grows
+ * with the passage where a mark draws over a stretch of it, so the length is found by steps. */
+static double marks_apart(const cb_symbols *st, const cb_symbol *kinds, int k, int j, int n, double dt) {
+  double len = 0;
+  for (int i = 0; i < 40; i++)
+    len = (mark_along(st, kinds, k, n, len) + mark_along(st, kinds, j, n, len) + st->line + 1) / dt;
+  return len;
 }
 
 /* How far apart, edge to edge, two dice must lie for each mark of the
@@ -584,6 +641,8 @@ static double marks_length(const cb_symbols *st, const cb_passage *ps) {
     double t = n > 1 ? CB_PASSAGE_KIND_AT[k] : 0.5;
     if (size[k] <= 0) continue;
     need = fmax(need, (size[k] + clear) / fmin(t, 1 - t));
+    for (int j = 0; j < k; j++)
+      if (size[j] > 0) need = fmax(need, marks_apart(st, kinds, k, j, n, fabs(t - CB_PASSAGE_KIND_AT[j])));
   }
   return need;
 }
@@ -622,6 +681,20 @@ static mark_room marks_room(cb_page *p, const cb_symbols *st, const cb_dungeon *
     if (m.need) m.need[k] = marks_length(st, &d->passages[k]);
   }
   return m;
+}
+
+/* How many passages of the level nudge_rooms left too short for their marks (need[k], edge to edge):
+ * dice boxed in by the frame, whose marks then touch; the map is too small (mapfit). */
+static int short_of_marks(const cb_dungeon *d, int level, const double *px, const double *py, double rr,
+                          const double *need) {
+  int n = 0;
+  for (int k = 0; need && k < d->npassages; k++) {
+    const cb_room *a = cb_dungeon_room(d, d->passages[k].from), *b = cb_dungeon_room(d, d->passages[k].to);
+    if (!a || !b || a == b || a->level != b->level || (level && a->level != level)) continue;
+    int ia = (int)(a - d->rooms), ib = (int)(b - d->rooms);
+    n += need[k] > 0 && hypot(px[ib] - px[ia], py[ib] - py[ia]) < 2 * rr + need[k] - 0.5;
+  }
+  return n;
 }
 
 /* Pushes apart the two dice of each passage too short for its marks
@@ -899,10 +972,8 @@ static void map_paint(map_drawing *md, cb_symbol_set *used) {
   map_rooms(md);
   for (int i = 0; i < md->ndp; i++) {
     if (!dp[i].ps->lock) continue;
-    double len = hypot(dp[i].x1 - dp[i].x0, dp[i].y1 - dp[i].y0);
     cb_page_role(p, CB_ROLE_PASSAGE_MARK, dp[i].ps->from, dp[i].ps->to);
-    place_label(p, md->st, md->pl, dp[i].ps->lock, (dp[i].x0 + dp[i].x1) / 2, (dp[i].y0 + dp[i].y1) / 2,
-                (dp[i].x1 - dp[i].x0) / len, (dp[i].y1 - dp[i].y0) / len);
+    place_label(p, md->st, md->pl, dp[i].ps->lock, &dp[i]);
   }
   map_room_marks(md, used);
   cb_page_role(p, CB_ROLE_NONE, 0, 0);
@@ -927,6 +998,7 @@ void cb_map_draw_scaled(cb_page *p, const cb_symbols *st, const cb_dungeon *d, i
       md.px[i] = vx(&v, d->rooms[i].x), md.py[i] = vy(&v, d->rooms[i].y);
     mark_room mr = marks_room(p, st, d);
     nudge_rooms(d, level, md.px, md.py, md.rr, x, y, x + w, y + h, &mr);
+    p->cramped += short_of_marks(d, level, md.px, md.py, md.rr, mr.need);
     free(mr.need), free(mr.reach);
     map_paint(&md, used);
   } else
