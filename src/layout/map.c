@@ -572,37 +572,77 @@ static bool boxes_meet(cb_box a, cb_box b) {
 }
 
 /* What a lock's key id costs over its own passage's marks: it hides what it covers (issue 22: it sat
- * over its padlock's shackle), and beyond the spots near its padlock (KEY_STEPS out, KEY_ALONG along
- * the line) none is clear of other passages. */
-static const double OVER_OWN_MARK = 500;
-enum { KEY_STEPS = 8, KEY_ALONG = 2 };
+ * over its padlock's shackle); beyond the spots next to its padlock, the hairline that leads it there,
+ * and each passage that hairline crosses (less than a line under the key id, which it would hide). */
+static const double OVER_OWN_MARK = 500, KEY_LEADER = 2, KEY_CROSSING = 20;
+/* How far out from its padlock (steps of 0.6 of its height) and along its line (0.8 badges) a key id
+ * looks for a spot: next to it ([0]), and on a map of dice (issue 22) further, led to it by a
+ * hairline, before it lies over another passage; the other maps as they were measured (their own
+ * counts in test_map_clear). */
+static const struct key_reach { int steps, along; } KEY_REACH[2] = {{4, 1}, {8, 2}};
+
+/* How many of the n passages in all but `own` the segment e (x0, y0, x1, y1) crosses. */
+static int passages_crossed(const drawn_passage *all, int n, const drawn_passage *own, const double *e) {
+  int crossed = 0;
+  for (int i = 0; i < n; i++) {
+    const drawn_passage *q = &all[i];
+    crossed +=
+        q != own &&
+        side_of(e[0], e[1], e[2], e[3], q->x0, q->y0) * side_of(e[0], e[1], e[2], e[3], q->x1, q->y1) < 0 &&
+        side_of(q->x0, q->y0, q->x1, q->y1, e[0], e[1]) * side_of(q->x0, q->y0, q->x1, q->y1, e[2], e[3]) < 0;
+  }
+  return crossed;
+}
+
+/* A lock's key id to place: its passage among the level's n passages (all), its padlock in the
+ * middle, reaching `lock_r` round it. */
+typedef struct key_id {
+  const char *text;
+  const drawn_passage *dp, *all;
+  int n;
+  double lock_r;
+} key_id;
+
+/* What a key id w x h at (px, py) `far` from its padlock at (mx, my) costs for its leader. */
+static double leader_cost(const cb_symbols *st, const key_id *k, double mx, double my, double px, double py,
+                          double w, double h) {
+  double e[4];
+  if (!leader_ends(st, mx, my, k->lock_r, px, py, w, h, e)) return KEY_LEADER;
+  return KEY_LEADER + KEY_CROSSING * passages_crossed(k->all, k->n, k->dp, e);
+}
 
 /* A passage's label (a lock's key id) beside its middle mark, on the side and at the distance where
- * it covers least, clear of its own passage's marks. */
-static void place_label(cb_page *p, const cb_symbols *st, cb_place *pl, const char *text,
-                        const drawn_passage *dp) {
+ * it covers least; on a map of dice (`dice`) clear of its own passage's marks, led to its padlock by a
+ * hairline when it is not next to it, and where no spot is clear of lines, rooms and marks the map
+ * says it is cramped (the sheet then tries it bigger: mapfit). */
+static void place_label(cb_page *p, const cb_symbols *st, cb_place *pl, const key_id *k, bool dice) {
+  const drawn_passage *dp = k->dp;
   double w, h, len = hypot(dp->x1 - dp->x0, dp->y1 - dp->y0), ux = (dp->x1 - dp->x0) / len,
                uy = (dp->y1 - dp->y0) / len, mx = (dp->x0 + dp->x1) / 2, my = (dp->y0 + dp->y1) / 2;
   cb_box own[CB_PASSAGE_KINDS];
-  int nown = own_marks(st, dp, own);
-  cb_symbol_label_size(st, text, &w, &h);
+  int nown = dice ? own_marks(st, dp, own) : 0;
+  struct key_reach r = KEY_REACH[dice], near = KEY_REACH[0];
+  cb_symbol_label_size(st, k->text, &w, &h);
   double best = INFINITY, bx = mx, by = my;
+  bool led = false;
   for (int side = -1; side <= 1; side += 2)
-    for (int step = 0; step < KEY_STEPS; step++)
-      for (int along = -KEY_ALONG; along <= KEY_ALONG; along++) {
+    for (int step = 0; step < r.steps; step++)
+      for (int along = -r.along; along <= r.along; along++) {
         double off = st->badge * 0.6 + step * h * 0.6 + (fabs(ux) * h + fabs(uy) * w) / 2;
         double px = mx - uy * off * side + ux * along * st->badge * 0.8;
         double py = my + ux * off * side + uy * along * st->badge * 0.8;
         cb_box b = cb_box_grow(cb_box_centered(px, py, w, h), 0.5);
+        bool far = step >= near.steps || abs(along) > near.along;
         double cost = cb_place_cost(pl, b) + step + abs(along) * 0.5;
-        for (int k = 0; k < nown; k++)
-          cost += boxes_meet(b, own[k]) ? OVER_OWN_MARK : 0;
-        if (cost < best - 1e-9) best = cost, bx = px, by = py;
+        for (int i = 0; i < nown; i++)
+          cost += boxes_meet(b, own[i]) ? OVER_OWN_MARK : 0;
+        if (far && cost < best - 1e-9) cost += leader_cost(st, k, mx, my, px, py, w, h);
+        if (cost < best - 1e-9) best = cost, bx = px, by = py, led = far;
       }
-  /* no spot clear of lines, rooms and marks: the map tells the sheet it is too small (mapfit) */
-  if (best >= KEY_STEPS + KEY_ALONG) p->cramped++;
+  if (dice && (led || best >= r.steps + r.along + KEY_LEADER)) p->cramped++;
+  if (led) lead(p, st, pl, mx, my, k->lock_r, bx, by, w, h);
   if (cb_place_box(pl, cb_box_centered(bx, by, w, h))) p->oom = true;
-  cb_symbol_label(p, st, text, bx, by);
+  cb_symbol_label(p, st, k->text, bx, by);
 }
 
 /* How far mark k of a passage's n (kinds[k]) reaches along a passage len long from its place, edge
@@ -863,6 +903,11 @@ static void map_passages(map_drawing *md) {
                                                fmax(mw, mh), fmax(mw, mh))))
         md->p->oom = true;
     }
+    /* on a map of dice, what the marks ink beyond those squares too (a padlock's shackle): key ids keep
+     * off it (issue 22) */
+    cb_box ink[CB_PASSAGE_KINDS];
+    for (int k = 0, n = d->room_ft > 0 ? own_marks(st, e, ink) : 0; k < n; k++)
+      if (cb_place_box(md->pl, ink[k])) md->p->oom = true;
   }
 }
 
@@ -970,10 +1015,13 @@ static void map_paint(map_drawing *md, cb_symbol_set *used) {
       *used |= CB_SYMBOL_BIT(dp[i].kinds[k]);
   }
   map_rooms(md);
+  double ink[4];
+  cb_symbol_passage_mark_ink(md->st, CB_SYM_LOCKED, ink);
+  double lock_r = hypot(fmax(-ink[0], ink[2]), fmax(-ink[1], ink[3]));
   for (int i = 0; i < md->ndp; i++) {
     if (!dp[i].ps->lock) continue;
     cb_page_role(p, CB_ROLE_PASSAGE_MARK, dp[i].ps->from, dp[i].ps->to);
-    place_label(p, md->st, md->pl, dp[i].ps->lock, &dp[i]);
+    place_label(p, md->st, md->pl, &(key_id){dp[i].ps->lock, &dp[i], dp, md->ndp, lock_r}, d->room_ft > 0);
   }
   map_room_marks(md, used);
   cb_page_role(p, CB_ROLE_NONE, 0, 0);
