@@ -595,20 +595,39 @@ static int passages_crossed(const drawn_passage *all, int n, const drawn_passage
 }
 
 /* A lock's key id to place: its passage among the level's n passages (all), its padlock in the
- * middle, reaching `lock_r` round it. */
+ * middle, reaching `lock_r` round it; the dungeon's rooms, drawn at (px, py) with radius rr, those of
+ * `level` (0: all) on this map. */
 typedef struct key_id {
   const char *text;
   const drawn_passage *dp, *all;
   int n;
   double lock_r;
+  const cb_dungeon *d;
+  int level;
+  const double *px, *py;
+  double rr;
 } key_id;
 
-/* What a key id w x h at (px, py) `far` from its padlock at (mx, my) costs for its leader. */
+/* How many of the map's rooms the segment e (x0, y0, x1, y1) runs into. */
+static int rooms_crossed(const key_id *k, const double *e) {
+  int crossed = 0;
+  double lx = e[2] - e[0], ly = e[3] - e[1], len2 = lx * lx + ly * ly;
+  for (int i = 0; i < k->d->nrooms && len2 > 0; i++) {
+    if (k->level && k->d->rooms[i].level != k->level) continue;
+    double t = fmin(1, fmax(0, ((k->px[i] - e[0]) * lx + (k->py[i] - e[1]) * ly) / len2));
+    crossed += hypot(e[0] + t * lx - k->px[i], e[1] + t * ly - k->py[i]) < k->rr + 1;
+  }
+  return crossed;
+}
+
+/* What a key id w x h at (px, py) away from its padlock at (mx, my) costs for its leader: each
+ * passage it crosses, and a room it runs into (as much as a key id over its own marks). */
 static double leader_cost(const cb_symbols *st, const key_id *k, double mx, double my, double px, double py,
                           double w, double h) {
   double e[4];
   if (!leader_ends(st, mx, my, k->lock_r, px, py, w, h, e)) return KEY_LEADER;
-  return KEY_LEADER + KEY_CROSSING * passages_crossed(k->all, k->n, k->dp, e);
+  return KEY_LEADER + KEY_CROSSING * passages_crossed(k->all, k->n, k->dp, e) +
+         OVER_OWN_MARK * rooms_crossed(k, e);
 }
 
 /* A passage's label (a lock's key id) beside its middle mark, on the side and at the distance where
@@ -653,13 +672,17 @@ static double mark_along(const cb_symbols *st, const cb_symbol *kinds, int k, in
   return stretch > 0 ? stretch + st->line : hypot(w, h) / 2;
 }
 
-/* How long a passage must be for marks k and j (a fraction dt of the way apart) to keep a point and a
- * line apart (issue 22: a padlock touched its trap's zigzag on short passages): their reach grows
- * with the passage where a mark draws over a stretch of it, so the length is found by steps. */
+/* What two marks of one passage keep between them, in badges: enough of the line that they read as
+ * two marks, not one (issue 22: a padlock touched its trap's zigzag on short passages). */
+static const double MARKS_GAP = 0.3;
+
+/* How long a passage must be for marks k and j (a fraction dt of the way apart) to keep MARKS_GAP
+ * apart: their reach grows with the passage where a mark draws over a stretch of it, so the length
+ * is found by steps. */
 static double marks_apart(const cb_symbols *st, const cb_symbol *kinds, int k, int j, int n, double dt) {
   double len = 0;
   for (int i = 0; i < 40; i++)
-    len = (mark_along(st, kinds, k, n, len) + mark_along(st, kinds, j, n, len) + st->line + 1) / dt;
+    len = (mark_along(st, kinds, k, n, len) + mark_along(st, kinds, j, n, len) + MARKS_GAP * st->badge) / dt;
   return len;
 }
 
@@ -1021,7 +1044,8 @@ static void map_paint(map_drawing *md, cb_symbol_set *used) {
   for (int i = 0; i < md->ndp; i++) {
     if (!dp[i].ps->lock) continue;
     cb_page_role(p, CB_ROLE_PASSAGE_MARK, dp[i].ps->from, dp[i].ps->to);
-    place_label(p, md->st, md->pl, &(key_id){dp[i].ps->lock, &dp[i], dp, md->ndp, lock_r}, d->room_ft > 0);
+    key_id k = {dp[i].ps->lock, &dp[i], dp, md->ndp, lock_r, d, md->level, md->px, md->py, md->rr};
+    place_label(p, md->st, md->pl, &k, d->room_ft > 0);
   }
   map_room_marks(md, used);
   cb_page_role(p, CB_ROLE_NONE, 0, 0);

@@ -4,7 +4,9 @@
  * mark sits nearer another room than its own nor on a passage of other rooms,
  * no leader to a room's marks crosses a passage of other rooms,
  * room numbers are at least 8 pt
- * and no text on the sheet is under 7 pt. The layout tags what each item
+ * and no text on the sheet is under 7 pt; on maps of dice a passage's own
+ * marks (padlock, trap, secret door, key id) keep apart, and a key id (and
+ * its leader) keeps off other passages. The layout tags what each item
  * stands for (cb_item_role); the geometry is checked here. CB_MAP_SEEDS sets
  * the number of seeds, CB_MAP_VERBOSE=1 prints every finding.
  *
@@ -52,7 +54,8 @@ typedef struct findings {
   int crossed_room, crossed_number, stray_mark, small_number, small_text, numbers_touch, mark_on_passage,
       mark_under_room, bar_on_mark, leader_across;
   int no_goal, no_boss, no_key, no_lock, number_twice;
-  int own_marks_touch, key_across; /* dropdice: a passage's own marks touching, its key id over another */
+  /* dropdice: a passage's own marks touching, its key id over another passage, its leader across one */
+  int own_marks_touch, key_across, key_leader_across;
   char first[256];
 } findings;
 
@@ -493,6 +496,32 @@ static void check_key_across(const cb_page *p, const cb_item *label, findings *f
   }
 }
 
+/* A key id's leader (a hairline from its padlock out to it) crosses no other passage's line and
+ * runs into no room: it would lead the eye to the wrong way. */
+static void check_key_leader(const cb_page *p, const cb_item *ld, findings *f, const char *what) {
+  const cb_op *a = &p->ops[ld->op0], *e = &p->ops[ld->op0 + 1];
+  for (int j = 0; j < p->nitems; j++) {
+    const cb_item *it = &p->items[j];
+    double l[4];
+    if (it->role.kind == CB_ROLE_ROOM && it->kind == CB_ITEM_PATH && it->ink.fill) {
+      box r = path_box(p, it);
+      if (to_segment(a->x[0], a->y[0], e->x[0], e->y[0], (r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2) <
+          (r.x1 - r.x0) / 2 - 0.5) {
+        note(f, &f->key_leader_across, "%s: the key id leader of passage %d-%d runs into room %d", what,
+             ld->role.a, ld->role.b, it->role.a);
+        return;
+      }
+    }
+    if (same_passage(it, ld) || !passage_line(p, j)) continue;
+    line_ends(p, it, l);
+    if (segments_cross(a->x[0], a->y[0], e->x[0], e->y[0], l[0], l[1], l[2], l[3])) {
+      note(f, &f->key_leader_across, "%s: the key id leader of passage %d-%d crosses passage %d-%d", what,
+           ld->role.a, ld->role.b, it->role.a, it->role.b);
+      return;
+    }
+  }
+}
+
 /* The marks of the passage whose line is item `ln` (its kinds, n of them, drawn after the line) and
  * its key id keep apart: none touches another (MARKS_APART). */
 static void check_own_marks_of(const cb_page *p, int ln, int n, ink_part *parts, findings *f,
@@ -507,6 +536,7 @@ static void check_own_marks_of(const cb_page *p, int ln, int n, ink_part *parts,
     if (!same_passage(q, it) || !mark_ink(q)) continue;
     if (q->role.kind == CB_ROLE_PASSAGE && m < 64) ink_part_of(p, q, line, &parts[m++]);
     if (q->role.kind == CB_ROLE_PASSAGE_MARK && q->ink.fill && nlabels < 4) labels[nlabels++] = q;
+    if (q->role.kind == CB_ROLE_PASSAGE_MARK && !q->ink.fill && q->nops == 2) check_key_leader(p, q, f, what);
   }
   if (m >= n && n > 0) parts_to_marks(parts, m, n, line, mark);
   for (int a = 0; m >= n && a < m; a++)
@@ -755,11 +785,11 @@ static void print_findings(const char *gen, int seeds, const char *which, const 
          "8 pt, %d texts under 7 pt, %d numbers overlapping, %d marks on passages, %d passage marks under "
          "rooms, %d bars on marks, %d leaders across passages; unmarked: %d goals, %d "
          "bosses, %d keys, %d locks; %d numbers twice; %d passages' own marks touching, %d key ids over "
-         "other passages%s%s\n",
+         "other passages, %d key id leaders across passages or rooms%s%s\n",
          gen, seeds, which, f->crossed_room, f->crossed_number, f->stray_mark, f->small_number, f->small_text,
          f->numbers_touch, f->mark_on_passage, f->mark_under_room, f->bar_on_mark, f->leader_across,
          f->no_goal, f->no_boss, f->no_key, f->no_lock, f->number_twice, f->own_marks_touch, f->key_across,
-         f->first[0] ? "; first: " : "", f->first);
+         f->key_leader_across, f->first[0] ? "; first: " : "", f->first);
 }
 
 /* The sheets of seeds 1..seeds: what draws through what, and every mark,
@@ -874,7 +904,7 @@ static void nothing_draws_through_anything(void **state) {
                              : 0,
       numbers_allowed = 0;
   if (f.crossed_room + f.small_number + f.small_text + f.numbers_touch + f.no_goal + f.no_boss + f.no_key +
-          f.no_lock + f.number_twice + f.own_marks_touch + f.key_across ||
+          f.no_lock + f.number_twice + f.own_marks_touch + f.key_across + f.key_leader_across ||
       f.stray_mark > stray_allowed || f.mark_on_passage > over_allowed || f.bar_on_mark > bars_allowed ||
       f.leader_across > leaders_allowed || f.crossed_number > numbers_allowed)
     fail_msg("%s: %s", gen, f.first);
@@ -909,8 +939,10 @@ static void lay_out_sheet(const cb_dungeon *d, const cb_dungeon *shown, bool pla
  * with no such spot says it is cramped (the sheet draws it bigger where the
  * page allows). Ceiling: room badges over other rooms' passages (the badge
  * placer's, first counted here with real widths: 1, 0 and 4 at e0ef60c over
- * 60 seeds, 17, 0 and 27 over 300; 1, 0 and 2, and 3, 0 and 18 since),
- * seeds / 15 a case. */
+ * 60 seeds, 17, 0 and 27 over 300; 2, 0 and 2, and 8, 0 and 19 since),
+ * seeds / 15 a case; a key id's leader across another passage where every
+ * spot out to eight steps costs more (0 over 60 seeds, 2 at 30 rooms over
+ * 300: seed 75's 7-6 first), seeds / 150 a case. */
 static void dropdice_small_and_crowded(void **state) {
   (void)state;
   const char *env = getenv("CB_MAP_SEEDS");
@@ -926,7 +958,8 @@ static void dropdice_small_and_crowded(void **state) {
     findings f = check_generator("dropdice", seeds, &cases[i], m);
     int n = f.crossed_room + f.crossed_number + f.stray_mark + f.small_number + f.small_text +
             f.numbers_touch + (f.mark_on_passage > seeds / 15) + f.mark_under_room + f.no_goal + f.no_boss +
-            f.no_key + f.no_lock + f.number_twice + f.own_marks_touch + f.key_across;
+            f.no_key + f.no_lock + f.number_twice + f.own_marks_touch + f.key_across +
+            (f.key_leader_across > seeds / 150);
     if (n && !first[0]) snprintf(first, sizeof first, "%s", f.first);
     faults += n;
   }
