@@ -545,25 +545,145 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
   }
 }
 
-/* A passage's label (a lock's key id) beside its middle mark, on the side and
- * at the distance where it covers least. */
-static void place_label(cb_page *p, const cb_symbols *st, cb_place *pl, const char *text, double mx,
-                        double my, double ux, double uy) {
-  double w, h;
-  cb_symbol_label_size(st, text, &w, &h);
+/* The boxes the marks of passage dp ink (cb_symbol_passage_kinds), into out; how many. A mark drawn
+ * over a stretch of the line (a trap's zigzag) reaches along it, a slanting one in both axes. */
+static int own_marks(const cb_symbols *st, const drawn_passage *dp, cb_box *out) {
+  double dx = dp->x1 - dp->x0, dy = dp->y1 - dp->y0, len = hypot(dx, dy), ux = dx / len, uy = dy / len;
+  int n = 0;
+  for (int k = 0; k < dp->nkinds && k < CB_PASSAGE_KINDS; k++) {
+    double t = dp->nkinds > 1 ? CB_PASSAGE_KIND_AT[k] : 0.5, mx = dp->x0 + dx * t, my = dp->y0 + dy * t,
+           along = cb_symbol_passage_stretch(st, dp->kinds[k], dp->nkinds, len), ink[4], w, h;
+    cb_symbol_passage_mark(st, dp->kinds[k], &w, &h);
+    if (w <= 0) continue;
+    if (along > 0) {
+      double across = h / 2 + st->line / 2, ax = fabs(ux) * along + fabs(uy) * across,
+             ay = fabs(uy) * along + fabs(ux) * across;
+      out[n++] = (cb_box){mx - ax, my - ay, mx + ax, my + ay};
+      continue;
+    }
+    cb_symbol_passage_mark_ink(st, dp->kinds[k], ink);
+    out[n++] = (cb_box){mx + ink[0], my + ink[1], mx + ink[2], my + ink[3]};
+  }
+  return n;
+}
+
+static bool boxes_meet(cb_box a, cb_box b) {
+  return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+/* What a lock's key id costs over its own passage's marks: it hides what it covers (issue 22: it sat
+ * over its padlock's shackle); beyond the spots next to its padlock, the hairline that leads it there,
+ * and each passage that hairline crosses (less than a line under the key id, which it would hide). */
+static const double OVER_OWN_MARK = 500, KEY_LEADER = 2, KEY_CROSSING = 20;
+/* How far out from its padlock (steps of 0.6 of its height) and along its line (0.8 badges) a key id
+ * looks for a spot: next to it ([0]), and on a map of dice (issue 22) further, led to it by a
+ * hairline, before it lies over another passage; the other maps as they were measured (their own
+ * counts in test_map_clear). */
+static const struct key_reach { int steps, along; } KEY_REACH[2] = {{4, 1}, {8, 2}};
+
+/* How many of the n passages in all but `own` the segment e (x0, y0, x1, y1) crosses. */
+static int passages_crossed(const drawn_passage *all, int n, const drawn_passage *own, const double *e) {
+  int crossed = 0;
+  for (int i = 0; i < n; i++) {
+    const drawn_passage *q = &all[i];
+    crossed +=
+        q != own &&
+        side_of(e[0], e[1], e[2], e[3], q->x0, q->y0) * side_of(e[0], e[1], e[2], e[3], q->x1, q->y1) < 0 &&
+        side_of(q->x0, q->y0, q->x1, q->y1, e[0], e[1]) * side_of(q->x0, q->y0, q->x1, q->y1, e[2], e[3]) < 0;
+  }
+  return crossed;
+}
+
+/* A lock's key id to place: its passage among the level's n passages (all), its padlock in the
+ * middle, reaching `lock_r` round it; the dungeon's rooms, drawn at (px, py) with radius rr, those of
+ * `level` (0: all) on this map. */
+typedef struct key_id {
+  const char *text;
+  const drawn_passage *dp, *all;
+  int n;
+  double lock_r;
+  const cb_dungeon *d;
+  int level;
+  const double *px, *py;
+  double rr;
+} key_id;
+
+/* How many of the map's rooms the segment e (x0, y0, x1, y1) runs into. */
+static int rooms_crossed(const key_id *k, const double *e) {
+  int crossed = 0;
+  double lx = e[2] - e[0], ly = e[3] - e[1], len2 = lx * lx + ly * ly;
+  for (int i = 0; i < k->d->nrooms && len2 > 0; i++) {
+    if (k->level && k->d->rooms[i].level != k->level) continue;
+    double t = fmin(1, fmax(0, ((k->px[i] - e[0]) * lx + (k->py[i] - e[1]) * ly) / len2));
+    crossed += hypot(e[0] + t * lx - k->px[i], e[1] + t * ly - k->py[i]) < k->rr + 1;
+  }
+  return crossed;
+}
+
+/* What a key id w x h at (px, py) away from its padlock at (mx, my) costs for its leader: each
+ * passage it crosses, and a room it runs into (as much as a key id over its own marks). */
+static double leader_cost(const cb_symbols *st, const key_id *k, double mx, double my, double px, double py,
+                          double w, double h) {
+  double e[4];
+  if (!leader_ends(st, mx, my, k->lock_r, px, py, w, h, e)) return KEY_LEADER;
+  return KEY_LEADER + KEY_CROSSING * passages_crossed(k->all, k->n, k->dp, e) +
+         OVER_OWN_MARK * rooms_crossed(k, e);
+}
+
+/* A passage's label (a lock's key id) beside its middle mark, on the side and at the distance where
+ * it covers least; on a map of dice (`dice`) clear of its own passage's marks, led to its padlock by a
+ * hairline when it is not next to it, and where no spot is clear of lines, rooms and marks the map
+ * says it is cramped (the sheet then tries it bigger: mapfit). */
+static void place_label(cb_page *p, const cb_symbols *st, cb_place *pl, const key_id *k, bool dice) {
+  const drawn_passage *dp = k->dp;
+  double w, h, len = hypot(dp->x1 - dp->x0, dp->y1 - dp->y0), ux = (dp->x1 - dp->x0) / len,
+               uy = (dp->y1 - dp->y0) / len, mx = (dp->x0 + dp->x1) / 2, my = (dp->y0 + dp->y1) / 2;
+  cb_box own[CB_PASSAGE_KINDS];
+  int nown = dice ? own_marks(st, dp, own) : 0;
+  struct key_reach r = KEY_REACH[dice], near = KEY_REACH[0];
+  cb_symbol_label_size(st, k->text, &w, &h);
   double best = INFINITY, bx = mx, by = my;
+  bool led = false;
   for (int side = -1; side <= 1; side += 2)
-    for (int step = 0; step < 4; step++)
-      for (int along = -1; along <= 1; along++) {
+    for (int step = 0; step < r.steps; step++)
+      for (int along = -r.along; along <= r.along; along++) {
         double off = st->badge * 0.6 + step * h * 0.6 + (fabs(ux) * h + fabs(uy) * w) / 2;
         double px = mx - uy * off * side + ux * along * st->badge * 0.8;
         double py = my + ux * off * side + uy * along * st->badge * 0.8;
-        double cost =
-            cb_place_cost(pl, cb_box_grow(cb_box_centered(px, py, w, h), 0.5)) + step + abs(along) * 0.5;
-        if (cost < best - 1e-9) best = cost, bx = px, by = py;
+        cb_box b = cb_box_grow(cb_box_centered(px, py, w, h), 0.5);
+        bool far = step >= near.steps || abs(along) > near.along;
+        double cost = cb_place_cost(pl, b) + step + abs(along) * 0.5;
+        for (int i = 0; i < nown; i++)
+          cost += boxes_meet(b, own[i]) ? OVER_OWN_MARK : 0;
+        if (far && cost < best - 1e-9) cost += leader_cost(st, k, mx, my, px, py, w, h);
+        if (cost < best - 1e-9) best = cost, bx = px, by = py, led = far;
       }
+  if (dice && (led || best >= r.steps + r.along + KEY_LEADER)) p->cramped++;
+  if (led) lead(p, st, pl, mx, my, k->lock_r, bx, by, w, h);
   if (cb_place_box(pl, cb_box_centered(bx, by, w, h))) p->oom = true;
-  cb_symbol_label(p, st, text, bx, by);
+  cb_symbol_label(p, st, k->text, bx, by);
+}
+
+/* How far mark k of a passage's n (kinds[k]) reaches along a passage len long from its place, edge
+ * to edge: an upright box's half diagonal (a box on a slanting line), or the stretch it draws over. */
+static double mark_along(const cb_symbols *st, const cb_symbol *kinds, int k, int n, double len) {
+  double w, h, stretch = cb_symbol_passage_stretch(st, kinds[k], n, len);
+  cb_symbol_passage_mark(st, kinds[k], &w, &h);
+  return stretch > 0 ? stretch + st->line : hypot(w, h) / 2;
+}
+
+/* What two marks of one passage keep between them, in badges: enough of the line that they read as
+ * two marks, not one (issue 22: a padlock touched its trap's zigzag on short passages). */
+static const double MARKS_GAP = 0.3;
+
+/* How long a passage must be for marks k and j (a fraction dt of the way apart) to keep MARKS_GAP
+ * apart: their reach grows with the passage where a mark draws over a stretch of it, so the length
+ * is found by steps. */
+static double marks_apart(const cb_symbols *st, const cb_symbol *kinds, int k, int j, int n, double dt) {
+  double len = 0;
+  for (int i = 0; i < 40; i++)
+    len = (mark_along(st, kinds, k, n, len) + mark_along(st, kinds, j, n, len) + MARKS_GAP * st->badge) / dt;
+  return len;
 }
 
 /* How far apart, edge to edge, two dice must lie for each mark of the
@@ -584,6 +704,8 @@ static double marks_length(const cb_symbols *st, const cb_passage *ps) {
     double t = n > 1 ? CB_PASSAGE_KIND_AT[k] : 0.5;
     if (size[k] <= 0) continue;
     need = fmax(need, (size[k] + clear) / fmin(t, 1 - t));
+    for (int j = 0; j < k; j++)
+      if (size[j] > 0) need = fmax(need, marks_apart(st, kinds, k, j, n, fabs(t - CB_PASSAGE_KIND_AT[j])));
   }
   return need;
 }
@@ -622,6 +744,20 @@ static mark_room marks_room(cb_page *p, const cb_symbols *st, const cb_dungeon *
     if (m.need) m.need[k] = marks_length(st, &d->passages[k]);
   }
   return m;
+}
+
+/* How many passages of the level nudge_rooms left too short for their marks (need[k], edge to edge):
+ * dice boxed in by the frame, whose marks then touch; the map is too small (mapfit). */
+static int short_of_marks(const cb_dungeon *d, int level, const double *px, const double *py, double rr,
+                          const double *need) {
+  int n = 0;
+  for (int k = 0; need && k < d->npassages; k++) {
+    const cb_room *a = cb_dungeon_room(d, d->passages[k].from), *b = cb_dungeon_room(d, d->passages[k].to);
+    if (!a || !b || a == b || a->level != b->level || (level && a->level != level)) continue;
+    int ia = (int)(a - d->rooms), ib = (int)(b - d->rooms);
+    n += need[k] > 0 && hypot(px[ib] - px[ia], py[ib] - py[ia]) < 2 * rr + need[k] - 0.5;
+  }
+  return n;
 }
 
 /* Pushes apart the two dice of each passage too short for its marks
@@ -790,6 +926,11 @@ static void map_passages(map_drawing *md) {
                                                fmax(mw, mh), fmax(mw, mh))))
         md->p->oom = true;
     }
+    /* on a map of dice, what the marks ink beyond those squares too (a padlock's shackle): key ids keep
+     * off it (issue 22) */
+    cb_box ink[CB_PASSAGE_KINDS];
+    for (int k = 0, n = d->room_ft > 0 ? own_marks(st, e, ink) : 0; k < n; k++)
+      if (cb_place_box(md->pl, ink[k])) md->p->oom = true;
   }
 }
 
@@ -897,12 +1038,14 @@ static void map_paint(map_drawing *md, cb_symbol_set *used) {
       *used |= CB_SYMBOL_BIT(dp[i].kinds[k]);
   }
   map_rooms(md);
+  double ink[4];
+  cb_symbol_passage_mark_ink(md->st, CB_SYM_LOCKED, ink);
+  double lock_r = hypot(fmax(-ink[0], ink[2]), fmax(-ink[1], ink[3]));
   for (int i = 0; i < md->ndp; i++) {
     if (!dp[i].ps->lock) continue;
-    double len = hypot(dp[i].x1 - dp[i].x0, dp[i].y1 - dp[i].y0);
     cb_page_role(p, CB_ROLE_PASSAGE_MARK, dp[i].ps->from, dp[i].ps->to);
-    place_label(p, md->st, md->pl, dp[i].ps->lock, (dp[i].x0 + dp[i].x1) / 2, (dp[i].y0 + dp[i].y1) / 2,
-                (dp[i].x1 - dp[i].x0) / len, (dp[i].y1 - dp[i].y0) / len);
+    key_id k = {dp[i].ps->lock, &dp[i], dp, md->ndp, lock_r, d, md->level, md->px, md->py, md->rr};
+    place_label(p, md->st, md->pl, &k, d->room_ft > 0);
   }
   map_room_marks(md, used);
   cb_page_role(p, CB_ROLE_NONE, 0, 0);
@@ -927,6 +1070,7 @@ void cb_map_draw_scaled(cb_page *p, const cb_symbols *st, const cb_dungeon *d, i
       md.px[i] = vx(&v, d->rooms[i].x), md.py[i] = vy(&v, d->rooms[i].y);
     mark_room mr = marks_room(p, st, d);
     nudge_rooms(d, level, md.px, md.py, md.rr, x, y, x + w, y + h, &mr);
+    p->cramped += short_of_marks(d, level, md.px, md.py, md.rr, mr.need);
     free(mr.need), free(mr.reach);
     map_paint(&md, used);
   } else

@@ -370,6 +370,17 @@ void cb_symbol_passage_mark(const cb_symbols *st, cb_symbol s, double *w, double
   }
 }
 
+void cb_symbol_passage_mark_ink(const cb_symbols *st, cb_symbol s, double *ink) {
+  double w, h, bw, bh, r;
+  cb_symbol_passage_mark(st, s, &w, &h);
+  ink[0] = -w / 2 - st->line / 2, ink[1] = -h / 2 - st->line / 2, ink[2] = -ink[0], ink[3] = -ink[1];
+  if (s != CB_SYM_LOCKED) return;
+  /* the padlock's body and its shackle above it, the shackle's curve at its height (see padlock) */
+  padlock_size(st, &bw, &bh, &r);
+  double half = fmax(bw / 2, r + st->line * 0.65);
+  ink[0] = -half, ink[1] = -bh / 2 - r * 1.575 - st->line * 0.65, ink[2] = half, ink[3] = bh / 2;
+}
+
 /* Where a passage symbol sits on its line: the middle, the direction, and
  * the stretch (gap) some symbols draw over instead of the plain line. */
 typedef struct passage_geom {
@@ -530,6 +541,13 @@ void cb_symbol_passage_at(cb_page *p, const cb_symbols *st0, cb_symbol s, double
 
 const double CB_PASSAGE_KIND_AT[CB_PASSAGE_KINDS] = {0.5, 0.28, 0.72, 0.16, 0.84};
 
+/* the stretch cb_symbol_passage_kinds gives a kind that draws over the line, on a line len long */
+static double kind_half(const cb_symbols *st, double len) { return fmin(st->badge * 1.6, len * 0.12); }
+
+double cb_symbol_passage_stretch(const cb_symbols *st, cb_symbol s, int n, double len) {
+  return over_line(s, st->badge, n > 1 ? 2 * kind_half(st, len) : len) / 2;
+}
+
 void cb_symbol_passage_kinds(cb_page *p, const cb_symbols *st, const cb_symbol *s, int n, double x1,
                              double y1, double x2, double y2) {
   if (n <= 1 || s[0] == CB_SYM_DEAD_END) {
@@ -545,8 +563,7 @@ void cb_symbol_passage_kinds(cb_page *p, const cb_symbols *st, const cb_symbol *
   /* the line, dotted when the way is secret; then each kind's mark in its place */
   cb_symbol_passage_at(p, st, secret ? CB_SYM_SECRET : CB_SYM_PATH, x1, y1, x2, y2, -1);
   for (int k = 0; k < n && k < CB_PASSAGE_KINDS; k++) {
-    double t = CB_PASSAGE_KIND_AT[k], mx = x1 + dx * t, my = y1 + dy * t,
-           half = fmin(st->badge * 1.6, len * 0.12);
+    double t = CB_PASSAGE_KIND_AT[k], mx = x1 + dx * t, my = y1 + dy * t, half = kind_half(st, len);
     if (over_line(s[k], 1, 1) > 0) {
       /* its stretch cleared of the line first */
       cb_page_move(p, mx - ux * half, my - uy * half);

@@ -111,6 +111,12 @@ enum { CB_PASSAGE_KINDS = 5 };
 extern const double CB_PASSAGE_KIND_AT[CB_PASSAGE_KINDS];
 void cb_symbol_passage_kinds(cb_page *p, const cb_symbols *st, const cb_symbol *s, int n, double x1,
                              double y1, double x2, double y2);
+/* How far either way along a passage len long the mark of `s` (one of n kinds) reaches from its
+ * place where it draws over the line (a trap's zigzag, stairs' rungs); 0 for a mark drawn on it. */
+double cb_symbol_passage_stretch(const cb_symbols *st, cb_symbol s, int n, double len);
+/* The box a passage mark drawn on its line inks round its place, ink[0..3] = x0, y0, x1, y1 from it
+ * (y down): its size (cb_symbol_passage_mark) and its stroke, and a padlock's shackle above its body. */
+void cb_symbol_passage_mark_ink(const cb_symbols *st, cb_symbol s, double *ink);
 /* The size of the mark a passage style puts on its middle (0 x 0 for a plain line). */
 void cb_symbol_passage_mark(const cb_symbols *st, cb_symbol s, double *w, double *h);
 /* A short label (a key id, a length) on a white ground, centred at (cx, cy),

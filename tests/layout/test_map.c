@@ -8,6 +8,8 @@
 
 #include <cmocka.h> // after the headers it needs
 
+#include <math.h>
+
 #include "../tests/layout/fake_measure.h"
 #include "layout/map.h"
 #include "layout/symbols.h"
@@ -60,6 +62,69 @@ static void a_secret_locked_way_is_dotted_and_padlocked(void **state) {
   cb_page_free(p);
 }
 
+/* The box an item's ink covers: its path (a curve sampled along it, not by its control points), and
+ * its stroke's half width round it. */
+static void ink_box(const cb_page *p, const cb_item *it, double *b) {
+  double h = it->ink.stroke ? it->ink.width / 2 : 0, lx = 0, ly = 0;
+  b[0] = b[1] = 1e9, b[2] = b[3] = -1e9;
+  for (int k = it->op0; k < it->op0 + it->nops; k++) {
+    const cb_op *o = &p->ops[k];
+    if (o->kind == CB_OP_CLOSE) continue;
+    int j = o->kind == CB_OP_CURVE ? 2 : 0;
+    for (int i = 0; i <= 64; i++) {
+      double t = i / 64.0, u = 1 - t, x = o->x[j], y = o->y[j];
+      if (o->kind == CB_OP_CURVE)
+        x = u * u * u * lx + 3 * u * u * t * o->x[0] + 3 * u * t * t * o->x[1] + t * t * t * o->x[2],
+        y = u * u * u * ly + 3 * u * u * t * o->y[0] + 3 * u * t * t * o->y[1] + t * t * t * o->y[2];
+      b[0] = fmin(b[0], x - h), b[2] = fmax(b[2], x + h), b[1] = fmin(b[1], y - h), b[3] = fmax(b[3], y + h);
+    }
+    lx = o->x[j], ly = o->y[j];
+  }
+}
+
+/* Where a locked and trapped way's marks ink (issue 22: key ids sat over a padlock's shackle, which
+ * reaches above the square of its size, and a padlock on its trap's zigzag): the padlock within
+ * cb_symbol_passage_mark_ink round the middle, the zigzag's teeth within cb_symbol_passage_stretch of
+ * their place along the line. */
+static void marks_ink_where_they_say(void **state) {
+  (void)state;
+  cb_page *p = cb_page_new(200, 200);
+  assert_non_null(p);
+  cb_symbols st = {&fake_measure, 10.5, 1.0, 7.5, {0, 0, 0}, {1, 1, 1}, NULL, {1, 1, 1}};
+  cb_symbol kinds[CB_PASSAGE_KINDS];
+  int n = kinds_of(CB_PASSAGE_CORRIDOR, CB_FLAG_LOCKED | CB_FLAG_TRAPPED, kinds);
+  cb_symbol_passage_kinds(p, &st, kinds, n, 10, 100, 190, 100);
+  double ink[4], w, h, trap = 10 + 180 * CB_PASSAGE_KIND_AT[1],
+                       reach = cb_symbol_passage_stretch(&st, CB_SYM_TRAPPED, n, 180);
+  cb_symbol_passage_mark_ink(&st, CB_SYM_LOCKED, ink);
+  cb_symbol_passage_mark(&st, CB_SYM_LOCKED, &w, &h);
+  assert_true(reach > 0 && reach < 180 * (CB_PASSAGE_KIND_AT[0] - CB_PASSAGE_KIND_AT[1]));
+  double top = 100;
+  int teeth = 0;
+  for (int i = 1; i < p->nitems; i++) {
+    const cb_item *it = &p->items[i];
+    double b[4];
+    ink_box(p, it, b);
+    bool white = it->ink.stroke && !it->ink.fill && it->ink.stroke_color.r > 0.99;
+    if (it->kind != CB_ITEM_PATH || white) continue;
+    if (b[0] > 80) { /* the padlock's */
+      assert_true(b[0] >= 100 + ink[0] - 1e-9 && b[2] <= 100 + ink[2] + 1e-9);
+      assert_true(b[1] >= 100 + ink[1] - 1e-9 && b[3] <= 100 + ink[3] + 1e-9);
+      top = fmin(top, b[1]);
+    } else if (b[3] - b[1] > 1.5) { /* the zigzag: its teeth off the line */
+      for (int k = it->op0; k < it->op0 + it->nops; k++)
+        if (fabs(p->ops[k].y[0] - 100) > 0.1) {
+          assert_true(fabs(p->ops[k].x[0] - trap) <= reach + 1e-9);
+          teeth++;
+        }
+    }
+  }
+  /* the shackle reaches above the square of the padlock's size, which kept key ids off it before */
+  assert_true(top < 100 - fmax(w, h) / 2);
+  assert_int_equal(teeth, 4);
+  cb_page_free(p);
+}
+
 /* A room's marks on the map (issue 22, every mark on every map): the boss
  * where the stocking put it, in the goal room with no boss tag (it had
  * none); a locked stair's padlock and key id at both its ends (only the end
@@ -98,6 +163,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(every_kind_is_drawn),
       cmocka_unit_test(a_secret_locked_way_is_dotted_and_padlocked),
+      cmocka_unit_test(marks_ink_where_they_say),
       cmocka_unit_test(every_room_mark_is_there),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,7 +4,9 @@
  * mark sits nearer another room than its own nor on a passage of other rooms,
  * no leader to a room's marks crosses a passage of other rooms,
  * room numbers are at least 8 pt
- * and no text on the sheet is under 7 pt. The layout tags what each item
+ * and no text on the sheet is under 7 pt; on maps of dice a passage's own
+ * marks (padlock, trap, secret door, key id) keep apart, and a key id (and
+ * its leader) keeps off other passages. The layout tags what each item
  * stands for (cb_item_role); the geometry is checked here. CB_MAP_SEEDS sets
  * the number of seeds, CB_MAP_VERBOSE=1 prints every finding.
  *
@@ -27,12 +29,15 @@
 #include <string.h>
 
 #include "../tests/layout/fake_measure.h"
+#include "layout/map.h"
 #include "layout/sheet.h"
+#include "layout/symbols.h"
 #include "layout/template.h"
 #include "model/view.h"
 #include "proc/cards/proc.h"
 #include "proc/leximorph/proc.h"
 #include "registry/registry.h"
+#include "render/backend.h"
 #include "stock/stock.h"
 #include "testlib.h"
 
@@ -49,6 +54,8 @@ typedef struct findings {
   int crossed_room, crossed_number, stray_mark, small_number, small_text, numbers_touch, mark_on_passage,
       mark_under_room, bar_on_mark, leader_across;
   int no_goal, no_boss, no_key, no_lock, number_twice;
+  /* dropdice: a passage's own marks touching, its key id over another passage, its leader across one */
+  int own_marks_touch, key_across, key_leader_across;
   char first[256];
 } findings;
 
@@ -336,31 +343,276 @@ static void check_marks(const cb_page *p, const box *rooms, int nrooms, findings
   }
 }
 
+/* ---- a passage's own marks, and its key id (dropdice: booklet.md, "marks clear of each other") ---- */
+
+/* The ink of one item of a passage's marks: points along its path (every quarter point, r its
+ * stroke's half width) and, when filled, its body, which a point can lie inside. Points of a stroke
+ * on its passage's own line are left out: every mark sits on that line. */
+typedef struct ink_part {
+  const cb_item *it;
+  box body;
+  bool filled;
+  double r;
+  int n;
+  double xy[2 * 600];
+} ink_part;
+
+/* How far (x, y) lies from segment a-b. */
+static double to_segment(double ax, double ay, double bx, double by, double x, double y) {
+  double lx = bx - ax, ly = by - ay, l2 = lx * lx + ly * ly,
+         t = l2 > 0 ? fmin(1, fmax(0, ((x - ax) * lx + (y - ay) * ly) / l2)) : 0;
+  return hypot(ax + t * lx - x, ay + t * ly - y);
+}
+
+static void part_point(ink_part *pt, double x, double y) {
+  if (pt->n < (int)(sizeof pt->xy / sizeof *pt->xy / 2))
+    pt->xy[2 * pt->n] = x, pt->xy[2 * pt->n + 1] = y, pt->n++;
+}
+
+/* The part of item it; line (x0, y0, x1, y1) its passage's, whose stretches a stroke leaves out. */
+static void ink_part_of(const cb_page *p, const cb_item *it, const double *line, ink_part *pt) {
+  pt->it = it, pt->body = path_box(p, it), pt->filled = it->ink.fill, pt->n = 0;
+  pt->r = it->ink.stroke ? it->ink.width / 2 : 0;
+  double lx = 0, ly = 0;
+  for (int k = it->op0; k < it->op0 + it->nops; k++) {
+    const cb_op *op = &p->ops[k];
+    if (op->kind == CB_OP_CLOSE) continue;
+    int j = op->kind == CB_OP_CURVE ? 2 : 0;
+    double ex = op->x[j], ey = op->y[j];
+    bool on_line = !pt->filled && line && to_segment(line[0], line[1], line[2], line[3], lx, ly) < 0.3 &&
+                   to_segment(line[0], line[1], line[2], line[3], ex, ey) < 0.3;
+    if (op->kind != CB_OP_MOVE && !on_line) {
+      int n = (int)(hypot(ex - lx, ey - ly) * 4) + 4;
+      for (int i = 0; i <= n; i++) {
+        double t = (double)i / n, u = 1 - t;
+        if (op->kind == CB_OP_CURVE)
+          part_point(pt,
+                     u * u * u * lx + 3 * u * u * t * op->x[0] + 3 * u * t * t * op->x[1] + t * t * t * ex,
+                     u * u * u * ly + 3 * u * u * t * op->y[0] + 3 * u * t * t * op->y[1] + t * t * t * ey);
+        else
+          part_point(pt, lx + (ex - lx) * t, ly + (ey - ly) * t);
+      }
+    }
+    lx = ex, ly = ey;
+  }
+}
+
+/* How far (x, y) keeps from part a's ink, less than 0 inside a body. */
+static double part_distance(const cb_page *p, const ink_part *a, double x, double y) {
+  double least = a->filled ? body_distance(p, a->it, a->body, x, y) : INFINITY;
+  for (int i = 0; i < a->n; i++)
+    least = fmin(least, hypot(a->xy[2 * i] - x, a->xy[2 * i + 1] - y));
+  return least - a->r;
+}
+
+/* The gap between the ink of two parts (less than 0 where they overlap). */
+static double parts_gap(const cb_page *p, const ink_part *a, const ink_part *b) {
+  if (a->body.x0 > b->body.x1 + 3 || b->body.x0 > a->body.x1 + 3 || a->body.y0 > b->body.y1 + 3 ||
+      b->body.y0 > a->body.y1 + 3)
+    return INFINITY;
+  double least = INFINITY;
+  for (int i = 0; i < b->n; i++)
+    least = fmin(least, part_distance(p, a, b->xy[2 * i], b->xy[2 * i + 1]) - b->r);
+  for (int i = 0; i < a->n && b->filled; i++)
+    least = fmin(least, body_distance(p, b->it, b->body, a->xy[2 * i], a->xy[2 * i + 1]) - b->r - a->r);
+  return least;
+}
+
+/* Marks closer than this (points) touch to the eye. */
+static const double MARKS_APART = 0.5;
+
+/* Which of the passage's n marks each of its m parts belongs to, into mark[]: the marks are drawn one
+ * after another in their kinds' order (cb_map_passage_symbols), each where CB_PASSAGE_KIND_AT puts it
+ * on the line (x0, y0)-(x1, y1) (the middle for one), so the parts fall into n runs in that order; the
+ * runs are those whose parts' centres lie nearest their marks' places in all. */
+static void parts_to_marks(const ink_part *parts, int m, int n, const double *line, int *mark) {
+  enum { MAX_PARTS = 64 };
+  double cost[MAX_PARTS + 1][CB_PASSAGE_KINDS + 1];
+  int from[MAX_PARTS + 1][CB_PASSAGE_KINDS + 1];
+  for (int i = 0; i <= m; i++)
+    for (int k = 0; k <= n; k++)
+      cost[i][k] = INFINITY;
+  cost[0][0] = 0;
+  for (int i = 1; i <= m; i++)
+    for (int k = 1; k <= n; k++) {
+      double t = n > 1 ? CB_PASSAGE_KIND_AT[k - 1] : 0.5, mx = line[0] + (line[2] - line[0]) * t,
+             my = line[1] + (line[3] - line[1]) * t;
+      box b = parts[i - 1].body;
+      double here = hypot((b.x0 + b.x1) / 2 - mx, (b.y0 + b.y1) / 2 - my);
+      /* part i-1 goes with mark k-1, after a part of the same mark or of the one before */
+      double same = cost[i - 1][k], before = cost[i - 1][k - 1];
+      cost[i][k] = fmin(same, before) + here, from[i][k] = same <= before ? k : k - 1;
+    }
+  for (int i = m, k = n; i >= 1; k = from[i][k], i--)
+    mark[i - 1] = k - 1;
+}
+
+/* Is item i the first of its passage (its line)? */
+static bool passage_line(const cb_page *p, int i) {
+  const cb_item *it = &p->items[i];
+  if (it->kind != CB_ITEM_PATH || it->role.kind != CB_ROLE_PASSAGE) return false;
+  for (int j = 0; j < i; j++)
+    if (p->items[j].role.kind == CB_ROLE_PASSAGE && p->items[j].role.a == it->role.a &&
+        p->items[j].role.b == it->role.b)
+      return false;
+  return true;
+}
+
+static bool same_passage(const cb_item *a, const cb_item *b) {
+  return a->role.a == b->role.a && a->role.b == b->role.b;
+}
+
+/* Does an item draw a mark of a passage (not its line, nor the paper stroke that clears a stretch of it
+ * for a trap's zigzag, nor a letter inside a disc)? */
+static bool mark_ink(const cb_item *it) {
+  bool paper = it->ink.stroke && !it->ink.fill && it->ink.stroke_color.r > 0.99 &&
+               it->ink.stroke_color.g > 0.99 && it->ink.stroke_color.b > 0.99;
+  return it->kind == CB_ITEM_PATH && !paper;
+}
+
+/* The ends of a passage's line, item i (its first item: a straight line from its first point to its
+ * last), into e. */
+static void line_ends(const cb_page *p, const cb_item *it, double *e) {
+  const cb_op *o0 = &p->ops[it->op0], *o1 = &p->ops[it->op0 + it->nops - 1];
+  e[0] = o0->x[0], e[1] = o0->y[0], e[2] = o1->x[o1->kind == CB_OP_CURVE ? 2 : 0],
+  e[3] = o1->y[o1->kind == CB_OP_CURVE ? 2 : 0];
+}
+
+/* A lock's key id (the filled ground of its label) keeps off every other passage's ink: its line and
+ * its marks. */
+static void check_key_across(const cb_page *p, const cb_item *label, findings *f, const char *what) {
+  box b = path_box(p, label);
+  for (int j = 0; j < p->nitems; j++) {
+    const cb_item *it = &p->items[j];
+    if (it->role.kind != CB_ROLE_PASSAGE || it->kind != CB_ITEM_PATH || same_passage(it, label)) continue;
+    box o = path_box(p, it);
+    if (o.x0 > b.x1 + 3 || b.x0 > o.x1 + 3 || o.y0 > b.y1 + 3 || b.y0 > o.y1 + 3) continue;
+    double gap = passage_gap(p, label, b, it);
+    if (gap < 0) {
+      note(f, &f->key_across, "%s: the key id of passage %d-%d lies %.1f pt over passage %d-%d%s", what,
+           label->role.a, label->role.b, -gap, it->role.a, it->role.b, passage_line(p, j) ? "" : "'s mark");
+      return;
+    }
+  }
+}
+
+/* A key id's leader (a hairline from its padlock out to it) crosses no other passage's line and
+ * runs into no room: it would lead the eye to the wrong way. */
+static void check_key_leader(const cb_page *p, const cb_item *ld, findings *f, const char *what) {
+  const cb_op *a = &p->ops[ld->op0], *e = &p->ops[ld->op0 + 1];
+  for (int j = 0; j < p->nitems; j++) {
+    const cb_item *it = &p->items[j];
+    double l[4];
+    if (it->role.kind == CB_ROLE_ROOM && it->kind == CB_ITEM_PATH && it->ink.fill) {
+      box r = path_box(p, it);
+      if (to_segment(a->x[0], a->y[0], e->x[0], e->y[0], (r.x0 + r.x1) / 2, (r.y0 + r.y1) / 2) <
+          (r.x1 - r.x0) / 2 - 0.5) {
+        note(f, &f->key_leader_across, "%s: the key id leader of passage %d-%d runs into room %d", what,
+             ld->role.a, ld->role.b, it->role.a);
+        return;
+      }
+    }
+    if (same_passage(it, ld) || !passage_line(p, j)) continue;
+    line_ends(p, it, l);
+    if (segments_cross(a->x[0], a->y[0], e->x[0], e->y[0], l[0], l[1], l[2], l[3])) {
+      note(f, &f->key_leader_across, "%s: the key id leader of passage %d-%d crosses passage %d-%d", what,
+           ld->role.a, ld->role.b, it->role.a, it->role.b);
+      return;
+    }
+  }
+}
+
+/* The marks of the passage whose line is item `ln` (its kinds, n of them, drawn after the line) and
+ * its key id keep apart: none touches another (MARKS_APART). */
+static void check_own_marks_of(const cb_page *p, int ln, int n, ink_part *parts, findings *f,
+                               const char *what) {
+  const cb_item *it = &p->items[ln];
+  double line[4];
+  line_ends(p, it, line);
+  int m = 0, mark[64], nlabels = 0;
+  const cb_item *labels[4];
+  for (int j = ln + 1; j < p->nitems; j++) {
+    const cb_item *q = &p->items[j];
+    if (!same_passage(q, it) || !mark_ink(q)) continue;
+    if (q->role.kind == CB_ROLE_PASSAGE && m < 64) ink_part_of(p, q, line, &parts[m++]);
+    if (q->role.kind == CB_ROLE_PASSAGE_MARK && q->ink.fill && nlabels < 4) labels[nlabels++] = q;
+    if (q->role.kind == CB_ROLE_PASSAGE_MARK && !q->ink.fill && q->nops == 2) check_key_leader(p, q, f, what);
+  }
+  if (m >= n && n > 0) parts_to_marks(parts, m, n, line, mark);
+  for (int a = 0; m >= n && a < m; a++)
+    for (int b = a + 1; b < m; b++)
+      if (mark[a] != mark[b] && parts_gap(p, &parts[a], &parts[b]) < MARKS_APART) {
+        note(f, &f->own_marks_touch, "%s: two marks of passage %d-%d lie %.1f pt apart", what, it->role.a,
+             it->role.b, parts_gap(p, &parts[a], &parts[b]));
+        a = b = m;
+      }
+  for (int k = 0; k < nlabels; k++) {
+    ink_part lp;
+    ink_part_of(p, labels[k], NULL, &lp);
+    /* the ground of a key id is wider than its letters by a margin of its own: it touches where it
+     * covers (it hides what it is drawn over) */
+    for (int a = 0; a < m; a++) {
+      double gap = parts_gap(p, &lp, &parts[a]);
+      if (gap < 0) {
+        note(f, &f->own_marks_touch, "%s: the key id of passage %d-%d lies %.1f pt over its mark", what,
+             it->role.a, it->role.b, -gap);
+        break;
+      }
+    }
+    check_key_across(p, labels[k], f, what);
+  }
+}
+
+/* Every passage of d on the page: its own marks apart, its key id off other passages. */
+static void check_own_marks(const cb_page *p, const cb_dungeon *d, findings *f, const char *what) {
+  ink_part *parts = malloc(64 * sizeof *parts);
+  assert_non_null(parts);
+  for (int i = 0; i < p->nitems; i++) {
+    if (!passage_line(p, i)) continue;
+    const cb_item *it = &p->items[i];
+    for (int k = 0; k < d->npassages; k++)
+      if (d->passages[k].from == it->role.a && d->passages[k].to == it->role.b) {
+        cb_symbol kinds[CB_PASSAGE_KINDS];
+        check_own_marks_of(p, i, cb_map_passage_symbols(&d->passages[k], kinds), parts, f, what);
+        break;
+      }
+  }
+  free(parts);
+}
+
 /* A passage's marks (what its items draw after its line: a padlock, a trap's
- * zigzag, a lock's key id) lie clear of every room's circle, half a point
+ * zigzag, a lock's key id and its leader) lie clear of every room's circle, half a point
  * allowed: under a room a mark is lost, or over it hides the room. Checked
- * where rooms are dice (dropdice), whose passages are one straight line. */
+ * where rooms are dice (dropdice), whose passages are one straight line. A
+ * path is read by its ink (a zigzag along a slanting line is far narrower
+ * than its box), a text by its box. */
 static void check_passage_marks(const cb_page *p, const box *rooms, int nrooms, findings *f,
                                 const char *what) {
+  ink_part *part = malloc(sizeof *part);
+  assert_non_null(part);
   for (int i = 0; i < p->nitems; i++) {
     const cb_item *it = &p->items[i];
     cb_role k = it->role.kind;
-    if (k != CB_ROLE_PASSAGE && k != CB_ROLE_PASSAGE_MARK) continue;
-    bool line = k == CB_ROLE_PASSAGE; /* the first item of its passage */
-    for (int j = 0; j < i && line; j++)
-      line = !(p->items[j].role.kind == CB_ROLE_PASSAGE && p->items[j].role.a == it->role.a &&
-               p->items[j].role.b == it->role.b);
-    if (line) continue;
+    if ((k != CB_ROLE_PASSAGE && k != CB_ROLE_PASSAGE_MARK) || passage_line(p, i)) continue;
+    if (it->kind == CB_ITEM_PATH && !mark_ink(it)) continue;
     box b = it->kind == CB_ITEM_TEXT ? text_box(it) : path_box(p, it);
+    if (it->kind == CB_ITEM_PATH) ink_part_of(p, it, NULL, part);
     for (int r = 0; r < nrooms; r++) {
       if (!rooms[r].round) continue;
       double cx = (rooms[r].x0 + rooms[r].x1) / 2, cy = (rooms[r].y0 + rooms[r].y1) / 2,
-             nx = fmin(fmax(cx, b.x0), b.x1), ny = fmin(fmax(cy, b.y0), b.y1);
-      if (hypot(nx - cx, ny - cy) < (rooms[r].x1 - rooms[r].x0) / 2 - 0.5)
+             nx = fmin(fmax(cx, b.x0), b.x1), ny = fmin(fmax(cy, b.y0), b.y1),
+             radius = (rooms[r].x1 - rooms[r].x0) / 2, in = hypot(nx - cx, ny - cy) - radius;
+      if (it->kind == CB_ITEM_PATH && in < -0.5) {
+        in = INFINITY;
+        for (int j = 0; j < part->n; j++)
+          in = fmin(in, hypot(part->xy[2 * j] - cx, part->xy[2 * j + 1] - cy) - radius - part->r);
+      }
+      if (in < -0.5)
         note(f, &f->mark_under_room, "%s: a mark of passage %d-%d lies under room %d", what, it->role.a,
              it->role.b, rooms[r].id);
     }
   }
+  free(part);
 }
 
 /* preconnect: a bar's mark on a corridor (padlock, trap, obstruction) does
@@ -408,7 +660,9 @@ static void check_numbers_once(const cb_page *p, findings *f, const char *what) 
     }
 }
 
-static void check_page(const cb_page *p, findings *f, const char *what, bool passage_marks, bool bars) {
+/* A page's map; passage_marks, where rooms are dice, the dungeon whose passages' marks are read too. */
+static void check_page(const cb_page *p, findings *f, const char *what, const cb_dungeon *passage_marks,
+                       bool bars) {
   box *rooms = calloc((size_t)p->nitems + 1, sizeof *rooms),
       *numbers = calloc((size_t)p->nitems + 1, sizeof *numbers);
   assert_true(rooms && numbers);
@@ -430,6 +684,7 @@ static void check_page(const cb_page *p, findings *f, const char *what, bool pas
   check_passages(p, rooms, nrooms, numbers, nnumbers, f, what);
   check_marks(p, rooms, nrooms, f, what);
   if (passage_marks) check_passage_marks(p, rooms, nrooms, f, what);
+  if (passage_marks) check_own_marks(p, passage_marks, f, what);
   if (bars) check_bars(p, f, what);
   check_numbers(numbers, nnumbers, f, what);
   check_numbers_once(p, f, what);
@@ -529,17 +784,18 @@ static void print_findings(const char *gen, int seeds, const char *which, const 
   printf("%-12s %d seeds%s: %d passages through rooms, %d through numbers, %d stray marks, %d numbers under "
          "8 pt, %d texts under 7 pt, %d numbers overlapping, %d marks on passages, %d passage marks under "
          "rooms, %d bars on marks, %d leaders across passages; unmarked: %d goals, %d "
-         "bosses, %d keys, %d locks; %d numbers twice%s%s\n",
+         "bosses, %d keys, %d locks; %d numbers twice; %d passages' own marks touching, %d key ids over "
+         "other passages, %d key id leaders across passages or rooms%s%s\n",
          gen, seeds, which, f->crossed_room, f->crossed_number, f->stray_mark, f->small_number, f->small_text,
          f->numbers_touch, f->mark_on_passage, f->mark_under_room, f->bar_on_mark, f->leader_across,
-         f->no_goal, f->no_boss, f->no_key, f->no_lock, f->number_twice, f->first[0] ? "; first: " : "",
-         f->first);
+         f->no_goal, f->no_boss, f->no_key, f->no_lock, f->number_twice, f->own_marks_touch, f->key_across,
+         f->key_leader_across, f->first[0] ? "; first: " : "", f->first);
 }
 
 /* The sheets of seeds 1..seeds: what draws through what, and every mark,
  * on the default levels and on the seeds given more levels alike (those
  * were measured apart until issue 22 brought them to 0 with the rest). */
-static findings check_generator(const char *gen, int seeds, const sheet_case *sc) {
+static findings check_generator(const char *gen, int seeds, const sheet_case *sc, const cb_measure *m) {
   findings f = {0};
   for (int seed = 1; seed <= seeds; seed++) {
     cb_dungeon *d = stocked_rooms(gen, seed, sc->rooms);
@@ -550,12 +806,12 @@ static findings check_generator(const char *gen, int seeds, const sheet_case *sc
         .page_w = sc->page_w, .page_h = sc->page_h, .margin = t.margin_mm * CB_PT_PER_MM, .version = "9.9.9"};
     cb_proc_sheet(d, &so);
     cb_document doc = {0};
-    if (cb_sheet_layout(d, &fake_measure, &so, &doc, &err) != CB_OK)
-      fail_msg("%s seed %d: %s", gen, seed, err.msg);
+    if (cb_sheet_layout(d, m, &so, &doc, &err) != CB_OK) fail_msg("%s seed %d: %s", gen, seed, err.msg);
     for (int i = 0; i < doc.npages; i++) {
       char what[80];
       snprintf(what, sizeof what, "%s%s seed %d page %d", gen, sc->which, seed, i + 1);
-      check_page(doc.pages[i], &f, what, strcmp(gen, "dropdice") == 0, strcmp(gen, "preconnect") == 0);
+      check_page(doc.pages[i], &f, what, strcmp(gen, "dropdice") == 0 ? d : NULL,
+                 strcmp(gen, "preconnect") == 0);
     }
     char what[80];
     snprintf(what, sizeof what, "%s%s seed %d", gen, sc->which, seed);
@@ -571,7 +827,7 @@ static void nothing_draws_through_anything(void **state) {
   const char *gen = *state;
   const char *env = getenv("CB_MAP_SEEDS");
   int seeds = env ? atoi(env) : 500;
-  findings f = check_generator(gen, seeds, &A4_CASE);
+  findings f = check_generator(gen, seeds, &A4_CASE, &fake_measure);
   /* Ceilings, per 500 sheets, where a fault is known and measured, not yet fixed:
    * - preconnect's goal and key badges (drawn since issue 13) have nowhere clear to go beside a room
    *   boxed in by corridors (seed 40's K1 first): 14 with every third seed at --locks 3 while the
@@ -648,7 +904,7 @@ static void nothing_draws_through_anything(void **state) {
                              : 0,
       numbers_allowed = 0;
   if (f.crossed_room + f.small_number + f.small_text + f.numbers_touch + f.no_goal + f.no_boss + f.no_key +
-          f.no_lock + f.number_twice ||
+          f.no_lock + f.number_twice + f.own_marks_touch + f.key_across + f.key_leader_across ||
       f.stray_mark > stray_allowed || f.mark_on_passage > over_allowed || f.bar_on_mark > bars_allowed ||
       f.leader_across > leaders_allowed || f.crossed_number > numbers_allowed)
     fail_msg("%s: %s", gen, f.first);
@@ -665,22 +921,50 @@ static void lay_out_sheet(const cb_dungeon *d, const cb_dungeon *shown, bool pla
  * kept clear of the passages' marks (not only their lines) and a passage
  * stepped off a die boxed in by its neighbours as the die off it. Both are
  * held to 0 (at 30 rooms 14 badges over a line, once read by their depth,
- * until such a spot cost more than a stray: issue 22). */
+ * until such a spot cost more than a stray: issue 22).
+ * The sheets are laid out with the cairo backend's own text widths, as
+ * crawlbook prints them: the key's length sets the map's size, and fake
+ * widths drew other maps than the ones a game master sees (issue 22: A5
+ * seed 23's padlock on 8-4 touched its trap's zigzag, read as clear). A
+ * passage's own marks keep apart (its padlock, its trap's zigzag, its key
+ * id), and a key id keeps off other passages. Measured at e0ef60c over 60
+ * seeds (A5, Letter, 30 rooms): 95, 83 and 121 passages' own marks touching
+ * (28, 5 and 58 a padlock on its trap's zigzag or secret door's disc, the
+ * rest key ids over their padlock's shackle), 2, 0 and 8 key ids over
+ * another passage; over 300 seeds 454, 367 and 640, 17, 0 and 28, and 6, 0
+ * and 3 passage marks under rooms. All 0 (over 300 seeds too) since the
+ * dice of a passage keep its marks apart, not only off the dice, a key id
+ * keeps off every padlock's shackle and goes up to eight steps out, led to
+ * its padlock by a hairline, before it lies over another passage, and a map
+ * with no such spot says it is cramped (the sheet draws it bigger where the
+ * page allows). Ceiling: room badges over other rooms' passages (the badge
+ * placer's, first counted here with real widths: 1, 0 and 4 at e0ef60c over
+ * 60 seeds, 17, 0 and 27 over 300; 2, 0 and 2, and 8, 0 and 19 since),
+ * seeds / 15 a case; a key id's leader across another passage where every
+ * spot out to eight steps costs more (0 over 60 seeds, 2 at 30 rooms over
+ * 300: seed 75's 7-6 first), seeds / 150 a case. */
 static void dropdice_small_and_crowded(void **state) {
   (void)state;
   const char *env = getenv("CB_MAP_SEEDS");
   int seeds = env ? atoi(env) : 60;
-  static const sheet_case cases[] = {{419.5276, 595.2756, 0, " A5"}, {A4_W, A4_H, 30, " 30 rooms"}};
-  findings a5 = check_generator("dropdice", seeds, &cases[0]),
-           crowd = check_generator("dropdice", seeds, &cases[1]);
-  if (a5.crossed_room + a5.crossed_number + a5.stray_mark + a5.small_number + a5.small_text +
-      a5.numbers_touch + a5.mark_on_passage + a5.mark_under_room + a5.no_goal + a5.no_boss + a5.no_key +
-      a5.no_lock + a5.number_twice)
-    fail_msg("%s", a5.first);
-  if (crowd.crossed_room + crowd.crossed_number + crowd.stray_mark + crowd.small_number + crowd.small_text +
-      crowd.numbers_touch + crowd.mark_on_passage + crowd.mark_under_room + crowd.no_goal + crowd.no_boss +
-      crowd.no_key + crowd.no_lock + crowd.number_twice)
-    fail_msg("%s", crowd.first);
+  static const sheet_case cases[] = {
+      {419.5276, 595.2756, 0, " A5"}, {612, 792, 0, " Letter"}, {A4_W, A4_H, 30, " 30 rooms"}};
+  cb_backend *b = cb_test_cairo();
+  assert_non_null(b);
+  const cb_measure *m = cb_backend_find("cairo")->measure(b);
+  char first[256] = "";
+  int faults = 0;
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    findings f = check_generator("dropdice", seeds, &cases[i], m);
+    int n = f.crossed_room + f.crossed_number + f.stray_mark + f.small_number + f.small_text +
+            f.numbers_touch + (f.mark_on_passage > seeds / 15) + f.mark_under_room + f.no_goal + f.no_boss +
+            f.no_key + f.no_lock + f.number_twice + f.own_marks_touch + f.key_across +
+            (f.key_leader_across > seeds / 150);
+    if (n && !first[0]) snprintf(first, sizeof first, "%s", f.first);
+    faults += n;
+  }
+  cb_backend_destroy(b);
+  if (faults) fail_msg("%s", first);
 }
 
 /* ---- cards at 7x7 and at two levels: marks a reader can read (issue 22) ---- */
