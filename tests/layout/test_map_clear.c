@@ -47,7 +47,7 @@ typedef struct box {
 
 typedef struct findings {
   int crossed_room, crossed_number, stray_mark, small_number, small_text, numbers_touch, mark_on_passage,
-      mark_under_room, bar_on_mark, leader_across;
+      mark_under_room, bar_on_mark, leader_across, marks_touch, mark_over_room, mark_on_own;
   int no_goal, no_boss, no_key, no_lock, number_twice;
   char first[256];
 } findings;
@@ -241,7 +241,19 @@ static void check_mark_on_passages(const cb_page *p, const cb_item *mark, box bo
   for (int i = 0; i < p->nitems; i++) {
     const cb_item *it = &p->items[i];
     if (it->kind != CB_ITEM_PATH || it->role.kind != CB_ROLE_PASSAGE || !it->ink.stroke) continue;
-    if (it->role.a == mark->role.a || it->role.b == mark->role.a) continue;
+    bool own = it->role.a == mark->role.a || it->role.b == mark->role.a;
+    if (own) {
+      /* its own room's: only off the room (a badge astride its rim touches the ways leaving it) */
+      bool touches = false;
+      for (int r = 0; r < nrooms; r++)
+        touches |= rooms[r].id == mark->role.a && rooms[r].round &&
+                   distance_to(rooms[r], fmin(fmax((rooms[r].x0 + rooms[r].x1) / 2, body.x0), body.x1),
+                               fmin(fmax((rooms[r].y0 + rooms[r].y1) / 2, body.y0), body.y1)) < 1;
+      if (!touches && passage_gap(p, mark, body, it) < -0.5)
+        note(f, &f->mark_on_own, "%s: a mark of room %d lies over its passage %d-%d", what, mark->role.a,
+             it->role.a, it->role.b);
+      continue;
+    }
     if (hidden_under_room(body, i, rooms, nrooms)) continue;
     double gap = passage_gap(p, mark, body, it);
     if (gap < -0.5)
@@ -386,6 +398,32 @@ static void check_bars(const cb_page *p, findings *f, const char *what) {
   }
 }
 
+/* No room's badge lies over another room's badge or over another room (booklet.md: no label
+ * overlaps another label or a room), half a point allowed: by the bodies' boxes, each room's
+ * circle as a circle. */
+static void check_marks_apart(const cb_page *p, const box *rooms, int nrooms, findings *f, const char *what) {
+  for (int i = 0; i < p->nitems; i++) {
+    const cb_item *a = &p->items[i];
+    if (a->role.kind != CB_ROLE_ROOM_MARK || a->kind != CB_ITEM_PATH || !a->ink.fill) continue;
+    box ba = path_box(p, a);
+    for (int j = i + 1; j < p->nitems; j++) {
+      const cb_item *b = &p->items[j];
+      if (b->role.kind != CB_ROLE_ROOM_MARK || b->kind != CB_ITEM_PATH || !b->ink.fill || b->role.a == a->role.a)
+        continue;
+      box bb = path_box(p, b);
+      if (fmin(ba.x1, bb.x1) - fmax(ba.x0, bb.x0) > 0.5 && fmin(ba.y1, bb.y1) - fmax(ba.y0, bb.y0) > 0.5)
+        note(f, &f->marks_touch, "%s: a mark of room %d lies over one of room %d", what, a->role.a, b->role.a);
+    }
+    for (int r = 0; r < nrooms; r++) {
+      if (!rooms[r].round || rooms[r].id == a->role.a) continue;
+      double cx = (rooms[r].x0 + rooms[r].x1) / 2, cy = (rooms[r].y0 + rooms[r].y1) / 2,
+             nx = fmin(fmax(cx, ba.x0), ba.x1), ny = fmin(fmax(cy, ba.y0), ba.y1);
+      if (hypot(nx - cx, ny - cy) < (rooms[r].x1 - rooms[r].x0) / 2 - 0.5)
+        note(f, &f->mark_over_room, "%s: a mark of room %d lies over room %d", what, a->role.a, rooms[r].id);
+    }
+  }
+}
+
 /* No room number overlaps another (booklet.md: no label overlaps another label). */
 static void check_numbers(const box *numbers, int n, findings *f, const char *what) {
   for (int i = 0; i < n; i++)
@@ -429,6 +467,7 @@ static void check_page(const cb_page *p, findings *f, const char *what, bool pas
   }
   check_passages(p, rooms, nrooms, numbers, nnumbers, f, what);
   check_marks(p, rooms, nrooms, f, what);
+  check_marks_apart(p, rooms, nrooms, f, what);
   if (passage_marks) check_passage_marks(p, rooms, nrooms, f, what);
   if (bars) check_bars(p, f, what);
   check_numbers(numbers, nnumbers, f, what);
@@ -524,14 +563,17 @@ typedef struct sheet_case {
 } sheet_case;
 
 static const sheet_case A4_CASE = {A4_W, A4_H, 0, ""};
+static const sheet_case A5_CASE = {419.5276, 595.2756, 0, " A5"};
 
 static void print_findings(const char *gen, int seeds, const char *which, const findings *f) {
   printf("%-12s %d seeds%s: %d passages through rooms, %d through numbers, %d stray marks, %d numbers under "
          "8 pt, %d texts under 7 pt, %d numbers overlapping, %d marks on passages, %d passage marks under "
-         "rooms, %d bars on marks, %d leaders across passages; unmarked: %d goals, %d "
-         "bosses, %d keys, %d locks; %d numbers twice%s%s\n",
+         "rooms, %d bars on marks, %d leaders across passages, %d marks over marks, %d marks over rooms, %d "
+         "marks over their own passages; "
+         "unmarked: %d goals, %d bosses, %d keys, %d locks; %d numbers twice%s%s\n",
          gen, seeds, which, f->crossed_room, f->crossed_number, f->stray_mark, f->small_number, f->small_text,
          f->numbers_touch, f->mark_on_passage, f->mark_under_room, f->bar_on_mark, f->leader_across,
+         f->marks_touch, f->mark_over_room, f->mark_on_own,
          f->no_goal, f->no_boss, f->no_key, f->no_lock, f->number_twice, f->first[0] ? "; first: " : "",
          f->first);
 }
@@ -571,7 +613,7 @@ static void nothing_draws_through_anything(void **state) {
   const char *gen = *state;
   const char *env = getenv("CB_MAP_SEEDS");
   int seeds = env ? atoi(env) : 500;
-  findings f = check_generator(gen, seeds, &A4_CASE);
+  findings f = check_generator(gen, seeds, getenv("BS_A5") ? &A5_CASE : &A4_CASE);
   /* Ceilings, per 500 sheets, where a fault is known and measured, not yet fixed:
    * - preconnect's goal and key badges (drawn since issue 13) have nowhere clear to go beside a room
    *   boxed in by corridors (seed 40's K1 first): 14 with every third seed at --locks 3 while the
