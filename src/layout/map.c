@@ -194,7 +194,7 @@ typedef struct cluster {
   const drawn_passage *dp; /* the level's passages, which a leader to the marks should not cross */
   int ndp;
   struct near_index *near; /* the passages and rooms filed by where they lie (near_in) */
-  double cover;             /* cb_map_panel's: what covering another room or its marks costs, 0 as usual */
+  double cover;            /* cb_map_panel's: what covering another room or its marks costs, 0 as usual */
 } cluster;
 
 /* The level's passages (by their boxes) and rooms (by their centres) filed in grids, so that a spot's
@@ -226,6 +226,9 @@ static const double GRID_STEP = 0.5,
  * which a leader makes plain), a leader across a passage or a room (less: a hairline hides nothing),
  * and a stray by its room where no leader fits between (worst: nothing says whose it is). */
 static const double LINE_UNDER = 300, LEADER_CROSSING = 100, NO_LEADER = 1000;
+/* ... and, in a crowded panel (cb_map_panel.cover), one across its own room's way (as much as a stray:
+ * it reads as the way's mark) */
+static const double OWN_UNDER = 150;
 
 /* Whether a badge centred at (mx, my) lies nearer another room of the level
  * than its own (all rooms have radius rr, so centre distances compare). */
@@ -337,23 +340,29 @@ static int leader_crossings(const cluster *c, const cb_symbols *st, double bx, d
   return n;
 }
 
-/* How many passages of other rooms (with `own`, of its own room too) run under a box of marks bw x bh
- * at (bx, by), `clear` round it. */
-static int ways_under(const cluster *c, double bx, double by, double bw, double bh, double clear, bool own) {
+/* How many passages of other rooms run under a box of marks bw x bh at (bx, by), `clear` round it;
+ * *own (when not NULL) gets how many of its own room's. */
+static int ways_under(const cluster *c, double bx, double by, double bw, double bh, double clear, int *own) {
   double b[4] = {bx - bw / 2 - clear, by - bh / 2 - clear, bx + bw / 2 + clear, by + bh / 2 + clear};
   const int *ids;
   int n = 0, id = c->d->rooms[c->self].id,
       found = near_in(c, c->near->passages, c->ndp, b[0] - 1, b[1] - 1, b[2] + 1, b[3] + 1, &ids);
+  if (own) *own = 0;
   for (int k = 0; k < found; k++) {
     const drawn_passage *q = &c->dp[ids ? ids[k] : k];
-    if (own || (q->ps->from != id && q->ps->to != id))
-      n += cb_segment_meets_box((cb_point){q->x0, q->y0}, (cb_point){q->x1, q->y1}, b);
+    bool mine = q->ps->from == id || q->ps->to == id;
+    if (mine && !own) continue;
+    int meets = cb_segment_meets_box((cb_point){q->x0, q->y0}, (cb_point){q->x1, q->y1}, b);
+    if (mine)
+      *own += meets;
+    else
+      n += meets;
   }
   return n;
 }
 
 static int passages_under(const cluster *c, double bx, double by, double bw, double bh, double clear) {
-  return ways_under(c, bx, by, bw, bh, clear, false);
+  return ways_under(c, bx, by, bw, bh, clear, NULL);
 }
 
 /* A room number's size in a circle of radius rr. */
@@ -430,8 +439,10 @@ static double spot_cost(const cluster *c, const cb_symbols *st, cb_place *pl, co
   cb_box box = cb_box_grow(cb_box_centered(px, py, bw, bh), 0.8);
   cost += c->cover > 0 ? cb_place_cost_covering(pl, box, c->cover) : cb_place_cost(pl, box);
   if (cost >= best - 1e-9) return cost;
-  /* in a crowded panel (cover) its own room's ways too: a badge across one reads as the way's */
-  cost += LINE_UNDER * ways_under(c, px, py, bw, bh, st->line / 2, c->cover > 0);
+  /* in a crowded panel (cover) its own room's ways too: a badge across one reads as the way's mark */
+  int own = 0;
+  cost +=
+      LINE_UNDER * ways_under(c, px, py, bw, bh, st->line / 2, c->cover > 0 ? &own : NULL) + OWN_UNDER * own;
   if (cost >= best - 1e-9) return cost;
   int n =
       strays_in(c, px, py, bw, bh, col, sh->badge, sh->gap, 1.5); /* a shield's body sits off its centre */

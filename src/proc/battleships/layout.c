@@ -49,8 +49,9 @@ static bool move_rooms(const cb_symbols *st, const cb_dungeon *d, double aspect,
  * the rooms take the panel (issue 22). */
 static const double PAD_ROOM = 14, PAD_BADGES = 0.8;
 /* What a mark over another room or another room's mark costs in a panel:
- * more than a stray led to from its room (150) with two crossings. */
-static const double COVER = 400;
+ * more than a stray led to from its room (150), less than one over another
+ * room's way (300). */
+static const double COVER = 200;
 static double panel_pad(const cb_symbols *st) { return PAD_ROOM + st->badge * PAD_BADGES; }
 
 /* The scale every level is drawn at: the one the most spread-out level takes w wide (and h high). */
