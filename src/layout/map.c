@@ -194,6 +194,7 @@ typedef struct cluster {
   const drawn_passage *dp; /* the level's passages, which a leader to the marks should not cross */
   int ndp;
   struct near_index *near; /* the passages and rooms filed by where they lie (near_in) */
+  double cover;            /* cb_map_panel's: what covering another room or its marks costs, 0 as usual */
 } cluster;
 
 /* The level's passages (by their boxes) and rooms (by their centres) filed in grids, so that a spot's
@@ -225,6 +226,9 @@ static const double GRID_STEP = 0.5,
  * which a leader makes plain), a leader across a passage or a room (less: a hairline hides nothing),
  * and a stray by its room where no leader fits between (worst: nothing says whose it is). */
 static const double LINE_UNDER = 300, LEADER_CROSSING = 100, NO_LEADER = 1000;
+/* ... and, in a crowded panel (cb_map_panel.cover), one across its own room's way (as much as a stray:
+ * it reads as the way's mark) */
+static const double OWN_UNDER = 150;
 
 /* Whether a badge centred at (mx, my) lies nearer another room of the level
  * than its own (all rooms have radius rr, so centre distances compare). */
@@ -336,18 +340,29 @@ static int leader_crossings(const cluster *c, const cb_symbols *st, double bx, d
   return n;
 }
 
-/* How many passages of other rooms run under a box of marks bw x bh at (bx, by), `clear` round it. */
-static int passages_under(const cluster *c, double bx, double by, double bw, double bh, double clear) {
+/* How many passages of other rooms run under a box of marks bw x bh at (bx, by), `clear` round it;
+ * *own (when not NULL) gets how many of its own room's. */
+static int ways_under(const cluster *c, double bx, double by, double bw, double bh, double clear, int *own) {
   double b[4] = {bx - bw / 2 - clear, by - bh / 2 - clear, bx + bw / 2 + clear, by + bh / 2 + clear};
   const int *ids;
   int n = 0, id = c->d->rooms[c->self].id,
       found = near_in(c, c->near->passages, c->ndp, b[0] - 1, b[1] - 1, b[2] + 1, b[3] + 1, &ids);
+  if (own) *own = 0;
   for (int k = 0; k < found; k++) {
     const drawn_passage *q = &c->dp[ids ? ids[k] : k];
-    if (q->ps->from != id && q->ps->to != id)
-      n += cb_segment_meets_box((cb_point){q->x0, q->y0}, (cb_point){q->x1, q->y1}, b);
+    bool mine = q->ps->from == id || q->ps->to == id;
+    if (mine && !own) continue;
+    int meets = cb_segment_meets_box((cb_point){q->x0, q->y0}, (cb_point){q->x1, q->y1}, b);
+    if (mine)
+      *own += meets;
+    else
+      n += meets;
   }
   return n;
+}
+
+static int passages_under(const cluster *c, double bx, double by, double bw, double bh, double clear) {
+  return ways_under(c, bx, by, bw, bh, clear, NULL);
 }
 
 /* A room number's size in a circle of radius rr. */
@@ -421,9 +436,13 @@ static double spot_cost(const cluster *c, const cb_symbols *st, cb_place *pl, co
   double bw = sh->w[col], bh = sh->h[col], cost = shape;
   *strays = 0;
   if (cost >= best - 1e-9) return cost;
-  cost += cb_place_cost(pl, cb_box_grow(cb_box_centered(px, py, bw, bh), 0.8));
+  cb_box box = cb_box_grow(cb_box_centered(px, py, bw, bh), 0.8);
+  cost += c->cover > 0 ? cb_place_cost_covering(pl, box, c->cover) : cb_place_cost(pl, box);
   if (cost >= best - 1e-9) return cost;
-  cost += LINE_UNDER * passages_under(c, px, py, bw, bh, st->line / 2);
+  /* in a crowded panel (cover) its own room's ways too: a badge across one reads as the way's mark */
+  int own = 0;
+  cost +=
+      LINE_UNDER * ways_under(c, px, py, bw, bh, st->line / 2, c->cover > 0 ? &own : NULL) + OWN_UNDER * own;
   if (cost >= best - 1e-9) return cost;
   int n =
       strays_in(c, px, py, bw, bh, col, sh->badge, sh->gap, 1.5); /* a shield's body sits off its centre */
@@ -854,25 +873,24 @@ static bool extent(const cb_dungeon *d, int level, double *minx, double *miny, d
   return isfinite(*minx);
 }
 
-static double map_pad(const cb_symbols *st) { return ROOM_MAX_R + st->badge * 1.6; }
+double cb_map_pad(const cb_symbols *st) { return ROOM_MAX_R + st->badge * 1.6; }
 
 double cb_map_height(const cb_dungeon *d, const cb_symbols *st, int level, double w) {
-  double minx, miny, maxx, maxy, pad = map_pad(st);
+  double minx, miny, maxx, maxy, pad = cb_map_pad(st);
   if (!extent(d, level, &minx, &miny, &maxx, &maxy)) return 2 * pad;
   if (maxx - minx <= 0) return maxy - miny > 0 ? 0 : 2 * pad;
   return (maxy - miny) * (w - 2 * pad) / (maxx - minx) + 2 * pad;
 }
 
-double cb_map_height_at(const cb_dungeon *d, const cb_symbols *st, int level, double scale) {
-  double minx, miny, maxx, maxy, pad = map_pad(st);
+double cb_map_height_at(const cb_dungeon *d, int level, double scale, double pad) {
+  double minx, miny, maxx, maxy;
   if (!extent(d, level, &minx, &miny, &maxx, &maxy)) return 2 * pad;
   return (maxy - miny) * scale + 2 * pad;
 }
 
-double cb_map_fit_scale(const cb_dungeon *d, const cb_symbols *st, int level, double w, double h) {
+double cb_map_fit_scale(const cb_dungeon *d, int level, double w, double h, double pad) {
   double minx, miny, maxx, maxy;
   if (!extent(d, level, &minx, &miny, &maxx, &maxy)) return INFINITY;
-  double pad = map_pad(st);
   double rx = maxx - minx, ry = maxy - miny, sx = rx > 0 ? (w - 2 * pad) / rx : INFINITY,
          sy = ry > 0 ? (h - 2 * pad) / ry : INFINITY;
   return fmin(sx, sy);
@@ -880,7 +898,8 @@ double cb_map_fit_scale(const cb_dungeon *d, const cb_symbols *st, int level, do
 
 void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
                  double w, double h, cb_symbol_set *used) {
-  cb_map_draw_scaled(p, st, d, level, x, y, w, h, INFINITY, used);
+  cb_map_panel panel = {INFINITY, cb_map_pad(st), 0};
+  cb_map_draw_scaled(p, st, d, level, x, y, w, h, &panel, used);
 }
 
 /* One map being drawn: the room positions on the page (nudged apart), the
@@ -896,6 +915,7 @@ typedef struct map_drawing {
   drawn_passage *dp;
   int ndp;
   cb_place *pl;
+  double cover; /* cb_map_panel's */
 } map_drawing;
 
 /* The passages of the level between the rooms' rims, each placed (its line
@@ -1006,7 +1026,8 @@ static void map_room_marks(const map_drawing *md, cb_symbol_set *used) {
                    .frame = {md->x, md->y, md->x + md->w, md->y + md->h},
                    .dp = md->dp,
                    .ndp = md->ndp,
-                   .near = &ni};
+                   .near = &ni,
+                   .cover = md->cover};
       c.n = cb_map_room_marks(p, d, r, c.marks);
       if (c.n != want) continue;
       for (int k = 0; k < c.n; k++)
@@ -1052,15 +1073,15 @@ static void map_paint(map_drawing *md, cb_symbol_set *used) {
 }
 
 void cb_map_draw_scaled(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
-                        double w, double h, double max_scale, cb_symbol_set *used) {
+                        double w, double h, const cb_map_panel *panel, cb_symbol_set *used) {
   double minx, miny, maxx, maxy;
   if (!extent(d, level, &minx, &miny, &maxx, &maxy)) return;
   double rx = maxx - minx, ry = maxy - miny;
-  view v = {fmin(cb_map_fit_scale(d, st, level, w, h), max_scale), 0, 0, minx, miny};
+  view v = {fmin(cb_map_fit_scale(d, level, w, h, panel->pad), panel->max_scale), 0, 0, minx, miny};
   if (!isfinite(v.scale) || v.scale <= 0) v.scale = 1;
   v.ox = x + (w - rx * v.scale) / 2;
   v.oy = y + (h - ry * v.scale) / 2;
-  map_drawing md = {p, st, d, level, x, y, w, h, room_radius(d, &v, level)};
+  map_drawing md = {p, st, d, level, x, y, w, h, room_radius(d, &v, level), .cover = panel->cover};
   md.pl = cb_place_new((cb_box){x, y, x + w, y + h});
   md.dp = cb_malloc(((size_t)d->npassages + 1) * sizeof *md.dp);
   md.px = cb_malloc(((size_t)d->nrooms + 1) * sizeof *md.px);

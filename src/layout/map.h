@@ -14,14 +14,27 @@ void cb_map_draw(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int leve
 /* The height (points) the map of level `level` takes drawn w points wide, at
  * its own shape; 0 when it has none (it fills any box). */
 double cb_map_height(const cb_dungeon *d, const cb_symbols *st, int level, double w);
-/* The height (points) of the map of level `level` drawn at `scale` points per foot. */
-double cb_map_height_at(const cb_dungeon *d, const cb_symbols *st, int level, double scale);
-/* The scale (points per foot) cb_map_draw draws level `level` at in a box w x h. */
-double cb_map_fit_scale(const cb_dungeon *d, const cb_symbols *st, int level, double w, double h);
-/* cb_map_draw at no more than max_scale points per foot: levels that share
- * one scale (booklet.md: level panels share one scale). */
+/* The margin (points) cb_map_draw keeps between its box and the outermost
+ * rooms' centres: room for a room and its marks beyond them. */
+double cb_map_pad(const cb_symbols *st);
+/* The height (points) of the map of level `level` drawn at `scale` points
+ * per foot, `pad` points round the rooms' centres. */
+double cb_map_height_at(const cb_dungeon *d, int level, double scale, double pad);
+/* The scale (points per foot) that draws level `level` in a box w x h, `pad`
+ * points round the rooms' centres (cb_map_draw keeps cb_map_pad). */
+double cb_map_fit_scale(const cb_dungeon *d, int level, double w, double h, double pad);
+/* How cb_map_draw_scaled draws a level in a panel of its own. */
+typedef struct cb_map_panel {
+  double max_scale; /* points per foot at most: the scale the levels' panels share (booklet.md) */
+  double pad;       /* points kept between the box and the outermost rooms' centres */
+  /* the cost of a room's marks over another room or another room's marks: more than a spot led to
+   * from the room (a crowded panel's marks then point from afar rather than hide what they cover);
+   * 0: what any map pays */
+  double cover;
+} cb_map_panel;
+/* cb_map_draw as the panel says. */
 void cb_map_draw_scaled(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
-                        double w, double h, double max_scale, cb_symbol_set *used);
+                        double w, double h, const cb_map_panel *panel, cb_symbol_set *used);
 
 /* The symbol a passage is drawn with (the strongest of its flags). */
 cb_symbol cb_map_passage_symbol(const cb_passage *ps);

@@ -1,6 +1,7 @@
 #include "place.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "base/alloc.h"
@@ -136,12 +137,30 @@ static int segment_meets(seg s, cb_box b) {
   return 1;
 }
 
+/* What a box b meets: circles (those centred at (cx, cy) left out), boxes and lines, counted, and
+ * whether it leaves the bounds. */
+typedef struct meets {
+  int rooms, boxes, lines;
+  bool outside;
+} meets;
+
+static meets meets_beside(cb_place *pl, cb_box b, double cx, double cy);
+
 double cb_place_cost(cb_place *pl, cb_box b) { return cb_place_cost_beside(pl, b, NAN, NAN); }
 
 double cb_place_cost_beside(cb_place *pl, cb_box b, double cx, double cy) {
-  double cost = 0;
-  if (b.x0 < pl->bounds.x0 || b.y0 < pl->bounds.y0 || b.x1 > pl->bounds.x1 || b.y1 > pl->bounds.y1)
-    cost += COST_OUTSIDE;
+  meets m = meets_beside(pl, b, cx, cy);
+  return (m.outside ? COST_OUTSIDE : 0) + COST_ROOM * m.rooms + COST_BOX * m.boxes + COST_LINE * m.lines;
+}
+
+double cb_place_cost_covering(cb_place *pl, cb_box b, double cover) {
+  meets m = meets_beside(pl, b, NAN, NAN);
+  return (m.outside ? COST_OUTSIDE : 0) + cover * (m.rooms + m.boxes) + COST_LINE * m.lines;
+}
+
+static meets meets_beside(cb_place *pl, cb_box b, double cx, double cy) {
+  meets m = {0, 0, 0, false};
+  m.outside = b.x0 < pl->bounds.x0 || b.y0 < pl->bounds.y0 || b.x1 > pl->bounds.x1 || b.y1 > pl->bounds.y1;
   int n = cb_boxgrid_find(pl->grid, b.x0, b.y0, b.x1, b.y1, &pl->near, &pl->cap_near);
   size_t all = pl->nsegs > pl->ncircs ? pl->nsegs : pl->ncircs;
   all = KINDS * (all > pl->nboxes ? all : pl->nboxes);
@@ -152,14 +171,12 @@ double cb_place_cost_beside(cb_place *pl, cb_box b, double cx, double cy) {
     int id = pl->near[k], i = id / KINDS;
     switch (id % KINDS) {
     case KIND_CIRC:
-      cost += (size_t)i < pl->ncircs && !(pl->circs[i].cx == cx && pl->circs[i].cy == cy) &&
-                      circle_meets(pl->circs[i], b)
-                  ? COST_ROOM
-                  : 0;
+      m.rooms += (size_t)i < pl->ncircs && !(pl->circs[i].cx == cx && pl->circs[i].cy == cy) &&
+                 circle_meets(pl->circs[i], b);
       break;
-    case KIND_BOX: cost += (size_t)i < pl->nboxes && boxes_meet(pl->boxes[i], b) ? COST_BOX : 0; break;
-    default: cost += (size_t)i < pl->nsegs && segment_meets(pl->segs[i], b) ? COST_LINE : 0; break;
+    case KIND_BOX: m.boxes += (size_t)i < pl->nboxes && boxes_meet(pl->boxes[i], b); break;
+    default: m.lines += (size_t)i < pl->nsegs && segment_meets(pl->segs[i], b); break;
     }
   }
-  return cost;
+  return m;
 }

@@ -29,6 +29,9 @@ const cb_error *cb_place_error(const cb_place *pl);
 double cb_place_cost(cb_place *pl, cb_box b); /* not const: queries stamp what they count */
 /* The same, leaving out the circles centred at (cx, cy): a box on its own room's rim. */
 double cb_place_cost_beside(cb_place *pl, cb_box b, double cx, double cy);
+/* cb_place_cost with each room (circle) or label (box) it covers costing
+ * `cover`: where covering one must be rarer than the usual price says. */
+double cb_place_cost_covering(cb_place *pl, cb_box b, double cover);
 
 /* Helpers. */
 cb_box cb_box_centered(double cx, double cy, double w, double h);

@@ -52,7 +52,7 @@ typedef struct box {
 
 typedef struct findings {
   int crossed_room, crossed_number, stray_mark, small_number, small_text, numbers_touch, mark_on_passage,
-      mark_under_room, bar_on_mark, leader_across;
+      mark_under_room, bar_on_mark, leader_across, marks_touch, mark_over_room, mark_on_own;
   int no_goal, no_boss, no_key, no_lock, number_twice;
   /* dropdice: a passage's own marks touching, its key id over another passage, its leader across one */
   int own_marks_touch, key_across, key_leader_across;
@@ -248,7 +248,19 @@ static void check_mark_on_passages(const cb_page *p, const cb_item *mark, box bo
   for (int i = 0; i < p->nitems; i++) {
     const cb_item *it = &p->items[i];
     if (it->kind != CB_ITEM_PATH || it->role.kind != CB_ROLE_PASSAGE || !it->ink.stroke) continue;
-    if (it->role.a == mark->role.a || it->role.b == mark->role.a) continue;
+    bool own = it->role.a == mark->role.a || it->role.b == mark->role.a;
+    if (own) {
+      /* its own room's: only off the room (a badge astride its rim touches the ways leaving it) */
+      bool touches = false;
+      for (int r = 0; r < nrooms; r++)
+        touches |= rooms[r].id == mark->role.a && rooms[r].round &&
+                   distance_to(rooms[r], fmin(fmax((rooms[r].x0 + rooms[r].x1) / 2, body.x0), body.x1),
+                               fmin(fmax((rooms[r].y0 + rooms[r].y1) / 2, body.y0), body.y1)) < 1;
+      if (!touches && passage_gap(p, mark, body, it) < -0.5)
+        note(f, &f->mark_on_own, "%s: a mark of room %d lies over its passage %d-%d", what, mark->role.a,
+             it->role.a, it->role.b);
+      continue;
+    }
     if (hidden_under_room(body, i, rooms, nrooms)) continue;
     double gap = passage_gap(p, mark, body, it);
     if (gap < -0.5)
@@ -638,6 +650,34 @@ static void check_bars(const cb_page *p, findings *f, const char *what) {
   }
 }
 
+/* No room's badge lies over another room's badge or over another room (booklet.md: no label
+ * overlaps another label or a room), half a point allowed: by the bodies' boxes, each room's
+ * circle as a circle. */
+static void check_marks_apart(const cb_page *p, const box *rooms, int nrooms, findings *f, const char *what) {
+  for (int i = 0; i < p->nitems; i++) {
+    const cb_item *a = &p->items[i];
+    if (a->role.kind != CB_ROLE_ROOM_MARK || a->kind != CB_ITEM_PATH || !a->ink.fill) continue;
+    box ba = path_box(p, a);
+    for (int j = i + 1; j < p->nitems; j++) {
+      const cb_item *b = &p->items[j];
+      if (b->role.kind != CB_ROLE_ROOM_MARK || b->kind != CB_ITEM_PATH || !b->ink.fill ||
+          b->role.a == a->role.a)
+        continue;
+      box bb = path_box(p, b);
+      if (fmin(ba.x1, bb.x1) - fmax(ba.x0, bb.x0) > 0.5 && fmin(ba.y1, bb.y1) - fmax(ba.y0, bb.y0) > 0.5)
+        note(f, &f->marks_touch, "%s: a mark of room %d lies over one of room %d", what, a->role.a,
+             b->role.a);
+    }
+    for (int r = 0; r < nrooms; r++) {
+      if (!rooms[r].round || rooms[r].id == a->role.a) continue;
+      double cx = (rooms[r].x0 + rooms[r].x1) / 2, cy = (rooms[r].y0 + rooms[r].y1) / 2,
+             nx = fmin(fmax(cx, ba.x0), ba.x1), ny = fmin(fmax(cy, ba.y0), ba.y1);
+      if (hypot(nx - cx, ny - cy) < (rooms[r].x1 - rooms[r].x0) / 2 - 0.5)
+        note(f, &f->mark_over_room, "%s: a mark of room %d lies over room %d", what, a->role.a, rooms[r].id);
+    }
+  }
+}
+
 /* No room number overlaps another (booklet.md: no label overlaps another label). */
 static void check_numbers(const box *numbers, int n, findings *f, const char *what) {
   for (int i = 0; i < n; i++)
@@ -683,6 +723,7 @@ static void check_page(const cb_page *p, findings *f, const char *what, const cb
   }
   check_passages(p, rooms, nrooms, numbers, nnumbers, f, what);
   check_marks(p, rooms, nrooms, f, what);
+  check_marks_apart(p, rooms, nrooms, f, what);
   if (passage_marks) check_passage_marks(p, rooms, nrooms, f, what);
   if (passage_marks) check_own_marks(p, passage_marks, f, what);
   if (bars) check_bars(p, f, what);
@@ -783,13 +824,15 @@ static const sheet_case A4_CASE = {A4_W, A4_H, 0, ""};
 static void print_findings(const char *gen, int seeds, const char *which, const findings *f) {
   printf("%-12s %d seeds%s: %d passages through rooms, %d through numbers, %d stray marks, %d numbers under "
          "8 pt, %d texts under 7 pt, %d numbers overlapping, %d marks on passages, %d passage marks under "
-         "rooms, %d bars on marks, %d leaders across passages; unmarked: %d goals, %d "
-         "bosses, %d keys, %d locks; %d numbers twice; %d passages' own marks touching, %d key ids over "
-         "other passages, %d key id leaders across passages or rooms%s%s\n",
+         "rooms, %d bars on marks, %d leaders across passages, %d marks over marks, %d marks over rooms, %d "
+         "marks over their own passages; unmarked: %d goals, %d bosses, %d keys, %d locks; %d numbers twice; "
+         "%d passages' own marks touching, %d key ids over other passages, %d key id leaders across passages "
+         "or rooms%s%s\n",
          gen, seeds, which, f->crossed_room, f->crossed_number, f->stray_mark, f->small_number, f->small_text,
          f->numbers_touch, f->mark_on_passage, f->mark_under_room, f->bar_on_mark, f->leader_across,
-         f->no_goal, f->no_boss, f->no_key, f->no_lock, f->number_twice, f->own_marks_touch, f->key_across,
-         f->key_leader_across, f->first[0] ? "; first: " : "", f->first);
+         f->marks_touch, f->mark_over_room, f->mark_on_own, f->no_goal, f->no_boss, f->no_key, f->no_lock,
+         f->number_twice, f->own_marks_touch, f->key_across, f->key_leader_across,
+         f->first[0] ? "; first: " : "", f->first);
 }
 
 /* The sheets of seeds 1..seeds: what draws through what, and every mark,
@@ -868,7 +911,16 @@ static void nothing_draws_through_anything(void **state) {
    *   in (seed 10's room 3 first). The first seeds are the densest: 28 of the first 100 sheets, 55
    *   of 200, 74 of 300, 91 of 400, hence the ceiling of 28 a 100 sheets up to 110; 128 (30 of the
    *   first 100, 57 of 200) since a locked stair's padlock and key id stand at both its ends, each
-   *   stairs badge of such a room the wider for it (issue 22). */
+   *   stairs badge of such a room the wider for it (issue 22); 81 (26 of the first 100, 43 of 200,
+   *   54 of 300, 66 of 400) since level panels keep a margin of a room and most of a badge round
+   *   their rooms, not a room and a half of badges, and the rooms take the panel (issue 22). Those
+   *   left lead out of a room inside the drawing whose faces are too small for its badge: the way
+   *   out of one crosses a way (seed 10's room 3 first).
+   * - battleships' marks over another room's mark, over another room, and across their own room's
+   *   way off its rim (the last issue 22's seed 117 room 12 at three levels; counted since): 3, 12
+   *   and 114 while a mark paid the usual price for covering; 2, 5 and 58 since in a panel covering
+   *   costs more than a stray led to its room and a way of its own under a mark as much as a stray.
+   *   Other generators' maps are held to none of the first two (0 of 500 sheets each). */
   bool bs = strcmp(gen, "battleships") == 0, pc = strcmp(gen, "preconnect") == 0;
   int over_allowed = 0, stray_allowed = 0,
       /* preconnect's padlocks (and trap and obstruction marks) and key ids on a door, stairs or
@@ -899,15 +951,64 @@ static void nothing_draws_through_anything(void **state) {
        * takes a size where it is not; 40 since a key id stands clear of its padlock's shackle, not
        * over it (one more mark for badges to keep off; measured, seed 16's room 3 first); 50 since
        * the boss in the goal room shares its badge, "G B", a badge wider than "G" (issue 22) */
-      leaders_allowed = bs   ? (30 * seeds / 100 < 128 ? 30 * seeds / 100 : 128)
+      leaders_allowed = bs   ? (26 * seeds / 100 < 81 ? 26 * seeds / 100 : 81)
                         : pc ? 50 * seeds / 500
                              : 0,
       numbers_allowed = 0;
   if (f.crossed_room + f.small_number + f.small_text + f.numbers_touch + f.no_goal + f.no_boss + f.no_key +
           f.no_lock + f.number_twice + f.own_marks_touch + f.key_across + f.key_leader_across ||
       f.stray_mark > stray_allowed || f.mark_on_passage > over_allowed || f.bar_on_mark > bars_allowed ||
-      f.leader_across > leaders_allowed || f.crossed_number > numbers_allowed)
+      f.leader_across > leaders_allowed || f.crossed_number > numbers_allowed ||
+      f.marks_touch > (bs ? 2 : 0) || f.mark_over_room > (bs ? 5 : 0) || (bs && f.mark_on_own > 58))
     fail_msg("%s: %s", gen, f.first);
+}
+
+/* battleships' sheets as crawlbook prints them (the cairo backend's text widths, which the fake
+ * measure above only stands in for), where issue 22 saw marks the sweep missed: seed 117 at three
+ * levels, level 2's room 12 "L3 K1" across its own way 19-12 under a stub of a leader, and the
+ * leaders of seed 4's room 8 and seed 117's room 7 across other rooms' ways (on their rims since,
+ * clear). Every mark is clear of the ways (its own off its rim too), of other rooms and their
+ * marks; the leaders across a way, 5 before the panels took their space (and seed 117's room 12
+ * lay over its way), are held to the 4 left: seed 117's room 25 and seed 30's rooms 3 and 21 at
+ * three levels, each inside its level's drawing in faces too small for its badge. */
+static void battleships_as_printed(void **state) {
+  (void)state;
+  static const struct {
+    int seed, levels, locks;
+  } cases[] = {{4, 0, 0}, {117, 0, 0}, {117, 3, 0}, {30, 3, 3}, {9, 0, 3}};
+  cb_backend *cairo = cb_test_cairo();
+  assert_non_null(cairo);
+  const cb_measure *m = cb_backend_find("cairo")->measure(cairo);
+  findings f = {0};
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    cb_gen_options o = {.seed = (uint64_t)cases[k].seed, .levels = cases[k].levels};
+    cb_stock_options sto = {.locks = cases[k].locks, .locks_set = cases[k].locks > 0};
+    cb_dungeon *d = NULL;
+    cb_error err = {0};
+    if (cb_generator_run(cb_generator_find("battleships"), &o, &d, &err) != CB_OK ||
+        cb_stock_run(d, &sto, &err) != CB_OK)
+      fail_msg("battleships seed %d: %s", cases[k].seed, err.msg);
+    cb_template t;
+    cb_template_default(&t);
+    cb_sheet_options so = {
+        .page_w = A4_W, .page_h = A4_H, .margin = t.margin_mm * CB_PT_PER_MM, .version = "9.9.9"};
+    cb_proc_sheet(d, &so);
+    cb_document doc = {0};
+    if (cb_sheet_layout(d, m, &so, &doc, &err) != CB_OK) fail_msg("seed %d: %s", cases[k].seed, err.msg);
+    char what[80];
+    snprintf(what, sizeof what, "battleships seed %d at %d levels", cases[k].seed, d->nlevels);
+    check_page(doc.pages[0], &f, what, false, false);
+    cb_document_free(&doc);
+    cb_dungeon_free(d);
+  }
+  cb_backend_destroy(cairo);
+  printf("battleships as printed: %d leaders across passages, %d marks on passages, %d over their own, %d "
+         "over marks, %d over rooms, %d stray%s%s\n",
+         f.leader_across, f.mark_on_passage, f.mark_on_own, f.marks_touch, f.mark_over_room, f.stray_mark,
+         f.first[0] ? "; first: " : "", f.first);
+  if (f.leader_across > 4 ||
+      f.mark_on_passage + f.mark_on_own + f.marks_touch + f.mark_over_room + f.stray_mark + f.crossed_room)
+    fail_msg("%s", f.first);
 }
 
 static void lay_out_sheet(const cb_dungeon *d, const cb_dungeon *shown, bool players, cb_document *doc);
@@ -1654,6 +1755,7 @@ int main(void) {
       MARKS("cards"),
       MARKS("dropdice"),
       {"legible_cards", cards_marks_are_legible, NULL, NULL, NULL},
+      {"printed_battleships", battleships_as_printed, NULL, NULL, NULL},
   };
   return cb_test_run("test_map_clear", tests, sizeof tests / sizeof *tests, NULL, NULL);
 }

@@ -43,25 +43,62 @@ static bool move_rooms(const cb_symbols *st, const cb_dungeon *d, double aspect,
   return true;
 }
 
+/* The margin round a level's rooms in its panel: a room's radius at most
+ * and most of a badge, not the generic map's row and a half of badges (the
+ * placer keeps the marks of the outermost rooms inside the panel), so that
+ * the rooms take the panel (issue 22). */
+static const double PAD_ROOM = 14, PAD_BADGES = 0.8;
+/* What a mark over another room or another room's mark costs in a panel:
+ * more than a stray led to from its room (150), less than one over another
+ * room's way (300). */
+static const double COVER = 200;
+static double panel_pad(const cb_symbols *st) { return PAD_ROOM + st->badge * PAD_BADGES; }
+
 /* The scale every level is drawn at: the one the most spread-out level takes w wide (and h high). */
-static double shared_scale(const cb_dungeon *moved, const cb_symbols *st, double w, double h) {
+static double shared_scale(const cb_dungeon *moved, double pad, double w, double h) {
   double s = INFINITY;
   for (int l = 0; l < moved->nlevels; l++)
-    s = fmin(s, cb_map_fit_scale(moved, st, moved->levels[l].id, w, h));
+    s = fmin(s, cb_map_fit_scale(moved, moved->levels[l].id, w, h, pad));
   return s;
 }
 
+/* The height of the tallest level's map drawn at `scale`. */
+static double tallest(const cb_dungeon *moved, double scale, double pad) {
+  double h = 0;
+  for (int l = 0; l < moved->nlevels; l++)
+    h = fmax(h, cb_map_height_at(moved, moved->levels[l].id, scale, pad));
+  return h;
+}
+
+/* A box this much taller than the panels need is a page of its own (the booklet's). */
+static const double ROOMY = 1.15;
+
+/* Level `level` (0: all) in the box. A level's panel is laid out at one
+ * shape, so that its height (map_height) and its drawing agree, at the
+ * scale all panels share w wide (booklet.md), whatever the height of its
+ * row; a box much taller than that (a page of its own) is filled, each
+ * level laid out to the box's shape at the scale the levels share there. */
 void cb_battleships_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,
                         double w, double h, cb_symbol_set *used) {
-  /* a level's panel is laid out at one shape, so that its height (map_height) and its drawing agree */
   cb_dungeon moved;
+  double pad = level ? panel_pad(st) : cb_map_pad(st), scale = INFINITY;
   if (!move_rooms(st, d, level ? 1 / MAP_ASPECT : (h > 0 ? w / h : 0), &moved)) {
     p->oom = true;
     return;
   }
-  /* level panels share one scale (booklet.md) */
-  cb_map_draw_scaled(p, st, &moved, level, x, y, w, h, level ? shared_scale(&moved, st, w, h) : INFINITY,
-                     used);
+  if (level) {
+    scale = shared_scale(&moved, pad, w, INFINITY);
+    if (h > tallest(&moved, scale, pad) * ROOMY && w > 0) {
+      free(moved.rooms);
+      if (!move_rooms(st, d, w / h, &moved)) {
+        p->oom = true;
+        return;
+      }
+      scale = shared_scale(&moved, pad, w, h);
+    }
+  }
+  cb_map_panel panel = {scale, pad, level ? COVER : 0};
+  cb_map_draw_scaled(p, st, &moved, level, x, y, w, h, &panel, used);
   free(moved.rooms);
 }
 
@@ -70,7 +107,8 @@ void cb_battleships_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, i
 static double map_height(const cb_dungeon *d, const cb_symbols *st, int level, double w) {
   cb_dungeon moved;
   if (!level || !move_rooms(st, d, 1 / MAP_ASPECT, &moved)) return w * MAP_ASPECT;
-  double h = cb_map_height_at(&moved, st, level, shared_scale(&moved, st, w, INFINITY));
+  double pad = panel_pad(st),
+         h = cb_map_height_at(&moved, level, shared_scale(&moved, pad, w, INFINITY), pad);
   free(moved.rooms);
   return h;
 }
