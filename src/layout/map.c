@@ -677,7 +677,7 @@ static void place_label(cb_page *p, const cb_symbols *st, cb_place *pl, const ke
         if (far && cost < best - 1e-9) cost += leader_cost(st, k, mx, my, px, py, w, h);
         if (cost < best - 1e-9) best = cost, bx = px, by = py, led = far;
       }
-  if (dice && (led || best >= r.steps + r.along + KEY_LEADER)) p->cramped++;
+  if (dice && best >= r.steps + r.along + KEY_LEADER) p->cramped++;
   if (led) lead(p, st, pl, mx, my, k->lock_r, bx, by, w, h);
   if (cb_place_box(pl, cb_box_centered(bx, by, w, h))) p->oom = true;
   cb_symbol_label(p, st, k->text, bx, by);
