@@ -108,8 +108,9 @@ typedef struct pc {
   cb_boxgrid *rooms_at, *corridors_at, *spots_at;
   int *near; /* scratch: what nearby() found */
   size_t cap_near;
-  bool big;      /* too many rooms for a line per step in the log */
-  pt side_shift; /* how far the shape being fitted moves the door's side passage */
+  bool big;              /* too many rooms for a line per step in the log */
+  const char *side_lost; /* why the corridor being drawn lost its side passage, or NULL */
+  pt side_shift;         /* how far the shape being fitted moves the door's side passage */
 } pc;
 
 static double snap(double v) { return round(v / SNAP_FT) * SNAP_FT; }
@@ -1670,6 +1671,13 @@ static cb_facing leg_at(const pt *v, int n, double at) {
   return CB_FACING_N;
 }
 
+/* The side passage the check rolled is not drawn after all: why, for the
+ * log once the corridor's own lines are written (side_lost). */
+static void drop_side(pc *s, int di, const char *why) {
+  s->p->doors[di].nside = 0;
+  s->side_lost = why;
+}
+
 /* A routed corridor still opens its side passage 60 ft along it, on the
  * side the check rolled; none when the corridor is too short. */
 static void regraft_side(pc *s, int di, const shape *sh) {
@@ -1677,7 +1685,7 @@ static void regraft_side(pc *s, int di, const shape *sh) {
   if (me->nside != 2 || !sh->routed) return;
   double total = poly_len(sh->v, sh->n);
   if (total < CHECK_AT_FT + STUB_FT) {
-    me->nside = 0;
+    drop_side(s, di, "the corridor drawn is too short for its side passage");
     return;
   }
   cb_facing f = leg_at(sh->v, sh->n, CHECK_AT_FT);
@@ -1692,7 +1700,7 @@ static void regraft_side(pc *s, int di, const shape *sh) {
   if (clip(me->side[0], me->side[1], &near, &t0, &t1)) {
     double keep = floor(t0 * SIDE_FT / SNAP_FT) * SNAP_FT;
     me->side[1] = (pt){me->side[0].x + DX[g] * keep, me->side[0].y + DY[g] * keep};
-    if (keep < CLEAR_FT) me->nside = 0;
+    if (keep < CLEAR_FT) drop_side(s, di, "the side passage would open straight onto the new room");
   }
 }
 
@@ -1708,7 +1716,7 @@ static int trim_side(pc *s, int di, const shape *sh, hits *hs) {
   double keep = floor((hs->h[0].s0 - CLEAR_FT) / SNAP_FT) * SNAP_FT;
   cb_facing g = last_leg(me->side, 2, CB_FACING_N);
   if (keep < CLEAR_FT)
-    me->nside = 0;
+    drop_side(s, di, "the side passage would run straight into a room or corridor");
   else
     me->side[1] = (pt){me->side[0].x + DX[g] * keep, me->side[0].y + DY[g] * keep};
   return 0;
@@ -1827,7 +1835,7 @@ static cb_status corridor_to_new_room(pc *s, int di, const char *why, cb_error *
   if (routed == 0 && added == 0 && !(sh.fits && sh.cost < 100)) {
     /* boxed in by rooms: no new room fits that way */
     free(hs.h);
-    s->p->doors[di].nside = 0;
+    s->p->doors[di].nside = 0; /* a dead end's log names no check */
     char why2[48];
     snprintf(why2, sizeof why2, "no new room fits %s", FACING_WORD[s->p->doors[di].facing]);
     return blind_corridor(s, di, why2, err);
@@ -1844,6 +1852,10 @@ static cb_status corridor_to_new_room(pc *s, int di, const char *why, cb_error *
   if (sh.turned) rr = turned_room(&rr);
   if (sh.slid != 0) s->p->doors[di].at = sh.v[0];
   log_fit(s, di, why, &sh, &rr, added);
+  if (s->side_lost && !s->big)
+    cb_dungeon_log(s->d, "Room %d, %s door: %s, so it is not drawn.", s->p->doors[di].room,
+                   FACING_WORD[s->p->doors[di].facing], s->side_lost);
+  s->side_lost = NULL;
   int secret_to = 0, dead = 0, n = sh.n;
   cb_status st = find_hits(s, sh.v, n, di, &hs) ? cb_error_oom(err) : CB_OK;
   if (st == CB_OK) st = roll_crossings(s, di, sh.v, &n, &hs, &secret_to, &dead, err);

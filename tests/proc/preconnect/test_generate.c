@@ -398,6 +398,11 @@ static void count_map(const cb_dungeon *d, pc_counts *c) {
     c->extra_rolled += dr->extra && dr->nrolls > 0;
     if (!dr->new_room) continue;
     c->new_rooms++;
+    /* the check's side passage (3 left, 4 right) is drawn, or the log says why not */
+    bool side = dr->check_roll == 3 || dr->check_roll == 4;
+    if (side && dr->nside != 2 && !reason_logged(d, dr, "so it is not drawn"))
+      fail_msg("room %d's %s door: the check's side passage is neither drawn nor said lost", dr->room,
+               WAY[dr->facing]);
     double want = rolled_ft(dr->length_roll), got = corridor_ft(dr);
     if (fabs(got - want) < EPS)
       c->as_rolled++;
