@@ -1456,8 +1456,9 @@ static int change_of(const shape *a) { return a->longer * 100 + (a->step || a->b
  * Fewest rooms crossed, then the room fits, then the rolled length kept
  * (the least change), and only then the fewest corridors crossed. */
 static bool better_shape(const shape *a, const shape *b) {
+  if (b->n == 0) return true; /* none yet: b holds nothing to read */
   int ra = a->cost / 100, rb = b->cost / 100;
-  if (b->n == 0 || ra != rb) return b->n == 0 || ra < rb;
+  if (ra != rb) return ra < rb;
   if (a->fits != b->fits) return a->fits > b->fits;
   if (change_of(a) != change_of(b)) return change_of(a) < change_of(b);
   if (fabs(a->crowd - b->crowd) > EPS) return a->crowd < b->crowd;
