@@ -111,7 +111,7 @@ static int record_value(const cb_option_spec *s, const void *opts, char *buf, si
   case CB_OPT_WORD: *text = s->words[*CFIELD(opts, s, int)]; return 1;
   case CB_OPT_TEXT:
   case CB_OPT_FILE:
-    *text = *CFIELD(opts, s, const char *);
+    *text = *CFIELD(opts, s, char *); /* the field is a const char * */
     if (!*text && s->record == CB_REC_ALWAYS) *text = s->dflt;
     return *text ? 1 : 0;
   case CB_OPT_CUSTOM: return s->format ? s->format(s, opts, buf, cap) : 0;
