@@ -449,7 +449,8 @@ static bool junction_corridor(const view *v, const cb_dungeon *d, const cb_sketc
 
 /* A room's marks on the sketch: its tags and keys as every map shows them,
  * then a padlock with the key id for each locked way out of it (way: the
- * room at its other end, 0 for the room's own marks), in a row w wide. */
+ * room at its other end, 0 for the room's own marks), in a row w wide; one
+ * padlock for ways the same key opens (they leave by the room's one door). */
 typedef struct room_marks {
   int n;
   cb_map_mark m[CB_MAP_MAX_MARKS];
@@ -465,6 +466,10 @@ static room_marks marks_of(const cb_symbols *st, const cb_dungeon *d, const cb_r
   for (int i = 0; i < d->npassages && rm.n < CB_MAP_MAX_MARKS; i++) {
     const cb_passage *ps = &d->passages[i];
     if (!ps->lock || !(ps->flags & CB_FLAG_LOCKED) || (ps->from != r->id && ps->to != r->id)) continue;
+    bool shown = false;
+    for (int k = 0; k < rm.n && !shown; k++)
+      shown = rm.m[k].sym == CB_SYM_LOCKED && strcmp(rm.m[k].text, ps->lock) == 0;
+    if (shown) continue;
     rm.way[rm.n] = ps->from == r->id ? ps->to : ps->from;
     rm.m[rm.n++] = (cb_map_mark){CB_SYM_LOCKED, ps->lock};
   }
