@@ -1071,7 +1071,7 @@ static void dropdice_small_and_crowded(void **state) {
 /* ---- cards at 7x7 and at two levels: marks a reader can read (issue 22) ---- */
 
 typedef struct card_marks {
-  int small, off_card, overlap, passage_marks, label_on_line, sheets, pages, marks;
+  int small, off_card, overlap, passage_marks, label_on_line, lock_on_line, sheets, pages, marks;
   char first[256];
 } card_marks;
 
@@ -1167,6 +1167,37 @@ static bool is_lock_of(const cb_dungeon *d, const cb_item *t) {
   return false;
 }
 
+/* Whether passage a-b is locked. */
+static bool locked_way(const cb_dungeon *d, int a, int b) {
+  for (int k = 0; k < d->npassages; k++)
+    if (d->passages[k].lock && d->passages[k].from == a && d->passages[k].to == b) return true;
+  return false;
+}
+
+/* No padlock where another door's line runs through it, where one cannot
+ * tell which of two crossing diagonals is locked (the audit: seed 58
+ * --grid 7x7 --decks 2 --locks 3, 28-31's padlock on 29-38). */
+static void check_card_padlocks(const cb_page *p, const cb_dungeon *d, card_marks *c, const char *what) {
+  box *pm = calloc((size_t)p->nitems + 1, sizeof *pm);
+  const cb_item **pi = calloc((size_t)p->nitems + 1, sizeof *pi);
+  assert_true(pm && pi);
+  int np = bodies(p, CB_ROLE_PASSAGE, pm, pi);
+  for (int i = 0; i < np; i++) {
+    if (!locked_way(d, pi[i]->role.a, pi[i]->role.b)) continue;
+    box in = {pm[i].x0 + 0.5, pm[i].y0 + 0.5, pm[i].x1 - 0.5, pm[i].y1 - 0.5, 0, false};
+    for (int j = 0; j < p->nitems; j++) {
+      const cb_item *l = &p->items[j];
+      if (l->kind != CB_ITEM_PATH || l->role.kind != CB_ROLE_PASSAGE || !l->ink.stroke || l->ink.fill ||
+          (l->role.a == pi[i]->role.a && l->role.b == pi[i]->role.b) || !line_into(p, l, in))
+        continue;
+      card_fault(c, &c->lock_on_line, "%s: the padlock of %d-%d lies on the line of %d-%d", what,
+                 pi[i]->role.a, pi[i]->role.b, l->role.a, l->role.b);
+      break;
+    }
+  }
+  free(pm), free(pi);
+}
+
 /* No lock's key id on another door's line, where it reads as that door's
  * (issue 22: seed 9 --grid 7x7 --decks 2, 8-13's K1 on 7-22's line). */
 static void check_card_labels(const cb_page *p, const cb_dungeon *d, card_marks *c, const char *what) {
@@ -1224,15 +1255,16 @@ static void cards_marks_are_legible(void **state) {
     snprintf(what, sizeof what, "cards %s seed %d", seed % 2 ? "--grid 7x7" : "--levels 2", seed);
     check_card_marks(doc.pages[0], &c, what);
     check_card_labels(doc.pages[0], d, &c, what);
+    check_card_padlocks(doc.pages[0], d, &c, what);
     c.sheets++, c.pages += doc.npages;
     cb_document_free(&doc);
     cb_dungeon_free(d);
   }
-  printf(
-      "cards        %d sheets at 7x7 or two levels (%d pages, %d marks): %d marks under 2.5 mm, %d off "
-      "their card, %d overlapping, %d passages' marks on one spot, %d key ids on another door's line%s%s\n",
-      c.sheets, c.pages, c.marks, c.small, c.off_card, c.overlap, c.passage_marks, c.label_on_line,
-      c.first[0] ? "; first: " : "", c.first);
+  printf("cards        %d sheets at 7x7 or two levels (%d pages, %d marks): %d marks under 2.5 mm, %d off "
+         "their card, %d overlapping, %d passages' marks on one spot, %d key ids on another door's line, %d "
+         "padlocks on another door's line%s%s\n",
+         c.sheets, c.pages, c.marks, c.small, c.off_card, c.overlap, c.passage_marks, c.label_on_line,
+         c.lock_on_line, c.first[0] ? "; first: " : "", c.first);
   if (c.small + c.off_card + c.overlap + c.passage_marks + c.label_on_line) fail_msg("%s", c.first);
 }
 

@@ -626,6 +626,14 @@ static double mark_gap(const geo *g, const cb_dungeon *d, const cb_cards_proc *p
     spot o = taken->at[i];
     gap = fmin(gap, fmax(fmax(o.x0 - s.x1, s.x0 - o.x1), fmax(o.y0 - s.y1, s.y0 - o.y1)));
   }
+  /* another door's line through the mark: which of two crossing doors it marks would be a guess */
+  double b[4] = {s.x0, s.y0, s.x1, s.y1};
+  for (int i = 0; i < taken->nlines; i++) {
+    const double *e = taken->lines[i];
+    bool own = (fabs(e[0] - lh[0]) + fabs(e[1] - lh[1]) + fabs(e[2] - lh[2]) + fabs(e[3] - lh[3]) < 1e-6) ||
+               (fabs(e[0] - lh[2]) + fabs(e[1] - lh[3]) + fabs(e[2] - lh[0]) + fabs(e[3] - lh[1]) < 1e-6);
+    if (!own && cb_segment_meets_box((cb_point){e[0], e[1]}, (cb_point){e[2], e[3]}, b)) gap = fmin(gap, 0);
+  }
   return gap;
 }
 
@@ -748,6 +756,9 @@ static void draw_doors(cb_page *p, const cb_symbols *st, const geo *g, const cb_
     goto done;
   }
   taken.lines = (const double(*)[4])lines;
+  /* every door's line first, so that a mark keeps off the lines of doors drawn after it too */
+  for (int i = 0; i < d->npassages; i++)
+    if (door_ends(g, d, pr, level, &d->passages[i], lines[taken.nlines])) taken.nlines++;
   upright_marks(st, g, d, pr, level, &taken);
   for (int i = 0; i < d->npassages; i++) {
     const cb_passage *ps = &d->passages[i];
@@ -770,7 +781,6 @@ static void draw_doors(cb_page *p, const cb_symbols *st, const geo *g, const cb_
     int pos = door_ends(g, d, pr, level, ps, e); /* none for stairs: marked on both rooms */
     if (!pos) continue;
     double x1 = e[0], y1 = e[1], x2 = e[2], y2 = e[3];
-    memcpy(lines[taken.nlines++], e, sizeof e);
     cb_symbol s = cb_map_passage_symbol(ps);
     *used |= CB_SYMBOL_BIT(s);
     cb_page_role(p, CB_ROLE_PASSAGE, ps->from, ps->to);
