@@ -40,15 +40,23 @@ static void every_kind_is_drawn(void **state) {
                    CB_SYM_SECRET);
 }
 
+/* A corridor with `flags` drawn across a 200-point page, 10 to 190 at y 100;
+ * how many marks it carries into *nkinds when asked. */
+static cb_page *way_drawn(const cb_symbols *st, unsigned flags, int *nkinds) {
+  cb_page *p = cb_page_new(200, 200);
+  assert_non_null(p);
+  cb_symbol kinds[CB_PASSAGE_KINDS];
+  int n = kinds_of(CB_PASSAGE_CORRIDOR, flags, kinds);
+  cb_symbol_passage_kinds(p, st, kinds, n, 10, 100, 190, 100);
+  if (nkinds) *nkinds = n;
+  return p;
+}
+
 /* Drawn: a secret locked way's line is dotted, and both marks are on the page. */
 static void a_secret_locked_way_is_dotted_and_padlocked(void **state) {
   (void)state;
-  cb_page *p = cb_page_new(200, 200);
-  assert_non_null(p);
   cb_symbols st = {&fake_measure, 10.5, 1.0, 7.5, {0, 0, 0}, {1, 1, 1}, NULL, {1, 1, 1}};
-  cb_symbol kinds[CB_PASSAGE_KINDS];
-  int n = kinds_of(CB_PASSAGE_CORRIDOR, CB_FLAG_SECRET | CB_FLAG_LOCKED, kinds);
-  cb_symbol_passage_kinds(p, &st, kinds, n, 10, 100, 190, 100);
+  cb_page *p = way_drawn(&st, CB_FLAG_SECRET | CB_FLAG_LOCKED, NULL);
   int dotted = 0, s_letter = 0;
   for (int i = 0; i < p->nitems; i++) {
     const cb_item *it = &p->items[i];
@@ -88,12 +96,9 @@ static void ink_box(const cb_page *p, const cb_item *it, double *b) {
  * their place along the line. */
 static void marks_ink_where_they_say(void **state) {
   (void)state;
-  cb_page *p = cb_page_new(200, 200);
-  assert_non_null(p);
   cb_symbols st = {&fake_measure, 10.5, 1.0, 7.5, {0, 0, 0}, {1, 1, 1}, NULL, {1, 1, 1}};
-  cb_symbol kinds[CB_PASSAGE_KINDS];
-  int n = kinds_of(CB_PASSAGE_CORRIDOR, CB_FLAG_LOCKED | CB_FLAG_TRAPPED, kinds);
-  cb_symbol_passage_kinds(p, &st, kinds, n, 10, 100, 190, 100);
+  int n = 0;
+  cb_page *p = way_drawn(&st, CB_FLAG_LOCKED | CB_FLAG_TRAPPED, &n);
   double ink[4], w, h, trap = 10 + 180 * CB_PASSAGE_KIND_AT[1],
                        reach = cb_symbol_passage_stretch(&st, CB_SYM_TRAPPED, n, 180);
   cb_symbol_passage_mark_ink(&st, CB_SYM_LOCKED, ink);
