@@ -104,6 +104,28 @@ static int ways_away(cb_page *p, const cb_dungeon *d, const cb_room *r, cb_map_m
   return n;
 }
 
+/* Whether treasure t is the key object of one of r's keys ("K1: the sexton's key"): its K badge shows
+ * it already. */
+static bool key_object(const cb_room *r, const cb_treasure *t) {
+  for (int k = 0; k < r->nkeys; k++) {
+    size_t n = strlen(r->keys[k]);
+    if (t->what && !strncmp(t->what, r->keys[k], n) && t->what[n] == ':') return true;
+  }
+  return false;
+}
+
+/* Where the procedure leaves a room's contents to the stocking's odds, the marks those contents earn:
+ * an encounter for monsters the boss's badge does not stand for, treasure beyond the goal's prize and
+ * the room's key objects. Where the procedure marks rooms, its tags stand alone. */
+static unsigned stocked_tags(const cb_dungeon *d, const cb_room *r) {
+  const cb_contents *c = r->contents;
+  if (d->marks_rooms || !c || (r->tags & CB_TAG_GOAL)) return 0;
+  unsigned t = c->nmonsters && d->boss_room != r->id ? CB_TAG_ENCOUNTER : 0;
+  for (int i = 0; i < c->ntreasure; i++)
+    if (!key_object(r, &c->treasure[i])) t |= CB_TAG_TREASURE;
+  return t;
+}
+
 int cb_map_room_marks(cb_page *p, const cb_dungeon *d, const cb_room *r, cb_map_mark *out) {
   static const struct {
     unsigned tag;
@@ -123,8 +145,9 @@ int cb_map_room_marks(cb_page *p, const cb_dungeon *d, const cb_room *r, cb_map_
   /* the boss where the stocking put it, in the goal room where the procedure names no boss room: one
    * badge, "G B", so that the two stay together */
   bool held = d->boss_room && d->boss_room == r->id && !(r->tags & CB_TAG_BOSS) && (r->tags & CB_TAG_GOAL);
+  unsigned tags = r->tags | stocked_tags(d, r);
   for (size_t i = 0; i < sizeof by_tag / sizeof *by_tag; i++)
-    if (r->tags & by_tag[i].tag)
+    if (tags & by_tag[i].tag)
       out[n++] = (mark){by_tag[i].sym, held && by_tag[i].sym == CB_SYM_GOAL ? CB_MAP_GOAL_AND_BOSS : NULL};
   for (int k = 0; k < r->nkeys && n < MAX_MARKS; k++)
     out[n++] = (mark){CB_SYM_KEY, r->keys[k]};
