@@ -53,7 +53,7 @@ typedef struct box {
 typedef struct findings {
   int crossed_room, crossed_number, stray_mark, small_number, small_text, numbers_touch, mark_on_passage,
       mark_under_room, bar_on_mark, leader_across, marks_touch, mark_over_room, mark_on_own;
-  int no_goal, no_boss, no_key, no_lock, number_twice;
+  int no_goal, no_boss, no_key, no_lock, no_encounter, no_treasure, number_twice;
   /* dropdice: a passage's own marks touching, its key id over another passage, its leader across one */
   int own_marks_touch, key_across, key_leader_across;
   char first[256];
@@ -753,6 +753,37 @@ static bool marked(const cb_document *doc, const char *t, int a, int b) {
   return marked_count(doc, t, a, b) > 0;
 }
 
+/* Whether a badge of room a reads `word` among its words ("$", or "? $" where a layout joins marks). */
+static bool marked_word(const cb_document *doc, const char *word, int a) {
+  size_t n = strlen(word);
+  for (int i = 0; i < doc->npages; i++)
+    for (int j = 0; j < doc->pages[i]->nitems; j++) {
+      const cb_item *it = &doc->pages[i]->items[j];
+      if (it->kind != CB_ITEM_TEXT || it->role.kind != CB_ROLE_ROOM_MARK || it->role.a != a) continue;
+      for (const char *w = strstr(it->text, word); w; w = strstr(w + 1, word))
+        if ((w == it->text || w[-1] == ' ') && (w[n] == '\0' || w[n] == ' ')) return true;
+    }
+  return false;
+}
+
+/* What a room's key entry tells of monsters and treasure the map must mark, read from the stocked
+ * contents (not from the map code's own reading): where the procedure marks rooms, its tags; else
+ * monsters other than the boss's and treasure other than a key ("K1: ...") outside the goal room,
+ * whose "G" says it. */
+static void stocked_marks(const cb_dungeon *d, const cb_room *r, bool *monsters, bool *treasure) {
+  const cb_contents *c = r->contents;
+  *monsters = r->tags & CB_TAG_ENCOUNTER, *treasure = r->tags & CB_TAG_TREASURE;
+  if (d->marks_rooms || !c || (r->tags & CB_TAG_GOAL)) return;
+  *monsters = c->nmonsters > 0 && r->id != d->boss_room;
+  for (int i = 0; i < c->ntreasure; i++) {
+    const char *w = c->treasure[i].what;
+    bool key = false;
+    for (int k = 0; k < r->nkeys && w; k++)
+      key |= strncmp(w, r->keys[k], strlen(r->keys[k])) == 0 && w[strlen(r->keys[k])] == ':';
+    *treasure |= !key;
+  }
+}
+
 static int keys_in(const cb_room *r, const char *key) {
   int n = 0;
   for (int k = 0; k < r->nkeys; k++)
@@ -770,9 +801,11 @@ static bool lock_marked(const cb_document *doc, const cb_dungeon *d, const cb_pa
          marked_count(doc, p->lock, b->id, 0) > keys_in(b, p->lock);
 }
 
-/* Every goal, boss, key and lock of the model has its mark on the map (booklet.md: every mark on every
- * map): the goal's "G" and the boss's "B" beside their rooms (the boss's where the stocking put it: "G B" in
- * the goal room), a key's id beside its room, a lock's key id on its passage. */
+/* Every goal, boss, key, lock, encounter and treasure of the model has its mark on the map (booklet.md:
+ * every mark on every map): the goal's "G" and the boss's "B" beside their rooms (the boss's where the
+ * stocking put it: "G B" in the goal room), a key's id beside its room, a lock's key id on its passage,
+ * "?" and "$" beside a room whose key entry has monsters or treasure (stocked_marks; before issue 22's
+ * fix, 50 seeds: leximorph 480 and 393 unmarked, preconnect 164 and 141, battleships 336 and 289). */
 static void check_every_mark(const cb_document *doc, const cb_dungeon *d, findings *f, const char *what) {
   for (int i = 0; i < d->nrooms; i++) {
     const cb_room *r = &d->rooms[i];
@@ -784,6 +817,12 @@ static void check_every_mark(const cb_document *doc, const cb_dungeon *d, findin
     for (int k = 0; k < r->nkeys; k++)
       if (!marked(doc, r->keys[k], r->id, 0))
         note(f, &f->no_key, "%s: key %s in room %d has no mark", what, r->keys[k], r->id);
+    bool monsters, treasure;
+    stocked_marks(d, r, &monsters, &treasure);
+    if (monsters && !marked_word(doc, "?", r->id))
+      note(f, &f->no_encounter, "%s: room %d's monsters have no mark", what, r->id);
+    if (treasure && !marked_word(doc, "$", r->id))
+      note(f, &f->no_treasure, "%s: room %d's treasure has no mark", what, r->id);
   }
   for (int k = 0; k < d->npassages; k++) {
     const cb_passage *p = &d->passages[k];
@@ -825,14 +864,15 @@ static void print_findings(const char *gen, int seeds, const char *which, const 
   printf("%-12s %d seeds%s: %d passages through rooms, %d through numbers, %d stray marks, %d numbers under "
          "8 pt, %d texts under 7 pt, %d numbers overlapping, %d marks on passages, %d passage marks under "
          "rooms, %d bars on marks, %d leaders across passages, %d marks over marks, %d marks over rooms, %d "
-         "marks over their own passages; unmarked: %d goals, %d bosses, %d keys, %d locks; %d numbers twice; "
+         "marks over their own passages; unmarked: %d goals, %d bosses, %d keys, %d locks, %d encounters, %d "
+         "treasures; %d numbers twice; "
          "%d passages' own marks touching, %d key ids over other passages, %d key id leaders across passages "
          "or rooms%s%s\n",
          gen, seeds, which, f->crossed_room, f->crossed_number, f->stray_mark, f->small_number, f->small_text,
          f->numbers_touch, f->mark_on_passage, f->mark_under_room, f->bar_on_mark, f->leader_across,
          f->marks_touch, f->mark_over_room, f->mark_on_own, f->no_goal, f->no_boss, f->no_key, f->no_lock,
-         f->number_twice, f->own_marks_touch, f->key_across, f->key_leader_across,
-         f->first[0] ? "; first: " : "", f->first);
+         f->no_encounter, f->no_treasure, f->number_twice, f->own_marks_touch, f->key_across,
+         f->key_leader_across, f->first[0] ? "; first: " : "", f->first);
 }
 
 /* The sheets of seeds 1..seeds: what draws through what, and every mark,
@@ -956,7 +996,8 @@ static void nothing_draws_through_anything(void **state) {
                              : 0,
       numbers_allowed = 0;
   if (f.crossed_room + f.small_number + f.small_text + f.numbers_touch + f.no_goal + f.no_boss + f.no_key +
-          f.no_lock + f.number_twice + f.own_marks_touch + f.key_across + f.key_leader_across ||
+          f.no_lock + f.no_encounter + f.no_treasure + f.number_twice + f.own_marks_touch + f.key_across +
+          f.key_leader_across ||
       f.stray_mark > stray_allowed || f.mark_on_passage > over_allowed || f.bar_on_mark > bars_allowed ||
       f.leader_across > leaders_allowed || f.crossed_number > numbers_allowed ||
       f.marks_touch > (bs ? 2 : 0) || f.mark_over_room > (bs ? 5 : 0) || (bs && f.mark_on_own > 58))
@@ -1059,8 +1100,8 @@ static void dropdice_small_and_crowded(void **state) {
     findings f = check_generator("dropdice", seeds, &cases[i], m);
     int n = f.crossed_room + f.crossed_number + f.stray_mark + f.small_number + f.small_text +
             f.numbers_touch + (f.mark_on_passage > seeds / 15) + f.mark_under_room + f.no_goal + f.no_boss +
-            f.no_key + f.no_lock + f.number_twice + f.own_marks_touch + f.key_across +
-            (f.key_leader_across > seeds / 150);
+            f.no_key + f.no_lock + f.no_encounter + f.no_treasure + f.number_twice + f.own_marks_touch +
+            f.key_across + (f.key_leader_across > seeds / 150);
     if (n && !first[0]) snprintf(first, sizeof first, "%s", f.first);
     faults += n;
   }
