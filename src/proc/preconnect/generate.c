@@ -1495,24 +1495,29 @@ static void fit_shape(pc *s, int di, const rolled_room *rr, shape *sh) {
   s->side_shift = (pt){0, 0};
 }
 
+/* Is the spot `off` feet along wall f of room `room` free for a door of door di's corridor: clear of
+ * the wall's corners and of every other door and corridor's end on it by EDGE_FT, opening into no room? */
+static bool spot_free(pc *s, int di, int room, cb_facing f, double off) {
+  const cb_pc_room *r = rect_of(s, room);
+  if (off < EDGE_FT - EPS || off > wall_len(r, f) - EDGE_FT + EPS) return false;
+  for (int j = 0; j < s->p->ndoors; j++) {
+    const cb_pc_door *o = &s->p->doors[j];
+    pt q = o->npoints >= 2 ? o->points[o->npoints - 1] : o->at;
+    if (j != di && o->room == room && o->facing == f && fabs(wall_off(r, f, o->at) - off) < EDGE_FT - EPS)
+      return false;
+    if (j != di && o->npoints >= 2 && o->to == room && on_wall(r, f, q) &&
+        fabs(wall_off(r, f, q) - off) < EDGE_FT - EPS)
+      return false;
+  }
+  return !door_covered(s, wall_point(r, f, off), f);
+}
+
 /* May door di move to `off` feet along its wall before its corridor is
  * drawn? Only a door no other corridor comes in by, where it keeps clear of
  * the wall's corners and other doors and does not open into a room. */
 static bool door_may_slide(pc *s, int di, bool may, double off) {
   const cb_pc_door *dr = &s->p->doors[di];
-  const cb_pc_room *home = rect_of(s, dr->room);
-  if (!may || off < EDGE_FT - EPS || off > wall_len(home, dr->facing) - EDGE_FT + EPS) return false;
-  for (int j = 0; j < s->p->ndoors; j++) {
-    const cb_pc_door *o = &s->p->doors[j];
-    pt q = o->npoints >= 2 ? o->points[o->npoints - 1] : o->at;
-    if (j != di && o->room == dr->room && o->facing == dr->facing &&
-        fabs(wall_off(home, dr->facing, o->at) - off) < EDGE_FT - EPS)
-      return false;
-    if (j != di && o->npoints >= 2 && o->to == dr->room && on_wall(home, dr->facing, q) &&
-        fabs(wall_off(home, dr->facing, q) - off) < EDGE_FT - EPS)
-      return false;
-  }
-  return !door_covered(s, wall_point(home, dr->facing, off), dr->facing);
+  return may && spot_free(s, di, dr->room, dr->facing, off);
 }
 
 /* Tries the first `ways` shapes of the rolled corridor v0 (nth_shape),
@@ -2085,7 +2090,7 @@ static bool square_legs(const pt *v, int n) {
  * on it or before it (a secret door or a dead end there). */
 static bool may_spread(pc *s, int di) {
   const cb_pc_door *dr = &s->p->doors[di];
-  if (dr->npoints < 4 || dr->nside) return false;
+  if (dr->npoints < 2 || dr->nside) return false;
   for (int j = 0; j < s->p->ndoors; j++)
     for (int k = 0; k < s->p->doors[j].ncrossings; k++) {
       const cb_pc_crossing *c = &s->p->doors[j].crossings[k];
@@ -2120,12 +2125,15 @@ static int restair(pc *s, int dj, int of, hits *hs) {
   return 0;
 }
 
-/* Door di's corridor takes shape w: its box, its length, its stairs and the
- * stairs of every corridor that crosses it. -1 on OOM. */
-static int respread(pc *s, int di, const pt *w, double moved, hits *hs) {
+/* Door di's corridor takes shape w (n points; a leg moved `moved` feet, 0: another shape): its box, its
+ * length, its stairs and the stairs of every corridor that crosses it. -1 on OOM. */
+static int respread(pc *s, int di, const pt *w, int n, double moved, hits *hs) {
   cb_pc_door *dr = &s->p->doors[di];
   double was = poly_len(dr->points, dr->npoints);
-  memcpy(dr->points, w, (size_t)dr->npoints * sizeof *w);
+  if (n > dr->npoints && !(dr->points = cb_arena_alloc(s->d->arena, (size_t)n, sizeof *dr->points)))
+    return -1;
+  memcpy(dr->points, w, (size_t)n * sizeof *w);
+  dr->npoints = n, dr->at = w[0];
   struct box *b = &s->box[di];
   for (int k = 0; k < dr->npoints; k++)
     b->x0 = lo2(b->x0, w[k].x), b->y0 = lo2(b->y0, w[k].y), b->x1 = hi2(b->x1, w[k].x),
@@ -2140,11 +2148,16 @@ static int respread(pc *s, int di, const pt *w, double moved, hits *hs) {
   double now = poly_len(w, dr->npoints);
   cb_passage *ps = cb_dungeon_passage(s->d, dr->passage);
   if (ps) ps->length_ft = now;
-  if (!s->big)
+  if (!s->big && moved > 0)
     cb_dungeon_log(
         s->d,
         "Room %d, %s door: a leg of its corridor moves %.1f ft away from a corridor beside it%s%.0f ft.",
         dr->room, FACING_WORD[dr->facing], moved, fabs(now - was) < EPS ? "; still " : "; now ", now);
+  else if (!s->big)
+    cb_dungeon_log(s->d,
+                   "Room %d, %s door: its corridor takes another way, %s, off a corridor drawn beside it "
+                   "later, crossing the same corridors; now %.0f ft.",
+                   dr->room, FACING_WORD[dr->facing], turns_words(n), now);
   return 0;
 }
 
@@ -2178,6 +2191,144 @@ static int best_spread(pc *s, int di, pt *w, double *moved, hits *hs, hits *was)
   return found;
 }
 
+/* The wall of room t that point q lies on, or -1. */
+static int wall_of(const cb_pc_room *t, pt q) {
+  for (int f = 0; f < CB_FACING_COUNT; f++)
+    if (on_wall(t, (cb_facing)f, q)) return f;
+  return -1;
+}
+
+/* Does every leg of v keep TIGHT_FT off the rooms (leg_clear)? */
+static bool legs_clear(pc *s, const pt *v, int n, int home, int target) {
+  for (int k = 0; k + 1 < n; k++)
+    if (!leg_clear(s, v, n, k, home, target, NULL)) return false;
+  return true;
+}
+
+/* What a shape of a corridor to a drawn room costs once every corridor is drawn: its length, its turns
+ * and the feet it runs crowded, as the router prices them. */
+static double reshape_cost(pc *s, int di, const pt *v, int n) {
+  return poly_len(v, n) + TURN * (n - 2) + CROWDED_ROUTED * crowding(s, v, n, di);
+}
+
+/* The shapes of door di's corridor into the spot it ends at (shapes_to_spot), from the door where it
+ * stands and slid up to a square along its wall (door_may_slide), and into the spot slid as far where
+ * no other corridor comes in by it; and the router's way, from where they stand, with the corridor
+ * itself left out of its view. Into s->cand: the count, -1 on OOM. */
+static int shapes_again(pc *s, int di, const cb_pc_room *t, cb_facing f) {
+  cb_pc_door *dr = &s->p->doors[di];
+  const cb_pc_room *home = rect_of(s, dr->room);
+  pt q = dr->points[dr->npoints - 1], at = dr->at;
+  double off = wall_off(home, dr->facing, at), qoff = wall_off(t, f, q);
+  bool may = !shares_door(s, di, at), may_in = !shares_door(s, di, q);
+  int n = dr->npoints, nc = 0, goal = 0;
+  if (cb_grow(&s->cand, &s->cap_cand, SHAPES_PER_SPOT * 17 + 1, sizeof *s->cand)) return -1;
+  way_in in = {q, f, 0};
+  dr->npoints = 0; /* the router would price the corridor's own path as a corridor beside it */
+  s->cand[0].n = route_door(s, dr, NULL, &in, 1, s->cand[0].v, &goal);
+  dr->npoints = n;
+  if (s->cand[0].n < 0) return -1;
+  nc += s->cand[0].n > 0;
+  for (int k = 0; k < 17; k++) {
+    /* the door where it is, then slid (k 1..8), then the spot in slid (k 9..16) */
+    double slide = k == 0 ? 0 : EASE_FT[((k - 1) % 8) / 2] * (k % 2 ? 1 : -1);
+    bool end = k > 8;
+    if (k > 0 && !(end ? may_in && spot_free(s, di, dr->to, f, qoff + slide)
+                       : door_may_slide(s, di, may, off + slide)))
+      continue;
+    pt from = end ? at : wall_point(home, dr->facing, off + slide);
+    nc += shapes_to_spot(home, t, dr->facing, from, f, end ? qoff + slide : qoff, s->cand + nc);
+  }
+  return nc;
+}
+
+/* Does corridor dj meet each corridor its crossing records name (those with corridor `of` only, unless
+ * dj is `of`) as many times as the records say? */
+static bool records_match(const cb_pc_door *o, int dj, int of, const hits *hs) {
+  for (int k = 0; k < o->ncrossings; k++) {
+    int door = o->crossings[k].door - 1, recs = 0, met = 0;
+    if (o->crossings[k].room || (dj != of && door != of)) continue;
+    for (int i = 0; i < o->ncrossings; i++)
+      recs += !o->crossings[i].room && o->crossings[i].door == door + 1;
+    for (int i = 0; i < hs->n; i++)
+      met += !hs->h[i].room && hs->h[i].door == door;
+    if (recs != met) return false;
+  }
+  return true;
+}
+
+/* Do corridor dj's crossings that involve corridor `of` (every one when dj is `of`) stand as recorded
+ * (records_match), with room for their stairs, STAIRS_FT either side, clear of the next? 1 yes, 0 no,
+ * -1 on OOM. */
+static int stairs_apart(pc *s, int dj, int of, hits *hs) {
+  const cb_pc_door *o = &s->p->doors[dj];
+  if (find_hits(s, o->points, o->npoints, dj, hs)) return -1;
+  if (!records_match(o, dj, of, hs)) return 0;
+  for (int i = 1; i < hs->n; i++) {
+    const hit *a = &hs->h[i - 1], *b = &hs->h[i];
+    bool ours = dj == of || (!a->room && a->door == of) || (!b->room && b->door == of);
+    if (ours && b->s0 - a->s1 < 2 * STAIRS_FT - EPS) return 0;
+  }
+  return 1;
+}
+
+/* Would door di's corridor, taking shape w (n points), leave room for the stairs of its crossings and of
+ * those of every corridor that crosses it? 1 yes, 0 no, -1 on OOM. */
+static int stairs_fit(pc *s, int di, pt *w, int n, hits *hs) {
+  cb_pc_door *dr = &s->p->doors[di];
+  struct box *b = &s->box[di];
+  for (int k = 0; k < n; k++)
+    b->x0 = lo2(b->x0, w[k].x), b->y0 = lo2(b->y0, w[k].y), b->x1 = hi2(b->x1, w[k].x),
+    b->y1 = hi2(b->y1, w[k].y);
+  if (file_at(s, s->corridors_at, di, b->x0, b->y0, b->x1, b->y1)) return -1;
+  pt *was = dr->points;
+  int nwas = dr->npoints, ok = 1;
+  dr->points = w, dr->npoints = n;
+  for (int j = 0; j < s->p->ndoors && ok == 1; j++) {
+    bool crosses = j == di;
+    for (int k = 0; k < s->p->doors[j].ncrossings && !crosses; k++)
+      crosses = s->p->doors[j].crossings[k].room == 0 && s->p->doors[j].crossings[k].door == di + 1;
+    if (crosses) ok = stairs_apart(s, j, di, hs);
+  }
+  dr->points = was, dr->npoints = nwas;
+  return ok;
+}
+
+/* Once every corridor is drawn, a corridor to a drawn room may take another of the shapes it was chosen
+ * from (shapes_again: its door or the spot it comes in by may slide a little), meeting the same rooms
+ * and corridors in the same order (every d10 stands, every pair of stairs has room), keeping TIGHT_FT
+ * off rooms, cheaper by reshape_cost and less crowded. Into w and *nw; 1 when there is one, -1 on OOM. */
+static int best_reshape(pc *s, int di, pt *w, int *nw, hits *hs, hits *was) {
+  const cb_pc_door *dr = &s->p->doors[di];
+  const cb_pc_room *t = dr->to > 0 ? rect_of(s, dr->to) : NULL;
+  int n = dr->npoints, f = t && n >= 2 ? wall_of(t, dr->points[n - 1]) : -1;
+  if (f < 0 || dr->new_room || dr->nside) return 0;
+  double crowd = crowding(s, dr->points, n, di), least = reshape_cost(s, di, dr->points, n);
+  if (crowd < EPS) return 0;
+  int nc = shapes_again(s, di, t, (cb_facing)f), found = 0;
+  if (nc < 0 || find_hits(s, dr->points, n, di, was)) return -1;
+  for (int i = 0; i < nc; i++) {
+    route *r = &s->cand[i];
+    r->n = simplify(r->v, r->n);
+    pt a = r->v[0], b = r->n > 1 ? r->v[1] : a;
+    if (r->n < 2 || (b.x - a.x) * DX[dr->facing] + (b.y - a.y) * DY[dr->facing] <= EPS ||
+        !square_legs(r->v, r->n))
+      continue;
+    double c = reshape_cost(s, di, r->v, r->n);
+    if (c > least - EPS || crowding(s, r->v, r->n, di) > crowd - EPS ||
+        !legs_clear(s, r->v, r->n, dr->room, dr->to))
+      continue;
+    if (find_hits(s, r->v, r->n, di, hs)) return -1;
+    if (!same_hits(hs, was)) continue;
+    int fit = stairs_fit(s, di, r->v, r->n, hs);
+    if (fit < 0) return -1;
+    if (!fit) continue;
+    least = c, found = 1, *nw = r->n;
+    memcpy(w, r->v, (size_t)r->n * sizeof *w);
+  }
+  return found;
+}
+
 /* Corridors drawn early never saw the ones drawn beside them later: once
  * every corridor is drawn, each moves a leg at a time (up to a square over)
  * where it runs less crowded, crossing the same rooms and corridors in the
@@ -2190,9 +2341,11 @@ static cb_status spread_corridors(pc *s, cb_error *err) {
     for (int di = 0; di < s->p->ndoors && rc == 0; di++) {
       pt w[MAX_CORNERS];
       double moved = 0;
+      int n = s->p->doors[di].npoints;
       if (!may_spread(s, di)) continue;
-      int got = best_spread(s, di, w, &moved, &hs, &was);
-      rc = got < 0 ? -1 : got ? respread(s, di, w, moved, &hs) : 0;
+      int got = best_reshape(s, di, w, &n, &hs, &was);
+      if (got == 0) got = best_spread(s, di, w, &moved, &hs, &was);
+      rc = got < 0 ? -1 : got ? respread(s, di, w, n, moved, &hs) : 0;
     }
   free(hs.h);
   free(was.h);

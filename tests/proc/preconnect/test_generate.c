@@ -186,9 +186,11 @@ static void check_stairs(const cb_preconnect_proc *p, const cb_pc_door *dr, cons
   const cb_pc_door *o = &p->doors[c->door - 1];
   if (!crosses_between(dr->points, dr->npoints, o->points, o->npoints, from, to) &&
       !crosses_between(dr->points, dr->npoints, o->side, o->nside, from, to))
-    fail_msg(
-        "room %d's %s corridor: no corridor of door %d between its stairs at (%.1f, %.1f) and (%.1f, %.1f)",
-        dr->room, cb_facing_name(dr->facing), c->door, c->enter.x, c->enter.y, c->leave.x, c->leave.y);
+    fail_msg("seed %llu: room %d's %s corridor: no corridor of door %d between its stairs at (%.1f, %.1f) "
+             "and (%.1f, "
+             "%.1f)",
+             ctx_seed, dr->room, cb_facing_name(dr->facing), c->door, c->enter.x, c->enter.y, c->leave.x,
+             c->leave.y);
 }
 
 static void check_crossings(const cb_preconnect_proc *p, const cb_passage *ps, const cb_pc_door *dr,
@@ -555,7 +557,9 @@ static double abreast_on_map(const cb_preconnect_proc *p) {
  * and pay 40 ft a foot crowded; 1,265 on 63 since, once every corridor is
  * drawn, each moves its legs off the later ones beside it (crossing the same
  * corridors in the same order) and routed corridors pay 60 ft a foot
- * crowded; a ceiling. */
+ * crowded; 1,152 on 56 since a corridor to a drawn room may then take another
+ * of its shapes (its door or the spot it comes in by slid up to a square)
+ * that crosses the same corridors and runs less crowded; a ceiling. */
 static void property_abreast(void **state) {
   (void)state;
   double sum = 0;
@@ -568,7 +572,7 @@ static void property_abreast(void **state) {
   }
   print_message("seeds 1-200: %.0f ft of corridor run abreast of another closer than 10 ft, on %d maps\n",
                 sum, maps);
-  if (sum > 1265 + EPS) fail_msg("%.1f ft of corridor abreast of another (ceiling 1,265)", sum);
+  if (sum > 1152.5 + EPS) fail_msg("%.1f ft of corridor abreast of another (ceiling 1,152.5)", sum);
 }
 
 static void bad_options(void **state) {
