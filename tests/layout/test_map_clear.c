@@ -1424,7 +1424,10 @@ static int abreast_pairs(const cb_page *p) {
  * crowded; 145 on 87 since corridors move their legs off the ones drawn
  * beside them later and routed ones pay 60 ft a foot crowded; 131 on 76
  * since a corridor to a drawn room may then take another of its shapes
- * (its door or the spot it comes in by slid up to a square). Most left run
+ * (its door or the spot it comes in by slid up to a square); 142 on 76
+ * since a new room that fits nowhere as rolled is drawn smaller rather than
+ * further off (rooms stand closer: 146 when that may crowd its corridor,
+ * which it now may not; the model's count at 12 rooms falls). Most left run
  * a square or two beside a door: a corridor's first or last leg, which its
  * door holds in place, in channels between rooms too narrow for two
  * corridors a square apart, or where moving over would cross more
@@ -1447,7 +1450,7 @@ static void corridors_keep_apart(void **state) {
   printf("preconnect   %d sheets at 15 rooms: %d pairs of corridors abreast nearer than a grid square, on %d "
          "sheets (seed %d first)\n",
          seeds, pairs, sheets, first);
-  if (pairs > 131 * seeds / 200) fail_msg("%d pairs of corridors abreast (seed %d first)", pairs, first);
+  if (pairs > 142 * seeds / 200) fail_msg("%d pairs of corridors abreast (seed %d first)", pairs, first);
 }
 
 /* ---- the players' map: what it may show, worked out from the model alone ---- */

@@ -111,6 +111,7 @@ typedef struct pc {
   bool big;              /* too many rooms for a line per step in the log */
   const char *side_lost; /* why the corridor being drawn lost its side passage, or NULL */
   pt side_shift;         /* how far the shape being fitted moves the door's side passage */
+  bool shrink;           /* a new room that fits nowhere as rolled may be drawn smaller (fit_shape) */
 } pc;
 
 static double snap(double v) { return round(v / SNAP_FT) * SNAP_FT; }
@@ -1387,9 +1388,10 @@ static cb_facing last_leg(const pt *v, int n, cb_facing dflt) {
 typedef struct shape {
   pt v[MAX_CORNERS];
   int n, cost, step, bend, fits;
-  int longer;  /* feet more than rolled (a step aside that does not keep the length) */
-  bool turned; /* the new room stands turned a quarter round (its sides swapped) */
-  double slid; /* the door moved this far along its wall (feet, right or down positive) */
+  int longer;   /* feet more than rolled (a step aside that does not keep the length) */
+  bool turned;  /* the new room stands turned a quarter round (its sides swapped) */
+  bool smaller; /* the new room is drawn smaller than rolled (at's sides) */
+  double slid;  /* the door moved this far along its wall (feet, right or down positive) */
   /* routed round the rooms to the room placed `ahead` ft on and `aside` ft right of the rolled end */
   int routed, ahead, aside;
   double crowd; /* feet run within a square beside another corridor */
@@ -1450,7 +1452,9 @@ static int bend_end(const pt *v0, int n0, int back, int sign, shape *sh) {
 
 /* How far the shape strays from the roll, for choosing: feet added, then
  * turns (a bend or a jog), then the room turned. */
-static int change_of(const shape *a) { return a->longer * 100 + (a->step || a->bend) * 2 + a->turned; }
+static int change_of(const shape *a) {
+  return a->longer * 100 + a->smaller * 10 + (a->step || a->bend) * 2 + a->turned;
+}
 
 /* Is shape a a better corridor to a new room than b (b->n 0: none yet)?
  * Fewest rooms crossed, then the room fits, then the rolled length kept
@@ -1487,11 +1491,25 @@ static rolled_room turned_room(const rolled_room *rr) {
 /* Fits the new room at the end of shape sh: as rolled, else turned. */
 static void fit_shape(pc *s, int di, const rolled_room *rr, shape *sh) {
   s->side_shift = (pt){sh->lx, sh->ly};
+  sh->smaller = false;
   sh->fits = fit_room(s, di, sh->v, sh->n, sh->dir, rr, &sh->at, &sh->off);
   if (!sh->fits && rr->w != rr->h) {
     rolled_room t = turned_room(rr);
     sh->fits = sh->turned = fit_room(s, di, sh->v, sh->n, sh->dir, &t, &sh->at, &sh->off);
   }
+  /* a game master draws a room a little smaller where it will not fit as rolled: a square off a side
+   * at a time, down to the smallest the dice make (20 ft), either way round */
+  for (int cut = 1; s->shrink && !sh->fits && cut <= 6; cut++)
+    for (int dw = 0; dw <= cut && !sh->fits; dw++) {
+      rolled_room t = *rr;
+      t.w -= dw * SQUARE_FT, t.h -= (cut - dw) * SQUARE_FT;
+      if (t.w < 2 * SQUARE_FT - EPS || t.h < 2 * SQUARE_FT - EPS) continue;
+      sh->fits = sh->smaller = fit_room(s, di, sh->v, sh->n, sh->dir, &t, &sh->at, &sh->off);
+      if (!sh->fits && t.w != t.h) {
+        rolled_room u = turned_room(&t);
+        sh->fits = sh->smaller = fit_room(s, di, sh->v, sh->n, sh->dir, &u, &sh->at, &sh->off);
+      }
+    }
   s->side_shift = (pt){0, 0};
 }
 
@@ -1816,6 +1834,20 @@ static cb_status blind_corridor(pc *s, int di, const char *why, cb_error *err) {
                          secret_to ? CB_FLAG_SECRET : CB_FLAG_DEAD_END, err);
 }
 
+/* No shape of the rolled length lets the new room fit as rolled: the room drawn smaller (fit_shape)
+ * where a corridor of the rolled length then reaches it clear of rooms and of other corridors, into
+ * *sh. -1 on OOM. */
+static int smaller_room(pc *s, int di, const pt *v0, int n0, cb_facing dir, const rolled_room *rr, shape *sh,
+                        hits *hs) {
+  if (sh->fits && sh->cost < 100 && sh->longer == 0) return 0;
+  shape less;
+  s->shrink = true;
+  int rc = choose_shape(s, di, v0, n0, dir, rr, &less, hs);
+  s->shrink = false;
+  if (rc == 0 && less.fits && less.cost < 100 && less.longer == 0 && less.crowd < EPS) *sh = less;
+  return rc;
+}
+
 /* A new room at the end of a corridor of the rolled length: the room slid
  * along its wall, or the corridor stepped aside, until it stands clear. */
 static cb_status corridor_to_new_room(pc *s, int di, const char *why, cb_error *err) {
@@ -1827,7 +1859,8 @@ static cb_status corridor_to_new_room(pc *s, int di, const char *why, cb_error *
   hits hs = {0};
   shape sh;
   int routed = 0;
-  if (choose_shape(s, di, v0, n0, dir, &rr, &sh, &hs)) routed = -1;
+  if (choose_shape(s, di, v0, n0, dir, &rr, &sh, &hs) || smaller_room(s, di, v0, n0, dir, &rr, &sh, &hs))
+    routed = -1;
   /* no shape of the rolled length lets the room fit without crossing a room: route round them */
   shape beyond;
   if (routed == 0 && !(sh.fits && sh.cost < 100) &&
@@ -1856,8 +1889,16 @@ static cb_status corridor_to_new_room(pc *s, int di, const char *why, cb_error *
     return cb_error_oom(err);
   }
   if (sh.turned) rr = turned_room(&rr);
+  rolled_room as_rolled = rr;
+  if (sh.smaller) rr.w = sh.at.w, rr.h = sh.at.h;
   if (sh.slid != 0) s->p->doors[di].at = sh.v[0];
   log_fit(s, di, why, &sh, &rr, added);
+  if (sh.smaller && !s->big)
+    cb_dungeon_log(s->d,
+                   "Room %d, %s door: the new room is drawn smaller, %.0f by %.0f ft (rolled %.0f by %.0f), "
+                   "so that it fits at the corridor's rolled length.",
+                   s->p->doors[di].room, FACING_WORD[s->p->doors[di].facing], rr.w, rr.h, as_rolled.w,
+                   as_rolled.h);
   if (s->side_lost && !s->big)
     cb_dungeon_log(s->d, "Room %d, %s door: %s, so it is not drawn.", s->p->doors[di].room,
                    FACING_WORD[s->p->doors[di].facing], s->side_lost);

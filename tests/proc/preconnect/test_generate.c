@@ -484,7 +484,9 @@ static void property_sizes(void **state) {
  * this issue, 629 of them longer; 1,993 of 2,200 (90.6%) after, 203 longer
  * (the new room routed round rooms to a spot further on, or the corridor
  * stepped aside, where no shape of the rolled length lets it fit); 2,006
- * (91.2%), 193 longer, since routed corridors keep 5 ft off walls. */
+ * (91.2%), 193 longer, since routed corridors keep 5 ft off walls; 2,031
+ * (92.3%), 169 longer, since a new room that fits nowhere at the rolled
+ * length is drawn a square or more smaller where that fits. */
 static void property_rolled_length(void **state) {
   (void)state;
   int kept = 0, longer = 0, all = 0;
@@ -559,7 +561,8 @@ static double abreast_on_map(const cb_preconnect_proc *p) {
  * corridors in the same order) and routed corridors pay 60 ft a foot
  * crowded; 1,152 on 56 since a corridor to a drawn room may then take another
  * of its shapes (its door or the spot it comes in by slid up to a square)
- * that crosses the same corridors and runs less crowded; a ceiling. */
+ * that crosses the same corridors and runs less crowded; 1,085 on 56 since a
+ * new room that fits nowhere as rolled may be drawn smaller; a ceiling. */
 static void property_abreast(void **state) {
   (void)state;
   double sum = 0;
@@ -572,7 +575,7 @@ static void property_abreast(void **state) {
   }
   print_message("seeds 1-200: %.0f ft of corridor run abreast of another closer than 10 ft, on %d maps\n",
                 sum, maps);
-  if (sum > 1152.5 + EPS) fail_msg("%.1f ft of corridor abreast of another (ceiling 1,152.5)", sum);
+  if (sum > 1085 + EPS) fail_msg("%.1f ft of corridor abreast of another (ceiling 1,085)", sum);
 }
 
 static void bad_options(void **state) {
