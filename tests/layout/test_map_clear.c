@@ -990,9 +990,14 @@ static void nothing_draws_through_anything(void **state) {
        * small room's number runs over its walls) tells the sheet the map is cramped, and the sheet
        * takes a size where it is not; 40 since a key id stands clear of its padlock's shackle, not
        * over it (one more mark for badges to keep off; measured, seed 16's room 3 first); 50 since
-       * the boss in the goal room shares its badge, "G B", a badge wider than "G" (issue 22) */
+       * the boss in the goal room shares its badge, "G B", a badge wider than "G" (issue 22); 92
+       * with the stocking's encounter and treasure badges (f41b171), 46 since a room's badges stand
+       * inside it along a wall where they fit (its number moved off that wall to make room), the
+       * rest go out the smallest rooms' first, clear of door marks and padlocks, and an encounter
+       * led with its treasure shares one leader (issue 22; seed 16's room 3 first, seed 343's map
+       * of rooms under 10 pt holds 12; each crossing is read twice, the corridor's ink and paper) */
       leaders_allowed = bs   ? (26 * seeds / 100 < 81 ? 26 * seeds / 100 : 81)
-                        : pc ? 50 * seeds / 500
+                        : pc ? 46 * seeds / 500
                              : 0,
       numbers_allowed = 0;
   if (f.crossed_room + f.small_number + f.small_text + f.numbers_touch + f.no_goal + f.no_boss + f.no_key +
@@ -1000,7 +1005,11 @@ static void nothing_draws_through_anything(void **state) {
           f.key_leader_across ||
       f.stray_mark > stray_allowed || f.mark_on_passage > over_allowed || f.bar_on_mark > bars_allowed ||
       f.leader_across > leaders_allowed || f.crossed_number > numbers_allowed ||
-      f.marks_touch > (bs ? 2 : 0) || f.mark_over_room > (bs ? 5 : 0) || (bs && f.mark_on_own > 58))
+      f.marks_touch > (bs ? 2 : 0) || f.mark_over_room > (bs ? 5 : 0) || (bs && f.mark_on_own > 58) ||
+      /* preconnect's badges over their own room's corridors: 52 with the stocking's badges (f41b171;
+       * seed 4's room 1 first: its entrance in a corner inside, over a corridor run along under the
+       * wall), 0 since a badge inside keeps off the corridors as well (issue 22) */
+      (pc && f.mark_on_own > 0))
     fail_msg("%s: %s", gen, f.first);
 }
 

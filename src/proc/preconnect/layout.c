@@ -15,6 +15,7 @@
 static const cb_rgb GRID = {0.80, 0.86, 0.92};
 static const double MARGIN_PT = 14, MAX_SCALE = 4, NUMBER_SIZE = 10, MIN_NUMBER = 8;
 static const double CORRIDOR_FT = 5; /* drawn width of a corridor */
+static const double INSET = 2.5;     /* a badge inside a room keeps this far in from its wall's line */
 static const double EPS = 1e-6;
 static const double LEAD_ACROSS = 100; /* a leader across another room's corridor, as 100 of its own */
 static const double NEAR_CAP = 8;      /* how far past a search's spots the corridors it tests are gathered */
@@ -450,7 +451,16 @@ typedef struct spot_ask {
   const cb_dungeon *d;
   double frame[4]; /* the map's box, which a badge stays inside */
   bool cramped;    /* led from afar where the spot by its room lay over words (mark_spot) */
+  bool row;        /* a row of badges, not one */
 } spot_ask;
+
+/* Sets the room's box on the page (x0, y0, x1, y1) of badge a. */
+static void room_box(spot_ask *a) {
+  double ax, ay, bx, by;
+  to_page(a->v, a->r->x, a->r->y, &ax, &ay);
+  to_page(a->v, a->r->x + a->r->w, a->r->y + a->r->h, &bx, &by);
+  a->x0 = fmin(ax, bx), a->y0 = fmin(ay, by), a->x1 = fmax(ax, bx), a->y1 = fmax(ay, by);
+}
 
 /* How far a badge at (x, y) keeps from the marks placed, and the doors' marks the spot is told of. */
 static double marks_gap_of(const spot_ask *a, double x, double y) {
@@ -473,16 +483,31 @@ static double outside_score(const spot_ask *a, double x, double y, double more) 
                       marks_gap_of(a, x, y) - 1));
 }
 
-/* A corner inside the room `in` points in that misses the number and keeps
- * `apart` from the marks placed, the top left foremost, into (ex, ey). */
-static bool inside_corner(const spot_ask *a, double in, double apart, double *ex, double *ey) {
-  for (int k = 0; k < 4; k++) {
-    double x = k % 2 ? a->x1 - a->hw - in : a->x0 + a->hw + in,
-           y = k / 2 ? a->y1 - a->hh - in : a->y0 + a->hh + in;
-    if (fits_inside(a->x0, a->y0, a->x1, a->y1, a->num, x, y, a->hw, a->hh, in) &&
-        marks_gap_of(a, x, y) >= apart) {
-      *ex = x, *ey = y;
-      return true;
+/* A spot inside the room `in` points in along its walls that misses the
+ * number and keeps `apart` from the marks placed and the doors' marks the
+ * spot is told of (a door's reaches in over the wall), and off the
+ * corridors (one may run along under a wall): along the top wall
+ * from its left corner first, then the bottom's, the left's and the
+ * right's, so that a room's badges stand in a row along one wall; into
+ * (ex, ey). */
+static bool inside_wall(const spot_ask *a, double in, double apart, double *ex, double *ey) {
+  for (int wall = 0; wall < 4; wall++) {
+    bool across = wall < 2; /* the top and bottom walls run across */
+    double from = across ? a->x0 + a->hw + in : a->y0 + a->hh + in,
+           to = across ? a->x1 - a->hw - in : a->y1 - a->hh - in;
+    for (double s = from; s <= to + EPS; s += 1) {
+      double x = across      ? s
+                 : wall == 2 ? a->x0 + a->hw + in
+                             : a->x1 - a->hw - in,
+             y = !across     ? s
+                 : wall == 0 ? a->y0 + a->hh + in
+                             : a->y1 - a->hh - in;
+      if (fits_inside(a->x0, a->y0, a->x1, a->y1, a->num, x, y, a->hw, a->hh, in) &&
+          marks_gap_of(a, x, y) >= apart &&
+          corridor_clearance(a->st, a->v, a->pp, a->r, x, y, a->hw, a->hh, 0, 0) >= 0) {
+        *ex = x, *ey = y;
+        return true;
+      }
     }
   }
   return false;
@@ -501,7 +526,7 @@ static bool inside_tight(const spot_ask *a, double *ex, double *ey) {
       *ex = xs[k], *ey = ys[k];
       return true;
     }
-  return inside_corner(a, in, 0, ex, ey);
+  return inside_wall(a, in, 0, ex, ey);
 }
 
 /* Beyond a corner of the room, out on both sides (up to one badge), where
@@ -564,30 +589,26 @@ static bool astride(const spot_ask *a, double *ex, double *ey) {
   return false;
 }
 
-/* Where a mark of room r (a badge bw by bh: its entrance, goal, a key) goes,
- * clear of the marks `taken` already: inside a corner, the top left
- * foremost, when `inside` (the room has room for it beside its number), else
- * the first spot along its walls outside (along_walls) that lies nearer this
- * room than any other, off every room and clear of every corridor's edge;
- * failing those, an inside corner that misses the number (box `num`), a spot
- * beyond a corner of the room, a spot inside a narrow room just clear of its
- * walls, astride a wall, then (when `own`) the same spots outside over none
- * but its own room's corridors (which leave from under it); the least bad
- * when none is (then false, unless it only touches a corridor, by half a
- * point at most). */
-static bool near_spot(spot_ask a, bool inside, bool own, double *ex, double *ey) {
-  const int counts[2] = {a.ndoors, a.nwords}; /* the fallbacks keep off every mark, then off the words */
-  a.ndoors = 0;
+/* Where a mark of room r that found no spot inside along its walls (a
+ * badge, or a row of them, 2hw by 2hh) goes, clear of the marks `taken`
+ * already: the first spot along its walls outside (along_walls) that lies
+ * nearer this room than any other, off every room and clear of every
+ * corridor's edge; failing those, a spot inside along a wall that misses
+ * the number (box `num`) however near the marks, a spot beyond a corner of
+ * the room, a spot inside a narrow room just clear of its walls, astride a
+ * wall, then (when `own`) the same spots outside over none but its own
+ * room's corridors (which leave from under it); the least bad when none is
+ * (then false, unless it only touches a corridor, by half a point at
+ * most). */
+static bool near_spot(spot_ask a, bool own, double *ex, double *ey) {
+  const int counts[2] = {a.ndoors, a.nwords}; /* every mark, then (the fallbacks) only the words */
   *ex = a.x0 + a.hw + 2.5, *ey = a.y0 + a.hh + 2.5;
-  /* rooms are drawn over the corridors: none shows inside one; a corner the
-   * room's other marks left, the top left foremost */
-  if (inside && inside_corner(&a, 2.5, 1, ex, ey)) return true;
   double best = along_walls(&a, ex, ey), x = *ex, y = *ey;
   if (best >= 0) return true;
   /* over its own room's corridors only where the best along the walls is more than a touch over */
   for (int k = 0; k < (own && best < -0.5 ? 4 : 2); k++) {
     a.ndoors = counts[k % 2], a.skip = k < 2 ? 0 : a.r->room;
-    if (k < 2 && (inside_corner(&a, 2.5, 0, ex, ey) || outside_corner(&a, ex, ey) ||
+    if (k < 2 && (inside_wall(&a, INSET, 0, ex, ey) || outside_corner(&a, ex, ey) ||
                   inside_tight(&a, ex, ey) || astride(&a, ex, ey)))
       return true;
     if (k >= 2 && (along_walls(&a, ex, ey) >= 0 || outside_corner(&a, ex, ey) || astride(&a, ex, ey)))
@@ -600,15 +621,20 @@ static bool near_spot(spot_ask a, bool inside, bool own, double *ex, double *ey)
 /* Does a badge at (x, y) lie nearer another room than its own (a reader
  * would take it for the other's)? Its own room's corners are not counted
  * as near: a reader measures from its middle, out to the round of its
- * shorter side. */
+ * shorter side. A row of badges is read by the badges at its ends (the
+ * reader sees two). */
 static bool strays(const spot_ask *a, double x, double y) {
-  double half = fmin(a->x1 - a->x0, a->y1 - a->y0) / 2,
-         own = fmax(room_nearer(INFINITY, a->v, a->r, x, y),
-                    hypot(x - (a->x0 + a->x1) / 2, y - (a->y0 + a->y1) / 2) - half),
-         other = INFINITY;
-  for (int i = 0; i < a->pp->nrooms; i++)
-    if (a->pp->rooms[i].room != a->r->room) other = room_nearer(other, a->v, &a->pp->rooms[i], x, y);
-  return other < own - 0.5;
+  double half = fmin(a->x1 - a->x0, a->y1 - a->y0) / 2, end = a->row ? a->hw - a->hh : 0;
+  for (int k = 0; k < (a->row ? 2 : 1); k++) {
+    double bx = x + (k ? end : -end),
+           own = fmax(room_nearer(INFINITY, a->v, a->r, bx, y),
+                      hypot(bx - (a->x0 + a->x1) / 2, y - (a->y0 + a->y1) / 2) - half),
+           other = INFINITY;
+    for (int i = 0; i < a->pp->nrooms; i++)
+      if (a->pp->rooms[i].room != a->r->room) other = room_nearer(other, a->v, &a->pp->rooms[i], bx, y);
+    if (other < own - 0.5) return true;
+  }
+  return false;
 }
 
 /* Where a leader from the room to a badge at (x, y) starts: on the wall
@@ -875,15 +901,11 @@ static bool over_words(const spot_ask *a, double x, double y) {
  * the map as cramped, as it counted the words running into each other).
  * Over its own room's corridors only where neither is clear (no label
  * overlaps a line). */
-static bool mark_spot(spot_ask *a, bool inside, double *ex, double *ey) {
-  double ax, ay, bx, by;
-  to_page(a->v, a->r->x, a->r->y, &ax, &ay);
-  to_page(a->v, a->r->x + a->r->w, a->r->y + a->r->h, &bx, &by);
-  a->x0 = fmin(ax, bx), a->y0 = fmin(ay, by), a->x1 = fmax(ax, bx), a->y1 = fmax(ay, by);
-  bool clear = near_spot(*a, inside, false, ex, ey);
+static bool mark_spot(spot_ask *a, double *ex, double *ey) {
+  bool clear = near_spot(*a, false, ex, ey);
   if (clear && !strays(a, *ex, *ey)) return false;
   double nx = *ex, ny = *ey;
-  if (!clear) near_spot(*a, inside, true, &nx, &ny);
+  if (!clear) near_spot(*a, true, &nx, &ny);
   if (!far_spot(a, ex, ey)) {
     *ex = nx, *ey = ny;
     return false;
@@ -1619,30 +1641,230 @@ static double number_clearance(const cb_symbols *st, const view *v, const cb_dun
   return d ? fmin(clearance(st, v, d, pp, x, y, tw, size), lines) : lines;
 }
 
-/* Room numbers and the entrance, last, the badges clear of the marks drawn
- * from item `from` on and inside the map's box `frame`. */
+/* The badges placed so far, which the next keep clear of, and the words
+ * and marks drawn on the plan (the doors' and crossings', words first). */
+typedef struct placed {
+  double (*taken)[4];
+  int ntaken, cap;
+  double (*doors)[4];
+  int ndoors, nwords;
+} placed;
+
+/* What a spot for a badge w wide by room r asks, its number's box nb. */
+static spot_ask ask_of(const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp, const view *v,
+                       const cb_pc_room *r, const double nb[4], const double frame[4], const placed *pl,
+                       double w) {
+  spot_ask a = {.st = st,
+                .v = v,
+                .pp = pp,
+                .r = r,
+                .hw = w / 2,
+                .hh = st->badge / 2,
+                .num = nb,
+                .taken = (const double(*)[4])pl->taken,
+                .ntaken = pl->ntaken,
+                .doors = (const double(*)[4])pl->doors,
+                .ndoors = pl->ndoors,
+                .nwords = pl->nwords,
+                .d = d,
+                .frame = {frame[0], frame[1], frame[2], frame[3]}};
+  room_box(&a);
+  return a;
+}
+
+/* Mark m's badge at (x, y), w wide, filed as placed; drawn when p is given. */
+static void draw_badge(cb_page *p, const cb_symbols *st, const cb_map_mark *m, double x, double y, double w,
+                       placed *pl, cb_symbol_set *used) {
+  if (p) {
+    cb_symbol_badge(p, st, m->sym, m->text, x, y);
+    *used |= cb_map_mark_symbols(m);
+  }
+  if (pl->ntaken == pl->cap) return;
+  double *e = pl->taken[pl->ntaken++];
+  e[0] = x - w / 2, e[1] = y - st->badge / 2, e[2] = x + w / 2, e[3] = y + st->badge / 2;
+}
+
+/* A room, its number's box and its marks, as marks_inside places them. */
+typedef struct room_ask {
+  const cb_pc_room *r;
+  double nb[4];
+  const cb_map_mark *m;
+  int nm;
+} room_ask;
+
+/* Room ra's marks that find a spot inside the room along a wall
+ * (inside_wall), filed as placed and drawn there when p is given (else
+ * only counted: the placed are then as they were); how many. Those that
+ * do not go into out (*nout of them, when out is given). */
+static int marks_inside(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
+                        const view *v, const room_ask *ra, const double frame[4], placed *pl,
+                        cb_map_mark *out, int *nout, cb_symbol_set *used) {
+  int n = 0, was = pl->ntaken;
+  for (int k = 0; k < ra->nm; k++) {
+    double bw = cb_symbol_badge_width(st, ra->m[k].sym, ra->m[k].text), ex, ey;
+    spot_ask a = ask_of(st, d, pp, v, ra->r, ra->nb, frame, pl, bw);
+    /* rooms are drawn over the corridors: none shows inside one */
+    if (inside_wall(&a, INSET, 1, &ex, &ey))
+      draw_badge(p, st, &ra->m[k], ex, ey, bw, pl, used), n++;
+    else if (out)
+      out[(*nout)++] = ra->m[k];
+  }
+  if (!p) pl->ntaken = was;
+  return n;
+}
+
+static const double ROW_GAP = 0.6; /* between the badges of a row, which read as one mark ("? $") */
+
+/* Does badge a find a spot by its room that needs no leader? */
+static bool near_clear(spot_ask a) {
+  double x, y;
+  return near_spot(a, false, &x, &y) && !strays(&a, x, y);
+}
+
+/* How many of the marks from m[0] (n of them) go out of the room as one row
+ * of badges (w wide) by room ra: an encounter and its treasure where the
+ * encounter alone finds no spot by the room (one leader for both), else one. */
+static int row_of(const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp, const view *v,
+                  const room_ask *ra, const double frame[4], const placed *pl, const cb_map_mark *m, int n,
+                  double *w) {
+  *w = cb_symbol_badge_width(st, m[0].sym, m[0].text);
+  if (n < 2 || m[0].sym != CB_SYM_ENCOUNTER || m[1].sym != CB_SYM_TREASURE ||
+      near_clear(ask_of(st, d, pp, v, ra->r, ra->nb, frame, pl, *w)))
+    return 1;
+  *w += ROW_GAP + cb_symbol_badge_width(st, m[1].sym, m[1].text);
+  return 2;
+}
+
+/* A room's marks that found no spot inside it (marks_inside), to go by it outside. */
+typedef struct marks_out {
+  room_ask ra;
+  cb_map_mark m[CB_MAP_MAX_MARKS];
+  int n;
+  double area; /* the room's on the page: the least are placed first */
+  int order;   /* the room's in the plan, between rooms of one area */
+} marks_out;
+
+/* Room mo's marks (its entrance, goal, keys, encounter, treasure ...) by
+ * the room outside (mark_spot; row_of). */
+static void marks_outside(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
+                          const view *v, const marks_out *mo, const double frame[4], placed *pl,
+                          cb_symbol_set *used) {
+  const room_ask *ra = &mo->ra;
+  cb_page_role(p, CB_ROLE_ROOM_MARK, ra->r->room, 0);
+  for (int k = 0, n; k < mo->n; k += n) {
+    double w, ex, ey;
+    n = row_of(st, d, pp, v, ra, frame, pl, &mo->m[k], mo->n - k, &w);
+    spot_ask a = ask_of(st, d, pp, v, ra->r, ra->nb, frame, pl, w);
+    a.row = n > 1;
+    if (mark_spot(&a, &ex, &ey)) lead(p, st, &a, ex, ey);
+    double at = ex - w / 2;
+    for (int j = k; j < k + n; j++) {
+      double bw = cb_symbol_badge_width(st, mo->m[j].sym, mo->m[j].text);
+      draw_badge(p, st, &mo->m[j], at + bw / 2, ey, bw, pl, used);
+      at += bw + ROW_GAP;
+    }
+  }
+}
+
+static int by_area(const void *a, const void *b) {
+  const marks_out *x = a, *y = b;
+  if (x->area != y->area) return (x->area > y->area) - (x->area < y->area);
+  return x->order - y->order;
+}
+
+/* Where room r's number (tw wide, `size` high) stands: the middle of the
+ * room, or the spot nearest it that no secret door's disc covers (of
+ * those near it, `near`), into (nx, ny); returns how far it keeps from
+ * them (number_clearance). */
+static double number_spot(const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
+                          const view *v, const cb_pc_room *r, const leg_band *near, int nnear, double tw,
+                          double size, double *nx, double *ny) {
+  double cx, cy, rw = r->w * v->scale, rh = r->h * v->scale, most = -INFINITY;
+  to_page(v, r->x + r->w / 2, r->y + r->h / 2, &cx, &cy);
+  *nx = cx, *ny = cy;
+  for (int k = 0; k < 9 && most < 0; k++) {
+    double ox = (k % 3 - 1) * (rw - tw) / 3, oy = (k / 3 - 1) * (rh - size) / 3;
+    if (k == 0)
+      ox = oy = 0;
+    else if (k == 4)
+      ox = -(rw - tw) / 3, oy = -(rh - size) / 3;
+    double room_left = number_clearance(st, v, d, pp, near, nnear, cx + ox, cy + oy, tw, size);
+    if (room_left > most) most = room_left, *nx = cx + ox, *ny = cy + oy;
+  }
+  return most;
+}
+
+/* The box a number tw wide, `size` high, centred at (nx, ny) keeps badges out of. */
+static void number_box(double nx, double ny, double tw, double size, double nb[4]) {
+  nb[0] = nx - tw / 2 - 1, nb[1] = ny - size / 2 - 1, nb[2] = nx + tw / 2 + 1, nb[3] = ny + size / 2 + 1;
+}
+
+/* The number's spot (nx, ny) moved off wall `wall` (top, bottom, left,
+ * right) just far enough to leave a row of badges (the widest bw wide)
+ * room inside along it, its box still in the room; false where it already
+ * leaves that room, or the room is too small. */
+static bool number_moved(const cb_symbols *st, const view *v, const cb_pc_room *r, int wall, double bw,
+                         double tw, double size, double *nx, double *ny) {
+  spot_ask a = {.v = v, .r = r};
+  room_box(&a);
+  bool across = wall < 2; /* a row along the top or bottom: the number moves up or down */
+  double band = INSET + (across ? st->badge : bw) + 1, half = (across ? size : tw) / 2 + 1;
+  double lo = across ? a.y0 : a.x0, hi = across ? a.y1 : a.x1, *at = across ? ny : nx;
+  double to = wall % 2 ? hi - band - half : lo + band + half;
+  if ((wall % 2 ? to >= *at : to <= *at) || to - half < lo + 1 || to + half > hi - 1) return false;
+  *at = to;
+  return true;
+}
+
+/* Room r's number where most of its marks find a spot inside (marks_inside):
+ * its spot (nx, ny), kept clear by `most` (number_spot), or moved off a
+ * wall to make room for them along it, where it keeps as clear, into nb. */
+static void number_for_marks(const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
+                             const view *v, room_ask *ra, const leg_band *near, int nnear, double tw,
+                             double size, double most, const double frame[4], placed *pl, double *nx,
+                             double *ny) {
+  double bw = 0;
+  for (int k = 0; k < ra->nm; k++)
+    bw = fmax(bw, cb_symbol_badge_width(st, ra->m[k].sym, ra->m[k].text));
+  number_box(*nx, *ny, tw, size, ra->nb);
+  int best = marks_inside(NULL, st, d, pp, v, ra, frame, pl, NULL, NULL, NULL);
+  double bx = *nx, by = *ny;
+  for (int wall = 0; wall < 4 && best < ra->nm; wall++) {
+    double x = *nx, y = *ny;
+    if (!number_moved(st, v, ra->r, wall, bw, tw, size, &x, &y) ||
+        number_clearance(st, v, d, pp, near, nnear, x, y, tw, size) < fmin(0, most))
+      continue;
+    number_box(x, y, tw, size, ra->nb);
+    int n = marks_inside(NULL, st, d, pp, v, ra, frame, pl, NULL, NULL, NULL);
+    if (n > best) best = n, bx = x, by = y;
+  }
+  *nx = bx, *ny = by;
+  number_box(bx, by, tw, size, ra->nb);
+}
+
+/* Room numbers and their marks, last, the badges clear of the marks drawn
+ * from item `from` on and inside the map's box `frame`: each number with
+ * the marks that fit inside its room, then the rest by their rooms, the
+ * smallest rooms' first (those boxed in by corridors have the fewest spots
+ * by them). */
 static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
                          const view *v, int from, const double frame[4], cb_symbol_set *used) {
-  /* the marks placed so far, that the next keep clear of */
-  int ntaken = 0, cap = pp->nrooms * CB_MAP_MAX_MARKS + 1, ndoors = 0, nwords = 0;
-  double(*taken)[4] = cb_malloc(sizeof *taken * (size_t)cap),
-  (*doors)[4] = drawn_boxes(p, st->m, from, &ndoors, &nwords);
-  if (!taken || !doors) {
-    free(taken), free(doors);
+  placed pl = {.cap = pp->nrooms * CB_MAP_MAX_MARKS + 1};
+  pl.taken = cb_malloc(sizeof *pl.taken * (size_t)pl.cap);
+  pl.doors = drawn_boxes(p, st->m, from, &pl.ndoors, &pl.nwords);
+  marks_out *out = cb_calloc((size_t)pp->nrooms + 1, sizeof *out);
+  if (!pl.taken || !pl.doors || !out) {
+    free(pl.taken), free(pl.doors), free(out);
     p->oom = true;
     return;
   }
-  /* room numbers last, over everything */
+  int nout = 0;
   for (int i = 0; i < pp->nrooms; i++) {
     const cb_pc_room *r = &pp->rooms[i];
     const cb_room *room = cb_dungeon_room(d, r->room);
     if (!room_shown(d, r->room)) continue;
     char num[16];
-    double cx, cy, tw, size = number_of(st, d, v, r, num, &tw);
-    to_page(v, r->x + r->w / 2, r->y + r->h / 2, &cx, &cy);
-    /* the middle of the room, or the spot nearest it that no secret door's disc covers */
-    double rw = r->w * v->scale, rh = r->h * v->scale, nx = cx, ny = cy;
-    double most = -INFINITY, ax, ay, bx, by;
+    double tw, size = number_of(st, d, v, r, num, &tw), ax, ay, bx, by, nx, ny;
     to_page(v, r->x, r->y, &ax, &ay);
     to_page(v, r->x + r->w, r->y + r->h, &bx, &by);
     /* the corridors that may come near the number, wherever in the room it stands */
@@ -1650,52 +1872,25 @@ static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, 
                               fmax(ax, bx) + tw + size + 2, fmax(ay, by) + tw + size + 2};
     leg_band *near = NULL;
     int nnear = bands_near(st, v, pp, r, around, &near);
-    for (int k = 0; k < 9 && most < 0; k++) {
-      double ox = (k % 3 - 1) * (rw - tw) / 3, oy = (k / 3 - 1) * (rh - size) / 3;
-      if (k == 0)
-        ox = oy = 0;
-      else if (k == 4)
-        ox = -(rw - tw) / 3, oy = -(rh - size) / 3;
-      double room_left = number_clearance(st, v, d, pp, near, nnear, cx + ox, cy + oy, tw, size);
-      if (room_left > most) most = room_left, nx = cx + ox, ny = cy + oy;
-    }
+    double most = number_spot(st, d, pp, v, r, near, nnear, tw, size, &nx, &ny);
+    cb_map_mark marks[CB_MAP_MAX_MARKS];
+    room_ask ra = {.r = r, .m = marks, .nm = room ? cb_map_room_marks(p, d, room, marks) : 0};
+    number_for_marks(st, d, pp, v, &ra, near, nnear, tw, size, most, frame, &pl, &nx, &ny);
     /* a number over another room's corridor wherever it stands: too small a map */
     if (number_clearance(st, v, NULL, pp, near, nnear, nx, ny, tw, size) < 0) p->cramped++;
     free(near);
     cb_page_role(p, CB_ROLE_NUMBER, r->room, 0);
     cb_page_text(p, CB_FONT_BOLD, size, nx - tw / 2, ny + size * 0.34, st->ink, num);
     cb_page_role(p, CB_ROLE_ROOM_MARK, r->room, 0);
-    /* the room's marks (entrance, goal, keys ...) as the other maps show them, each placed apart */
-    cb_map_mark marks[CB_MAP_MAX_MARKS];
-    int nm = room ? cb_map_room_marks(p, d, room, marks) : 0;
-    for (int k = 0; k < nm && ntaken < cap; k++) {
-      double bw = cb_symbol_badge_width(st, marks[k].sym, marks[k].text);
-      /* inside a corner of the room when the room has room for it, else just outside */
-      bool inside = fabs(bx - ax) >= tw + 2 * bw + 6 && fabs(by - ay) >= size + 2 * st->badge + 4;
-      double ex, ey, nb[4] = {nx - tw / 2 - 1, ny - size / 2 - 1, nx + tw / 2 + 1, ny + size / 2 + 1};
-      spot_ask a = {.st = st,
-                    .v = v,
-                    .pp = pp,
-                    .r = r,
-                    .hw = bw / 2,
-                    .hh = st->badge / 2,
-                    .num = nb,
-                    .taken = (const double(*)[4])taken,
-                    .ntaken = ntaken,
-                    .doors = (const double(*)[4])doors,
-                    .ndoors = ndoors,
-                    .nwords = nwords,
-                    .d = d,
-                    .frame = {frame[0], frame[1], frame[2], frame[3]}};
-      if (mark_spot(&a, inside, &ex, &ey)) lead(p, st, &a, ex, ey);
-      cb_symbol_badge(p, st, marks[k].sym, marks[k].text, ex, ey);
-      *used |= cb_map_mark_symbols(&marks[k]);
-      taken[ntaken][0] = ex - bw / 2, taken[ntaken][1] = ey - st->badge / 2;
-      taken[ntaken][2] = ex + bw / 2, taken[ntaken][3] = ey + st->badge / 2;
-      ntaken++;
-    }
+    marks_out *mo = &out[nout];
+    marks_inside(p, st, d, pp, v, &ra, frame, &pl, mo->m, &mo->n, used);
+    mo->ra = ra, mo->ra.m = NULL, mo->area = fabs(bx - ax) * fabs(by - ay), mo->order = i;
+    nout += mo->n > 0;
   }
-  free(taken), free(doors);
+  qsort(out, (size_t)nout, sizeof *out, by_area);
+  for (int i = 0; i < nout; i++)
+    marks_outside(p, st, d, pp, v, &out[i], frame, &pl, used);
+  free(pl.taken), free(pl.doors), free(out);
   cb_page_role(p, CB_ROLE_NONE, 0, 0);
 }
 
