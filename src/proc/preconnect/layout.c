@@ -1564,11 +1564,16 @@ static void draw_doors(cb_page *p, const cb_symbols *st, const cb_dungeon *d, co
     double total = corridor_length(dr), ux = 0, uy = 0;
     int f = (int)dr->facing % 4, at = dp.leaf[2 * i], end_leaf = dp.leaf[2 * i + 1];
     if (at < 0 || !dp.gone[at]) mark(p, st, v, CB_SYM_DOOR, dr->points[0], DX[f], DY[f], used);
-    if (ps) draw_bars(p, st, v, dr, ps, dp.bars[i], dp.nbars[i], used);
     if (total <= EPS) continue;
     cb_pc_point end;
     cb_symbol s = corridor_end(st, v, ps, dr, total, &end, &ux, &uy);
     if (end_leaf < 0 || !dp.gone[end_leaf]) mark(p, st, v, s, end, ux, uy, used);
+  }
+  /* the padlocks and bars over every door: a door drawn later would hide a shackle beside it */
+  for (int i = 0; i < pp->ndoors; i++) {
+    const cb_pc_door *dr = &pp->doors[i];
+    const cb_passage *ps = dr->npoints >= 1 && door_shown(d, dr) ? door_passage(d, dr) : NULL;
+    if (ps) draw_bars(p, st, v, dr, ps, dp.bars[i], dp.nbars[i], used);
   }
   for (int i = 0; i < pp->ndoors; i++) {
     const cb_pc_door *dr = &pp->doors[i];
