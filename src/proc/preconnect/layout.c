@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "geom/boxgrid.h"
 #include "layout/map.h"
 #include "page/flow.h"
 #include "proc.h"
@@ -449,10 +450,40 @@ typedef struct spot_ask {
                              * the fallbacks keep off */
   int ndoors, nwords;
   const cb_dungeon *d;
-  double frame[4]; /* the map's box, which a badge stays inside */
-  bool cramped;    /* led from afar where the spot by its room lay over words (mark_spot) */
-  bool row;        /* a row of badges, not one */
+  double frame[4];          /* the map's box, which a badge stays inside */
+  bool cramped;             /* led from afar where the spot by its room lay over words (mark_spot) */
+  bool row;                 /* a row of badges, not one */
+  struct room_index *rooms; /* the rooms filed by their boxes on the page, or NULL: read every one */
 } spot_ask;
+
+/* The rooms' boxes on the page filed in a grid (by their index in the plan), so that the rooms near a
+ * spot are found without reading every room: a map of 200 rooms asks for some 10^5 spots. */
+typedef struct room_index {
+  cb_boxgrid *g;
+  int *ids;
+  size_t cap;
+} room_index;
+
+/* How far the nearest room other than badge a's own lies from (x, y) (room_nearer), of those nearer than
+ * `within`; INFINITY when none is. */
+static double other_room(const spot_ask *a, double x, double y, double within) {
+  double other = INFINITY;
+  int n = a->pp->nrooms;
+  const int *ids = NULL;
+  if (a->rooms && a->rooms->g && isfinite(within)) {
+    n = cb_boxgrid_find(a->rooms->g, x - within, y - within, x + within, y + within, &a->rooms->ids,
+                        &a->rooms->cap);
+    if (n < 0)
+      n = a->pp->nrooms; /* out of memory: read them all */
+    else
+      ids = a->rooms->ids;
+  }
+  for (int k = 0; k < n; k++) {
+    const cb_pc_room *r = &a->pp->rooms[ids ? ids[k] : k];
+    if (r->room != a->r->room) other = room_nearer(other, a->v, r, x, y);
+  }
+  return other;
+}
 
 /* Sets the room's box on the page (x0, y0, x1, y1) of badge a. */
 static void room_box(spot_ask *a) {
@@ -473,9 +504,9 @@ static double marks_gap_of(const spot_ask *a, double x, double y) {
  * points longer) or on one; else at most 0, less by as much as it overlaps a
  * corridor's band or another mark. */
 static double outside_score(const spot_ask *a, double x, double y, double more) {
-  double own = room_nearer(INFINITY, a->v, a->r, x, y) + more, other = INFINITY;
-  for (int i = 0; i < a->pp->nrooms; i++)
-    if (a->pp->rooms[i].room != a->r->room) other = room_nearer(other, a->v, &a->pp->rooms[i], x, y);
+  double own = room_nearer(INFINITY, a->v, a->r, x, y) + more;
+  /* a room no nearer than this leaves `near` below at 0 or more, whatever it is */
+  double other = other_room(a, x, y, fmax(own, fmax(a->hw, a->hh)) + 2);
   /* nearer its own room and off the others above all; then clear of the corridors */
   double near = fmin(other - own - 1, other - fmax(a->hw, a->hh) - 1);
   if (near < 0) return near - 1000;
@@ -629,9 +660,7 @@ static bool strays(const spot_ask *a, double x, double y) {
     double bx = x + (k ? end : -end),
            own = fmax(room_nearer(INFINITY, a->v, a->r, bx, y),
                       hypot(bx - (a->x0 + a->x1) / 2, y - (a->y0 + a->y1) / 2) - half),
-           other = INFINITY;
-    for (int i = 0; i < a->pp->nrooms; i++)
-      if (a->pp->rooms[i].room != a->r->room) other = room_nearer(other, a->v, &a->pp->rooms[i], bx, y);
+           other = other_room(a, bx, y, own + 1);
     if (other < own - 0.5) return true;
   }
   return false;
@@ -1653,6 +1682,7 @@ typedef struct placed {
   int ntaken, cap;
   double (*doors)[4];
   int ndoors, nwords;
+  room_index *rooms;
 } placed;
 
 /* What a spot for a badge w wide by room r asks, its number's box nb. */
@@ -1672,7 +1702,8 @@ static spot_ask ask_of(const cb_symbols *st, const cb_dungeon *d, const cb_preco
                 .ndoors = pl->ndoors,
                 .nwords = pl->nwords,
                 .d = d,
-                .frame = {frame[0], frame[1], frame[2], frame[3]}};
+                .frame = {frame[0], frame[1], frame[2], frame[3]},
+                .rooms = pl->rooms};
   room_box(&a);
   return a;
 }
@@ -1847,6 +1878,18 @@ static void number_for_marks(const cb_symbols *st, const cb_dungeon *d, const cb
   number_box(bx, by, tw, size, ra->nb);
 }
 
+/* Files the plan's rooms by their boxes on the page (cells some badges a side). -1 on OOM. */
+static int index_rooms(room_index *ri, const cb_preconnect_proc *pp, const view *v, double badge) {
+  if (!(ri->g = cb_boxgrid_new(fmax(8, 4 * badge)))) return -1;
+  for (int i = 0; i < pp->nrooms; i++) {
+    double ax, ay, bx, by;
+    to_page(v, pp->rooms[i].x, pp->rooms[i].y, &ax, &ay);
+    to_page(v, pp->rooms[i].x + pp->rooms[i].w, pp->rooms[i].y + pp->rooms[i].h, &bx, &by);
+    if (cb_boxgrid_add(ri->g, i, fmin(ax, bx), fmin(ay, by), fmax(ax, bx), fmax(ay, by))) return -1;
+  }
+  return 0;
+}
+
 /* Room numbers and their marks, last, the badges clear of the marks drawn
  * from item `from` on and inside the map's box `frame`: each number with
  * the marks that fit inside its room, then the rest by their rooms, the
@@ -1854,12 +1897,13 @@ static void number_for_marks(const cb_symbols *st, const cb_dungeon *d, const cb
  * by them). */
 static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const cb_preconnect_proc *pp,
                          const view *v, int from, const double frame[4], cb_symbol_set *used) {
-  placed pl = {.cap = pp->nrooms * CB_MAP_MAX_MARKS + 1};
+  room_index rooms = {0};
+  placed pl = {.cap = pp->nrooms * CB_MAP_MAX_MARKS + 1, .rooms = &rooms};
   pl.taken = cb_malloc(sizeof *pl.taken * (size_t)pl.cap);
   pl.doors = drawn_boxes(p, st->m, from, &pl.ndoors, &pl.nwords);
   marks_out *out = cb_calloc((size_t)pp->nrooms + 1, sizeof *out);
-  if (!pl.taken || !pl.doors || !out) {
-    free(pl.taken), free(pl.doors), free(out);
+  if (!pl.taken || !pl.doors || !out || index_rooms(&rooms, pp, v, st->badge)) {
+    free(pl.taken), free(pl.doors), free(out), cb_boxgrid_free(rooms.g);
     p->oom = true;
     return;
   }
@@ -1895,7 +1939,7 @@ static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, 
   qsort(out, (size_t)nout, sizeof *out, by_area);
   for (int i = 0; i < nout; i++)
     marks_outside(p, st, d, pp, v, &out[i], frame, &pl, used);
-  free(pl.taken), free(pl.doors), free(out);
+  free(pl.taken), free(pl.doors), free(out), cb_boxgrid_free(rooms.g), free(rooms.ids);
   cb_page_role(p, CB_ROLE_NONE, 0, 0);
 }
 
