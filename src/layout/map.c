@@ -256,6 +256,7 @@ typedef struct cluster {
   int ndp;
   struct near_index *near; /* the passages and rooms filed by where they lie (near_in) */
   double cover;            /* cb_map_panel's: what covering another room or its marks costs, 0 as usual */
+  double far;              /* how far off its room's rim a badge is not plainly its own (0: any way) */
 } cluster;
 
 /* The level's passages (by their boxes) and rooms (by their centres) filed in grids, so that a spot's
@@ -290,11 +291,17 @@ static const double LINE_UNDER = 300, LEADER_CROSSING = 100, NO_LEADER = 1000;
 /* ... and, in a crowded panel (cb_map_panel.cover), one across its own room's way (as much as a stray:
  * it reads as the way's mark) */
 static const double OWN_UNDER = 150;
+/* On a drawn graph a badge this many badges off its room's rim is not plainly its own (issue 22: a
+ * long row's far end, nearer a room of the next level's panel than its own) */
+static const double FAR_OFF = 2.5;
+/* How near straying a badge is led to its room all the same, in points (and a badge FAR_OFF with it) */
+static const double LEAD_SPARE = 6;
 
 /* Whether a badge centred at (mx, my) lies nearer another room of the level
  * than its own (all rooms have radius rr, so centre distances compare). */
 static bool strays_by(const cluster *c, double mx, double my, double spare) {
   double own = hypot(mx - c->px[c->self], my - c->py[c->self]), near = own + spare;
+  if (c->far > 0 && spare >= LEAD_SPARE && own - c->rr > c->far) return true;
   const int *ids;
   int n = near_in(c, c->near->rooms, c->d->nrooms, mx - near - 1, my - near - 1, mx + near + 1, my + near + 1,
                   &ids);
@@ -514,7 +521,7 @@ static double spot_cost(const cluster *c, const cb_symbols *st, cb_place *pl, co
   cost += sh->stray_cost * n * (beside ? 2 : 1);
   /* the leader it would have (see place_marks) */
   if (n || (c->d->room_ft <= 0 && cost < best - 1e-9 &&
-            strays_in(c, px, py, bw, bh, col, sh->badge, sh->gap, 6))) {
+            strays_in(c, px, py, bw, bh, col, sh->badge, sh->gap, LEAD_SPARE))) {
     int crossed = leader_crossings(c, st, px, py, bw, bh);
     cost += crossed < 0 ? NO_LEADER * n : LEADER_CROSSING * crossed;
   }
@@ -601,8 +608,9 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
   }
   /* a leader where the marks are not plainly their room's: stray, or on a drawn graph (where rooms
    * are not dice) all but (within a few points) */
-  bool unsure = best.strays || (c->d->room_ft <= 0 && strays_in(c, best.x, best.y, sh.w[best.col],
-                                                                sh.h[best.col], best.col, h, gap, 6));
+  bool unsure = best.strays ||
+                (c->d->room_ft <= 0 &&
+                 strays_in(c, best.x, best.y, sh.w[best.col], sh.h[best.col], best.col, h, gap, LEAD_SPARE));
   bool crossing = unsure && c->d->room_ft <= 0 &&
                   leader_crossings(c, st, best.x, best.y, sh.w[best.col], sh.h[best.col]) > 0;
   if (crossing || (c->d->room_ft <= 0 && best.cost >= OWN_UNDER)) {
@@ -613,8 +621,8 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
     if (rim.cost < fmin(best.cost, grid.cost) - 1e-9)
       best = (placed){rim.cost, rim.x, rim.y, 0, 0}, unsure = false;
     else if (grid.cost < best.cost - 1e-9)
-      best = grid, unsure = best.strays ||
-                            strays_in(c, best.x, best.y, sh.w[best.col], sh.h[best.col], best.col, h, gap, 6);
+      best = grid, unsure = best.strays || strays_in(c, best.x, best.y, sh.w[best.col], sh.h[best.col],
+                                                     best.col, h, gap, LEAD_SPARE);
   }
   double bw = sh.w[best.col], bh = sh.h[best.col];
   if (cb_place_box(pl, cb_box_centered(best.x, best.y, bw, bh))) p->oom = true;
@@ -1093,7 +1101,8 @@ static void map_room_marks(const map_drawing *md, cb_symbol_set *used) {
                    .dp = md->dp,
                    .ndp = md->ndp,
                    .near = &ni,
-                   .cover = md->cover};
+                   .cover = md->cover,
+                   .far = d->room_ft > 0 ? 0 : md->st->badge * FAR_OFF};
       c.n = map_marks(p, d, r, c.marks);
       if (c.n != want) continue;
       for (int k = 0; k < c.n; k++)
