@@ -87,13 +87,16 @@ void cb_battleships_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, i
                         double w, double h, cb_symbol_set *used) {
   cb_dungeon moved;
   double pad = level ? panel_pad(st) : cb_map_pad(st), scale = INFINITY;
+  cb_symbols marks = *st; /* a panel's badges are the smaller (panel_badge), a page's the sheet's */
   if (!move_rooms(st, d, level ? 1 / MAP_ASPECT : (h > 0 ? w / h : 0), &moved)) {
     p->oom = true;
     return;
   }
   if (level) {
     scale = shared_scale(&moved, pad, w, INFINITY);
+    marks.badge = panel_badge(st);
     if (h > tallest(&moved, scale, pad) * ROOMY && w > 0) {
+      marks.badge = st->badge;
       free(moved.rooms);
       if (!move_rooms(st, d, w / h, &moved)) {
         p->oom = true;
@@ -103,9 +106,7 @@ void cb_battleships_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, i
     }
   }
   cb_map_panel panel = {scale, pad, level ? COVER : 0};
-  cb_symbols small = *st;
-  if (level) small.badge = panel_badge(st);
-  cb_map_draw_scaled(p, &small, &moved, level, x, y, w, h, &panel, used);
+  cb_map_draw_scaled(p, &marks, &moved, level, x, y, w, h, &panel, used);
   free(moved.rooms);
 }
 
