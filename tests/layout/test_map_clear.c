@@ -919,7 +919,11 @@ static void nothing_draws_through_anything(void **state) {
    * - battleships' marks over another room's mark, over another room, and across their own room's
    *   way off its rim (the last issue 22's seed 117 room 12 at three levels; counted since): 3, 12
    *   and 114 while a mark paid the usual price for covering; 2, 5 and 58 since in a panel covering
-   *   costs more than a stray led to its room and a way of its own under a mark as much as a stray.
+   *   costs more than a stray led to its room and a way of its own under a mark as much as a stray;
+   *   18, 13 and 99 when the stocking's encounters and treasure were marked too (f41b171); 1, 8 and 47
+   *   since a room's encounter and treasure share one spot, a panel's badges are 9 pt and a badge
+   *   whose best spot off its room lies over its own way or strays sits astride its room's rim
+   *   (issue 22; rooms still over its ceiling of 5, as leaders are over theirs: 147).
    *   Other generators' maps are held to none of the first two (0 of 500 sheets each). */
   bool bs = strcmp(gen, "battleships") == 0, pc = strcmp(gen, "preconnect") == 0;
   int over_allowed = 0, stray_allowed = 0,
@@ -959,7 +963,7 @@ static void nothing_draws_through_anything(void **state) {
           f.no_lock + f.number_twice + f.own_marks_touch + f.key_across + f.key_leader_across ||
       f.stray_mark > stray_allowed || f.mark_on_passage > over_allowed || f.bar_on_mark > bars_allowed ||
       f.leader_across > leaders_allowed || f.crossed_number > numbers_allowed ||
-      f.marks_touch > (bs ? 2 : 0) || f.mark_over_room > (bs ? 5 : 0) || (bs && f.mark_on_own > 58))
+      f.marks_touch > (bs ? 1 : 0) || f.mark_over_room > (bs ? 5 : 0) || (bs && f.mark_on_own > 47))
     fail_msg("%s: %s", gen, f.first);
 }
 
