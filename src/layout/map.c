@@ -595,9 +595,16 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
   /* on a map of dice (issue 22) a stray costs more than any overlap, less than leaving the frame */
   shapes sh = {{row_w, col_w}, {h, c->n * h + (c->n - 1) * gap}, h, gap, c->d->room_ft > 0 ? 600 : 150};
   placed best = on_rings(c, st, pl, &sh, cx, cy, rr, dir);
-  int own = 0,
-      under = ways_under(c, best.x, best.y, sh.w[best.col], sh.h[best.col], st->line / 2, 0 ? &own : NULL);
-  if ((best.strays || under || own) && c->n > 1) {
+  /* a leader where the marks are not plainly their room's: stray, or on a drawn graph (where rooms
+   * are not dice) all but (within a few points) */
+  bool unsure = best.strays ||
+                (c->d->room_ft <= 0 &&
+                 strays_in(c, best.x, best.y, sh.w[best.col], sh.h[best.col], best.col, h, gap, LEAD_SPARE));
+  bool crossing = unsure && c->d->room_ft <= 0 &&
+                  leader_crossings(c, st, best.x, best.y, sh.w[best.col], sh.h[best.col]) > 0;
+  if ((best.strays || crossing ||
+       passages_under(c, best.x, best.y, sh.w[best.col], sh.h[best.col], st->line / 2)) &&
+      c->n > 1) {
     /* no row or column fits by its own room, off other rooms' ways: each badge goes where it fits alone */
     for (int k = 0; k < c->n; k++) {
       cluster one = *c;
@@ -606,13 +613,6 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
     }
     return;
   }
-  /* a leader where the marks are not plainly their room's: stray, or on a drawn graph (where rooms
-   * are not dice) all but (within a few points) */
-  bool unsure = best.strays ||
-                (c->d->room_ft <= 0 &&
-                 strays_in(c, best.x, best.y, sh.w[best.col], sh.h[best.col], best.col, h, gap, LEAD_SPARE));
-  bool crossing = unsure && c->d->room_ft <= 0 &&
-                  leader_crossings(c, st, best.x, best.y, sh.w[best.col], sh.h[best.col]) > 0;
   if (crossing || (c->d->room_ft <= 0 && best.cost >= OWN_UNDER)) {
     /* that leader would cross another room's way: a spot between the rings, or on the room's own rim */
     placed grid =
