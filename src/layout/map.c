@@ -491,8 +491,8 @@ static spot on_rim(const cluster *c, const cb_symbols *st, cb_place *pl, double 
       double over = cb_place_cost_beside(pl, cb_box_grow(b, 0.8), cx, cy),
              cost = RIM_SPOT + k + (1 - cos(a - dir)) + over;
       if (over < RIM_OVER && cost < best.cost - 1e-9 &&
-          !passages_under(c, x, y, w, h, st->line / 2 + h * 0.15) &&
-          !badge_strays(c, x, y, w, h, RIM_MARGIN, paired(&c->marks[0])))
+          !passages_under(c, x, y, w, h, st->line / 2 + h * 0.15) && !strays_by(c, x, y, RIM_MARGIN) &&
+          !badge_strays(c, x, y, w, h, 1.5, paired(&c->marks[0])))
         best = (spot){cost, x, y};
     }
   return best;
