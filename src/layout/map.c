@@ -1075,43 +1075,65 @@ static near_index near_index_of(const map_drawing *md) {
   return ni;
 }
 
-/* The rooms' marks; rooms with the most marks choose first (each room's count found once). */
+/* Whether room i lies on the hull of its level's rooms: no room of the level in some half-plane
+ * beside it (a level of 256 rooms or more, all on it: the order is only a help). */
+static bool on_hull(const map_drawing *md, int i) {
+  double ang[256];
+  int n = 0;
+  for (int j = 0; j < md->d->nrooms && n < 256; j++)
+    if (j != i && (!md->level || md->d->rooms[j].level == md->level))
+      ang[n++] = atan2(md->py[j] - md->py[i], md->px[j] - md->px[i]);
+  if (n < 3 || n >= 256) return true;
+  qsort(ang, (size_t)n, sizeof *ang, angle_cmp);
+  double widest = ang[0] + 2 * CB_PI - ang[n - 1];
+  for (int k = 1; k < n; k++)
+    widest = fmax(widest, ang[k] - ang[k - 1]);
+  return widest >= CB_PI;
+}
+
+/* The rooms' marks; rooms with the most marks choose first (each room's count found once), and on a
+ * drawn graph the rooms inside the drawing (off its hull) before those on its edge, which have the
+ * space outside it (issue 22: marks_battleships' leaders across ways 117 -> 107). */
 static void map_room_marks(const map_drawing *md, cb_symbol_set *used) {
   cb_page *p = md->p;
   const cb_dungeon *d = md->d;
   int level = md->level;
   int *marks = cb_malloc(((size_t)d->nrooms + 1) * sizeof *marks);
-  if (!marks) p->oom = true;
+  bool *inner = cb_malloc(((size_t)d->nrooms + 1) * sizeof *inner);
+  if (!marks || !inner) free(marks), marks = NULL, p->oom = true;
   near_index ni = near_index_of(md);
   for (int i = 0; marks && i < d->nrooms; i++) {
     mark m[MAX_MARKS];
     marks[i] = level && d->rooms[i].level != level ? 0 : map_marks(p, d, &d->rooms[i], m);
+    inner[i] = marks[i] && d->room_ft <= 0 && !on_hull(md, i);
   }
-  for (int want = MAX_MARKS; marks && want >= 1; want--)
-    for (int i = 0; i < d->nrooms; i++) {
-      const cb_room *r = &d->rooms[i];
-      if (marks[i] != want) continue;
-      cluster c = {.d = d,
-                   .level = level,
-                   .self = i,
-                   .px = md->px,
-                   .py = md->py,
-                   .rr = md->rr,
-                   .frame = {md->x, md->y, md->x + md->w, md->y + md->h},
-                   .dp = md->dp,
-                   .ndp = md->ndp,
-                   .near = &ni,
-                   .cover = md->cover,
-                   .far = d->room_ft > 0 ? 0 : md->st->badge * FAR_OFF};
-      c.n = map_marks(p, d, r, c.marks);
-      if (c.n != want) continue;
-      for (int k = 0; k < c.n; k++)
-        c.widths[k] = mark_width(md->st, &c.marks[k]);
-      double gapw;
-      cb_page_role(p, CB_ROLE_ROOM_MARK, r->id, 0);
-      place_marks(p, md->st, md->pl, &c, md->px[i], md->py[i], md->rr, free_direction(d, r, &gapw), used);
-    }
-  free(marks);
+  for (int pass = 0; pass < 2; pass++)
+    for (int want = MAX_MARKS; marks && want >= 1; want--)
+      for (int i = 0; i < d->nrooms; i++) {
+        const cb_room *r = &d->rooms[i];
+        if (marks[i] != want) continue;
+        if (inner[i] != (pass == 0)) continue;
+        cluster c = {.d = d,
+                     .level = level,
+                     .self = i,
+                     .px = md->px,
+                     .py = md->py,
+                     .rr = md->rr,
+                     .frame = {md->x, md->y, md->x + md->w, md->y + md->h},
+                     .dp = md->dp,
+                     .ndp = md->ndp,
+                     .near = &ni,
+                     .cover = md->cover,
+                     .far = d->room_ft > 0 ? 0 : md->st->badge * FAR_OFF};
+        c.n = map_marks(p, d, r, c.marks);
+        if (c.n != want) continue;
+        for (int k = 0; k < c.n; k++)
+          c.widths[k] = mark_width(md->st, &c.marks[k]);
+        double gapw;
+        cb_page_role(p, CB_ROLE_ROOM_MARK, r->id, 0);
+        place_marks(p, md->st, md->pl, &c, md->px[i], md->py[i], md->rr, free_direction(d, r, &gapw), used);
+      }
+  free(marks), free(inner);
   cb_boxgrid_free(ni.passages), cb_boxgrid_free(ni.rooms), free(ni.ids);
 }
 

@@ -925,8 +925,9 @@ static void nothing_draws_through_anything(void **state) {
    *   whose best spot off its room lies over its own way or strays sits astride its room's rim; 47
    *   since a badge 2.5 badges off its room is led to it; 1, 9 and 54 since a row whose leader would
    *   cross a way goes badge by badge and a rim badge's ends keep the usual 1.5 pt (not 6) nearer
-   *   their room, which took leaders from 147 to 117 (issue 22; marks over rooms are still over their
-   *   ceiling of 5, as leaders are over theirs).
+   *   their room, which took leaders from 147 to 117; 1, 8 and 55 since the rooms inside a level's
+   *   drawing place their marks before those on its edge (leaders 107). Issue 22: marks over rooms are
+   *   still over their ceiling of 5, as leaders are over theirs.
    *   Other generators' maps are held to none of the first two (0 of 500 sheets each). */
   bool bs = strcmp(gen, "battleships") == 0, pc = strcmp(gen, "preconnect") == 0;
   int over_allowed = 0, stray_allowed = 0,
@@ -966,7 +967,7 @@ static void nothing_draws_through_anything(void **state) {
           f.no_lock + f.number_twice + f.own_marks_touch + f.key_across + f.key_leader_across ||
       f.stray_mark > stray_allowed || f.mark_on_passage > over_allowed || f.bar_on_mark > bars_allowed ||
       f.leader_across > leaders_allowed || f.crossed_number > numbers_allowed ||
-      f.marks_touch > (bs ? 1 : 0) || f.mark_over_room > (bs ? 5 : 0) || (bs && f.mark_on_own > 54))
+      f.marks_touch > (bs ? 1 : 0) || f.mark_over_room > (bs ? 5 : 0) || (bs && f.mark_on_own > 55))
     fail_msg("%s: %s", gen, f.first);
 }
 
