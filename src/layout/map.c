@@ -161,6 +161,44 @@ cb_symbol_set cb_map_mark_symbols(const cb_map_mark *m) {
          (boss ? CB_SYMBOL_BIT(CB_SYM_BOSS) : 0);
 }
 
+/* On a drawn graph (rooms are not dice: battleships' crowded level panels) a room's encounter and
+ * treasure share one spot: the treasure's disc half over the encounter's, a badge and four fifths
+ * wide where the two side by side took two and a gap (issue 22). */
+static const char PAIR[] = "? $";
+static const double PAIR_STEP = 0.8; /* the discs' centres apart, in badges */
+
+static bool paired(const mark *m) { return m->sym == CB_SYM_ENCOUNTER && m->text == PAIR; }
+
+/* cb_map_room_marks, an encounter and treasure made one mark where they pair. */
+static int map_marks(cb_page *p, const cb_dungeon *d, const cb_room *r, mark *out) {
+  int n = cb_map_room_marks(p, d, r, out);
+  for (int k = 0; d->room_ft <= 0 && k + 1 < n; k++)
+    if (out[k].sym == CB_SYM_ENCOUNTER && !out[k].text && out[k + 1].sym == CB_SYM_TREASURE) {
+      out[k].text = PAIR;
+      memmove(&out[k + 1], &out[k + 2], (size_t)(n - k - 2) * sizeof *out);
+      return n - 1;
+    }
+  return n;
+}
+
+static double mark_width(const cb_symbols *st, const mark *m) {
+  return paired(m) ? st->badge * (1 + PAIR_STEP) : cb_symbol_badge_width(st, m->sym, m->text);
+}
+
+/* Mark m centred at (x, y), its symbols into *used. */
+static void draw_mark(cb_page *p, const cb_symbols *st, const mark *m, double x, double y,
+                      cb_symbol_set *used) {
+  if (!paired(m)) {
+    cb_symbol_badge(p, st, m->sym, m->text, x, y);
+    *used |= cb_map_mark_symbols(m);
+    return;
+  }
+  double half = st->badge * PAIR_STEP / 2;
+  cb_symbol_badge(p, st, CB_SYM_ENCOUNTER, NULL, x - half, y);
+  cb_symbol_badge(p, st, CB_SYM_TREASURE, NULL, x + half, y);
+  *used |= CB_SYMBOL_BIT(CB_SYM_ENCOUNTER) | CB_SYMBOL_BIT(CB_SYM_TREASURE);
+}
+
 static int angle_cmp(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
@@ -218,6 +256,7 @@ typedef struct cluster {
   int ndp;
   struct near_index *near; /* the passages and rooms filed by where they lie (near_in) */
   double cover;            /* cb_map_panel's: what covering another room or its marks costs, 0 as usual */
+  double far;              /* how far off its room's rim a badge is not plainly its own (0: any way) */
 } cluster;
 
 /* The level's passages (by their boxes) and rooms (by their centres) filed in grids, so that a spot's
@@ -252,11 +291,17 @@ static const double LINE_UNDER = 300, LEADER_CROSSING = 100, NO_LEADER = 1000;
 /* ... and, in a crowded panel (cb_map_panel.cover), one across its own room's way (as much as a stray:
  * it reads as the way's mark) */
 static const double OWN_UNDER = 150;
+/* On a drawn graph a badge this many badges off its room's rim is not plainly its own (issue 22: a
+ * long row's far end, nearer a room of the next level's panel than its own) */
+static const double FAR_OFF = 2.5;
+/* How near straying a badge is led to its room all the same, in points (and a badge FAR_OFF with it) */
+static const double LEAD_SPARE = 6;
 
 /* Whether a badge centred at (mx, my) lies nearer another room of the level
  * than its own (all rooms have radius rr, so centre distances compare). */
 static bool strays_by(const cluster *c, double mx, double my, double spare) {
   double own = hypot(mx - c->px[c->self], my - c->py[c->self]), near = own + spare;
+  if (c->far > 0 && spare >= LEAD_SPARE && own - c->rr > c->far) return true;
   const int *ids;
   int n = near_in(c, c->near->rooms, c->d->nrooms, mx - near - 1, my - near - 1, mx + near + 1, my + near + 1,
                   &ids);
@@ -271,11 +316,12 @@ static bool strays_by(const cluster *c, double mx, double my, double spare) {
 
 /* Whether a badge w wide (h high) centred at (mx, my) strays: its middle,
  * or a wide one's either end (a long stairs badge reaches well past its
- * middle towards another room). */
-static bool badge_strays(const cluster *c, double mx, double my, double w, double h, double spare) {
+ * middle towards another room), or either disc of a pair. */
+static bool badge_strays(const cluster *c, double mx, double my, double w, double h, double spare,
+                         bool pair) {
   double end = fmax(0, (w - h) / 2);
   return strays_by(c, mx, my, spare) ||
-         (end > h / 2 && (strays_by(c, mx - end, my, spare) || strays_by(c, mx + end, my, spare)));
+         ((pair || end > h / 2) && (strays_by(c, mx - end, my, spare) || strays_by(c, mx + end, my, spare)));
 }
 
 /* The badges of a row or column of marks centred at (bx, by): how many
@@ -285,7 +331,8 @@ static int strays_in(const cluster *c, double bx, double by, double bw, double b
   int n = 0;
   double x = bx - bw / 2, y = by - bh / 2;
   for (int k = 0; k < c->n; k++) {
-    n += badge_strays(c, column ? bx : x + c->widths[k] / 2, column ? y + h / 2 : by, c->widths[k], h, spare);
+    n += badge_strays(c, column ? bx : x + c->widths[k] / 2, column ? y + h / 2 : by, c->widths[k], h, spare,
+                      paired(&c->marks[k]));
     if (column)
       y += h + gap;
     else
@@ -444,7 +491,8 @@ static spot on_rim(const cluster *c, const cb_symbols *st, cb_place *pl, double 
       double over = cb_place_cost_beside(pl, cb_box_grow(b, 0.8), cx, cy),
              cost = RIM_SPOT + k + (1 - cos(a - dir)) + over;
       if (over < RIM_OVER && cost < best.cost - 1e-9 &&
-          !passages_under(c, x, y, w, h, st->line / 2 + h * 0.15) && !strays_by(c, x, y, RIM_MARGIN))
+          !passages_under(c, x, y, w, h, st->line / 2 + h * 0.15) && !strays_by(c, x, y, RIM_MARGIN) &&
+          !badge_strays(c, x, y, w, h, 1.5, paired(&c->marks[0])))
         best = (spot){cost, x, y};
     }
   return best;
@@ -473,7 +521,7 @@ static double spot_cost(const cluster *c, const cb_symbols *st, cb_place *pl, co
   cost += sh->stray_cost * n * (beside ? 2 : 1);
   /* the leader it would have (see place_marks) */
   if (n || (c->d->room_ft <= 0 && cost < best - 1e-9 &&
-            strays_in(c, px, py, bw, bh, col, sh->badge, sh->gap, 6))) {
+            strays_in(c, px, py, bw, bh, col, sh->badge, sh->gap, LEAD_SPARE))) {
     int crossed = leader_crossings(c, st, px, py, bw, bh);
     cost += crossed < 0 ? NO_LEADER * n : LEADER_CROSSING * crossed;
   }
@@ -547,7 +595,15 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
   /* on a map of dice (issue 22) a stray costs more than any overlap, less than leaving the frame */
   shapes sh = {{row_w, col_w}, {h, c->n * h + (c->n - 1) * gap}, h, gap, c->d->room_ft > 0 ? 600 : 150};
   placed best = on_rings(c, st, pl, &sh, cx, cy, rr, dir);
-  if ((best.strays || passages_under(c, best.x, best.y, sh.w[best.col], sh.h[best.col], st->line / 2)) &&
+  /* a leader where the marks are not plainly their room's: stray, or on a drawn graph (where rooms
+   * are not dice) all but (within a few points) */
+  bool unsure = best.strays ||
+                (c->d->room_ft <= 0 &&
+                 strays_in(c, best.x, best.y, sh.w[best.col], sh.h[best.col], best.col, h, gap, LEAD_SPARE));
+  bool crossing = unsure && c->d->room_ft <= 0 &&
+                  leader_crossings(c, st, best.x, best.y, sh.w[best.col], sh.h[best.col]) > 0;
+  if ((best.strays || crossing ||
+       passages_under(c, best.x, best.y, sh.w[best.col], sh.h[best.col], st->line / 2)) &&
       c->n > 1) {
     /* no row or column fits by its own room, off other rooms' ways: each badge goes where it fits alone */
     for (int k = 0; k < c->n; k++) {
@@ -557,20 +613,16 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
     }
     return;
   }
-  /* a leader where the marks are not plainly their room's: stray, or on a drawn graph (where rooms
-   * are not dice) all but (within a few points) */
-  bool unsure = best.strays || (c->d->room_ft <= 0 && strays_in(c, best.x, best.y, sh.w[best.col],
-                                                                sh.h[best.col], best.col, h, gap, 6));
-  if (unsure && c->d->room_ft <= 0 &&
-      leader_crossings(c, st, best.x, best.y, sh.w[best.col], sh.h[best.col]) > 0) {
+  if (crossing || (c->d->room_ft <= 0 && best.cost >= OWN_UNDER)) {
     /* that leader would cross another room's way: a spot between the rings, or on the room's own rim */
-    placed grid = on_grid(c, st, pl, &sh, cx, cy, rr, best.cost);
+    placed grid =
+        crossing ? on_grid(c, st, pl, &sh, cx, cy, rr, best.cost) : (placed){INFINITY, cx, cy, 0, 0};
     spot rim = c->n == 1 ? on_rim(c, st, pl, cx, cy, rr, dir, row_w, h) : (spot){INFINITY, cx, cy};
     if (rim.cost < fmin(best.cost, grid.cost) - 1e-9)
       best = (placed){rim.cost, rim.x, rim.y, 0, 0}, unsure = false;
     else if (grid.cost < best.cost - 1e-9)
-      best = grid, unsure = best.strays ||
-                            strays_in(c, best.x, best.y, sh.w[best.col], sh.h[best.col], best.col, h, gap, 6);
+      best = grid, unsure = best.strays || strays_in(c, best.x, best.y, sh.w[best.col], sh.h[best.col],
+                                                     best.col, h, gap, LEAD_SPARE);
   }
   double bw = sh.w[best.col], bh = sh.h[best.col];
   if (cb_place_box(pl, cb_box_centered(best.x, best.y, bw, bh))) p->oom = true;
@@ -578,8 +630,7 @@ static void place_marks(cb_page *p, const cb_symbols *st, cb_place *pl, const cl
   double x = best.x - bw / 2, y = best.y - bh / 2;
   for (int k = 0; k < c->n; k++) {
     double mx = best.col ? best.x : x + c->widths[k] / 2, my = best.col ? y + h / 2 : best.y;
-    cb_symbol_badge(p, st, c->marks[k].sym, c->marks[k].text, mx, my);
-    *used |= cb_map_mark_symbols(&c->marks[k]);
+    draw_mark(p, st, &c->marks[k], mx, my, used);
     if (best.col)
       y += h + gap;
     else
@@ -1024,42 +1075,65 @@ static near_index near_index_of(const map_drawing *md) {
   return ni;
 }
 
-/* The rooms' marks; rooms with the most marks choose first (each room's count found once). */
+/* Whether room i lies on the hull of its level's rooms: no room of the level in some half-plane
+ * beside it (a level of 256 rooms or more, all on it: the order is only a help). */
+static bool on_hull(const map_drawing *md, int i) {
+  double ang[256];
+  int n = 0;
+  for (int j = 0; j < md->d->nrooms && n < 256; j++)
+    if (j != i && (!md->level || md->d->rooms[j].level == md->level))
+      ang[n++] = atan2(md->py[j] - md->py[i], md->px[j] - md->px[i]);
+  if (n < 3 || n >= 256) return true;
+  qsort(ang, (size_t)n, sizeof *ang, angle_cmp);
+  double widest = ang[0] + 2 * CB_PI - ang[n - 1];
+  for (int k = 1; k < n; k++)
+    widest = fmax(widest, ang[k] - ang[k - 1]);
+  return widest >= CB_PI;
+}
+
+/* The rooms' marks; rooms with the most marks choose first (each room's count found once), and on a
+ * drawn graph the rooms inside the drawing (off its hull) before those on its edge, which have the
+ * space outside it (issue 22: marks_battleships' leaders across ways 117 -> 107). */
 static void map_room_marks(const map_drawing *md, cb_symbol_set *used) {
   cb_page *p = md->p;
   const cb_dungeon *d = md->d;
   int level = md->level;
   int *marks = cb_malloc(((size_t)d->nrooms + 1) * sizeof *marks);
-  if (!marks) p->oom = true;
+  bool *inner = cb_malloc(((size_t)d->nrooms + 1) * sizeof *inner);
+  if (!marks || !inner) free(marks), marks = NULL, p->oom = true;
   near_index ni = near_index_of(md);
   for (int i = 0; marks && i < d->nrooms; i++) {
     mark m[MAX_MARKS];
-    marks[i] = level && d->rooms[i].level != level ? 0 : cb_map_room_marks(p, d, &d->rooms[i], m);
+    marks[i] = level && d->rooms[i].level != level ? 0 : map_marks(p, d, &d->rooms[i], m);
+    inner[i] = marks[i] && d->room_ft <= 0 && !on_hull(md, i);
   }
-  for (int want = MAX_MARKS; marks && want >= 1; want--)
-    for (int i = 0; i < d->nrooms; i++) {
-      const cb_room *r = &d->rooms[i];
-      if (marks[i] != want) continue;
-      cluster c = {.d = d,
-                   .level = level,
-                   .self = i,
-                   .px = md->px,
-                   .py = md->py,
-                   .rr = md->rr,
-                   .frame = {md->x, md->y, md->x + md->w, md->y + md->h},
-                   .dp = md->dp,
-                   .ndp = md->ndp,
-                   .near = &ni,
-                   .cover = md->cover};
-      c.n = cb_map_room_marks(p, d, r, c.marks);
-      if (c.n != want) continue;
-      for (int k = 0; k < c.n; k++)
-        c.widths[k] = cb_symbol_badge_width(md->st, c.marks[k].sym, c.marks[k].text);
-      double gapw;
-      cb_page_role(p, CB_ROLE_ROOM_MARK, r->id, 0);
-      place_marks(p, md->st, md->pl, &c, md->px[i], md->py[i], md->rr, free_direction(d, r, &gapw), used);
-    }
-  free(marks);
+  for (int pass = 0; pass < 2; pass++)
+    for (int want = MAX_MARKS; marks && want >= 1; want--)
+      for (int i = 0; i < d->nrooms; i++) {
+        const cb_room *r = &d->rooms[i];
+        if (marks[i] != want) continue;
+        if (inner[i] != (pass == 0)) continue;
+        cluster c = {.d = d,
+                     .level = level,
+                     .self = i,
+                     .px = md->px,
+                     .py = md->py,
+                     .rr = md->rr,
+                     .frame = {md->x, md->y, md->x + md->w, md->y + md->h},
+                     .dp = md->dp,
+                     .ndp = md->ndp,
+                     .near = &ni,
+                     .cover = md->cover,
+                     .far = d->room_ft > 0 ? 0 : md->st->badge * FAR_OFF};
+        c.n = map_marks(p, d, r, c.marks);
+        if (c.n != want) continue;
+        for (int k = 0; k < c.n; k++)
+          c.widths[k] = mark_width(md->st, &c.marks[k]);
+        double gapw;
+        cb_page_role(p, CB_ROLE_ROOM_MARK, r->id, 0);
+        place_marks(p, md->st, md->pl, &c, md->px[i], md->py[i], md->rr, free_direction(d, r, &gapw), used);
+      }
+  free(marks), free(inner);
   cb_boxgrid_free(ni.passages), cb_boxgrid_free(ni.rooms), free(ni.ids);
 }
 

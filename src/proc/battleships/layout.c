@@ -52,7 +52,12 @@ static const double PAD_ROOM = 14, PAD_BADGES = 0.8;
  * more than a stray led to from its room (150), less than one over another
  * room's way (300). */
 static const double COVER = 200;
-static double panel_pad(const cb_symbols *st) { return PAD_ROOM + st->badge * PAD_BADGES; }
+/* A panel's badges: a little smaller than the sheet's (10.5 pt), their letters still 7 pt (a badge's
+ * 0.78), so that a room's encounter, treasure, key and stairs find room beside it among its
+ * neighbours (issue 22: the marks the stocking rolled made the panels' marks half as many again). */
+static const double PANEL_BADGE = 9;
+static double panel_badge(const cb_symbols *st) { return fmin(st->badge, PANEL_BADGE); }
+static double panel_pad(const cb_symbols *st) { return PAD_ROOM + panel_badge(st) * PAD_BADGES; }
 
 /* The scale every level is drawn at: the one the most spread-out level takes w wide (and h high). */
 static double shared_scale(const cb_dungeon *moved, double pad, double w, double h) {
@@ -82,13 +87,16 @@ void cb_battleships_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, i
                         double w, double h, cb_symbol_set *used) {
   cb_dungeon moved;
   double pad = level ? panel_pad(st) : cb_map_pad(st), scale = INFINITY;
+  cb_symbols marks = *st; /* a panel's badges are the smaller (panel_badge), a page's the sheet's */
   if (!move_rooms(st, d, level ? 1 / MAP_ASPECT : (h > 0 ? w / h : 0), &moved)) {
     p->oom = true;
     return;
   }
   if (level) {
     scale = shared_scale(&moved, pad, w, INFINITY);
+    marks.badge = panel_badge(st);
     if (h > tallest(&moved, scale, pad) * ROOMY && w > 0) {
+      marks.badge = st->badge;
       free(moved.rooms);
       if (!move_rooms(st, d, w / h, &moved)) {
         p->oom = true;
@@ -98,7 +106,7 @@ void cb_battleships_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, i
     }
   }
   cb_map_panel panel = {scale, pad, level ? COVER : 0};
-  cb_map_draw_scaled(p, st, &moved, level, x, y, w, h, &panel, used);
+  cb_map_draw_scaled(p, &marks, &moved, level, x, y, w, h, &panel, used);
   free(moved.rooms);
 }
 
