@@ -460,6 +460,7 @@ typedef struct spot_ask {
  * spot are found without reading every room: a map of 200 rooms asks for some 10^5 spots. */
 typedef struct room_index {
   cb_boxgrid *g;
+  double (*box)[4]; /* each room's box on the page, by its index in the plan */
   int *ids;
   size_t cap;
 } room_index;
@@ -479,8 +480,15 @@ static double other_room(const spot_ask *a, double x, double y, double within) {
       ids = a->rooms->ids;
   }
   for (int k = 0; k < n; k++) {
-    const cb_pc_room *r = &a->pp->rooms[ids ? ids[k] : k];
-    if (r->room != a->r->room) other = room_nearer(other, a->v, r, x, y);
+    int i = ids ? ids[k] : k;
+    const cb_pc_room *r = &a->pp->rooms[i];
+    if (r->room == a->r->room) continue;
+    if (!a->rooms || !a->rooms->box) {
+      other = room_nearer(other, a->v, r, x, y);
+      continue;
+    }
+    const double *e = a->rooms->box[i];
+    other = nearer(other, fmax(0, fmax(e[0] - x, x - e[2])), fmax(0, fmax(e[1] - y, y - e[3])));
   }
   return other;
 }
@@ -794,9 +802,9 @@ static bool near_gather(const spot_ask *a, const double box[4], near_set *ns) {
   return near_file(ns);
 }
 
-/* How far a box 2hw by 2hh about (x, y) keeps from the items near it (ns)
- * of kinds 1 << NEAR_... in `kinds`, up to `least`. */
-static double near_gap(const near_set *ns, unsigned kinds, double least, double x, double y, double hw,
+/* Does a box 2hw by 2hh about (x, y) keep `need` (at most 1) from every item near it (ns) of kinds
+ * 1 << NEAR_... in `kinds`? The first too near settles it. */
+static bool near_keeps(const near_set *ns, unsigned kinds, double need, double x, double y, double hw,
                        double hh) {
   int cx0, cx1, cy0, cy1;
   cells_of(ns->x0, ns->cell, ns->nx, x - hw, x + hw, &cx0, &cx1);
@@ -806,15 +814,13 @@ static double near_gap(const near_set *ns, unsigned kinds, double least, double 
       for (int j = ns->start[cy * ns->nx + cx]; j < ns->start[cy * ns->nx + cx + 1]; j++) {
         int kind = ns->code[j] % NEAR_KINDS, i = ns->code[j] / NEAR_KINDS;
         if (!(kinds & (1u << kind))) continue;
-        if (kind == NEAR_BAND) {
-          least = band_gap(&ns->bands[ns->ids[i]], least, x, y, hw, hh);
-          continue;
-        }
         const double *e = ns->box[i];
-        least =
-            nearer(least, bigger(e[0] - (x + hw), (x - hw) - e[2]), bigger(e[1] - (y + hh), (y - hh) - e[3]));
+        double gap = kind == NEAR_BAND ? band_gap(&ns->bands[ns->ids[i]], need, x, y, hw, hh)
+                                       : nearer(need, bigger(e[0] - (x + hw), (x - hw) - e[2]),
+                                                bigger(e[1] - (y + hh), (y - hh) - e[3]));
+        if (gap < need) return false;
       }
-  return least;
+  return true;
 }
 
 /* What a leader from the room to a badge at (x, y) costs: the corridors it
@@ -854,8 +860,8 @@ static bool clear_of_all(const spot_ask *a, const near_set *ns, double x, double
   if (x - a->hw < a->frame[0] || x + a->hw > a->frame[2] || y - a->hh < a->frame[1] ||
       y + a->hh > a->frame[3])
     return false;
-  return near_gap(ns, 1u << NEAR_GROWN | 1u << NEAR_MARK, 1, x, y, a->hw, a->hh) >= 1 &&
-         near_gap(ns, 1u << NEAR_BAND, 1, x, y, a->hw, a->hh) >= 0.5;
+  return near_keeps(ns, 1u << NEAR_GROWN | 1u << NEAR_MARK, 1, x, y, a->hw, a->hh) &&
+         near_keeps(ns, 1u << NEAR_BAND, 0.5, x, y, a->hw, a->hh);
 }
 
 /* The spots of the ring g points out from badge a's room, `step` apart: the
@@ -1880,12 +1886,15 @@ static void number_for_marks(const cb_symbols *st, const cb_dungeon *d, const cb
 
 /* Files the plan's rooms by their boxes on the page (cells some badges a side). -1 on OOM. */
 static int index_rooms(room_index *ri, const cb_preconnect_proc *pp, const view *v, double badge) {
-  if (!(ri->g = cb_boxgrid_new(fmax(8, 4 * badge)))) return -1;
+  if (!(ri->g = cb_boxgrid_new(fmax(4, badge))) ||
+      !(ri->box = cb_malloc(sizeof *ri->box * ((size_t)pp->nrooms + 1))))
+    return -1;
   for (int i = 0; i < pp->nrooms; i++) {
-    double ax, ay, bx, by;
+    double ax, ay, bx, by, *e = ri->box[i];
     to_page(v, pp->rooms[i].x, pp->rooms[i].y, &ax, &ay);
     to_page(v, pp->rooms[i].x + pp->rooms[i].w, pp->rooms[i].y + pp->rooms[i].h, &bx, &by);
-    if (cb_boxgrid_add(ri->g, i, fmin(ax, bx), fmin(ay, by), fmax(ax, bx), fmax(ay, by))) return -1;
+    e[0] = fmin(ax, bx), e[1] = fmin(ay, by), e[2] = fmax(ax, bx), e[3] = fmax(ay, by);
+    if (cb_boxgrid_add(ri->g, i, e[0], e[1], e[2], e[3])) return -1;
   }
   return 0;
 }
@@ -1903,7 +1912,7 @@ static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, 
   pl.doors = drawn_boxes(p, st->m, from, &pl.ndoors, &pl.nwords);
   marks_out *out = cb_calloc((size_t)pp->nrooms + 1, sizeof *out);
   if (!pl.taken || !pl.doors || !out || index_rooms(&rooms, pp, v, st->badge)) {
-    free(pl.taken), free(pl.doors), free(out), cb_boxgrid_free(rooms.g);
+    free(pl.taken), free(pl.doors), free(out), cb_boxgrid_free(rooms.g), free(rooms.box);
     p->oom = true;
     return;
   }
@@ -1939,7 +1948,7 @@ static void draw_numbers(cb_page *p, const cb_symbols *st, const cb_dungeon *d, 
   qsort(out, (size_t)nout, sizeof *out, by_area);
   for (int i = 0; i < nout; i++)
     marks_outside(p, st, d, pp, v, &out[i], frame, &pl, used);
-  free(pl.taken), free(pl.doors), free(out), cb_boxgrid_free(rooms.g), free(rooms.ids);
+  free(pl.taken), free(pl.doors), free(out), cb_boxgrid_free(rooms.g), free(rooms.box), free(rooms.ids);
   cb_page_role(p, CB_ROLE_NONE, 0, 0);
 }
 
