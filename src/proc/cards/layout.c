@@ -30,6 +30,7 @@ static const cb_rgb GRID = {0.78, 0.78, 0.78};
 typedef struct geo {
   double x0, y0, cell, cw, ch;
   int digits;      /* of the map's biggest room number: every ring is sized for it */
+  double cw0, ch0; /* the usual card's size, which every card keeps (card_geo): it decides the rings */
   double pad;      /* what a card keeps clear inside its edge round its index */
   double inset;    /* and round its marks and number */
   cb_symbols mark; /* the symbols the marks on a card are drawn with (their size) */
@@ -168,10 +169,15 @@ static number_at number_of(const cb_symbols *st, const geo *g, const cb_room *r,
   number_at n = {.cx = x + g->cw * 0.56, .cy = y + g->ch * 0.64};
   n.size = number_size(g, (int)strlen(num), &n.rr);
   n.tw = cb_text_width(st->m, CB_FONT_BOLD, n.size, num);
-  /* the map's widest number decides for every card: rings on all, or on none */
-  double ring;
-  number_size(g, g->digits, &ring);
-  if (ring > g->cw * 0.42) n.rr = 0; /* a ring that would run off the card or over its index */
+  /* the map's widest number on the usual card decides for every card: rings on all, or on none
+   * (a card grown for its marks, alone with a ring, would look marked); a ring that would run off
+   * the card or over its index is drawn closer, as long as it clears the number by a quarter of
+   * its size (the players' map in the booklet is the --player-map of a smaller page) */
+  geo usual = *g;
+  usual.cw = g->cw0, usual.ch = g->ch0;
+  double ring, widest = number_size(&usual, g->digits, &ring), fits = g->cw0 * 0.42;
+  double least = widest * (g->digits > 1 ? g->digits * 0.62 : 1) / 2 + widest * 0.25;
+  if (ring > fits) n.rr = least > fits ? 0 : fmin(n.rr, g->cw * 0.42);
   n.reach = n.rr > 0 ? n.rr : n.tw / 2 + 1;
   return n;
 }
@@ -711,7 +717,7 @@ static bool marks_fit(cb_page *p, const cb_symbols *st, const geo *g, const cb_d
  * g->grow gets the steps (left NULL when out of memory: no card grows). */
 static void card_size(cb_page *p, const cb_symbols *st, geo *g, const cb_dungeon *d, const cb_cards_proc *pr,
                       int level) {
-  g->cw = g->cell * CARD_W, g->ch = g->cell * CARD_H;
+  g->cw = g->cw0 = g->cell * CARD_W, g->ch = g->ch0 = g->cell * CARD_H;
   g->cw_max = fmax(g->cw, g->cell * CARD_W_MAX), g->ch_max = fmax(g->ch, g->cell * CARD_H_MAX);
   g->pad = fmax(1.5, g->cw * 0.09);
   g->inset = fmin(g->pad, fmax(1.2, g->cw * 0.05));
