@@ -24,11 +24,13 @@ static const double CARD_W = 0.56, CARD_H = 0.70; /* of a cell */
 static const double CARD_W_MAX = 0.8, CARD_H_MAX = 0.86;
 static const double MIN_NUMBER = 8, MIN_TEXT = 7;    /* points: a room number's least type, and any text's */
 static const double MIN_BADGE = 2.52 * CB_PT_PER_MM; /* a mark's least size: 2.5 mm */
+static const double LEADER = 0.35; /* a key id's hairline to its padlock: thinner than any door's line */
 static const cb_rgb GRID = {0.78, 0.78, 0.78};
 
 typedef struct geo {
   double x0, y0, cell, cw, ch;
   int digits;      /* of the map's biggest room number: every ring is sized for it */
+  double cw0, ch0; /* the usual card's size, which every card keeps (card_geo): it decides the rings */
   double pad;      /* what a card keeps clear inside its edge round its index */
   double inset;    /* and round its marks and number */
   cb_symbols mark; /* the symbols the marks on a card are drawn with (their size) */
@@ -167,10 +169,15 @@ static number_at number_of(const cb_symbols *st, const geo *g, const cb_room *r,
   number_at n = {.cx = x + g->cw * 0.56, .cy = y + g->ch * 0.64};
   n.size = number_size(g, (int)strlen(num), &n.rr);
   n.tw = cb_text_width(st->m, CB_FONT_BOLD, n.size, num);
-  /* the map's widest number decides for every card: rings on all, or on none */
-  double ring;
-  number_size(g, g->digits, &ring);
-  if (ring > g->cw * 0.42) n.rr = 0; /* a ring that would run off the card or over its index */
+  /* the map's widest number on the usual card decides for every card: rings on all, or on none
+   * (a card grown for its marks, alone with a ring, would look marked); a ring that would run off
+   * the card or over its index is drawn closer, as long as it clears the number by a quarter of
+   * its size (the players' map in the booklet is the --player-map of a smaller page) */
+  geo usual = *g;
+  usual.cw = g->cw0, usual.ch = g->ch0;
+  double ring, widest = number_size(&usual, g->digits, &ring), fits = g->cw0 * 0.42;
+  double least = widest * (g->digits > 1 ? g->digits * 0.62 : 1) / 2 + widest * 0.25;
+  if (ring > fits) n.rr = least > fits ? 0 : fmin(n.rr, g->cw * 0.42);
   n.reach = n.rr > 0 ? n.rr : n.tw / 2 + 1;
   return n;
 }
@@ -484,11 +491,53 @@ static bool on_a_card(const geo *g, const cb_dungeon *d, const cb_cards_proc *pr
  * door's line reads as that door's). */
 typedef struct door_spots {
   spot *at;
+  int *owner; /* the passage (index) whose mark each spot is, -1 for a key id */
   int n, cap;
   const double (*lines)[4];
   int nlines;
 } door_spots;
 
+/* How far segment e keeps from spot s (0 where it runs into it). */
+static double segment_spot_gap(const double e[4], spot s) {
+  const double box[4] = {s.x0, s.y0, s.x1, s.y1};
+  cb_point a = {e[0], e[1]}, b = {e[2], e[3]};
+  if (cb_segment_meets_box(a, b, box)) return 0;
+  double gap = INFINITY;
+  const cb_point corner[4] = {{s.x0, s.y0}, {s.x1, s.y0}, {s.x0, s.y1}, {s.x1, s.y1}};
+  for (int k = 0; k < 4; k++)
+    gap = fmin(gap, cb_point_segment_dist2(corner[k], a, b));
+  for (int k = 0; k < 2; k++) {
+    double x = e[2 * k], y = e[2 * k + 1], dx = fmax(0, fmax(s.x0 - x, x - s.x1)),
+           dy = fmax(0, fmax(s.y0 - y, y - s.y1));
+    gap = fmin(gap, dx * dx + dy * dy);
+  }
+  return sqrt(gap);
+}
+
+/* The lock a key id is placed for: its padlock's ink, its door's line and its passage's index. */
+typedef struct lock_at {
+  spot padlock;
+  const double *line;
+  int passage;
+} lock_at;
+
+static double spot_gap(spot a, spot b) {
+  return hypot(fmax(0, fmax(a.x0 - b.x1, b.x0 - a.x1)), fmax(0, fmax(a.y0 - b.y1, b.y0 - a.y1)));
+}
+
+/* How much nearer its padlock than any other door's line or mark (or way
+ * out's) a key id at spot s lies: a key id nearer another reads as that door's. */
+static double own_margin(spot s, const lock_at *lock, const door_spots *taken) {
+  double own = spot_gap(s, lock->padlock), other = INFINITY;
+  for (int i = 0; i < taken->nlines; i++)
+    if (taken->lines[i] != lock->line) other = fmin(other, segment_spot_gap(taken->lines[i], s));
+  for (int i = 0; i < taken->n; i++)
+    if (taken->owner[i] >= 0 && taken->owner[i] != lock->passage)
+      other = fmin(other, spot_gap(s, taken->at[i]));
+  return other - own;
+}
+
+/* Whether a key id (centre, size) touches no card, door's mark, key id or door's line. */
 static bool clear_spot(const geo *g, const cb_dungeon *d, const cb_cards_proc *pr, int level, double cx,
                        double cy, double w, double h, const door_spots *taken) {
   if (on_a_card(g, d, pr, level, cx, cy, w, h, 0, 0)) return false;
@@ -503,28 +552,83 @@ static bool clear_spot(const geo *g, const cb_dungeon *d, const cb_cards_proc *p
   return true;
 }
 
+/* The places tried for a key id, in turn, and the best so far. */
+typedef struct label_search {
+  const geo *g;
+  const cb_dungeon *d;
+  const cb_cards_proc *pr;
+  int level;
+  double lw, lh;
+  const door_spots *taken;
+  const lock_at *lock;
+  int found;           /* a clear place: 1, one with a leader over no card: 2 */
+  double bx, by;       /* the first clear place */
+  double led_x, led_y; /* the first with a leader over no card */
+} label_search;
+
+/* Where a hairline from a key id's box (lw x lh at bx, by) to its padlock's
+ * ink runs, into e; false when they (nearly) touch. */
+static bool leader_ends(spot lock, double bx, double by, double lw, double lh, double e[4]) {
+  double px = fmax(lock.x0, fmin(bx, lock.x1)), py = fmax(lock.y0, fmin(by, lock.y1)); /* its nearest point */
+  double dx = px - bx, dy = py - by, len = hypot(dx, dy);
+  if (!(len > 0)) return false;
+  double ux = dx / len, uy = dy / len,
+         out = fmin(fabs(ux) > 1e-9 ? lw / 2 / fabs(ux) : INFINITY,
+                    fabs(uy) > 1e-9 ? lh / 2 / fabs(uy) : INFINITY);
+  if (len - out < 1.5) return false;
+  e[0] = bx + ux * (out + 0.3), e[1] = by + uy * (out + 0.3), e[2] = px - ux * 0.3, e[3] = py - uy * 0.3;
+  return true;
+}
+
+/* Whether a key id at (cx, cy) has a leader to its padlock that runs over no card. */
+static bool leader_clear(const label_search *ls, double cx, double cy) {
+  double e[4];
+  if (!leader_ends(ls->lock->padlock, cx, cy, ls->lw, ls->lh, e)) return true;
+  int n = (int)(hypot(e[2] - e[0], e[3] - e[1]) / 0.5) + 1;
+  for (int k = 0; k <= n; k++)
+    if (on_a_card(ls->g, ls->d, ls->pr, ls->level, e[0] + (e[2] - e[0]) * k / n, e[1] + (e[3] - e[1]) * k / n,
+                  LEADER, LEADER, 0, 0))
+      return false;
+  return true;
+}
+
+/* Tries (cx, cy): true when it is clear and half a point nearer its
+ * padlock than any other line (what the ink's measure may miss); else kept
+ * when it is the first clear one whose leader would run over no card. */
+static bool try_label(label_search *ls, double cx, double cy) {
+  if (!clear_spot(ls->g, ls->d, ls->pr, ls->level, cx, cy, ls->lw, ls->lh, ls->taken)) return false;
+  spot s = {cx - ls->lw / 2, cy - ls->lh / 2, cx + ls->lw / 2, cy + ls->lh / 2};
+  if (own_margin(s, ls->lock, ls->taken) > 0.5) return true;
+  if (!ls->found) ls->found = 1, ls->bx = cx, ls->by = cy;
+  if (ls->found < 2 && leader_clear(ls, cx, cy)) ls->found = 2, ls->led_x = cx, ls->led_y = cy;
+  return false;
+}
+
 /* Where the key id beside a lock goes: off the line, on its upper side,
  * else its lower one, a little along it, else the nearest place round it
- * (within most of a cell) that touches no card, no door's mark and no other
- * key id; false when there is none (*bx, *by: the first place tried). */
-static bool door_label_at(const geo *g, const cb_dungeon *d, const cb_cards_proc *pr, int level,
-                          const double m[4], double lw, double lh, double off, const door_spots *taken,
-                          double *bx, double *by) {
+ * (within most of a cell): the first that touches no card, no door's mark,
+ * no other key id and no line, and lies nearer its padlock than any other
+ * line (issue 22: seed 9 --grid 7x7 --decks 2, 8-13's K1 as near 7-22's
+ * padlock as its own), 3; else the first that is clear and has a leader to
+ * its padlock over no card (to say whose it is), 2; else the first that is
+ * only clear, 1; 0 when none is (*bx, *by: the first place tried). */
+static int door_label_at(label_search *ls, const double m[4], double off, double *bx, double *by) {
   double dx = m[2] - m[0], dy = m[3] - m[1], len = hypot(dx, dy), nx = len > 0 ? -dy / len : 0,
          ny = len > 0 ? dx / len : -1;
   if (ny > 0) nx = -nx, ny = -ny;
   double mx = (m[0] + m[2]) / 2, my = (m[1] + m[3]) / 2;
-  off += (fabs(nx) * lw + fabs(ny) * lh) / 2;
+  off += (fabs(nx) * ls->lw + fabs(ny) * ls->lh) / 2;
   *bx = mx + nx * off, *by = my + ny * off;
+  ls->found = 0;
   static const double along[] = {0, 0.25, -0.25};
   for (int k = 0; k < 6; k++) {
     double side = k % 2 ? -1 : 1, a = along[k / 2] * (len > 0 ? 1 : 0);
     double cx = mx + nx * off * side + dx * a, cy = my + ny * off * side + dy * a;
-    if (clear_spot(g, d, pr, level, cx, cy, lw, lh, taken)) return *bx = cx, *by = cy, true;
+    if (try_label(ls, cx, cy)) return *bx = cx, *by = cy, 3;
   }
   /* narrow gutters: rings of places round the door's mark, the nearest first */
   const double step = 1.5;
-  for (double r = step; r <= g->cell * 0.9; r += step)
+  for (double r = step; r <= ls->g->cell * 0.9; r += step)
     for (double t = -r; t < r; t += step)
       for (int side = 0; side < 4; side++) {
         double cx = mx + (side == 0   ? t
@@ -535,20 +639,45 @@ static bool door_label_at(const geo *g, const cb_dungeon *d, const cb_cards_proc
                           : side == 1 ? t
                           : side == 2 ? r
                                       : -t);
-        if (clear_spot(g, d, pr, level, cx, cy, lw, lh, taken)) return *bx = cx, *by = cy, true;
+        if (try_label(ls, cx, cy)) return *bx = cx, *by = cy, 3;
       }
-  return false;
+  if (ls->found == 2) return *bx = ls->led_x, *by = ls->led_y, 2;
+  if (ls->found == 1) return *bx = ls->bx, *by = ls->by, 1;
+  return 0;
 }
 
-/* The key id beside a lock (door_label_at), kept in taken; the map is
- * cramped when it has no clear place. */
+/* A hairline from a key id's box to its padlock, for a key id that found
+ * no place nearer its padlock than another door's line: the line says
+ * whose it is, as a map's leader does. */
+static void lead_to_lock(cb_page *p, const cb_symbols *st, spot lock, double bx, double by, double lw,
+                         double lh) {
+  double e[4];
+  if (!leader_ends(lock, bx, by, lw, lh, e)) return;
+  cb_page_move(p, e[0], e[1]);
+  cb_page_line(p, e[2], e[3]);
+  cb_ink ink = cb_ink_stroke(st->ink, LEADER);
+  cb_page_ink(p, &ink);
+}
+
+/* The key id beside the lock of passage `pi` (door_label_at), whose
+ * padlock sits in the middle of m, on the door's line `line`; kept in
+ * taken; the map is cramped when it has no clear place. */
 static void door_label(cb_page *p, const cb_symbols *st, const geo *g, const cb_dungeon *d,
-                       const cb_cards_proc *pr, int level, const char *label, const double m[4],
+                       const cb_cards_proc *pr, int level, int pi, const double m[4], const double *line,
                        door_spots *taken) {
-  double lw, lh, bx, by;
+  const char *label = d->passages[pi].lock;
+  double lw, lh, bx, by, ink[4], mx = (m[0] + m[2]) / 2, my = (m[1] + m[3]) / 2;
   cb_symbol_label_size(st, label, &lw, &lh);
-  if (!door_label_at(g, d, pr, level, m, lw, lh, st->badge * 0.75, taken, &bx, &by)) p->cramped++;
+  cb_symbol_passage_mark_ink(st, cb_map_passage_symbol(&d->passages[pi]), ink);
+  lock_at lock = {{mx + ink[0], my + ink[1], mx + ink[2], my + ink[3]}, line, pi};
+  label_search ls = {g, d, pr, level, lw, lh, taken, &lock, 0, 0, 0, 0, 0};
+  int found = door_label_at(&ls, m, st->badge * 0.75, &bx, &by);
+  /* (a key id with no place that says whose it is, found 1, could say the map is cramped too:
+   * measured, it spilled 15 more of 200 cards --levels 2 sheets onto a second page) */
+  if (!found) p->cramped++;
+  if (found == 2) lead_to_lock(p, st, lock.padlock, bx, by, lw, lh);
   if (taken->n < taken->cap)
+    taken->owner[taken->n] = -1,
     taken->at[taken->n++] = (spot){bx - lw / 2, by - lh / 2, bx + lw / 2, by + lh / 2};
   cb_symbol_label(p, st, label, bx, by);
 }
@@ -588,7 +717,7 @@ static bool marks_fit(cb_page *p, const cb_symbols *st, const geo *g, const cb_d
  * g->grow gets the steps (left NULL when out of memory: no card grows). */
 static void card_size(cb_page *p, const cb_symbols *st, geo *g, const cb_dungeon *d, const cb_cards_proc *pr,
                       int level) {
-  g->cw = g->cell * CARD_W, g->ch = g->cell * CARD_H;
+  g->cw = g->cw0 = g->cell * CARD_W, g->ch = g->ch0 = g->cell * CARD_H;
   g->cw_max = fmax(g->cw, g->cell * CARD_W_MAX), g->ch_max = fmax(g->ch, g->cell * CARD_H_MAX);
   g->pad = fmax(1.5, g->cw * 0.09);
   g->inset = fmin(g->pad, fmax(1.2, g->cw * 0.05));
@@ -669,7 +798,7 @@ static double door_stretch(const geo *g, const cb_dungeon *d, const cb_cards_pro
  * edge, a mark's width to either side, to the first clear spot. */
 static void draw_exit(cb_page *p, const cb_symbols *st, const geo *g, const cb_dungeon *d,
                       const cb_cards_proc *pr, const cb_passage *ps, int pos, int ac, int ar,
-                      door_spots *taken, cb_symbol_set *used) {
+                      door_spots *taken, double stub_line[4], cb_symbol_set *used) {
   static const int dc[] = {0, 0, 1, 1, 0, -1, -1}, dr[] = {0, -1, -1, 1, 1, 1, -1};
   double ax, ay, ox, oy;
   anchor(g, ac, ar, pos, &ax, &ay);
@@ -703,8 +832,10 @@ static void draw_exit(cb_page *p, const cb_symbols *st, const geo *g, const cb_d
   ax -= uy * off, ay += ux * off;
   cb_page_role(p, CB_ROLE_PASSAGE, ps->from, 0);
   cb_symbol_passage_at(p, st, s, ax, ay, ax + ux * stub, ay + uy * stub, where);
+  stub_line[0] = ax, stub_line[1] = ay, stub_line[2] = ax + ux * stub, stub_line[3] = ay + uy * stub;
   double sx = ax + ux * stub * where, sy = ay + uy * stub * where;
   if (sw > 0 && taken->n < taken->cap)
+    taken->owner[taken->n] = (int)(ps - d->passages),
     taken->at[taken->n++] = (spot){sx - sw / 2, sy - sh / 2, sx + sw / 2, sy + sh / 2};
 }
 
@@ -739,26 +870,34 @@ static void upright_marks(const cb_symbols *st, const geo *g, const cb_dungeon *
     cb_symbol_passage_mark(st, cb_map_passage_symbol(&d->passages[i]), &mw, &mh);
     double reach = fmax(mw, mh) * 0.75, mx = (e[0] + e[2]) / 2, my = (e[1] + e[3]) / 2;
     if (reach > 0)
+      taken->owner[taken->n] = i,
       taken->at[taken->n++] = (spot){mx - reach / 2, my - reach / 2, mx + reach / 2, my + reach / 2};
   }
 }
 
 static void draw_doors(cb_page *p, const cb_symbols *st, const geo *g, const cb_dungeon *d,
                        const cb_cards_proc *pr, int level, cb_symbol_set *used) {
-  door_spots taken = {cb_calloc((size_t)d->npassages * 3 + 1, sizeof(spot)), 0, d->npassages * 3, NULL, 0};
+  door_spots taken = {cb_calloc((size_t)d->npassages * 3 + 1, sizeof(spot)),
+                      cb_calloc((size_t)d->npassages * 3 + 1, sizeof(int)),
+                      0,
+                      d->npassages * 3,
+                      NULL,
+                      0};
   int *locked = cb_calloc((size_t)d->npassages + 1, sizeof *locked), nlocked = 0;
   double(*at)[4] = cb_calloc((size_t)d->npassages + 1, sizeof *at),
   (*lines)[4] = cb_calloc((size_t)d->npassages + 1, sizeof *lines);
   /* how much wider than its reach each slanting door's mark is drawn (its spot in taken) */
   double *wider = cb_calloc((size_t)d->npassages * 3 + 1, sizeof *wider);
-  if (!taken.at || !locked || !at || !wider || !lines) {
+  int *line_of = cb_calloc((size_t)d->npassages + 1, sizeof *line_of), nstubs = 0; /* each door's in lines */
+  double(*stubs)[4] = cb_calloc((size_t)d->npassages + 1, sizeof *stubs); /* the ways out of the dungeon */
+  if (!taken.at || !taken.owner || !locked || !at || !wider || !lines || !line_of || !stubs) {
     p->oom = true;
     goto done;
   }
   taken.lines = (const double(*)[4])lines;
   /* every door's line first, so that a mark keeps off the lines of doors drawn after it too */
   for (int i = 0; i < d->npassages; i++)
-    if (door_ends(g, d, pr, level, &d->passages[i], lines[taken.nlines])) taken.nlines++;
+    if (door_ends(g, d, pr, level, &d->passages[i], lines[taken.nlines])) line_of[i] = taken.nlines++;
   upright_marks(st, g, d, pr, level, &taken);
   for (int i = 0; i < d->npassages; i++) {
     const cb_passage *ps = &d->passages[i];
@@ -774,7 +913,7 @@ static void draw_doors(cb_page *p, const cb_symbols *st, const geo *g, const cb_
                (d->passages[j].flags & CB_FLAG_SECRET);
       int pos = out_position(d, pr, ps, nth);
       if (pos < 1 || pos > 6) continue;
-      draw_exit(p, st, g, d, pr, ps, pos, ac, ar, &taken, used);
+      draw_exit(p, st, g, d, pr, ps, pos, ac, ar, &taken, stubs[nstubs++], used);
       continue;
     }
     double e[4];
@@ -795,25 +934,31 @@ static void draw_doors(cb_page *p, const cb_symbols *st, const geo *g, const cb_
     draw_door(p, st, s, x1, y1, x2, y2, diagonal, fabs(f), m);
     double mx = (m[0] + m[2]) / 2, my = (m[1] + m[3]) / 2;
     if (reach > 0 && taken.n < taken.cap)
-      wider[taken.n] = (spread - reach) / 2,
+      wider[taken.n] = (spread - reach) / 2, taken.owner[taken.n] = i,
       taken.at[taken.n++] = (spot){mx - reach / 2, my - reach / 2, mx + reach / 2, my + reach / 2};
     if (ps->lock) locked[nlocked++] = i, memcpy(at[i], m, sizeof m);
   }
-  /* the key ids keep clear of the doors' marks as drawn, and of their lines (taken.lines) */
+  /* the key ids keep clear of the doors' marks as drawn, and of their lines (taken.lines) and
+   * the ways out's (a door and its way out are one passage each: lines has room for both) */
+  for (int k = 0; k < nstubs; k++)
+    memcpy(lines[taken.nlines++], stubs[k], sizeof *stubs);
   for (int k = 0; k < taken.n; k++)
     taken.at[k] = (spot){taken.at[k].x0 - wider[k], taken.at[k].y0 - wider[k], taken.at[k].x1 + wider[k],
                          taken.at[k].y1 + wider[k]};
   for (int k = 0; k < nlocked; k++) {
     const cb_passage *ps = &d->passages[locked[k]];
     cb_page_role(p, CB_ROLE_PASSAGE, ps->from, ps->to);
-    door_label(p, st, g, d, pr, level, ps->lock, at[locked[k]], &taken);
+    door_label(p, st, g, d, pr, level, locked[k], at[locked[k]], lines[line_of[locked[k]]], &taken);
   }
 done:
   free(taken.at);
+  free(taken.owner);
   free(locked);
   free(at);
   free(lines);
   free(wider);
+  free(line_of);
+  free(stubs);
 }
 
 void cb_cards_map(cb_page *p, const cb_symbols *st0, const cb_dungeon *d, int level, double x, double y,
