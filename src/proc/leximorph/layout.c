@@ -49,6 +49,8 @@ typedef struct placed {
   door_place *jdoor; /* per junction: its door's mark on the corridor to its room */
   double *stub;      /* 2 per door: where its mark sits, on its stub or beside it, page points */
   int *corner;       /* per room: where its entrance badge sits (badge_at) */
+  struct tunnel_lock *locks; /* the padlocks of locked ways on their tunnels (tunnel_locks) */
+  int nlocks;
   long budget;       /* box comparisons left: a sketch of thousands of marks heaped together
                         (a hand-made JSON) leaves the rest where they were rolled, in time */
 } placed;
@@ -448,9 +450,9 @@ static bool junction_corridor(const view *v, const cb_dungeon *d, const cb_sketc
 }
 
 /* A room's marks on the sketch: its tags and keys as every map shows them,
- * then a padlock with the key id for each locked way out of it (way: the
- * room at its other end, 0 for the room's own marks), in a row w wide; one
- * padlock for ways the same key opens (they leave by the room's one door). */
+ * then a padlock with the key id for each locked way out of it whose padlock
+ * is not on its tunnel (way: the room at its other end, 0 for the room's own
+ * marks), in a row w wide; one padlock for ways the same key opens. */
 typedef struct room_marks {
   int n;
   cb_map_mark m[CB_MAP_MAX_MARKS];
@@ -460,12 +462,15 @@ typedef struct room_marks {
 
 static const double MARK_GAP = 1.5; /* points between two marks of a row */
 
-static room_marks marks_of(const cb_symbols *st, const cb_dungeon *d, const cb_room *r) {
+static bool on_tunnel(const placed *pl, const cb_dungeon *d, const cb_room *r, int way);
+
+static room_marks marks_of(const cb_symbols *st, const cb_dungeon *d, const cb_room *r, const placed *pl) {
   room_marks rm = {0};
   rm.n = cb_map_room_marks(NULL, d, r, rm.m);
   for (int i = 0; i < d->npassages && rm.n < CB_MAP_MAX_MARKS; i++) {
     const cb_passage *ps = &d->passages[i];
     if (!ps->lock || !(ps->flags & CB_FLAG_LOCKED) || (ps->from != r->id && ps->to != r->id)) continue;
+    if (on_tunnel(pl, d, r, ps->from == r->id ? ps->to : ps->from)) continue;
     bool shown = false;
     for (int k = 0; k < rm.n && !shown; k++)
       shown = rm.m[k].sym == CB_SYM_LOCKED && strcmp(rm.m[k].text, ps->lock) == 0;
@@ -616,7 +621,7 @@ static void place_fixed(placed *pl, const cb_symbols *st, const cb_dungeon *d, c
     put(pl, (spot){rx_of(v, d, &d->rooms[i]), ry_of(v, d, &d->rooms[i]), half, half, FIRM});
   }
   for (int i = 0; i < d->nrooms; i++) {
-    room_marks rm = marks_of(st, d, &d->rooms[i]);
+    room_marks rm = marks_of(st, d, &d->rooms[i], pl);
     if (rm.n == 0) continue;
     spot c = {0, 0, rm.w / 2, st->badge / 2, FIRM};
     choice ch = {INFINITY, 0, 0, 0, false};
@@ -723,8 +728,252 @@ static void place_stub(placed *pl, const cb_symbols *st, const cb_sketch *sk, co
   put(pl, c);
 }
 
+/* ---- a locked way's padlock on its tunnel, by the room, on the stretch
+ * the way leaves by (as the other maps put it on the passage) ---- */
+
+/* The tunnels as a graph: nodes where tunnels end and where rooms meet them,
+ * edges the stretches of tunnel between (feet along tunnel `tunnel`). */
+typedef struct way_node {
+  double x, y;
+  bool room; /* a room (not behind a secret door) meets the tunnels here: ways stop at it */
+} way_node;
+
+typedef struct way_edge {
+  int a, b, tunnel;
+  double from, to;
+} way_edge;
+
+typedef struct way_graph {
+  way_node *nodes;
+  way_edge *edges;
+  int nnodes, nedges, *at; /* per room: its node, -1 where it meets no tunnel */
+} way_graph;
+
+/* A room's place on a tunnel (feet along it), before the graph is made. */
+typedef struct room_place {
+  int tunnel, room;
+  double along;
+  bool stops;
+} room_place;
+
+/* A locked way's padlock at one of its ends: room (index) and way (the room
+ * at the other end, its id), on tunnel from `from` towards `to` (feet);
+ * shown false where another padlock of its key stands for it. */
+typedef struct tunnel_lock {
+  int room, way, tunnel;
+  const char *key;
+  double from, to, x, y;
+  bool shown;
+} tunnel_lock;
+
+static double along_to(const cb_sketch_tunnel *t, int seg, double f) {
+  double a = 0;
+  for (int i = 0; i < seg; i++)
+    a += hypot(t->points[i + 1].x - t->points[i].x, t->points[i + 1].y - t->points[i].y);
+  return a + f * hypot(t->points[seg + 1].x - t->points[seg].x, t->points[seg + 1].y - t->points[seg].y);
+}
+
+static int end_node(way_graph *g, cb_sketch_point p) {
+  for (int i = 0; i < g->nnodes; i++)
+    if (fabs(g->nodes[i].x - p.x) < 0.01 && fabs(g->nodes[i].y - p.y) < 0.01) return i;
+  g->nodes[g->nnodes] = (way_node){p.x, p.y, false};
+  return g->nnodes++;
+}
+
+static int by_place(const void *a, const void *b) {
+  const room_place *x = a, *y = b;
+  if (x->tunnel != y->tunnel) return x->tunnel - y->tunnel;
+  return (x->along > y->along) - (x->along < y->along);
+}
+
+/* Where each room meets the tunnels: at its junction, or where its door's wall check was rolled. */
+static int room_places(const cb_dungeon *d, const cb_sketch *sk, room_place *rp) {
+  int n = 0;
+  for (int j = 0; j < sk->njunctions; j++) {
+    const cb_sketch_junction *J = &sk->junctions[j];
+    const cb_room *r = room_of(d, J->room);
+    double best = INFINITY, f;
+    int seg;
+    for (int t = 0; t < sk->ntunnels && r; t++) {
+      double dist = nearest(&sk->tunnels[t], J->x, J->y, &seg, &f);
+      if (dist < best)
+        best = dist, rp[n] = (room_place){t, (int)(r - d->rooms), along_to(&sk->tunnels[t], seg, f), true};
+    }
+    n += r && best < 1;
+  }
+  for (int i = 0; i < sk->nwalls; i++) {
+    const cb_sketch_wall *w = &sk->walls[i];
+    for (int k = 0; k < 2; k++) {
+      const cb_room *r = room_of(d, w->rooms[k]);
+      int seg;
+      double f;
+      if (!r || w->tunnel < 0 || w->tunnel >= sk->ntunnels ||
+          nearest(&sk->tunnels[w->tunnel], w->x, w->y, &seg, &f) == INFINITY)
+        continue;
+      rp[n++] = (room_place){w->tunnel, (int)(r - d->rooms), along_to(&sk->tunnels[w->tunnel], seg, f),
+                             w->effect != CB_WALL_SECRET_DOOR};
+    }
+  }
+  qsort(rp, (size_t)n, sizeof *rp, by_place);
+  return n;
+}
+
+static void way_graph_free(way_graph *g) {
+  free(g->nodes), free(g->edges), free(g->at);
+  *g = (way_graph){0};
+}
+
+/* The graph of sk's tunnels and d's rooms on them; false on running out of memory. */
+static bool way_graph_of(const cb_dungeon *d, const cb_sketch *sk, way_graph *g) {
+  size_t nr = (size_t)d->nrooms, np = 2 * (size_t)sk->nwalls + (size_t)sk->njunctions + 1;
+  room_place *rp = malloc(sizeof *rp * np);
+  g->nodes = malloc(sizeof *g->nodes * (2 * (size_t)sk->ntunnels + np));
+  g->edges = malloc(sizeof *g->edges * ((size_t)sk->ntunnels + np));
+  g->at = malloc(sizeof *g->at * (nr + 1));
+  if (!rp || !g->nodes || !g->edges || !g->at) {
+    free(rp), way_graph_free(g);
+    return false;
+  }
+  for (size_t i = 0; i < nr; i++)
+    g->at[i] = -1;
+  int n = room_places(d, sk, rp), k = 0;
+  for (int t = 0; t < sk->ntunnels; t++) {
+    const cb_sketch_tunnel *tu = &sk->tunnels[t];
+    double len = along_to(tu, tu->npoints - 2, 1), at = 0;
+    int a = end_node(g, tu->points[0]), b = end_node(g, tu->points[tu->npoints - 1]), prev = a;
+    for (; k < n && rp[k].tunnel == t; k++) {
+      int node = rp[k].along < 1e-6 ? a : rp[k].along > len - 1e-6 ? b : -1;
+      if (node < 0 && prev != a && rp[k].along - at < 1e-6) node = prev; /* a pair of doors */
+      if (node < 0) {
+        node = g->nnodes++;
+        g->nodes[node] = (way_node){0, 0, false};
+        g->edges[g->nedges++] = (way_edge){prev, node, t, at, rp[k].along};
+        prev = node, at = rp[k].along;
+      }
+      g->nodes[node].room |= rp[k].stops;
+      g->at[rp[k].room] = node;
+    }
+    g->edges[g->nedges++] = (way_edge){prev, b, t, at, len};
+  }
+  free(rp);
+  return true;
+}
+
+/* The stretch of tunnel a way from node `from` to node `to` leaves by,
+ * passing no other room (as the generator walks it): its edge, the side of
+ * it `from` is on (0: a, 1: b); false where none is found (rooms side by
+ * side, or out of memory). */
+static bool leaves_by(const way_graph *g, int from, int to, int *edge, int *side) {
+  double *dist = malloc(sizeof *dist * (size_t)g->nnodes);
+  bool *done = calloc((size_t)g->nnodes, sizeof *done);
+  if (!dist || !done || from == to) {
+    free(dist), free(done);
+    return false;
+  }
+  for (int i = 0; i < g->nnodes; i++)
+    dist[i] = INFINITY;
+  dist[to] = 0;
+  for (;;) {
+    int u = -1;
+    for (int i = 0; i < g->nnodes; i++)
+      if (!done[i] && isfinite(dist[i]) && (u < 0 || dist[i] < dist[u])) u = i;
+    if (u < 0 || u == from) break;
+    done[u] = true;
+    if (u != to && g->nodes[u].room) continue; /* a way stops at the first room */
+    for (int e = 0; e < g->nedges; e++) {
+      const way_edge *w = &g->edges[e];
+      int o = w->a == u ? w->b : w->b == u ? w->a : -1;
+      if (o >= 0 && dist[u] + fabs(w->to - w->from) < dist[o]) dist[o] = dist[u] + fabs(w->to - w->from);
+    }
+  }
+  double best = INFINITY;
+  for (int e = 0; e < g->nedges; e++)
+    for (int s = 0; s < 2; s++) {
+      const way_edge *w = &g->edges[e];
+      int here = s ? w->b : w->a, there = s ? w->a : w->b;
+      double cost = fabs(w->to - w->from) + dist[there];
+      if (here == from && (there != from || s == 0) && cost < best - 1e-9) best = cost, *edge = e, *side = s;
+    }
+  free(dist), free(done);
+  return isfinite(best);
+}
+
+/* Does room r's way to room `way` show its padlock on its tunnel? */
+static bool on_tunnel(const placed *pl, const cb_dungeon *d, const cb_room *r, int way) {
+  for (int i = 0; pl && i < pl->nlocks; i++)
+    if (pl->locks[i].room == r - d->rooms && pl->locks[i].way == way) return true;
+  return false;
+}
+
+/* One end of a locked way: its padlock on the stretch it leaves room `here` by, one for a key's ways
+ * that leave by the same stretch. */
+static void lock_end(placed *pl, const cb_dungeon *d, const way_graph *g, const cb_passage *ps, int here,
+                     int there) {
+  const cb_room *a = cb_dungeon_room(d, here), *b = cb_dungeon_room(d, there);
+  int e = 0, side = 0;
+  if (!a || !b || g->at[a - d->rooms] < 0 || g->at[b - d->rooms] < 0 ||
+      !leaves_by(g, g->at[a - d->rooms], g->at[b - d->rooms], &e, &side))
+    return;
+  const way_edge *w = &g->edges[e];
+  tunnel_lock k = {(int)(a - d->rooms), there, w->tunnel, ps->lock, side ? w->to : w->from,
+                   side ? w->from : w->to, 0, 0, true};
+  for (int i = 0; i < pl->nlocks && k.shown; i++)
+    k.shown = !(pl->locks[i].room == k.room && pl->locks[i].tunnel == k.tunnel &&
+                fabs(pl->locks[i].from - k.from) < 1e-6 && (pl->locks[i].to > pl->locks[i].from) == (k.to > k.from) &&
+                strcmp(pl->locks[i].key, k.key) == 0);
+  pl->locks[pl->nlocks++] = k;
+}
+
+/* Every locked way's padlocks, at both its ends; false on running out of memory. */
+static bool tunnel_locks(placed *pl, const cb_dungeon *d, const cb_sketch *sk) {
+  way_graph g = {0};
+  pl->locks = malloc(sizeof *pl->locks * (2 * (size_t)d->npassages + 1)), pl->nlocks = 0;
+  if (!pl->locks || !way_graph_of(d, sk, &g)) return false;
+  for (int i = 0; i < d->npassages; i++) {
+    const cb_passage *ps = &d->passages[i];
+    if (!ps->lock || !(ps->flags & CB_FLAG_LOCKED) || !ps->to || ps->from == ps->to) continue;
+    lock_end(pl, d, &g, ps, ps->from, ps->to);
+    lock_end(pl, d, &g, ps, ps->to, ps->from);
+  }
+  way_graph_free(&g);
+  return true;
+}
+
+/* A point `along` feet along tunnel t. */
+static cb_sketch_point point_along(const cb_sketch_tunnel *t, double along) {
+  return walk(t, 0, 0, fmax(0, along));
+}
+
+/* Padlock k: on its stretch, the nearest place to its room (beyond the
+ * foot of the room's door) that covers nothing. */
+static void place_lock(placed *pl, const cb_symbols *st, const cb_dungeon *d, const cb_sketch *sk,
+                       const view *v, tunnel_lock *k) {
+  const cb_sketch_tunnel *t = &sk->tunnels[k->tunnel];
+  const cb_room *r = &d->rooms[k->room];
+  double dir = k->to > k->from ? 1 : -1, from = k->from, f;
+  int seg;
+  /* the door's foot sits level with the room's box: start beyond it */
+  if (nearest(t, (rx_of(v, d, r) - v->ox) / v->s, (ry_of(v, d, r) - v->oy) / v->s, &seg, &f) < INFINITY) {
+    double foot = along_to(t, seg, f);
+    if ((foot - from) * dir > 0 && (k->to - foot) * dir > 0) from = foot;
+  }
+  spot c = {0, 0, cb_symbol_badge_width(st, CB_SYM_LOCKED, k->key) / 2, st->badge / 2, FIRM};
+  double len = fabs(k->to - from) * v->s, start = fmin(c.hw + v->tw / 2, len / 2), end = fmax(start, len - c.hw);
+  cb_sketch_point q = point_along(t, from + dir * start / v->s);
+  choice ch = {INFINITY, px(v, q.x), py(v, q.y), 0, false};
+  gather(pl, c, ch.x, ch.y, end - start + 2 * c.hw);
+  for (double at = start; at <= end && !ch.found; at += 0.5) {
+    q = point_along(t, from + dir * at / v->s);
+    c.x = px(v, q.x), c.y = py(v, q.y);
+    consider(&ch, pl, c, 0);
+  }
+  k->x = c.x = ch.x, k->y = c.y = ch.y;
+  put(pl, c);
+}
+
 static void free_marks(view *v) {
   free(v->pl.spots), free(v->pl.junction), free(v->pl.wall), free(v->pl.stub), free(v->pl.corner);
+  free(v->pl.locks);
   free(v->pl.near), free(v->pl.segs), free(v->pl.samples);
   v->pl = (placed){0};
 }
@@ -734,7 +983,8 @@ static void free_marks(view *v) {
 static void place_marks(const cb_symbols *st, const cb_dungeon *d, const cb_sketch *sk, view *v) {
   placed *pl = &v->pl;
   size_t nj = (size_t)sk->njunctions, nw = (size_t)sk->nwalls, nr = (size_t)d->nrooms;
-  size_t ns = 2 * nr + 2 * nj + 2 * nw + (size_t)sk->ndoors + (size_t)sk->nsectors + 5; /* 4: the frame */
+  size_t ns = 2 * nr + 2 * nj + 2 * nw + (size_t)sk->ndoors + (size_t)sk->nsectors + 2 * (size_t)d->npassages +
+              5; /* 4: the frame */
   pl->spots = malloc(sizeof *pl->spots * ns), pl->junction = malloc(sizeof(double) * (2 * nj + 1));
   pl->wall = malloc(sizeof *pl->wall * (2 * nw + nj + 1)),
   pl->stub = malloc(sizeof(double) * (2 * (size_t)sk->ndoors + 1));
@@ -748,6 +998,7 @@ static void place_marks(const cb_symbols *st, const cb_dungeon *d, const cb_sket
     return;
   }
   pl->jdoor = pl->wall + 2 * nw, pl->budget = PLACING_BUDGET;
+  if (!tunnel_locks(pl, d, sk)) pl->nlocks = 0; /* out of memory: the padlocks stay by their rooms */
   place_fixed(pl, st, d, sk, v);
   /* the least free first: doors' marks keep to their corridors, junctions' to their tunnels
    * (the sectors' captions come last, in paper, clear of them all) */
@@ -778,6 +1029,8 @@ static void place_marks(const cb_symbols *st, const cb_dungeon *d, const cb_sket
     pl->junction[2 * j] = px(v, sk->junctions[j].x), pl->junction[2 * j + 1] = py(v, sk->junctions[j].y);
     if (s != CB_SYM_SK_ROOM && s != CB_SYM_SK_JUNCTION) place_junction(pl, st, sk, v, j);
   }
+  for (int i = 0; i < pl->nlocks; i++)
+    if (pl->locks[i].shown) place_lock(pl, st, d, sk, v, &pl->locks[i]);
 }
 
 /* ---- drawing ---- */
@@ -798,7 +1051,7 @@ static void room_box(cb_page *p, const cb_symbols *st, const view *v, const cb_d
   snprintf(num, sizeof num, "%d", r->number);
   cb_page_role(p, CB_ROLE_NUMBER, r->id, 0);
   cb_sketch_mark(p, st, CB_SYM_SK_ROOM, num, x, y, 1, 0, 0, -1, v->room);
-  room_marks rm = marks_of(st, d, r);
+  room_marks rm = marks_of(st, d, r, &v->pl);
   badge_at(st, v, x, y, v->pl.corner ? v->pl.corner[r - d->rooms] : 0, rm.w, &bx, &by);
   double at = bx - rm.w / 2;
   for (int k = 0; k < rm.n; k++) {
@@ -891,6 +1144,15 @@ static void marks(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const c
     room_box(p, st, v, d, &d->rooms[i], used);
     *used |= CB_SYMBOL_BIT(CB_SYM_SK_ROOM);
   }
+  /* the padlocks on their tunnels, over them */
+  for (int i = 0; i < v->pl.nlocks; i++) {
+    const tunnel_lock *k = &v->pl.locks[i];
+    if (!k->shown) continue;
+    cb_page_role(p, CB_ROLE_PASSAGE_MARK, d->rooms[k->room].id, k->way);
+    cb_symbol_badge(p, st, CB_SYM_LOCKED, k->key, k->x, k->y);
+    *used |= CB_SYMBOL_BIT(CB_SYM_LOCKED);
+  }
+  cb_page_role(p, CB_ROLE_NONE, 0, 0);
 }
 
 /* A bar of 60-ft lengths, half black and half white, with its feet. */
