@@ -48,11 +48,11 @@ typedef struct placed {
   door_place *wall;  /* 2 per wall: its door's mark on the corridor to each room */
   door_place *jdoor; /* per junction: its door's mark on the corridor to its room */
   double *stub;      /* 2 per door: where its mark sits, on its stub or beside it, page points */
-  int *corner;       /* per room: where its entrance badge sits (badge_at) */
+  double *row; /* per room: where each of its row's marks sits (CB_MAP_MAX_MARKS centres; NAN: not placed) */
   struct tunnel_lock *locks; /* the padlocks of locked ways on their tunnels (tunnel_locks) */
   int nlocks;
-  long budget;       /* box comparisons left: a sketch of thousands of marks heaped together
-                        (a hand-made JSON) leaves the rest where they were rolled, in time */
+  long budget; /* box comparisons left: a sketch of thousands of marks heaped together
+                  (a hand-made JSON) leaves the rest where they were rolled, in time */
 } placed;
 /* Far more than a sheet of a hundred rooms needs (some 10^5). */
 static const long PLACING_BUDGET = 20000000;
@@ -620,19 +620,6 @@ static void place_fixed(placed *pl, const cb_symbols *st, const cb_dungeon *d, c
     double half = v->room / 2 + st->line;
     put(pl, (spot){rx_of(v, d, &d->rooms[i]), ry_of(v, d, &d->rooms[i]), half, half, FIRM});
   }
-  for (int i = 0; i < d->nrooms; i++) {
-    room_marks rm = marks_of(st, d, &d->rooms[i], pl);
-    if (rm.n == 0) continue;
-    spot c = {0, 0, rm.w / 2, st->badge / 2, FIRM};
-    choice ch = {INFINITY, 0, 0, 0, false};
-    gather(pl, c, rx_of(v, d, &d->rooms[i]), ry_of(v, d, &d->rooms[i]), v->room + c.hw * 2 + 2);
-    for (int k = 0; k < 8; k++) {
-      badge_at(st, v, rx_of(v, d, &d->rooms[i]), ry_of(v, d, &d->rooms[i]), k, rm.w, &c.x, &c.y);
-      consider(&ch, pl, c, k);
-    }
-    pl->corner[i] = (int)ch.aux, c.x = ch.x, c.y = ch.y;
-    put(pl, c);
-  }
   for (int j = 0; j < sk->njunctions; j++)
     if (junction_symbol(sk->junctions[j].effect) == CB_SYM_SK_JUNCTION)
       put(pl, mark_spot(st, v, CB_SYM_SK_JUNCTION, px(v, sk->junctions[j].x), py(v, sk->junctions[j].y)));
@@ -643,6 +630,68 @@ static void place_fixed(placed *pl, const cb_symbols *st, const cb_dungeon *d, c
     if (s == CB_SYM_SK_BRANCH || s == CB_SYM_SK_BLOCKED) put(pl, wall_spot(v, &f, 1.4, 0.45));
     if (s == CB_SYM_SK_DIAGONALS) put(pl, wall_spot(v, &f, 1.0, 1.3));
     if (s == CB_SYM_STAIRS) put(pl, wall_spot(v, &f, 1.8, st->badge * 0.5 / v->tw));
+  }
+}
+
+/* Where the middle of a row of marks w wide sits by a room's box at (x, y):
+ * 0-7 as badge_at, 8-11 above or below the box flush with a side of it,
+ * 12-15 beside it flush with its top or foot. */
+static void row_at(const cb_symbols *st, const view *v, double x, double y, int k, double w, double *bx,
+                   double *by) {
+  static const int sx[] = {-1, 1, -1, 1}, sy[] = {-1, -1, 1, 1};
+  double half = v->room / 2;
+  if (k < 8)
+    badge_at(st, v, x, y, k, w, bx, by);
+  else if (k < 12)
+    *bx = x + sx[k - 8] * (half - w / 2), *by = y + sy[k - 8] * (half + st->badge / 2 + 1);
+  else
+    *bx = x + sx[k - 12] * (half + w / 2 + 1), *by = y + sy[k - 12] * (half - st->badge / 2);
+}
+
+/* The best of the 16 places by room i's box for a row of marks w wide; put there. */
+static choice place_row(placed *pl, const cb_symbols *st, const cb_dungeon *d, const view *v, int i,
+                        double w) {
+  double x = rx_of(v, d, &d->rooms[i]), y = ry_of(v, d, &d->rooms[i]);
+  spot c = {0, 0, w / 2, st->badge / 2, FIRM};
+  choice ch = {INFINITY, x, y, 0, false};
+  gather(pl, c, x, y, v->room + w + st->badge * 2 + 2);
+  for (int k = 0; k < 16; k++) {
+    row_at(st, v, x, y, k, w, &c.x, &c.y);
+    consider(&ch, pl, c, k);
+  }
+  c.x = ch.x, c.y = ch.y;
+  put(pl, c);
+  return ch;
+}
+
+/* Each room's row of marks on the freest corner or side of its box; where
+ * none is clear, each mark where it is clearest, if that covers less. */
+static void place_rows(placed *pl, const cb_symbols *st, const cb_dungeon *d, const view *v) {
+  for (int i = 0; i < d->nrooms; i++) {
+    room_marks rm = marks_of(st, d, &d->rooms[i], pl);
+    double *at = &pl->row[2 * CB_MAP_MAX_MARKS * i];
+    int before = pl->nspots;
+    if (rm.n == 0) continue;
+    choice whole = place_row(pl, st, d, v, i, rm.w);
+    double edge = whole.x - rm.w / 2;
+    for (int k = 0; k < rm.n; k++) {
+      double w = cb_symbol_badge_width(st, rm.m[k].sym, rm.m[k].text);
+      at[2 * k] = edge + w / 2, at[2 * k + 1] = whole.y, edge += w + MARK_GAP;
+    }
+    if (whole.found || rm.n < 2) continue;
+    /* apart: each mark by itself */
+    pl->nspots = before;
+    double cost = 0, apart[2 * CB_MAP_MAX_MARKS];
+    for (int k = 0; k < rm.n; k++) {
+      choice one = place_row(pl, st, d, v, i, cb_symbol_badge_width(st, rm.m[k].sym, rm.m[k].text));
+      cost += one.cost, apart[2 * k] = one.x, apart[2 * k + 1] = one.y;
+    }
+    if (cost < whole.cost) {
+      memcpy(at, apart, sizeof(double) * 2 * (size_t)rm.n);
+      continue;
+    }
+    pl->nspots = before;
+    place_row(pl, st, d, v, i, rm.w);
   }
 }
 
@@ -760,10 +809,10 @@ typedef struct room_place {
  * at the other end, its id), on tunnel from `from` towards `to` (feet);
  * shown false where another padlock of its key stands for it. */
 typedef struct tunnel_lock {
-  int room, way, tunnel;
+  int room, way, tunnel, shown_by; /* shown_by: the padlock that shows it (its index) */
   const char *key;
   double from, to, x, y;
-  bool shown;
+  bool shown, placed; /* placed: on or beside its stretch; else in its room's row */
 } tunnel_lock;
 
 static double along_to(const cb_sketch_tunnel *t, int seg, double f) {
@@ -898,10 +947,11 @@ static bool leaves_by(const way_graph *g, int from, int to, int *edge, int *side
   return isfinite(best);
 }
 
-/* Does room r's way to room `way` show its padlock on its tunnel? */
+/* Does room r's way to room `way` show its padlock by its tunnel (not in the room's row)? */
 static bool on_tunnel(const placed *pl, const cb_dungeon *d, const cb_room *r, int way) {
   for (int i = 0; pl && i < pl->nlocks; i++)
-    if (pl->locks[i].room == r - d->rooms && pl->locks[i].way == way) return true;
+    if (pl->locks[i].room == r - d->rooms && pl->locks[i].way == way)
+      return pl->locks[pl->locks[i].shown_by].placed;
   return false;
 }
 
@@ -915,12 +965,17 @@ static void lock_end(placed *pl, const cb_dungeon *d, const way_graph *g, const 
       !leaves_by(g, g->at[a - d->rooms], g->at[b - d->rooms], &e, &side))
     return;
   const way_edge *w = &g->edges[e];
-  tunnel_lock k = {(int)(a - d->rooms), there, w->tunnel, ps->lock, side ? w->to : w->from,
-                   side ? w->from : w->to, 0, 0, true};
-  for (int i = 0; i < pl->nlocks && k.shown; i++)
-    k.shown = !(pl->locks[i].room == k.room && pl->locks[i].tunnel == k.tunnel &&
-                fabs(pl->locks[i].from - k.from) < 1e-6 && (pl->locks[i].to > pl->locks[i].from) == (k.to > k.from) &&
-                strcmp(pl->locks[i].key, k.key) == 0);
+  tunnel_lock k = {(int)(a - d->rooms),    there, w->tunnel, pl->nlocks, ps->lock, side ? w->to : w->from,
+                   side ? w->from : w->to, 0,     0,         true,       false};
+  for (int i = 0; i < pl->nlocks && k.shown; i++) {
+    const tunnel_lock *o = &pl->locks[i];
+    bool same_key = o->shown && o->tunnel == k.tunnel && strcmp(o->key, k.key) == 0;
+    /* one for the ways that leave by the same stretch, and one for a way that is one stretch long */
+    if ((same_key && o->room == k.room && fabs(o->from - k.from) < 1e-6 && fabs(o->to - k.to) < 1e-6) ||
+        (same_key && o->way == b->id && o->room == b - d->rooms && fabs(o->from - k.to) < 1e-6 &&
+         fabs(o->to - k.from) < 1e-6))
+      k.shown = false, k.shown_by = i;
+  }
   pl->locks[pl->nlocks++] = k;
 }
 
@@ -945,9 +1000,12 @@ static cb_sketch_point point_along(const cb_sketch_tunnel *t, double along) {
 }
 
 /* Padlock k: on its stretch, the nearest place to its room (beyond the
- * foot of the room's door) that covers nothing. */
+ * foot of the room's door) that covers nothing; else beside the stretch;
+ * else (a stretch shorter than a padlock, between rooms) in its room's row.
+ * Covering a little of a line's mark or a junction's dot (10 points square
+ * of a sign's weight) is no matter: the padlock reads over them. */
 static void place_lock(placed *pl, const cb_symbols *st, const cb_dungeon *d, const cb_sketch *sk,
-                       const view *v, tunnel_lock *k) {
+                       const view *v, tunnel_lock *k, bool again) {
   const cb_sketch_tunnel *t = &sk->tunnels[k->tunnel];
   const cb_room *r = &d->rooms[k->room];
   double dir = k->to > k->from ? 1 : -1, from = k->from, f;
@@ -958,21 +1016,29 @@ static void place_lock(placed *pl, const cb_symbols *st, const cb_dungeon *d, co
     if ((foot - from) * dir > 0 && (k->to - foot) * dir > 0) from = foot;
   }
   spot c = {0, 0, cb_symbol_badge_width(st, CB_SYM_LOCKED, k->key) / 2, st->badge / 2, FIRM};
-  double len = fabs(k->to - from) * v->s, start = fmin(c.hw + v->tw / 2, len / 2), end = fmax(start, len - c.hw);
+  double len = fabs(k->to - from) * v->s, start = fmin(c.hw + v->tw / 2, len / 2),
+         end = fmax(start, len - c.hw);
+  double out = v->tw / 2 + c.hh + 1; /* beside the stretch: its centre this far off the tunnel's */
   cb_sketch_point q = point_along(t, from + dir * start / v->s);
   choice ch = {INFINITY, px(v, q.x), py(v, q.y), 0, false};
-  gather(pl, c, ch.x, ch.y, end - start + 2 * c.hw);
-  for (double at = start; at <= end && !ch.found; at += 0.5) {
-    q = point_along(t, from + dir * at / v->s);
-    c.x = px(v, q.x), c.y = py(v, q.y);
-    consider(&ch, pl, c, 0);
-  }
-  k->x = c.x = ch.x, k->y = c.y = ch.y;
+  gather(pl, c, ch.x, ch.y, end - start + 2 * c.hw + out);
+  for (int beside = 0; beside < 3 && !ch.found; beside++)
+    for (double at = start; at <= end && !ch.found; at += 0.5) {
+      q = point_along(t, from + dir * at / v->s);
+      cb_sketch_point ahead = point_along(t, from + dir * (at + 0.5) / v->s);
+      double ux = ahead.x - q.x, uy = ahead.y - q.y, l = hypot(ux, uy), side = beside == 2 ? -out : out;
+      c.x = px(v, q.x), c.y = py(v, q.y);
+      if (beside && l > 0) c.x += -uy / l * side, c.y += ux / l * side;
+      if (beside == 0 || l > 0) consider(&ch, pl, c, 0);
+    }
+  /* it would cover more than a little of a dot or a wall's hatch: in its room's row (the first time) */
+  if (ch.cost >= 10 * SIGN && !again) return;
+  k->placed = true, k->x = c.x = ch.x, k->y = c.y = ch.y;
   put(pl, c);
 }
 
 static void free_marks(view *v) {
-  free(v->pl.spots), free(v->pl.junction), free(v->pl.wall), free(v->pl.stub), free(v->pl.corner);
+  free(v->pl.spots), free(v->pl.junction), free(v->pl.wall), free(v->pl.stub), free(v->pl.row);
   free(v->pl.locks);
   free(v->pl.near), free(v->pl.segs), free(v->pl.samples);
   v->pl = (placed){0};
@@ -983,23 +1049,36 @@ static void free_marks(view *v) {
 static void place_marks(const cb_symbols *st, const cb_dungeon *d, const cb_sketch *sk, view *v) {
   placed *pl = &v->pl;
   size_t nj = (size_t)sk->njunctions, nw = (size_t)sk->nwalls, nr = (size_t)d->nrooms;
-  size_t ns = 2 * nr + 2 * nj + 2 * nw + (size_t)sk->ndoors + (size_t)sk->nsectors + 2 * (size_t)d->npassages +
-              5; /* 4: the frame */
+  size_t ns = 2 * nr + 2 * nj + 2 * nw + (size_t)sk->ndoors + (size_t)sk->nsectors +
+              2 * (size_t)d->npassages + 5; /* 4: the frame */
   pl->spots = malloc(sizeof *pl->spots * ns), pl->junction = malloc(sizeof(double) * (2 * nj + 1));
   pl->wall = malloc(sizeof *pl->wall * (2 * nw + nj + 1)),
   pl->stub = malloc(sizeof(double) * (2 * (size_t)sk->ndoors + 1));
-  pl->corner = calloc(nr + 1, sizeof *pl->corner), pl->near = malloc(sizeof *pl->near * ns);
+  pl->row = malloc(sizeof *pl->row * (2 * CB_MAP_MAX_MARKS * nr + 1)),
+  pl->near = malloc(sizeof *pl->near * ns);
   size_t nsegs = (size_t)sk->ndoors * CB_STUB_POINTS + 1;
   for (int t = 0; t < sk->ntunnels; t++)
     nsegs += (size_t)sk->tunnels[t].npoints;
   pl->segs = malloc(sizeof *pl->segs * nsegs);
-  if (!pl->spots || !pl->junction || !pl->wall || !pl->stub || !pl->corner || !pl->near || !pl->segs) {
+  if (!pl->spots || !pl->junction || !pl->wall || !pl->stub || !pl->row || !pl->near || !pl->segs) {
     free_marks(v);
     return;
   }
   pl->jdoor = pl->wall + 2 * nw, pl->budget = PLACING_BUDGET;
+  for (size_t i = 0; i < 2 * CB_MAP_MAX_MARKS * nr; i++)
+    pl->row[i] = NAN;
   if (!tunnel_locks(pl, d, sk)) pl->nlocks = 0; /* out of memory: the padlocks stay by their rooms */
   place_fixed(pl, st, d, sk, v);
+  /* the padlocks by their rooms before the rows of marks, which show those with no place on their tunnels */
+  /* which padlocks have a place by their rooms (the rest go in the rooms' rows), then the rows
+   * before the padlocks, which keep those places or the nearest others */
+  int before = pl->nspots;
+  for (int i = 0; i < pl->nlocks; i++)
+    if (pl->locks[i].shown) place_lock(pl, st, d, sk, v, &pl->locks[i], false);
+  pl->nspots = before;
+  place_rows(pl, st, d, v);
+  for (int i = 0; i < pl->nlocks; i++)
+    if (pl->locks[i].placed) place_lock(pl, st, d, sk, v, &pl->locks[i], true);
   /* the least free first: doors' marks keep to their corridors, junctions' to their tunnels
    * (the sectors' captions come last, in paper, clear of them all) */
   for (int i = 0; i < sk->nwalls; i++) {
@@ -1029,8 +1108,6 @@ static void place_marks(const cb_symbols *st, const cb_dungeon *d, const cb_sket
     pl->junction[2 * j] = px(v, sk->junctions[j].x), pl->junction[2 * j + 1] = py(v, sk->junctions[j].y);
     if (s != CB_SYM_SK_ROOM && s != CB_SYM_SK_JUNCTION) place_junction(pl, st, sk, v, j);
   }
-  for (int i = 0; i < pl->nlocks; i++)
-    if (pl->locks[i].shown) place_lock(pl, st, d, sk, v, &pl->locks[i]);
 }
 
 /* ---- drawing ---- */
@@ -1052,7 +1129,8 @@ static void room_box(cb_page *p, const cb_symbols *st, const view *v, const cb_d
   cb_page_role(p, CB_ROLE_NUMBER, r->id, 0);
   cb_sketch_mark(p, st, CB_SYM_SK_ROOM, num, x, y, 1, 0, 0, -1, v->room);
   room_marks rm = marks_of(st, d, r, &v->pl);
-  badge_at(st, v, x, y, v->pl.corner ? v->pl.corner[r - d->rooms] : 0, rm.w, &bx, &by);
+  badge_at(st, v, x, y, 0, rm.w, &bx, &by);
+  const double *row = v->pl.row ? &v->pl.row[2 * CB_MAP_MAX_MARKS * (r - d->rooms)] : NULL;
   double at = bx - rm.w / 2;
   for (int k = 0; k < rm.n; k++) {
     double w = cb_symbol_badge_width(st, rm.m[k].sym, rm.m[k].text);
@@ -1060,7 +1138,9 @@ static void room_box(cb_page *p, const cb_symbols *st, const view *v, const cb_d
       cb_page_role(p, CB_ROLE_PASSAGE_MARK, r->id, rm.way[k]);
     else
       cb_page_role(p, CB_ROLE_ROOM_MARK, r->id, 0);
-    cb_symbol_badge(p, st, rm.m[k].sym, rm.m[k].text, at + w / 2, by);
+    bool at_row = row && !isnan(row[2 * k]);
+    cb_symbol_badge(p, st, rm.m[k].sym, rm.m[k].text, at_row ? row[2 * k] : at + w / 2,
+                    at_row ? row[2 * k + 1] : by);
     *used |= cb_map_mark_symbols(&rm.m[k]);
     at += w + MARK_GAP;
   }
@@ -1147,7 +1227,7 @@ static void marks(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const c
   /* the padlocks on their tunnels, over them */
   for (int i = 0; i < v->pl.nlocks; i++) {
     const tunnel_lock *k = &v->pl.locks[i];
-    if (!k->shown) continue;
+    if (!k->shown || !k->placed) continue;
     cb_page_role(p, CB_ROLE_PASSAGE_MARK, d->rooms[k->room].id, k->way);
     cb_symbol_badge(p, st, CB_SYM_LOCKED, k->key, k->x, k->y);
     *used |= CB_SYMBOL_BIT(CB_SYM_LOCKED);
