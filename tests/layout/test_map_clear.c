@@ -1732,7 +1732,8 @@ static cb_dungeon *leximorph_of(int seed, int sectors) {
 /* How many of leximorph's rooms show one key's padlock twice side by side (a badge for each way it
  * locks out of the room's one door: seed 23's room 1 did), the first into first. Padlocks of one key
  * on two stretches of tunnel out of one room say that both ways are locked (issue 22): the two
- * key ids count when on one line less than 28 pt apart (a row's are one padlock apart, some 26 pt; a room's width between: 31 pt and more). */
+ * key ids count when on one line less than 28 pt apart (a row's are one padlock apart, some 26 pt; a room's
+ * width between: 31 pt and more). */
 static int padlocks_twice(const cb_page *p, const char *what, char *first, size_t cap) {
   int n = 0;
   for (int i = 0; i < p->nitems; i++) {

@@ -26,6 +26,9 @@ typedef struct spot {
  * debris, a junction's dot), a line's mark (a wall's hatch, a side passage);
  * a sector's caption weighs 2 ft of tunnel as 10 (label_hits) */
 static const double FIRM = 1000, WORD = 600, SIGN = 20, LINE = 5;
+/* What a room's row or a padlock may cover and stay where it is: a little of a junction's dot or a
+ * wall's hatch (10 points square of a sign's weight); more is a cover of a room or another mark. */
+#define HEAVY (10 * SIGN)
 
 /* A door's mark: `where` along its corridor (0..1), or, where the corridor
  * has no room for it, beside the corridor's foot at (x, y) on the tunnel wall. */
@@ -648,51 +651,126 @@ static void row_at(const cb_symbols *st, const view *v, double x, double y, int 
     *bx = x + sx[k - 12] * (half + w / 2 + 1), *by = y + sy[k - 12] * (half - st->badge / 2);
 }
 
+/* Is room i's box nearer (x, y) than any other room's, by a point? */
+static bool nearest_own(const cb_dungeon *d, const view *v, int i, double x, double y) {
+  double half = v->room / 2, dx = fmax(0, fabs(x - rx_of(v, d, &d->rooms[i])) - half),
+         dy = fmax(0, fabs(y - ry_of(v, d, &d->rooms[i])) - half), own = hypot(dx, dy) + 1;
+  for (int j = 0; j < d->nrooms; j++) {
+    if (j == i) continue;
+    double ox = fabs(x - rx_of(v, d, &d->rooms[j])) - half, oy = fabs(y - ry_of(v, d, &d->rooms[j])) - half;
+    if (ox >= own || oy >= own) continue; /* farther on one axis alone */
+    ox = fmax(0, ox), oy = fmax(0, oy);
+    if (ox * ox + oy * oy < own * own) return false;
+  }
+  return true;
+}
+
+/* Spot c by room i `out` points off its box: considered where it covers
+ * less than the best so far and (out beyond the first ring) is nearer room i
+ * than any other. */
+static void consider_out(choice *ch, placed *pl, const cb_dungeon *d, const view *v, int i, spot c,
+                         double out) {
+  if (out > 0 && (cover(pl, c, ch->cost) >= ch->cost || !nearest_own(d, v, i, c.x, c.y))) return;
+  consider(ch, pl, c, 16);
+}
+
 /* The best of the 16 places by room i's box for a row of marks w wide; put there. */
 static choice place_row(placed *pl, const cb_symbols *st, const cb_dungeon *d, const view *v, int i,
                         double w) {
   double x = rx_of(v, d, &d->rooms[i]), y = ry_of(v, d, &d->rooms[i]);
   spot c = {0, 0, w / 2, st->badge / 2, FIRM};
   choice ch = {INFINITY, x, y, 0, false};
-  gather(pl, c, x, y, v->room + w + st->badge * 2 + 2);
+  gather(pl, c, x, y, v->room + w + st->badge * 4 + 6);
   for (int k = 0; k < 16; k++) {
     row_at(st, v, x, y, k, w, &c.x, &c.y);
     consider(&ch, pl, c, k);
+  }
+  /* none clear: along the box's sides, a point at a time, then up to three badges further out where
+   * the row is still nearer its own room than any other */
+  double half = v->room / 2;
+  for (int ring = 0; ring < 4 && ch.cost >= HEAVY; ring++) {
+    double out = ring * (st->badge + 1);
+    for (double t = -half - w / 2 + 2; t <= half + w / 2 - 2 && ch.cost >= HEAVY; t += 1)
+      for (int sgn = -1; sgn <= 1; sgn += 2) {
+        c.x = x + t, c.y = y + sgn * (half + st->badge / 2 + 1 + out);
+        consider_out(&ch, pl, d, v, i, c, out);
+      }
+    for (double t = -half - st->badge / 2 - out; t <= half + st->badge / 2 + out && ch.cost >= HEAVY; t += 1)
+      for (int sgn = -1; sgn <= 1; sgn += 2) {
+        c.x = x + sgn * (half + w / 2 + 1 + out), c.y = y + t;
+        consider_out(&ch, pl, d, v, i, c, out);
+      }
   }
   c.x = ch.x, c.y = ch.y;
   put(pl, c);
   return ch;
 }
 
-/* Each room's row of marks on the freest corner or side of its box; where
- * none is clear, each mark where it is clearest, if that covers less. */
-static void place_rows(placed *pl, const cb_symbols *st, const cb_dungeon *d, const view *v) {
-  for (int i = 0; i < d->nrooms; i++) {
-    room_marks rm = marks_of(st, d, &d->rooms[i], pl);
-    double *at = &pl->row[2 * CB_MAP_MAX_MARKS * i];
-    int before = pl->nspots;
-    if (rm.n == 0) continue;
-    choice whole = place_row(pl, st, d, v, i, rm.w);
-    double edge = whole.x - rm.w / 2;
-    for (int k = 0; k < rm.n; k++) {
-      double w = cb_symbol_badge_width(st, rm.m[k].sym, rm.m[k].text);
-      at[2 * k] = edge + w / 2, at[2 * k + 1] = whole.y, edge += w + MARK_GAP;
-    }
-    if (whole.found || rm.n < 2) continue;
-    /* apart: each mark by itself */
-    pl->nspots = before;
-    double cost = 0, apart[2 * CB_MAP_MAX_MARKS];
-    for (int k = 0; k < rm.n; k++) {
-      choice one = place_row(pl, st, d, v, i, cb_symbol_badge_width(st, rm.m[k].sym, rm.m[k].text));
-      cost += one.cost, apart[2 * k] = one.x, apart[2 * k + 1] = one.y;
-    }
-    if (cost < whole.cost) {
-      memcpy(at, apart, sizeof(double) * 2 * (size_t)rm.n);
-      continue;
-    }
-    pl->nspots = before;
-    place_row(pl, st, d, v, i, rm.w);
+/* How many of the 16 places by room i's box a row w wide has clear. */
+static int row_freedom(placed *pl, const cb_symbols *st, const cb_dungeon *d, const view *v, int i,
+                       double w) {
+  double x = rx_of(v, d, &d->rooms[i]), y = ry_of(v, d, &d->rooms[i]);
+  spot c = {0, 0, w / 2, st->badge / 2, FIRM};
+  int n = 0;
+  gather(pl, c, x, y, v->room + w + st->badge * 2 + 2);
+  for (int k = 0; k < 16; k++) {
+    row_at(st, v, x, y, k, w, &c.x, &c.y);
+    n += cover(pl, c, 1) <= 0;
   }
+  pl->local = false;
+  return n;
+}
+
+/* Room indices by the places their rows have clear, the fewest first (a
+ * row with one place takes it before a freer row can). */
+typedef struct freedom {
+  int clear, room;
+} freedom;
+
+static int by_freedom(const void *a, const void *b) {
+  const freedom *x = a, *y = b;
+  return x->clear != y->clear ? x->clear - y->clear : x->room - y->room;
+}
+
+/* Room i's row of marks on the freest place by its box; where none is
+ * clear, each mark where it is clearest, if that covers less. */
+static void place_room_row(placed *pl, const cb_symbols *st, const cb_dungeon *d, const view *v, int i) {
+  room_marks rm = marks_of(st, d, &d->rooms[i], pl);
+  double *at = &pl->row[2 * CB_MAP_MAX_MARKS * i];
+  int before = pl->nspots;
+  if (rm.n == 0) return;
+  choice whole = place_row(pl, st, d, v, i, rm.w);
+  double edge = whole.x - rm.w / 2;
+  for (int k = 0; k < rm.n; k++) {
+    double w = cb_symbol_badge_width(st, rm.m[k].sym, rm.m[k].text);
+    at[2 * k] = edge + w / 2, at[2 * k + 1] = whole.y, edge += w + MARK_GAP;
+  }
+  if (whole.cost < HEAVY || rm.n < 2) return;
+  /* apart: each mark by itself */
+  pl->nspots = before;
+  double cost = 0, apart[2 * CB_MAP_MAX_MARKS];
+  for (int k = 0; k < rm.n; k++) {
+    choice one = place_row(pl, st, d, v, i, cb_symbol_badge_width(st, rm.m[k].sym, rm.m[k].text));
+    cost += one.cost, apart[2 * k] = one.x, apart[2 * k + 1] = one.y;
+  }
+  if (cost < whole.cost) {
+    memcpy(at, apart, sizeof(double) * 2 * (size_t)rm.n);
+    return;
+  }
+  pl->nspots = before;
+  place_row(pl, st, d, v, i, rm.w);
+}
+
+/* Each room's row of marks (place_room_row), the rows with the fewest clear
+ * places first (a row with one place takes it before a freer row can). */
+static void place_rows(placed *pl, const cb_symbols *st, const cb_dungeon *d, const view *v) {
+  freedom *order = malloc(sizeof *order * ((size_t)d->nrooms + 1));
+  for (int i = 0; i < d->nrooms && order; i++)
+    order[i] = (freedom){row_freedom(pl, st, d, v, i, marks_of(st, d, &d->rooms[i], pl).w), i};
+  if (order) qsort(order, (size_t)d->nrooms, sizeof *order, by_freedom);
+  for (int o = 0; o < d->nrooms; o++)
+    place_room_row(pl, st, d, v, order ? order[o].room : o);
+  free(order);
 }
 
 /* Junction j's mark: at the junction, else along one of the tunnels through it. */
@@ -1032,7 +1110,7 @@ static void place_lock(placed *pl, const cb_symbols *st, const cb_dungeon *d, co
       if (beside == 0 || l > 0) consider(&ch, pl, c, 0);
     }
   /* it would cover more than a little of a dot or a wall's hatch: in its room's row (the first time) */
-  if (ch.cost >= 10 * SIGN && !again) return;
+  if (ch.cost >= HEAVY && !again) return;
   k->placed = true, k->x = c.x = ch.x, k->y = c.y = ch.y;
   put(pl, c);
 }
@@ -1049,7 +1127,8 @@ static void free_marks(view *v) {
 static void place_marks(const cb_symbols *st, const cb_dungeon *d, const cb_sketch *sk, view *v) {
   placed *pl = &v->pl;
   size_t nj = (size_t)sk->njunctions, nw = (size_t)sk->nwalls, nr = (size_t)d->nrooms;
-  size_t ns = 2 * nr + 2 * nj + 2 * nw + (size_t)sk->ndoors + (size_t)sk->nsectors +
+  /* a room's box and its row's marks, apart (place_room_row) */
+  size_t ns = nr + CB_MAP_MAX_MARKS * nr + 2 * nj + 2 * nw + (size_t)sk->ndoors + (size_t)sk->nsectors +
               2 * (size_t)d->npassages + 5; /* 4: the frame */
   pl->spots = malloc(sizeof *pl->spots * ns), pl->junction = malloc(sizeof(double) * (2 * nj + 1));
   pl->wall = malloc(sizeof *pl->wall * (2 * nw + nj + 1)),
@@ -1069,7 +1148,6 @@ static void place_marks(const cb_symbols *st, const cb_dungeon *d, const cb_sket
     pl->row[i] = NAN;
   if (!tunnel_locks(pl, d, sk)) pl->nlocks = 0; /* out of memory: the padlocks stay by their rooms */
   place_fixed(pl, st, d, sk, v);
-  /* the padlocks by their rooms before the rows of marks, which show those with no place on their tunnels */
   /* which padlocks have a place by their rooms (the rest go in the rooms' rows), then the rows
    * before the padlocks, which keep those places or the nearest others */
   int before = pl->nspots;
