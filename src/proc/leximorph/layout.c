@@ -39,9 +39,9 @@ typedef struct door_place {
 /* Where place_marks put the marks, so that none covers another or a room;
  * NULL arrays leave every mark where it was rolled. */
 typedef struct placed {
-  spot *spots; /* every mark placed so far, rooms first */
-  int nspots;
-  int *near, nnear; /* while one mark is placed: the spots it could touch (gather) */
+  spot *spots;       /* every mark placed so far, rooms first */
+  int nspots, boxes; /* boxes: the first room's box among the spots */
+  int *near, nnear;  /* while one mark is placed: the spots it could touch (gather) */
   bool local;
   struct near_segment *segs; /* while a caption is placed: the segments of tunnels and passages */
   int nsegs;                 /* it could touch, and their samples (gather_segments) */
@@ -619,6 +619,7 @@ static void put_frame(placed *pl, const view *v) {
 static void place_fixed(placed *pl, const cb_symbols *st, const cb_dungeon *d, const cb_sketch *sk,
                         const view *v) {
   put_frame(pl, v);
+  pl->boxes = pl->nspots;
   for (int i = 0; i < d->nrooms; i++) {
     double half = v->room / 2 + st->line;
     put(pl, (spot){rx_of(v, d, &d->rooms[i]), ry_of(v, d, &d->rooms[i]), half, half, FIRM});
@@ -665,13 +666,22 @@ static bool nearest_own(const cb_dungeon *d, const view *v, int i, double x, dou
   return true;
 }
 
-/* Spot c by room i `out` points off its box: considered where it covers
- * less than the best so far and (out beyond the first ring) is nearer room i
- * than any other. */
+/* Spot c by room i, `ring` badges out beyond the first places: considered
+ * at the cost of what it covers and, for a ring out, twice a heavy cover a
+ * ring (a row leaves its room to keep off rooms and marks, not off a hatch),
+ * where it is nearer room i than any other room. */
 static void consider_out(choice *ch, placed *pl, const cb_dungeon *d, const view *v, int i, spot c,
-                         double out) {
-  if (out > 0 && (cover(pl, c, ch->cost) >= ch->cost || !nearest_own(d, v, i, c.x, c.y))) return;
-  consider(ch, pl, c, 16);
+                         int ring) {
+  if (ring == 0) {
+    consider(ch, pl, c, 16);
+    return;
+  }
+  double penalty = ring * 2 * HEAVY;
+  if (penalty >= ch->cost || pl->budget <= 0) return;
+  double cost = cover(pl, c, ch->cost - penalty) + penalty;
+  pl->budget -= pl->local ? pl->nnear : pl->nspots;
+  if (cost < ch->cost && nearest_own(d, v, i, c.x, c.y))
+    ch->cost = cost, ch->x = c.x, ch->y = c.y, ch->aux = 16;
 }
 
 /* The best of the 16 places by room i's box for a row of marks w wide; put there. */
@@ -681,24 +691,27 @@ static choice place_row(placed *pl, const cb_symbols *st, const cb_dungeon *d, c
   spot c = {0, 0, w / 2, st->badge / 2, FIRM};
   choice ch = {INFINITY, x, y, 0, false};
   gather(pl, c, x, y, v->room + w + st->badge * 4 + 6);
+  /* a row at a corner of its own box may lie a little over it, as it always has */
+  for (int k = 0; k < pl->nnear; k++)
+    if (pl->near[k] == pl->boxes + i) pl->near[k--] = pl->near[--pl->nnear];
   for (int k = 0; k < 16; k++) {
     row_at(st, v, x, y, k, w, &c.x, &c.y);
     consider(&ch, pl, c, k);
   }
-  /* none clear: along the box's sides, a point at a time, then up to three badges further out where
-   * the row is still nearer its own room than any other */
+  /* none clear: along the box's sides, a point at a time, then up to three badges further out
+   * (consider_out) */
   double half = v->room / 2;
   for (int ring = 0; ring < 4 && ch.cost >= HEAVY; ring++) {
     double out = ring * (st->badge + 1);
     for (double t = -half - w / 2 + 2; t <= half + w / 2 - 2 && ch.cost >= HEAVY; t += 1)
       for (int sgn = -1; sgn <= 1; sgn += 2) {
         c.x = x + t, c.y = y + sgn * (half + st->badge / 2 + 1 + out);
-        consider_out(&ch, pl, d, v, i, c, out);
+        consider_out(&ch, pl, d, v, i, c, ring);
       }
     for (double t = -half - st->badge / 2 - out; t <= half + st->badge / 2 + out && ch.cost >= HEAVY; t += 1)
       for (int sgn = -1; sgn <= 1; sgn += 2) {
         c.x = x + sgn * (half + w / 2 + 1 + out), c.y = y + t;
-        consider_out(&ch, pl, d, v, i, c, out);
+        consider_out(&ch, pl, d, v, i, c, ring);
       }
   }
   c.x = ch.x, c.y = ch.y;
@@ -713,6 +726,8 @@ static int row_freedom(placed *pl, const cb_symbols *st, const cb_dungeon *d, co
   spot c = {0, 0, w / 2, st->badge / 2, FIRM};
   int n = 0;
   gather(pl, c, x, y, v->room + w + st->badge * 2 + 2);
+  for (int k = 0; k < pl->nnear; k++)
+    if (pl->near[k] == pl->boxes + i) pl->near[k--] = pl->near[--pl->nnear];
   for (int k = 0; k < 16; k++) {
     row_at(st, v, x, y, k, w, &c.x, &c.y);
     n += cover(pl, c, 1) <= 0;
