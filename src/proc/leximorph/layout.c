@@ -1098,7 +1098,7 @@ static cb_sketch_point point_along(const cb_sketch_tunnel *t, double along) {
  * Covering a little of a line's mark or a junction's dot (10 points square
  * of a sign's weight) is no matter: the padlock reads over them. */
 static void place_lock(placed *pl, const cb_symbols *st, const cb_dungeon *d, const cb_sketch *sk,
-                       const view *v, tunnel_lock *k, bool again) {
+                       const view *v, tunnel_lock *k) {
   const cb_sketch_tunnel *t = &sk->tunnels[k->tunnel];
   const cb_room *r = &d->rooms[k->room];
   double dir = k->to > k->from ? 1 : -1, from = k->from, f;
@@ -1124,8 +1124,8 @@ static void place_lock(placed *pl, const cb_symbols *st, const cb_dungeon *d, co
       if (beside && l > 0) c.x += -uy / l * side, c.y += ux / l * side;
       if (beside == 0 || l > 0) consider(&ch, pl, c, 0);
     }
-  /* it would cover more than a little of a dot or a wall's hatch: in its room's row (the first time) */
-  if (ch.cost >= HEAVY && !again) return;
+  /* it would cover more than a little of a dot or a wall's hatch: in its room's row */
+  if (ch.cost >= HEAVY) return;
   k->placed = true, k->x = c.x = ch.x, k->y = c.y = ch.y;
   put(pl, c);
 }
@@ -1163,15 +1163,10 @@ static void place_marks(const cb_symbols *st, const cb_dungeon *d, const cb_sket
     pl->row[i] = NAN;
   if (!tunnel_locks(pl, d, sk)) pl->nlocks = 0; /* out of memory: the padlocks stay by their rooms */
   place_fixed(pl, st, d, sk, v);
-  /* which padlocks have a place by their rooms (the rest go in the rooms' rows), then the rows
-   * before the padlocks, which keep those places or the nearest others */
-  int before = pl->nspots;
+  /* the padlocks by their rooms (those with no place there go in the rooms' rows), then the rows */
   for (int i = 0; i < pl->nlocks; i++)
-    if (pl->locks[i].shown) place_lock(pl, st, d, sk, v, &pl->locks[i], false);
-  pl->nspots = before;
+    if (pl->locks[i].shown) place_lock(pl, st, d, sk, v, &pl->locks[i]);
   place_rows(pl, st, d, v);
-  for (int i = 0; i < pl->nlocks; i++)
-    if (pl->locks[i].placed) place_lock(pl, st, d, sk, v, &pl->locks[i], true);
   /* the least free first: doors' marks keep to their corridors, junctions' to their tunnels
    * (the sectors' captions come last, in paper, clear of them all) */
   for (int i = 0; i < sk->nwalls; i++) {
