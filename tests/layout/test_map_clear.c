@@ -1930,8 +1930,11 @@ static cb_dungeon *leximorph_of(int seed, int sectors) {
  * frame until the placer took the paper beyond it as taken), and the
  * sectors' captions lie clear of tunnels (103 of 200 sheets had a tunnel
  * over one); and no room shows one key's padlock twice. */
-/* How many of leximorph's rooms show one key's padlock twice (a badge for each way it locks out of the
- * room's one door: seed 23's room 1 did), the first into first. */
+/* How many of leximorph's rooms show one key's padlock twice side by side (a badge for each way it
+ * locks out of the room's one door: seed 23's room 1 did), the first into first. Padlocks of one key
+ * on two stretches of tunnel out of one room say that both ways are locked (issue 22): the two
+ * key ids count when on one line less than 28 pt apart (a row's are one padlock apart, some 26 pt; a room's
+ * width between: 31 pt and more). */
 static int padlocks_twice(const cb_page *p, const char *what, char *first, size_t cap) {
   int n = 0;
   for (int i = 0; i < p->nitems; i++) {
@@ -1940,7 +1943,7 @@ static int padlocks_twice(const cb_page *p, const char *what, char *first, size_
     for (int j = i + 1; j < p->nitems; j++) {
       const cb_item *b = &p->items[j];
       if (b->kind != CB_ITEM_TEXT || b->role.kind != CB_ROLE_PASSAGE_MARK || b->role.a != a->role.a ||
-          strcmp(a->text, b->text) != 0)
+          strcmp(a->text, b->text) != 0 || fabs(a->y - b->y) > 0.5 || fabs(a->x - b->x) > 28)
         continue;
       if (!n++ && !first[0])
         snprintf(first, cap, "%s: room %d shows the %s padlock twice", what, a->role.a, a->text);

@@ -26,6 +26,9 @@ typedef struct spot {
  * debris, a junction's dot), a line's mark (a wall's hatch, a side passage);
  * a sector's caption weighs 2 ft of tunnel as 10 (label_hits) */
 static const double FIRM = 1000, WORD = 600, SIGN = 20, LINE = 5;
+/* What a room's row or a padlock may cover and stay where it is: a little of a junction's dot or a
+ * wall's hatch (10 points square of a sign's weight); more is a cover of a room or another mark. */
+#define HEAVY (10 * SIGN)
 
 /* A door's mark: `where` along its corridor (0..1), or, where the corridor
  * has no room for it, beside the corridor's foot at (x, y) on the tunnel wall. */
@@ -36,9 +39,9 @@ typedef struct door_place {
 /* Where place_marks put the marks, so that none covers another or a room;
  * NULL arrays leave every mark where it was rolled. */
 typedef struct placed {
-  spot *spots; /* every mark placed so far, rooms first */
-  int nspots;
-  int *near, nnear; /* while one mark is placed: the spots it could touch (gather) */
+  spot *spots;       /* every mark placed so far, rooms first */
+  int nspots, boxes; /* boxes: the first room's box among the spots */
+  int *near, nnear;  /* while one mark is placed: the spots it could touch (gather) */
   bool local;
   struct near_segment *segs; /* while a caption is placed: the segments of tunnels and passages */
   int nsegs;                 /* it could touch, and their samples (gather_segments) */
@@ -48,9 +51,11 @@ typedef struct placed {
   door_place *wall;  /* 2 per wall: its door's mark on the corridor to each room */
   door_place *jdoor; /* per junction: its door's mark on the corridor to its room */
   double *stub;      /* 2 per door: where its mark sits, on its stub or beside it, page points */
-  int *corner;       /* per room: where its entrance badge sits (badge_at) */
-  long budget;       /* box comparisons left: a sketch of thousands of marks heaped together
-                        (a hand-made JSON) leaves the rest where they were rolled, in time */
+  double *row; /* per room: where each of its row's marks sits (CB_MAP_MAX_MARKS centres; NAN: not placed) */
+  struct tunnel_lock *locks; /* the padlocks of locked ways on their tunnels (tunnel_locks) */
+  int nlocks;
+  long budget; /* box comparisons left: a sketch of thousands of marks heaped together
+                  (a hand-made JSON) leaves the rest where they were rolled, in time */
 } placed;
 /* Far more than a sheet of a hundred rooms needs (some 10^5). */
 static const long PLACING_BUDGET = 20000000;
@@ -448,9 +453,9 @@ static bool junction_corridor(const view *v, const cb_dungeon *d, const cb_sketc
 }
 
 /* A room's marks on the sketch: its tags and keys as every map shows them,
- * then a padlock with the key id for each locked way out of it (way: the
- * room at its other end, 0 for the room's own marks), in a row w wide; one
- * padlock for ways the same key opens (they leave by the room's one door). */
+ * then a padlock with the key id for each locked way out of it whose padlock
+ * is not on its tunnel (way: the room at its other end, 0 for the room's own
+ * marks), in a row w wide; one padlock for ways the same key opens. */
 typedef struct room_marks {
   int n;
   cb_map_mark m[CB_MAP_MAX_MARKS];
@@ -460,12 +465,15 @@ typedef struct room_marks {
 
 static const double MARK_GAP = 1.5; /* points between two marks of a row */
 
-static room_marks marks_of(const cb_symbols *st, const cb_dungeon *d, const cb_room *r) {
+static bool on_tunnel(const placed *pl, const cb_dungeon *d, const cb_room *r, int way);
+
+static room_marks marks_of(const cb_symbols *st, const cb_dungeon *d, const cb_room *r, const placed *pl) {
   room_marks rm = {0};
   rm.n = cb_map_room_marks(NULL, d, r, rm.m);
   for (int i = 0; i < d->npassages && rm.n < CB_MAP_MAX_MARKS; i++) {
     const cb_passage *ps = &d->passages[i];
     if (!ps->lock || !(ps->flags & CB_FLAG_LOCKED) || (ps->from != r->id && ps->to != r->id)) continue;
+    if (on_tunnel(pl, d, r, ps->from == r->id ? ps->to : ps->from)) continue;
     bool shown = false;
     for (int k = 0; k < rm.n && !shown; k++)
       shown = rm.m[k].sym == CB_SYM_LOCKED && strcmp(rm.m[k].text, ps->lock) == 0;
@@ -611,22 +619,10 @@ static void put_frame(placed *pl, const view *v) {
 static void place_fixed(placed *pl, const cb_symbols *st, const cb_dungeon *d, const cb_sketch *sk,
                         const view *v) {
   put_frame(pl, v);
+  pl->boxes = pl->nspots;
   for (int i = 0; i < d->nrooms; i++) {
     double half = v->room / 2 + st->line;
     put(pl, (spot){rx_of(v, d, &d->rooms[i]), ry_of(v, d, &d->rooms[i]), half, half, FIRM});
-  }
-  for (int i = 0; i < d->nrooms; i++) {
-    room_marks rm = marks_of(st, d, &d->rooms[i]);
-    if (rm.n == 0) continue;
-    spot c = {0, 0, rm.w / 2, st->badge / 2, FIRM};
-    choice ch = {INFINITY, 0, 0, 0, false};
-    gather(pl, c, rx_of(v, d, &d->rooms[i]), ry_of(v, d, &d->rooms[i]), v->room + c.hw * 2 + 2);
-    for (int k = 0; k < 8; k++) {
-      badge_at(st, v, rx_of(v, d, &d->rooms[i]), ry_of(v, d, &d->rooms[i]), k, rm.w, &c.x, &c.y);
-      consider(&ch, pl, c, k);
-    }
-    pl->corner[i] = (int)ch.aux, c.x = ch.x, c.y = ch.y;
-    put(pl, c);
   }
   for (int j = 0; j < sk->njunctions; j++)
     if (junction_symbol(sk->junctions[j].effect) == CB_SYM_SK_JUNCTION)
@@ -639,6 +635,157 @@ static void place_fixed(placed *pl, const cb_symbols *st, const cb_dungeon *d, c
     if (s == CB_SYM_SK_DIAGONALS) put(pl, wall_spot(v, &f, 1.0, 1.3));
     if (s == CB_SYM_STAIRS) put(pl, wall_spot(v, &f, 1.8, st->badge * 0.5 / v->tw));
   }
+}
+
+/* Where the middle of a row of marks w wide sits by a room's box at (x, y):
+ * 0-7 as badge_at, 8-11 above or below the box flush with a side of it,
+ * 12-15 beside it flush with its top or foot. */
+static void row_at(const cb_symbols *st, const view *v, double x, double y, int k, double w, double *bx,
+                   double *by) {
+  static const int sx[] = {-1, 1, -1, 1}, sy[] = {-1, -1, 1, 1};
+  double half = v->room / 2;
+  if (k < 8)
+    badge_at(st, v, x, y, k, w, bx, by);
+  else if (k < 12)
+    *bx = x + sx[k - 8] * (half - w / 2), *by = y + sy[k - 8] * (half + st->badge / 2 + 1);
+  else
+    *bx = x + sx[k - 12] * (half + w / 2 + 1), *by = y + sy[k - 12] * (half - st->badge / 2);
+}
+
+/* Is room i's box nearer (x, y) than any other room's, by a point? */
+static bool nearest_own(const cb_dungeon *d, const view *v, int i, double x, double y) {
+  double half = v->room / 2, dx = fmax(0, fabs(x - rx_of(v, d, &d->rooms[i])) - half),
+         dy = fmax(0, fabs(y - ry_of(v, d, &d->rooms[i])) - half), own = hypot(dx, dy) + 1;
+  for (int j = 0; j < d->nrooms; j++) {
+    if (j == i) continue;
+    double ox = fabs(x - rx_of(v, d, &d->rooms[j])) - half, oy = fabs(y - ry_of(v, d, &d->rooms[j])) - half;
+    if (ox >= own || oy >= own) continue; /* farther on one axis alone */
+    ox = fmax(0, ox), oy = fmax(0, oy);
+    if (ox * ox + oy * oy < own * own) return false;
+  }
+  return true;
+}
+
+/* Spot c by room i, `ring` badges out beyond the first places: considered
+ * at the cost of what it covers and, for a ring out, twice a heavy cover a
+ * ring (a row leaves its room to keep off rooms and marks, not off a hatch),
+ * where it is nearer room i than any other room. */
+static void consider_out(choice *ch, placed *pl, const cb_dungeon *d, const view *v, int i, spot c,
+                         int ring) {
+  if (ring == 0) {
+    consider(ch, pl, c, 16);
+    return;
+  }
+  double penalty = ring * 2 * HEAVY;
+  if (penalty >= ch->cost || pl->budget <= 0) return;
+  double cost = cover(pl, c, ch->cost - penalty) + penalty;
+  pl->budget -= pl->local ? pl->nnear : pl->nspots;
+  if (cost < ch->cost && nearest_own(d, v, i, c.x, c.y))
+    ch->cost = cost, ch->x = c.x, ch->y = c.y, ch->aux = 16;
+}
+
+/* The best of the 16 places by room i's box for a row of marks w wide; put there. */
+static choice place_row(placed *pl, const cb_symbols *st, const cb_dungeon *d, const view *v, int i,
+                        double w) {
+  double x = rx_of(v, d, &d->rooms[i]), y = ry_of(v, d, &d->rooms[i]);
+  spot c = {0, 0, w / 2, st->badge / 2, FIRM};
+  choice ch = {INFINITY, x, y, 0, false};
+  gather(pl, c, x, y, v->room + w + st->badge * 4 + 6);
+  /* a row at a corner of its own box may lie a little over it, as it always has */
+  for (int k = 0; k < pl->nnear; k++)
+    if (pl->near[k] == pl->boxes + i) pl->near[k--] = pl->near[--pl->nnear];
+  for (int k = 0; k < 16; k++) {
+    row_at(st, v, x, y, k, w, &c.x, &c.y);
+    consider(&ch, pl, c, k);
+  }
+  /* none clear: along the box's sides, a point at a time, then up to three badges further out
+   * (consider_out) */
+  double half = v->room / 2;
+  for (int ring = 0; ring < 4 && ch.cost >= HEAVY; ring++) {
+    double out = ring * (st->badge + 1);
+    for (double t = -half - w / 2 + 2; t <= half + w / 2 - 2 && ch.cost >= HEAVY; t += 1)
+      for (int sgn = -1; sgn <= 1; sgn += 2) {
+        c.x = x + t, c.y = y + sgn * (half + st->badge / 2 + 1 + out);
+        consider_out(&ch, pl, d, v, i, c, ring);
+      }
+    for (double t = -half - st->badge / 2 - out; t <= half + st->badge / 2 + out && ch.cost >= HEAVY; t += 1)
+      for (int sgn = -1; sgn <= 1; sgn += 2) {
+        c.x = x + sgn * (half + w / 2 + 1 + out), c.y = y + t;
+        consider_out(&ch, pl, d, v, i, c, ring);
+      }
+  }
+  c.x = ch.x, c.y = ch.y;
+  put(pl, c);
+  return ch;
+}
+
+/* How many of the 16 places by room i's box a row w wide has clear. */
+static int row_freedom(placed *pl, const cb_symbols *st, const cb_dungeon *d, const view *v, int i,
+                       double w) {
+  double x = rx_of(v, d, &d->rooms[i]), y = ry_of(v, d, &d->rooms[i]);
+  spot c = {0, 0, w / 2, st->badge / 2, FIRM};
+  int n = 0;
+  gather(pl, c, x, y, v->room + w + st->badge * 2 + 2);
+  for (int k = 0; k < pl->nnear; k++)
+    if (pl->near[k] == pl->boxes + i) pl->near[k--] = pl->near[--pl->nnear];
+  for (int k = 0; k < 16; k++) {
+    row_at(st, v, x, y, k, w, &c.x, &c.y);
+    n += cover(pl, c, 1) <= 0;
+  }
+  pl->local = false;
+  return n;
+}
+
+/* Room indices by the places their rows have clear, the fewest first (a
+ * row with one place takes it before a freer row can). */
+typedef struct freedom {
+  int clear, room;
+} freedom;
+
+static int by_freedom(const void *a, const void *b) {
+  const freedom *x = a, *y = b;
+  return x->clear != y->clear ? x->clear - y->clear : x->room - y->room;
+}
+
+/* Room i's row of marks on the freest place by its box; where none is
+ * clear, each mark where it is clearest, if that covers less. */
+static void place_room_row(placed *pl, const cb_symbols *st, const cb_dungeon *d, const view *v, int i) {
+  room_marks rm = marks_of(st, d, &d->rooms[i], pl);
+  double *at = &pl->row[2 * CB_MAP_MAX_MARKS * i];
+  int before = pl->nspots;
+  if (rm.n == 0) return;
+  choice whole = place_row(pl, st, d, v, i, rm.w);
+  double edge = whole.x - rm.w / 2;
+  for (int k = 0; k < rm.n; k++) {
+    double w = cb_symbol_badge_width(st, rm.m[k].sym, rm.m[k].text);
+    at[2 * k] = edge + w / 2, at[2 * k + 1] = whole.y, edge += w + MARK_GAP;
+  }
+  if (whole.cost < HEAVY || rm.n < 2) return;
+  /* apart: each mark by itself */
+  pl->nspots = before;
+  double cost = 0, apart[2 * CB_MAP_MAX_MARKS];
+  for (int k = 0; k < rm.n; k++) {
+    choice one = place_row(pl, st, d, v, i, cb_symbol_badge_width(st, rm.m[k].sym, rm.m[k].text));
+    cost += one.cost, apart[2 * k] = one.x, apart[2 * k + 1] = one.y;
+  }
+  if (cost < whole.cost) {
+    memcpy(at, apart, sizeof(double) * 2 * (size_t)rm.n);
+    return;
+  }
+  pl->nspots = before;
+  place_row(pl, st, d, v, i, rm.w);
+}
+
+/* Each room's row of marks (place_room_row), the rows with the fewest clear
+ * places first (a row with one place takes it before a freer row can). */
+static void place_rows(placed *pl, const cb_symbols *st, const cb_dungeon *d, const view *v) {
+  freedom *order = malloc(sizeof *order * ((size_t)d->nrooms + 1));
+  for (int i = 0; i < d->nrooms && order; i++)
+    order[i] = (freedom){row_freedom(pl, st, d, v, i, marks_of(st, d, &d->rooms[i], pl).w), i};
+  if (order) qsort(order, (size_t)d->nrooms, sizeof *order, by_freedom);
+  for (int o = 0; o < d->nrooms; o++)
+    place_room_row(pl, st, d, v, order ? order[o].room : o);
+  free(order);
 }
 
 /* Junction j's mark: at the junction, else along one of the tunnels through it. */
@@ -723,8 +870,269 @@ static void place_stub(placed *pl, const cb_symbols *st, const cb_sketch *sk, co
   put(pl, c);
 }
 
+/* ---- a locked way's padlock on its tunnel, by the room, on the stretch
+ * the way leaves by (as the other maps put it on the passage) ---- */
+
+/* The tunnels as a graph: nodes where tunnels end and where rooms meet them,
+ * edges the stretches of tunnel between (feet along tunnel `tunnel`). */
+typedef struct way_node {
+  double x, y;
+  bool room; /* a room (not behind a secret door) meets the tunnels here: ways stop at it */
+} way_node;
+
+typedef struct way_edge {
+  int a, b, tunnel;
+  double from, to;
+} way_edge;
+
+typedef struct way_graph {
+  way_node *nodes;
+  way_edge *edges;
+  int nnodes, nedges, *at; /* per room: its node, -1 where it meets no tunnel */
+} way_graph;
+
+/* A room's place on a tunnel (feet along it), before the graph is made. */
+typedef struct room_place {
+  int tunnel, room;
+  double along;
+  bool stops;
+} room_place;
+
+/* A locked way's padlock at one of its ends: room (index) and way (the room
+ * at the other end, its id), on tunnel from `from` towards `to` (feet);
+ * shown false where another padlock of its key stands for it. */
+typedef struct tunnel_lock {
+  int room, way, tunnel, shown_by; /* shown_by: the padlock that shows it (its index) */
+  const char *key;
+  double from, to, x, y;
+  bool shown, placed; /* placed: on or beside its stretch; else in its room's row */
+} tunnel_lock;
+
+static double along_to(const cb_sketch_tunnel *t, int seg, double f) {
+  double a = 0;
+  for (int i = 0; i < seg; i++)
+    a += hypot(t->points[i + 1].x - t->points[i].x, t->points[i + 1].y - t->points[i].y);
+  return a + f * hypot(t->points[seg + 1].x - t->points[seg].x, t->points[seg + 1].y - t->points[seg].y);
+}
+
+static int end_node(way_graph *g, cb_sketch_point p) {
+  for (int i = 0; i < g->nnodes; i++)
+    if (fabs(g->nodes[i].x - p.x) < 0.01 && fabs(g->nodes[i].y - p.y) < 0.01) return i;
+  g->nodes[g->nnodes] = (way_node){p.x, p.y, false};
+  return g->nnodes++;
+}
+
+static int by_place(const void *a, const void *b) {
+  const room_place *x = a, *y = b;
+  if (x->tunnel != y->tunnel) return x->tunnel - y->tunnel;
+  return (x->along > y->along) - (x->along < y->along);
+}
+
+/* Where each room meets the tunnels: at its junction, or where its door's wall check was rolled. */
+static int room_places(const cb_dungeon *d, const cb_sketch *sk, room_place *rp) {
+  int n = 0;
+  for (int j = 0; j < sk->njunctions; j++) {
+    const cb_sketch_junction *J = &sk->junctions[j];
+    const cb_room *r = room_of(d, J->room);
+    double best = INFINITY, f;
+    int seg;
+    for (int t = 0; t < sk->ntunnels && r; t++) {
+      double dist = nearest(&sk->tunnels[t], J->x, J->y, &seg, &f);
+      if (dist < best)
+        best = dist, rp[n] = (room_place){t, (int)(r - d->rooms), along_to(&sk->tunnels[t], seg, f), true};
+    }
+    n += r && best < 1;
+  }
+  for (int i = 0; i < sk->nwalls; i++) {
+    const cb_sketch_wall *w = &sk->walls[i];
+    for (int k = 0; k < 2; k++) {
+      const cb_room *r = room_of(d, w->rooms[k]);
+      int seg;
+      double f;
+      if (!r || w->tunnel < 0 || w->tunnel >= sk->ntunnels ||
+          nearest(&sk->tunnels[w->tunnel], w->x, w->y, &seg, &f) == INFINITY)
+        continue;
+      rp[n++] = (room_place){w->tunnel, (int)(r - d->rooms), along_to(&sk->tunnels[w->tunnel], seg, f),
+                             w->effect != CB_WALL_SECRET_DOOR};
+    }
+  }
+  qsort(rp, (size_t)n, sizeof *rp, by_place);
+  return n;
+}
+
+static void way_graph_free(way_graph *g) {
+  free(g->nodes), free(g->edges), free(g->at);
+  *g = (way_graph){0};
+}
+
+/* The graph of sk's tunnels and d's rooms on them; false on running out of memory. */
+static bool way_graph_of(const cb_dungeon *d, const cb_sketch *sk, way_graph *g) {
+  size_t nr = (size_t)d->nrooms, np = 2 * (size_t)sk->nwalls + (size_t)sk->njunctions + 1;
+  room_place *rp = malloc(sizeof *rp * np);
+  g->nodes = malloc(sizeof *g->nodes * (2 * (size_t)sk->ntunnels + np));
+  g->edges = malloc(sizeof *g->edges * ((size_t)sk->ntunnels + np));
+  g->at = malloc(sizeof *g->at * (nr + 1));
+  if (!rp || !g->nodes || !g->edges || !g->at) {
+    free(rp), way_graph_free(g);
+    return false;
+  }
+  for (size_t i = 0; i < nr; i++)
+    g->at[i] = -1;
+  int n = room_places(d, sk, rp), k = 0;
+  for (int t = 0; t < sk->ntunnels; t++) {
+    const cb_sketch_tunnel *tu = &sk->tunnels[t];
+    double len = along_to(tu, tu->npoints - 2, 1), at = 0;
+    int a = end_node(g, tu->points[0]), b = end_node(g, tu->points[tu->npoints - 1]), prev = a;
+    for (; k < n && rp[k].tunnel == t; k++) {
+      int node = rp[k].along < 1e-6 ? a : rp[k].along > len - 1e-6 ? b : -1;
+      if (node < 0 && prev != a && rp[k].along - at < 1e-6) node = prev; /* a pair of doors */
+      if (node < 0) {
+        node = g->nnodes++;
+        g->nodes[node] = (way_node){0, 0, false};
+        g->edges[g->nedges++] = (way_edge){prev, node, t, at, rp[k].along};
+        prev = node, at = rp[k].along;
+      }
+      g->nodes[node].room |= rp[k].stops;
+      g->at[rp[k].room] = node;
+    }
+    g->edges[g->nedges++] = (way_edge){prev, b, t, at, len};
+  }
+  free(rp);
+  return true;
+}
+
+/* The stretch of tunnel a way from node `from` to node `to` leaves by,
+ * passing no other room (as the generator walks it): its edge, the side of
+ * it `from` is on (0: a, 1: b); false where none is found (rooms side by
+ * side, or out of memory). */
+static bool leaves_by(const way_graph *g, int from, int to, int *edge, int *side) {
+  double *dist = malloc(sizeof *dist * (size_t)g->nnodes);
+  bool *done = calloc((size_t)g->nnodes, sizeof *done);
+  if (!dist || !done || from == to) {
+    free(dist), free(done);
+    return false;
+  }
+  for (int i = 0; i < g->nnodes; i++)
+    dist[i] = INFINITY;
+  dist[to] = 0;
+  for (;;) {
+    int u = -1;
+    for (int i = 0; i < g->nnodes; i++)
+      if (!done[i] && isfinite(dist[i]) && (u < 0 || dist[i] < dist[u])) u = i;
+    if (u < 0 || u == from) break;
+    done[u] = true;
+    if (u != to && g->nodes[u].room) continue; /* a way stops at the first room */
+    for (int e = 0; e < g->nedges; e++) {
+      const way_edge *w = &g->edges[e];
+      int o = w->a == u ? w->b : w->b == u ? w->a : -1;
+      if (o >= 0 && dist[u] + fabs(w->to - w->from) < dist[o]) dist[o] = dist[u] + fabs(w->to - w->from);
+    }
+  }
+  double best = INFINITY;
+  for (int e = 0; e < g->nedges; e++)
+    for (int s = 0; s < 2; s++) {
+      const way_edge *w = &g->edges[e];
+      int here = s ? w->b : w->a, there = s ? w->a : w->b;
+      double cost = fabs(w->to - w->from) + dist[there];
+      if (here == from && (there != from || s == 0) && cost < best - 1e-9) best = cost, *edge = e, *side = s;
+    }
+  free(dist), free(done);
+  return isfinite(best);
+}
+
+/* Does room r's way to room `way` show its padlock by its tunnel (not in the room's row)? */
+static bool on_tunnel(const placed *pl, const cb_dungeon *d, const cb_room *r, int way) {
+  for (int i = 0; pl && i < pl->nlocks; i++)
+    if (pl->locks[i].room == r - d->rooms && pl->locks[i].way == way)
+      return pl->locks[pl->locks[i].shown_by].placed;
+  return false;
+}
+
+/* One end of a locked way: its padlock on the stretch it leaves room `here` by, one for a key's ways
+ * that leave by the same stretch. */
+static void lock_end(placed *pl, const cb_dungeon *d, const way_graph *g, const cb_passage *ps, int here,
+                     int there) {
+  const cb_room *a = cb_dungeon_room(d, here), *b = cb_dungeon_room(d, there);
+  int e = 0, side = 0;
+  if (!a || !b || g->at[a - d->rooms] < 0 || g->at[b - d->rooms] < 0 ||
+      !leaves_by(g, g->at[a - d->rooms], g->at[b - d->rooms], &e, &side))
+    return;
+  const way_edge *w = &g->edges[e];
+  tunnel_lock k = {(int)(a - d->rooms),    there, w->tunnel, pl->nlocks, ps->lock, side ? w->to : w->from,
+                   side ? w->from : w->to, 0,     0,         true,       false};
+  for (int i = 0; i < pl->nlocks && k.shown; i++) {
+    const tunnel_lock *o = &pl->locks[i];
+    bool same_key = o->shown && o->tunnel == k.tunnel && strcmp(o->key, k.key) == 0;
+    /* one for the ways that leave by the same stretch, and one for a way that is one stretch long */
+    if ((same_key && o->room == k.room && fabs(o->from - k.from) < 1e-6 && fabs(o->to - k.to) < 1e-6) ||
+        (same_key && o->way == b->id && o->room == b - d->rooms && fabs(o->from - k.to) < 1e-6 &&
+         fabs(o->to - k.from) < 1e-6))
+      k.shown = false, k.shown_by = i;
+  }
+  pl->locks[pl->nlocks++] = k;
+}
+
+/* Every locked way's padlocks, at both its ends; false on running out of memory. */
+static bool tunnel_locks(placed *pl, const cb_dungeon *d, const cb_sketch *sk) {
+  way_graph g = {0};
+  pl->locks = malloc(sizeof *pl->locks * (2 * (size_t)d->npassages + 1)), pl->nlocks = 0;
+  if (!pl->locks || !way_graph_of(d, sk, &g)) return false;
+  for (int i = 0; i < d->npassages; i++) {
+    const cb_passage *ps = &d->passages[i];
+    if (!ps->lock || !(ps->flags & CB_FLAG_LOCKED) || !ps->to || ps->from == ps->to) continue;
+    lock_end(pl, d, &g, ps, ps->from, ps->to);
+    lock_end(pl, d, &g, ps, ps->to, ps->from);
+  }
+  way_graph_free(&g);
+  return true;
+}
+
+/* A point `along` feet along tunnel t. */
+static cb_sketch_point point_along(const cb_sketch_tunnel *t, double along) {
+  return walk(t, 0, 0, fmax(0, along));
+}
+
+/* Padlock k: on its stretch, the nearest place to its room (beyond the
+ * foot of the room's door) that covers nothing; else beside the stretch;
+ * else (a stretch shorter than a padlock, between rooms) in its room's row.
+ * Covering a little of a line's mark or a junction's dot (10 points square
+ * of a sign's weight) is no matter: the padlock reads over them. */
+static void place_lock(placed *pl, const cb_symbols *st, const cb_dungeon *d, const cb_sketch *sk,
+                       const view *v, tunnel_lock *k) {
+  const cb_sketch_tunnel *t = &sk->tunnels[k->tunnel];
+  const cb_room *r = &d->rooms[k->room];
+  double dir = k->to > k->from ? 1 : -1, from = k->from, f;
+  int seg;
+  /* the door's foot sits level with the room's box: start beyond it */
+  if (nearest(t, (rx_of(v, d, r) - v->ox) / v->s, (ry_of(v, d, r) - v->oy) / v->s, &seg, &f) < INFINITY) {
+    double foot = along_to(t, seg, f);
+    if ((foot - from) * dir > 0 && (k->to - foot) * dir > 0) from = foot;
+  }
+  spot c = {0, 0, cb_symbol_badge_width(st, CB_SYM_LOCKED, k->key) / 2, st->badge / 2, FIRM};
+  double len = fabs(k->to - from) * v->s, start = fmin(c.hw + v->tw / 2, len / 2),
+         end = fmax(start, len - c.hw);
+  double out = v->tw / 2 + c.hh + 1; /* beside the stretch: its centre this far off the tunnel's */
+  cb_sketch_point q = point_along(t, from + dir * start / v->s);
+  choice ch = {INFINITY, px(v, q.x), py(v, q.y), 0, false};
+  gather(pl, c, ch.x, ch.y, end - start + 2 * c.hw + out);
+  for (int beside = 0; beside < 3 && !ch.found; beside++)
+    for (double at = start; at <= end && !ch.found; at += 0.5) {
+      q = point_along(t, from + dir * at / v->s);
+      cb_sketch_point ahead = point_along(t, from + dir * (at + 0.5) / v->s);
+      double ux = ahead.x - q.x, uy = ahead.y - q.y, l = hypot(ux, uy), side = beside == 2 ? -out : out;
+      c.x = px(v, q.x), c.y = py(v, q.y);
+      if (beside && l > 0) c.x += -uy / l * side, c.y += ux / l * side;
+      if (beside == 0 || l > 0) consider(&ch, pl, c, 0);
+    }
+  /* it would cover more than a little of a dot or a wall's hatch: in its room's row */
+  if (ch.cost >= HEAVY) return;
+  k->placed = true, k->x = c.x = ch.x, k->y = c.y = ch.y;
+  put(pl, c);
+}
+
 static void free_marks(view *v) {
-  free(v->pl.spots), free(v->pl.junction), free(v->pl.wall), free(v->pl.stub), free(v->pl.corner);
+  free(v->pl.spots), free(v->pl.junction), free(v->pl.wall), free(v->pl.stub), free(v->pl.row);
+  free(v->pl.locks);
   free(v->pl.near), free(v->pl.segs), free(v->pl.samples);
   v->pl = (placed){0};
 }
@@ -734,21 +1142,31 @@ static void free_marks(view *v) {
 static void place_marks(const cb_symbols *st, const cb_dungeon *d, const cb_sketch *sk, view *v) {
   placed *pl = &v->pl;
   size_t nj = (size_t)sk->njunctions, nw = (size_t)sk->nwalls, nr = (size_t)d->nrooms;
-  size_t ns = 2 * nr + 2 * nj + 2 * nw + (size_t)sk->ndoors + (size_t)sk->nsectors + 5; /* 4: the frame */
+  /* a room's box and its row's marks, apart (place_room_row) */
+  size_t ns = nr + CB_MAP_MAX_MARKS * nr + 2 * nj + 2 * nw + (size_t)sk->ndoors + (size_t)sk->nsectors +
+              2 * (size_t)d->npassages + 5; /* 4: the frame */
   pl->spots = malloc(sizeof *pl->spots * ns), pl->junction = malloc(sizeof(double) * (2 * nj + 1));
   pl->wall = malloc(sizeof *pl->wall * (2 * nw + nj + 1)),
   pl->stub = malloc(sizeof(double) * (2 * (size_t)sk->ndoors + 1));
-  pl->corner = calloc(nr + 1, sizeof *pl->corner), pl->near = malloc(sizeof *pl->near * ns);
+  pl->row = malloc(sizeof *pl->row * (2 * CB_MAP_MAX_MARKS * nr + 1)),
+  pl->near = malloc(sizeof *pl->near * ns);
   size_t nsegs = (size_t)sk->ndoors * CB_STUB_POINTS + 1;
   for (int t = 0; t < sk->ntunnels; t++)
     nsegs += (size_t)sk->tunnels[t].npoints;
   pl->segs = malloc(sizeof *pl->segs * nsegs);
-  if (!pl->spots || !pl->junction || !pl->wall || !pl->stub || !pl->corner || !pl->near || !pl->segs) {
+  if (!pl->spots || !pl->junction || !pl->wall || !pl->stub || !pl->row || !pl->near || !pl->segs) {
     free_marks(v);
     return;
   }
   pl->jdoor = pl->wall + 2 * nw, pl->budget = PLACING_BUDGET;
+  for (size_t i = 0; i < 2 * CB_MAP_MAX_MARKS * nr; i++)
+    pl->row[i] = NAN;
+  if (!tunnel_locks(pl, d, sk)) pl->nlocks = 0; /* out of memory: the padlocks stay by their rooms */
   place_fixed(pl, st, d, sk, v);
+  /* the padlocks by their rooms (those with no place there go in the rooms' rows), then the rows */
+  for (int i = 0; i < pl->nlocks; i++)
+    if (pl->locks[i].shown) place_lock(pl, st, d, sk, v, &pl->locks[i]);
+  place_rows(pl, st, d, v);
   /* the least free first: doors' marks keep to their corridors, junctions' to their tunnels
    * (the sectors' captions come last, in paper, clear of them all) */
   for (int i = 0; i < sk->nwalls; i++) {
@@ -798,8 +1216,9 @@ static void room_box(cb_page *p, const cb_symbols *st, const view *v, const cb_d
   snprintf(num, sizeof num, "%d", r->number);
   cb_page_role(p, CB_ROLE_NUMBER, r->id, 0);
   cb_sketch_mark(p, st, CB_SYM_SK_ROOM, num, x, y, 1, 0, 0, -1, v->room);
-  room_marks rm = marks_of(st, d, r);
-  badge_at(st, v, x, y, v->pl.corner ? v->pl.corner[r - d->rooms] : 0, rm.w, &bx, &by);
+  room_marks rm = marks_of(st, d, r, &v->pl);
+  badge_at(st, v, x, y, 0, rm.w, &bx, &by);
+  const double *row = v->pl.row ? &v->pl.row[2 * CB_MAP_MAX_MARKS * (r - d->rooms)] : NULL;
   double at = bx - rm.w / 2;
   for (int k = 0; k < rm.n; k++) {
     double w = cb_symbol_badge_width(st, rm.m[k].sym, rm.m[k].text);
@@ -807,7 +1226,9 @@ static void room_box(cb_page *p, const cb_symbols *st, const view *v, const cb_d
       cb_page_role(p, CB_ROLE_PASSAGE_MARK, r->id, rm.way[k]);
     else
       cb_page_role(p, CB_ROLE_ROOM_MARK, r->id, 0);
-    cb_symbol_badge(p, st, rm.m[k].sym, rm.m[k].text, at + w / 2, by);
+    bool at_row = row && !isnan(row[2 * k]);
+    cb_symbol_badge(p, st, rm.m[k].sym, rm.m[k].text, at_row ? row[2 * k] : at + w / 2,
+                    at_row ? row[2 * k + 1] : by);
     *used |= cb_map_mark_symbols(&rm.m[k]);
     at += w + MARK_GAP;
   }
@@ -891,6 +1312,15 @@ static void marks(cb_page *p, const cb_symbols *st, const cb_dungeon *d, const c
     room_box(p, st, v, d, &d->rooms[i], used);
     *used |= CB_SYMBOL_BIT(CB_SYM_SK_ROOM);
   }
+  /* the padlocks on their tunnels, over them */
+  for (int i = 0; i < v->pl.nlocks; i++) {
+    const tunnel_lock *k = &v->pl.locks[i];
+    if (!k->shown || !k->placed) continue;
+    cb_page_role(p, CB_ROLE_PASSAGE_MARK, d->rooms[k->room].id, k->way);
+    cb_symbol_badge(p, st, CB_SYM_LOCKED, k->key, k->x, k->y);
+    *used |= CB_SYMBOL_BIT(CB_SYM_LOCKED);
+  }
+  cb_page_role(p, CB_ROLE_NONE, 0, 0);
 }
 
 /* A bar of 60-ft lengths, half black and half white, with its feet. */
