@@ -231,7 +231,8 @@ static void exit_text(const exit_words *x, bool with_what, char *out, size_t cap
              "ft",
              x->length_ft); /* never parted */
   if (what[0] || len[0])
-    snprintf(out, cap, "%s (%s%s%s)", x->dest, what, what[0] && len[0] ? ", " : "", len);
+    snprintf(out, cap, "%s\xc2\xa0(%s%s%s)", x->dest, what, what[0] && len[0] ? ", " : "",
+             len); /* "4 (adjoining)" is never parted either */
   else
     snprintf(out, cap, "%s", x->dest);
 }

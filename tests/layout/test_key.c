@@ -89,8 +89,9 @@ static void the_long_form_names_each_way_with_its_kind(void **state) {
   char text[2048];
   entry_text(d, false, text, sizeof text);
   /* a length and its unit never parted: a no-break space */
-  assert_non_null(strstr(text, "Leads to 2 (30" NBSP "ft); 3 (obstructed, 60" NBSP
-                               "ft); 4; 5 (obstructed, 120" NBSP "ft); 6 (secret, obstructed, adjoining)."));
+  assert_non_null(strstr(text,
+                         "Leads to 2" NBSP "(30" NBSP "ft); 3" NBSP "(obstructed, 60" NBSP "ft); 4; 5" NBSP
+                         "(obstructed, 120" NBSP "ft); 6" NBSP "(secret, obstructed, adjoining)."));
   cb_dungeon_free(d);
 }
 
@@ -99,8 +100,8 @@ static void the_compact_form_names_each_kind_once(void **state) {
   cb_dungeon *d = five_ways();
   char text[2048];
   entry_text(d, true, text, sizeof text);
-  assert_non_null(strstr(text, "Leads to 2 (30" NBSP "ft), 4; obstructed 3 (60" NBSP "ft), 5 (120" NBSP
-                               "ft); secret, obstructed 6 (adjoining)."));
+  assert_non_null(strstr(text, "Leads to 2" NBSP "(30" NBSP "ft), 4; obstructed 3" NBSP "(60" NBSP
+                               "ft), 5" NBSP "(120" NBSP "ft); secret, obstructed 6" NBSP "(adjoining)."));
   cb_dungeon_free(d);
 }
 
