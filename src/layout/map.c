@@ -284,14 +284,14 @@ static int near_in(const cluster *c, cb_boxgrid *g, int all, double x0, double y
 static const double ANGLES = 24; /* candidate directions around a room */
 static const int FAR_RINGS = 6;  /* how far out a stray tries, for a leader clear of the ways */
 static const double GRID_STEP = 0.5,
-                    GRID_REACH = 3; /* on_grid's step, and how far out it reaches, in badges */
+                    GRID_REACH = 4.5; /* on_grid's step, and how far out it reaches, in badges */
 /* What a spot costs beyond what it covers: a badge over another room's passage (worse than a stray,
  * which a leader makes plain), a leader across a passage or a room (less: a hairline hides nothing),
  * and a stray by its room where no leader fits between (worst: nothing says whose it is). */
 static const double LINE_UNDER = 300, LEADER_CROSSING = 100, NO_LEADER = 1000;
-/* ... and, in a crowded panel (cb_map_panel.cover), one across its own room's way (as much as a stray:
- * it reads as the way's mark) */
-static const double OWN_UNDER = 150;
+/* ... and, in a crowded panel (cb_map_panel.cover), one across its own room's way (more than a stray,
+ * a little less than over another room's mark: it reads as the way's mark) */
+static const double OWN_UNDER = 190;
 /* On a drawn graph a badge this many badges off its room's rim is not plainly its own (issue 22: a
  * long row's far end, nearer a room of the next level's panel than its own) */
 static const double FAR_OFF = 2.5;
