@@ -290,10 +290,8 @@ static const double GRID_STEP = 0.5,
  * and a stray by its room where no leader fits between (worst: nothing says whose it is). */
 static const double LINE_UNDER = 300, LEADER_CROSSING = 100, NO_LEADER = 1000;
 /* ... and, in a crowded panel (cb_map_panel.cover), one across its own room's way (more than a stray,
- * a little less than over another room's mark: it reads as the way's mark), and a leader across a way
- * (more than a stray, less than covering another room: marks_battleships' leaders 106 -> 85 from 100,
- * and 98 at 160, 59 at 250 with 48 marks over rooms) */
-static const double OWN_UNDER = 190, PANEL_LEADER_CROSSING = 210;
+ * a little less than over another room's mark: it reads as the way's mark) */
+static const double OWN_UNDER = 190;
 /* On a drawn graph a badge this many badges off its room's rim is not plainly its own (issue 22: a
  * long row's far end, nearer a room of the next level's panel than its own) */
 static const double FAR_OFF = 2.5;
@@ -529,7 +527,7 @@ static double spot_cost(const cluster *c, const cb_symbols *st, cb_place *pl, co
   if (n || (c->d->room_ft <= 0 && cost < best - 1e-9 &&
             strays_in(c, px, py, bw, bh, col, sh->badge, sh->gap, LEAD_SPARE))) {
     int crossed = leader_crossings(c, st, px, py, bw, bh);
-    cost += crossed < 0 ? NO_LEADER * n : (c->cover > 0 ? PANEL_LEADER_CROSSING : LEADER_CROSSING) * crossed;
+    cost += crossed < 0 ? NO_LEADER * n : LEADER_CROSSING * crossed;
   }
   if (c->d->room_ft > 0 && (px - bw / 2 < c->frame.x0 || px + bw / 2 > c->frame.x1 ||
                             py - bh / 2 < c->frame.y0 || py + bh / 2 > c->frame.y1))

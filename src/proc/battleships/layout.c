@@ -49,9 +49,9 @@ static bool move_rooms(const cb_symbols *st, const cb_dungeon *d, double aspect,
  * the rooms take the panel (issue 22). */
 static const double PAD_ROOM = 14, PAD_BADGES = 0.8;
 /* What a mark over another room or another room's mark costs in a panel:
- * more than a stray led to from its room (150) and a leader across a way
- * (map.c: 210), as much as one over another room's way (300). */
-static const double COVER = 300;
+ * more than a stray led to from its room (150), less than one over another
+ * room's way (300). */
+static const double COVER = 200;
 /* A panel's badges: a little smaller than the sheet's (10.5 pt), their letters still 7 pt (a badge's
  * 0.78), so that a room's encounter, treasure, key and stairs find room beside it among its
  * neighbours (issue 22: the marks the stocking rolled made the panels' marks half as many again). */
