@@ -257,6 +257,7 @@ typedef struct cluster {
   struct near_index *near; /* the passages and rooms filed by where they lie (near_in) */
   double cover;            /* cb_map_panel's: what covering another room or its marks costs, 0 as usual */
   double far;              /* how far off its room's rim a badge is not plainly its own (0: any way) */
+  double beside[2];        /* cb_map_panel's: the placer does not see the rooms of the panels beside it */
 } cluster;
 
 /* The level's passages (by their boxes) and rooms (by their centres) filed in grids, so that a spot's
@@ -283,14 +284,14 @@ static int near_in(const cluster *c, cb_boxgrid *g, int all, double x0, double y
 static const double ANGLES = 24; /* candidate directions around a room */
 static const int FAR_RINGS = 6;  /* how far out a stray tries, for a leader clear of the ways */
 static const double GRID_STEP = 0.5,
-                    GRID_REACH = 3; /* on_grid's step, and how far out it reaches, in badges */
+                    GRID_REACH = 4.5; /* on_grid's step, and how far out it reaches, in badges */
 /* What a spot costs beyond what it covers: a badge over another room's passage (worse than a stray,
  * which a leader makes plain), a leader across a passage or a room (less: a hairline hides nothing),
  * and a stray by its room where no leader fits between (worst: nothing says whose it is). */
 static const double LINE_UNDER = 300, LEADER_CROSSING = 100, NO_LEADER = 1000;
-/* ... and, in a crowded panel (cb_map_panel.cover), one across its own room's way (as much as a stray:
- * it reads as the way's mark) */
-static const double OWN_UNDER = 150;
+/* ... and, in a crowded panel (cb_map_panel.cover), one across its own room's way (more than a stray,
+ * a little less than over another room's mark: it reads as the way's mark) */
+static const double OWN_UNDER = 190;
 /* On a drawn graph a badge this many badges off its room's rim is not plainly its own (issue 22: a
  * long row's far end, nearer a room of the next level's panel than its own) */
 static const double FAR_OFF = 2.5;
@@ -302,6 +303,9 @@ static const double LEAD_SPARE = 6;
 static bool strays_by(const cluster *c, double mx, double my, double spare) {
   double own = hypot(mx - c->px[c->self], my - c->py[c->self]), near = own + spare;
   if (c->far > 0 && spare >= LEAD_SPARE && own - c->rr > c->far) return true;
+  if ((c->beside[0] > 0 && mx - c->frame.x0 + c->beside[0] < own) ||
+      (c->beside[1] > 0 && c->frame.x1 - mx + c->beside[1] < own))
+    return true;
   const int *ids;
   int n = near_in(c, c->near->rooms, c->d->nrooms, mx - near - 1, my - near - 1, mx + near + 1, my + near + 1,
                   &ids);
@@ -989,7 +993,8 @@ typedef struct map_drawing {
   drawn_passage *dp;
   int ndp;
   cb_place *pl;
-  double cover; /* cb_map_panel's */
+  double cover;     /* cb_map_panel's */
+  double beside[2]; /* cb_map_panel's */
 } map_drawing;
 
 /* The passages of the level between the rooms' rims, each placed (its line
@@ -1124,7 +1129,8 @@ static void map_room_marks(const map_drawing *md, cb_symbol_set *used) {
                      .ndp = md->ndp,
                      .near = &ni,
                      .cover = md->cover,
-                     .far = d->room_ft > 0 ? 0 : md->st->badge * FAR_OFF};
+                     .far = d->room_ft > 0 ? 0 : md->st->badge * FAR_OFF,
+                     .beside = {md->beside[0], md->beside[1]}};
         c.n = map_marks(p, d, r, c.marks);
         if (c.n != want) continue;
         for (int k = 0; k < c.n; k++)
@@ -1178,7 +1184,17 @@ void cb_map_draw_scaled(cb_page *p, const cb_symbols *st, const cb_dungeon *d, i
   if (!isfinite(v.scale) || v.scale <= 0) v.scale = 1;
   v.ox = x + (w - rx * v.scale) / 2;
   v.oy = y + (h - ry * v.scale) / 2;
-  map_drawing md = {p, st, d, level, x, y, w, h, room_radius(d, &v, level), .cover = panel->cover};
+  map_drawing md = {p,
+                    st,
+                    d,
+                    level,
+                    x,
+                    y,
+                    w,
+                    h,
+                    room_radius(d, &v, level),
+                    .cover = panel->cover,
+                    .beside = {panel->beside[0], panel->beside[1]}};
   md.pl = cb_place_new((cb_box){x, y, x + w, y + h});
   md.dp = cb_malloc(((size_t)d->npassages + 1) * sizeof *md.dp);
   md.px = cb_malloc(((size_t)d->nrooms + 1) * sizeof *md.px);

@@ -31,6 +31,9 @@ typedef struct cb_map_panel {
    * from the room (a crowded panel's marks then point from afar rather than hide what they cover);
    * 0: what any map pays */
   double cover;
+  /* how far beyond the box's left and right edges the rooms of the panels beside it lie at least (0:
+   * no panel there): a badge by the edge must not sit nearer one of those than its own room */
+  double beside[2];
 } cb_map_panel;
 /* cb_map_draw as the panel says. */
 void cb_map_draw_scaled(cb_page *p, const cb_symbols *st, const cb_dungeon *d, int level, double x, double y,

@@ -75,6 +75,17 @@ static double tallest(const cb_dungeon *moved, double scale, double pad) {
   return h;
 }
 
+/* Between two panels side by side: levels.c draws each map 4 pt inside its panel. */
+static const double PANEL_GAP = 8;
+
+/* Where level `level` comes among the levels (-1: not one). Panels go in this order, so one before
+ * it or after it may stand beside it (or above and below: then nothing is near its sides). */
+static int level_index(const cb_dungeon *d, int level) {
+  for (int l = 0; level && l < d->nlevels; l++)
+    if (d->levels[l].id == level) return l;
+  return -1;
+}
+
 /* A box this much taller than the panels need is a page of its own (the booklet's). */
 static const double ROOMY = 1.15;
 
@@ -105,7 +116,10 @@ void cb_battleships_map(cb_page *p, const cb_symbols *st, const cb_dungeon *d, i
       scale = shared_scale(&moved, pad, w, h);
     }
   }
-  cb_map_panel panel = {scale, pad, level ? COVER : 0};
+  cb_map_panel panel = {scale, pad, level ? COVER : 0, {0, 0}};
+  int at = level_index(d, level);
+  if (at > 0) panel.beside[0] = pad + PANEL_GAP;
+  if (at >= 0 && at < d->nlevels - 1) panel.beside[1] = pad + PANEL_GAP;
   cb_map_draw_scaled(p, &marks, &moved, level, x, y, w, h, &panel, used);
   free(moved.rooms);
 }
