@@ -789,8 +789,7 @@ static double place_in_order(placed *pl, const cb_symbols *st, const cb_dungeon 
   return all;
 }
 
-/* Rows that clash take turns to go first: so many turns at most (seed 62's three rows in a line
- * take two). */
+/* Rows that clash take turns to go first, each once: so many turns at most. */
 enum { ROW_TURNS = 6 };
 
 /* Room i to the front of order, the rest after it as they were. */
@@ -804,39 +803,66 @@ static void to_front(freedom *order, int n, int i) {
   order[0] = f;
 }
 
+/* The rows' places of the order that covered least: their spots (after the first `base`) and pl->row. */
+typedef struct rows_kept {
+  spot *spots;
+  double *row;
+  int nspots;
+} rows_kept;
+
+static void keep_rows(rows_kept *k, const placed *pl, int base, size_t nrow) {
+  k->nspots = pl->nspots - base;
+  memcpy(k->spots, pl->spots + base, sizeof *k->spots * (size_t)k->nspots);
+  memcpy(k->row, pl->row, sizeof *k->row * nrow);
+}
+
+static void restore_rows(const rows_kept *k, placed *pl, int base, size_t nrow) {
+  memcpy(pl->spots + base, k->spots, sizeof *k->spots * (size_t)k->nspots);
+  memcpy(pl->row, k->row, sizeof *k->row * nrow);
+  pl->nspots = base + k->nspots;
+}
+
+/* The row covering most, of those covering more than they may (HEAVY) that have not gone first; -1: none. */
+static int worst_row(const double *over, const bool *moved, int n) {
+  int worst = -1;
+  for (int i = 0; i < n; i++)
+    if (over[i] >= HEAVY && !moved[i] && (worst < 0 || over[i] > over[worst])) worst = i;
+  return worst;
+}
+
 /* Each room's row of marks (place_room_row), the rows with the fewest clear
  * places first (a row with one place takes it before a freer row can); where
  * a row still covers another or a room, it goes first and the rest are
- * placed again round it, the order that covers least kept. */
+ * placed again round it, while that covers less (each row goes first once). */
 static void place_rows(placed *pl, const cb_symbols *st, const cb_dungeon *d, const view *v) {
-  size_t n = (size_t)d->nrooms + 1;
-  freedom *order = malloc(sizeof *order * n), *best = malloc(sizeof *best * n);
+  size_t n = (size_t)d->nrooms + 1, nrow = 2 * CB_MAP_MAX_MARKS * (size_t)d->nrooms;
+  freedom *order = malloc(sizeof *order * n);
   double *over = malloc(sizeof *over * n);
-  if (!order || !best || !over) {
-    for (int i = 0; i < d->nrooms; i++)
-      place_room_row(pl, st, d, v, i);
-    free(order), free(best), free(over);
-    return;
-  }
-  for (int i = 0; i < d->nrooms; i++)
+  bool *moved = calloc(n, sizeof *moved);
+  rows_kept kept = {malloc(sizeof *kept.spots * CB_MAP_MAX_MARKS * n), malloc(sizeof *kept.row * (nrow + 1)), 0};
+  bool ok = order && over && moved && kept.spots && kept.row;
+  for (int i = 0; i < d->nrooms && ok; i++)
     order[i] = (freedom){row_freedom(pl, st, d, v, i, marks_of(st, d, &d->rooms[i], pl).w), i};
-  qsort(order, (size_t)d->nrooms, sizeof *order, by_freedom);
+  if (ok) qsort(order, (size_t)d->nrooms, sizeof *order, by_freedom);
   int base = pl->nspots;
   double least = INFINITY;
-  for (int turn = 0; turn <= ROW_TURNS; turn++) {
+  for (int turn = 0; turn <= ROW_TURNS && ok; turn++) {
     pl->nspots = base;
     double all = place_in_order(pl, st, d, v, order, over);
-    if (all < least) least = all, memcpy(best, order, sizeof *order * (size_t)d->nrooms);
-    int worst = 0;
-    for (int i = 1; i < d->nrooms; i++)
-      if (over[i] > over[worst]) worst = i;
-    if (d->nrooms == 0 || over[worst] < HEAVY || turn == ROW_TURNS) {
-      if (all > least) pl->nspots = base, place_in_order(pl, st, d, v, best, over);
+    if (all >= least) {
+      restore_rows(&kept, pl, base, nrow);
       break;
     }
+    least = all, keep_rows(&kept, pl, base, nrow);
+    int worst = worst_row(over, moved, d->nrooms);
+    if (worst < 0) break;
+    moved[worst] = true;
     to_front(order, d->nrooms, worst);
   }
-  free(order), free(best), free(over);
+  if (!ok) /* out of memory: in the rooms' order */
+    for (int i = 0; i < d->nrooms; i++)
+      place_room_row(pl, st, d, v, i);
+  free(order), free(over), free(moved), free(kept.spots), free(kept.row);
 }
 
 /* Junction j's mark: at the junction, else along one of the tunnels through it. */
