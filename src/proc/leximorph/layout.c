@@ -839,7 +839,8 @@ static void place_rows(placed *pl, const cb_symbols *st, const cb_dungeon *d, co
   freedom *order = malloc(sizeof *order * n);
   double *over = malloc(sizeof *over * n);
   bool *moved = calloc(n, sizeof *moved);
-  rows_kept kept = {malloc(sizeof *kept.spots * CB_MAP_MAX_MARKS * n), malloc(sizeof *kept.row * (nrow + 1)), 0};
+  rows_kept kept = {malloc(sizeof *kept.spots * CB_MAP_MAX_MARKS * n), malloc(sizeof *kept.row * (nrow + 1)),
+                    0};
   bool ok = order && over && moved && kept.spots && kept.row;
   for (int i = 0; i < d->nrooms && ok; i++)
     order[i] = (freedom){row_freedom(pl, st, d, v, i, marks_of(st, d, &d->rooms[i], pl).w), i};
