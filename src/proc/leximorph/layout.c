@@ -558,10 +558,12 @@ static void put(placed *pl, spot c) {
   pl->local = false;
 }
 
-/* The best of the places tried so far; `found` once one covers nothing. */
+/* The best of the places tried so far; `found` once one covers nothing; `over`: what it covers, without
+ * the price of leaving its room (consider_out). */
 typedef struct choice {
   double cost, x, y, aux;
   bool found;
+  double over;
 } choice;
 
 static void consider(choice *ch, placed *pl, spot c, double aux) {
@@ -573,7 +575,7 @@ static void consider(choice *ch, placed *pl, spot c, double aux) {
   }
   double cost = cover(pl, c, ch->cost);
   pl->budget -= pl->local ? pl->nnear : pl->nspots;
-  if (cost < ch->cost) ch->cost = cost, ch->x = c.x, ch->y = c.y, ch->aux = aux;
+  if (cost < ch->cost) ch->cost = cost, ch->over = cost, ch->x = c.x, ch->y = c.y, ch->aux = aux;
   ch->found = cost <= 0;
 }
 
@@ -681,7 +683,7 @@ static void consider_out(choice *ch, placed *pl, const cb_dungeon *d, const view
   double cost = cover(pl, c, ch->cost - penalty) + penalty;
   pl->budget -= pl->local ? pl->nnear : pl->nspots;
   if (cost < ch->cost && nearest_own(d, v, i, c.x, c.y))
-    ch->cost = cost, ch->x = c.x, ch->y = c.y, ch->aux = 16;
+    ch->cost = cost, ch->over = cost - penalty, ch->x = c.x, ch->y = c.y, ch->aux = 16;
 }
 
 /* The best of the 16 places by room i's box for a row of marks w wide; put there. */
@@ -748,44 +750,120 @@ static int by_freedom(const void *a, const void *b) {
 }
 
 /* Room i's row of marks on the freest place by its box; where none is
- * clear, each mark where it is clearest, if that covers less. */
-static void place_room_row(placed *pl, const cb_symbols *st, const cb_dungeon *d, const view *v, int i) {
+ * clear, each mark where it is clearest, if that covers less. Returns what
+ * the row covers (choice.over). */
+static double place_room_row(placed *pl, const cb_symbols *st, const cb_dungeon *d, const view *v, int i) {
   room_marks rm = marks_of(st, d, &d->rooms[i], pl);
   double *at = &pl->row[2 * CB_MAP_MAX_MARKS * i];
   int before = pl->nspots;
-  if (rm.n == 0) return;
+  if (rm.n == 0) return 0;
   choice whole = place_row(pl, st, d, v, i, rm.w);
   double edge = whole.x - rm.w / 2;
   for (int k = 0; k < rm.n; k++) {
     double w = cb_symbol_badge_width(st, rm.m[k].sym, rm.m[k].text);
     at[2 * k] = edge + w / 2, at[2 * k + 1] = whole.y, edge += w + MARK_GAP;
   }
-  if (whole.cost < HEAVY || rm.n < 2) return;
+  if (whole.cost < HEAVY || rm.n < 2) return whole.over;
   /* apart: each mark by itself */
   pl->nspots = before;
-  double cost = 0, apart[2 * CB_MAP_MAX_MARKS];
+  double cost = 0, over = 0, apart[2 * CB_MAP_MAX_MARKS];
   for (int k = 0; k < rm.n; k++) {
     choice one = place_row(pl, st, d, v, i, cb_symbol_badge_width(st, rm.m[k].sym, rm.m[k].text));
-    cost += one.cost, apart[2 * k] = one.x, apart[2 * k + 1] = one.y;
+    cost += one.cost, over += one.over, apart[2 * k] = one.x, apart[2 * k + 1] = one.y;
   }
   if (cost < whole.cost) {
     memcpy(at, apart, sizeof(double) * 2 * (size_t)rm.n);
-    return;
+    return over;
   }
   pl->nspots = before;
   place_row(pl, st, d, v, i, rm.w);
+  return whole.over;
+}
+
+/* The rows in `order` (place_room_row); each room's cover in over[room]. Returns the rows' cover in all. */
+static double place_in_order(placed *pl, const cb_symbols *st, const cb_dungeon *d, const view *v,
+                             const freedom *order, double *over) {
+  double all = 0;
+  for (int o = 0; o < d->nrooms; o++)
+    all += over[order[o].room] = place_room_row(pl, st, d, v, order[o].room);
+  return all;
+}
+
+/* Rows that clash take turns to go first, each once: so many turns at most. */
+enum { ROW_TURNS = 6 };
+
+/* Room i to the front of order, the rest after it as they were. */
+static void to_front(freedom *order, int n, int i) {
+  int at = 0;
+  while (at < n && order[at].room != i)
+    at++;
+  if (at == n) return;
+  freedom f = order[at];
+  memmove(order + 1, order, sizeof *order * (size_t)at);
+  order[0] = f;
+}
+
+/* The rows' places of the order that covered least: their spots (after the first `base`) and pl->row. */
+typedef struct rows_kept {
+  spot *spots;
+  double *row;
+  int nspots;
+} rows_kept;
+
+static void keep_rows(rows_kept *k, const placed *pl, int base, size_t nrow) {
+  k->nspots = pl->nspots - base;
+  memcpy(k->spots, pl->spots + base, sizeof *k->spots * (size_t)k->nspots);
+  memcpy(k->row, pl->row, sizeof *k->row * nrow);
+}
+
+static void restore_rows(const rows_kept *k, placed *pl, int base, size_t nrow) {
+  memcpy(pl->spots + base, k->spots, sizeof *k->spots * (size_t)k->nspots);
+  memcpy(pl->row, k->row, sizeof *k->row * nrow);
+  pl->nspots = base + k->nspots;
+}
+
+/* The row covering most, of those covering more than they may (HEAVY) that have not gone first; -1: none. */
+static int worst_row(const double *over, const bool *moved, int n) {
+  int worst = -1;
+  for (int i = 0; i < n; i++)
+    if (over[i] >= HEAVY && !moved[i] && (worst < 0 || over[i] > over[worst])) worst = i;
+  return worst;
 }
 
 /* Each room's row of marks (place_room_row), the rows with the fewest clear
- * places first (a row with one place takes it before a freer row can). */
+ * places first (a row with one place takes it before a freer row can); where
+ * a row still covers another or a room, it goes first and the rest are
+ * placed again round it, while that covers less (each row goes first once). */
 static void place_rows(placed *pl, const cb_symbols *st, const cb_dungeon *d, const view *v) {
-  freedom *order = malloc(sizeof *order * ((size_t)d->nrooms + 1));
-  for (int i = 0; i < d->nrooms && order; i++)
+  size_t n = (size_t)d->nrooms + 1, nrow = 2 * CB_MAP_MAX_MARKS * (size_t)d->nrooms;
+  freedom *order = malloc(sizeof *order * n);
+  double *over = malloc(sizeof *over * n);
+  bool *moved = calloc(n, sizeof *moved);
+  rows_kept kept = {malloc(sizeof *kept.spots * CB_MAP_MAX_MARKS * n), malloc(sizeof *kept.row * (nrow + 1)),
+                    0};
+  bool ok = order && over && moved && kept.spots && kept.row;
+  for (int i = 0; i < d->nrooms && ok; i++)
     order[i] = (freedom){row_freedom(pl, st, d, v, i, marks_of(st, d, &d->rooms[i], pl).w), i};
-  if (order) qsort(order, (size_t)d->nrooms, sizeof *order, by_freedom);
-  for (int o = 0; o < d->nrooms; o++)
-    place_room_row(pl, st, d, v, order ? order[o].room : o);
-  free(order);
+  if (ok) qsort(order, (size_t)d->nrooms, sizeof *order, by_freedom);
+  int base = pl->nspots;
+  double least = INFINITY;
+  for (int turn = 0; turn <= ROW_TURNS && ok; turn++) {
+    pl->nspots = base;
+    double all = place_in_order(pl, st, d, v, order, over);
+    if (all >= least) {
+      restore_rows(&kept, pl, base, nrow);
+      break;
+    }
+    least = all, keep_rows(&kept, pl, base, nrow);
+    int worst = worst_row(over, moved, d->nrooms);
+    if (worst < 0) break;
+    moved[worst] = true;
+    to_front(order, d->nrooms, worst);
+  }
+  if (!ok) /* out of memory: in the rooms' order */
+    for (int i = 0; i < d->nrooms; i++)
+      place_room_row(pl, st, d, v, i);
+  free(order), free(over), free(moved), free(kept.spots), free(kept.row);
 }
 
 /* Junction j's mark: at the junction, else along one of the tunnels through it. */
