@@ -1011,9 +1011,12 @@ static void nothing_draws_through_anything(void **state) {
        * inside it along a wall where they fit (its number moved off that wall to make room), the
        * rest go out the smallest rooms' first, clear of door marks and padlocks, and an encounter
        * led with its treasure shares one leader (issue 22; seed 16's room 3 first, seed 343's map
-       * of rooms under 10 pt holds 12; each crossing is read twice, the corridor's ink and paper) */
+       * of rooms under 10 pt holds 12; each crossing is read twice, the corridor's ink and paper); 52
+       * since rooms may be drawn smaller and corridors to drawn rooms reshaped (the sanitizers'
+       * build reads 52, seed 18's room 10 first; the release build 46: the builds round the
+       * spots' sums apart) */
       leaders_allowed = bs   ? (26 * seeds / 100 < 106 ? 26 * seeds / 100 : 106)
-                        : pc ? 46 * seeds / 500
+                        : pc ? 52 * seeds / 500
                              : 0,
       numbers_allowed = 0;
   if (f.crossed_room + f.small_number + f.small_text + f.numbers_touch + f.no_goal + f.no_boss + f.no_key +
