@@ -843,17 +843,22 @@ static mark_room marks_room(cb_page *p, const cb_symbols *st, const cb_dungeon *
   return m;
 }
 
+/* Whether passage k joins two rooms of the level (0: any) drawn on one map, their indices into *ia, *ib. */
+static bool joins_on_level(const cb_dungeon *d, int k, int level, int *ia, int *ib) {
+  const cb_room *a = cb_dungeon_room(d, d->passages[k].from), *b = cb_dungeon_room(d, d->passages[k].to);
+  if (!a || !b || a == b || a->level != b->level || (level && a->level != level)) return false;
+  *ia = (int)(a - d->rooms), *ib = (int)(b - d->rooms);
+  return true;
+}
+
 /* How many passages of the level nudge_rooms left too short for their marks (need[k], edge to edge):
  * dice boxed in by the frame, whose marks then touch; the map is too small (mapfit). */
 static int short_of_marks(const cb_dungeon *d, int level, const double *px, const double *py, double rr,
                           const double *need) {
-  int n = 0;
-  for (int k = 0; need && k < d->npassages; k++) {
-    const cb_room *a = cb_dungeon_room(d, d->passages[k].from), *b = cb_dungeon_room(d, d->passages[k].to);
-    if (!a || !b || a == b || a->level != b->level || (level && a->level != level)) continue;
-    int ia = (int)(a - d->rooms), ib = (int)(b - d->rooms);
-    n += need[k] > 0 && hypot(px[ib] - px[ia], py[ib] - py[ia]) < 2 * rr + need[k] - 0.5;
-  }
+  int n = 0, ia, ib;
+  for (int k = 0; need && k < d->npassages; k++)
+    if (joins_on_level(d, k, level, &ia, &ib))
+      n += need[k] > 0 && hypot(px[ib] - px[ia], py[ib] - py[ia]) < 2 * rr + need[k] - 0.5;
   return n;
 }
 
@@ -861,11 +866,9 @@ static int short_of_marks(const cb_dungeon *d, int level, const double *px, cons
  * (need[k], edge to edge, from marks_length); returns whether any moved. */
 static int spread_marked(const cb_dungeon *d, int level, double *px, double *py, double rr,
                          const double *need) {
-  int moved = 0;
+  int moved = 0, ia, ib;
   for (int k = 0; need && k < d->npassages; k++) {
-    const cb_room *a = cb_dungeon_room(d, d->passages[k].from), *b = cb_dungeon_room(d, d->passages[k].to);
-    if (!a || !b || a == b || a->level != b->level || (level && a->level != level)) continue;
-    int ia = (int)(a - d->rooms), ib = (int)(b - d->rooms);
+    if (!joins_on_level(d, k, level, &ia, &ib)) continue;
     double dx = px[ib] - px[ia], dy = py[ib] - py[ia], want = 2 * rr + need[k], dist = hypot(dx, dy);
     if (need[k] <= 0 || dist >= want || dist < 1e-6) continue;
     double push = (want - dist) / 2 + 0.05;

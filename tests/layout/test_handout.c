@@ -176,20 +176,7 @@ typedef struct tally {
   char first[256];
 } tally;
 
-static void fault(tally *t, int *count, const char *fmt, ...) {
-  va_list ap;
-  (*count)++;
-  if (getenv("CB_MAP_VERBOSE")) {
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    putchar('\n');
-  }
-  if (t->first[0]) return;
-  va_start(ap, fmt);
-  vsnprintf(t->first, sizeof t->first, fmt, ap);
-  va_end(ap);
-}
+#define fault(t, count, ...) cb_test_tally((t)->first, sizeof(t)->first, count, __VA_ARGS__)
 
 /* The handout's map, item for item, is --player-map's at the booklet's page size. */
 static void check_a5(const cb_page *h, const cb_page *p, tally *t, const char *what) {

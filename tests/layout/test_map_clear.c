@@ -59,22 +59,7 @@ typedef struct findings {
   char first[256];
 } findings;
 
-/* Counts a finding; the first one's words are kept in first (cap bytes) for the failure. */
-static void tally(char *first, size_t cap, int *count, const char *fmt, ...) {
-  va_list ap;
-  (*count)++;
-  if (getenv("CB_MAP_VERBOSE")) {
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    putchar('\n');
-  }
-  if (first[0]) return;
-  va_start(ap, fmt);
-  vsnprintf(first, cap, fmt, ap);
-  va_end(ap);
-}
-#define note(f, count, ...) tally((f)->first, sizeof(f)->first, count, __VA_ARGS__)
+#define note(f, count, ...) cb_test_tally((f)->first, sizeof(f)->first, count, __VA_ARGS__)
 
 static box path_box(const cb_page *p, const cb_item *it) {
   box b = {INFINITY, INFINITY, -INFINITY, -INFINITY, it->role.a, false};
@@ -1148,7 +1133,7 @@ typedef struct card_marks {
   char first[256];
 } card_marks;
 
-#define card_fault(c, count, ...) tally((c)->first, sizeof(c)->first, count, __VA_ARGS__)
+#define card_fault(c, count, ...) cb_test_tally((c)->first, sizeof(c)->first, count, __VA_ARGS__)
 
 static bool box_within(box in, box out, double slack) {
   return in.x0 >= out.x0 - slack && in.y0 >= out.y0 - slack && in.x1 <= out.x1 + slack &&
@@ -1629,7 +1614,7 @@ typedef struct leaks {
   char first[256];
 } leaks;
 
-#define leak(l, count, ...) tally((l)->first, sizeof(l)->first, count, __VA_ARGS__)
+#define leak(l, count, ...) cb_test_tally((l)->first, sizeof(l)->first, count, __VA_ARGS__)
 
 static int room_index(const cb_dungeon *d, int id) {
   for (int i = 0; i < d->nrooms; i++)

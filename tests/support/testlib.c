@@ -111,3 +111,18 @@ cb_backend *cb_test_cairo(void) {
   cb_backend *b = NULL;
   return cb_backend_create(cb_backend_find("cairo"), &ro, &b, &err) == CB_OK ? b : NULL;
 }
+
+void cb_test_tally(char *first, size_t cap, int *count, const char *fmt, ...) {
+  va_list ap;
+  (*count)++;
+  if (getenv("CB_MAP_VERBOSE")) {
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
+  }
+  if (first[0]) return;
+  va_start(ap, fmt);
+  vsnprintf(first, cap, fmt, ap);
+  va_end(ap);
+}

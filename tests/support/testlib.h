@@ -21,6 +21,11 @@ int cb_test_seeds(int dflt);
 int cb_test_run(const char *group, struct CMUnitTest *tests, size_t n, CMFixtureFunction setup,
                 CMFixtureFunction teardown);
 
+/* Counts a finding (*count): printed with $CB_MAP_VERBOSE, and the first one's words kept in `first`
+ * (cap bytes) for the failure. */
+void cb_test_tally(char *first, size_t cap, int *count, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* Path of a file in the source tree (tests/catalog/...), in a static buffer. */
 const char *cb_test_source_path(const char *rel);
 
